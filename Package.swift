@@ -1,0 +1,118 @@
+// swift-tools-version:6.1
+// Salus: a health-data platform for Linux. Dependencies point one way:
+// SalusModel ← SalusProto ← SalusRPC / SalusStore ← SalusServer ← salusd.
+import PackageDescription
+
+let package = Package(
+    name: "Salus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "salusd", targets: ["salusd"]),
+        .executable(name: "salusctl", targets: ["salusctl"]),
+        .library(name: "SalusKit", targets: ["SalusKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // The domain in plain values: no I/O.
+        .target(name: "SalusModel"),
+
+        // Code generated from Protos/ by scripts/generate-protos (committed).
+        .target(
+            name: "SalusProto",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
+
+        // Framing, connections, multiplexed calls, streams, deadlines: server and client.
+        .target(
+            name: "SalusRPC",
+            dependencies: [
+                "SalusProto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
+        // The system SQLite library.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+
+        // SQLite persistence.
+        .target(
+            name: "SalusStore",
+            dependencies: [
+                "SalusModel", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The services, wired together.
+        .target(
+            name: "SalusServer",
+            dependencies: [
+                "SalusModel", "SalusProto", "SalusRPC", "SalusStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The Swift client library for apps.
+        .target(
+            name: "SalusKit",
+            dependencies: [
+                "SalusModel", "SalusProto", "SalusRPC",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "salusd",
+            dependencies: [
+                "SalusServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "salusctl",
+            dependencies: [
+                "SalusKit", "SalusRPC", "SalusProto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // `make bench`: the RPC layer beside raw Unix-socket baselines, in one run.
+        .executableTarget(
+            name: "salus-bench",
+            dependencies: [
+                "SalusRPC", "SalusServer", "SalusKit", "SalusProto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/salus-bench"
+        ),
+
+        .testTarget(
+            name: "SalusRPCTests",
+            dependencies: [
+                "SalusRPC", "SalusProto", "SalusServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
+        .testTarget(
+            name: "SalusDaemonTests",
+            dependencies: ["SalusRPC", "SalusProto", "SalusKit"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
