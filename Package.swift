@@ -10,6 +10,15 @@ let package = Package(
         .executable(name: "salusd", targets: ["salusd"]),
         .executable(name: "salusctl", targets: ["salusctl"]),
         .library(name: "SalusKit", targets: ["SalusKit"]),
+        // Helpers for writing a plugin in Swift (compiled into each plugin).
+        .library(name: "SalusPluginKit", targets: ["SalusPluginKit"]),
+        // The bundled plugins: one shared library each (libSalusCore.so, ...), loaded by salusd.
+        .library(name: "SalusCore", type: .dynamic, targets: ["SalusCore"]),
+        .library(name: "SalusSleep", type: .dynamic, targets: ["SalusSleep"]),
+        .library(name: "SalusReproductive", type: .dynamic, targets: ["SalusReproductive"]),
+        .library(name: "SalusMobility", type: .dynamic, targets: ["SalusMobility"]),
+        .library(name: "SalusVision", type: .dynamic, targets: ["SalusVision"]),
+        .library(name: "SalusWheelchair", type: .dynamic, targets: ["SalusWheelchair"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -50,6 +59,35 @@ let package = Package(
                 "SalusModel", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The plugin ABI: salus_plugin.h, plain C, shared by the host, Swift plugins and C plugins.
+        .target(name: "CSalusPlugin"),
+
+        // Loads plugins (dlopen, never closed), checks their manifests, freezes the type registry.
+        .target(
+            name: "SalusPluginHost",
+            dependencies: [
+                "SalusModel", "SalusProto", "CSalusPlugin",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
+        // For plugin authors: manifests from Swift values, the C entry, sample decoding. Depends
+        // on nothing Swift beyond the standard library, so no Swift module is linked twice.
+        .target(name: "SalusPluginKit", dependencies: ["CSalusPlugin"]),
+
+        // The bundled plugins.
+        .target(name: "SalusCore", dependencies: ["SalusPluginKit"], path: "Plugins/Core"),
+        .target(name: "SalusSleep", dependencies: ["SalusPluginKit"], path: "Plugins/Sleep"),
+        .target(
+            name: "SalusReproductive", dependencies: ["SalusPluginKit"], path: "Plugins/Reproductive"
+        ),
+        .target(name: "SalusMobility", dependencies: ["SalusPluginKit"], path: "Plugins/Mobility"),
+        .target(name: "SalusVision", dependencies: ["SalusPluginKit"], path: "Plugins/Vision"),
+        .target(
+            name: "SalusWheelchair", dependencies: ["SalusPluginKit"], path: "Plugins/Wheelchair"
         ),
 
         // The services, wired together.
@@ -109,6 +147,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
+        // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
+        .testTarget(
+            name: "SalusPluginHostTests",
+            dependencies: [
+                "SalusPluginHost", "SalusModel", "SalusProto",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: ["SalusRPC", "SalusProto", "SalusKit"]
