@@ -1,0 +1,113 @@
+/// One data type: the Swift form of `salus.v1.TypeDefinition`.
+///
+/// Use the factory functions (``quantity(_:displayName:unit:aggregation:bounds:)``,
+/// ``category(_:displayName:cases:)``, ...) and set the remaining properties as needed.
+public struct TypeDefinition: Sendable, Hashable {
+    /// HealthKit's identifier (bundled plugins) or a reverse-DNS one inside the plugin's id.
+    public var identifier: String
+    /// The kind of object.
+    public var kind: TypeKind
+    /// Quantity types: the canonical unit string.
+    public var canonicalUnit: String = ""
+    /// Quantity types: how values combine.
+    public var aggregation: QuantityAggregation?
+    /// Category and enumerated characteristic types: the cases.
+    public var cases: [EnumerationCase] = []
+    /// Old names of existing raw values.
+    public var deprecatedAliases: [EnumerationCase] = []
+    /// Named sets of raw values.
+    public var valueGroups: [ValueGroup] = []
+    /// Quantity types: the physically possible range in the canonical unit.
+    public var bounds: ValueBounds?
+    /// Keys every sample must carry.
+    public var requiredMetadataKeys: [MetadataKeyUse] = []
+    /// Keys the type documents as meaningful.
+    public var optionalMetadataKeys: [MetadataKeyUse] = []
+    /// Apps may read but not write it.
+    public var readOnlyForApps = false
+    /// Reads are authorized object by object.
+    public var perObjectReadAuthorization = false
+    /// Media types of attachments its samples accept.
+    public var allowedAttachmentContentTypes: [String] = []
+    /// "Step count".
+    public var displayName: String
+    /// Characteristic types: how the value is expressed.
+    public var characteristicValueType: CharacteristicValueKind?
+
+    /// Creates a type of any kind; prefer the factory functions.
+    public init(identifier: String, kind: TypeKind, displayName: String) {
+        self.identifier = identifier
+        self.kind = kind
+        self.displayName = displayName
+    }
+
+    /// A quantity type.
+    public static func quantity(
+        _ identifier: String, displayName: String, unit: String, aggregation: QuantityAggregation,
+        bounds: ValueBounds? = nil
+    ) -> TypeDefinition {
+        var type = TypeDefinition(identifier: identifier, kind: .quantity, displayName: displayName)
+        type.canonicalUnit = unit
+        type.aggregation = aggregation
+        type.bounds = bounds
+        return type
+    }
+
+    /// A category type with its enumeration.
+    public static func category(
+        _ identifier: String, displayName: String, cases: [EnumerationCase]
+    ) -> TypeDefinition {
+        var type = TypeDefinition(identifier: identifier, kind: .category, displayName: displayName)
+        type.cases = cases
+        return type
+    }
+
+    /// A characteristic with an enumeration (read-only for apps, as HealthKit's).
+    public static func characteristic(
+        _ identifier: String, displayName: String, cases: [EnumerationCase]
+    ) -> TypeDefinition {
+        var type = TypeDefinition(identifier: identifier, kind: .characteristic, displayName: displayName)
+        type.cases = cases
+        type.characteristicValueType = .enumeration
+        type.readOnlyForApps = true
+        return type
+    }
+
+    /// A date-valued characteristic (read-only for apps).
+    public static func dateCharacteristic(_ identifier: String, displayName: String) -> TypeDefinition {
+        var type = TypeDefinition(identifier: identifier, kind: .characteristic, displayName: displayName)
+        type.characteristicValueType = .date
+        type.readOnlyForApps = true
+        return type
+    }
+
+    func encode(into writer: inout ProtoWriter) {
+        writer.string(1, identifier)
+        writer.int64(2, kind.rawValue)
+        writer.string(3, canonicalUnit)
+        writer.int64(4, aggregation?.rawValue ?? 0)
+        for item in cases { writer.message(5) { item.encode(into: &$0) } }
+        for alias in deprecatedAliases { writer.message(6) { alias.encode(into: &$0) } }
+        for group in valueGroups {
+            writer.message(7) { inner in
+                inner.string(1, group.name)
+                inner.packedInt64(2, group.rawValues)
+            }
+        }
+        if let bounds {
+            writer.message(8) { inner in
+                if let min = bounds.min { inner.presentDouble(1, min) }
+                inner.bool(2, bounds.minInclusive)
+                if let max = bounds.max { inner.presentDouble(3, max) }
+                inner.bool(4, bounds.maxInclusive)
+            }
+        }
+        for key in requiredMetadataKeys { writer.message(9) { key.encode(into: &$0) } }
+        for key in optionalMetadataKeys { writer.message(10) { key.encode(into: &$0) } }
+        writer.bool(11, readOnlyForApps)
+        writer.bool(12, perObjectReadAuthorization)
+        for contentType in allowedAttachmentContentTypes { writer.string(13, contentType) }
+        writer.string(14, displayName)
+        writer.int64(15, characteristicValueType?.rawValue ?? 0)
+    }
+}
