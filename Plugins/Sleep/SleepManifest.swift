@@ -1,0 +1,46 @@
+import SalusPluginKit
+
+/// Sleep: sleep analysis with its stages and the all-asleep group, sleeping wrist temperature,
+/// breathing disturbances and sleep apnea events.
+enum SleepManifest {
+    static let sleepAnalysis = "HKCategoryTypeIdentifierSleepAnalysis"
+
+    static let manifest = PluginManifest(
+        id: "org.salus.sleep", name: "Salus Sleep", version: "1.0.0",
+        types: [
+            {
+                var type = TypeDefinition.category(sleepAnalysis, displayName: "Sleep", cases: [
+                    EnumerationCase("inBed", 0), EnumerationCase("asleepUnspecified", 1),
+                    EnumerationCase("awake", 2), EnumerationCase("asleepCore", 3),
+                    EnumerationCase("asleepDeep", 4), EnumerationCase("asleepREM", 5),
+                ])
+                type.deprecatedAliases = [EnumerationCase("asleep", 1)]
+                type.valueGroups = [ValueGroup("allAsleep", [1, 3, 4, 5])]
+                // HealthKit recommends the time zone on sleep samples.
+                type.optionalMetadataKeys = [MetadataKeyUse("HKTimeZone", .string)]
+                return type
+            }(),
+            // Degrees Celsius above freezing and at most 50: the same physical limits as body
+            // temperature (the wrist is cooler, never colder than ice while the wearer lives).
+            .quantity("HKQuantityTypeIdentifierAppleSleepingWristTemperature",
+                      displayName: "Sleeping wrist temperature", unit: "degC",
+                      aggregation: .discreteArithmetic,
+                      bounds: ValueBounds(min: 0, minInclusive: false, max: 50)),
+            .quantity("HKQuantityTypeIdentifierAppleSleepingBreathingDisturbances",
+                      displayName: "Breathing disturbances", unit: "count",
+                      aggregation: .discreteArithmetic, bounds: .nonNegative),
+            .category("HKCategoryTypeIdentifierSleepApneaEvent", displayName: "Sleep apnea",
+                      cases: [EnumerationCase("notApplicable", 0)]),
+        ]
+    )
+
+    /// A sleep-analysis sample is one stretch of one state: it lasts less than 24 hours.
+    @Sendable static func validate(_ sample: SampleView) -> String? {
+        guard sample.type == sleepAnalysis else { return nil }
+        let hours = sample.durationSeconds / 3600
+        if hours >= 24 {
+            return "endDate: a sleep analysis sample lasts \(hours) h; expected less than 24 h (record each night's states as separate samples)"
+        }
+        return nil
+    }
+}

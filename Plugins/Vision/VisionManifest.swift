@@ -1,0 +1,37 @@
+import SalusPluginKit
+
+/// Vision: the vision prescription type (read authorization per object; attachments limited to
+/// still images and PDF) and its metadata key.
+enum VisionManifest {
+    static let visionPrescription = "HKVisionPrescriptionTypeIdentifier"
+
+    static let manifest = PluginManifest(
+        id: "org.salus.vision", name: "Salus Vision", version: "1.0.0",
+        types: [
+            {
+                var type = TypeDefinition(
+                    identifier: visionPrescription, kind: .visionPrescription, displayName: "Vision prescriptions")
+                type.perObjectReadAuthorization = true
+                // Still images and PDF; no video, no GIF (a Live Photo is stored as its key photo).
+                type.allowedAttachmentContentTypes = [
+                    "image/jpeg", "image/png", "image/heic", "image/heif", "image/tiff", "application/pdf",
+                ]
+                type.optionalMetadataKeys = [MetadataKeyUse("HKMetadataKeyGlassesPrescriptionDescription", .string)]
+                return type
+            }(),
+        ],
+        metadataKeys: [
+            MetadataKeyDefinition("HKMetadataKeyGlassesPrescriptionDescription", .string,
+                                  displayName: "Glasses prescription description"),
+        ]
+    )
+
+    /// A prescription is a vision prescription value.
+    @Sendable static func validate(_ sample: SampleView) -> String? {
+        guard sample.type == visionPrescription else { return nil }
+        guard case .visionPrescription = sample.value else {
+            return "value: a vision prescription sample carries \(sample.value); expected a vision_prescription value"
+        }
+        return nil
+    }
+}

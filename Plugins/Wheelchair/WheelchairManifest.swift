@@ -1,0 +1,40 @@
+import SalusPluginKit
+
+/// Wheelchair: the wheelchair-use characteristic, wheelchair distance, pushes, move time and the
+/// wheelchair workout activity types.
+enum WheelchairManifest {
+    static let manifest = PluginManifest(
+        id: "org.salus.wheelchair", name: "Salus Wheelchair", version: "1.0.0",
+        types: [
+            .quantity("HKQuantityTypeIdentifierDistanceWheelchair", displayName: "Wheelchair distance",
+                      unit: "m", aggregation: .cumulative, bounds: .nonNegative),
+            .quantity("HKQuantityTypeIdentifierPushCount", displayName: "Pushes", unit: "count",
+                      aggregation: .cumulative, bounds: .nonNegative),
+            .quantity("HKQuantityTypeIdentifierAppleMoveTime", displayName: "Move minutes", unit: "min",
+                      aggregation: .cumulative, bounds: .nonNegative),
+        ],
+        workoutActivityTypes: [
+            WorkoutActivityTypeDefinition("wheelchairWalkPace", 70),
+            WorkoutActivityTypeDefinition("wheelchairRunPace", 71),
+        ],
+        characteristicTypes: [
+            .characteristic("HKCharacteristicTypeIdentifierWheelchairUse", displayName: "Wheelchair", cases: [
+                EnumerationCase("notSet", 0), EnumerationCase("no", 1), EnumerationCase("yes", 2),
+            ]),
+        ]
+    )
+
+    /// Move time within one sample cannot exceed the sample's own duration. The host passes
+    /// quantities in the canonical unit (min).
+    @Sendable static func validate(_ sample: SampleView) -> String? {
+        guard sample.type == "HKQuantityTypeIdentifierAppleMoveTime",
+            case .quantity(let value, _) = sample.value,
+            sample.endDate > sample.startDate
+        else { return nil }
+        let minutes = sample.durationSeconds / 60
+        if value > minutes + 1e-9 {
+            return "quantity: \(value) min of move time in a sample lasting \(minutes) min; expected at most the sample's duration"
+        }
+        return nil
+    }
+}
