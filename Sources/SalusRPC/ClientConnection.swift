@@ -1,0 +1,156 @@
+import NIOCore
+import SalusProto
+import Synchronization
+
+/// The client side of one connection: allocates odd, increasing stream ids, routes frames
+/// to calls, and fails every call when the connection goes away.
+final class ClientConnection: Sendable {
+    let channel: any Channel
+    let writability = WritabilityGate()
+
+    private struct State {
+        var nextStreamID: UInt32 = 1
+        var streams: [UInt32: ClientStream] = [:]
+        var flowControl: (send: Int, receive: Int)?
+        var extensions = false
+        var goAway: (lastStreamID: UInt32, reason: String)?
+        var closedError: RPCError?
+    }
+
+    private let state = Mutex(State())
+
+    init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    func write(_ frame: Frame) {
+        channel.writeAndFlush(frame, promise: nil)
+    }
+
+    /// Turns on the extensions the server confirmed in Hello.
+    func enableExtensions(limits: Salus_V1_Limits) {
+        state.withLock { state in
+            state.extensions = true
+            state.flowControl = (send: Int(limits.receiveWindow), receive: Int(limits.initialWindow))
+        }
+    }
+
+    var extensionsEnabled: Bool { state.withLock { $0.extensions } }
+
+    /// Opens a stream and sends its Request frame. Ids are taken and Request frames queued
+    /// under one lock, so they reach the server in increasing order.
+    func open(request: Salus_V1_Request, flags: FrameFlags) throws -> ClientStream {
+        let payload = try encodeMessage(request)
+        if payload.readableBytes > WireLimits.maxFramePayload {
+            throw RPCError(
+                code: .resourceExhausted,
+                message: "request of \(payload.readableBytes) bytes exceeds the 4 MiB frame limit",
+                reason: .resourceExhausted
+            )
+        }
+        return try state.withLock { state in
+            if let error = state.closedError { throw error }
+            if let goAway = state.goAway {
+                throw RPCError(code: .unavailable, message: "the server is going away: \(goAway.reason)", reason: .unavailable)
+            }
+            guard state.nextStreamID < UInt32.max - 2 else {
+                throw RPCError(code: .unavailable, message: "stream ids of this connection are used up; reconnect", reason: .unavailable)
+            }
+            let id = state.nextStreamID
+            state.nextStreamID += 2
+            let stream = ClientStream(id: id, connection: self, flowControl: state.flowControl)
+            state.streams[id] = stream
+            channel.writeAndFlush(Frame(streamID: id, type: .request, flags: flags, payload: payload), promise: nil)
+            return stream
+        }
+    }
+
+    func streamEnded(_ id: UInt32) {
+        _ = state.withLock { $0.streams.removeValue(forKey: id) }
+    }
+
+    func sendCancel(streamID: UInt32) {
+        guard extensionsEnabled else { return }
+        write(Frame(streamID: streamID, type: .cancel))
+    }
+
+    func sendWindowUpdate(streamID: UInt32, credits: Int) {
+        var update = Salus_V1_WindowUpdate()
+        update.credits = UInt32(clamping: credits)
+        if let payload = try? encodeMessage(update) {
+            write(Frame(streamID: streamID, type: .windowUpdate, payload: payload))
+        }
+    }
+
+    // MARK: Event loop
+
+    func receive(_ inbound: InboundFrame) {
+        guard case .frame(let frame) = inbound else {
+            if case .oversized(let streamID, _, let length) = inbound {
+                stream(streamID)?.finish(.failure(RPCError(
+                    code: .resourceExhausted,
+                    message: "the server sent a frame of \(length) bytes, over the 4 MiB limit",
+                    reason: .resourceExhausted
+                )))
+            }
+            return
+        }
+        if frame.type == .goAway {
+            let goAway = (try? decodeMessage(Salus_V1_GoAway.self, from: frame.payload)) ?? Salus_V1_GoAway()
+            let later: [ClientStream] = state.withLock { state in
+                state.goAway = (goAway.lastStreamID, goAway.reason)
+                return state.streams.filter { $0.key > goAway.lastStreamID }.map(\.value)
+            }
+            for stream in later {
+                stream.finish(.failure(RPCError(code: .unavailable, message: "the server is going away: \(goAway.reason)", reason: .unavailable)))
+            }
+            return
+        }
+        stream(frame.streamID)?.receive(frame)
+    }
+
+    private func stream(_ id: UInt32) -> ClientStream? {
+        state.withLock { $0.streams[id] }
+    }
+
+    /// Whether the server announced that it is going away.
+    var isGoingAway: Bool { state.withLock { $0.goAway != nil } }
+
+    func closed(error: RPCError) {
+        let streams: [ClientStream] = state.withLock { state in
+            if state.closedError == nil { state.closedError = error }
+            return Array(state.streams.values)
+        }
+        writability.close()
+        for stream in streams { stream.finish(.failure(error)) }
+    }
+}
+
+final class ClientConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = InboundFrame
+
+    let connection: ClientConnection
+
+    init(connection: ClientConnection) {
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        connection.receive(unwrapInboundIn(data))
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        connection.writability.update(writable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connection.closed(error: RPCError(code: .unavailable, message: "the connection to the server closed", reason: .unavailable))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        connection.closed(error: RPCError(code: .unavailable, message: "connection error: \(error)", reason: .unavailable))
+        context.close(promise: nil)
+    }
+}

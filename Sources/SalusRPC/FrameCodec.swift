@@ -1,0 +1,60 @@
+import NIOCore
+
+/// What the frame decoder passes on: a whole frame, or the header of one whose payload was
+/// over the limit and has been skipped.
+enum InboundFrame: Sendable {
+    case frame(Frame)
+    case oversized(streamID: UInt32, type: FrameType, length: UInt32)
+}
+
+/// Splits the byte stream into frames. A payload over 4 MiB is skipped without buffering and
+/// reported as `.oversized`, so only that stream fails; a header whose first byte is not zero
+/// throws ``ProtocolViolation`` and the connection is closed.
+struct FrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = InboundFrame
+
+    private var skipping: (header: FrameCoding.Header, remaining: Int)?
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if let (header, remaining) = skipping {
+            let take = min(remaining, buffer.readableBytes)
+            buffer.moveReaderIndex(forwardBy: take)
+            if take < remaining {
+                skipping = (header, remaining - take)
+                return .needMoreData
+            }
+            skipping = nil
+            context.fireChannelRead(
+                wrapInboundOut(.oversized(streamID: header.streamID, type: header.type, length: header.length))
+            )
+            return .continue
+        }
+        let saved = buffer.readerIndex
+        guard let header = try FrameCoding.readHeader(&buffer) else { return .needMoreData }
+        if header.length > WireLimits.maxFramePayload {
+            skipping = (header, Int(header.length))
+            return .continue
+        }
+        guard let payload = buffer.readSlice(length: Int(header.length)) else {
+            buffer.moveReaderIndex(to: saved)
+            return .needMoreData
+        }
+        let frame = Frame(streamID: header.streamID, type: header.type, flags: header.flags, payload: payload)
+        context.fireChannelRead(wrapInboundOut(.frame(frame)))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+}
+
+/// Writes frames: header and payload in one buffer.
+struct FrameEncoder: MessageToByteEncoder {
+    typealias OutboundIn = Frame
+
+    func encode(data: Frame, out: inout ByteBuffer) throws {
+        FrameCoding.write(data, to: &out)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import SalusProto
+import SwiftProtobuf
+
+/// A connection to a Salus server with typed calls.
+///
+/// Many calls may run at once on one client. Cancelling the task of a call cancels the call on
+/// the server (Cancel frame); a call's timeout is sent as its deadline and enforced here too.
+public final class RPCClient: Sendable {
+    /// How the client connects.
+    public struct Configuration: Sendable {
+        /// Call salus.v1.Session/Hello on connect, which enables cancel, flow control and GoAway.
+        public var hello: Bool = true
+        public var clientName = "SalusRPC"
+        public var clientVersion = "0.1.0"
+        /// An app id to declare in Hello (honoured only by a daemon in development mode).
+        public var declaredAppID = ""
+
+        public init() {}
+    }
+
+    private let connection: ClientConnection
+    /// The server's answer to Hello, when the client called it.
+    public let serverHello: Salus_V1_HelloResponse?
+
+    private init(connection: ClientConnection, serverHello: Salus_V1_HelloResponse?) {
+        self.connection = connection
+        self.serverHello = serverHello
+    }
+
+    /// Connects to the server listening on `path`.
+    public static func connect(
+        unixSocketPath path: String,
+        configuration: Configuration = .init(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> RPCClient {
+        let channel: any Channel
+        do {
+            channel = try await bootstrap(group: group).connect(unixDomainSocketPath: path).get()
+        } catch {
+            throw RPCError(code: .unavailable, message: "cannot connect to \(path): \(error)", reason: .unavailable)
+        }
+        return try await start(channel: channel, configuration: configuration)
+    }
+
+    /// Uses an already-connected socket descriptor (one end of a socketpair, or one a
+    /// launcher handed over). The client owns the descriptor from then on.
+    public static func connect(
+        connectedSocket descriptor: CInt,
+        configuration: Configuration = .init(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> RPCClient {
+        let channel = try await bootstrap(group: group).withConnectedSocket(descriptor).get()
+        return try await start(channel: channel, configuration: configuration)
+    }
+
+    private static func bootstrap(group: any EventLoopGroup) -> ClientBootstrap {
+        ClientBootstrap(group: group).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let connection = ClientConnection(channel: channel)
+                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+                try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(connection: connection))
+            }
+        }
+    }
+
+    private static func start(channel: any Channel, configuration: Configuration) async throws -> RPCClient {
+        let connection = try await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self).connection
+        }.get()
+        guard configuration.hello else { return RPCClient(connection: connection, serverHello: nil) }
+        let plain = RPCClient(connection: connection, serverHello: nil)
+        var hello = Salus_V1_HelloRequest()
+        hello.protocolVersion = 1
+        hello.clientName = configuration.clientName
+        hello.clientVersion = configuration.clientVersion
+        hello.features = ["cancel", "window_update", "go_away"]
+        hello.appID = configuration.declaredAppID
+        do {
+            let response: Salus_V1_HelloResponse = try await plain.unary(
+                MethodDescriptor(service: "salus.v1.Session", method: "Hello"), request: hello
+            )
+            connection.enableExtensions(limits: response.limits)
+            return RPCClient(connection: connection, serverHello: response)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+    }
+
+    /// Whether the server has said it is shutting down; new calls fail with UNAVAILABLE.
+    public var isGoingAway: Bool { connection.isGoingAway }
+
+    /// Closes the connection; calls still running fail with UNAVAILABLE.
+    public func close() async {
+        try? await connection.channel.close()
+    }
+
+    // MARK: Calls
+
+    private func open(_ method: MethodDescriptor, payload: Data, flags: FrameFlags, options: CallOptions) throws -> ClientStream {
+        var request = Salus_V1_Request()
+        request.service = method.service
+        request.method = method.method
+        request.payload = payload
+        request.timeoutNano = options.timeoutNanoseconds
+        request.metadata = options.metadata.keyValues
+        if options.metadata.size > WireLimits.maxMetadataSize {
+            throw RPCError(
+                code: .resourceExhausted,
+                message: "request metadata of \(options.metadata.size) bytes exceeds the 8 KiB limit",
+                reason: .resourceExhausted
+            )
+        }
+        let stream = try connection.open(request: request, flags: flags)
+        if let timeout = options.timeout {
+            let scheduled = connection.channel.eventLoop.scheduleTask(in: .nanoseconds(options.timeoutNanoseconds)) {
+                guard !stream.isFinished else { return }
+                self.connection.sendCancel(streamID: stream.id)
+                stream.finish(.failure(RPCError(
+                    code: .deadlineExceeded,
+                    message: "\(method) did not finish within \(timeout)",
+                    reason: .deadlineExceeded
+                )))
+            }
+            stream.attach(deadline: scheduled)
+        }
+        return stream
+    }
+
+    /// Calls a unary method.
+    public func unary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request,
+        responseType: Response.Type = Response.self,
+        options: CallOptions = .init()
+    ) async throws -> Response {
+        let stream = try open(method, payload: try request.serializedBytes(), flags: [], options: options)
+        let response = try await stream.response()
+        guard response.status.code == 0 else { throw RPCError(status: response.status) }
+        return try decodeMessage(Response.self, from: ByteBuffer(bytes: response.payload))
+    }
+
+    /// Calls a server-streaming method. Iterate the returned sequence for the responses; it
+    /// throws the call's error at the end. Dropping it unfinished cancels the call.
+    public func serverStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request,
+        responseType: Response.Type = Response.self,
+        options: CallOptions = .init()
+    ) throws -> RPCResponseStream<Response> {
+        let stream = try open(method, payload: try request.serializedBytes(), flags: [.remoteClosed], options: options)
+        return RPCResponseStream(stream: stream)
+    }
+
+    /// Calls a client-streaming method: `body` writes the requests; the call's response is
+    /// returned after `body` returns (which closes the request stream).
+    public func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        requestType: Request.Type = Request.self,
+        responseType: Response.Type = Response.self,
+        options: CallOptions = .init(),
+        body: (RPCClientWriter<Request>) async throws -> Void
+    ) async throws -> Response {
+        let stream = try open(method, payload: Data(), flags: [.remoteOpen], options: options)
+        do {
+            try await body(RPCClientWriter(stream: stream))
+            stream.closeSend()
+        } catch {
+            if !stream.isFinished {
+                stream.cancel()
+                throw error
+            }
+        }
+        let response = try await stream.response()
+        guard response.status.code == 0 else { throw RPCError(status: response.status) }
+        return try decodeMessage(Response.self, from: ByteBuffer(bytes: response.payload))
+    }
+
+    /// Calls a bidirectional method: `body` gets a writer and the response stream; closing
+    /// the writer (or returning) ends the requests. The call is cancelled if `body` throws or
+    /// returns before the server has finished.
+    public func bidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message, Result: Sendable>(
+        _ method: MethodDescriptor,
+        requestType: Request.Type = Request.self,
+        responseType: Response.Type = Response.self,
+        options: CallOptions = .init(),
+        body: (RPCClientWriter<Request>, RPCResponseStream<Response>) async throws -> Result
+    ) async throws -> Result {
+        let stream = try open(method, payload: Data(), flags: [.remoteOpen], options: options)
+        let responses = RPCResponseStream<Response>(stream: stream)
+        do {
+            let result = try await body(RPCClientWriter(stream: stream), responses)
+            stream.closeSend()
+            responses.cancelIfUnfinished()
+            return result
+        } catch {
+            responses.cancelIfUnfinished()
+            throw error
+        }
+    }
+}
+
+/// Writes the request messages of a client-streaming or bidirectional call.
+public struct RPCClientWriter<Message: SwiftProtobuf.Message>: Sendable {
+    let stream: ClientStream
+
+    /// Sends one message, waiting for flow-control credit.
+    public func write(_ message: Message) async throws {
+        try await stream.send(try encodeMessage(message))
+    }
+
+    /// Ends the requests; the server sees the end of its request stream.
+    public func finish() {
+        stream.closeSend()
+    }
+}
+
+/// The responses of a streaming call, in order; throws the call's error at the end.
+///
+/// Dropping it before the end cancels the call on the server.
+public final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
+    public typealias Element = Message
+    let stream: ClientStream
+
+    init(stream: ClientStream) {
+        self.stream = stream
+    }
+
+    deinit {
+        stream.cancel()
+    }
+
+    /// Cancels the call if the server has not ended it.
+    public func cancel() {
+        stream.cancel()
+    }
+
+    func cancelIfUnfinished() {
+        if !stream.isFinished { stream.cancel() }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let owner: RPCResponseStream<Message>
+
+        public mutating func next() async throws -> Message? {
+            guard let buffer = try await owner.stream.nextMessage() else { return nil }
+            return try decodeMessage(Message.self, from: buffer)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
+}

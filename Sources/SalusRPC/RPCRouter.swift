@@ -1,0 +1,140 @@
+import NIOCore
+import SalusProto
+import SwiftProtobuf
+
+/// The methods a listener serves, registered with typed handlers.
+///
+/// Requests are decoded before a handler runs: a payload that does not decode fails the call
+/// with INVALID_ARGUMENT naming the message type, and the handler is not called.
+public struct RPCRouter: Sendable {
+    struct Entry: Sendable {
+        var kind: MethodDescriptor.Kind
+        var handler: @Sendable (ServerCall) async throws -> ByteBuffer?
+    }
+
+    private(set) var services: [String: [String: Entry]] = [:]
+
+    public init() {}
+
+    /// Every registered method, by service, sorted by name.
+    public var methods: [(service: String, methods: [(name: String, kind: MethodDescriptor.Kind)])] {
+        services.keys.sorted().map { service in
+            (service, services[service]!.keys.sorted().map { ($0, services[service]![$0]!.kind) })
+        }
+    }
+
+    func entry(service: String, method: String) -> Entry? {
+        services[service]?[method]
+    }
+
+    func hasService(_ service: String) -> Bool { services[service] != nil }
+
+    private mutating func add(_ method: MethodDescriptor, _ entry: Entry) {
+        services[method.service, default: [:]][method.method] = entry
+    }
+
+    /// Registers a method that takes one request and returns one response.
+    public mutating func registerUnary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request.Type = Request.self,
+        response: Response.Type = Response.self,
+        handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
+    ) {
+        add(method, Entry(kind: .unary) { call in
+            let request = try call.decode(Request.self, from: call.requestPayload)
+            return try encodeMessage(try await handler(request, call.context))
+        })
+    }
+
+    /// Registers a method that takes one request and streams responses.
+    public mutating func registerServerStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request.Type = Request.self,
+        response: Response.Type = Response.self,
+        handler: @escaping @Sendable (Request, RPCWriter<Response>, ServerContext) async throws -> Void
+    ) {
+        add(method, Entry(kind: .serverStreaming) { call in
+            let request = try call.decode(Request.self, from: call.requestPayload)
+            try await handler(request, RPCWriter(stream: call.stream), call.context)
+            return nil
+        })
+    }
+
+    /// Registers a method that takes a stream of requests and returns one response.
+    public mutating func registerClientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request.Type = Request.self,
+        response: Response.Type = Response.self,
+        handler: @escaping @Sendable (RPCRequestStream<Request>, ServerContext) async throws -> Response
+    ) {
+        add(method, Entry(kind: .clientStreaming) { call in
+            try encodeMessage(try await handler(RPCRequestStream(call: call), call.context))
+        })
+    }
+
+    /// Registers a method where both sides stream.
+    public mutating func registerBidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request.Type = Request.self,
+        response: Response.Type = Response.self,
+        handler: @escaping @Sendable (RPCRequestStream<Request>, RPCWriter<Response>, ServerContext) async throws -> Void
+    ) {
+        add(method, Entry(kind: .bidirectionalStreaming) { call in
+            try await handler(RPCRequestStream(call: call), RPCWriter(stream: call.stream), call.context)
+            return nil
+        })
+    }
+}
+
+/// Encodes a message into a buffer.
+func encodeMessage(_ message: some SwiftProtobuf.Message) throws -> ByteBuffer {
+    let bytes: [UInt8] = try message.serializedBytes()
+    return ByteBuffer(bytes: bytes)
+}
+
+/// Decodes a message from a buffer, or fails with INVALID_ARGUMENT naming the message type.
+func decodeMessage<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBuffer) throws(RPCError) -> M {
+    do {
+        return try buffer.withUnsafeReadableBytes { raw in
+            try M(serializedBytes: Array(raw))
+        }
+    } catch {
+        throw RPCError(
+            code: .invalidArgument,
+            message: "\(M.protoMessageName) does not decode: \(error)",
+            reason: .malformedMessage,
+            field: "payload",
+            value: "\(buffer.readableBytes) bytes",
+            expected: "an encoded \(M.protoMessageName)"
+        )
+    }
+}
+
+/// Sends the response messages of a streaming call. Each write waits for flow-control
+/// credit and for room in the connection's outbound buffer, so a slow reader slows the
+/// handler instead of growing memory.
+public struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
+    let stream: ServerStream
+
+    /// Sends one message; throws when the call has ended (cancelled, deadline, closed).
+    public func write(_ message: Message) async throws {
+        try await stream.send(try encodeMessage(message))
+    }
+}
+
+/// The request messages of a client-streaming or bidirectional call.
+public struct RPCRequestStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
+    public typealias Element = Message
+    let call: ServerCall
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let call: ServerCall
+
+        public mutating func next() async throws -> Message? {
+            guard let buffer = try await call.nextInbound() else { return nil }
+            return try call.decode(Message.self, from: buffer)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(call: call) }
+}

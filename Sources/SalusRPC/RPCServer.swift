@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Serves routers on Unix-domain sockets (and on already-connected descriptors).
+///
+/// Each connection runs one task per call; frames of different calls never wait for each
+/// other. ``shutdown(gracePeriod:)`` sends GoAway, lets calls in flight finish, then closes.
+public final class RPCServer: Sendable {
+    /// Limits and identity of the server.
+    public struct Configuration: Sendable {
+        /// Data frames the server sends on a stream before the client must grant more.
+        public var initialWindow: Int = 32
+        /// Data frames a client may send on a stream before the server grants more.
+        public var receiveWindow: Int = 32
+        /// For clients without flow control (no Hello): unread messages buffered per stream
+        /// before the stream fails with RESOURCE_EXHAUSTED.
+        public var unflowedInboundLimit: Int = 256
+        public var serverName = "salusd"
+        public var serverVersion = "0.1.0"
+
+        public init() {}
+    }
+
+    /// A peer check run at accept: return an error to refuse every call on the connection.
+    public typealias Admission = @Sendable (PeerCredentials) -> RPCError?
+
+    public let configuration: Configuration
+    private let group: any EventLoopGroup
+    private let logger: Logger
+
+    private struct State {
+        var listeners: [any Channel] = []
+        var connections: [UInt64: ServerConnection] = [:]
+        var nextConnectionID: UInt64 = 0
+        var shuttingDown = false
+    }
+
+    private let state = Mutex(State())
+
+    public init(configuration: Configuration = .init(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
+        self.configuration = configuration
+        self.group = group
+        self.logger = logger
+    }
+
+    /// Listens on `path`, replacing a stale socket file and refusing to start when another
+    /// server answers there. The socket gets `permissions` (never world-accessible) and, when
+    /// given, `groupID`.
+    public func listen(
+        unixSocketPath path: String,
+        router: RPCRouter,
+        listener: ListenerInfo,
+        permissions: mode_t = 0o600,
+        groupID: gid_t? = nil,
+        admission: Admission? = nil
+    ) async throws {
+        try UnixSocketFile.prepare(path: path)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { channel in
+                self.initialize(channel: channel, router: router, listener: listener, admission: admission)
+            }
+            .bind(unixDomainSocketPath: path)
+            .get()
+        if chmod(path, permissions & 0o770) != 0 {
+            throw RPCError(code: .internal, message: "cannot set permissions of \(path): \(String(cString: strerror(errno)))")
+        }
+        if let groupID, chown(path, UInt32.max, groupID) != 0 {
+            throw RPCError(code: .internal, message: "cannot set group \(groupID) of \(path): \(String(cString: strerror(errno)))")
+        }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.shuttingDown else { return false }
+            state.listeners.append(channel)
+            return true
+        }
+        if !accepted { try await channel.close() }
+    }
+
+    /// Serves one already-connected socket (the other end of a socketpair, or a descriptor a
+    /// launcher handed over). The server owns the descriptor from then on.
+    public func serve(connectedSocket descriptor: CInt, router: RPCRouter, listener: ListenerInfo, admission: Admission? = nil) async throws {
+        _ = try await ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                self.initialize(channel: channel, router: router, listener: listener, admission: admission)
+            }
+            .withConnectedSocket(descriptor)
+            .get()
+    }
+
+    private func initialize(channel: any Channel, router: RPCRouter, listener: ListenerInfo, admission: Admission?) -> EventLoopFuture<Void> {
+        PeerCredentials.read(from: channel).flatMapErrorThrowing { _ in .current }.flatMapThrowing { peer in
+            let id: UInt64? = self.state.withLock { state in
+                guard !state.shuttingDown else { return nil }
+                state.nextConnectionID += 1
+                return state.nextConnectionID
+            }
+            guard let id else { throw ChannelError.ioOnClosedChannel }
+            let context = ConnectionContext(id: id, peer: peer, listener: listener)
+            let connection = ServerConnection(
+                channel: channel, context: context, router: router, configuration: self.configuration,
+                logger: self.logger, refusal: admission?(peer)
+            )
+            self.state.withLock { $0.connections[id] = connection }
+            channel.closeFuture.whenComplete { _ in
+                _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
+            }
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+            try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+            try channel.pipeline.syncOperations.addHandler(ServerConnectionHandler(connection: connection))
+            connection.logger.debug("connection accepted")
+        }
+    }
+
+    /// Open connections (for diagnostics and tests).
+    public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Stops accepting, sends GoAway, waits up to `gracePeriod` for calls in flight, then
+    /// fails what is left with UNAVAILABLE and closes every connection.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        let (listeners, connections) = state.withLock { state in
+            state.shuttingDown = true
+            defer { state.listeners = [] }
+            return (state.listeners, Array(state.connections.values))
+        }
+        for listener in listeners {
+            try? await listener.close()
+        }
+        for connection in connections { connection.beginShutdown() }
+        let drained = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { inner in
+                    for connection in connections {
+                        inner.addTask {
+                            await connection.waitForTasks()
+                            try? await connection.channel.closeFuture.get()
+                        }
+                    }
+                }
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: gracePeriod)
+                return false
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first
+        }
+        if !drained {
+            logger.warning("calls still running after the grace period; failing them with UNAVAILABLE")
+            for connection in connections { connection.abort(reason: "the server shut down") }
+            for connection in connections { await connection.waitForTasks() }
+        }
+    }
+}
+
+/// Socket files: a stale one is replaced, a live one means another server.
+enum UnixSocketFile {
+    static func prepare(path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw RPCError(code: .failedPrecondition, message: "\(path) exists and is not a socket; refusing to replace it")
+        }
+        if isAlive(path: path) {
+            throw RPCError(code: .failedPrecondition, message: "another salusd is running: \(path) accepts connections")
+        }
+        unlink(path)
+    }
+
+    static func isAlive(path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+}

@@ -1,0 +1,406 @@
+import Logging
+import NIOCore
+import SalusProto
+import Synchronization
+import SwiftProtobuf
+
+/// One accepted connection: routes frames to streams, runs one task per call, and drains on
+/// shutdown. Frame handling runs on the channel's event loop; handlers run in tasks.
+final class ServerConnection: Sendable {
+    let channel: any Channel
+    let context: ConnectionContext
+    let router: RPCRouter
+    let configuration: RPCServer.Configuration
+    let writability = WritabilityGate()
+    let logger: Logger
+    /// An error every call on this connection gets instead of running (a refused peer).
+    let refusal: RPCError?
+
+    private struct State {
+        var streams: [UInt32: ServerStream] = [:]
+        var lastStreamID: UInt32 = 0
+        var extensionsEnabled = false
+        var goingAway = false
+        var runningTasks = 0
+        var closed = false
+        var drained: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    init(channel: any Channel, context: ConnectionContext, router: RPCRouter, configuration: RPCServer.Configuration, logger: Logger, refusal: RPCError?) {
+        self.channel = channel
+        self.context = context
+        self.router = router
+        self.configuration = configuration
+        self.refusal = refusal
+        var logger = logger
+        logger[metadataKey: "connection"] = "\(context.id)"
+        logger[metadataKey: "listener"] = "\(context.listener.label)"
+        logger[metadataKey: "peer"] = "\(context.peer)"
+        self.logger = logger
+    }
+
+    // MARK: Writing
+
+    func write(_ frame: Frame) {
+        channel.writeAndFlush(frame, promise: nil)
+    }
+
+    func sendWindowUpdate(streamID: UInt32, credits: Int) {
+        var update = Salus_V1_WindowUpdate()
+        update.credits = UInt32(clamping: credits)
+        if let payload = try? encodeMessage(update) {
+            write(Frame(streamID: streamID, type: .windowUpdate, payload: payload))
+        }
+    }
+
+    private func respond(streamID: UInt32, error: RPCError) {
+        var response = Salus_V1_Response()
+        response.status = error.status
+        if let payload = try? encodeMessage(response) {
+            write(Frame(streamID: streamID, type: .response, payload: payload))
+        }
+    }
+
+    // MARK: Reading (event loop)
+
+    func receive(_ inbound: InboundFrame) {
+        switch inbound {
+        case .frame(let frame):
+            switch frame.type {
+            case .request: receiveRequest(frame)
+            case .data: stream(frame.streamID)?.receiveData(frame)
+            case .cancel:
+                stream(frame.streamID)?.fail(RPCError(code: .cancelled, message: "cancelled by the client", reason: .cancelled))
+            case .windowUpdate:
+                guard let update = try? decodeMessage(Salus_V1_WindowUpdate.self, from: frame.payload) else { return }
+                stream(frame.streamID)?.outbound.grant(Int(update.credits))
+            default:
+                // Responses, GoAway and unknown types from a client are ignored, as ttrpc does.
+                break
+            }
+        case .oversized(let streamID, let type, let length):
+            let error = RPCError(
+                code: .resourceExhausted,
+                message: "\(type) frame of \(length) bytes on stream \(streamID) exceeds the 4 MiB frame limit",
+                reason: .resourceExhausted,
+                field: "length",
+                value: "\(length)",
+                expected: "at most \(WireLimits.maxFramePayload) bytes"
+            )
+            if type == .request {
+                let fresh = state.withLock { state -> Bool in
+                    guard streamID % 2 == 1, streamID > state.lastStreamID else { return false }
+                    state.lastStreamID = streamID
+                    return true
+                }
+                if fresh { respond(streamID: streamID, error: error) }
+            } else if type == .data {
+                stream(streamID)?.fail(error)
+            }
+        }
+    }
+
+    private func stream(_ id: UInt32) -> ServerStream? {
+        state.withLock { $0.streams[id] }
+    }
+
+    private func receiveRequest(_ frame: Frame) {
+        let id = frame.streamID
+        if id % 2 == 0 {
+            respond(streamID: id, error: RPCError(
+                code: .invalidArgument,
+                message: "stream id \(id) is even; client streams use odd ids",
+                reason: .protocolViolation, field: "stream_id", value: "\(id)", expected: "an odd stream id"
+            ))
+            return
+        }
+        enum Admission { case accept(extensions: Bool), reused(UInt32), goingAway }
+        let admission: Admission = state.withLock { state in
+            if id <= state.lastStreamID { return .reused(state.lastStreamID) }
+            state.lastStreamID = id
+            if state.goingAway { return .goingAway }
+            return .accept(extensions: state.extensionsEnabled)
+        }
+        let extensions: Bool
+        switch admission {
+        case .reused(let last):
+            respond(streamID: id, error: RPCError(
+                code: .invalidArgument,
+                message: "stream id \(id) is not greater than the last one (\(last)); stream ids cannot be reused",
+                reason: .protocolViolation, field: "stream_id", value: "\(id)", expected: "a stream id greater than \(last)"
+            ))
+            return
+        case .goingAway:
+            respond(streamID: id, error: RPCError(code: .unavailable, message: "the server is shutting down", reason: .unavailable))
+            return
+        case .accept(let enabled):
+            extensions = enabled
+        }
+
+        let request: Salus_V1_Request
+        do {
+            request = try decodeMessage(Salus_V1_Request.self, from: frame.payload)
+        } catch {
+            respond(streamID: id, error: error)
+            return
+        }
+        let metadata = Metadata(request.metadata)
+        if metadata.size > WireLimits.maxMetadataSize {
+            respond(streamID: id, error: RPCError(
+                code: .resourceExhausted,
+                message: "request metadata of \(metadata.size) bytes exceeds the 8 KiB limit",
+                reason: .resourceExhausted, field: "metadata", value: "\(metadata.size) bytes",
+                expected: "at most \(WireLimits.maxMetadataSize) bytes"
+            ))
+            return
+        }
+        if let refusal {
+            respond(streamID: id, error: refusal)
+            return
+        }
+        if request.service == HelloService.service && request.method == HelloService.method {
+            answerHello(streamID: id, payload: request.payload)
+            return
+        }
+        guard let entry = router.entry(service: request.service, method: request.method) else {
+            let what = router.hasService(request.service)
+                ? "unknown method \(request.method) of service \(request.service)"
+                : "unknown service \(request.service)"
+            respond(streamID: id, error: RPCError(
+                code: .unimplemented, message: what, reason: .unimplemented,
+                field: router.hasService(request.service) ? "method" : "service",
+                value: router.hasService(request.service) ? request.method : request.service,
+                expected: "a method listed by salus.v1.Session/Hello"
+            ))
+            return
+        }
+        startCall(frame: frame, request: request, metadata: metadata, entry: entry, extensions: extensions)
+    }
+
+    private func startCall(frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, extensions: Bool) {
+        let id = frame.streamID
+        let method = MethodDescriptor(service: request.service, method: request.method)
+        let flowControl = extensions ? (send: configuration.initialWindow, receive: configuration.receiveWindow) : nil
+        let stream = ServerStream(id: id, kind: entry.kind, connection: self, flowControl: flowControl, inboundLimit: configuration.unflowedInboundLimit)
+        var payload = ByteBuffer(bytes: request.payload)
+        if entry.kind.clientStreams {
+            if !request.payload.isEmpty {
+                stream.receiveData(Frame(streamID: id, type: .data, payload: payload))
+                payload = ByteBuffer()
+            }
+            if frame.flags.contains(.remoteClosed) { stream.closeInbound() }
+        } else {
+            stream.closeInbound()
+        }
+        var deadline: ContinuousClock.Instant?
+        if request.timeoutNano > 0 {
+            deadline = .now + .nanoseconds(request.timeoutNano)
+        }
+        var logger = self.logger
+        logger[metadataKey: "stream"] = "\(id)"
+        logger[metadataKey: "method"] = "\(method)"
+        let context = ServerContext(method: method, connection: self.context, metadata: metadata, deadline: deadline, logger: logger, streamID: id)
+        let call = ServerCall(context: context, requestPayload: payload, stream: stream)
+        state.withLock { state in
+            state.streams[id] = stream
+            state.runningTasks += 1
+        }
+        let task = Task {
+            let result: Result<ByteBuffer?, any Error>
+            do {
+                result = .success(try await entry.handler(call))
+            } catch {
+                result = .failure(error)
+            }
+            stream.complete(with: result)
+            self.taskEnded()
+        }
+        stream.attach(task: task)
+        if request.timeoutNano > 0 {
+            let scheduled = channel.eventLoop.scheduleTask(in: .nanoseconds(request.timeoutNano)) {
+                stream.fail(RPCError(
+                    code: .deadlineExceeded,
+                    message: "the deadline of \(Double(request.timeoutNano) / 1e9) s passed before \(method) finished",
+                    reason: .deadlineExceeded
+                ))
+            }
+            stream.attach(deadline: scheduled)
+        }
+    }
+
+    private func answerHello(streamID: UInt32, payload: Data) {
+        let request: Salus_V1_HelloRequest
+        do {
+            request = try decodeMessage(Salus_V1_HelloRequest.self, from: ByteBuffer(bytes: payload))
+        } catch {
+            respond(streamID: streamID, error: error)
+            return
+        }
+        context.recordHello(HelloInfo(
+            clientName: request.clientName,
+            clientVersion: request.clientVersion,
+            declaredAppID: request.appID,
+            features: request.features
+        ))
+        var hello = Salus_V1_HelloResponse()
+        hello.protocolVersion = 1
+        hello.serverName = configuration.serverName
+        hello.serverVersion = configuration.serverVersion
+        hello.features = HelloService.features
+        hello.limits.maxFrameSize = UInt32(WireLimits.maxFramePayload)
+        hello.limits.maxMetadataSize = UInt32(WireLimits.maxMetadataSize)
+        hello.limits.initialWindow = UInt32(configuration.initialWindow)
+        hello.limits.receiveWindow = UInt32(configuration.receiveWindow)
+        var services = router.methods.map { service in
+            var info = Salus_V1_ServiceInfo()
+            info.name = service.service
+            info.methods = service.methods.map { method in
+                var info = Salus_V1_MethodInfo()
+                info.name = method.name
+                info.clientStreaming = method.kind.clientStreams
+                info.serverStreaming = method.kind.serverStreams
+                return info
+            }
+            return info
+        }
+        var session = Salus_V1_ServiceInfo()
+        session.name = HelloService.service
+        var helloMethod = Salus_V1_MethodInfo()
+        helloMethod.name = HelloService.method
+        session.methods = [helloMethod]
+        services.append(session)
+        hello.services = services.sorted { $0.name < $1.name }
+        state.withLock { $0.extensionsEnabled = true }
+        var response = Salus_V1_Response()
+        response.status = Google_Rpc_Status()
+        response.payload = (try? hello.serializedBytes() as [UInt8]).map { Data($0) } ?? Data()
+        if let encoded = try? encodeMessage(response) {
+            write(Frame(streamID: streamID, type: .response, payload: encoded))
+        }
+    }
+
+    // MARK: Lifecycle
+
+    func streamFinished(_ id: UInt32) {
+        let closeNow = state.withLock { state -> Bool in
+            state.streams[id] = nil
+            return state.goingAway && state.streams.isEmpty
+        }
+        if closeNow { channel.close(promise: nil) }
+    }
+
+    private func taskEnded() {
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            state.runningTasks -= 1
+            guard state.runningTasks == 0, state.closed || state.goingAway else { return [] }
+            defer { state.drained = [] }
+            return state.drained
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Stops taking calls: sends GoAway (to clients that called Hello), lets running calls
+    /// finish, and closes the connection when none is left.
+    func beginShutdown() {
+        channel.eventLoop.execute {
+            let (send, last, empty): (Bool, UInt32, Bool) = self.state.withLock { state in
+                let first = !state.goingAway
+                state.goingAway = true
+                return (first && state.extensionsEnabled, state.lastStreamID, state.streams.isEmpty)
+            }
+            if send {
+                var goAway = Salus_V1_GoAway()
+                goAway.lastStreamID = last
+                goAway.reason = "server shutting down"
+                if let payload = try? encodeMessage(goAway) {
+                    self.write(Frame(streamID: 0, type: .goAway, payload: payload))
+                }
+            }
+            if empty { self.channel.close(promise: nil) }
+        }
+    }
+
+    /// Fails every call still running with UNAVAILABLE and closes the connection.
+    func abort(reason: String) {
+        let streams = state.withLock { Array($0.streams.values) }
+        for stream in streams {
+            stream.fail(RPCError(code: .unavailable, message: reason, reason: .unavailable))
+        }
+        channel.close(promise: nil)
+    }
+
+    /// Returns when no handler task of this connection is running.
+    func waitForTasks() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.runningTasks == 0 { return true }
+                state.drained.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// The channel closed: every call ends, handlers are cancelled.
+    func closed() {
+        let streams: [ServerStream] = state.withLock { state in
+            state.closed = true
+            return Array(state.streams.values)
+        }
+        writability.close()
+        for stream in streams {
+            stream.fail(RPCError(code: .unavailable, message: "connection closed", reason: .unavailable))
+        }
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            guard state.runningTasks == 0 else { return [] }
+            defer { state.drained = [] }
+            return state.drained
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// The built-in session service.
+enum HelloService {
+    static let service = "salus.v1.Session"
+    static let method = "Hello"
+    static let features = ["cancel", "window_update", "go_away"]
+}
+
+/// Feeds decoded frames to the connection; closes the channel on a framing violation.
+final class ServerConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = InboundFrame
+
+    private let connection: ServerConnection
+
+    init(connection: ServerConnection) {
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        connection.receive(unwrapInboundIn(data))
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        connection.writability.update(writable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connection.closed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let violation = error as? ProtocolViolation {
+            connection.logger.notice("closing connection: \(violation.description)")
+        } else if !(error is ChannelError) {
+            connection.logger.debug("connection error: \(error)")
+        }
+        context.close(promise: nil)
+    }
+}
+
+import Foundation

@@ -1,0 +1,211 @@
+import Logging
+import NIOCore
+import SalusProto
+import Synchronization
+import SwiftProtobuf
+
+/// The call as the type-erased handler sees it.
+final class ServerCall: Sendable {
+    let context: ServerContext
+    let requestPayload: ByteBuffer
+    let stream: ServerStream
+
+    init(context: ServerContext, requestPayload: ByteBuffer, stream: ServerStream) {
+        self.context = context
+        self.requestPayload = requestPayload
+        self.stream = stream
+    }
+
+    func decode<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBuffer) throws(RPCError) -> M {
+        try decodeMessage(type, from: buffer)
+    }
+
+    func nextInbound() async throws -> ByteBuffer? {
+        try await stream.nextInbound()
+    }
+}
+
+/// One call on a server connection: its credits, its inbound messages, its handler task and
+/// the single Response that ends it.
+final class ServerStream: Sendable {
+    let id: UInt32
+    let kind: MethodDescriptor.Kind
+    private let connection: ServerConnection
+    /// Credits for the Data frames this side sends.
+    let outbound: CreditGate
+    /// Messages the client streams (client-streaming and bidirectional calls).
+    private let inbound = AsyncQueue<ByteBuffer>()
+    /// The receive window granted to the client, or nil without flow control.
+    private let receiveWindow: Int?
+    /// The most messages buffered for the handler before the stream fails.
+    private let inboundLimit: Int
+
+    private struct State {
+        var finished = false
+        var task: Task<Void, Never>?
+        var deadline: Scheduled<Void>?
+        var consumedSinceGrant = 0
+        var inboundClosed = false
+    }
+
+    private let state = Mutex(State())
+
+    init(id: UInt32, kind: MethodDescriptor.Kind, connection: ServerConnection, flowControl: (send: Int, receive: Int)?, inboundLimit: Int) {
+        self.id = id
+        self.kind = kind
+        self.connection = connection
+        self.outbound = CreditGate(credits: flowControl?.send)
+        self.receiveWindow = flowControl?.receive
+        self.inboundLimit = flowControl?.receive ?? inboundLimit
+    }
+
+    var isFinished: Bool { state.withLock { $0.finished } }
+
+    func attach(task: Task<Void, Never>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.task = task
+            return state.finished
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func attach(deadline: Scheduled<Void>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.deadline = deadline
+            return state.finished
+        }
+        if cancelNow { deadline.cancel() }
+    }
+
+    // MARK: Inbound (event loop)
+
+    /// A Data frame from the client.
+    func receiveData(_ frame: Frame) {
+        let closed = state.withLock { $0.inboundClosed || $0.finished }
+        if closed { return }
+        if !frame.flags.contains(.noData) {
+            if !kind.clientStreams {
+                fail(RPCError(
+                    code: .invalidArgument,
+                    message: "stream \(id): Data frame for a method that takes a single request",
+                    reason: .protocolViolation,
+                    field: "stream_id",
+                    value: "\(id)",
+                    expected: "no Data frames from the client on a unary or server-streaming call"
+                ))
+                return
+            }
+            if let count = inbound.push(frame.payload), count > inboundLimit {
+                fail(RPCError(
+                    code: .resourceExhausted,
+                    message: "stream \(id): the client sent more than \(inboundLimit) messages the server had not read"
+                        + (receiveWindow != nil ? " (beyond the granted window)" : ""),
+                    reason: .resourceExhausted,
+                    field: "stream_id",
+                    value: "\(id)",
+                    expected: "at most \(inboundLimit) unread messages"
+                ))
+                return
+            }
+        }
+        if frame.flags.contains(.remoteClosed) {
+            state.withLock { $0.inboundClosed = true }
+            inbound.finish()
+        }
+    }
+
+    /// The client closed its side without a Data frame (unary and server-streaming calls).
+    func closeInbound() {
+        state.withLock { $0.inboundClosed = true }
+        inbound.finish()
+    }
+
+    func nextInbound() async throws -> ByteBuffer? {
+        let message = try await inbound.next()
+        if message != nil, let window = receiveWindow {
+            let grant: Int = state.withLock { state in
+                state.consumedSinceGrant += 1
+                guard state.consumedSinceGrant >= max(1, window / 2), !state.finished else { return 0 }
+                defer { state.consumedSinceGrant = 0 }
+                return state.consumedSinceGrant
+            }
+            if grant > 0 { connection.sendWindowUpdate(streamID: id, credits: grant) }
+        }
+        return message
+    }
+
+    // MARK: Outbound
+
+    /// Sends one Data frame, waiting for credit and for room in the outbound buffer.
+    func send(_ payload: ByteBuffer) async throws {
+        if isFinished { throw CancellationError() }
+        if payload.readableBytes > WireLimits.maxFramePayload {
+            throw RPCError(
+                code: .resourceExhausted,
+                message: "stream message of \(payload.readableBytes) bytes exceeds the 4 MiB frame limit",
+                reason: .resourceExhausted
+            )
+        }
+        try await outbound.acquire()
+        try await connection.writability.waitUntilWritable()
+        if isFinished { throw CancellationError() }
+        connection.write(Frame(streamID: id, type: .data, payload: payload))
+    }
+
+    /// Ends the call with the handler's outcome.
+    func complete(with result: Result<ByteBuffer?, any Error>) {
+        switch result {
+        case .success(let payload):
+            var response = Salus_V1_Response()
+            response.status = Google_Rpc_Status()
+            if let payload {
+                if payload.readableBytes > WireLimits.maxFramePayload - 64 {
+                    fail(RPCError(
+                        code: .resourceExhausted,
+                        message: "response of \(payload.readableBytes) bytes exceeds the 4 MiB frame limit; large results are streamed",
+                        reason: .resourceExhausted
+                    ))
+                    return
+                }
+                response.payload = Data(payload.readableBytesView)
+            }
+            finish(response)
+        case .failure(let error):
+            fail(Self.rpcError(for: error))
+        }
+    }
+
+    static func rpcError(for error: any Error) -> RPCError {
+        switch error {
+        case let error as RPCError: error
+        case is CancellationError: RPCError(code: .cancelled, message: "the call was cancelled", reason: .cancelled)
+        default: RPCError(code: .internal, message: "internal error: \(error)", reason: .internal)
+        }
+    }
+
+    /// Ends the call with `error` and cancels the handler if it still runs.
+    func fail(_ error: RPCError) {
+        var response = Salus_V1_Response()
+        response.status = error.status
+        finish(response)
+    }
+
+    private func finish(_ response: Salus_V1_Response) {
+        let ending: (task: Task<Void, Never>?, deadline: Scheduled<Void>?)? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.finished = true
+            return (state.task, state.deadline)
+        }
+        guard let ending else { return }
+        let task = ending.task
+        let deadline = ending.deadline
+        deadline?.cancel()
+        outbound.close(CancellationError())
+        inbound.fail(CancellationError())
+        connection.write(Frame(streamID: id, type: .response, payload: (try? encodeMessage(response)) ?? ByteBuffer()))
+        connection.streamFinished(id)
+        if response.status.code != 0 { task?.cancel() }
+    }
+}
+
+import Foundation

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// Everything the daemon needs to start.
+public struct DaemonConfiguration: Sendable {
+    /// The folder of the database; created (0700) when missing.
+    public var dataDirectory: String
+    /// The app socket's path.
+    public var socketPath: String
+    /// The admin socket's path (owner only).
+    public var adminSocketPath: String
+    /// Folders whose `*.so` plugins are loaded, in order.
+    public var pluginDirectories: [String]
+    /// A group that may use the sockets (mode 0660); nil: owner only (0600).
+    public var socketGroup: gid_t?
+    /// Accept app ids that clients declare in Hello, marked unverified.
+    public var developmentMode: Bool
+    /// How long calls in flight may take to finish after SIGTERM.
+    public var drainTimeout: Duration
+
+    public init(
+        dataDirectory: String,
+        socketPath: String,
+        adminSocketPath: String,
+        pluginDirectories: [String] = [],
+        socketGroup: gid_t? = nil,
+        developmentMode: Bool = false,
+        drainTimeout: Duration = .seconds(10)
+    ) {
+        self.dataDirectory = dataDirectory
+        self.socketPath = socketPath
+        self.adminSocketPath = adminSocketPath
+        self.pluginDirectories = pluginDirectories
+        self.socketGroup = socketGroup
+        self.developmentMode = developmentMode
+        self.drainTimeout = drainTimeout
+    }
+
+    /// The database file inside the data folder.
+    public var databasePath: String { dataDirectory + "/salus.sqlite" }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import Logging
+import SalusRPC
+import SalusStore
+import ServiceLifecycle
+
+/// The daemon as a service: opens the store, listens on the app and admin sockets, and on
+/// graceful shutdown sends GoAway, drains calls in flight and closes the database.
+public final class SalusDaemon: Service, Sendable {
+    public static let version = "0.1.0"
+
+    public let configuration: DaemonConfiguration
+    private let logger: Logger
+    private let server: RPCServer
+    private let onReady: @Sendable (String) -> Void
+
+    /// `onReady` gets a short report of what the daemon serves once its sockets accept calls.
+    public init(configuration: DaemonConfiguration, logger: Logger, onReady: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.logger = logger
+        var serverConfiguration = RPCServer.Configuration()
+        serverConfiguration.serverVersion = Self.version
+        self.server = RPCServer(configuration: serverConfiguration, logger: logger)
+        self.onReady = onReady
+    }
+
+    /// The router of the app socket.
+    func appRouter() -> RPCRouter {
+        var router = RPCRouter()
+        DiagnosticsService.register(into: &router)
+        return router
+    }
+
+    /// The router of the admin socket.
+    func adminRouter() -> RPCRouter {
+        var router = RPCRouter()
+        DiagnosticsService.register(into: &router)
+        return router
+    }
+
+    public func run() async throws {
+        try Self.makeDirectory(configuration.dataDirectory)
+        try Self.makeDirectory((configuration.socketPath as NSString).deletingLastPathComponent)
+        try Self.makeDirectory((configuration.adminSocketPath as NSString).deletingLastPathComponent)
+        let database = try Database(path: configuration.databasePath)
+        defer { database.close() }
+
+        let owner = getuid()
+        let permissions: mode_t = configuration.socketGroup == nil ? 0o600 : 0o660
+        try await server.listen(
+            unixSocketPath: configuration.socketPath,
+            router: appRouter(),
+            listener: ListenerInfo(label: "app"),
+            permissions: permissions,
+            groupID: configuration.socketGroup
+        )
+        try await server.listen(
+            unixSocketPath: configuration.adminSocketPath,
+            router: adminRouter(),
+            listener: ListenerInfo(label: "admin"),
+            permissions: 0o600,
+            admission: { peer in
+                peer.uid == owner ? nil : RPCError(
+                    code: .permissionDenied,
+                    message: "the admin socket serves only its owner (uid \(owner)); you are uid \(peer.uid)",
+                    reason: .permissionDenied, field: "uid", value: "\(peer.uid)", expected: "uid \(owner)"
+                )
+            }
+        )
+        onReady("""
+            salusd \(Self.version) ready
+              app socket:   \(configuration.socketPath)
+              admin socket: \(configuration.adminSocketPath)
+              database:     \(configuration.databasePath)
+            """)
+        logger.info("serving", metadata: ["socket": "\(configuration.socketPath)", "admin": "\(configuration.adminSocketPath)"])
+
+        try? await gracefulShutdown()
+        logger.info("shutting down: sending GoAway and draining calls in flight")
+        await server.shutdown(gracePeriod: configuration.drainTimeout)
+        unlink(configuration.socketPath)
+        unlink(configuration.adminSocketPath)
+        logger.info("stopped")
+    }
+
+    static func makeDirectory(_ path: String) throws {
+        guard !path.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw DaemonError("\(path) exists and is not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DaemonError("cannot create \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// A startup failure, with a message meant for the person running the daemon.
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import SalusProto
+import SalusRPC
+
+@main
+struct SalusControl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "salusctl",
+        abstract: "The owner's control of the Salus daemon.",
+        discussion: """
+            salusctl talks to the daemon's admin socket: --admin-socket, else $SALUS_ADMIN_SOCKET, \
+            else $XDG_RUNTIME_DIR/salus/admin.sock (or /tmp/salus-<uid>/admin.sock).
+            """,
+        version: "0.1.0",
+        subcommands: [Status.self]
+    )
+}
+
+/// Options every subcommand takes.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Path of the daemon's admin socket.", valueName: "path"))
+    var adminSocket: String?
+
+    var adminSocketPath: String { adminSocket ?? DefaultPaths.adminSocket() }
+
+    func connect() async throws -> RPCClient {
+        var configuration = RPCClient.Configuration()
+        configuration.clientName = "salusctl"
+        do {
+            return try await RPCClient.connect(unixSocketPath: adminSocketPath, configuration: configuration)
+        } catch let error as RPCError {
+            throw CommandFailure("cannot reach salusd at \(adminSocketPath): \(error.message). Is the daemon running (make run)?")
+        }
+    }
+}
+
+/// A failure to show to the person, without a stack of types.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the daemon's version, limits and services.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        let client = try await connection.connect()
+        defer { Task { await client.close() } }
+        guard let hello = client.serverHello else { throw CommandFailure("the daemon did not answer Hello") }
+        if json {
+            print(try hello.jsonString())
+            return
+        }
+        print("\(hello.serverName) \(hello.serverVersion), protocol \(hello.protocolVersion)")
+        print("admin socket: \(connection.adminSocketPath)")
+        print("features: \(hello.features.joined(separator: ", "))")
+        print("limits: frame \(hello.limits.maxFrameSize) bytes, metadata \(hello.limits.maxMetadataSize) bytes, window \(hello.limits.initialWindow)/\(hello.limits.receiveWindow) messages")
+        for service in hello.services {
+            print("service \(service.name)")
+            for method in service.methods {
+                let kind = switch (method.clientStreaming, method.serverStreaming) {
+                case (false, false): "unary"
+                case (false, true): "server streaming"
+                case (true, false): "client streaming"
+                case (true, true): "bidirectional"
+                }
+                print("  \(method.name) (\(kind))")
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ArgumentParser
+import Foundation
+import Logging
+import SalusRPC
+import SalusServer
+import ServiceLifecycle
+
+@main
+struct SalusDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "salusd",
+        abstract: "The Salus health-data daemon: stores one person's samples and serves apps over Unix sockets.",
+        discussion: """
+            Sockets default to $XDG_RUNTIME_DIR/salus/ (else /tmp/salus-<uid>/), data to \
+            $XDG_DATA_HOME/salus/ (else ~/.local/share/salus/). SIGTERM or SIGINT: GoAway to \
+            clients, calls in flight finish, exit 0.
+            """,
+        version: SalusDaemon.version
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Folder of the database.", valueName: "dir"))
+    var dataDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Path of the app socket.", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp("Path of the admin socket (owner only).", valueName: "path"))
+    var adminSocket: String?
+
+    @Option(name: .long, help: ArgumentHelp("A folder of plugins (*.so) to load; repeatable.", valueName: "dir"))
+    var pluginsDir: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A group allowed to use the app socket (mode 0660).", valueName: "group"))
+    var socketGroup: String?
+
+    @Option(name: .long, help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String = "info"
+
+    @Flag(name: .long, help: "Development mode: accept app ids that clients declare in Hello, marked unverified.")
+    var dev = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds calls in flight may take to finish on shutdown.", valueName: "seconds"))
+    var drainTimeout: Double = 10
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level: '\(logLevel)' is not a level; expected one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard drainTimeout >= 0, drainTimeout.isFinite else {
+            throw ValidationError("--drain-timeout: '\(drainTimeout)' must be a number of seconds, 0 or more")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel)!
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "salusd")
+
+        var group: gid_t?
+        if let socketGroup {
+            if let number = gid_t(socketGroup) {
+                group = number
+            } else if let entry = getgrnam(socketGroup) {
+                group = entry.pointee.gr_gid
+            } else {
+                throw ValidationError("--socket-group: no group named '\(socketGroup)'")
+            }
+        }
+        let configuration = DaemonConfiguration(
+            dataDirectory: dataDir ?? DefaultPaths.dataDirectory(),
+            socketPath: socket ?? DefaultPaths.runtimeDirectory() + "/salus.sock",
+            adminSocketPath: adminSocket ?? DefaultPaths.runtimeDirectory() + "/admin.sock",
+            pluginDirectories: pluginsDir,
+            socketGroup: group,
+            developmentMode: dev,
+            drainTimeout: .milliseconds(Int(drainTimeout * 1000))
+        )
+        let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
+            FileHandle.standardOutput.write(Data((report + "\n").utf8))
+        }
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: daemon)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        do {
+            try await services.run()
+        } catch let error as DaemonError {
+            logger.critical("\(error.description)")
+            throw ExitCode(1)
+        } catch let error as RPCError {
+            logger.critical("\(error.message)")
+            throw ExitCode(1)
+        }
+    }
+}
