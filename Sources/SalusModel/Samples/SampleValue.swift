@@ -1,0 +1,24 @@
+/// What a sample holds, by object kind.
+public enum SampleValue: Hashable, Sendable {
+    /// A number with a unit.
+    case quantity(Quantity)
+    /// A raw value from the type's enumeration (sleep analysis asleepREM is 5).
+    case category(Int)
+    /// A workout.
+    case workout(Workout)
+    /// A glasses or contacts prescription.
+    case visionPrescription(VisionPrescription)
+    /// A clinical document.
+    case document(ClinicalDocument)
+
+    /// The object kind this value belongs to.
+    public var kind: ObjectKind {
+        switch self {
+        case .quantity: .quantity
+        case .category: .category
+        case .workout: .workout
+        case .visionPrescription: .visionPrescription
+        case .document: .document
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A glasses or contacts prescription, as HealthKit's `HKVisionPrescription` and its subclasses.
+///
+/// Lens values use fixed units: sphere, cylinder and add power in diopters (`D`), axis in
+/// degrees (`deg`), distances, base curve and diameter in millimetres (`mm`).
+public struct VisionPrescription: Hashable, Sendable {
+    /// Glasses or contacts; raw values are HealthKit's `HKVisionPrescriptionType`.
+    public enum PrescriptionType: Int, CaseIterable, Hashable, Sendable {
+        /// Glasses (1).
+        case glasses = 1
+        /// Contact lenses (2).
+        case contacts = 2
+    }
+
+    /// Glasses or contacts.
+    public var prescriptionType: PrescriptionType
+    /// When the prescription was issued.
+    public var dateIssued: Date
+    /// When it expires, if it does.
+    public var expirationDate: Date?
+    /// The right eye's lens.
+    public var rightEye: LensSpecification?
+    /// The left eye's lens.
+    public var leftEye: LensSpecification?
+    /// The contact lens brand; HealthKit requires it for contacts.
+    public var brand: String?
+
+    /// Creates a prescription.
+    public init(
+        prescriptionType: PrescriptionType,
+        dateIssued: Date,
+        expirationDate: Date? = nil,
+        rightEye: LensSpecification? = nil,
+        leftEye: LensSpecification? = nil,
+        brand: String? = nil
+    ) {
+        self.prescriptionType = prescriptionType
+        self.dateIssued = dateIssued
+        self.expirationDate = expirationDate
+        self.rightEye = rightEye
+        self.leftEye = leftEye
+        self.brand = brand
+    }
+}
+
+/// One eye's lens, as HealthKit's `HKGlassesLensSpecification` / `HKContactsLensSpecification`.
+///
+/// Units are fixed: diopters for sphere, cylinder and add power; degrees for axis; millimetres
+/// for distances, base curve and diameter. The glasses-only and contacts-only fields are nil for
+/// the other kind.
+public struct LensSpecification: Hashable, Sendable {
+    /// Sphere power in diopters (required by HealthKit).
+    public var sphere: Double?
+    /// Cylinder power in diopters.
+    public var cylinder: Double?
+    /// Cylinder axis in degrees.
+    public var axis: Double?
+    /// Add power in diopters.
+    public var addPower: Double?
+    /// Glasses: vertex distance in millimetres.
+    public var vertexDistance: Double?
+    /// Glasses: the prism.
+    public var prism: VisionPrism?
+    /// Glasses: far pupillary distance in millimetres.
+    public var farPupillaryDistance: Double?
+    /// Glasses: near pupillary distance in millimetres.
+    public var nearPupillaryDistance: Double?
+    /// Contacts: base curve in millimetres.
+    public var baseCurve: Double?
+    /// Contacts: diameter in millimetres.
+    public var diameter: Double?
+
+    /// Creates a lens specification; pass only what the prescription gives.
+    public init(
+        sphere: Double? = nil,
+        cylinder: Double? = nil,
+        axis: Double? = nil,
+        addPower: Double? = nil,
+        vertexDistance: Double? = nil,
+        prism: VisionPrism? = nil,
+        farPupillaryDistance: Double? = nil,
+        nearPupillaryDistance: Double? = nil,
+        baseCurve: Double? = nil,
+        diameter: Double? = nil
+    ) {
+        self.sphere = sphere
+        self.cylinder = cylinder
+        self.axis = axis
+        self.addPower = addPower
+        self.vertexDistance = vertexDistance
+        self.prism = prism
+        self.farPupillaryDistance = farPupillaryDistance
+        self.nearPupillaryDistance = nearPupillaryDistance
+        self.baseCurve = baseCurve
+        self.diameter = diameter
+    }
+
+    /// Every numeric field with its name, for validation and display.
+    var numericFields: [(String, Double?)] {
+        [
+            ("sphere", sphere), ("cylinder", cylinder), ("axis", axis), ("addPower", addPower),
+            ("vertexDistance", vertexDistance), ("farPupillaryDistance", farPupillaryDistance),
+            ("nearPupillaryDistance", nearPupillaryDistance), ("baseCurve", baseCurve),
+            ("diameter", diameter),
+        ]
+    }
+}
+
+/// A prism correction, as HealthKit's `HKVisionPrism`: amounts in prism diopters, angle in
+/// degrees, bases as raw values.
+public struct VisionPrism: Hashable, Sendable {
+    /// The prism power in prism diopters.
+    public var amount: Double
+    /// The base direction in degrees.
+    public var angle: Double
+    /// The vertical component in prism diopters.
+    public var verticalAmount: Double
+    /// The vertical base: `HKPrismBase` raw value (up 1, down 2).
+    public var verticalBase: Int
+    /// The horizontal component in prism diopters.
+    public var horizontalAmount: Double
+    /// The horizontal base: `HKPrismBase` raw value (in 3, out 4).
+    public var horizontalBase: Int
+    /// The eye: `HKVisionEye` raw value (left 1, right 2).
+    public var eye: Int
+
+    /// Creates a prism.
+    public init(
+        amount: Double,
+        angle: Double,
+        verticalAmount: Double = 0,
+        verticalBase: Int = 0,
+        horizontalAmount: Double = 0,
+        horizontalBase: Int = 0,
+        eye: Int
+    ) {
+        self.amount = amount
+        self.angle = angle
+        self.verticalAmount = verticalAmount
+        self.verticalBase = verticalBase
+        self.horizontalAmount = horizontalAmount
+        self.horizontalBase = horizontalBase
+        self.eye = eye
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+extension Sample {
+    /// Every rule this sample breaks that can be checked without the type registry, in field
+    /// order; empty when the sample is valid.
+    ///
+    /// Checked: a non-empty type; finite dates with start ≤ end; a finite quantity value;
+    /// non-empty metadata keys with finite numbers and quantities; the sync identifier (a string)
+    /// and sync version (a number) present together; workout events and activities with end ≥
+    /// start and activities that do not overlap; a prescription that does not expire before it is
+    /// issued and finite lens values. Whether the category raw value, unit dimension or required
+    /// metadata suit the type is the registry's check. `path` prefixes every field path.
+    public func validationErrors(at path: String = "sample") -> [ValidationError] {
+        var errors: [ValidationError] = []
+        if type.rawValue.isEmpty {
+            errors.append(
+                ValidationError(
+                    reason: .emptyTypeIdentifier, field: "\(path).type", value: "\"\"",
+                    expected: "a type identifier such as \"HKQuantityTypeIdentifierStepCount\""))
+        }
+        errors += Validation.dateRange(start: startDate, end: endDate, at: path)
+        switch value {
+        case .quantity(let quantity):
+            errors += Validation.finite(quantity.value, at: "\(path).quantity.value")
+        case .category:
+            break
+        case .workout(let workout):
+            errors += Validation.workout(workout, at: "\(path).workout")
+        case .visionPrescription(let prescription):
+            errors += Validation.prescription(prescription, at: "\(path).visionPrescription")
+        case .document:
+            break
+        }
+        errors += Validation.metadata(metadata, at: "\(path).metadata")
+        errors += Validation.syncKeys(metadata, at: "\(path).metadata")
+        return errors
+    }
+
+    /// Throws the first rule this sample breaks (see `validationErrors(at:)`).
+    public func validate(at path: String = "sample") throws(ValidationError) {
+        if let first = validationErrors(at: path).first { throw first }
+    }
+
+    /// Throws the first rule any of `samples` breaks, with paths like `samples[3].endDate`.
+    public static func validate(_ samples: [Sample], at path: String = "samples") throws(ValidationError) {
+        for (index, sample) in samples.enumerated() {
+            try sample.validate(at: "\(path)[\(index)]")
+        }
+    }
+}
+
+/// The individual rules, shared by samples, events and activities.
+enum Validation {
+    static func render(_ date: Date) -> String {
+        guard date.timeIntervalSinceReferenceDate.isFinite else { return "\(date.timeIntervalSinceReferenceDate)" }
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func finite(_ value: Double, at field: String) -> [ValidationError] {
+        guard !value.isFinite else { return [] }
+        return [ValidationError(reason: .nonFiniteValue, field: field, value: "\(value)", expected: "a finite number")]
+    }
+
+    static func dateRange(
+        start: Date, end: Date, at path: String, startName: String = "startDate", endName: String = "endDate"
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for (name, date) in [(startName, start), (endName, end)] where !date.timeIntervalSinceReferenceDate.isFinite {
+            errors.append(
+                ValidationError(
+                    reason: .nonFiniteValue, field: "\(path).\(name)", value: render(date), expected: "a finite date"))
+        }
+        if errors.isEmpty, end < start {
+            errors.append(
+                ValidationError(
+                    reason: .invalidDateRange, field: "\(path).\(endName)", value: render(end),
+                    expected: "a date at or after \(startName) \(render(start))"))
+        }
+        return errors
+    }
+
+    static func metadata(_ metadata: [String: MetadataValue], at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for key in metadata.keys.sorted() {
+            let field = "\(path)[\"\(key)\"]"
+            if key.isEmpty {
+                errors.append(
+                    ValidationError(
+                        reason: .emptyMetadataKey, field: field, value: "\"\"",
+                        expected: "a non-empty key such as \"HKTimeZone\" or \"org.example.note\""))
+            }
+            switch metadata[key]! {
+            case .number(let number):
+                errors += finite(number, at: field)
+            case .quantity(let quantity):
+                errors += finite(quantity.value, at: field)
+            case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
+                errors.append(
+                    ValidationError(reason: .nonFiniteValue, field: field, value: render(date), expected: "a finite date"))
+            default:
+                break
+            }
+        }
+        return errors
+    }
+
+    static func syncKeys(_ metadata: [String: MetadataValue], at path: String) -> [ValidationError] {
+        let identifier = metadata[MetadataKey.syncIdentifier]
+        let version = metadata[MetadataKey.syncVersion]
+        let identifierField = "\(path)[\"\(MetadataKey.syncIdentifier)\"]"
+        let versionField = "\(path)[\"\(MetadataKey.syncVersion)\"]"
+        var errors: [ValidationError] = []
+        if let identifier, identifier.type != .string {
+            errors.append(
+                ValidationError(
+                    reason: .invalidMetadataValue, field: identifierField, value: "\(identifier) (\(identifier.type))",
+                    expected: "a string"))
+        }
+        if let version, version.type != .number {
+            errors.append(
+                ValidationError(
+                    reason: .invalidMetadataValue, field: versionField, value: "\(version) (\(version.type))",
+                    expected: "a number"))
+        }
+        if let identifier, version == nil {
+            errors.append(
+                ValidationError(
+                    reason: .missingSyncVersion, field: versionField, value: "nil",
+                    expected: "a sync version number, required with sync identifier \(identifier)"))
+        }
+        if let version, identifier == nil {
+            errors.append(
+                ValidationError(
+                    reason: .missingSyncIdentifier, field: identifierField, value: "nil",
+                    expected: "a sync identifier string, required with sync version \(version)"))
+        }
+        return errors
+    }
+
+    static func workout(_ workout: Workout, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for (index, event) in workout.events.enumerated() {
+            let eventPath = "\(path).events[\(index)]"
+            errors += dateRange(start: event.startDate, end: event.endDate, at: eventPath)
+            errors += metadata(event.metadata, at: "\(eventPath).metadata")
+        }
+        for (index, activity) in workout.activities.enumerated() {
+            let activityPath = "\(path).activities[\(index)]"
+            errors += dateRange(start: activity.startDate, end: activity.endDate ?? activity.startDate, at: activityPath)
+            errors += metadata(activity.metadata, at: "\(activityPath).metadata")
+        }
+        let ordered = workout.activities.enumerated().sorted { $0.element.startDate < $1.element.startDate }
+        for (previous, next) in zip(ordered, ordered.dropFirst()) {
+            let previousEnd = previous.element.endDate ?? .distantFuture
+            if next.element.startDate < previousEnd {
+                errors.append(
+                    ValidationError(
+                        reason: .overlappingActivities, field: "\(path).activities[\(next.offset)].startDate",
+                        value: render(next.element.startDate),
+                        expected: "a start at or after the end of activities[\(previous.offset)]"
+                            + (previous.element.endDate.map { " (\(render($0)))" } ?? ", which has not ended")))
+            }
+        }
+        return errors
+    }
+
+    static func prescription(_ prescription: VisionPrescription, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        if let expiration = prescription.expirationDate {
+            errors += dateRange(
+                start: prescription.dateIssued, end: expiration, at: path, startName: "dateIssued",
+                endName: "expirationDate")
+        }
+        for (eye, lens) in [("rightEye", prescription.rightEye), ("leftEye", prescription.leftEye)] {
+            guard let lens else { continue }
+            for (name, value) in lens.numericFields {
+                if let value { errors += finite(value, at: "\(path).\(eye).\(name)") }
+            }
+        }
+        return errors
+    }
+}

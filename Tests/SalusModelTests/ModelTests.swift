@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import SalusModel
+
+@Suite("Domain model values")
+struct ModelTests {
+    @Test("Aggregation styles keep HealthKit's raw values")
+    func aggregationStyles() {
+        #expect(AggregationStyle.cumulative.rawValue == 0)
+        #expect(AggregationStyle.discreteArithmetic.rawValue == 1)
+        #expect(AggregationStyle.discreteTemporallyWeighted.rawValue == 2)
+        #expect(AggregationStyle.discreteEquivalentContinuousLevel.rawValue == 3)
+        #expect(AggregationStyle.cumulative.isCumulative)
+        #expect(!AggregationStyle.discreteArithmetic.isCumulative)
+    }
+
+    @Test("Object kinds cover every kind of object")
+    func objectKinds() {
+        #expect(ObjectKind.allCases.map(\.rawValue) == [
+            "quantity", "category", "characteristic", "workout", "visionPrescription", "document",
+        ])
+        #expect(SampleValue.category(5).kind == .category)
+        #expect(SampleValue.quantity(Quantity(value: 1, unit: .count)).kind == .quantity)
+        #expect(SampleValue.workout(Workout(activityType: 37)).kind == .workout)
+        #expect(SampleValue.document(ClinicalDocument(data: Data())).kind == .document)
+    }
+
+    @Test("Metadata values report their type and payload")
+    func metadataValues() {
+        let date = Date(timeIntervalSince1970: 0)
+        let quantity = Quantity(value: 25, unit: .meter)
+        let values: [(MetadataValue, MetadataValueType)] = [
+            (.string("Europe/Vilnius"), .string), (.number(2), .number), (.bool(true), .bool),
+            (.date(date), .date), (.quantity(quantity), .quantity),
+        ]
+        for (value, type) in values {
+            #expect(value.type == type)
+        }
+        #expect(MetadataValue.string("a").stringValue == "a")
+        #expect(MetadataValue.number(2).numberValue == 2)
+        #expect(MetadataValue.bool(true).boolValue == true)
+        #expect(MetadataValue.date(date).dateValue == date)
+        #expect(MetadataValue.quantity(quantity).quantityValue == quantity)
+        #expect(MetadataValue.string("a").numberValue == nil)
+        #expect(MetadataValue.quantity(quantity).description == "25 m")
+        #expect(MetadataValue.date(date).description == "1970-01-01T00:00:00.000Z")
+    }
+
+    @Test("Well-known metadata keys are HealthKit's raw strings")
+    func metadataKeys() {
+        #expect(MetadataKey.syncIdentifier == "HKMetadataKeySyncIdentifier")
+        #expect(MetadataKey.syncVersion == "HKMetadataKeySyncVersion")
+        #expect(MetadataKey.externalUUID == "HKExternalUUID")
+        #expect(MetadataKey.timeZone == "HKTimeZone")
+        #expect(MetadataKey.wasUserEntered == "HKWasUserEntered")
+        #expect(MetadataKey.menstrualCycleStart == "HKMenstrualCycleStart")
+        #expect(MetadataKey.deviceName == "HKDeviceName")
+        #expect(MetadataKey.udiDeviceIdentifier == "HKUDIDeviceIdentifier")
+        #expect(MetadataKey.heartRateMotionContext == "HKMetadataKeyHeartRateMotionContext")
+        #expect(MetadataKey.averageMETs == "HKAverageMETs")
+        #expect(MetadataKey.waterSalinity == "HKMetadataKeyWaterSalinity")
+    }
+
+    @Test("A deleted object keeps only the sync keys")
+    func deletedObject() {
+        let sample = makeStepSample(metadata: [
+            MetadataKey.syncIdentifier: .string("walk-1"), MetadataKey.syncVersion: .number(3),
+            MetadataKey.timeZone: .string("UTC"), "org.example.note": .string("private"),
+        ])
+        let deleted = DeletedObject(deleting: sample)
+        #expect(deleted.uuid == sample.uuid)
+        #expect(deleted.type == sample.type)
+        #expect(deleted.metadata == [
+            MetadataKey.syncIdentifier: .string("walk-1"), MetadataKey.syncVersion: .number(3),
+        ])
+    }
+
+    @Test("Samples expose their sync keys and get time-ordered ids")
+    func sampleBasics() throws {
+        let sample = makeStepSample(metadata: [
+            MetadataKey.syncIdentifier: .string("walk-1"), MetadataKey.syncVersion: .number(3),
+        ])
+        #expect(sample.syncIdentifier == "walk-1")
+        #expect(sample.syncVersion == 3)
+        #expect(sample.kind == .quantity)
+        #expect(UUIDv7.date(of: sample.uuid) != nil)
+    }
+
+    @Test("Quantities parse and print as exports write them", arguments: ["5348 cm", "91.4 degF", "4.85252 kcal/hr·kg"])
+    func quantityText(text: String) throws {
+        let quantity = try Quantity(parsing: text)
+        #expect(quantity.description == text)
+    }
+
+    @Test("Malformed quantities are refused", arguments: ["", "5348", "5348  cm", "x cm", "inf cm", "1 fathom"])
+    func malformedQuantity(text: String) {
+        #expect(throws: UnitError.self) { try Quantity(parsing: text) }
+    }
+
+    @Test("Type identifiers compare and encode as strings")
+    func typeIdentifiers() throws {
+        let identifier: TypeIdentifier = "HKQuantityTypeIdentifierStepCount"
+        #expect(identifier.rawValue == "HKQuantityTypeIdentifierStepCount")
+        let data = try JSONEncoder().encode(identifier)
+        #expect(String(decoding: data, as: UTF8.self) == "\"HKQuantityTypeIdentifierStepCount\"")
+        #expect(try JSONDecoder().decode(TypeIdentifier.self, from: data) == identifier)
+    }
+}
