@@ -87,7 +87,9 @@ struct ModelTests {
         #expect(UUIDv7.date(of: sample.uuid) != nil)
     }
 
-    @Test("Quantities parse and print as exports write them", arguments: ["5348 cm", "91.4 degF", "4.85252 kcal/hr·kg"])
+    @Test(
+        "Quantities parse and print as exports write them",
+        arguments: ["5348 cm", "91.4 degF", "4.85252 kcal/hr·kg"])
     func quantityText(text: String) throws {
         let quantity = try Quantity(parsing: text)
         #expect(quantity.description == text)

@@ -85,7 +85,9 @@ struct UnitParsingTests {
         #expect(try SalusUnit(parsing: unit.description) == unit)
     }
 
-    @Test("Molar masses print with 16 significant digits and read back equal", arguments: [0.1 + 0.2, 1e-7, 123_456_789.123_456_78, 180.15588, 58.44, 1e20])
+    @Test(
+        "Molar masses print with 16 significant digits and read back equal",
+        arguments: [0.1 + 0.2, 1e-7, 123_456_789.123_456_78, 180.15588, 58.44, 1e20])
     func molarMassRoundTrip(molarMass: Double) throws {
         let unit = SalusUnit.mole(prefix: .milli, molarMass: molarMass)
         #expect(try SalusUnit(parsing: unit.description) == unit)
@@ -146,7 +148,9 @@ struct UnitParsingTests {
     @Test("Unbalanced parenthesis message says what was expected")
     func unbalancedMessage() throws {
         let error = try #require(throws: UnitError.self) { try SalusUnit(parsing: "kcal/(kg*hr") }
-        #expect(error.message == "unbalanced '(' at position 5 in \"kcal/(kg*hr\"; expected ')' before the end of the unit")
+        #expect(
+            error.message
+                == "unbalanced '(' at position 5 in \"kcal/(kg*hr\"; expected ')' before the end of the unit")
     }
 
     @Test("An empty string is refused")
@@ -172,7 +176,7 @@ struct UnitParsingTests {
         #expect(SalusUnit.count.divided(by: .minute) == (try SalusUnit(parsing: "count/min")))
         #expect(SalusUnit.meter.raised(toPower: 2) == (try SalusUnit(parsing: "m^2")))
         #expect(SalusUnit.second.reciprocal.description == "s^-1")
-        #expect(SalusUnit.mole(prefix: .milli, molarMass: SalusUnit.molarMassBloodGlucose).divided(by: .liter).description
-            == "mmol<180.1558800000541>/L")
+        let glucose = SalusUnit.mole(prefix: .milli, molarMass: SalusUnit.molarMassBloodGlucose)
+        #expect(glucose.divided(by: .liter).description == "mmol<180.1558800000541>/L")
     }
 }

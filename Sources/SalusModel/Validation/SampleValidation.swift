@@ -96,7 +96,8 @@ enum Validation {
                 errors += finite(quantity.value, at: field)
             case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
                 errors.append(
-                    ValidationError(reason: .nonFiniteValue, field: field, value: render(date), expected: "a finite date"))
+                    ValidationError(
+                        reason: .nonFiniteValue, field: field, value: render(date), expected: "a finite date"))
             default:
                 break
             }
@@ -146,7 +147,8 @@ enum Validation {
         }
         for (index, activity) in workout.activities.enumerated() {
             let activityPath = "\(path).activities[\(index)]"
-            errors += dateRange(start: activity.startDate, end: activity.endDate ?? activity.startDate, at: activityPath)
+            errors += dateRange(
+                start: activity.startDate, end: activity.endDate ?? activity.startDate, at: activityPath)
             errors += metadata(activity.metadata, at: "\(activityPath).metadata")
         }
         let ordered = workout.activities.enumerated().sorted { $0.element.startDate < $1.element.startDate }
