@@ -510,6 +510,142 @@ public nonisolated struct Salus_V1_MetadataKeyDefinition: Sendable {
   public init() {}
 }
 
+/// The fields of a salus.v1.Sample (samples.proto) that validators usually need, under the same
+/// field numbers: decoding the bytes a validator receives as a SampleHeader reads these and skips
+/// the rest. C plugins use it so that they need only plugin.pb-c.c; field numbers of Sample never
+/// change, so the two stay compatible.
+public nonisolated struct Salus_V1_SampleHeader: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var type: String = String()
+
+  /// Microseconds since the Unix epoch.
+  public var startDate: Int64 = 0
+
+  public var endDate: Int64 = 0
+
+  /// Set for quantity samples (in the type's canonical unit when the host calls a validator).
+  public var quantity: Salus_V1_SampleHeaderQuantity {
+    get {_quantity ?? Salus_V1_SampleHeaderQuantity()}
+    set {_quantity = newValue}
+  }
+  /// Returns true if `quantity` has been explicitly set.
+  public var hasQuantity: Bool {self._quantity != nil}
+  /// Clears the value of `quantity`. Subsequent reads from it will return its default value.
+  public mutating func clearQuantity() {self._quantity = nil}
+
+  /// Set for category samples.
+  public var category: Salus_V1_SampleHeaderCategory {
+    get {_category ?? Salus_V1_SampleHeaderCategory()}
+    set {_category = newValue}
+  }
+  /// Returns true if `category` has been explicitly set.
+  public var hasCategory: Bool {self._category != nil}
+  /// Clears the value of `category`. Subsequent reads from it will return its default value.
+  public mutating func clearCategory() {self._category = nil}
+
+  public var metadata: Dictionary<String,Salus_V1_SampleHeaderMetadataValue> = [:]
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _quantity: Salus_V1_SampleHeaderQuantity? = nil
+  fileprivate var _category: Salus_V1_SampleHeaderCategory? = nil
+}
+
+/// Wire-compatible with salus.v1.Quantity.
+public nonisolated struct Salus_V1_SampleHeaderQuantity: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var value: Double = 0
+
+  public var unit: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Wire-compatible with salus.v1.CategoryValue.
+public nonisolated struct Salus_V1_SampleHeaderCategory: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var value: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Wire-compatible with salus.v1.MetadataValue.
+public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: Salus_V1_SampleHeaderMetadataValue.OneOf_Kind? = nil
+
+  public var stringValue: String {
+    get {
+      if case .stringValue(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .stringValue(newValue)}
+  }
+
+  public var numberValue: Double {
+    get {
+      if case .numberValue(let v)? = kind {return v}
+      return 0
+    }
+    set {kind = .numberValue(newValue)}
+  }
+
+  public var boolValue: Bool {
+    get {
+      if case .boolValue(let v)? = kind {return v}
+      return false
+    }
+    set {kind = .boolValue(newValue)}
+  }
+
+  public var dateValue: Int64 {
+    get {
+      if case .dateValue(let v)? = kind {return v}
+      return 0
+    }
+    set {kind = .dateValue(newValue)}
+  }
+
+  public var quantityValue: Salus_V1_SampleHeaderQuantity {
+    get {
+      if case .quantityValue(let v)? = kind {return v}
+      return Salus_V1_SampleHeaderQuantity()
+    }
+    set {kind = .quantityValue(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Kind: Equatable, Sendable {
+    case stringValue(String)
+    case numberValue(Double)
+    case boolValue(Bool)
+    case dateValue(Int64)
+    case quantityValue(Salus_V1_SampleHeaderQuantity)
+
+  }
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "salus.v1"
@@ -1011,6 +1147,228 @@ nonisolated extension Salus_V1_MetadataKeyDefinition: SwiftProtobuf.Message, Swi
     if lhs.unit != rhs.unit {return false}
     if lhs.displayName != rhs.displayName {return false}
     if lhs.readOnlyForApps != rhs.readOnlyForApps {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_SampleHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SampleHeader"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{2}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{2}\u{6}metadata\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 2: try { try decoder.decodeSingularStringField(value: &self.type) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startDate) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endDate) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._quantity) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._category) }()
+      case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_SampleHeaderMetadataValue>.self, value: &self.metadata) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.type.isEmpty {
+      try visitor.visitSingularStringField(value: self.type, fieldNumber: 2)
+    }
+    if self.startDate != 0 {
+      try visitor.visitSingularInt64Field(value: self.startDate, fieldNumber: 3)
+    }
+    if self.endDate != 0 {
+      try visitor.visitSingularInt64Field(value: self.endDate, fieldNumber: 4)
+    }
+    try { if let v = self._quantity {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try { if let v = self._category {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    if !self.metadata.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_SampleHeaderMetadataValue>.self, value: self.metadata, fieldNumber: 12)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_SampleHeader, rhs: Salus_V1_SampleHeader) -> Bool {
+    if lhs.type != rhs.type {return false}
+    if lhs.startDate != rhs.startDate {return false}
+    if lhs.endDate != rhs.endDate {return false}
+    if lhs._quantity != rhs._quantity {return false}
+    if lhs._category != rhs._category {return false}
+    if lhs.metadata != rhs.metadata {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_SampleHeaderQuantity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SampleHeaderQuantity"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0\u{1}unit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.value) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.value.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.value, fieldNumber: 1)
+    }
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_SampleHeaderQuantity, rhs: Salus_V1_SampleHeaderQuantity) -> Bool {
+    if lhs.value != rhs.value {return false}
+    if lhs.unit != rhs.unit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_SampleHeaderCategory: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SampleHeaderCategory"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.value != 0 {
+      try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_SampleHeaderCategory, rhs: Salus_V1_SampleHeaderCategory) -> Bool {
+    if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_SampleHeaderMetadataValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SampleHeaderMetadataValue"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}string_value\0\u{3}number_value\0\u{3}bool_value\0\u{3}date_value\0\u{3}quantity_value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .stringValue(v)
+        }
+      }()
+      case 2: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .numberValue(v)
+        }
+      }()
+      case 3: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .boolValue(v)
+        }
+      }()
+      case 4: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .dateValue(v)
+        }
+      }()
+      case 5: try {
+        var v: Salus_V1_SampleHeaderQuantity?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .quantityValue(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .quantityValue(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.kind {
+    case .stringValue?: try {
+      guard case .stringValue(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    }()
+    case .numberValue?: try {
+      guard case .numberValue(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 2)
+    }()
+    case .boolValue?: try {
+      guard case .boolValue(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
+    }()
+    case .dateValue?: try {
+      guard case .dateValue(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
+    }()
+    case .quantityValue?: try {
+      guard case .quantityValue(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_SampleHeaderMetadataValue, rhs: Salus_V1_SampleHeaderMetadataValue) -> Bool {
+    if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -367,6 +367,192 @@ void   salus__v1__metadata_key_definition__free_unpacked
   assert(message->base.descriptor == &salus__v1__metadata_key_definition__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__sample_header__metadata_entry__init
+                     (Salus__V1__SampleHeader__MetadataEntry         *message)
+{
+  static const Salus__V1__SampleHeader__MetadataEntry init_value = SALUS__V1__SAMPLE_HEADER__METADATA_ENTRY__INIT;
+  *message = init_value;
+}
+void   salus__v1__sample_header__init
+                     (Salus__V1__SampleHeader         *message)
+{
+  static const Salus__V1__SampleHeader init_value = SALUS__V1__SAMPLE_HEADER__INIT;
+  *message = init_value;
+}
+size_t salus__v1__sample_header__get_packed_size
+                     (const Salus__V1__SampleHeader *message)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__sample_header__pack
+                     (const Salus__V1__SampleHeader *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__sample_header__pack_to_buffer
+                     (const Salus__V1__SampleHeader *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__SampleHeader *
+       salus__v1__sample_header__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__SampleHeader *)
+     protobuf_c_message_unpack (&salus__v1__sample_header__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__sample_header__free_unpacked
+                     (Salus__V1__SampleHeader *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__sample_header__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__sample_header_quantity__init
+                     (Salus__V1__SampleHeaderQuantity         *message)
+{
+  static const Salus__V1__SampleHeaderQuantity init_value = SALUS__V1__SAMPLE_HEADER_QUANTITY__INIT;
+  *message = init_value;
+}
+size_t salus__v1__sample_header_quantity__get_packed_size
+                     (const Salus__V1__SampleHeaderQuantity *message)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_quantity__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__sample_header_quantity__pack
+                     (const Salus__V1__SampleHeaderQuantity *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_quantity__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__sample_header_quantity__pack_to_buffer
+                     (const Salus__V1__SampleHeaderQuantity *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_quantity__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__SampleHeaderQuantity *
+       salus__v1__sample_header_quantity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__SampleHeaderQuantity *)
+     protobuf_c_message_unpack (&salus__v1__sample_header_quantity__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__sample_header_quantity__free_unpacked
+                     (Salus__V1__SampleHeaderQuantity *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__sample_header_quantity__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__sample_header_category__init
+                     (Salus__V1__SampleHeaderCategory         *message)
+{
+  static const Salus__V1__SampleHeaderCategory init_value = SALUS__V1__SAMPLE_HEADER_CATEGORY__INIT;
+  *message = init_value;
+}
+size_t salus__v1__sample_header_category__get_packed_size
+                     (const Salus__V1__SampleHeaderCategory *message)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_category__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__sample_header_category__pack
+                     (const Salus__V1__SampleHeaderCategory *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_category__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__sample_header_category__pack_to_buffer
+                     (const Salus__V1__SampleHeaderCategory *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_category__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__SampleHeaderCategory *
+       salus__v1__sample_header_category__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__SampleHeaderCategory *)
+     protobuf_c_message_unpack (&salus__v1__sample_header_category__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__sample_header_category__free_unpacked
+                     (Salus__V1__SampleHeaderCategory *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__sample_header_category__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__sample_header_metadata_value__init
+                     (Salus__V1__SampleHeaderMetadataValue         *message)
+{
+  static const Salus__V1__SampleHeaderMetadataValue init_value = SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__sample_header_metadata_value__get_packed_size
+                     (const Salus__V1__SampleHeaderMetadataValue *message)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_metadata_value__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__sample_header_metadata_value__pack
+                     (const Salus__V1__SampleHeaderMetadataValue *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_metadata_value__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__sample_header_metadata_value__pack_to_buffer
+                     (const Salus__V1__SampleHeaderMetadataValue *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__sample_header_metadata_value__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__SampleHeaderMetadataValue *
+       salus__v1__sample_header_metadata_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__SampleHeaderMetadataValue *)
+     protobuf_c_message_unpack (&salus__v1__sample_header_metadata_value__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__sample_header_metadata_value__free_unpacked
+                     (Salus__V1__SampleHeaderMetadataValue *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__sample_header_metadata_value__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor salus__v1__plugin_manifest__field_descriptors[7] =
 {
   {
@@ -1085,6 +1271,340 @@ const ProtobufCMessageDescriptor salus__v1__metadata_key_definition__descriptor 
   salus__v1__metadata_key_definition__field_indices_by_name,
   1,  salus__v1__metadata_key_definition__number_ranges,
   (ProtobufCMessageInit) salus__v1__metadata_key_definition__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__sample_header__metadata_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader__MetadataEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader__MetadataEntry, value),
+    &salus__v1__sample_header_metadata_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__sample_header__metadata_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__sample_header__metadata_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__sample_header__metadata_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SampleHeader.MetadataEntry",
+  "MetadataEntry",
+  "Salus__V1__SampleHeader__MetadataEntry",
+  "salus.v1",
+  sizeof(Salus__V1__SampleHeader__MetadataEntry),
+  2,
+  salus__v1__sample_header__metadata_entry__field_descriptors,
+  salus__v1__sample_header__metadata_entry__field_indices_by_name,
+  1,  salus__v1__sample_header__metadata_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__sample_header__metadata_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__sample_header__field_descriptors[6] =
+{
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_date",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader, start_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_date",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader, end_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quantity",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader, quantity),
+    &salus__v1__sample_header_quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "category",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeader, category),
+    &salus__v1__sample_header_category__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__SampleHeader, n_metadata),
+    offsetof(Salus__V1__SampleHeader, metadata),
+    &salus__v1__sample_header__metadata_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__sample_header__field_indices_by_name[] = {
+  4,   /* field[4] = category */
+  2,   /* field[2] = end_date */
+  5,   /* field[5] = metadata */
+  3,   /* field[3] = quantity */
+  1,   /* field[1] = start_date */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange salus__v1__sample_header__number_ranges[2 + 1] =
+{
+  { 2, 0 },
+  { 12, 5 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor salus__v1__sample_header__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SampleHeader",
+  "SampleHeader",
+  "Salus__V1__SampleHeader",
+  "salus.v1",
+  sizeof(Salus__V1__SampleHeader),
+  6,
+  salus__v1__sample_header__field_descriptors,
+  salus__v1__sample_header__field_indices_by_name,
+  2,  salus__v1__sample_header__number_ranges,
+  (ProtobufCMessageInit) salus__v1__sample_header__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__sample_header_quantity__field_descriptors[2] =
+{
+  {
+    "value",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeaderQuantity, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeaderQuantity, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__sample_header_quantity__field_indices_by_name[] = {
+  1,   /* field[1] = unit */
+  0,   /* field[0] = value */
+};
+static const ProtobufCIntRange salus__v1__sample_header_quantity__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__sample_header_quantity__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SampleHeaderQuantity",
+  "SampleHeaderQuantity",
+  "Salus__V1__SampleHeaderQuantity",
+  "salus.v1",
+  sizeof(Salus__V1__SampleHeaderQuantity),
+  2,
+  salus__v1__sample_header_quantity__field_descriptors,
+  salus__v1__sample_header_quantity__field_indices_by_name,
+  1,  salus__v1__sample_header_quantity__number_ranges,
+  (ProtobufCMessageInit) salus__v1__sample_header_quantity__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__sample_header_category__field_descriptors[1] =
+{
+  {
+    "value",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleHeaderCategory, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__sample_header_category__field_indices_by_name[] = {
+  0,   /* field[0] = value */
+};
+static const ProtobufCIntRange salus__v1__sample_header_category__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__sample_header_category__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SampleHeaderCategory",
+  "SampleHeaderCategory",
+  "Salus__V1__SampleHeaderCategory",
+  "salus.v1",
+  sizeof(Salus__V1__SampleHeaderCategory),
+  1,
+  salus__v1__sample_header_category__field_descriptors,
+  salus__v1__sample_header_category__field_indices_by_name,
+  1,  salus__v1__sample_header_category__number_ranges,
+  (ProtobufCMessageInit) salus__v1__sample_header_category__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__sample_header_metadata_value__field_descriptors[5] =
+{
+  {
+    "string_value",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__SampleHeaderMetadataValue, kind_case),
+    offsetof(Salus__V1__SampleHeaderMetadataValue, string_value),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "number_value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__SampleHeaderMetadataValue, kind_case),
+    offsetof(Salus__V1__SampleHeaderMetadataValue, number_value),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bool_value",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Salus__V1__SampleHeaderMetadataValue, kind_case),
+    offsetof(Salus__V1__SampleHeaderMetadataValue, bool_value),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date_value",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Salus__V1__SampleHeaderMetadataValue, kind_case),
+    offsetof(Salus__V1__SampleHeaderMetadataValue, date_value),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quantity_value",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__SampleHeaderMetadataValue, kind_case),
+    offsetof(Salus__V1__SampleHeaderMetadataValue, quantity_value),
+    &salus__v1__sample_header_quantity__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__sample_header_metadata_value__field_indices_by_name[] = {
+  2,   /* field[2] = bool_value */
+  3,   /* field[3] = date_value */
+  1,   /* field[1] = number_value */
+  4,   /* field[4] = quantity_value */
+  0,   /* field[0] = string_value */
+};
+static const ProtobufCIntRange salus__v1__sample_header_metadata_value__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor salus__v1__sample_header_metadata_value__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SampleHeaderMetadataValue",
+  "SampleHeaderMetadataValue",
+  "Salus__V1__SampleHeaderMetadataValue",
+  "salus.v1",
+  sizeof(Salus__V1__SampleHeaderMetadataValue),
+  5,
+  salus__v1__sample_header_metadata_value__field_descriptors,
+  salus__v1__sample_header_metadata_value__field_indices_by_name,
+  1,  salus__v1__sample_header_metadata_value__number_ranges,
+  (ProtobufCMessageInit) salus__v1__sample_header_metadata_value__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[7] =

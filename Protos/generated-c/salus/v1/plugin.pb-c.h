@@ -23,6 +23,11 @@ typedef struct Salus__V1__TypeMetadataKey Salus__V1__TypeMetadataKey;
 typedef struct Salus__V1__TypeDefinition Salus__V1__TypeDefinition;
 typedef struct Salus__V1__WorkoutActivityType Salus__V1__WorkoutActivityType;
 typedef struct Salus__V1__MetadataKeyDefinition Salus__V1__MetadataKeyDefinition;
+typedef struct Salus__V1__SampleHeader Salus__V1__SampleHeader;
+typedef struct Salus__V1__SampleHeader__MetadataEntry Salus__V1__SampleHeader__MetadataEntry;
+typedef struct Salus__V1__SampleHeaderQuantity Salus__V1__SampleHeaderQuantity;
+typedef struct Salus__V1__SampleHeaderCategory Salus__V1__SampleHeaderCategory;
+typedef struct Salus__V1__SampleHeaderMetadataValue Salus__V1__SampleHeaderMetadataValue;
 
 
 /* --- enums --- */
@@ -345,6 +350,105 @@ struct  Salus__V1__MetadataKeyDefinition
     , (char *)protobuf_c_empty_string, SALUS__V1__METADATA_VALUE_TYPE__METADATA_VALUE_TYPE_UNSPECIFIED, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
+struct  Salus__V1__SampleHeader__MetadataEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  Salus__V1__SampleHeaderMetadataValue *value;
+};
+#define SALUS__V1__SAMPLE_HEADER__METADATA_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_header__metadata_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
+/*
+ * The fields of a salus.v1.Sample (samples.proto) that validators usually need, under the same
+ * field numbers: decoding the bytes a validator receives as a SampleHeader reads these and skips
+ * the rest. C plugins use it so that they need only plugin.pb-c.c; field numbers of Sample never
+ * change, so the two stay compatible.
+ */
+struct  Salus__V1__SampleHeader
+{
+  ProtobufCMessage base;
+  char *type;
+  /*
+   * Microseconds since the Unix epoch.
+   */
+  int64_t start_date;
+  int64_t end_date;
+  /*
+   * Set for quantity samples (in the type's canonical unit when the host calls a validator).
+   */
+  Salus__V1__SampleHeaderQuantity *quantity;
+  /*
+   * Set for category samples.
+   */
+  Salus__V1__SampleHeaderCategory *category;
+  size_t n_metadata;
+  Salus__V1__SampleHeader__MetadataEntry **metadata;
+};
+#define SALUS__V1__SAMPLE_HEADER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_header__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, NULL, NULL, 0,NULL }
+
+
+/*
+ * Wire-compatible with salus.v1.Quantity.
+ */
+struct  Salus__V1__SampleHeaderQuantity
+{
+  ProtobufCMessage base;
+  double value;
+  char *unit;
+};
+#define SALUS__V1__SAMPLE_HEADER_QUANTITY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_header_quantity__descriptor) \
+    , 0, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Wire-compatible with salus.v1.CategoryValue.
+ */
+struct  Salus__V1__SampleHeaderCategory
+{
+  ProtobufCMessage base;
+  int64_t value;
+};
+#define SALUS__V1__SAMPLE_HEADER_CATEGORY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_header_category__descriptor) \
+    , 0 }
+
+
+typedef enum {
+  SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND__NOT_SET = 0,
+  SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND_STRING_VALUE = 1,
+  SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND_NUMBER_VALUE = 2,
+  SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND_BOOL_VALUE = 3,
+  SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND_DATE_VALUE = 4,
+  SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND_QUANTITY_VALUE = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND__CASE)
+} Salus__V1__SampleHeaderMetadataValue__KindCase;
+
+/*
+ * Wire-compatible with salus.v1.MetadataValue.
+ */
+struct  Salus__V1__SampleHeaderMetadataValue
+{
+  ProtobufCMessage base;
+  Salus__V1__SampleHeaderMetadataValue__KindCase kind_case;
+  union {
+    char *string_value;
+    double number_value;
+    protobuf_c_boolean bool_value;
+    int64_t date_value;
+    Salus__V1__SampleHeaderQuantity *quantity_value;
+  };
+};
+#define SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_header_metadata_value__descriptor) \
+    , SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND__NOT_SET, {0} }
+
+
 /* Salus__V1__PluginManifest methods */
 void   salus__v1__plugin_manifest__init
                      (Salus__V1__PluginManifest         *message);
@@ -497,6 +601,85 @@ Salus__V1__MetadataKeyDefinition *
 void   salus__v1__metadata_key_definition__free_unpacked
                      (Salus__V1__MetadataKeyDefinition *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__SampleHeader__MetadataEntry methods */
+void   salus__v1__sample_header__metadata_entry__init
+                     (Salus__V1__SampleHeader__MetadataEntry         *message);
+/* Salus__V1__SampleHeader methods */
+void   salus__v1__sample_header__init
+                     (Salus__V1__SampleHeader         *message);
+size_t salus__v1__sample_header__get_packed_size
+                     (const Salus__V1__SampleHeader   *message);
+size_t salus__v1__sample_header__pack
+                     (const Salus__V1__SampleHeader   *message,
+                      uint8_t             *out);
+size_t salus__v1__sample_header__pack_to_buffer
+                     (const Salus__V1__SampleHeader   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__SampleHeader *
+       salus__v1__sample_header__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__sample_header__free_unpacked
+                     (Salus__V1__SampleHeader *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__SampleHeaderQuantity methods */
+void   salus__v1__sample_header_quantity__init
+                     (Salus__V1__SampleHeaderQuantity         *message);
+size_t salus__v1__sample_header_quantity__get_packed_size
+                     (const Salus__V1__SampleHeaderQuantity   *message);
+size_t salus__v1__sample_header_quantity__pack
+                     (const Salus__V1__SampleHeaderQuantity   *message,
+                      uint8_t             *out);
+size_t salus__v1__sample_header_quantity__pack_to_buffer
+                     (const Salus__V1__SampleHeaderQuantity   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__SampleHeaderQuantity *
+       salus__v1__sample_header_quantity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__sample_header_quantity__free_unpacked
+                     (Salus__V1__SampleHeaderQuantity *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__SampleHeaderCategory methods */
+void   salus__v1__sample_header_category__init
+                     (Salus__V1__SampleHeaderCategory         *message);
+size_t salus__v1__sample_header_category__get_packed_size
+                     (const Salus__V1__SampleHeaderCategory   *message);
+size_t salus__v1__sample_header_category__pack
+                     (const Salus__V1__SampleHeaderCategory   *message,
+                      uint8_t             *out);
+size_t salus__v1__sample_header_category__pack_to_buffer
+                     (const Salus__V1__SampleHeaderCategory   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__SampleHeaderCategory *
+       salus__v1__sample_header_category__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__sample_header_category__free_unpacked
+                     (Salus__V1__SampleHeaderCategory *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__SampleHeaderMetadataValue methods */
+void   salus__v1__sample_header_metadata_value__init
+                     (Salus__V1__SampleHeaderMetadataValue         *message);
+size_t salus__v1__sample_header_metadata_value__get_packed_size
+                     (const Salus__V1__SampleHeaderMetadataValue   *message);
+size_t salus__v1__sample_header_metadata_value__pack
+                     (const Salus__V1__SampleHeaderMetadataValue   *message,
+                      uint8_t             *out);
+size_t salus__v1__sample_header_metadata_value__pack_to_buffer
+                     (const Salus__V1__SampleHeaderMetadataValue   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__SampleHeaderMetadataValue *
+       salus__v1__sample_header_metadata_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__sample_header_metadata_value__free_unpacked
+                     (Salus__V1__SampleHeaderMetadataValue *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Salus__V1__PluginManifest_Closure)
@@ -523,6 +706,21 @@ typedef void (*Salus__V1__WorkoutActivityType_Closure)
 typedef void (*Salus__V1__MetadataKeyDefinition_Closure)
                  (const Salus__V1__MetadataKeyDefinition *message,
                   void *closure_data);
+typedef void (*Salus__V1__SampleHeader__MetadataEntry_Closure)
+                 (const Salus__V1__SampleHeader__MetadataEntry *message,
+                  void *closure_data);
+typedef void (*Salus__V1__SampleHeader_Closure)
+                 (const Salus__V1__SampleHeader *message,
+                  void *closure_data);
+typedef void (*Salus__V1__SampleHeaderQuantity_Closure)
+                 (const Salus__V1__SampleHeaderQuantity *message,
+                  void *closure_data);
+typedef void (*Salus__V1__SampleHeaderCategory_Closure)
+                 (const Salus__V1__SampleHeaderCategory *message,
+                  void *closure_data);
+typedef void (*Salus__V1__SampleHeaderMetadataValue_Closure)
+                 (const Salus__V1__SampleHeaderMetadataValue *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -541,6 +739,11 @@ extern const ProtobufCMessageDescriptor salus__v1__type_metadata_key__descriptor
 extern const ProtobufCMessageDescriptor salus__v1__type_definition__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity_type__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__metadata_key_definition__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__sample_header__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__sample_header__metadata_entry__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__sample_header_quantity__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__sample_header_category__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__sample_header_metadata_value__descriptor;
 
 PROTOBUF_C__END_DECLS
 
