@@ -1,0 +1,294 @@
+import Foundation
+import NIOCore
+import SalusProto
+import SalusRPC
+import SalusServer
+import Testing
+
+@Suite("Calls over one connection")
+struct CallTests {
+    @Test("unary calls answer with what was sent")
+    func unaryEcho() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("hi", payload: 100))
+        #expect(response.text == "hi")
+        #expect(response.payload.count == 100)
+        #expect(client.serverHello?.serverName == "salusd")
+        #expect(client.serverHello?.services.map(\.name).contains("salus.v1.Diagnostics") == true)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("200 concurrent calls on one connection each get their own answer")
+    func concurrentCalls() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let text = "call \(index)"
+                    let response: Salus_V1_EchoResponse = try await client.unary(
+                        DiagnosticsService.echo, request: echoRequest(text, payload: index * 13)
+                    )
+                    #expect(response.text == text)
+                    #expect(response.payload.count == index * 13)
+                }
+            }
+            try await group.waitForAll()
+        }
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a slow call does not hold up a fast one on the same connection")
+    func noHeadOfLineBlocking() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        var sleep = Salus_V1_SleepRequest()
+        sleep.milliseconds = 2_000
+        let slow = Task { () throws -> Salus_V1_SleepResponse in
+            try await client.unary(DiagnosticsService.sleep, request: sleep)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let start = ContinuousClock.now
+        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("fast"))
+        #expect(response.text == "fast")
+        #expect(ContinuousClock.now - start < .seconds(1))
+        let slept = try await slow.value
+        #expect(slept.sleptMilliseconds == 2_000)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("server streaming delivers every message in order, beyond the window")
+    func serverStreaming() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        var request = Salus_V1_GenerateRequest()
+        request.count = 1_000
+        request.size = 64
+        var expected: UInt64 = 0
+        for try await message in try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+            #expect(message.sequence == expected)
+            #expect(message.payload.count == 64)
+            expected += 1
+        }
+        #expect(expected == 1_000)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("client streaming counts every message, beyond the window")
+    func clientStreaming() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let response: Salus_V1_CollectResponse = try await client.clientStreaming(
+            DiagnosticsService.collect, requestType: Salus_V1_EchoRequest.self
+        ) { writer in
+            for index in 0..<500 {
+                try await writer.write(echoRequest("", payload: index % 10))
+            }
+        }
+        #expect(response.messages == 500)
+        #expect(response.bytes == UInt64((0..<500).reduce(0) { $0 + $1 % 10 }))
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("bidirectional streaming answers each message as it comes")
+    func bidirectional() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let count = try await client.bidirectionalStreaming(
+            DiagnosticsService.echoStream, requestType: Salus_V1_EchoRequest.self, responseType: Salus_V1_EchoResponse.self
+        ) { writer, responses in
+            var iterator = responses.makeAsyncIterator()
+            for index in 0..<100 {
+                try await writer.write(echoRequest("m\(index)"))
+                let answer = try await iterator.next()
+                #expect(answer?.text == "m\(index)")
+                #expect(answer?.sequence == UInt64(index))
+            }
+            writer.finish()
+            let end = try await iterator.next()
+            #expect(end == nil)
+            return 100
+        }
+        #expect(count == 100)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a handler sees the peer's kernel credentials")
+    func peerCredentials() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let call = Task { () throws -> Salus_V1_EchoResponse in
+            try await client.unary(TestServer.block, request: echoRequest(""))
+        }
+        #expect(await eventually { server.probe.started == 1 })
+        #expect(server.probe.peer == PeerCredentials.current)
+        call.cancel()
+        _ = try? await call.value
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("cancelling the calling task cancels the handler on the server")
+    func cancel() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let call = Task { () throws -> Salus_V1_EchoResponse in
+            try await client.unary(TestServer.block, request: echoRequest(""))
+        }
+        #expect(await eventually { server.probe.started == 1 })
+        let start = ContinuousClock.now
+        call.cancel()
+        await #expect(throws: RPCError.self) { try await call.value }
+        #expect(await eventually { server.probe.cancelled == 1 })
+        #expect(ContinuousClock.now - start < .seconds(2))
+        // The connection goes on serving.
+        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("after"))
+        #expect(response.text == "after")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("dropping a response stream cancels the server's stream")
+    func dropStream() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        do {
+            let stream = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
+            var iterator = stream.makeAsyncIterator()
+            _ = try await iterator.next()
+        }
+        #expect(await eventually { server.probe.cancelled == 1 })
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a call past its deadline fails with DEADLINE_EXCEEDED on the client")
+    func clientDeadline() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        var sleep = Salus_V1_SleepRequest()
+        sleep.milliseconds = 5_000
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_SleepResponse = try await client.unary(
+                DiagnosticsService.sleep, request: sleep, options: CallOptions(timeout: .milliseconds(200))
+            )
+        }
+        #expect(error?.code == .deadlineExceeded)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("the server enforces a request's timeout_nano itself")
+    func serverDeadline() async throws {
+        let server = try await TestServer.start()
+        let raw = try RawConnection(path: server.socketPath)
+        var sleep = Salus_V1_SleepRequest()
+        sleep.milliseconds = 5_000
+        await raw.write(try requestFrame(
+            streamID: 1, service: DiagnosticsService.name, method: "Sleep",
+            payload: try sleep.serializedBytes(), timeoutNano: 200_000_000
+        ))
+        let start = ContinuousClock.now
+        let error = status(of: await raw.readFrame())
+        #expect(error?.code == .deadlineExceeded)
+        #expect(error?.reason == .deadlineExceeded)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        await server.stop()
+    }
+
+    @Test("a stalled stream gets no more than its window and does not stall its neighbours")
+    func windowCredits() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let window = Int(client.serverHello?.limits.initialWindow ?? 0)
+        #expect(window == 32)
+        // Opened and never read.
+        let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
+        #expect(await eventually { server.probe.sent >= window })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.probe.sent == window, "the server sent \(server.probe.sent) messages on a stream granted \(window)")
+
+        // A neighbour on the same connection streams 2,000 messages meanwhile.
+        var request = Salus_V1_GenerateRequest()
+        request.count = 2_000
+        var received = 0
+        for try await _ in try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+            received += 1
+        }
+        #expect(received == 2_000)
+        #expect(server.probe.sent == window)
+
+        // Reading half the window grants that much more, and no more.
+        var iterator = stalled.makeAsyncIterator()
+        for _ in 0..<(window / 2) { _ = try await iterator.next() }
+        #expect(await eventually { server.probe.sent == window + window / 2 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.probe.sent == window + window / 2)
+        stalled.cancel()
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("without Hello a client still makes every kind of call (plain ttrpc)")
+    func withoutHello() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect(hello: false)
+        #expect(client.serverHello == nil)
+        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("plain"))
+        #expect(response.text == "plain")
+        var request = Salus_V1_GenerateRequest()
+        request.count = 300
+        var received = 0
+        for try await _ in try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+            received += 1
+        }
+        #expect(received == 300)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("graceful shutdown: GoAway, calls in flight finish, new calls are refused")
+    func gracefulShutdown() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        var sleepRequest = Salus_V1_SleepRequest()
+        sleepRequest.milliseconds = 500
+        let sleep = sleepRequest
+        let calls = (0..<5).map { _ in
+            Task { () throws -> Salus_V1_SleepResponse in try await client.unary(DiagnosticsService.sleep, request: sleep) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let shutdown = Task { await server.server.shutdown(gracePeriod: .seconds(10)) }
+        #expect(await eventually { client.isGoingAway })
+        let refused = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("late"))
+        }
+        #expect(refused?.code == .unavailable)
+        for call in calls {
+            let response = try await call.value
+            #expect(response.sleptMilliseconds == 500)
+        }
+        await shutdown.value
+        #expect(!FileManager.default.fileExists(atPath: server.socketPath) || (try? RawConnection(path: server.socketPath)) == nil)
+        await client.close()
+    }
+
+    @Test("a listener's admission check refuses every call of a refused peer")
+    func admission() async throws {
+        let server = try await TestServer.start(admission: { peer in
+            RPCError(code: .permissionDenied, message: "not you, uid \(peer.uid)", reason: .permissionDenied)
+        })
+        let error = await #expect(throws: RPCError.self) { _ = try await server.connect() }
+        #expect(error?.code == .permissionDenied)
+        await server.stop()
+    }
+}

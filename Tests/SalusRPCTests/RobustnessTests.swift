@@ -1,0 +1,206 @@
+import Foundation
+import NIOCore
+import SalusProto
+import SalusRPC
+import SalusServer
+import Testing
+
+@Suite("Bad input never breaks the server")
+struct RobustnessTests {
+    @Test("frames decode from exactly their bytes, and not from fewer")
+    func frameCoding() throws {
+        let frame = Frame(streamID: 7, type: .data, flags: [.remoteClosed], payload: ByteBuffer(bytes: [1, 2, 3]))
+        let bytes = FrameCoding.encode(frame)
+        #expect(bytes == [0, 0, 0, 3, 0, 0, 0, 7, 3, 1, 1, 2, 3])
+        let decoded = try #require(try FrameCoding.decode(bytes + [9, 9]))
+        #expect(decoded.frame == frame)
+        #expect(decoded.consumed == 13)
+        for cut in 0..<bytes.count {
+            #expect(try FrameCoding.decode(Array(bytes.prefix(cut))) == nil)
+        }
+        #expect(throws: ProtocolViolation.self) { try FrameCoding.decode([1, 0, 0, 0, 0, 0, 0, 1, 1, 0]) }
+    }
+
+    @Test("an unknown service or method gets UNIMPLEMENTED naming it")
+    func unknownMethod() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let method = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_EchoResponse = try await client.unary(
+                MethodDescriptor(service: DiagnosticsService.name, method: "Nope"), request: echoRequest("")
+            )
+        }
+        #expect(method?.code == .unimplemented)
+        #expect(method?.detail?.field == "method")
+        #expect(method?.detail?.value == "Nope")
+        let service = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_EchoResponse = try await client.unary(
+                MethodDescriptor(service: "salus.v1.Nothing", method: "Echo"), request: echoRequest("")
+            )
+        }
+        #expect(service?.code == .unimplemented)
+        #expect(service?.message.contains("salus.v1.Nothing") == true)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a payload that does not decode gets INVALID_ARGUMENT naming the message")
+    func undecodablePayload() async throws {
+        let server = try await TestServer.start()
+        let raw = try RawConnection(path: server.socketPath)
+        await raw.write(try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Echo", payload: [0x0A, 0xFF, 0x01]))
+        let error = status(of: await raw.readFrame())
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("salus.v1.EchoRequest") == true)
+        #expect(error?.reason == .malformedMessage)
+        await server.stop()
+    }
+
+    @Test("even and reused stream ids get INVALID_ARGUMENT and the connection goes on")
+    func streamIDs() async throws {
+        let server = try await TestServer.start()
+        let raw = try RawConnection(path: server.socketPath)
+        let echo = try echoRequest("x").serializedBytes() as [UInt8]
+        await raw.write(try requestFrame(streamID: 2, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        #expect(status(of: await raw.readFrame())?.code == .invalidArgument)
+        await raw.write(try requestFrame(streamID: 5, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        #expect(status(of: await raw.readFrame())?.code == .ok)
+        await raw.write(try requestFrame(streamID: 3, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        let reused = status(of: await raw.readFrame())
+        #expect(reused?.code == .invalidArgument)
+        #expect(reused?.detail?.field == "stream_id")
+        await raw.write(try requestFrame(streamID: 7, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        #expect(status(of: await raw.readFrame())?.code == .ok)
+        await server.stop()
+    }
+
+    @Test("a frame over 4 MiB fails only its stream with RESOURCE_EXHAUSTED")
+    func oversizedFrame() async throws {
+        let server = try await TestServer.start()
+        let raw = try RawConnection(path: server.socketPath)
+        let length = (4 << 20) + 1
+        var header: [UInt8] = []
+        withUnsafeBytes(of: UInt32(length).bigEndian) { header += $0 }
+        header += [0, 0, 0, 1, FrameType.request.rawValue, 0]
+        await raw.write(header + [UInt8](repeating: 0xAB, count: length))
+        let error = status(of: await raw.readFrame())
+        #expect(error?.code == .resourceExhausted)
+        // The same connection still answers.
+        await raw.write(try requestFrame(streamID: 3, service: DiagnosticsService.name, method: "Echo", payload: try echoRequest("ok").serializedBytes()))
+        let frame = await raw.readFrame()
+        #expect(frame?.streamID == 3)
+        #expect(status(of: frame)?.code == .ok)
+        await server.stop()
+    }
+
+    @Test("messages over the frame limit fail with RESOURCE_EXHAUSTED, on either side")
+    func oversizedMessages() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let local = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("", payload: 5 << 20))
+        }
+        #expect(local?.code == .resourceExhausted)
+        // A request just under the limit whose echo (with its envelope) would be over it.
+        let remote = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("", payload: (4 << 20) - 40))
+        }
+        #expect(remote?.code == .resourceExhausted)
+        let after: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("still here"))
+        #expect(after.text == "still here")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("metadata over 8 KiB gets RESOURCE_EXHAUSTED")
+    func metadataLimit() async throws {
+        let server = try await TestServer.start()
+        let raw = try RawConnection(path: server.socketPath)
+        await raw.write(try requestFrame(
+            streamID: 1, service: DiagnosticsService.name, method: "Echo", payload: [],
+            metadata: [("big", String(repeating: "m", count: 8 * 1024))]
+        ))
+        let error = status(of: await raw.readFrame())
+        #expect(error?.code == .resourceExhausted)
+        #expect(error?.detail?.field == "metadata")
+        await raw.write(try requestFrame(
+            streamID: 3, service: DiagnosticsService.name, method: "Echo", payload: [],
+            metadata: [("small", String(repeating: "m", count: 8 * 1024 - 10))]
+        ))
+        #expect(status(of: await raw.readFrame())?.code == .ok)
+        await server.stop()
+    }
+
+    @Test("a malformed header closes only that connection")
+    func malformedHeader() async throws {
+        let server = try await TestServer.start()
+        let bad = try RawConnection(path: server.socketPath)
+        let good = try await server.connect()
+        await bad.write([0x7F, 0, 0, 0, 0, 0, 0, 1, 1, 0])
+        #expect(await bad.isClosedByPeer())
+        let response: Salus_V1_EchoResponse = try await good.unary(DiagnosticsService.echo, request: echoRequest("alive"))
+        #expect(response.text == "alive")
+        await good.close()
+        await server.stop()
+    }
+
+    @Test("1,000 random byte sequences and mutated frames, then the server still answers Hello")
+    func fuzz() async throws {
+        let server = try await TestServer.start()
+        var generator = SystemRandomNumberGenerator()
+        var valid: [[UInt8]] = []
+        for frame in [
+            try requestFrame(streamID: 1, service: "salus.v1.Session", method: "Hello", payload: try Salus_V1_HelloRequest().serializedBytes()),
+            try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Echo", payload: try echoRequest("fuzz").serializedBytes()),
+            try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Collect", payload: [], flags: [.remoteOpen]),
+            try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Generate", payload: [8, 3], flags: [.remoteClosed]),
+            Frame(streamID: 1, type: .data, flags: [.remoteClosed], payload: ByteBuffer(bytes: [0x0A, 0x01, 0x41])),
+            Frame(streamID: 1, type: .windowUpdate, payload: ByteBuffer(bytes: [0x08, 0x05])),
+            Frame(streamID: 1, type: .cancel),
+        ] {
+            valid.append(FrameCoding.encode(frame))
+        }
+        for round in 0..<1_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int.random(in: 1...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            } else {
+                bytes = valid[round % valid.count]
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
+                if Bool.random(using: &generator) { bytes += valid[Int.random(in: 0..<valid.count, using: &generator)] }
+            }
+            let raw = try RawConnection(path: server.socketPath, receiveTimeout: 2)
+            await raw.write(bytes)
+            raw.shutdownWrite()
+            _ = await raw.isClosedByPeer()
+        }
+        let client = try await server.connect()
+        #expect(client.serverHello?.protocolVersion == 1)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a live socket is not replaced; a stale one is")
+    func socketFiles() async throws {
+        let server = try await TestServer.start()
+        var logger = Logging.Logger(label: "second")
+        logger.logLevel = .error
+        let second = RPCServer(logger: logger)
+        let error = await #expect(throws: RPCError.self) {
+            try await second.listen(unixSocketPath: server.socketPath, router: RPCRouter(), listener: ListenerInfo(label: "x"))
+        }
+        #expect(error?.message.contains("another salusd is running") == true)
+        await server.server.shutdown(gracePeriod: .seconds(1))
+        // The first server is gone but its file may stay: the next one replaces it.
+        let third = RPCServer(logger: logger)
+        try await third.listen(unixSocketPath: server.socketPath, router: RPCRouter(), listener: ListenerInfo(label: "x"))
+        var info = stat()
+        #expect(stat(server.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        await third.shutdown(gracePeriod: .seconds(1))
+    }
+}
+
+import Logging
