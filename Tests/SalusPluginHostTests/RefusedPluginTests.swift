@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import SalusPluginHost
+
+/// Each broken fixture is refused with its own code and a message naming the problem, while the
+/// bundled plugins and the C example load beside them.
+@Suite("Refused plugins")
+struct RefusedPluginTests {
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        var file: String
+        var code: PluginRefusal.Code
+        var fragment: String
+        var testDescription: String { file }
+    }
+
+    static let expectations: [Expectation] = [
+        Expectation(file: "refused-not-a-library.so", code: .notALibrary, fragment: "not a loadable shared library"),
+        Expectation(file: "refused-missing-entry.so", code: .missingEntrySymbol, fragment: "does not export salus_plugin_get_entry"),
+        Expectation(file: "refused-wrong-abi.so", code: .abiMajorMismatch, fragment: "built for plugin ABI 2.0"),
+        Expectation(file: "refused-struct-too-small.so", code: .structTooSmall, fragment: "struct_size is 16 bytes; expected at least 40"),
+        Expectation(file: "refused-undecodable-manifest.so", code: .undecodableManifest, fragment: "is not a protobuf-encoded salus.v1.PluginManifest"),
+        Expectation(file: "refused-duplicate-identifier.so", code: .duplicateIdentifier, fragment: "\"org.example.migraine.attack\" is already registered by org.example.migraine"),
+        Expectation(file: "refused-wrong-dimension.so", code: .unitWrongDimension, fragment: "\"degC\" is a temperature, which cannot be summed"),
+        Expectation(file: "refused-not-reverse-dns.so", code: .notReverseDNS, fragment: "\"HeadacheSeverity\" is not a reverse-DNS type identifier"),
+        Expectation(file: "refused-healthkit-identifier.so", code: .reservedIdentifier, fragment: "HealthKit's HK namespace"),
+        Expectation(file: "refused-reserved-plugin-id.so", code: .reservedIdentifier, fragment: "reserved for bundled plugins"),
+    ]
+
+    static func report() throws -> PluginLoadReport {
+        let fixtures = try PluginFixtures.get()
+        return PluginHost.check(directories: [fixtures.bundledDirectory, fixtures.exampleDirectory, fixtures.refusedDirectory])
+    }
+
+    @Test("Refused with its own reason", arguments: expectations)
+    func refused(_ expectation: Expectation) throws {
+        let report = try Self.report()
+        let refusal = try #require(report.refused.first { $0.path.hasSuffix("/" + expectation.file) }, "\(expectation.file) was not refused")
+        #expect(refusal.reason.code == expectation.code)
+        #expect(refusal.reason.message.contains(expectation.fragment), "\(refusal.reason.message)")
+        #expect(report.summary.contains(refusal.path), "the summary names the file")
+    }
+
+    @Test func everyFixtureIsRefusedAndTheOthersLoad() throws {
+        let report = try Self.report()
+        #expect(report.refused.count == Self.expectations.count, "\(report.refused.map(\.description))")
+        #expect(Set(report.loaded.map(\.id)) == Set(PluginHost.bundledPlugins.keys).union(["org.example.migraine"]))
+        #expect(report.registry.type("org.example.migraine.attack")?.pluginID == "org.example.migraine")
+        #expect(report.registry.type("org.example.thing") == nil)
+        #expect(!report.isClean)
+    }
+
+    @Test func messagesAreDistinct() throws {
+        let report = try Self.report()
+        let messages = report.refused.map(\.reason.message)
+        #expect(Set(messages).count == messages.count)
+        // The required failure kinds each have a code of their own.
+        let required: [PluginRefusal.Code] = [
+            .notALibrary, .missingEntrySymbol, .abiMajorMismatch, .structTooSmall, .undecodableManifest,
+            .duplicateIdentifier, .unitWrongDimension, .notReverseDNS,
+        ]
+        #expect(Set(required).count == required.count)
+        #expect(Set(required).isSubset(of: Set(report.refused.map(\.reason.code))))
+    }
+
+    @Test func checkingTwiceGivesTheSameAnswer() throws {
+        let first = try Self.report()
+        let second = try Self.report()
+        #expect(first.loaded == second.loaded)
+        #expect(first.refused == second.refused)
+    }
+
+    @Test func unreadableDirectoryIsReported() {
+        let report = PluginHost.check(directories: ["/nonexistent/salus-plugins"])
+        #expect(report.unreadableDirectories.count == 1)
+        #expect(report.loaded.isEmpty)
+        #expect(!report.isClean)
+    }
+}
