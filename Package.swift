@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "SalusServer",
             dependencies: [
-                "SalusModel", "SalusProto", "SalusRPC", "SalusStore",
+                "SalusModel", "SalusProto", "SalusRPC", "SalusStore", "SalusPluginHost",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "salusd",
             dependencies: [
-                "SalusServer",
+                "SalusServer", "SalusPluginHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
