@@ -646,6 +646,184 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
   public init() {}
 }
 
+public nonisolated struct Salus_V1_ListPluginsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_LoadedPluginInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var path: String = String()
+
+  public var id: String = String()
+
+  public var name: String = String()
+
+  public var version: String = String()
+
+  public var abiMajor: UInt32 = 0
+
+  public var abiMinor: UInt32 = 0
+
+  public var bundled: Bool = false
+
+  public var hasValidator_p: Bool = false
+
+  public var typeIdentifiers: [String] = []
+
+  public var workoutActivityTypeCount: UInt32 = 0
+
+  public var metadataKeyCount: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_RefusedPluginInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var path: String = String()
+
+  /// Set when the refusal came after the manifest was decoded.
+  public var id: String = String()
+
+  /// The refusal's stable code ("missingEntrySymbol", "unitWrongDimension", ...).
+  public var code: String = String()
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_ListPluginsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var loaded: [Salus_V1_LoadedPluginInfo] = []
+
+  public var refused: [Salus_V1_RefusedPluginInfo] = []
+
+  /// The directories the daemon loaded plugins from, in order.
+  public var directories: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_ListTypesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A registered type, as its plugin declared it (canonical unit printed canonically).
+public nonisolated struct Salus_V1_RegisteredTypeInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pluginID: String = String()
+
+  public var definition: Salus_V1_TypeDefinition {
+    get {_definition ?? Salus_V1_TypeDefinition()}
+    set {_definition = newValue}
+  }
+  /// Returns true if `definition` has been explicitly set.
+  public var hasDefinition: Bool {self._definition != nil}
+  /// Clears the value of `definition`. Subsequent reads from it will return its default value.
+  public mutating func clearDefinition() {self._definition = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _definition: Salus_V1_TypeDefinition? = nil
+}
+
+public nonisolated struct Salus_V1_RegisteredWorkoutActivityTypeInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pluginID: String = String()
+
+  public var definition: Salus_V1_WorkoutActivityType {
+    get {_definition ?? Salus_V1_WorkoutActivityType()}
+    set {_definition = newValue}
+  }
+  /// Returns true if `definition` has been explicitly set.
+  public var hasDefinition: Bool {self._definition != nil}
+  /// Clears the value of `definition`. Subsequent reads from it will return its default value.
+  public mutating func clearDefinition() {self._definition = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _definition: Salus_V1_WorkoutActivityType? = nil
+}
+
+public nonisolated struct Salus_V1_RegisteredMetadataKeyInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pluginID: String = String()
+
+  public var definition: Salus_V1_MetadataKeyDefinition {
+    get {_definition ?? Salus_V1_MetadataKeyDefinition()}
+    set {_definition = newValue}
+  }
+  /// Returns true if `definition` has been explicitly set.
+  public var hasDefinition: Bool {self._definition != nil}
+  /// Clears the value of `definition`. Subsequent reads from it will return its default value.
+  public mutating func clearDefinition() {self._definition = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _definition: Salus_V1_MetadataKeyDefinition? = nil
+}
+
+public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Sorted by identifier; characteristics included (kind CHARACTERISTIC).
+  public var types: [Salus_V1_RegisteredTypeInfo] = []
+
+  /// Sorted by raw value.
+  public var workoutActivityTypes: [Salus_V1_RegisteredWorkoutActivityTypeInfo] = []
+
+  /// Sorted by key.
+  public var metadataKeys: [Salus_V1_RegisteredMetadataKeyInfo] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "salus.v1"
@@ -1369,6 +1547,366 @@ nonisolated extension Salus_V1_SampleHeaderMetadataValue: SwiftProtobuf.Message,
 
   public static func ==(lhs: Salus_V1_SampleHeaderMetadataValue, rhs: Salus_V1_SampleHeaderMetadataValue) -> Bool {
     if lhs.kind != rhs.kind {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ListPluginsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListPluginsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ListPluginsRequest, rhs: Salus_V1_ListPluginsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_LoadedPluginInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LoadedPluginInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}id\0\u{1}name\0\u{1}version\0\u{3}abi_major\0\u{3}abi_minor\0\u{1}bundled\0\u{3}has_validator\0\u{3}type_identifiers\0\u{3}workout_activity_type_count\0\u{3}metadata_key_count\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.path) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.version) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.abiMajor) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.abiMinor) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.bundled) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.hasValidator_p) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.typeIdentifiers) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.workoutActivityTypeCount) }()
+      case 11: try { try decoder.decodeSingularUInt32Field(value: &self.metadataKeyCount) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.path.isEmpty {
+      try visitor.visitSingularStringField(value: self.path, fieldNumber: 1)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 2)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 3)
+    }
+    if !self.version.isEmpty {
+      try visitor.visitSingularStringField(value: self.version, fieldNumber: 4)
+    }
+    if self.abiMajor != 0 {
+      try visitor.visitSingularUInt32Field(value: self.abiMajor, fieldNumber: 5)
+    }
+    if self.abiMinor != 0 {
+      try visitor.visitSingularUInt32Field(value: self.abiMinor, fieldNumber: 6)
+    }
+    if self.bundled != false {
+      try visitor.visitSingularBoolField(value: self.bundled, fieldNumber: 7)
+    }
+    if self.hasValidator_p != false {
+      try visitor.visitSingularBoolField(value: self.hasValidator_p, fieldNumber: 8)
+    }
+    if !self.typeIdentifiers.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.typeIdentifiers, fieldNumber: 9)
+    }
+    if self.workoutActivityTypeCount != 0 {
+      try visitor.visitSingularUInt32Field(value: self.workoutActivityTypeCount, fieldNumber: 10)
+    }
+    if self.metadataKeyCount != 0 {
+      try visitor.visitSingularUInt32Field(value: self.metadataKeyCount, fieldNumber: 11)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_LoadedPluginInfo, rhs: Salus_V1_LoadedPluginInfo) -> Bool {
+    if lhs.path != rhs.path {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.version != rhs.version {return false}
+    if lhs.abiMajor != rhs.abiMajor {return false}
+    if lhs.abiMinor != rhs.abiMinor {return false}
+    if lhs.bundled != rhs.bundled {return false}
+    if lhs.hasValidator_p != rhs.hasValidator_p {return false}
+    if lhs.typeIdentifiers != rhs.typeIdentifiers {return false}
+    if lhs.workoutActivityTypeCount != rhs.workoutActivityTypeCount {return false}
+    if lhs.metadataKeyCount != rhs.metadataKeyCount {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_RefusedPluginInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RefusedPluginInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}id\0\u{1}code\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.path) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.path.isEmpty {
+      try visitor.visitSingularStringField(value: self.path, fieldNumber: 1)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 2)
+    }
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 3)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_RefusedPluginInfo, rhs: Salus_V1_RefusedPluginInfo) -> Bool {
+    if lhs.path != rhs.path {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.code != rhs.code {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ListPluginsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListPluginsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}loaded\0\u{1}refused\0\u{1}directories\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.loaded) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.refused) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.directories) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.loaded.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.loaded, fieldNumber: 1)
+    }
+    if !self.refused.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.refused, fieldNumber: 2)
+    }
+    if !self.directories.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.directories, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ListPluginsResponse, rhs: Salus_V1_ListPluginsResponse) -> Bool {
+    if lhs.loaded != rhs.loaded {return false}
+    if lhs.refused != rhs.refused {return false}
+    if lhs.directories != rhs.directories {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ListTypesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListTypesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ListTypesRequest, rhs: Salus_V1_ListTypesRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_RegisteredTypeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RegisteredTypeInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.pluginID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._definition) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.pluginID.isEmpty {
+      try visitor.visitSingularStringField(value: self.pluginID, fieldNumber: 1)
+    }
+    try { if let v = self._definition {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_RegisteredTypeInfo, rhs: Salus_V1_RegisteredTypeInfo) -> Bool {
+    if lhs.pluginID != rhs.pluginID {return false}
+    if lhs._definition != rhs._definition {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_RegisteredWorkoutActivityTypeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RegisteredWorkoutActivityTypeInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.pluginID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._definition) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.pluginID.isEmpty {
+      try visitor.visitSingularStringField(value: self.pluginID, fieldNumber: 1)
+    }
+    try { if let v = self._definition {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_RegisteredWorkoutActivityTypeInfo, rhs: Salus_V1_RegisteredWorkoutActivityTypeInfo) -> Bool {
+    if lhs.pluginID != rhs.pluginID {return false}
+    if lhs._definition != rhs._definition {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_RegisteredMetadataKeyInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RegisteredMetadataKeyInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.pluginID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._definition) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.pluginID.isEmpty {
+      try visitor.visitSingularStringField(value: self.pluginID, fieldNumber: 1)
+    }
+    try { if let v = self._definition {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_RegisteredMetadataKeyInfo, rhs: Salus_V1_RegisteredMetadataKeyInfo) -> Bool {
+    if lhs.pluginID != rhs.pluginID {return false}
+    if lhs._definition != rhs._definition {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ListTypesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListTypesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0\u{3}workout_activity_types\0\u{3}metadata_keys\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.types) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.workoutActivityTypes) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.metadataKeys) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.types.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.types, fieldNumber: 1)
+    }
+    if !self.workoutActivityTypes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.workoutActivityTypes, fieldNumber: 2)
+    }
+    if !self.metadataKeys.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.metadataKeys, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ListTypesResponse, rhs: Salus_V1_ListTypesResponse) -> Bool {
+    if lhs.types != rhs.types {return false}
+    if lhs.workoutActivityTypes != rhs.workoutActivityTypes {return false}
+    if lhs.metadataKeys != rhs.metadataKeys {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -553,6 +553,411 @@ void   salus__v1__sample_header_metadata_value__free_unpacked
   assert(message->base.descriptor == &salus__v1__sample_header_metadata_value__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__list_plugins_request__init
+                     (Salus__V1__ListPluginsRequest         *message)
+{
+  static const Salus__V1__ListPluginsRequest init_value = SALUS__V1__LIST_PLUGINS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__list_plugins_request__get_packed_size
+                     (const Salus__V1__ListPluginsRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__list_plugins_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__list_plugins_request__pack
+                     (const Salus__V1__ListPluginsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__list_plugins_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__list_plugins_request__pack_to_buffer
+                     (const Salus__V1__ListPluginsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__list_plugins_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ListPluginsRequest *
+       salus__v1__list_plugins_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ListPluginsRequest *)
+     protobuf_c_message_unpack (&salus__v1__list_plugins_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__list_plugins_request__free_unpacked
+                     (Salus__V1__ListPluginsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__list_plugins_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__loaded_plugin_info__init
+                     (Salus__V1__LoadedPluginInfo         *message)
+{
+  static const Salus__V1__LoadedPluginInfo init_value = SALUS__V1__LOADED_PLUGIN_INFO__INIT;
+  *message = init_value;
+}
+size_t salus__v1__loaded_plugin_info__get_packed_size
+                     (const Salus__V1__LoadedPluginInfo *message)
+{
+  assert(message->base.descriptor == &salus__v1__loaded_plugin_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__loaded_plugin_info__pack
+                     (const Salus__V1__LoadedPluginInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__loaded_plugin_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__loaded_plugin_info__pack_to_buffer
+                     (const Salus__V1__LoadedPluginInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__loaded_plugin_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__LoadedPluginInfo *
+       salus__v1__loaded_plugin_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__LoadedPluginInfo *)
+     protobuf_c_message_unpack (&salus__v1__loaded_plugin_info__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__loaded_plugin_info__free_unpacked
+                     (Salus__V1__LoadedPluginInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__loaded_plugin_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__refused_plugin_info__init
+                     (Salus__V1__RefusedPluginInfo         *message)
+{
+  static const Salus__V1__RefusedPluginInfo init_value = SALUS__V1__REFUSED_PLUGIN_INFO__INIT;
+  *message = init_value;
+}
+size_t salus__v1__refused_plugin_info__get_packed_size
+                     (const Salus__V1__RefusedPluginInfo *message)
+{
+  assert(message->base.descriptor == &salus__v1__refused_plugin_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__refused_plugin_info__pack
+                     (const Salus__V1__RefusedPluginInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__refused_plugin_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__refused_plugin_info__pack_to_buffer
+                     (const Salus__V1__RefusedPluginInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__refused_plugin_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__RefusedPluginInfo *
+       salus__v1__refused_plugin_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__RefusedPluginInfo *)
+     protobuf_c_message_unpack (&salus__v1__refused_plugin_info__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__refused_plugin_info__free_unpacked
+                     (Salus__V1__RefusedPluginInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__refused_plugin_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__list_plugins_response__init
+                     (Salus__V1__ListPluginsResponse         *message)
+{
+  static const Salus__V1__ListPluginsResponse init_value = SALUS__V1__LIST_PLUGINS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__list_plugins_response__get_packed_size
+                     (const Salus__V1__ListPluginsResponse *message)
+{
+  assert(message->base.descriptor == &salus__v1__list_plugins_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__list_plugins_response__pack
+                     (const Salus__V1__ListPluginsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__list_plugins_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__list_plugins_response__pack_to_buffer
+                     (const Salus__V1__ListPluginsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__list_plugins_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ListPluginsResponse *
+       salus__v1__list_plugins_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ListPluginsResponse *)
+     protobuf_c_message_unpack (&salus__v1__list_plugins_response__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__list_plugins_response__free_unpacked
+                     (Salus__V1__ListPluginsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__list_plugins_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__list_types_request__init
+                     (Salus__V1__ListTypesRequest         *message)
+{
+  static const Salus__V1__ListTypesRequest init_value = SALUS__V1__LIST_TYPES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__list_types_request__get_packed_size
+                     (const Salus__V1__ListTypesRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__list_types_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__list_types_request__pack
+                     (const Salus__V1__ListTypesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__list_types_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__list_types_request__pack_to_buffer
+                     (const Salus__V1__ListTypesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__list_types_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ListTypesRequest *
+       salus__v1__list_types_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ListTypesRequest *)
+     protobuf_c_message_unpack (&salus__v1__list_types_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__list_types_request__free_unpacked
+                     (Salus__V1__ListTypesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__list_types_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__registered_type_info__init
+                     (Salus__V1__RegisteredTypeInfo         *message)
+{
+  static const Salus__V1__RegisteredTypeInfo init_value = SALUS__V1__REGISTERED_TYPE_INFO__INIT;
+  *message = init_value;
+}
+size_t salus__v1__registered_type_info__get_packed_size
+                     (const Salus__V1__RegisteredTypeInfo *message)
+{
+  assert(message->base.descriptor == &salus__v1__registered_type_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__registered_type_info__pack
+                     (const Salus__V1__RegisteredTypeInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__registered_type_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__registered_type_info__pack_to_buffer
+                     (const Salus__V1__RegisteredTypeInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__registered_type_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__RegisteredTypeInfo *
+       salus__v1__registered_type_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__RegisteredTypeInfo *)
+     protobuf_c_message_unpack (&salus__v1__registered_type_info__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__registered_type_info__free_unpacked
+                     (Salus__V1__RegisteredTypeInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__registered_type_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__registered_workout_activity_type_info__init
+                     (Salus__V1__RegisteredWorkoutActivityTypeInfo         *message)
+{
+  static const Salus__V1__RegisteredWorkoutActivityTypeInfo init_value = SALUS__V1__REGISTERED_WORKOUT_ACTIVITY_TYPE_INFO__INIT;
+  *message = init_value;
+}
+size_t salus__v1__registered_workout_activity_type_info__get_packed_size
+                     (const Salus__V1__RegisteredWorkoutActivityTypeInfo *message)
+{
+  assert(message->base.descriptor == &salus__v1__registered_workout_activity_type_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__registered_workout_activity_type_info__pack
+                     (const Salus__V1__RegisteredWorkoutActivityTypeInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__registered_workout_activity_type_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__registered_workout_activity_type_info__pack_to_buffer
+                     (const Salus__V1__RegisteredWorkoutActivityTypeInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__registered_workout_activity_type_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__RegisteredWorkoutActivityTypeInfo *
+       salus__v1__registered_workout_activity_type_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__RegisteredWorkoutActivityTypeInfo *)
+     protobuf_c_message_unpack (&salus__v1__registered_workout_activity_type_info__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__registered_workout_activity_type_info__free_unpacked
+                     (Salus__V1__RegisteredWorkoutActivityTypeInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__registered_workout_activity_type_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__registered_metadata_key_info__init
+                     (Salus__V1__RegisteredMetadataKeyInfo         *message)
+{
+  static const Salus__V1__RegisteredMetadataKeyInfo init_value = SALUS__V1__REGISTERED_METADATA_KEY_INFO__INIT;
+  *message = init_value;
+}
+size_t salus__v1__registered_metadata_key_info__get_packed_size
+                     (const Salus__V1__RegisteredMetadataKeyInfo *message)
+{
+  assert(message->base.descriptor == &salus__v1__registered_metadata_key_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__registered_metadata_key_info__pack
+                     (const Salus__V1__RegisteredMetadataKeyInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__registered_metadata_key_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__registered_metadata_key_info__pack_to_buffer
+                     (const Salus__V1__RegisteredMetadataKeyInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__registered_metadata_key_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__RegisteredMetadataKeyInfo *
+       salus__v1__registered_metadata_key_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__RegisteredMetadataKeyInfo *)
+     protobuf_c_message_unpack (&salus__v1__registered_metadata_key_info__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__registered_metadata_key_info__free_unpacked
+                     (Salus__V1__RegisteredMetadataKeyInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__registered_metadata_key_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__list_types_response__init
+                     (Salus__V1__ListTypesResponse         *message)
+{
+  static const Salus__V1__ListTypesResponse init_value = SALUS__V1__LIST_TYPES_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__list_types_response__get_packed_size
+                     (const Salus__V1__ListTypesResponse *message)
+{
+  assert(message->base.descriptor == &salus__v1__list_types_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__list_types_response__pack
+                     (const Salus__V1__ListTypesResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__list_types_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__list_types_response__pack_to_buffer
+                     (const Salus__V1__ListTypesResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__list_types_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ListTypesResponse *
+       salus__v1__list_types_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ListTypesResponse *)
+     protobuf_c_message_unpack (&salus__v1__list_types_response__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__list_types_response__free_unpacked
+                     (Salus__V1__ListTypesResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__list_types_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor salus__v1__plugin_manifest__field_descriptors[7] =
 {
   {
@@ -1605,6 +2010,568 @@ const ProtobufCMessageDescriptor salus__v1__sample_header_metadata_value__descri
   salus__v1__sample_header_metadata_value__field_indices_by_name,
   1,  salus__v1__sample_header_metadata_value__number_ranges,
   (ProtobufCMessageInit) salus__v1__sample_header_metadata_value__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define salus__v1__list_plugins_request__field_descriptors NULL
+#define salus__v1__list_plugins_request__field_indices_by_name NULL
+#define salus__v1__list_plugins_request__number_ranges NULL
+const ProtobufCMessageDescriptor salus__v1__list_plugins_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ListPluginsRequest",
+  "ListPluginsRequest",
+  "Salus__V1__ListPluginsRequest",
+  "salus.v1",
+  sizeof(Salus__V1__ListPluginsRequest),
+  0,
+  salus__v1__list_plugins_request__field_descriptors,
+  salus__v1__list_plugins_request__field_indices_by_name,
+  0,  salus__v1__list_plugins_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__list_plugins_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__loaded_plugin_info__field_descriptors[11] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "version",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, version),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "abi_major",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, abi_major),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "abi_minor",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, abi_minor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bundled",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, bundled),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_validator",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, has_validator),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type_identifiers",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__LoadedPluginInfo, n_type_identifiers),
+    offsetof(Salus__V1__LoadedPluginInfo, type_identifiers),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "workout_activity_type_count",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, workout_activity_type_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata_key_count",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__LoadedPluginInfo, metadata_key_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__loaded_plugin_info__field_indices_by_name[] = {
+  4,   /* field[4] = abi_major */
+  5,   /* field[5] = abi_minor */
+  6,   /* field[6] = bundled */
+  7,   /* field[7] = has_validator */
+  1,   /* field[1] = id */
+  10,   /* field[10] = metadata_key_count */
+  2,   /* field[2] = name */
+  0,   /* field[0] = path */
+  8,   /* field[8] = type_identifiers */
+  3,   /* field[3] = version */
+  9,   /* field[9] = workout_activity_type_count */
+};
+static const ProtobufCIntRange salus__v1__loaded_plugin_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 11 }
+};
+const ProtobufCMessageDescriptor salus__v1__loaded_plugin_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.LoadedPluginInfo",
+  "LoadedPluginInfo",
+  "Salus__V1__LoadedPluginInfo",
+  "salus.v1",
+  sizeof(Salus__V1__LoadedPluginInfo),
+  11,
+  salus__v1__loaded_plugin_info__field_descriptors,
+  salus__v1__loaded_plugin_info__field_indices_by_name,
+  1,  salus__v1__loaded_plugin_info__number_ranges,
+  (ProtobufCMessageInit) salus__v1__loaded_plugin_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__refused_plugin_info__field_descriptors[4] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RefusedPluginInfo, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RefusedPluginInfo, id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "code",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RefusedPluginInfo, code),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RefusedPluginInfo, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__refused_plugin_info__field_indices_by_name[] = {
+  2,   /* field[2] = code */
+  1,   /* field[1] = id */
+  0,   /* field[0] = path */
+  3,   /* field[3] = reason */
+};
+static const ProtobufCIntRange salus__v1__refused_plugin_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor salus__v1__refused_plugin_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.RefusedPluginInfo",
+  "RefusedPluginInfo",
+  "Salus__V1__RefusedPluginInfo",
+  "salus.v1",
+  sizeof(Salus__V1__RefusedPluginInfo),
+  4,
+  salus__v1__refused_plugin_info__field_descriptors,
+  salus__v1__refused_plugin_info__field_indices_by_name,
+  1,  salus__v1__refused_plugin_info__number_ranges,
+  (ProtobufCMessageInit) salus__v1__refused_plugin_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__list_plugins_response__field_descriptors[3] =
+{
+  {
+    "loaded",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ListPluginsResponse, n_loaded),
+    offsetof(Salus__V1__ListPluginsResponse, loaded),
+    &salus__v1__loaded_plugin_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "refused",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ListPluginsResponse, n_refused),
+    offsetof(Salus__V1__ListPluginsResponse, refused),
+    &salus__v1__refused_plugin_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "directories",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__ListPluginsResponse, n_directories),
+    offsetof(Salus__V1__ListPluginsResponse, directories),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__list_plugins_response__field_indices_by_name[] = {
+  2,   /* field[2] = directories */
+  0,   /* field[0] = loaded */
+  1,   /* field[1] = refused */
+};
+static const ProtobufCIntRange salus__v1__list_plugins_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__list_plugins_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ListPluginsResponse",
+  "ListPluginsResponse",
+  "Salus__V1__ListPluginsResponse",
+  "salus.v1",
+  sizeof(Salus__V1__ListPluginsResponse),
+  3,
+  salus__v1__list_plugins_response__field_descriptors,
+  salus__v1__list_plugins_response__field_indices_by_name,
+  1,  salus__v1__list_plugins_response__number_ranges,
+  (ProtobufCMessageInit) salus__v1__list_plugins_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define salus__v1__list_types_request__field_descriptors NULL
+#define salus__v1__list_types_request__field_indices_by_name NULL
+#define salus__v1__list_types_request__number_ranges NULL
+const ProtobufCMessageDescriptor salus__v1__list_types_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ListTypesRequest",
+  "ListTypesRequest",
+  "Salus__V1__ListTypesRequest",
+  "salus.v1",
+  sizeof(Salus__V1__ListTypesRequest),
+  0,
+  salus__v1__list_types_request__field_descriptors,
+  salus__v1__list_types_request__field_indices_by_name,
+  0,  salus__v1__list_types_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__list_types_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__registered_type_info__field_descriptors[2] =
+{
+  {
+    "plugin_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RegisteredTypeInfo, plugin_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "definition",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RegisteredTypeInfo, definition),
+    &salus__v1__type_definition__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__registered_type_info__field_indices_by_name[] = {
+  1,   /* field[1] = definition */
+  0,   /* field[0] = plugin_id */
+};
+static const ProtobufCIntRange salus__v1__registered_type_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__registered_type_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.RegisteredTypeInfo",
+  "RegisteredTypeInfo",
+  "Salus__V1__RegisteredTypeInfo",
+  "salus.v1",
+  sizeof(Salus__V1__RegisteredTypeInfo),
+  2,
+  salus__v1__registered_type_info__field_descriptors,
+  salus__v1__registered_type_info__field_indices_by_name,
+  1,  salus__v1__registered_type_info__number_ranges,
+  (ProtobufCMessageInit) salus__v1__registered_type_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__registered_workout_activity_type_info__field_descriptors[2] =
+{
+  {
+    "plugin_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RegisteredWorkoutActivityTypeInfo, plugin_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "definition",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RegisteredWorkoutActivityTypeInfo, definition),
+    &salus__v1__workout_activity_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__registered_workout_activity_type_info__field_indices_by_name[] = {
+  1,   /* field[1] = definition */
+  0,   /* field[0] = plugin_id */
+};
+static const ProtobufCIntRange salus__v1__registered_workout_activity_type_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__registered_workout_activity_type_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.RegisteredWorkoutActivityTypeInfo",
+  "RegisteredWorkoutActivityTypeInfo",
+  "Salus__V1__RegisteredWorkoutActivityTypeInfo",
+  "salus.v1",
+  sizeof(Salus__V1__RegisteredWorkoutActivityTypeInfo),
+  2,
+  salus__v1__registered_workout_activity_type_info__field_descriptors,
+  salus__v1__registered_workout_activity_type_info__field_indices_by_name,
+  1,  salus__v1__registered_workout_activity_type_info__number_ranges,
+  (ProtobufCMessageInit) salus__v1__registered_workout_activity_type_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__registered_metadata_key_info__field_descriptors[2] =
+{
+  {
+    "plugin_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RegisteredMetadataKeyInfo, plugin_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "definition",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RegisteredMetadataKeyInfo, definition),
+    &salus__v1__metadata_key_definition__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__registered_metadata_key_info__field_indices_by_name[] = {
+  1,   /* field[1] = definition */
+  0,   /* field[0] = plugin_id */
+};
+static const ProtobufCIntRange salus__v1__registered_metadata_key_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__registered_metadata_key_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.RegisteredMetadataKeyInfo",
+  "RegisteredMetadataKeyInfo",
+  "Salus__V1__RegisteredMetadataKeyInfo",
+  "salus.v1",
+  sizeof(Salus__V1__RegisteredMetadataKeyInfo),
+  2,
+  salus__v1__registered_metadata_key_info__field_descriptors,
+  salus__v1__registered_metadata_key_info__field_indices_by_name,
+  1,  salus__v1__registered_metadata_key_info__number_ranges,
+  (ProtobufCMessageInit) salus__v1__registered_metadata_key_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__list_types_response__field_descriptors[3] =
+{
+  {
+    "types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ListTypesResponse, n_types),
+    offsetof(Salus__V1__ListTypesResponse, types),
+    &salus__v1__registered_type_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "workout_activity_types",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ListTypesResponse, n_workout_activity_types),
+    offsetof(Salus__V1__ListTypesResponse, workout_activity_types),
+    &salus__v1__registered_workout_activity_type_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata_keys",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ListTypesResponse, n_metadata_keys),
+    offsetof(Salus__V1__ListTypesResponse, metadata_keys),
+    &salus__v1__registered_metadata_key_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__list_types_response__field_indices_by_name[] = {
+  2,   /* field[2] = metadata_keys */
+  0,   /* field[0] = types */
+  1,   /* field[1] = workout_activity_types */
+};
+static const ProtobufCIntRange salus__v1__list_types_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ListTypesResponse",
+  "ListTypesResponse",
+  "Salus__V1__ListTypesResponse",
+  "salus.v1",
+  sizeof(Salus__V1__ListTypesResponse),
+  3,
+  salus__v1__list_types_response__field_descriptors,
+  salus__v1__list_types_response__field_indices_by_name,
+  1,  salus__v1__list_types_response__number_ranges,
+  (ProtobufCMessageInit) salus__v1__list_types_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[7] =

@@ -28,6 +28,15 @@ typedef struct Salus__V1__SampleHeader__MetadataEntry Salus__V1__SampleHeader__M
 typedef struct Salus__V1__SampleHeaderQuantity Salus__V1__SampleHeaderQuantity;
 typedef struct Salus__V1__SampleHeaderCategory Salus__V1__SampleHeaderCategory;
 typedef struct Salus__V1__SampleHeaderMetadataValue Salus__V1__SampleHeaderMetadataValue;
+typedef struct Salus__V1__ListPluginsRequest Salus__V1__ListPluginsRequest;
+typedef struct Salus__V1__LoadedPluginInfo Salus__V1__LoadedPluginInfo;
+typedef struct Salus__V1__RefusedPluginInfo Salus__V1__RefusedPluginInfo;
+typedef struct Salus__V1__ListPluginsResponse Salus__V1__ListPluginsResponse;
+typedef struct Salus__V1__ListTypesRequest Salus__V1__ListTypesRequest;
+typedef struct Salus__V1__RegisteredTypeInfo Salus__V1__RegisteredTypeInfo;
+typedef struct Salus__V1__RegisteredWorkoutActivityTypeInfo Salus__V1__RegisteredWorkoutActivityTypeInfo;
+typedef struct Salus__V1__RegisteredMetadataKeyInfo Salus__V1__RegisteredMetadataKeyInfo;
+typedef struct Salus__V1__ListTypesResponse Salus__V1__ListTypesResponse;
 
 
 /* --- enums --- */
@@ -449,6 +458,142 @@ struct  Salus__V1__SampleHeaderMetadataValue
     , SALUS__V1__SAMPLE_HEADER_METADATA_VALUE__KIND__NOT_SET, {0} }
 
 
+struct  Salus__V1__ListPluginsRequest
+{
+  ProtobufCMessage base;
+};
+#define SALUS__V1__LIST_PLUGINS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__list_plugins_request__descriptor) \
+     }
+
+
+struct  Salus__V1__LoadedPluginInfo
+{
+  ProtobufCMessage base;
+  char *path;
+  char *id;
+  char *name;
+  char *version;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  protobuf_c_boolean bundled;
+  protobuf_c_boolean has_validator;
+  size_t n_type_identifiers;
+  char **type_identifiers;
+  uint32_t workout_activity_type_count;
+  uint32_t metadata_key_count;
+};
+#define SALUS__V1__LOADED_PLUGIN_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__loaded_plugin_info__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0,NULL, 0, 0 }
+
+
+struct  Salus__V1__RefusedPluginInfo
+{
+  ProtobufCMessage base;
+  char *path;
+  /*
+   * Set when the refusal came after the manifest was decoded.
+   */
+  char *id;
+  /*
+   * The refusal's stable code ("missingEntrySymbol", "unitWrongDimension", ...).
+   */
+  char *code;
+  char *reason;
+};
+#define SALUS__V1__REFUSED_PLUGIN_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__refused_plugin_info__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Salus__V1__ListPluginsResponse
+{
+  ProtobufCMessage base;
+  size_t n_loaded;
+  Salus__V1__LoadedPluginInfo **loaded;
+  size_t n_refused;
+  Salus__V1__RefusedPluginInfo **refused;
+  /*
+   * The directories the daemon loaded plugins from, in order.
+   */
+  size_t n_directories;
+  char **directories;
+};
+#define SALUS__V1__LIST_PLUGINS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__list_plugins_response__descriptor) \
+    , 0,NULL, 0,NULL, 0,NULL }
+
+
+struct  Salus__V1__ListTypesRequest
+{
+  ProtobufCMessage base;
+};
+#define SALUS__V1__LIST_TYPES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__list_types_request__descriptor) \
+     }
+
+
+/*
+ * A registered type, as its plugin declared it (canonical unit printed canonically).
+ */
+struct  Salus__V1__RegisteredTypeInfo
+{
+  ProtobufCMessage base;
+  char *plugin_id;
+  Salus__V1__TypeDefinition *definition;
+};
+#define SALUS__V1__REGISTERED_TYPE_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__registered_type_info__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Salus__V1__RegisteredWorkoutActivityTypeInfo
+{
+  ProtobufCMessage base;
+  char *plugin_id;
+  Salus__V1__WorkoutActivityType *definition;
+};
+#define SALUS__V1__REGISTERED_WORKOUT_ACTIVITY_TYPE_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__registered_workout_activity_type_info__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Salus__V1__RegisteredMetadataKeyInfo
+{
+  ProtobufCMessage base;
+  char *plugin_id;
+  Salus__V1__MetadataKeyDefinition *definition;
+};
+#define SALUS__V1__REGISTERED_METADATA_KEY_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__registered_metadata_key_info__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Salus__V1__ListTypesResponse
+{
+  ProtobufCMessage base;
+  /*
+   * Sorted by identifier; characteristics included (kind CHARACTERISTIC).
+   */
+  size_t n_types;
+  Salus__V1__RegisteredTypeInfo **types;
+  /*
+   * Sorted by raw value.
+   */
+  size_t n_workout_activity_types;
+  Salus__V1__RegisteredWorkoutActivityTypeInfo **workout_activity_types;
+  /*
+   * Sorted by key.
+   */
+  size_t n_metadata_keys;
+  Salus__V1__RegisteredMetadataKeyInfo **metadata_keys;
+};
+#define SALUS__V1__LIST_TYPES_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__list_types_response__descriptor) \
+    , 0,NULL, 0,NULL, 0,NULL }
+
+
 /* Salus__V1__PluginManifest methods */
 void   salus__v1__plugin_manifest__init
                      (Salus__V1__PluginManifest         *message);
@@ -680,6 +825,177 @@ Salus__V1__SampleHeaderMetadataValue *
 void   salus__v1__sample_header_metadata_value__free_unpacked
                      (Salus__V1__SampleHeaderMetadataValue *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__ListPluginsRequest methods */
+void   salus__v1__list_plugins_request__init
+                     (Salus__V1__ListPluginsRequest         *message);
+size_t salus__v1__list_plugins_request__get_packed_size
+                     (const Salus__V1__ListPluginsRequest   *message);
+size_t salus__v1__list_plugins_request__pack
+                     (const Salus__V1__ListPluginsRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__list_plugins_request__pack_to_buffer
+                     (const Salus__V1__ListPluginsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ListPluginsRequest *
+       salus__v1__list_plugins_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__list_plugins_request__free_unpacked
+                     (Salus__V1__ListPluginsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__LoadedPluginInfo methods */
+void   salus__v1__loaded_plugin_info__init
+                     (Salus__V1__LoadedPluginInfo         *message);
+size_t salus__v1__loaded_plugin_info__get_packed_size
+                     (const Salus__V1__LoadedPluginInfo   *message);
+size_t salus__v1__loaded_plugin_info__pack
+                     (const Salus__V1__LoadedPluginInfo   *message,
+                      uint8_t             *out);
+size_t salus__v1__loaded_plugin_info__pack_to_buffer
+                     (const Salus__V1__LoadedPluginInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__LoadedPluginInfo *
+       salus__v1__loaded_plugin_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__loaded_plugin_info__free_unpacked
+                     (Salus__V1__LoadedPluginInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__RefusedPluginInfo methods */
+void   salus__v1__refused_plugin_info__init
+                     (Salus__V1__RefusedPluginInfo         *message);
+size_t salus__v1__refused_plugin_info__get_packed_size
+                     (const Salus__V1__RefusedPluginInfo   *message);
+size_t salus__v1__refused_plugin_info__pack
+                     (const Salus__V1__RefusedPluginInfo   *message,
+                      uint8_t             *out);
+size_t salus__v1__refused_plugin_info__pack_to_buffer
+                     (const Salus__V1__RefusedPluginInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__RefusedPluginInfo *
+       salus__v1__refused_plugin_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__refused_plugin_info__free_unpacked
+                     (Salus__V1__RefusedPluginInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ListPluginsResponse methods */
+void   salus__v1__list_plugins_response__init
+                     (Salus__V1__ListPluginsResponse         *message);
+size_t salus__v1__list_plugins_response__get_packed_size
+                     (const Salus__V1__ListPluginsResponse   *message);
+size_t salus__v1__list_plugins_response__pack
+                     (const Salus__V1__ListPluginsResponse   *message,
+                      uint8_t             *out);
+size_t salus__v1__list_plugins_response__pack_to_buffer
+                     (const Salus__V1__ListPluginsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ListPluginsResponse *
+       salus__v1__list_plugins_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__list_plugins_response__free_unpacked
+                     (Salus__V1__ListPluginsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ListTypesRequest methods */
+void   salus__v1__list_types_request__init
+                     (Salus__V1__ListTypesRequest         *message);
+size_t salus__v1__list_types_request__get_packed_size
+                     (const Salus__V1__ListTypesRequest   *message);
+size_t salus__v1__list_types_request__pack
+                     (const Salus__V1__ListTypesRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__list_types_request__pack_to_buffer
+                     (const Salus__V1__ListTypesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ListTypesRequest *
+       salus__v1__list_types_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__list_types_request__free_unpacked
+                     (Salus__V1__ListTypesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__RegisteredTypeInfo methods */
+void   salus__v1__registered_type_info__init
+                     (Salus__V1__RegisteredTypeInfo         *message);
+size_t salus__v1__registered_type_info__get_packed_size
+                     (const Salus__V1__RegisteredTypeInfo   *message);
+size_t salus__v1__registered_type_info__pack
+                     (const Salus__V1__RegisteredTypeInfo   *message,
+                      uint8_t             *out);
+size_t salus__v1__registered_type_info__pack_to_buffer
+                     (const Salus__V1__RegisteredTypeInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__RegisteredTypeInfo *
+       salus__v1__registered_type_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__registered_type_info__free_unpacked
+                     (Salus__V1__RegisteredTypeInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__RegisteredWorkoutActivityTypeInfo methods */
+void   salus__v1__registered_workout_activity_type_info__init
+                     (Salus__V1__RegisteredWorkoutActivityTypeInfo         *message);
+size_t salus__v1__registered_workout_activity_type_info__get_packed_size
+                     (const Salus__V1__RegisteredWorkoutActivityTypeInfo   *message);
+size_t salus__v1__registered_workout_activity_type_info__pack
+                     (const Salus__V1__RegisteredWorkoutActivityTypeInfo   *message,
+                      uint8_t             *out);
+size_t salus__v1__registered_workout_activity_type_info__pack_to_buffer
+                     (const Salus__V1__RegisteredWorkoutActivityTypeInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__RegisteredWorkoutActivityTypeInfo *
+       salus__v1__registered_workout_activity_type_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__registered_workout_activity_type_info__free_unpacked
+                     (Salus__V1__RegisteredWorkoutActivityTypeInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__RegisteredMetadataKeyInfo methods */
+void   salus__v1__registered_metadata_key_info__init
+                     (Salus__V1__RegisteredMetadataKeyInfo         *message);
+size_t salus__v1__registered_metadata_key_info__get_packed_size
+                     (const Salus__V1__RegisteredMetadataKeyInfo   *message);
+size_t salus__v1__registered_metadata_key_info__pack
+                     (const Salus__V1__RegisteredMetadataKeyInfo   *message,
+                      uint8_t             *out);
+size_t salus__v1__registered_metadata_key_info__pack_to_buffer
+                     (const Salus__V1__RegisteredMetadataKeyInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__RegisteredMetadataKeyInfo *
+       salus__v1__registered_metadata_key_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__registered_metadata_key_info__free_unpacked
+                     (Salus__V1__RegisteredMetadataKeyInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ListTypesResponse methods */
+void   salus__v1__list_types_response__init
+                     (Salus__V1__ListTypesResponse         *message);
+size_t salus__v1__list_types_response__get_packed_size
+                     (const Salus__V1__ListTypesResponse   *message);
+size_t salus__v1__list_types_response__pack
+                     (const Salus__V1__ListTypesResponse   *message,
+                      uint8_t             *out);
+size_t salus__v1__list_types_response__pack_to_buffer
+                     (const Salus__V1__ListTypesResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ListTypesResponse *
+       salus__v1__list_types_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__list_types_response__free_unpacked
+                     (Salus__V1__ListTypesResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Salus__V1__PluginManifest_Closure)
@@ -721,6 +1037,33 @@ typedef void (*Salus__V1__SampleHeaderCategory_Closure)
 typedef void (*Salus__V1__SampleHeaderMetadataValue_Closure)
                  (const Salus__V1__SampleHeaderMetadataValue *message,
                   void *closure_data);
+typedef void (*Salus__V1__ListPluginsRequest_Closure)
+                 (const Salus__V1__ListPluginsRequest *message,
+                  void *closure_data);
+typedef void (*Salus__V1__LoadedPluginInfo_Closure)
+                 (const Salus__V1__LoadedPluginInfo *message,
+                  void *closure_data);
+typedef void (*Salus__V1__RefusedPluginInfo_Closure)
+                 (const Salus__V1__RefusedPluginInfo *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ListPluginsResponse_Closure)
+                 (const Salus__V1__ListPluginsResponse *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ListTypesRequest_Closure)
+                 (const Salus__V1__ListTypesRequest *message,
+                  void *closure_data);
+typedef void (*Salus__V1__RegisteredTypeInfo_Closure)
+                 (const Salus__V1__RegisteredTypeInfo *message,
+                  void *closure_data);
+typedef void (*Salus__V1__RegisteredWorkoutActivityTypeInfo_Closure)
+                 (const Salus__V1__RegisteredWorkoutActivityTypeInfo *message,
+                  void *closure_data);
+typedef void (*Salus__V1__RegisteredMetadataKeyInfo_Closure)
+                 (const Salus__V1__RegisteredMetadataKeyInfo *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ListTypesResponse_Closure)
+                 (const Salus__V1__ListTypesResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -744,6 +1087,15 @@ extern const ProtobufCMessageDescriptor salus__v1__sample_header__metadata_entry
 extern const ProtobufCMessageDescriptor salus__v1__sample_header_quantity__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample_header_category__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample_header_metadata_value__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__list_plugins_request__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__loaded_plugin_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__refused_plugin_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__list_plugins_response__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__list_types_request__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__registered_type_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__registered_workout_activity_type_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__registered_metadata_key_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor;
 
 PROTOBUF_C__END_DECLS
 
