@@ -123,7 +123,7 @@ struct ProtocolVectorTests {
         any.value = Data(try bytes(detail))
         var failure = Salus_V1_Response()
         failure.status.code = 3
-        failure.status.message = "milliseconds must be at most 60000"
+        failure.status.message = "milliseconds: 90000 is not valid; expected at most 60000"
         failure.status.details = [any]
 
         var generate = Salus_V1_GenerateRequest()
@@ -131,7 +131,7 @@ struct ProtocolVectorTests {
         generate.size = 4
 
         var generated = Salus_V1_EchoResponse()
-        generated.payload = Data([0, 0, 0, 0])
+        generated.payload = Data("ZZZZ".utf8)
         generated.sequence = 1
 
         var window = Salus_V1_WindowUpdate()
@@ -139,7 +139,7 @@ struct ProtocolVectorTests {
 
         var goAway = Salus_V1_GoAway()
         goAway.lastStreamID = 9
-        goAway.reason = "shutting down"
+        goAway.reason = "server shutting down"
 
         return [
             "hello-request": frame(
