@@ -5,6 +5,7 @@ import Musl
 #endif
 import Foundation
 import Logging
+import SalusPluginHost
 import SalusRPC
 import SalusStore
 import ServiceLifecycle
@@ -37,9 +38,10 @@ public final class SalusDaemon: Service, Sendable {
     }
 
     /// The router of the admin socket.
-    func adminRouter() -> RPCRouter {
+    func adminRouter(plugins: PluginLoadReport) -> RPCRouter {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
+        TypesService.register(into: &router, plugins: plugins, directories: configuration.pluginDirectories)
         return router
     }
 
@@ -49,6 +51,8 @@ public final class SalusDaemon: Service, Sendable {
         try Self.makeDirectory((configuration.adminSocketPath as NSString).deletingLastPathComponent)
         let database = try Database(path: configuration.databasePath)
         defer { database.close() }
+        // Refused plugins are logged with their path and reason; the daemon serves on without them.
+        let plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
 
         let owner = getuid()
         let permissions: mode_t = configuration.socketGroup == nil ? 0o600 : 0o660
@@ -61,7 +65,7 @@ public final class SalusDaemon: Service, Sendable {
         )
         try await server.listen(
             unixSocketPath: configuration.adminSocketPath,
-            router: adminRouter(),
+            router: adminRouter(plugins: plugins),
             listener: ListenerInfo(label: "admin"),
             permissions: 0o600,
             admission: { peer in
@@ -77,6 +81,7 @@ public final class SalusDaemon: Service, Sendable {
               app socket:   \(configuration.socketPath)
               admin socket: \(configuration.adminSocketPath)
               database:     \(configuration.databasePath)
+              plugins:      \(plugins.loaded.count) loaded, \(plugins.refused.count) refused, \(plugins.registry.types.count) types
             """)
         logger.info("serving", metadata: ["socket": "\(configuration.socketPath)", "admin": "\(configuration.adminSocketPath)"])
 

@@ -6,6 +6,7 @@ import Musl
 import ArgumentParser
 import Foundation
 import Logging
+import SalusPluginHost
 import SalusRPC
 import SalusServer
 import ServiceLifecycle
@@ -47,6 +48,11 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds calls in flight may take to finish on shutdown.", valueName: "seconds"))
     var drainTimeout: Double = 10
 
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
+        "Check the plugins (*.so) in these folders, print what would load and why anything would not, and exit (1 if anything was refused).",
+        valueName: "dir"))
+    var checkPlugins: [String] = []
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: '\(logLevel)' is not a level; expected one of trace, debug, info, notice, warning, error, critical")
@@ -57,6 +63,12 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if !checkPlugins.isEmpty {
+            let report = PluginHost.check(directories: checkPlugins)
+            print(report.summary)
+            if !report.isClean { throw ExitCode(1) }
+            return
+        }
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
