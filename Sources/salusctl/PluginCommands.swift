@@ -20,7 +20,7 @@ struct Plugins: AsyncParsableCommand {
         let response: Salus_V1_ListPluginsResponse = try await client.unary(
             MethodDescriptor(service: "salus.v1.Admin", method: "ListPlugins"), request: Salus_V1_ListPluginsRequest())
         if json {
-            print(try response.jsonString())
+            print(try response.jsonString(options: jsonOptions))
             return
         }
         print("plugin directories: \(response.directories.isEmpty ? "(none)" : response.directories.joined(separator: ", "))")
@@ -56,7 +56,7 @@ struct Types: AsyncParsableCommand {
         let response: Salus_V1_ListTypesResponse = try await client.unary(
             MethodDescriptor(service: "salus.v1.Admin", method: "ListTypes"), request: Salus_V1_ListTypesRequest())
         if json {
-            print(try response.jsonString())
+            print(try response.jsonString(options: jsonOptions))
             return
         }
         var rows = [["IDENTIFIER", "KIND", "UNIT", "AGGREGATION", "PLUGIN", "VALUES"]]
@@ -103,6 +103,14 @@ struct Types: AsyncParsableCommand {
         }
     }
 }
+
+/// The responses' proto3 JSON mapping, with raw values as numbers. As in every proto3 JSON, a
+/// field at its zero value is omitted: a case without "rawValue" has raw value 0 (inBed, notSet).
+let jsonOptions: JSONEncodingOptions = {
+    var options = JSONEncodingOptions()
+    options.alwaysPrintInt64sAsNumbers = true
+    return options
+}()
 
 /// Left-aligned columns separated by two spaces.
 enum Table {
