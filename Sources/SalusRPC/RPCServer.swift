@@ -17,12 +17,15 @@ public final class RPCServer: Sendable {
     /// Limits and identity of the server.
     public struct Configuration: Sendable {
         /// Data frames the server sends on a stream before the client must grant more.
-        public var initialWindow: Int = 32
+        public var initialWindow: Int = 64
         /// Data frames a client may send on a stream before the server grants more.
-        public var receiveWindow: Int = 32
+        public var receiveWindow: Int = 64
         /// For clients without flow control (no Hello): unread messages buffered per stream
         /// before the stream fails with RESOURCE_EXHAUSTED.
         public var unflowedInboundLimit: Int = 256
+        /// Run handlers on their connection's event loop (no thread hop to answer). Handlers
+        /// must then never block; turn this off for handlers that might.
+        public var runHandlersOnEventLoop = true
         public var serverName = "salusd"
         public var serverVersion = "0.1.0"
 
@@ -53,7 +56,8 @@ public final class RPCServer: Sendable {
 
     /// Listens on `path`, replacing a stale socket file and refusing to start when another
     /// server answers there. The socket gets `permissions` (never world-accessible) and, when
-    /// given, `groupID`.
+    /// given, `groupID`, right after it is bound; until then the process umask applies, so a
+    /// daemon sets a strict umask (salusd uses 077) and keeps its sockets in a 0700 folder.
     public func listen(
         unixSocketPath path: String,
         router: RPCRouter,
@@ -63,8 +67,6 @@ public final class RPCServer: Sendable {
         admission: Admission? = nil
     ) async throws {
         try UnixSocketFile.prepare(path: path)
-        let previous = umask(0o177)
-        defer { umask(previous) }
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { channel in

@@ -15,6 +15,10 @@ final class ServerConnection: Sendable {
     let logger: Logger
     /// An error every call on this connection gets instead of running (a refused peer).
     let refusal: RPCError?
+    /// Where handler tasks run: the connection's event loop.
+    let executor: EventLoopExecutor
+    /// Whether a flush of Data frames written on the event loop is already scheduled.
+    private let flushScheduled = Mutex(false)
 
     private struct State {
         var streams: [UInt32: ServerStream] = [:]
@@ -34,6 +38,7 @@ final class ServerConnection: Sendable {
         self.router = router
         self.configuration = configuration
         self.refusal = refusal
+        self.executor = EventLoopExecutor(eventLoop: channel.eventLoop)
         var logger = logger
         logger[metadataKey: "connection"] = "\(context.id)"
         logger[metadataKey: "listener"] = "\(context.listener.label)"
@@ -45,6 +50,26 @@ final class ServerConnection: Sendable {
 
     func write(_ frame: Frame) {
         channel.writeAndFlush(frame, promise: nil)
+    }
+
+    /// Writes a Data frame. On the event loop the flush is deferred until the handler yields,
+    /// so a burst of messages leaves in one system call.
+    func writeData(_ frame: Frame) {
+        guard channel.eventLoop.inEventLoop else {
+            channel.writeAndFlush(frame, promise: nil)
+            return
+        }
+        channel.write(frame, promise: nil)
+        let schedule = flushScheduled.withLock { scheduled -> Bool in
+            defer { scheduled = true }
+            return !scheduled
+        }
+        if schedule {
+            channel.eventLoop.execute {
+                self.flushScheduled.withLock { $0 = false }
+                self.channel.flush()
+            }
+        }
     }
 
     func sendWindowUpdate(streamID: UInt32, credits: Int) {
@@ -207,7 +232,8 @@ final class ServerConnection: Sendable {
             state.streams[id] = stream
             state.runningTasks += 1
         }
-        let task = Task {
+        let handlerExecutor: (any TaskExecutor)? = configuration.runHandlersOnEventLoop ? executor : nil
+        let task = Task(executorPreference: handlerExecutor) {
             let result: Result<ByteBuffer?, any Error>
             do {
                 result = .success(try await entry.handler(call))

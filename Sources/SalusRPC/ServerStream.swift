@@ -149,7 +149,7 @@ final class ServerStream: Sendable {
         try await outbound.acquire()
         try await connection.writability.waitUntilWritable()
         if isFinished { throw CancellationError() }
-        connection.write(Frame(streamID: id, type: .data, payload: payload))
+        connection.writeData(Frame(streamID: id, type: .data, payload: payload))
     }
 
     /// Ends the call with the handler's outcome.

@@ -69,6 +69,8 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             if !report.isClean { throw ExitCode(1) }
             return
         }
+        // Sockets, the database and everything else the daemon creates are the owner's only.
+        umask(0o077)
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -63,7 +63,14 @@ final class DaemonHarness {
     /// Throws ``HarnessError`` with the daemon's output when the binary is missing, when the
     /// daemon exits first, or when the socket does not accept within 20 seconds (the daemon is
     /// killed then).
-    static func start(arguments: [String] = [], environment: [String: String] = [:]) async throws -> DaemonHarness {
+    ///
+    /// With `defaultPaths` the daemon gets no path flags: `XDG_RUNTIME_DIR` and `XDG_DATA_HOME`
+    /// point into the temporary folder, and the daemon must find its places from them.
+    static func start(
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        defaultPaths: Bool = false
+    ) async throws -> DaemonHarness {
         let executable = binary("salusd")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw HarnessError(
@@ -71,18 +78,29 @@ final class DaemonHarness {
             )
         }
         let directory = try makeTemporaryDirectory(prefix: "salusd")
-        let dataDirectory = directory.appendingPathComponent("data", isDirectory: true)
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        let socketPath = directory.appendingPathComponent("app.sock").path
-        let adminSocketPath = directory.appendingPathComponent("admin.sock").path
+        let dataDirectory: URL
+        let socketPath: String
+        let adminSocketPath: String
+        var environment = environment
+        let pathArguments: [String]
+        if defaultPaths {
+            dataDirectory = directory.appendingPathComponent("xdg-data/salus", isDirectory: true)
+            socketPath = directory.appendingPathComponent("xdg-runtime/salus/salus.sock").path
+            adminSocketPath = directory.appendingPathComponent("xdg-runtime/salus/admin.sock").path
+            environment["XDG_RUNTIME_DIR"] = directory.appendingPathComponent("xdg-runtime").path
+            environment["XDG_DATA_HOME"] = directory.appendingPathComponent("xdg-data").path
+            pathArguments = []
+        } else {
+            dataDirectory = directory.appendingPathComponent("data", isDirectory: true)
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            socketPath = directory.appendingPathComponent("app.sock").path
+            adminSocketPath = directory.appendingPathComponent("admin.sock").path
+            pathArguments = ["--socket", socketPath, "--admin-socket", adminSocketPath, "--data-dir", dataDirectory.path]
+        }
 
         let process = Process()
         process.executableURL = executable
-        process.arguments = [
-            "--socket", socketPath,
-            "--admin-socket", adminSocketPath,
-            "--data-dir", dataDirectory.path,
-        ] + arguments
+        process.arguments = pathArguments + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let capture = try OutputCapture(process)

@@ -210,7 +210,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let window = Int(client.serverHello?.limits.initialWindow ?? 0)
-        #expect(window == 32)
+        #expect(window == 64)
         // Opened and never read.
         let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
         #expect(await eventually { server.probe.sent >= window })

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+@Suite("salusd as a person runs it")
+struct DaemonTests {
+    static let echo = MethodDescriptor(service: "salus.v1.Diagnostics", method: "Echo")
+    static let sleep = MethodDescriptor(service: "salus.v1.Diagnostics", method: "Sleep")
+
+    @Test("without path flags it uses XDG_RUNTIME_DIR and XDG_DATA_HOME, and prints its sockets")
+    func defaultPaths() async throws {
+        let daemon = try await DaemonHarness.start(defaultPaths: true)
+        #expect(daemon.socketPath.hasSuffix("xdg-runtime/salus/salus.sock"))
+        #expect(FileManager.default.fileExists(atPath: daemon.dataDirectory.appendingPathComponent("salus.sqlite").path))
+        #expect(daemon.output.contains("app socket:   \(daemon.socketPath)"))
+        #expect(daemon.output.contains("admin socket: \(daemon.adminSocketPath)"))
+        for path in [daemon.socketPath, daemon.adminSocketPath] {
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600, "\(path) has mode \(String(info.st_mode & 0o777, radix: 8))")
+        }
+        var runtime = stat()
+        #expect(stat((daemon.socketPath as NSString).deletingLastPathComponent, &runtime) == 0)
+        #expect(runtime.st_mode & 0o077 == 0, "the runtime folder is open to others")
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("--socket-group makes the app socket 0660 with that group; the admin socket stays 0600")
+    func socketGroup() async throws {
+        let group = getegid()
+        let daemon = try await DaemonHarness.start(arguments: ["--socket-group", "\(group)"])
+        var info = stat()
+        #expect(stat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+        #expect(info.st_gid == group)
+        #expect(stat(daemon.adminSocketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("a second daemon on a live socket refuses to start; a stale socket file is replaced")
+    func liveAndStaleSockets() async throws {
+        let first = try await DaemonHarness.start()
+        let second = try await DaemonHarness.run(
+            DaemonHarness.binary("salusd"),
+            ["--socket", first.socketPath, "--admin-socket", first.directory.appendingPathComponent("other-admin.sock").path,
+             "--data-dir", first.directory.appendingPathComponent("other-data").path],
+            timeout: .seconds(60)
+        )
+        #expect(second.status != 0)
+        #expect(second.output.contains("another salusd is running"))
+        #expect(try await first.stop(signal: SIGKILL) != 0)
+        // SIGKILL left the socket files behind: a new daemon replaces them.
+        #expect(FileManager.default.fileExists(atPath: first.socketPath))
+        let third = try await DaemonHarness.start(arguments: [])
+        #expect(try await third.stop() == 0)
+    }
+
+    @Test("SIGTERM: GoAway, calls in flight finish, exit 0")
+    func gracefulShutdown() async throws {
+        let daemon = try await DaemonHarness.start()
+        let client = try await RPCClient.connect(unixSocketPath: daemon.socketPath)
+        var request = Salus_V1_SleepRequest()
+        request.milliseconds = 700
+        let sleep = request
+        let calls = (0..<4).map { _ in
+            Task { () throws -> Salus_V1_SleepResponse in try await client.unary(Self.sleep, request: sleep) }
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        kill(daemon.process.processIdentifier, SIGTERM)
+        for call in calls {
+            #expect(try await call.value.sleptMilliseconds == 700)
+        }
+        #expect(client.isGoingAway)
+        #expect(try await daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+        await client.close()
+    }
+
+    @Test("salusctl finds the admin socket from --admin-socket, then SALUS_ADMIN_SOCKET")
+    func salusctlFindsTheDaemon() async throws {
+        let daemon = try await DaemonHarness.start()
+        let salusctl = DaemonHarness.binary("salusctl")
+        let byFlag = try await DaemonHarness.run(salusctl, ["status", "--admin-socket", daemon.adminSocketPath])
+        #expect(byFlag.status == 0)
+        #expect(byFlag.output.contains("salusd 0.1.0, protocol 1"))
+        #expect(byFlag.output.contains("service salus.v1.Session"))
+        let byEnvironment = try await DaemonHarness.run(salusctl, ["status"], environment: ["SALUS_ADMIN_SOCKET": daemon.adminSocketPath])
+        #expect(byEnvironment.status == 0)
+        #expect(byEnvironment.output.contains("admin socket: \(daemon.adminSocketPath)"))
+        let missing = try await DaemonHarness.run(salusctl, ["status", "--admin-socket", daemon.directory.appendingPathComponent("none.sock").path])
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("cannot reach salusd"))
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("bad flags get a message naming the flag and the value")
+    func badFlags() async throws {
+        let result = try await DaemonHarness.run(DaemonHarness.binary("salusd"), ["--log-level", "loud"], timeout: .seconds(60))
+        #expect(result.status != 0)
+        #expect(result.output.contains("--log-level"))
+        #expect(result.output.contains("loud"))
+    }
+}
