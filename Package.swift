@@ -37,6 +37,9 @@ let package = Package(
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
 
+        // Samples, predicates and errors between the wire and the model.
+        .target(name: "SalusWire", dependencies: ["SalusModel", "SalusProto"]),
+
         // Framing, connections, multiplexed calls, streams, deadlines: server and client.
         .target(
             name: "SalusRPC",
@@ -94,7 +97,7 @@ let package = Package(
         .target(
             name: "SalusServer",
             dependencies: [
-                "SalusModel", "SalusProto", "SalusRPC", "SalusStore", "SalusPluginHost",
+                "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,7 +108,7 @@ let package = Package(
         .target(
             name: "SalusKit",
             dependencies: [
-                "SalusModel", "SalusProto", "SalusRPC",
+                "SalusModel", "SalusProto", "SalusWire", "SalusRPC",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
@@ -147,6 +150,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
+        .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(
             name: "SalusPluginHostTests",

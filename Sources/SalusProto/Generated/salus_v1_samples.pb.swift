@@ -308,7 +308,16 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
 
   public var startDate: Int64 = 0
 
-  public var endDate: Int64 = 0
+  /// Unset while the activity is open.
+  public var optionalEndDate: Salus_V1_WorkoutActivity.OneOf_OptionalEndDate? = nil
+
+  public var endDate: Int64 {
+    get {
+      if case .endDate(let v)? = optionalEndDate {return v}
+      return 0
+    }
+    set {optionalEndDate = .endDate(newValue)}
+  }
 
   public var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
 
@@ -316,6 +325,12 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Unset while the activity is open.
+  public nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
+    case endDate(Int64)
+
+  }
 
   public init() {}
 }
@@ -349,8 +364,8 @@ public nonisolated struct Salus_V1_PrismValue: Sendable {
 
   public var angle: Double = 0
 
-  /// HKPrismBase raw value (none 0, up 1, in 2, down 3, out 4).
-  public var base: Int32 = 0
+  /// HKPrismBase raw value (none 0, up 1, down 2, in 3, out 4).
+  public var prismBase: Int32 = 0
 
   public var verticalAmount: Double = 0
 
@@ -592,10 +607,27 @@ public nonisolated struct Salus_V1_VisionPrescription: Sendable {
   /// Clears the value of `leftEye`. Subsequent reads from it will return its default value.
   public mutating func clearLeftEye() {self._leftEye = nil}
 
+  /// Contacts: the lens brand.
+  public var optionalBrand: Salus_V1_VisionPrescription.OneOf_OptionalBrand? = nil
+
+  public var brand: String {
+    get {
+      if case .brand(let v)? = optionalBrand {return v}
+      return String()
+    }
+    set {optionalBrand = .brand(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_OptionalExpirationDate: Equatable, Sendable {
     case expirationDate(Int64)
+
+  }
+
+  /// Contacts: the lens brand.
+  public nonisolated enum OneOf_OptionalBrand: Equatable, Sendable {
+    case brand(String)
 
   }
 
@@ -1196,7 +1228,14 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
       case 1: try { try decoder.decodeSingularBytesField(value: &self.uuid) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.activityType) }()
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.startDate) }()
-      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endDate) }()
+      case 4: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalEndDate != nil {try decoder.handleConflictingOneOf()}
+          self.optionalEndDate = .endDate(v)
+        }
+      }()
       case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_MetadataValue>.self, value: &self.metadata) }()
       case 6: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: &self.statistics) }()
       default: break
@@ -1205,6 +1244,10 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
@@ -1214,9 +1257,9 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     if self.startDate != 0 {
       try visitor.visitSingularInt64Field(value: self.startDate, fieldNumber: 3)
     }
-    if self.endDate != 0 {
-      try visitor.visitSingularInt64Field(value: self.endDate, fieldNumber: 4)
-    }
+    try { if case .endDate(let v)? = self.optionalEndDate {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
+    } }()
     if !self.metadata.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_MetadataValue>.self, value: self.metadata, fieldNumber: 5)
     }
@@ -1230,7 +1273,7 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     if lhs.uuid != rhs.uuid {return false}
     if lhs.activityType != rhs.activityType {return false}
     if lhs.startDate != rhs.startDate {return false}
-    if lhs.endDate != rhs.endDate {return false}
+    if lhs.optionalEndDate != rhs.optionalEndDate {return false}
     if lhs.metadata != rhs.metadata {return false}
     if lhs.statistics != rhs.statistics {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1285,7 +1328,7 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PrismValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}amount\0\u{1}angle\0\u{1}base\0\u{3}vertical_amount\0\u{3}horizontal_amount\0\u{3}vertical_base\0\u{3}horizontal_base\0\u{1}eye\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}amount\0\u{1}angle\0\u{3}prism_base\0\u{3}vertical_amount\0\u{3}horizontal_amount\0\u{3}vertical_base\0\u{3}horizontal_base\0\u{1}eye\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1295,7 +1338,7 @@ nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf.
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularDoubleField(value: &self.amount) }()
       case 2: try { try decoder.decodeSingularDoubleField(value: &self.angle) }()
-      case 3: try { try decoder.decodeSingularInt32Field(value: &self.base) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.prismBase) }()
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.verticalAmount) }()
       case 5: try { try decoder.decodeSingularDoubleField(value: &self.horizontalAmount) }()
       case 6: try { try decoder.decodeSingularInt32Field(value: &self.verticalBase) }()
@@ -1313,8 +1356,8 @@ nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf.
     if self.angle.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.angle, fieldNumber: 2)
     }
-    if self.base != 0 {
-      try visitor.visitSingularInt32Field(value: self.base, fieldNumber: 3)
+    if self.prismBase != 0 {
+      try visitor.visitSingularInt32Field(value: self.prismBase, fieldNumber: 3)
     }
     if self.verticalAmount.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.verticalAmount, fieldNumber: 4)
@@ -1337,7 +1380,7 @@ nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf.
   public static func ==(lhs: Salus_V1_PrismValue, rhs: Salus_V1_PrismValue) -> Bool {
     if lhs.amount != rhs.amount {return false}
     if lhs.angle != rhs.angle {return false}
-    if lhs.base != rhs.base {return false}
+    if lhs.prismBase != rhs.prismBase {return false}
     if lhs.verticalAmount != rhs.verticalAmount {return false}
     if lhs.horizontalAmount != rhs.horizontalAmount {return false}
     if lhs.verticalBase != rhs.verticalBase {return false}
@@ -1546,7 +1589,7 @@ nonisolated extension Salus_V1_LensSpecification: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".VisionPrescription"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}right_eye\0\u{3}left_eye\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}right_eye\0\u{3}left_eye\0\u{1}brand\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1566,6 +1609,14 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
       }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._rightEye) }()
       case 5: try { try decoder.decodeSingularMessageField(value: &self._leftEye) }()
+      case 6: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.optionalBrand != nil {try decoder.handleConflictingOneOf()}
+          self.optionalBrand = .brand(v)
+        }
+      }()
       default: break
       }
     }
@@ -1591,6 +1642,9 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
     try { if let v = self._leftEye {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     } }()
+    try { if case .brand(let v)? = self.optionalBrand {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1600,6 +1654,7 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
     if lhs.optionalExpirationDate != rhs.optionalExpirationDate {return false}
     if lhs._rightEye != rhs._rightEye {return false}
     if lhs._leftEye != rhs._leftEye {return false}
+    if lhs.optionalBrand != rhs.optionalBrand {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1389,11 +1389,11 @@ static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descrip
     4,
     PROTOBUF_C_LABEL_NONE,
     PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity, optional_end_date_case),
     offsetof(Salus__V1__WorkoutActivity, end_date),
     NULL,
     NULL,
-    0,             /* flags */
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
@@ -1604,12 +1604,12 @@ static const ProtobufCFieldDescriptor salus__v1__prism_value__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
-    "base",
+    "prism_base",
     3,
     PROTOBUF_C_LABEL_NONE,
     PROTOBUF_C_TYPE_INT32,
     0,   /* quantifier_offset */
-    offsetof(Salus__V1__PrismValue, base),
+    offsetof(Salus__V1__PrismValue, prism_base),
     NULL,
     NULL,
     0,             /* flags */
@@ -1679,10 +1679,10 @@ static const ProtobufCFieldDescriptor salus__v1__prism_value__field_descriptors[
 static const unsigned salus__v1__prism_value__field_indices_by_name[] = {
   0,   /* field[0] = amount */
   1,   /* field[1] = angle */
-  2,   /* field[2] = base */
   7,   /* field[7] = eye */
   4,   /* field[4] = horizontal_amount */
   6,   /* field[6] = horizontal_base */
+  2,   /* field[2] = prism_base */
   3,   /* field[3] = vertical_amount */
   5,   /* field[5] = vertical_base */
 };
@@ -1861,7 +1861,7 @@ const ProtobufCMessageDescriptor salus__v1__lens_specification__descriptor =
   (ProtobufCMessageInit) salus__v1__lens_specification__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__vision_prescription__field_descriptors[5] =
+static const ProtobufCFieldDescriptor salus__v1__vision_prescription__field_descriptors[6] =
 {
   {
     "prescription_type",
@@ -1923,8 +1923,21 @@ static const ProtobufCFieldDescriptor salus__v1__vision_prescription__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "brand",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__VisionPrescription, optional_brand_case),
+    offsetof(Salus__V1__VisionPrescription, brand),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__vision_prescription__field_indices_by_name[] = {
+  5,   /* field[5] = brand */
   1,   /* field[1] = date_issued */
   2,   /* field[2] = expiration_date */
   4,   /* field[4] = left_eye */
@@ -1934,7 +1947,7 @@ static const unsigned salus__v1__vision_prescription__field_indices_by_name[] = 
 static const ProtobufCIntRange salus__v1__vision_prescription__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor =
 {
@@ -1944,7 +1957,7 @@ const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor =
   "Salus__V1__VisionPrescription",
   "salus.v1",
   sizeof(Salus__V1__VisionPrescription),
-  5,
+  6,
   salus__v1__vision_prescription__field_descriptors,
   salus__v1__vision_prescription__field_indices_by_name,
   1,  salus__v1__vision_prescription__number_ranges,

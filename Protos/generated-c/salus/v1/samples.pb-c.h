@@ -270,6 +270,12 @@ struct  Salus__V1__WorkoutActivity__StatisticsEntry
     , (char *)protobuf_c_empty_string, NULL }
 
 
+typedef enum {
+  SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET = 0,
+  SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE_END_DATE = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__CASE)
+} Salus__V1__WorkoutActivity__OptionalEndDateCase;
+
 struct  Salus__V1__WorkoutActivity
 {
   ProtobufCMessage base;
@@ -279,7 +285,6 @@ struct  Salus__V1__WorkoutActivity
    */
   uint32_t activity_type;
   int64_t start_date;
-  int64_t end_date;
   size_t n_metadata;
   Salus__V1__WorkoutActivity__MetadataEntry **metadata;
   /*
@@ -287,10 +292,14 @@ struct  Salus__V1__WorkoutActivity
    */
   size_t n_statistics;
   Salus__V1__WorkoutActivity__StatisticsEntry **statistics;
+  Salus__V1__WorkoutActivity__OptionalEndDateCase optional_end_date_case;
+  union {
+    int64_t end_date;
+  };
 };
 #define SALUS__V1__WORKOUT_ACTIVITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_activity__descriptor) \
-    , {0,NULL}, 0, 0, 0, 0,NULL, 0,NULL }
+    , {0,NULL}, 0, 0, 0,NULL, 0,NULL, SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET, {0} }
 
 
 struct  Salus__V1__Workout__StatisticsEntry
@@ -332,9 +341,9 @@ struct  Salus__V1__PrismValue
   double amount;
   double angle;
   /*
-   * HKPrismBase raw value (none 0, up 1, in 2, down 3, out 4).
+   * HKPrismBase raw value (none 0, up 1, down 2, in 3, out 4).
    */
-  int32_t base;
+  int32_t prism_base;
   double vertical_amount;
   double horizontal_amount;
   /*
@@ -458,6 +467,12 @@ typedef enum {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_EXPIRATION_DATE__CASE)
 } Salus__V1__VisionPrescription__OptionalExpirationDateCase;
 
+typedef enum {
+  SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_BRAND__NOT_SET = 0,
+  SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_BRAND_BRAND = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_BRAND__CASE)
+} Salus__V1__VisionPrescription__OptionalBrandCase;
+
 struct  Salus__V1__VisionPrescription
 {
   ProtobufCMessage base;
@@ -472,10 +487,14 @@ struct  Salus__V1__VisionPrescription
   union {
     int64_t expiration_date;
   };
+  Salus__V1__VisionPrescription__OptionalBrandCase optional_brand_case;
+  union {
+    char *brand;
+  };
 };
 #define SALUS__V1__VISION_PRESCRIPTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__vision_prescription__descriptor) \
-    , 0, 0, NULL, NULL, SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_EXPIRATION_DATE__NOT_SET, {0} }
+    , 0, 0, NULL, NULL, SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_EXPIRATION_DATE__NOT_SET, {0}, SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_BRAND__NOT_SET, {0} }
 
 
 struct  Salus__V1__Document

@@ -1,0 +1,155 @@
+import Foundation
+import SalusModel
+import SalusProto
+
+extension Workout {
+    public init(wire: Salus_V1_Workout, path: String) throws(ValidationError) {
+        var events: [WorkoutEvent] = []
+        for (index, event) in wire.events.enumerated() {
+            events.append(WorkoutEvent(
+                type: Int(event.type),
+                startDate: WireDate.date(event.startDate),
+                endDate: WireDate.date(event.endDate),
+                metadata: try MetadataValue.dictionary(wire: event.metadata, path: "\(path).events[\(index)].metadata")
+            ))
+        }
+        var activities: [WorkoutActivity] = []
+        for (index, activity) in wire.activities.enumerated() {
+            let activityPath = "\(path).activities[\(index)]"
+            var uuid = UUID()
+            if !activity.uuid.isEmpty {
+                guard let given = WireUUID.uuid(activity.uuid) else {
+                    throw ValidationError(reason: .invalidValue, field: "\(activityPath).uuid", value: "\(activity.uuid.count) bytes", expected: "16 bytes")
+                }
+                uuid = given
+            }
+            activities.append(WorkoutActivity(
+                uuid: uuid,
+                activityType: UInt(activity.activityType),
+                startDate: WireDate.date(activity.startDate),
+                endDate: activity.optionalEndDate != nil ? WireDate.date(activity.endDate) : nil,
+                metadata: try MetadataValue.dictionary(wire: activity.metadata, path: "\(activityPath).metadata"),
+                statistics: try Self.statistics(activity.statistics, path: "\(activityPath).statistics")
+            ))
+        }
+        self.init(
+            activityType: UInt(wire.activityType),
+            events: events,
+            activities: activities,
+            statistics: try Self.statistics(wire.statistics, path: "\(path).statistics")
+        )
+    }
+
+    static func statistics(_ wire: [String: Salus_V1_Quantity], path: String) throws(ValidationError) -> [TypeIdentifier: Quantity] {
+        var result: [TypeIdentifier: Quantity] = [:]
+        for (type, quantity) in wire {
+            result[TypeIdentifier(rawValue: type)] = try Quantity(wire: quantity, path: "\(path).\(type)")
+        }
+        return result
+    }
+
+    public var wire: Salus_V1_Workout {
+        var wire = Salus_V1_Workout()
+        wire.activityType = UInt32(clamping: activityType)
+        wire.events = events.map { event in
+            var wireEvent = Salus_V1_WorkoutEvent()
+            wireEvent.type = Int32(clamping: event.type)
+            wireEvent.startDate = WireDate.microseconds(event.startDate)
+            wireEvent.endDate = WireDate.microseconds(event.endDate)
+            wireEvent.metadata = event.metadata.mapValues(\.wire)
+            return wireEvent
+        }
+        wire.activities = activities.map { activity in
+            var wireActivity = Salus_V1_WorkoutActivity()
+            wireActivity.uuid = WireUUID.bytes(activity.uuid)
+            wireActivity.activityType = UInt32(clamping: activity.activityType)
+            wireActivity.startDate = WireDate.microseconds(activity.startDate)
+            if let end = activity.endDate { wireActivity.endDate = WireDate.microseconds(end) }
+            wireActivity.metadata = activity.metadata.mapValues(\.wire)
+            wireActivity.statistics = Dictionary(uniqueKeysWithValues: activity.statistics.map { ($0.key.rawValue, $0.value.wire) })
+            return wireActivity
+        }
+        wire.statistics = Dictionary(uniqueKeysWithValues: statistics.map { ($0.key.rawValue, $0.value.wire) })
+        return wire
+    }
+}
+
+extension VisionPrescription {
+    public init(wire: Salus_V1_VisionPrescription, path: String) throws(ValidationError) {
+        guard let type = PrescriptionType(rawValue: Int(wire.prescriptionType)) else {
+            throw ValidationError(
+                reason: .invalidValue, field: "\(path).prescription_type", value: "\(wire.prescriptionType)",
+                expected: "1 (glasses) or 2 (contacts)"
+            )
+        }
+        self.init(
+            prescriptionType: type,
+            dateIssued: WireDate.date(wire.dateIssued),
+            expirationDate: wire.optionalExpirationDate != nil ? WireDate.date(wire.expirationDate) : nil,
+            rightEye: wire.hasRightEye ? LensSpecification(wire: wire.rightEye) : nil,
+            leftEye: wire.hasLeftEye ? LensSpecification(wire: wire.leftEye) : nil,
+            brand: wire.optionalBrand != nil ? wire.brand : nil
+        )
+    }
+
+    public var wire: Salus_V1_VisionPrescription {
+        var wire = Salus_V1_VisionPrescription()
+        wire.prescriptionType = Int32(prescriptionType.rawValue)
+        wire.dateIssued = WireDate.microseconds(dateIssued)
+        if let expirationDate { wire.expirationDate = WireDate.microseconds(expirationDate) }
+        if let rightEye { wire.rightEye = rightEye.wire }
+        if let leftEye { wire.leftEye = leftEye.wire }
+        if let brand { wire.brand = brand }
+        return wire
+    }
+}
+
+extension LensSpecification {
+    public init(wire: Salus_V1_LensSpecification) {
+        self.init(
+            sphere: wire.optionalSphere != nil ? wire.sphere : nil,
+            cylinder: wire.optionalCylinder != nil ? wire.cylinder : nil,
+            axis: wire.optionalAxis != nil ? wire.axis : nil,
+            addPower: wire.optionalAddPower != nil ? wire.addPower : nil,
+            vertexDistance: wire.optionalVertexDistance != nil ? wire.vertexDistance : nil,
+            prism: wire.hasPrism ? VisionPrism(
+                amount: wire.prism.amount,
+                angle: wire.prism.angle,
+                verticalAmount: wire.prism.verticalAmount,
+                verticalBase: Int(wire.prism.verticalBase),
+                horizontalAmount: wire.prism.horizontalAmount,
+                horizontalBase: Int(wire.prism.horizontalBase),
+                eye: Int(wire.prism.eye)
+            ) : nil,
+            farPupillaryDistance: wire.optionalFarPupillaryDistance != nil ? wire.farPupillaryDistance : nil,
+            nearPupillaryDistance: wire.optionalNearPupillaryDistance != nil ? wire.nearPupillaryDistance : nil,
+            baseCurve: wire.optionalBaseCurve != nil ? wire.baseCurve : nil,
+            diameter: wire.optionalDiameter != nil ? wire.diameter : nil
+        )
+    }
+
+    public var wire: Salus_V1_LensSpecification {
+        var wire = Salus_V1_LensSpecification()
+        if let sphere { wire.sphere = sphere }
+        if let cylinder { wire.cylinder = cylinder }
+        if let axis { wire.axis = axis }
+        if let addPower { wire.addPower = addPower }
+        if let vertexDistance { wire.vertexDistance = vertexDistance }
+        if let prism {
+            var wirePrism = Salus_V1_PrismValue()
+            wirePrism.amount = prism.amount
+            wirePrism.angle = prism.angle
+            wirePrism.verticalAmount = prism.verticalAmount
+            wirePrism.verticalBase = Int32(clamping: prism.verticalBase)
+            wirePrism.horizontalAmount = prism.horizontalAmount
+            wirePrism.horizontalBase = Int32(clamping: prism.horizontalBase)
+            wirePrism.eye = Int32(clamping: prism.eye)
+            wire.prism = wirePrism
+        }
+        if let farPupillaryDistance { wire.farPupillaryDistance = farPupillaryDistance }
+        if let nearPupillaryDistance { wire.nearPupillaryDistance = nearPupillaryDistance }
+        if let baseCurve { wire.baseCurve = baseCurve }
+        if let diameter { wire.diameter = diameter }
+        return wire
+    }
+}
