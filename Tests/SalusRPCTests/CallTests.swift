@@ -292,3 +292,23 @@ struct CallTests {
         await server.stop()
     }
 }
+
+@Suite("In-process connections")
+struct InProcessTests {
+    @Test("a socketpair connection serves calls like a socket file, with the peer's credentials")
+    func socketpair() async throws {
+        var logger = Logging.Logger(label: "in-process")
+        logger.logLevel = .error
+        let server = RPCServer(logger: logger)
+        var router = RPCRouter()
+        DiagnosticsService.register(into: &router)
+        let client = try await server.connectInProcess(router: router, listener: ListenerInfo(label: "in-process"))
+        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("paired"))
+        #expect(response.text == "paired")
+        #expect(client.serverHello?.services.contains { $0.name == DiagnosticsService.name } == true)
+        await client.close()
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+}
+
+import Logging
