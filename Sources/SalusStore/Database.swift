@@ -1,30 +1,47 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// An error from SQLite: the result code, SQLite's message and what was being done.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    /// SQLite's (extended) result code.
     public var code: Int32
+    /// SQLite's message.
     public var message: String
+    /// What was being done ("preparing SELECT …").
     public var context: String
 
+    /// Creates a database error.
+    public init(code: Int32, message: String, context: String) {
+        self.code = code
+        self.message = message
+        self.context = context
+    }
+
+    /// "`context`: `message` (SQLite code `code`)".
     public var description: String { "\(context): \(message) (SQLite code \(code))" }
 }
 
 /// One SQLite connection to the store's file, in WAL mode.
 ///
-/// A connection is used by one task at a time; the store keeps one writer and several
-/// readers.
+/// **Rule: a connection is used by one thread at a time.** The store opens connections with
+/// `SQLITE_OPEN_NOMUTEX` and confines each to its own serial queue (`ConnectionQueue`); code that
+/// receives a `Database` inside a queue's closure must not keep it after the closure returns.
+/// SQLite connections are not safe for concurrent use without its own mutexes, and prepared
+/// statements cached here would be corrupted by two threads stepping them.
 public final class Database: @unchecked Sendable {
     private var handle: OpaquePointer?
+    private var statements: [String: Statement] = [:]
+    /// The file this connection opened.
     public let path: String
 
     /// Opens (creating when `create`) the database at `path` and switches it to WAL.
-    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
+    ///
+    /// A `readOnly` connection is opened read-write but with `PRAGMA query_only`, so that it can
+    /// still take part in the WAL's shared-memory index.
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(DatabaseError) {
         self.path = path
-        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        flags |= SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -32,8 +49,11 @@ public final class Database: @unchecked Sendable {
             handle = nil
             throw DatabaseError(code: result, message: message, context: "opening \(path)")
         }
-        sqlite3_busy_timeout(handle, 5_000)
-        if !readOnly {
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, 10_000)
+        if readOnly {
+            try execute("PRAGMA query_only=ON")
+        } else {
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
         }
@@ -41,11 +61,12 @@ public final class Database: @unchecked Sendable {
     }
 
     deinit {
+        statements.removeAll()
         sqlite3_close_v2(handle)
     }
 
     /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws {
+    public func execute(_ sql: String) throws(DatabaseError) {
         var error: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &error)
         if result != SQLITE_OK {
@@ -56,20 +77,82 @@ public final class Database: @unchecked Sendable {
     }
 
     /// The first column of the first row of `sql`, as text.
-    public func scalarText(_ sql: String) throws -> String? {
-        var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard prepared == SQLITE_OK else {
-            throw DatabaseError(code: prepared, message: String(cString: sqlite3_errmsg(handle)), context: "preparing \(sql.prefix(80))")
+    public func scalarText(_ sql: String) throws(DatabaseError) -> String? {
+        let statement = try prepare(sql, cached: false)
+        guard try statement.step() else { return nil }
+        return statement.text(0)
+    }
+
+    /// The first column of the first row of `sql` with `arguments`, as an integer (nil for no
+    /// row or NULL).
+    public func scalarInt(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> Int64? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.int64(0)
+    }
+
+    /// Runs `sql` with `arguments` and returns the number of rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> Int {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// A prepared statement for `sql`; cached ones are reused (reset, bindings cleared) and must
+    /// be `reset()` by the user when done, before the same SQL is prepared again.
+    public func prepare(_ sql: String, cached: Bool = true) throws(DatabaseError) -> Statement {
+        if cached, let statement = statements[sql] {
+            statement.reset()
+            return statement
         }
-        defer { sqlite3_finalize(statement) }
-        let step = sqlite3_step(statement)
-        guard step == SQLITE_ROW else { return nil }
-        return sqlite3_column_text(statement, 0).map { String(cString: $0) }
+        var pointer: OpaquePointer?
+        let result = sqlite3_prepare_v3(
+            handle, sql, -1, cached ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &pointer, nil)
+        guard result == SQLITE_OK, let pointer else {
+            throw DatabaseError(code: result, message: errorMessage, context: "preparing \(sql.prefix(120))")
+        }
+        let statement = Statement(pointer: pointer, database: self, sql: sql)
+        if cached { statements[sql] = statement }
+        return statement
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
+    /// Runs `body` in a transaction (`BEGIN IMMEDIATE` for writers, `BEGIN` for readers), commits
+    /// when it returns and rolls back when it throws.
+    public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Interrupts the statement running on this connection (callable from any thread).
+    public func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
+    var errorMessage: String {
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
     }
 
     /// Closes the connection; later use fails.
     public func close() {
+        statements.removeAll()
         sqlite3_close_v2(handle)
         handle = nil
     }

@@ -1,0 +1,340 @@
+import Foundation
+import SalusModel
+
+/// A piece of SQL with its bound parameters, in order.
+struct SQLFragment: Sendable {
+    var sql: String
+    var arguments: [SQLValue]
+
+    static let alwaysTrue = SQLFragment(sql: "1", arguments: [])
+}
+
+/// Compiles a `SamplePredicate` for one type into a SQL boolean over the row alias `r` of
+/// `samples` or `tombstones`, with every value a bound parameter.
+///
+/// For samples every node yields 0 or 1, never NULL, so `not` is an exact complement. For
+/// tombstones a node that cannot be decided (metadata other than the sync keys, workout
+/// statistics) yields NULL, SQL's three-valued logic carries it through and/or/not, and the
+/// caller keeps rows where the whole expression is not 0: undecidable means "may match".
+struct PredicateCompiler {
+    enum Target {
+        case samples
+        case tombstones
+    }
+
+    let type: TypeIdentifier
+    let info: TypeInfo?
+    let catalog: any TypeCatalog
+    let target: Target
+
+    /// The SQL for `predicate` (nil: true), or an invalid-argument error naming the node.
+    func compile(_ predicate: SamplePredicate?, path: String = "predicate") throws(StoreError) -> SQLFragment {
+        guard let predicate else { return .alwaysTrue }
+        var arguments: [SQLValue] = []
+        let sql = try compile(predicate, path: path, into: &arguments)
+        return SQLFragment(sql: sql, arguments: arguments)
+    }
+
+    private func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    private func compile(_ predicate: SamplePredicate, path: String, into arguments: inout [SQLValue])
+        throws(StoreError) -> String
+    {
+        switch predicate {
+        case .and(let list):
+            if list.isEmpty { return "1" }
+            var parts: [String] = []
+            for (index, child) in list.enumerated() {
+                parts.append(try compile(child, path: "\(path).and[\(index)]", into: &arguments))
+            }
+            return "(" + parts.joined(separator: " AND ") + ")"
+        case .or(let list):
+            if list.isEmpty { return "0" }
+            var parts: [String] = []
+            for (index, child) in list.enumerated() {
+                parts.append(try compile(child, path: "\(path).or[\(index)]", into: &arguments))
+            }
+            return "(" + parts.joined(separator: " OR ") + ")"
+        case .not(let child):
+            return "(NOT " + (try compile(child, path: "\(path).not", into: &arguments)) + ")"
+        case .dateWindow(let window):
+            return try dateWindow(window, path: "\(path).dateWindow", into: &arguments)
+        case .sources(let appIDs):
+            if appIDs.isEmpty { return "0" }
+            arguments += appIDs.sorted().map { .text($0) }
+            return "(r.app_ref IN (SELECT id FROM apps WHERE app_id IN (\(placeholders(appIDs.count)))))"
+        case .sourceRevisions(let matches):
+            if matches.isEmpty { return "0" }
+            var tests: [String] = []
+            for match in matches {
+                arguments.append(.text(match.appID))
+                if let version = match.version {
+                    arguments.append(.text(version))
+                    tests.append("(app_id = ? AND version = ?)")
+                } else {
+                    tests.append("(app_id = ?)")
+                }
+            }
+            return "(r.source_id IN (SELECT id FROM sources WHERE \(tests.joined(separator: " OR "))))"
+        case .devices(let devices):
+            if devices.isEmpty { return "0" }
+            arguments += devices.map { .text(RowKeys.device($0)) }
+            return "coalesce(r.device_id IN (SELECT id FROM devices WHERE key IN (\(placeholders(devices.count)))), 0)"
+        case .deviceProperty(let property, let allowed):
+            if allowed.isEmpty {
+                return "(r.device_id IS NULL OR coalesce((SELECT d.\(property.column) IS NULL FROM devices d "
+                    + "WHERE d.id = r.device_id), 1))"
+            }
+            arguments += allowed.sorted().map { .text($0) }
+            return "coalesce(r.device_id IN (SELECT id FROM devices WHERE \(property.column) IN "
+                + "(\(placeholders(allowed.count)))), 0)"
+        case .uuids(let uuids):
+            if uuids.isEmpty { return "0" }
+            guard uuids.count <= SamplePredicate.maximumUUIDs else {
+                throw StoreError.invalid(
+                    "\(path).uuids", value: "\(uuids.count) UUIDs",
+                    expected: "at most \(SamplePredicate.maximumUUIDs) UUIDs in one node")
+            }
+            arguments += uuids.map { SQLValue.uuid($0) }
+            return "(r.uuid IN (\(placeholders(uuids.count))))"
+        case .metadata(let key, let test):
+            return try metadata(key: key, test: test, path: "\(path).metadata", into: &arguments)
+        case .quantity(let comparison, let quantity):
+            let field = "\(path).quantity"
+            try requireKind(.quantity, field: field)
+            guard let unit = info?.canonicalUnit else {
+                throw StoreError.invalid(
+                    field, value: "type \(type)", expected: "a type whose canonical unit is known to the catalog")
+            }
+            let value: Double
+            do {
+                value = try quantity.doubleValue(for: unit)
+            } catch {
+                throw StoreError.invalid(
+                    "\(field).unit", value: "\(quantity.unit) (\(quantity.unit.dimension))",
+                    expected: "a unit of \(unit.dimension), like \(type)'s canonical unit \(unit)")
+            }
+            arguments.append(.real(value))
+            return "coalesce(r.value \(comparison.sql) ?, 0)"
+        case .categoryValues(let values, let groups):
+            let field = "\(path).categoryValues"
+            try requireKind(.category, field: field)
+            var all = values
+            for group in groups.sorted() {
+                guard let members = info?.valueGroups[group] else {
+                    let known = (info?.valueGroups.keys.sorted() ?? []).map { "\"\($0)\"" }
+                    throw StoreError.invalid(
+                        "\(field).valueGroups", value: "\"\(group)\"",
+                        expected: known.isEmpty
+                            ? "no value group: \(type) declares none"
+                            : "one of \(type)'s value groups: \(known.joined(separator: ", "))")
+                }
+                all.formUnion(members)
+            }
+            if all.isEmpty { return "0" }
+            arguments += all.sorted().map { .integer(Int64($0)) }
+            return "coalesce(r.category IN (\(placeholders(all.count))), 0)"
+        case .workout(let test):
+            return try workout(test, path: "\(path).workout", into: &arguments)
+        }
+    }
+
+    private func requireKind(_ kind: ObjectKind, field: String) throws(StoreError) {
+        guard let info, info.kind != kind else { return }
+        throw StoreError.invalid(
+            field, value: "type \(type), a \(info.kind.rawValue) type", expected: "a \(kind.rawValue) type")
+    }
+
+    private func dateWindow(_ window: DateWindow, path: String, into arguments: inout [SQLValue])
+        throws(StoreError) -> String
+    {
+        if let start = window.start, let end = window.end, end < start {
+            throw StoreError.invalid(
+                "\(path).end", value: Rendering.date(end),
+                expected: "a window end at or after its start \(Rendering.date(start))")
+        }
+        var tests: [String] = []
+        func add(_ sql: String, _ date: Date) {
+            tests.append(sql)
+            arguments.append(.integer(StoredTime.microseconds(date)))
+        }
+        if !window.strictStartDate && !window.strictEndDate {
+            if let start = window.start { add("r.end_us >= ?", start) }
+            if let end = window.end { add("r.start_us < ?", end) }
+        }
+        if window.strictStartDate {
+            if let start = window.start { add("r.start_us >= ?", start) }
+            if let end = window.end { add("r.start_us < ?", end) }
+        }
+        if window.strictEndDate {
+            if let start = window.start { add("r.end_us >= ?", start) }
+            if let end = window.end { add("r.end_us < ?", end) }
+        }
+        return tests.isEmpty ? "1" : "(" + tests.joined(separator: " AND ") + ")"
+    }
+
+    private func metadata(key: String, test: MetadataTest, path: String, into arguments: inout [SQLValue])
+        throws(StoreError) -> String
+    {
+        guard !key.isEmpty else {
+            throw StoreError.invalid("\(path).key", value: "\"\"", expected: "a non-empty metadata key")
+        }
+        // Check every value first, so an invalid predicate is refused whatever the target.
+        var comparisons: [(ComparisonOperator, MetadataValue)] = []
+        switch test {
+        case .exists:
+            break
+        case .allowedValues(let values):
+            for (index, value) in values.enumerated() {
+                try check(value, comparison: .equal, key: key, field: "\(path).allowedValues[\(index)]")
+                comparisons.append((.equal, value))
+            }
+        case .comparison(let comparison, let value):
+            try check(value, comparison: comparison, key: key, field: "\(path).comparison")
+            comparisons.append((comparison, value))
+        }
+        switch target {
+        case .samples:
+            arguments.append(.text(key))
+            let prefix = "EXISTS (SELECT 1 FROM metadata m WHERE m.sample_id = r.id AND m.key = ?"
+            if case .exists = test { return prefix + ")" }
+            if comparisons.isEmpty {
+                arguments.removeLast()
+                return "0"
+            }
+            var tests: [String] = []
+            for (comparison, value) in comparisons {
+                tests.append("(" + condition(comparison, value, into: &arguments) + ")")
+            }
+            return prefix + " AND (" + tests.joined(separator: " OR ") + "))"
+        case .tombstones:
+            let column: String
+            switch key {
+            case MetadataKey.syncIdentifier: column = "r.sync_identifier"
+            case MetadataKey.syncVersion: column = "r.sync_version"
+            default: return "NULL"
+            }
+            if case .exists = test { return "(\(column) IS NOT NULL)" }
+            var tests: [String] = []
+            for (comparison, value) in comparisons {
+                switch (key, value) {
+                case (MetadataKey.syncIdentifier, .string(let text)):
+                    arguments.append(.text(text))
+                case (MetadataKey.syncVersion, .number(let number)):
+                    arguments.append(.real(number))
+                case (MetadataKey.syncVersion, .bool(let flag)):
+                    arguments.append(.real(flag ? 1 : 0))
+                default:
+                    tests.append("0")
+                    continue
+                }
+                tests.append("coalesce(\(column) \(comparison.sql) ?, 0)")
+            }
+            return tests.isEmpty ? "0" : "(" + tests.joined(separator: " OR ") + ")"
+        }
+    }
+
+    private func check(_ value: MetadataValue, comparison: ComparisonOperator, key: String, field: String)
+        throws(StoreError)
+    {
+        let declared =
+            info?.metadataValueTypes[key]
+            ?? (key == MetadataKey.syncIdentifier ? .string : key == MetadataKey.syncVersion ? .number : nil)
+        if let declared {
+            let numeric: Set<MetadataValueType> = [.number, .bool]
+            let compatible = declared == value.type || (numeric.contains(declared) && numeric.contains(value.type))
+            guard compatible else {
+                throw StoreError.invalid(
+                    field, value: "\(value) (\(value.type.rawValue))",
+                    expected: "a \(declared.rawValue) value: metadata key \"\(key)\" holds \(declared.rawValue) values")
+            }
+        }
+        switch value {
+        case .bool where comparison.isOrdering:
+            throw StoreError.invalid(
+                field, value: "\(comparison.rawValue) \(value)",
+                expected: "equal or notEqual: booleans have no order")
+        case .quantity(let quantity) where BaseUnit.normalize(quantity) == nil:
+            throw StoreError.invalid(
+                field, value: "\(quantity)", expected: "a quantity whose unit converts to a base unit")
+        default:
+            break
+        }
+    }
+
+    private func condition(_ comparison: ComparisonOperator, _ value: MetadataValue, into arguments: inout [SQLValue])
+        -> String
+    {
+        let op = comparison.sql
+        switch value {
+        case .string(let text):
+            arguments.append(.text(text))
+            return "m.value_type = 0 AND m.text_value \(op) ?"
+        case .number(let number):
+            arguments.append(.real(number))
+            return "m.value_type IN (1, 2) AND m.number_value \(op) ?"
+        case .bool(let flag):
+            arguments.append(.real(flag ? 1 : 0))
+            return "m.value_type IN (1, 2) AND m.number_value \(op) ?"
+        case .date(let date):
+            arguments.append(.real(date.timeIntervalSince1970))
+            return "m.value_type = 3 AND m.number_value \(op) ?"
+        case .quantity(let quantity):
+            let (base, dimension) = BaseUnit.normalize(quantity)!
+            arguments.append(.text(dimension))
+            arguments.append(.real(base))
+            return "m.value_type = 4 AND m.dimension = ? AND m.number_value \(op) ?"
+        }
+    }
+
+    private func workout(_ test: WorkoutTest, path: String, into arguments: inout [SQLValue])
+        throws(StoreError) -> String
+    {
+        try requireKind(.workout, field: path)
+        switch test {
+        case .activityType(let activity):
+            arguments.append(.integer(Int64(activity)))
+            return "coalesce(r.activity_type = ?, 0)"
+        case .duration(let comparison, let seconds):
+            guard seconds.isFinite else {
+                throw StoreError.invalid("\(path).duration", value: "\(seconds)", expected: "a finite number of seconds")
+            }
+            arguments.append(.integer(StoredTime.microseconds(seconds: seconds)))
+            return "((r.end_us - r.start_us) \(comparison.sql) ?)"
+        case .statistic(let quantityType, let statistic, let comparison, let quantity):
+            let field = "\(path).statistic"
+            guard let statisticInfo = catalog.typeInfo(for: quantityType), statisticInfo.kind == .quantity,
+                let unit = statisticInfo.canonicalUnit
+            else {
+                throw StoreError.invalid(
+                    "\(field).quantityType", value: "\"\(quantityType)\"", expected: "a quantity type the catalog knows")
+            }
+            let value: Double
+            do {
+                value = try quantity.doubleValue(for: unit)
+            } catch {
+                throw StoreError.invalid(
+                    "\(field).quantity", value: "\(quantity)",
+                    expected: "a unit of \(unit.dimension), like \(quantityType)'s canonical unit \(unit)")
+            }
+            switch target {
+            case .tombstones:
+                return "NULL"
+            case .samples:
+                arguments += [.text(quantityType.rawValue), .integer(Int64(statistic.rawValue)), .real(value)]
+                return "EXISTS (SELECT 1 FROM workout_statistics w WHERE w.sample_id = r.id AND "
+                    + "w.quantity_type_id = (SELECT id FROM types WHERE identifier = ?) AND w.statistic = ? "
+                    + "AND w.value \(comparison.sql) ?)"
+            }
+        }
+    }
+}
+
+/// Values rendered for error messages.
+enum Rendering {
+    static func date(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

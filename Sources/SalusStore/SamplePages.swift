@@ -1,0 +1,128 @@
+import Foundation
+import SalusModel
+
+/// The results of a sample query, as an asynchronous sequence of pages.
+///
+/// Memory stays bounded whatever the result size: each `next()` reads at most `pageSize`
+/// samples on a reader connection, in its own short read transaction, and resumes after the last
+/// sample it returned (keyset pagination on the sort keys and the row id), so no reader is held
+/// while the consumer is slow. **Consistency:** every sample that exists for the whole iteration
+/// is returned exactly once, in order; a sample saved or deleted while the iteration runs may or
+/// may not appear. For one consistent snapshot of a changing set, use an anchored query.
+///
+/// Iteration stops with the last page, at the limit, or when the task is cancelled
+/// (`CancellationError`). Iterating it twice runs the query twice.
+public struct SamplePages: AsyncSequence, Sendable {
+    /// Each element is one page of at most `pageSize` samples, never empty.
+    public typealias Element = [Sample]
+
+    let readers: ReaderPool
+    let plan: Plan
+    /// The most samples in one page.
+    public let pageSize: Int
+
+    struct Plan: Sendable {
+        var type: TypeIdentifier
+        var filter: SQLFragment
+        var keys: [(column: String, descending: Bool)]
+        var limit: Int?
+    }
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let readers: ReaderPool
+        let plan: Plan
+        let pageSize: Int
+        var cursor: [Int64]?
+        var delivered = 0
+        var finished = false
+
+        /// The next page, or nil after the last one.
+        public mutating func next() async throws -> [Sample]? {
+            guard !finished else { return nil }
+            try Task.checkCancellation()
+            let size = plan.limit.map { Swift.min(pageSize, $0 - delivered) } ?? pageSize
+            guard size > 0 else {
+                finished = true
+                return nil
+            }
+            let (plan, cursor) = (self.plan, self.cursor)
+            let (samples, last) = try await readers.run { database in
+                try SamplePages.page(database, plan: plan, after: cursor, size: size)
+            }
+            delivered += samples.count
+            if samples.count < size { finished = true }
+            self.cursor = last
+            return samples.isEmpty ? nil : samples
+        }
+    }
+
+    /// Makes an iterator that starts at the first sample.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(readers: readers, plan: plan, pageSize: pageSize)
+    }
+
+    /// Every sample, gathered into one array; for small results and tests.
+    public func collect() async throws -> [Sample] {
+        var all: [Sample] = []
+        for try await page in self { all += page }
+        return all
+    }
+
+    static func keysetCondition(_ keys: [(column: String, descending: Bool)], cursor: [Int64]) -> SQLFragment {
+        if Set(keys.map(\.descending)).count == 1 {
+            let columns = keys.map(\.column).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+            return SQLFragment(
+                sql: "((\(columns)) \(keys[0].descending ? "<" : ">") (\(marks)))",
+                arguments: cursor.map { .integer($0) })
+        }
+        var alternatives: [String] = []
+        var arguments: [SQLValue] = []
+        for index in keys.indices {
+            var tests: [String] = []
+            for earlier in 0..<index {
+                tests.append("\(keys[earlier].column) = ?")
+                arguments.append(.integer(cursor[earlier]))
+            }
+            tests.append("\(keys[index].column) \(keys[index].descending ? "<" : ">") ?")
+            arguments.append(.integer(cursor[index]))
+            alternatives.append("(" + tests.joined(separator: " AND ") + ")")
+        }
+        return SQLFragment(sql: "(" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
+    }
+
+    static func page(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int) throws
+        -> ([Sample], [Int64]?)
+    {
+        try database.transaction(immediate: false) {
+            var sql =
+                "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) "
+                + "AND \(plan.filter.sql)"
+            var arguments: [SQLValue] = [.text(plan.type.rawValue)] + plan.filter.arguments
+            if let cursor {
+                let condition = keysetCondition(plan.keys, cursor: cursor)
+                sql += " AND \(condition.sql)"
+                arguments += condition.arguments
+            }
+            sql += " ORDER BY " + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(size)))
+            let statement = try database.prepare(sql, cached: false)
+            try statement.bind(arguments)
+            var decoder = SampleRowDecoder()
+            var rows: [DecodedRow] = []
+            while try statement.step() { rows.append(try decoder.decode(statement)) }
+            let last = rows.last.map { row in
+                plan.keys.map { key -> Int64 in
+                    switch key.column {
+                    case "r.start_us": row.startMicroseconds
+                    case "r.end_us": row.endMicroseconds
+                    default: row.id
+                    }
+                }
+            }
+            return (try SampleRows.samples(database, rows: rows), last)
+        }
+    }
+}

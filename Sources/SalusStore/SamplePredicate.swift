@@ -1,0 +1,202 @@
+import Foundation
+import SalusModel
+
+/// A filter over samples of one type, as a tree of plain values; it mirrors
+/// `salus.v1.Predicate` node for node, and the store compiles it to SQL with bound parameters.
+///
+/// `nil` where a predicate is optional means every sample. An empty `and` is true and an empty
+/// `or` is false; empty `sources`, `devices`, `uuids` and category sets match nothing. The store
+/// refuses a predicate that cannot mean anything for the queried type (a quantity comparison on
+/// a category type, a unit of the wrong dimension, an unknown value group, a metadata value
+/// of another type than the catalog declares for the key) with an `invalidArgument` error whose
+/// field is the node's path: `predicate.and[2].metadata`.
+///
+/// Deleted objects in anchored queries are filtered by the same predicate. A tombstone keeps the
+/// sample's type, source, device, dates, value, category, activity type and sync keys, so every
+/// node about those is decided exactly; metadata nodes for other keys and workout statistic
+/// nodes cannot be decided on a tombstone and count as "may match", so a deletion is reported
+/// rather than lost (a client may see a deletion of a sample it never had; it never misses one).
+public indirect enum SamplePredicate: Hashable, Sendable {
+    /// All of these (true when empty).
+    case and([SamplePredicate])
+    /// Any of these (false when empty).
+    case or([SamplePredicate])
+    /// Not this.
+    case not(SamplePredicate)
+    /// The sample's dates against a window, as HealthKit's `predicateForSamples(withStart:end:options:)`.
+    case dateWindow(DateWindow)
+    /// Saved by one of these app ids.
+    case sources(Set<String>)
+    /// Saved by one of these app versions.
+    case sourceRevisions([SourceRevisionMatch])
+    /// Measured by one of these devices; every property must match exactly, nil matching nil.
+    case devices([Device])
+    /// The device's `property` is one of `allowedValues`; an empty set matches samples whose
+    /// property is nil (including samples without a device).
+    case deviceProperty(DeviceProperty, allowedValues: Set<String>)
+    /// One of these UUIDs (at most `SamplePredicate.maximumUUIDs`).
+    case uuids(Set<UUID>)
+    /// A test on the metadata value under `key`.
+    case metadata(key: String, test: MetadataTest)
+    /// The quantity compared with `quantity`, converted to the type's canonical unit.
+    case quantity(ComparisonOperator, Quantity)
+    /// The category raw value is in `values` or in one of the type's named `valueGroups`.
+    case categoryValues(Set<Int>, valueGroups: Set<String> = [])
+    /// A test on a workout.
+    case workout(WorkoutTest)
+
+    /// The most UUIDs one `uuids` node may list (each is a bound parameter).
+    public static let maximumUUIDs = 10_000
+
+    /// Matches every sample.
+    public static let all = SamplePredicate.and([])
+    /// Matches no sample.
+    public static let none = SamplePredicate.or([])
+}
+
+/// A date window with HealthKit's options; a nil bound is open.
+///
+/// With `s`/`e` the sample's start and end and `[ws, we)` the window:
+/// - no option: the sample's period overlaps the window: `e >= ws && s < we` (HealthKit's own
+///   predicate format). So a sample that ends exactly at `ws` matches, one that starts exactly at
+///   `we` does not, and a point sample (`s == e`) matches when `ws <= s < we`;
+/// - `strictStartDate`: `ws <= s < we`;
+/// - `strictEndDate`: `ws <= e < we`;
+/// - both: both of the above.
+/// A `start` after `end` is an invalid predicate.
+public struct DateWindow: Hashable, Sendable {
+    /// The window's start (inclusive), or nil for no lower bound.
+    public var start: Date?
+    /// The window's end (exclusive), or nil for no upper bound.
+    public var end: Date?
+    /// The sample must start inside the window.
+    public var strictStartDate: Bool
+    /// The sample must end inside the window.
+    public var strictEndDate: Bool
+
+    /// Creates a window.
+    public init(start: Date?, end: Date?, strictStartDate: Bool = false, strictEndDate: Bool = false) {
+        self.start = start
+        self.end = end
+        self.strictStartDate = strictStartDate
+        self.strictEndDate = strictEndDate
+    }
+}
+
+/// An app id with an optional version.
+public struct SourceRevisionMatch: Hashable, Sendable {
+    /// The app id.
+    public var appID: String
+    /// The version; nil matches any version.
+    public var version: String?
+
+    /// Creates a match.
+    public init(appID: String, version: String? = nil) {
+        self.appID = appID
+        self.version = version
+    }
+}
+
+/// A device property, as `salus.v1.DeviceProperty`.
+public enum DeviceProperty: String, CaseIterable, Hashable, Sendable {
+    /// `Device.name`.
+    case name
+    /// `Device.manufacturer`.
+    case manufacturer
+    /// `Device.model`.
+    case model
+    /// `Device.hardwareVersion`.
+    case hardwareVersion
+    /// `Device.firmwareVersion`.
+    case firmwareVersion
+    /// `Device.softwareVersion`.
+    case softwareVersion
+    /// `Device.localIdentifier`.
+    case localIdentifier
+    /// `Device.udiDeviceIdentifier`.
+    case udiDeviceIdentifier
+
+    var column: String {
+        switch self {
+        case .name: "name"
+        case .manufacturer: "manufacturer"
+        case .model: "model"
+        case .hardwareVersion: "hardware_version"
+        case .firmwareVersion: "firmware_version"
+        case .softwareVersion: "software_version"
+        case .localIdentifier: "local_identifier"
+        case .udiDeviceIdentifier: "udi_device_identifier"
+        }
+    }
+}
+
+/// A comparison, as `salus.v1.ComparisonOperator`.
+public enum ComparisonOperator: String, CaseIterable, Hashable, Sendable {
+    /// `<`
+    case lessThan
+    /// `<=`
+    case lessThanOrEqual
+    /// `==`
+    case equal
+    /// `>=`
+    case greaterThanOrEqual
+    /// `>`
+    case greaterThan
+    /// `!=`
+    case notEqual
+
+    var sql: String {
+        switch self {
+        case .lessThan: "<"
+        case .lessThanOrEqual: "<="
+        case .equal: "="
+        case .greaterThanOrEqual: ">="
+        case .greaterThan: ">"
+        case .notEqual: "<>"
+        }
+    }
+
+    var isOrdering: Bool { self != .equal && self != .notEqual }
+}
+
+/// A test on one metadata key.
+///
+/// Values compare within their type: strings by their UTF-8 bytes, numbers and booleans as
+/// numbers (HealthKit stores booleans as the numbers 0 and 1, so `true` equals `1`), dates as
+/// dates, quantities after converting both sides to the dimension's base unit (a quantity of
+/// another dimension never matches). Booleans allow only `equal` and `notEqual`. Every test,
+/// `notEqual` included, requires the key to be present; wrap in `.not` for the complement.
+public enum MetadataTest: Hashable, Sendable {
+    /// The key is present.
+    case exists
+    /// The value equals one of these (none: nothing matches).
+    case allowedValues([MetadataValue])
+    /// The value compares with this one.
+    case comparison(ComparisonOperator, MetadataValue)
+}
+
+/// A test on a workout, as `salus.v1.WorkoutPredicate`.
+public enum WorkoutTest: Hashable, Sendable {
+    /// The workout's `HKWorkoutActivityType` raw value.
+    case activityType(UInt)
+    /// The workout's duration (end − start) compared with `seconds`.
+    case duration(ComparisonOperator, seconds: Double)
+    /// A statistic of the workout for `quantityType` compared with `quantity` (converted to that
+    /// type's canonical unit).
+    ///
+    /// A workout keeps one statistic per quantity type: the sum for cumulative types, the
+    /// average for discrete ones. A test on a statistic the workout does not keep matches nothing.
+    case statistic(quantityType: TypeIdentifier, WorkoutStatistic, ComparisonOperator, Quantity)
+}
+
+/// Which statistic of a workout, as `salus.v1.WorkoutStatistic`.
+public enum WorkoutStatistic: Int, CaseIterable, Hashable, Sendable {
+    /// The total (cumulative types).
+    case sum = 1
+    /// The average (discrete types).
+    case average = 2
+    /// The minimum.
+    case minimum = 3
+    /// The maximum.
+    case maximum = 4
+}

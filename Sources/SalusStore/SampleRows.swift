@@ -1,0 +1,115 @@
+import Foundation
+import SalusModel
+
+/// Reading samples and deleted objects back from rows.
+enum SampleRows {
+    /// The columns `SampleRowDecoder` reads, in order, over the alias `r` of `samples`.
+    static let columns = """
+        r.id, r.uuid, t.identifier, r.kind, r.start_us, r.end_us, r.value_in_unit, r.unit, r.category, \
+        r.payload, r.creation_us, r.seq, src.app_id, src.name, src.version, src.product_type, src.os_version, \
+        r.device_id, d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, \
+        d.software_version, d.local_identifier, d.udi_device_identifier
+        """
+
+    /// The joins the columns need.
+    static let from = """
+        FROM samples r JOIN types t ON t.id = r.type_id JOIN sources src ON src.id = r.source_id \
+        LEFT JOIN devices d ON d.id = r.device_id
+        """
+
+    /// The metadata of the samples with these row ids, by row id.
+    static func metadata(_ database: Database, ids: [Int64]) throws -> [Int64: [String: MetadataValue]] {
+        guard !ids.isEmpty else { return [:] }
+        let statement = try database.prepare(
+            "SELECT sample_id, key, value_type, text_value, number_value, quantity_value FROM metadata "
+                + "WHERE sample_id IN (SELECT value FROM json_each(?))")
+        defer { statement.reset() }
+        try statement.bind(.text("[" + ids.map(String.init).joined(separator: ",") + "]"), at: 1)
+        var result: [Int64: [String: MetadataValue]] = [:]
+        var units: [String: SalusUnit] = [:]
+        while try statement.step() {
+            let id = statement.int64(0)
+            let key = statement.text(1) ?? ""
+            let value: MetadataValue
+            switch statement.int64(2) {
+            case 0: value = .string(statement.text(3) ?? "")
+            case 1: value = .number(statement.double(4))
+            case 2: value = .bool(statement.double(4) != 0)
+            case 3: value = .date(Date(timeIntervalSince1970: statement.double(4)))
+            default:
+                let text = statement.text(3) ?? "count"
+                let unit = try units[text] ?? SalusUnit(parsing: text)
+                units[text] = unit
+                value = .quantity(Quantity(value: statement.double(5), unit: unit))
+            }
+            result[id, default: [:]][key] = value
+        }
+        return result
+    }
+
+    /// Attaches metadata to decoded rows and returns the samples.
+    static func samples(_ database: Database, rows: [DecodedRow]) throws -> [Sample] {
+        let metadata = try self.metadata(database, ids: rows.map(\.id))
+        return rows.map { row in
+            var sample = row.sample
+            sample.metadata = metadata[row.id] ?? [:]
+            return sample
+        }
+    }
+}
+
+/// One decoded `samples` row, before its metadata is attached.
+struct DecodedRow {
+    var id: Int64
+    var sequence: Int64
+    var startMicroseconds: Int64
+    var endMicroseconds: Int64
+    var sample: Sample
+}
+
+/// Decodes rows selected with `SampleRows.columns`, caching parsed units.
+struct SampleRowDecoder {
+    private var units: [String: SalusUnit] = [:]
+
+    mutating func decode(_ statement: Statement) throws -> DecodedRow {
+        guard let uuid = statement.uuid(1) else {
+            throw StoreError(code: .database, message: "sample row \(statement.int64(0)) has no 16-byte UUID")
+        }
+        let kindCode = statement.int64(3)
+        guard let kind = StoredCodes.kind(code: kindCode) else {
+            throw StoreError(code: .database, message: "sample \(uuid) has unknown kind \(kindCode)")
+        }
+        let value: SampleValue
+        switch kind {
+        case .quantity:
+            let text = statement.text(7) ?? "count"
+            let unit = try units[text] ?? SalusUnit(parsing: text)
+            units[text] = unit
+            value = .quantity(Quantity(value: statement.double(6), unit: unit))
+        case .category:
+            value = .category(Int(statement.int64(8)))
+        default:
+            value = try Payloads.decode(kind: kind, bytes: statement.blob(9) ?? [])
+        }
+        let source = SourceRevision(
+            appID: statement.text(12) ?? "", name: statement.text(13) ?? "", version: statement.text(14),
+            productType: statement.text(15), osVersion: statement.text(16))
+        var device: Device?
+        if !statement.isNull(17) {
+            device = Device(
+                name: statement.text(18), manufacturer: statement.text(19), model: statement.text(20),
+                hardwareVersion: statement.text(21), firmwareVersion: statement.text(22),
+                softwareVersion: statement.text(23), localIdentifier: statement.text(24),
+                udiDeviceIdentifier: statement.text(25))
+        }
+        let start = statement.int64(4)
+        let end = statement.int64(5)
+        let sample = Sample(
+            uuid: uuid, type: TypeIdentifier(statement.text(2) ?? ""), startDate: StoredTime.date(start),
+            endDate: StoredTime.date(end), value: value, sourceRevision: source, device: device, metadata: [:],
+            creationDate: StoredTime.date(statement.int64(10)))
+        return DecodedRow(
+            id: statement.int64(0), sequence: statement.int64(11), startMicroseconds: start, endMicroseconds: end,
+            sample: sample)
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import Logging
+import SalusModel
+import Synchronization
+
+/// One person's health samples in a SQLite database: batch saves, deletions with tombstones,
+/// sample, anchored and source queries, and a feed of commits.
+///
+/// **Concurrency.** Every method is `async` and safe to call from any task. Writes (save,
+/// delete, purge) run one at a time on a single writer connection, each in one transaction;
+/// reads run on a small pool of reader connections that see the last committed state (WAL
+/// mode) and never wait for the writer. All SQLite work runs on the store's own dispatch queues,
+/// never on Swift's cooperative threads, so a slow query cannot stall other tasks; see
+/// docs/storage.md for the rules and their reasons.
+///
+/// **Caller identity.** The store trusts its caller: `source` on save and `requester` on delete
+/// are what the service layer derived from the connection, never what a client claimed.
+///
+/// **Errors** are `StoreError`s; refused input names the field path, the value and what was
+/// expected.
+public final class SampleStore: Sendable {
+    /// How the store runs.
+    public struct Configuration: Sendable {
+        /// How many reader connections to open (at least 1).
+        public var readerCount: Int
+        /// How long tombstones are kept by `purgeExpiredTombstones`; 30 days by default.
+        public var tombstoneRetention: Duration
+        /// The page size `samples(_:pageSize:)` uses when none is given.
+        public var defaultPageSize: Int
+
+        /// Creates a configuration.
+        public init(readerCount: Int = 3, tombstoneRetention: Duration = .seconds(30 * 86_400), defaultPageSize: Int = 500) {
+            self.readerCount = readerCount
+            self.tombstoneRetention = tombstoneRetention
+            self.defaultPageSize = defaultPageSize
+        }
+    }
+
+    /// The database file.
+    public let path: String
+    /// The configuration the store was opened with.
+    public let configuration: Configuration
+    /// Where type rules come from.
+    public let catalog: any TypeCatalog
+
+    private let writer: StoreWriter
+    private let readers: ReaderPool
+    private let broadcaster: CommitBroadcaster
+    private let closed = Atomic<Bool>(false)
+    private let logger: Logger
+
+    private init(
+        path: String, configuration: Configuration, catalog: any TypeCatalog, writer: StoreWriter,
+        readers: ReaderPool, broadcaster: CommitBroadcaster, logger: Logger
+    ) {
+        self.path = path
+        self.configuration = configuration
+        self.catalog = catalog
+        self.writer = writer
+        self.readers = readers
+        self.broadcaster = broadcaster
+        self.logger = logger
+    }
+
+    /// Opens (creating if needed) the store at `path`, migrating its schema to
+    /// `Schema.currentVersion`, and opens the writer and reader connections.
+    ///
+    /// Throws `StoreError` with `.database` when the file cannot be opened or was made by a
+    /// newer schema.
+    public static func open(
+        path: String, catalog: any TypeCatalog, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "salus.store")
+    ) async throws -> SampleStore {
+        let label = "salus.store"
+        let writerConnection = ConnectionQueue(label: "\(label).writer")
+        try await writerConnection.open { try Database(path: path) }
+        _ = try await writerConnection.run { database in try Schema.migrate(database, logger: logger) }
+        let broadcaster = CommitBroadcaster()
+        let writer = StoreWriter(
+            connection: writerConnection, catalog: catalog, broadcaster: broadcaster, logger: logger)
+        try await writer.load()
+        let readers = ReaderPool(count: configuration.readerCount, label: label)
+        for reader in readers.readers {
+            try await reader.open { try Database(path: path, create: false, readOnly: true) }
+        }
+        logger.debug("opened the store", metadata: ["path": "\(path)", "readers": "\(readers.readers.count)"])
+        return SampleStore(
+            path: path, configuration: configuration, catalog: catalog, writer: writer, readers: readers,
+            broadcaster: broadcaster, logger: logger)
+    }
+
+    /// Closes the store: commit feeds end, calls already queued finish, later calls throw
+    /// `.closed`.
+    public func close() async {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        broadcaster.close()
+        await writer.connection.close()
+        for reader in readers.readers { await reader.close() }
+    }
+
+    private func checkOpen() throws(StoreError) {
+        if closed.load(ordering: .relaxed) { throw StoreError(code: .closed, message: "the store is closed") }
+    }
+
+    // MARK: Writing
+
+    /// Saves `samples` in one transaction — all of them or none — as written by `source`.
+    ///
+    /// Each sample is checked against the model's rules (`Sample.validationErrors`) and the
+    /// catalog (known type, matching kind, unit of the right dimension, value range, category
+    /// value, required metadata, declared metadata types, read-only types unless
+    /// `options.allowReadOnlyTypes`); the first refusal throws `invalidArgument` naming
+    /// `samples[i]`'s field, the value and what was expected, and nothing is saved.
+    ///
+    /// Quantities are stored in the type's canonical unit, with the unit the app used kept for
+    /// display; `source` replaces whatever `sourceRevision` the samples carried, and the store
+    /// sets `creationDate` to now and assigns UUIDs (see `SaveOptions.uuidPolicy`).
+    ///
+    /// **Sync identifier and version** (`MetadataKey.syncIdentifier`/`syncVersion`, scoped per
+    /// app id and type): a sample whose identifier is new is saved; one whose identifier exists
+    /// with a strictly lower version replaces that sample in the same transaction (the old one
+    /// becomes a tombstone keeping only the two sync keys); an equal or higher existing version
+    /// changes nothing and the result is `.keptExisting` with the existing UUID. One key without
+    /// the other is an `invalidArgument` error.
+    public func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions = SaveOptions()) async throws
+        -> SaveResponse
+    {
+        try checkOpen()
+        return try await writer.save(samples, source: source, options: options)
+    }
+
+    /// Deletes the samples with these UUIDs in one transaction — all or none — leaving a
+    /// tombstone for each at a new change position.
+    ///
+    /// Throws `notFound` for a UUID not in the store and, for `.app(id)`, `notOwner` for a
+    /// sample another app saved, naming `uuids[i]`; then nothing is deleted. Repeated UUIDs count
+    /// once. An empty list is `invalidArgument`.
+    public func delete(_ uuids: [UUID], requester: Requester) async throws -> DeleteResponse {
+        try checkOpen()
+        return try await writer.delete(uuids, requester: requester)
+    }
+
+    /// Deletes every sample of `type` matching `predicate` (nil: all) that `requester` may
+    /// delete — for `.app(id)` only that app's samples — in one transaction, and returns how
+    /// many.
+    public func delete(type: TypeIdentifier, matching predicate: SamplePredicate?, requester: Requester) async throws
+        -> DeleteResponse
+    {
+        try checkOpen()
+        return try await writer.delete(type: type, matching: predicate, requester: requester)
+    }
+
+    /// Removes the tombstones of deletions made before `date`, oldest first, and moves the
+    /// tombstone horizon up to the last one removed.
+    ///
+    /// Purging removes a prefix of the change sequence: every tombstone at or below the newest
+    /// one older than `date` goes. Anchors below the new horizon then get `anchorExpired`.
+    public func purgeTombstones(olderThan date: Date) async throws -> PurgeResult {
+        try checkOpen()
+        return try await writer.purgeTombstones(olderThan: date)
+    }
+
+    /// Purges the tombstones older than `configuration.tombstoneRetention` before `now`; the
+    /// daemon calls this periodically.
+    public func purgeExpiredTombstones(now: Date = Date()) async throws -> PurgeResult {
+        let retention = configuration.tombstoneRetention.components
+        let seconds = Double(retention.seconds) + Double(retention.attoseconds) / 1e18
+        return try await purgeTombstones(olderThan: now.addingTimeInterval(-seconds))
+    }
+
+    // MARK: Reading
+
+    /// The latest change position: the anchor a client is at after reading everything.
+    public func currentAnchor() async throws -> Anchor {
+        try checkOpen()
+        return try await readers.run { database in
+            Anchor(sequence: try database.scalarInt("SELECT value FROM store_info WHERE key = 'last_sequence'") ?? 0)
+        }
+    }
+
+    /// The tombstone horizon: the lowest anchor still valid. Anchors below it get
+    /// `anchorExpired`; no anchor (or `Anchor.zero`) is always valid.
+    public func tombstoneHorizon() async throws -> Anchor {
+        try checkOpen()
+        return try await readers.run { database in
+            Anchor(sequence: try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0)
+        }
+    }
+
+    /// The samples matching `query`, in pages of at most `pageSize` (by default
+    /// `configuration.defaultPageSize`); see `SamplePages` for memory and consistency.
+    ///
+    /// Throws `invalidArgument` at once, naming the node, when the predicate is invalid for the
+    /// type, or when `pageSize` or `limit` is not positive.
+    public func samples(_ query: SampleQuery, pageSize: Int? = nil) throws -> SamplePages {
+        try checkOpen()
+        let size = pageSize ?? configuration.defaultPageSize
+        guard size > 0 else {
+            throw StoreError.invalid("pageSize", value: "\(size)", expected: "a positive page size")
+        }
+        if let limit = query.limit, limit <= 0 {
+            throw StoreError.invalid("limit", value: "\(limit)", expected: "a positive limit, or nil for no limit")
+        }
+        let filter = try PredicateCompiler(
+            type: query.type, info: catalog.typeInfo(for: query.type), catalog: catalog, target: .samples
+        ).compile(query.predicate)
+        let sort = query.sort.isEmpty ? [SortDescriptor(.startDate)] : query.sort
+        var keys = sort.map { (column: $0.column, descending: $0.descending) }
+        keys.append((column: "r.id", descending: sort.last!.descending))
+        return SamplePages(
+            readers: readers,
+            plan: SamplePages.Plan(type: query.type, filter: filter, keys: keys, limit: query.limit),
+            pageSize: size)
+    }
+
+    /// The changes after `anchor` (nil: from the start, including the deletions still retained)
+    /// that match any of `descriptors`, read in one snapshot: added samples, deleted objects
+    /// (UUID, type and the two sync keys) and the anchor to resume from.
+    ///
+    /// With a `limit`, at most that many changes (samples and deletions together) come back, and
+    /// `hasMore` says whether to call again from the returned anchor; page through large
+    /// catch-ups this way to bound memory. Throws `anchorExpired` when `anchor` is below the
+    /// tombstone horizon, and `invalidArgument` for an anchor after the latest change, a
+    /// non-positive limit, or an invalid predicate (naming `descriptors[i].predicate…`).
+    public func anchoredQuery(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil) async throws
+        -> AnchoredQueryResult
+    {
+        try checkOpen()
+        if let limit, limit <= 0 {
+            throw StoreError.invalid("limit", value: "\(limit)", expected: "a positive limit, or nil for no limit")
+        }
+        let compiled = try StoreReads.compile(descriptors, catalog: catalog)
+        return try await readers.run { database in
+            try StoreReads.anchored(database, descriptors: compiled, anchor: anchor, limit: limit)
+        }
+    }
+
+    /// The commits from now on, as an asynchronous sequence of events (changed types and the
+    /// anchor after the commit).
+    ///
+    /// The subscription starts when this returns: subscribe first, then run the initial
+    /// anchored query, then follow the events, re-running the anchored query from the last
+    /// anchor when an event's types interest you. Events may coalesce; none is lost (see
+    /// `CommitEvents`).
+    public func commits() -> CommitEvents {
+        CommitEvents(subscription: broadcaster.subscribe())
+    }
+
+    /// The apps (and their devices) that wrote samples of `type` matching `predicate`, by app id.
+    public func sources(type: TypeIdentifier, matching predicate: SamplePredicate? = nil) async throws -> [SourceInfo] {
+        try checkOpen()
+        let fragment = try PredicateCompiler(
+            type: type, info: catalog.typeInfo(for: type), catalog: catalog, target: .samples
+        ).compile(predicate)
+        return try await readers.run { database in
+            try StoreReads.sources(database, type: type, fragment: fragment)
+        }
+    }
+
+    /// `PRAGMA integrity_check`'s answer: "ok" for a sound database.
+    public func integrityCheck() async throws -> String {
+        try checkOpen()
+        return try await readers.run { database in
+            try database.scalarText("PRAGMA integrity_check") ?? ""
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Logging
+
+/// One numbered schema change.
+///
+/// **Rule: a released migration never changes; a schema change is a new migration.** Databases
+/// in the field were made by the old text, and the version number in `PRAGMA user_version` says
+/// which migrations already ran; editing one would leave those databases and new ones different
+/// under the same number.
+public struct Migration: Sendable {
+    /// The `user_version` the database has after this migration.
+    public var version: Int
+    /// What it changes, for the log.
+    public var summary: String
+    /// The SQL, run in the same transaction as the version bump.
+    public var sql: String
+}
+
+/// The store's schema: its numbered migrations, applied in order on open.
+///
+/// Tables (migration 1):
+/// - `store_info(key, value)`: `last_sequence` (the latest change-sequence position) and
+///   `tombstone_horizon` (the highest position purged; anchors below it are expired);
+/// - `types`, `apps`, `sources` (source revisions), `devices`: deduplicated values that samples
+///   refer to by integer id; sources and devices are unique on `key`, a canonical encoding of
+///   every field (nil included), since SQL's UNIQUE treats NULLs as distinct;
+/// - `samples`: one row per live sample; UUID as a 16-byte blob; dates in integer microseconds;
+///   `value` in the type's canonical unit beside `value_in_unit` and `unit` as the app gave it;
+///   `category`; workout `activity_type`; other kinds' `payload` as JSON; the app, source
+///   revision and device ids; creation time; `seq`, its change-sequence position; and the
+///   sync keys, unique per (app, type, sync identifier);
+/// - `metadata(sample_id, key, value_type, text_value, number_value, quantity_value, dimension)`:
+///   typed values (0 string, 1 number, 2 bool, 3 date as Unix seconds, 4 quantity with
+///   `number_value` in the dimension's base unit, `quantity_value` and `text_value` (the unit)
+///   as given), indexed by (key, text) and (key, number) for predicates;
+/// - `workout_statistics(sample_id, quantity_type_id, statistic, value)`;
+/// - `tombstones`: one row per deletion at its own `seq`, keeping what predicates need to filter
+///   deletions (type, app, source, device, dates, value, category, activity type) and the two
+///   sync keys, with the deletion time.
+public enum Schema {
+    /// Migration 1: the first schema.
+    public static let migration1 = Migration(
+        version: 1, summary: "the first schema",
+        sql: """
+            CREATE TABLE store_info (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO store_info (key, value) VALUES ('last_sequence', 0), ('tombstone_horizon', 0);
+            CREATE TABLE types (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE);
+            CREATE TABLE apps (id INTEGER PRIMARY KEY, app_id TEXT NOT NULL UNIQUE);
+            CREATE TABLE sources (
+                id INTEGER PRIMARY KEY,
+                app_ref INTEGER NOT NULL REFERENCES apps(id),
+                app_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                version TEXT,
+                product_type TEXT,
+                os_version TEXT,
+                key TEXT NOT NULL UNIQUE
+            );
+            CREATE INDEX sources_app ON sources(app_id);
+            CREATE TABLE devices (
+                id INTEGER PRIMARY KEY,
+                name TEXT,
+                manufacturer TEXT,
+                model TEXT,
+                hardware_version TEXT,
+                firmware_version TEXT,
+                software_version TEXT,
+                local_identifier TEXT,
+                udi_device_identifier TEXT,
+                key TEXT NOT NULL UNIQUE
+            );
+            CREATE TABLE samples (
+                id INTEGER PRIMARY KEY,
+                uuid BLOB NOT NULL UNIQUE,
+                type_id INTEGER NOT NULL REFERENCES types(id),
+                kind INTEGER NOT NULL,
+                start_us INTEGER NOT NULL,
+                end_us INTEGER NOT NULL,
+                value REAL,
+                value_in_unit REAL,
+                unit TEXT,
+                category INTEGER,
+                activity_type INTEGER,
+                payload BLOB,
+                app_ref INTEGER NOT NULL REFERENCES apps(id),
+                source_id INTEGER NOT NULL REFERENCES sources(id),
+                device_id INTEGER REFERENCES devices(id),
+                creation_us INTEGER NOT NULL,
+                seq INTEGER NOT NULL UNIQUE,
+                sync_identifier TEXT,
+                sync_version REAL,
+                CHECK (start_us <= end_us)
+            );
+            CREATE INDEX samples_type_start ON samples(type_id, start_us);
+            CREATE INDEX samples_type_end ON samples(type_id, end_us);
+            CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
+                WHERE sync_identifier IS NOT NULL;
+            CREATE TABLE metadata (
+                sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                key TEXT NOT NULL,
+                value_type INTEGER NOT NULL,
+                text_value TEXT,
+                number_value REAL,
+                quantity_value REAL,
+                dimension TEXT,
+                PRIMARY KEY (sample_id, key)
+            ) WITHOUT ROWID;
+            CREATE INDEX metadata_text ON metadata(key, text_value);
+            CREATE INDEX metadata_number ON metadata(key, number_value);
+            CREATE TABLE workout_statistics (
+                sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                quantity_type_id INTEGER NOT NULL REFERENCES types(id),
+                statistic INTEGER NOT NULL,
+                value REAL NOT NULL,
+                PRIMARY KEY (sample_id, quantity_type_id, statistic)
+            ) WITHOUT ROWID;
+            CREATE TABLE tombstones (
+                seq INTEGER PRIMARY KEY,
+                uuid BLOB NOT NULL,
+                type_id INTEGER NOT NULL REFERENCES types(id),
+                kind INTEGER NOT NULL,
+                app_ref INTEGER NOT NULL REFERENCES apps(id),
+                source_id INTEGER NOT NULL REFERENCES sources(id),
+                device_id INTEGER REFERENCES devices(id),
+                start_us INTEGER NOT NULL,
+                end_us INTEGER NOT NULL,
+                value REAL,
+                category INTEGER,
+                activity_type INTEGER,
+                sync_identifier TEXT,
+                sync_version REAL,
+                deleted_us INTEGER NOT NULL
+            );
+            CREATE INDEX tombstones_uuid ON tombstones(uuid);
+            """)
+
+    /// Migration 2: indexes that migration 1 lacked — tombstones by deletion time (purging by
+    /// retention scanned the whole table) and samples by (app, type) (deleting an app's samples
+    /// of a type and source queries scanned every sample of the type).
+    public static let migration2 = Migration(
+        version: 2, summary: "indexes for purging tombstones and per-app deletes",
+        sql: """
+            CREATE INDEX tombstones_deleted ON tombstones(deleted_us);
+            CREATE INDEX samples_app_type ON samples(app_ref, type_id);
+            """)
+
+    /// Every migration, in order; the last one's version is the current schema version.
+    public static let migrations: [Migration] = [migration1, migration2]
+
+    /// The schema version a database has after `migrate`.
+    public static var currentVersion: Int { migrations.last!.version }
+
+    /// Brings `database` to `currentVersion`, each migration in its own transaction with its
+    /// `PRAGMA user_version` bump; returns the version found before.
+    ///
+    /// Throws when the database was made by a newer schema than this code knows.
+    @discardableResult
+    static func migrate(_ database: Database, logger: Logger) throws -> Int {
+        let found = Int(try database.scalarText("PRAGMA user_version") ?? "0") ?? 0
+        guard found <= currentVersion else {
+            throw StoreError(
+                code: .database,
+                message: "\(database.path) has schema version \(found); this build knows versions up to "
+                    + "\(currentVersion); open it with a newer salusd")
+        }
+        for migration in migrations where migration.version > found {
+            try database.transaction(immediate: true) {
+                try database.execute(migration.sql)
+                try database.execute("PRAGMA user_version = \(migration.version)")
+            }
+            logger.info(
+                "migrated the store", metadata: ["version": "\(migration.version)", "change": "\(migration.summary)"])
+        }
+        return found
+    }
+}

@@ -1,0 +1,141 @@
+import CSQLite
+import Foundation
+
+/// A value bound to a statement parameter or read from a column.
+public enum SQLValue: Hashable, Sendable {
+    /// SQL NULL.
+    case null
+    /// A 64-bit integer.
+    case integer(Int64)
+    /// A double.
+    case real(Double)
+    /// UTF-8 text.
+    case text(String)
+    /// Bytes.
+    case blob([UInt8])
+
+    /// A UUID as its 16 bytes.
+    public static func uuid(_ uuid: UUID) -> SQLValue {
+        .blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+    }
+
+    /// An optional string: `.text` or `.null`.
+    public static func optional(_ text: String?) -> SQLValue {
+        text.map { .text($0) } ?? .null
+    }
+
+    /// An optional double: `.real` or `.null`.
+    public static func optional(_ number: Double?) -> SQLValue {
+        number.map { .real($0) } ?? .null
+    }
+
+    /// An optional integer: `.integer` or `.null`.
+    public static func optional(_ number: Int64?) -> SQLValue {
+        number.map { .integer($0) } ?? .null
+    }
+}
+
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared SQLite statement, owned by the `Database` that prepared it.
+///
+/// Use it on the connection's queue only, and `reset()` it when done with its rows.
+public final class Statement {
+    private let pointer: OpaquePointer
+    private unowned let database: Database
+    /// The statement's SQL.
+    public let sql: String
+
+    init(pointer: OpaquePointer, database: Database, sql: String) {
+        self.pointer = pointer
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(pointer)
+    }
+
+    /// Binds `values` to parameters 1, 2, … in order.
+    public func bind(_ values: [SQLValue]) throws(DatabaseError) {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to the parameter at `index` (1-based).
+    public func bind(_ value: SQLValue, at index: Int32) throws(DatabaseError) {
+        let result: Int32
+        switch value {
+        case .null: result = sqlite3_bind_null(pointer, index)
+        case .integer(let number): result = sqlite3_bind_int64(pointer, index, number)
+        case .real(let number): result = sqlite3_bind_double(pointer, index, number)
+        case .text(let text): result = sqlite3_bind_text(pointer, index, text, -1, transient)
+        case .blob(let bytes):
+            result = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), transient)
+            }
+        }
+        guard result == SQLITE_OK else {
+            throw DatabaseError(
+                code: result, message: database.errorMessage, context: "binding parameter \(index) of \(sql.prefix(80))")
+        }
+    }
+
+    /// Steps to the next row: true when a row is available, false when done.
+    public func step() throws(DatabaseError) -> Bool {
+        let result = sqlite3_step(pointer)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw DatabaseError(code: result, message: database.errorMessage, context: "running \(sql.prefix(120))")
+        }
+    }
+
+    /// Resets the statement for another run and clears its bindings.
+    public func reset() {
+        sqlite3_reset(pointer)
+        sqlite3_clear_bindings(pointer)
+    }
+
+    /// Whether column `index` of the current row is NULL.
+    public func isNull(_ index: Int32) -> Bool {
+        sqlite3_column_type(pointer, index) == SQLITE_NULL
+    }
+
+    /// Column `index` as an integer.
+    public func int64(_ index: Int32) -> Int64 {
+        sqlite3_column_int64(pointer, index)
+    }
+
+    /// Column `index` as a double.
+    public func double(_ index: Int32) -> Double {
+        sqlite3_column_double(pointer, index)
+    }
+
+    /// Column `index` as text, nil when NULL.
+    public func text(_ index: Int32) -> String? {
+        guard let text = sqlite3_column_text(pointer, index) else { return nil }
+        return String(cString: text)
+    }
+
+    /// Column `index` as bytes, nil when NULL.
+    public func blob(_ index: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(pointer, index) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(pointer, index))
+        guard count > 0, let bytes = sqlite3_column_blob(pointer, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    /// Column `index` as a UUID, nil when NULL or not 16 bytes.
+    public func uuid(_ index: Int32) -> UUID? {
+        guard sqlite3_column_type(pointer, index) == SQLITE_BLOB,
+            sqlite3_column_bytes(pointer, index) == 16,
+            let bytes = sqlite3_column_blob(pointer, index)
+        else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+        return UUID(uuid: value)
+    }
+}

@@ -1,0 +1,98 @@
+import SalusModel
+
+/// An error from the store: a stable code, a message for people and, where a value was refused,
+/// the field path, the value and what was expected.
+///
+/// Field paths are written as in code and start from the argument that was refused:
+/// `samples[3].endDate`, `samples[0].metadata["HKMetadataKeySyncVersion"]`, `uuids[2]`,
+/// `predicate.and[1].metadata`. `sampleIndex` repeats the index for errors about one sample of a
+/// batch. Programs branch on `code`; new codes may be added.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    /// Why the call failed, as a stable string code.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The stable code string ("invalidArgument").
+        public let rawValue: String
+
+        /// Creates a code from its string.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The code string.
+        public var description: String { rawValue }
+
+        /// A sample, UUID, predicate, anchor or option was refused; `field` says which.
+        public static let invalidArgument = Code(rawValue: "invalidArgument")
+        /// The anchor is older than the tombstone horizon: deletions after it were purged, so
+        /// the client must resync from the start.
+        public static let anchorExpired = Code(rawValue: "anchorExpired")
+        /// A UUID to delete is not in the store.
+        public static let notFound = Code(rawValue: "notFound")
+        /// A UUID to delete belongs to a sample another app saved.
+        public static let notOwner = Code(rawValue: "notOwner")
+        /// SQLite failed (I/O, corruption, a full disk); `message` carries SQLite's text.
+        public static let database = Code(rawValue: "database")
+        /// The store was closed.
+        public static let closed = Code(rawValue: "closed")
+    }
+
+    /// Why the call failed.
+    public var code: Code
+    /// What went wrong, for people.
+    public var message: String
+    /// The path of the offending field, when one value was refused.
+    public var field: String?
+    /// The offending value, rendered for people.
+    public var value: String?
+    /// What was expected instead.
+    public var expected: String?
+    /// The index of the refused sample in a batch save.
+    public var sampleIndex: Int?
+    /// The model's reason code when the sample broke one of `SalusModel`'s rules.
+    public var reason: ValidationError.Reason?
+
+    /// Creates an error; the message defaults to "`field`: got `value`; expected `expected`".
+    public init(
+        code: Code, message: String? = nil, field: String? = nil, value: String? = nil,
+        expected: String? = nil, sampleIndex: Int? = nil, reason: ValidationError.Reason? = nil
+    ) {
+        self.code = code
+        self.field = field
+        self.value = value
+        self.expected = expected
+        self.sampleIndex = sampleIndex
+        self.reason = reason
+        if let message {
+            self.message = message
+        } else if let field, let value, let expected {
+            self.message = "\(field): got \(value); expected \(expected)"
+        } else {
+            self.message = code.rawValue
+        }
+    }
+
+    /// An invalid-argument error naming `field`, `value` and what was `expected`.
+    static func invalid(
+        _ field: String, value: String, expected: String, sampleIndex: Int? = nil,
+        reason: ValidationError.Reason? = nil
+    ) -> StoreError {
+        StoreError(
+            code: .invalidArgument, field: field, value: value, expected: expected, sampleIndex: sampleIndex,
+            reason: reason)
+    }
+
+    /// The model's validation error as an invalid-argument error about sample `index`.
+    init(_ error: ValidationError, sampleIndex: Int) {
+        self.init(
+            code: .invalidArgument, field: error.field, value: error.value, expected: error.expected,
+            sampleIndex: sampleIndex, reason: error.reason)
+    }
+
+    /// A database error.
+    init(_ error: DatabaseError) {
+        self.init(code: .database, message: error.description)
+    }
+
+    /// "`code`: `message`".
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SalusModel
+
+/// The queries, as functions of a reader connection; `SampleStore` runs them on its readers.
+enum StoreReads {
+    /// The compiled where-clause of one descriptor for samples and for tombstones.
+    struct CompiledDescriptor: Sendable {
+        var type: TypeIdentifier
+        var samples: SQLFragment
+        var tombstones: SQLFragment
+    }
+
+    static func compile(_ descriptors: [QueryDescriptor], catalog: any TypeCatalog) throws(StoreError)
+        -> [CompiledDescriptor]
+    {
+        var compiled: [CompiledDescriptor] = []
+        for (index, descriptor) in descriptors.enumerated() {
+            let info = catalog.typeInfo(for: descriptor.type)
+            let path = "descriptors[\(index)].predicate"
+            let samples = try PredicateCompiler(type: descriptor.type, info: info, catalog: catalog, target: .samples)
+                .compile(descriptor.predicate, path: path)
+            let tombstones = try PredicateCompiler(
+                type: descriptor.type, info: info, catalog: catalog, target: .tombstones
+            ).compile(descriptor.predicate, path: path)
+            compiled.append(CompiledDescriptor(type: descriptor.type, samples: samples, tombstones: tombstones))
+        }
+        return compiled
+    }
+
+    static func anchored(
+        _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?
+    ) throws -> AnchoredQueryResult {
+        try database.transaction(immediate: false) {
+            let last = try database.scalarInt("SELECT value FROM store_info WHERE key = 'last_sequence'") ?? 0
+            let horizon = try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0
+            let from = anchor?.int64 ?? 0
+            if from > 0 && from < horizon {
+                throw StoreError(
+                    code: .anchorExpired, field: "anchor", value: "\(from)",
+                    expected: "an anchor at or after the tombstone horizon \(horizon): deletions before it were "
+                        + "purged; resync from the start")
+            }
+            if from > last {
+                throw StoreError.invalid(
+                    "anchor", value: "\(from)", expected: "an anchor at or before the latest change \(last)")
+            }
+            var sampleTests: [String] = []
+            var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
+            var tombstoneTests: [String] = []
+            var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
+            for descriptor in descriptors {
+                sampleTests.append("(r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(descriptor.samples.sql))")
+                sampleArguments += [.text(descriptor.type.rawValue)] + descriptor.samples.arguments
+                tombstoneTests.append(
+                    "(r.type_id = (SELECT id FROM types WHERE identifier = ?) AND coalesce(\(descriptor.tombstones.sql), 1))")
+                tombstoneArguments += [.text(descriptor.type.rawValue)] + descriptor.tombstones.arguments
+            }
+            let matchSamples = sampleTests.isEmpty ? "0" : sampleTests.joined(separator: " OR ")
+            let matchTombstones = tombstoneTests.isEmpty ? "0" : tombstoneTests.joined(separator: " OR ")
+            let fetch = limit.map { Int64($0) + 1 } ?? -1
+            sampleArguments.append(.integer(fetch))
+            tombstoneArguments.append(.integer(fetch))
+
+            let sampleStatement = try database.prepare(
+                "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
+                    + "ORDER BY r.seq LIMIT ?", cached: false)
+            try sampleStatement.bind(sampleArguments)
+            var decoder = SampleRowDecoder()
+            var rows: [DecodedRow] = []
+            while try sampleStatement.step() { rows.append(try decoder.decode(sampleStatement)) }
+
+            let tombstoneStatement = try database.prepare(
+                "SELECT r.seq, r.uuid, t.identifier, r.sync_identifier, r.sync_version FROM tombstones r "
+                    + "JOIN types t ON t.id = r.type_id WHERE r.seq > ? AND r.seq <= ? AND (\(matchTombstones)) "
+                    + "ORDER BY r.seq LIMIT ?", cached: false)
+            try tombstoneStatement.bind(tombstoneArguments)
+            var deletions: [(Int64, DeletedObject)] = []
+            while try tombstoneStatement.step() {
+                var metadata: [String: MetadataValue] = [:]
+                if let identifier = tombstoneStatement.text(3) {
+                    metadata[MetadataKey.syncIdentifier] = .string(identifier)
+                }
+                if !tombstoneStatement.isNull(4) {
+                    metadata[MetadataKey.syncVersion] = .number(tombstoneStatement.double(4))
+                }
+                deletions.append(
+                    (
+                        tombstoneStatement.int64(0),
+                        DeletedObject(
+                            uuid: tombstoneStatement.uuid(1)!, type: TypeIdentifier(tombstoneStatement.text(2) ?? ""),
+                            metadata: metadata)
+                    ))
+            }
+
+            // Merge both lists in change order and cut at the limit.
+            var keptRows: [DecodedRow] = []
+            var keptDeletions: [DeletedObject] = []
+            var rowIndex = 0
+            var deletionIndex = 0
+            var lastTaken: Int64 = from
+            var hasMore = false
+            while rowIndex < rows.count || deletionIndex < deletions.count {
+                if let limit, keptRows.count + keptDeletions.count == limit {
+                    hasMore = true
+                    break
+                }
+                let rowSequence = rowIndex < rows.count ? rows[rowIndex].sequence : .max
+                let deletionSequence = deletionIndex < deletions.count ? deletions[deletionIndex].0 : .max
+                if rowSequence < deletionSequence {
+                    keptRows.append(rows[rowIndex])
+                    lastTaken = rowSequence
+                    rowIndex += 1
+                } else {
+                    keptDeletions.append(deletions[deletionIndex].1)
+                    lastTaken = deletionSequence
+                    deletionIndex += 1
+                }
+            }
+            let samples = try SampleRows.samples(database, rows: keptRows)
+            return AnchoredQueryResult(
+                added: samples, deleted: keptDeletions, anchor: Anchor(sequence: hasMore ? lastTaken : last), hasMore: hasMore)
+        }
+    }
+
+    static func sources(_ database: Database, type: TypeIdentifier, fragment: SQLFragment) throws -> [SourceInfo] {
+        let statement = try database.prepare(
+            """
+            SELECT a.app_id, (SELECT name FROM sources WHERE app_ref = a.id ORDER BY id DESC LIMIT 1), \
+            d.id, d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, d.software_version, \
+            d.local_identifier, d.udi_device_identifier \
+            FROM (SELECT r.app_ref, r.device_id, min(r.id) AS first FROM samples r \
+            WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(fragment.sql) \
+            GROUP BY r.app_ref, r.device_id) g \
+            JOIN apps a ON a.id = g.app_ref LEFT JOIN devices d ON d.id = g.device_id \
+            ORDER BY a.app_id, g.first
+            """, cached: false)
+        try statement.bind([.text(type.rawValue)] + fragment.arguments)
+        var result: [SourceInfo] = []
+        while try statement.step() {
+            let appID = statement.text(0) ?? ""
+            if result.last?.appID != appID {
+                result.append(SourceInfo(appID: appID, name: statement.text(1) ?? "", devices: []))
+            }
+            if !statement.isNull(2) {
+                result[result.count - 1].devices.append(
+                    Device(
+                        name: statement.text(3), manufacturer: statement.text(4), model: statement.text(5),
+                        hardwareVersion: statement.text(6), firmwareVersion: statement.text(7),
+                        softwareVersion: statement.text(8), localIdentifier: statement.text(9),
+                        udiDeviceIdentifier: statement.text(10)))
+            }
+        }
+        return result
+    }
+}

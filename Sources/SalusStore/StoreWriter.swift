@@ -1,0 +1,509 @@
+import Foundation
+import Logging
+import SalusModel
+
+/// Ids of deduplicated rows already looked up: committed ones, and those inserted by the open
+/// transaction, which are forgotten if it rolls back.
+private struct IDCache<Key: Hashable> {
+    private var committed: [Key: Int64] = [:]
+    private var pending: [Key: Int64] = [:]
+
+    subscript(key: Key) -> Int64? { committed[key] ?? pending[key] }
+
+    mutating func insert(_ key: Key, _ id: Int64) { pending[key] = id }
+    mutating func commit() {
+        committed.merge(pending) { $1 }
+        pending = [:]
+    }
+    mutating func rollback() { pending = [:] }
+}
+
+/// The store's single writer: every save, delete and purge runs here, one transaction at a time,
+/// on the writer connection's queue.
+///
+/// **Rule: one writer.** SQLite allows one write transaction at a time anyway; funnelling all
+/// writes through one serial queue means none waits on `SQLITE_BUSY`, the in-memory change
+/// counter and id caches need no lock (they are touched only on the queue), and commit events
+/// are published in commit order. What breaks otherwise: two writer connections would race for
+/// the lock, time out under load, and could publish anchors out of order.
+final class StoreWriter: @unchecked Sendable {
+    let connection: ConnectionQueue
+    let catalog: any TypeCatalog
+    let broadcaster: CommitBroadcaster
+    let logger: Logger
+
+    // Touched only on the writer queue.
+    private var lastSequence: Int64 = 0
+    private var sequence: Int64 = 0
+    private var changedTypes: Set<TypeIdentifier> = []
+    private var typeIDs = IDCache<TypeIdentifier>()
+    private var appRefs = IDCache<String>()
+    private var sourceIDs = IDCache<SourceRevision>()
+    private var deviceIDs = IDCache<Device>()
+
+    init(connection: ConnectionQueue, catalog: any TypeCatalog, broadcaster: CommitBroadcaster, logger: Logger) {
+        self.connection = connection
+        self.catalog = catalog
+        self.broadcaster = broadcaster
+        self.logger = logger
+    }
+
+    /// Reads the change counter; call once after migrating.
+    func load() async throws {
+        try await connection.run { database in
+            self.lastSequence = try database.scalarInt("SELECT value FROM store_info WHERE key = 'last_sequence'") ?? 0
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one immediate transaction; on success stores the new change counter,
+    /// commits, keeps the ids it cached and publishes a commit event if anything changed; on
+    /// failure rolls everything back, in the database and in memory.
+    private func write<T>(_ database: Database, _ body: () throws -> T) throws -> (T, Anchor) {
+        sequence = lastSequence
+        changedTypes = []
+        do {
+            let value = try database.transaction(immediate: true) { () throws -> T in
+                let value = try body()
+                if sequence != lastSequence {
+                    try database.run(
+                        "UPDATE store_info SET value = ? WHERE key = 'last_sequence'", [.integer(sequence)])
+                }
+                return value
+            }
+            typeIDs.commit()
+            appRefs.commit()
+            sourceIDs.commit()
+            deviceIDs.commit()
+            let changed = sequence != lastSequence
+            lastSequence = sequence
+            if changed {
+                broadcaster.publish(CommitEvent(anchor: Anchor(sequence: lastSequence), changedTypes: changedTypes))
+            }
+            return (value, Anchor(sequence: lastSequence))
+        } catch {
+            typeIDs.rollback()
+            appRefs.rollback()
+            sourceIDs.rollback()
+            deviceIDs.rollback()
+            sequence = lastSequence
+            throw error
+        }
+    }
+
+    private func nextSequence() -> Int64 {
+        sequence += 1
+        return sequence
+    }
+
+    private func typeID(_ database: Database, _ type: TypeIdentifier) throws -> Int64 {
+        if let id = typeIDs[type] { return id }
+        let id: Int64
+        if let found = try database.scalarInt("SELECT id FROM types WHERE identifier = ?", [.text(type.rawValue)]) {
+            id = found
+        } else {
+            try database.run("INSERT INTO types (identifier) VALUES (?)", [.text(type.rawValue)])
+            id = database.lastInsertRowID
+        }
+        typeIDs.insert(type, id)
+        return id
+    }
+
+    private func appRef(_ database: Database, _ appID: String) throws -> Int64 {
+        if let id = appRefs[appID] { return id }
+        let id: Int64
+        if let found = try database.scalarInt("SELECT id FROM apps WHERE app_id = ?", [.text(appID)]) {
+            id = found
+        } else {
+            try database.run("INSERT INTO apps (app_id) VALUES (?)", [.text(appID)])
+            id = database.lastInsertRowID
+        }
+        appRefs.insert(appID, id)
+        return id
+    }
+
+    private func sourceID(_ database: Database, _ source: SourceRevision, appRef: Int64) throws -> Int64 {
+        if let id = sourceIDs[source] { return id }
+        let key = RowKeys.source(source)
+        let id: Int64
+        if let found = try database.scalarInt("SELECT id FROM sources WHERE key = ?", [.text(key)]) {
+            id = found
+        } else {
+            try database.run(
+                "INSERT INTO sources (app_ref, app_id, name, version, product_type, os_version, key) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(appRef), .text(source.appID), .text(source.name), .optional(source.version),
+                    .optional(source.productType), .optional(source.osVersion), .text(key),
+                ])
+            id = database.lastInsertRowID
+        }
+        sourceIDs.insert(source, id)
+        return id
+    }
+
+    private func deviceID(_ database: Database, _ device: Device) throws -> Int64 {
+        if let id = deviceIDs[device] { return id }
+        let key = RowKeys.device(device)
+        let id: Int64
+        if let found = try database.scalarInt("SELECT id FROM devices WHERE key = ?", [.text(key)]) {
+            id = found
+        } else {
+            try database.run(
+                "INSERT INTO devices (name, manufacturer, model, hardware_version, firmware_version, "
+                    + "software_version, local_identifier, udi_device_identifier, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .optional(device.name), .optional(device.manufacturer), .optional(device.model),
+                    .optional(device.hardwareVersion), .optional(device.firmwareVersion),
+                    .optional(device.softwareVersion), .optional(device.localIdentifier),
+                    .optional(device.udiDeviceIdentifier), .text(key),
+                ])
+            id = database.lastInsertRowID
+        }
+        deviceIDs.insert(device, id)
+        return id
+    }
+
+    /// Turns the sample with row id `id` into a tombstone at the next change position.
+    private func tombstone(_ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64) throws {
+        try database.run(
+            """
+            INSERT INTO tombstones (seq, uuid, type_id, kind, app_ref, source_id, device_id, start_us, end_us, \
+            value, category, activity_type, sync_identifier, sync_version, deleted_us) \
+            SELECT ?, uuid, type_id, kind, app_ref, source_id, device_id, start_us, end_us, value, category, \
+            activity_type, sync_identifier, sync_version, ? FROM samples WHERE id = ?
+            """, [.integer(nextSequence()), .integer(now), .integer(id)])
+        try database.run("DELETE FROM samples WHERE id = ?", [.integer(id)])
+        changedTypes.insert(type)
+    }
+
+    // MARK: Save
+
+    func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions) async throws -> SaveResponse {
+        try await connection.run { database in
+            let (results, anchor) = try self.write(database) {
+                try self.saveInTransaction(database, samples, source: source, options: options)
+            }
+            return SaveResponse(results: results, anchor: anchor)
+        }
+    }
+
+    private struct Prepared {
+        var typeInfo: TypeInfo
+        var value: Double?
+        var valueInUnit: Double?
+        var unit: String?
+        var category: Int64?
+        var activityType: Int64?
+        var payload: [UInt8]?
+    }
+
+    /// Checks sample `index` against the model's rules and the catalog, and computes what its
+    /// row stores.
+    private func prepare(_ sample: Sample, index: Int, options: SaveOptions) throws -> Prepared {
+        let path = "samples[\(index)]"
+        do {
+            try sample.validate(at: path)
+        } catch {
+            throw StoreError(error, sampleIndex: index)
+        }
+        guard let info = catalog.typeInfo(for: sample.type) else {
+            throw StoreError.invalid(
+                "\(path).type", value: "\"\(sample.type)\"", expected: "a type the registry knows", sampleIndex: index)
+        }
+        guard info.kind == sample.kind, info.kind != .characteristic else {
+            throw StoreError.invalid(
+                "\(path).value", value: "a \(sample.kind.rawValue) value",
+                expected: info.kind == .characteristic
+                    ? "a sample type; \(sample.type) is a characteristic"
+                    : "a \(info.kind.rawValue) value for \(sample.type)",
+                sampleIndex: index)
+        }
+        if info.isReadOnly && !options.allowReadOnlyTypes {
+            throw StoreError.invalid(
+                "\(path).type", value: "\"\(sample.type)\"", expected: "a type apps may write; it is read-only",
+                sampleIndex: index)
+        }
+        for key in info.requiredMetadataKeys.sorted() where sample.metadata[key] == nil {
+            throw StoreError.invalid(
+                "\(path).metadata[\"\(key)\"]", value: "nil", expected: "a value: \(sample.type) requires it",
+                sampleIndex: index)
+        }
+        for (key, value) in sample.metadata.sorted(by: { $0.key < $1.key }) {
+            guard let declared = info.metadataValueTypes[key], declared != value.type else { continue }
+            throw StoreError.invalid(
+                "\(path).metadata[\"\(key)\"]", value: "\(value) (\(value.type.rawValue))",
+                expected: "a \(declared.rawValue) value", sampleIndex: index)
+        }
+        var prepared = Prepared(typeInfo: info)
+        switch sample.value {
+        case .quantity(let quantity):
+            guard let unit = info.canonicalUnit else {
+                throw StoreError.invalid(
+                    "\(path).type", value: "\"\(sample.type)\"",
+                    expected: "a quantity type with a canonical unit in the catalog", sampleIndex: index)
+            }
+            let canonical: Double
+            do {
+                canonical = try quantity.doubleValue(for: unit)
+            } catch {
+                throw StoreError.invalid(
+                    "\(path).quantity.unit", value: "\(quantity.unit) (\(quantity.unit.dimension))",
+                    expected: "a unit of \(unit.dimension), like \(sample.type)'s canonical unit \(unit)",
+                    sampleIndex: index)
+            }
+            if let range = info.valueRange, !range.contains(canonical) {
+                throw StoreError.invalid(
+                    "\(path).quantity.value", value: "\(quantity)",
+                    expected: "a value from \(range.lowerBound) to \(range.upperBound) \(unit)", sampleIndex: index)
+            }
+            prepared.value = canonical
+            prepared.valueInUnit = quantity.value
+            prepared.unit = quantity.unit.description
+        case .category(let raw):
+            if let allowed = info.categoryValues, !allowed.contains(raw) {
+                throw StoreError.invalid(
+                    "\(path).category", value: "\(raw)",
+                    expected: "one of \(sample.type)'s values \(allowed.sorted().map(String.init).joined(separator: ", "))",
+                    sampleIndex: index)
+            }
+            prepared.category = Int64(raw)
+        case .workout(let workout):
+            prepared.activityType = Int64(workout.activityType)
+            for (type, quantity) in workout.statistics {
+                let field = "\(path).workout.statistics[\"\(type)\"]"
+                guard let statisticInfo = catalog.typeInfo(for: type), statisticInfo.kind == .quantity,
+                    let unit = statisticInfo.canonicalUnit
+                else {
+                    throw StoreError.invalid(
+                        field, value: "\"\(type)\"", expected: "a quantity type the registry knows", sampleIndex: index)
+                }
+                guard quantity.unit.isCompatible(with: unit) else {
+                    throw StoreError.invalid(
+                        field, value: "\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)",
+                        sampleIndex: index)
+                }
+            }
+        case .visionPrescription, .document:
+            break
+        }
+        prepared.payload = try Payloads.encode(sample.value)
+        return prepared
+    }
+
+    private func saveInTransaction(
+        _ database: Database, _ samples: [Sample], source: SourceRevision, options: SaveOptions
+    ) throws -> [SaveResult] {
+        guard !samples.isEmpty else { return [] }
+        let now = StoredTime.microseconds(Date())
+        let appRef = try appRef(database, source.appID)
+        let sourceID = try sourceID(database, source, appRef: appRef)
+        var results: [SaveResult] = []
+        results.reserveCapacity(samples.count)
+        var batchUUIDs = Set<UUID>()
+        let insertSQL = """
+            INSERT INTO samples (uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
+            activity_type, payload, app_ref, source_id, device_id, creation_us, seq, sync_identifier, sync_version) \
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        let metadataSQL = """
+            INSERT INTO metadata (sample_id, key, value_type, text_value, number_value, quantity_value, dimension) \
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        for (index, sample) in samples.enumerated() {
+            let prepared = try prepare(sample, index: index, options: options)
+            let typeID = try typeID(database, sample.type)
+
+            let uuid: UUID
+            switch options.uuidPolicy {
+            case .assign:
+                uuid = UUIDv7.make()
+            case .keep:
+                uuid = sample.uuid
+                let known =
+                    try database.scalarInt(
+                        "SELECT 1 WHERE EXISTS (SELECT 1 FROM samples WHERE uuid = ?1) "
+                            + "OR EXISTS (SELECT 1 FROM tombstones WHERE uuid = ?1)", [.uuid(uuid)]) != nil
+                if known || batchUUIDs.contains(uuid) {
+                    throw StoreError.invalid(
+                        "samples[\(index)].uuid", value: uuid.uuidString,
+                        expected: known
+                            ? "a UUID not already in the store" : "a UUID not already used earlier in the batch",
+                        sampleIndex: index)
+                }
+            }
+            batchUUIDs.insert(uuid)
+
+            var outcome = SaveOutcome.saved
+            if let syncIdentifier = sample.syncIdentifier, let syncVersion = sample.syncVersion {
+                let lookup = try database.prepare(
+                    "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
+                try lookup.bind([.integer(appRef), .integer(typeID), .text(syncIdentifier)])
+                let existing = try lookup.step() ? (lookup.int64(0), lookup.uuid(1)!, lookup.double(2)) : nil
+                lookup.reset()
+                if let (existingID, existingUUID, existingVersion) = existing {
+                    guard syncVersion > existingVersion else {
+                        results.append(SaveResult(uuid: existingUUID, outcome: .keptExisting))
+                        continue
+                    }
+                    try tombstone(database, sampleID: existingID, type: sample.type, now: now)
+                    outcome = .replaced(existingUUID)
+                }
+            }
+
+            let deviceID = try sample.device.map { try self.deviceID(database, $0) }
+            let insert = try database.prepare(insertSQL)
+            try insert.bind([
+                .uuid(uuid), .integer(typeID), .integer(StoredCodes.kind(sample.kind)),
+                .integer(StoredTime.microseconds(sample.startDate)), .integer(StoredTime.microseconds(sample.endDate)),
+                .optional(prepared.value), .optional(prepared.valueInUnit), .optional(prepared.unit),
+                .optional(prepared.category), .optional(prepared.activityType),
+                prepared.payload.map { .blob($0) } ?? .null, .integer(appRef), .integer(sourceID),
+                .optional(deviceID), .integer(now), .integer(nextSequence()), .optional(sample.syncIdentifier),
+                .optional(sample.syncVersion),
+            ])
+            while try insert.step() {}
+            insert.reset()
+            let sampleID = database.lastInsertRowID
+            changedTypes.insert(sample.type)
+
+            if !sample.metadata.isEmpty {
+                let statement = try database.prepare(metadataSQL)
+                for (key, value) in sample.metadata {
+                    var row: [SQLValue] = [.integer(sampleID), .text(key)]
+                    switch value {
+                    case .string(let text): row += [.integer(0), .text(text), .null, .null, .null]
+                    case .number(let number): row += [.integer(1), .null, .real(number), .null, .null]
+                    case .bool(let flag): row += [.integer(2), .null, .real(flag ? 1 : 0), .null, .null]
+                    case .date(let date): row += [.integer(3), .null, .real(date.timeIntervalSince1970), .null, .null]
+                    case .quantity(let quantity):
+                        let normalized = BaseUnit.normalize(quantity)
+                        row += [
+                            .integer(4), .text(quantity.unit.description), .optional(normalized?.value),
+                            .real(quantity.value), .text(quantity.unit.dimension.description),
+                        ]
+                    }
+                    try statement.bind(row)
+                    while try statement.step() {}
+                    statement.reset()
+                }
+            }
+
+            if case .workout(let workout) = sample.value {
+                for (type, quantity) in workout.statistics {
+                    let info = catalog.typeInfo(for: type)!
+                    let value = try quantity.doubleValue(for: info.canonicalUnit!)
+                    let statistic: WorkoutStatistic = (info.aggregationStyle ?? .cumulative).isCumulative ? .sum : .average
+                    try database.run(
+                        "INSERT INTO workout_statistics (sample_id, quantity_type_id, statistic, value) VALUES (?, ?, ?, ?)",
+                        [
+                            .integer(sampleID), .integer(try self.typeID(database, type)),
+                            .integer(Int64(statistic.rawValue)), .real(value),
+                        ])
+                }
+            }
+            results.append(SaveResult(uuid: uuid, outcome: outcome))
+        }
+        return results
+    }
+
+    // MARK: Delete
+
+    func delete(_ uuids: [UUID], requester: Requester) async throws -> DeleteResponse {
+        guard !uuids.isEmpty else {
+            throw StoreError.invalid("uuids", value: "[]", expected: "at least one UUID")
+        }
+        return try await connection.run { database in
+            let (count, anchor) = try self.write(database) { () throws -> Int in
+                let now = StoredTime.microseconds(Date())
+                var seen = Set<UUID>()
+                var targets: [(Int64, TypeIdentifier)] = []
+                let lookup = try database.prepare(
+                    "SELECT s.id, a.app_id, t.identifier FROM samples s JOIN apps a ON a.id = s.app_ref "
+                        + "JOIN types t ON t.id = s.type_id WHERE s.uuid = ?")
+                for (index, uuid) in uuids.enumerated() where seen.insert(uuid).inserted {
+                    try lookup.bind([.uuid(uuid)])
+                    let row = try lookup.step() ? (lookup.int64(0), lookup.text(1) ?? "", lookup.text(2) ?? "") : nil
+                    lookup.reset()
+                    guard let (id, appID, type) = row else {
+                        throw StoreError(
+                            code: .notFound, field: "uuids[\(index)]", value: uuid.uuidString,
+                            expected: "the UUID of a sample in the store")
+                    }
+                    if case .app(let caller) = requester, caller != appID {
+                        throw StoreError(
+                            code: .notOwner, field: "uuids[\(index)]", value: uuid.uuidString,
+                            expected: "a sample saved by \(caller); apps delete only what they saved")
+                    }
+                    targets.append((id, TypeIdentifier(type)))
+                }
+                for (id, type) in targets {
+                    try self.tombstone(database, sampleID: id, type: type, now: now)
+                }
+                return targets.count
+            }
+            return DeleteResponse(deleted: count, anchor: anchor)
+        }
+    }
+
+    func delete(type: TypeIdentifier, matching predicate: SamplePredicate?, requester: Requester) async throws
+        -> DeleteResponse
+    {
+        let compiler = PredicateCompiler(
+            type: type, info: catalog.typeInfo(for: type), catalog: catalog, target: .samples)
+        let fragment = try compiler.compile(predicate)
+        return try await connection.run { database in
+            let (count, anchor) = try self.write(database) { () throws -> Int in
+                guard
+                    let typeID = try database.scalarInt(
+                        "SELECT id FROM types WHERE identifier = ?", [.text(type.rawValue)])
+                else { return 0 }
+                var sql = "SELECT r.id FROM samples r WHERE r.type_id = ? AND \(fragment.sql)"
+                var arguments: [SQLValue] = [.integer(typeID)] + fragment.arguments
+                if case .app(let caller) = requester {
+                    sql += " AND r.app_ref = (SELECT id FROM apps WHERE app_id = ?)"
+                    arguments.append(.text(caller))
+                }
+                let statement = try database.prepare(sql + " ORDER BY r.id", cached: false)
+                try statement.bind(arguments)
+                var ids: [Int64] = []
+                while try statement.step() { ids.append(statement.int64(0)) }
+                let now = StoredTime.microseconds(Date())
+                for id in ids {
+                    try self.tombstone(database, sampleID: id, type: type, now: now)
+                }
+                return ids.count
+            }
+            return DeleteResponse(deleted: count, anchor: anchor)
+        }
+    }
+
+    // MARK: Tombstones
+
+    func purgeTombstones(olderThan date: Date) async throws -> PurgeResult {
+        let cutoff = StoredTime.microseconds(date)
+        return try await connection.run { database in
+            let ((purged, horizon), _) = try self.write(database) { () throws -> (Int, Int64) in
+                var horizon =
+                    try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0
+                guard
+                    let last = try database.scalarInt(
+                        "SELECT max(seq) FROM tombstones WHERE deleted_us < ?", [.integer(cutoff)])
+                else { return (0, horizon) }
+                let purged = try database.run("DELETE FROM tombstones WHERE seq <= ?", [.integer(last)])
+                if last > horizon {
+                    horizon = last
+                    try database.run(
+                        "UPDATE store_info SET value = ? WHERE key = 'tombstone_horizon'", [.integer(horizon)])
+                }
+                return (purged, horizon)
+            }
+            if purged > 0 {
+                self.logger.info(
+                    "purged tombstones", metadata: ["count": "\(purged)", "horizon": "\(horizon)"])
+            }
+            return PurgeResult(purged: purged, horizon: Anchor(sequence: horizon))
+        }
+    }
+}

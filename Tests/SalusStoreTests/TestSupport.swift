@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import SalusModel
+import SalusStore
+import Testing
+
+/// Types, stores and samples the store tests share.
+enum Fixtures {
+    static let steps: TypeIdentifier = "HKQuantityTypeIdentifierStepCount"
+    static let heartRate: TypeIdentifier = "HKQuantityTypeIdentifierHeartRate"
+    static let bodyTemperature: TypeIdentifier = "HKQuantityTypeIdentifierBodyTemperature"
+    static let distance: TypeIdentifier = "HKQuantityTypeIdentifierDistanceWalkingRunning"
+    static let energy: TypeIdentifier = "HKQuantityTypeIdentifierActiveEnergyBurned"
+    static let steadiness: TypeIdentifier = "HKQuantityTypeIdentifierAppleWalkingSteadiness"
+    static let sleep: TypeIdentifier = "HKCategoryTypeIdentifierSleepAnalysis"
+    static let menstrualFlow: TypeIdentifier = "HKCategoryTypeIdentifierMenstrualFlow"
+    static let workout: TypeIdentifier = "HKWorkoutTypeIdentifier"
+    static let prescription: TypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
+    static let document: TypeIdentifier = "HKDocumentTypeIdentifierCDA"
+    static let wheelchairUse: TypeIdentifier = "HKCharacteristicTypeIdentifierWheelchairUse"
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "salus.store.tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    static let allAsleep: Set<Int> = [1, 3, 4, 5]
+
+    static let catalog = StaticTypeCatalog([
+        steps: TypeInfo(kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
+        heartRate: TypeInfo(
+            kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "count/min"),
+            aggregationStyle: .discreteTemporallyWeighted, valueRange: 0...400),
+        bodyTemperature: TypeInfo(
+            kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "degC"), aggregationStyle: .discreteArithmetic,
+            metadataValueTypes: ["HKBodyTemperatureSensorLocation": .number]),
+        distance: TypeInfo(kind: .quantity, canonicalUnit: .meter, aggregationStyle: .cumulative),
+        energy: TypeInfo(kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "kcal"), aggregationStyle: .cumulative),
+        steadiness: TypeInfo(
+            kind: .quantity, canonicalUnit: .percent, aggregationStyle: .discreteArithmetic, isReadOnly: true),
+        sleep: TypeInfo(
+            kind: .category, categoryValues: [0, 1, 2, 3, 4, 5], valueGroups: ["allAsleep": allAsleep],
+            metadataValueTypes: [MetadataKey.timeZone: .string]),
+        menstrualFlow: TypeInfo(
+            kind: .category, categoryValues: [1, 2, 3, 4, 5], requiredMetadataKeys: [MetadataKey.menstrualCycleStart],
+            metadataValueTypes: [MetadataKey.menstrualCycleStart: .bool]),
+        workout: TypeInfo(kind: .workout),
+        prescription: TypeInfo(kind: .visionPrescription),
+        document: TypeInfo(kind: .document),
+        wheelchairUse: TypeInfo(kind: .characteristic, isReadOnly: true),
+    ])
+
+    static let app = SourceRevision(
+        appID: "org.example.diary", name: "Diary", version: "1.0", productType: "x86_64", osVersion: "6.1.0")
+    static let otherApp = SourceRevision(appID: "org.example.other", name: "Other", version: "2.0")
+
+    /// A whole second, so dates survive the store's microseconds exactly.
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func at(_ seconds: Double) -> Date { base.addingTimeInterval(seconds) }
+
+    /// A step count sample.
+    static func quantity(
+        _ value: Double, start: Double = 0, end: Double? = nil, metadata: [String: MetadataValue] = [:],
+        device: Device? = nil
+    ) -> Sample {
+        quantity(steps, value, "count", start: start, end: end, metadata: metadata, device: device)
+    }
+
+    static func quantity(
+        _ type: TypeIdentifier, _ value: Double, _ unit: String = "count", start: Double = 0,
+        end: Double? = nil, metadata: [String: MetadataValue] = [:], device: Device? = nil
+    ) -> Sample {
+        Sample(
+            type: type, startDate: at(start), endDate: at(end ?? start),
+            value: .quantity(Quantity(value: value, unit: try! SalusUnit(parsing: unit))),
+            sourceRevision: SourceRevision(appID: "ignored", name: "ignored"), device: device, metadata: metadata)
+    }
+
+    /// A sleep analysis sample.
+    static func category(
+        _ value: Int, start: Double = 0, end: Double? = nil, metadata: [String: MetadataValue] = [:]
+    ) -> Sample {
+        category(sleep, value, start: start, end: end, metadata: metadata)
+    }
+
+    static func category(
+        _ type: TypeIdentifier, _ value: Int, start: Double = 0, end: Double? = nil,
+        metadata: [String: MetadataValue] = [:]
+    ) -> Sample {
+        Sample(
+            type: type, startDate: at(start), endDate: at(end ?? start), value: .category(value),
+            sourceRevision: SourceRevision(appID: "ignored", name: "ignored"), metadata: metadata)
+    }
+
+    static func synced(_ identifier: String, version: Double, value: Double = 1) -> Sample {
+        quantity(
+            steps, value,
+            metadata: [MetadataKey.syncIdentifier: .string(identifier), MetadataKey.syncVersion: .number(version)])
+    }
+}
+
+/// A store in a fresh temporary directory, removed when the test ends.
+final class TemporaryStore {
+    let directory: URL
+    let store: SampleStore
+
+    var path: String { store.path }
+
+    private init(directory: URL, store: SampleStore) {
+        self.directory = directory
+        self.store = store
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "salus-store-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func make(configuration: SampleStore.Configuration = .init()) async throws -> TemporaryStore {
+        let directory = try temporaryDirectory()
+        let store = try await SampleStore.open(
+            path: directory.appendingPathComponent("salus.sqlite").path, catalog: Fixtures.catalog,
+            configuration: configuration, logger: Fixtures.quietLogger)
+        return TemporaryStore(directory: directory, store: store)
+    }
+
+    deinit {
+        let (store, directory) = (self.store, self.directory)
+        Task {
+            await store.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+}
+
+extension SampleStore {
+    /// Every sample of `type` matching `predicate`, sorted by start.
+    func all(_ type: TypeIdentifier, _ predicate: SamplePredicate? = nil) async throws -> [Sample] {
+        try await samples(SampleQuery(type: type, predicate: predicate)).collect()
+    }
+
+    /// How many samples of `type` there are.
+    func count(_ type: TypeIdentifier, _ predicate: SamplePredicate? = nil) async throws -> Int {
+        try await all(type, predicate).count
+    }
+}
