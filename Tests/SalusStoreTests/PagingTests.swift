@@ -1,0 +1,89 @@
+import Foundation
+import SalusModel
+import SalusStore
+import Testing
+
+@Suite("Sample query paging")
+struct PagingTests {
+    @Test("100,000 rows in bounded pages, in order, each once")
+    func hundredThousand() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let total = 100_000
+        // Samples share their start in pairs, so ties need the row id.
+        for batch in stride(from: 0, to: total, by: 10_000) {
+            let samples = (batch..<(batch + 10_000)).map { (index: Int) -> Sample in
+                let start = Double(index / 2)
+                return Fixtures.quantity(Double(index), start: start, end: start + 60)
+            }
+            _ = try await store.save(samples, source: Fixtures.app)
+        }
+        let pageSize = 1000
+        var count = 0
+        var pages = 0
+        var seen = Set<UUID>()
+        var previous: (Date, Double)?
+        for try await page in try store.samples(SampleQuery(type: Fixtures.steps), pageSize: pageSize) {
+            #expect(!page.isEmpty && page.count <= pageSize)
+            pages += 1
+            for sample in page {
+                count += 1
+                seen.insert(sample.uuid)
+                let key = (sample.startDate, sample.value.quantityValue ?? -1)
+                if let previous {
+                    #expect(previous.0 < key.0 || (previous.0 == key.0 && previous.1 < key.1))
+                }
+                previous = key
+            }
+        }
+        #expect(count == total)
+        #expect(seen.count == total)
+        #expect(pages == total / pageSize)
+
+        // Descending by end date with a limit that is not a multiple of the page size.
+        let latest = try await store.samples(
+            SampleQuery(type: Fixtures.steps, sort: [SortDescriptor(.endDate, descending: true)], limit: 2_500),
+            pageSize: 1000
+        ).collect()
+        #expect(latest.count == 2_500)
+        #expect(latest.first?.value.quantityValue == Double(total - 1))
+        #expect(latest.map(\.endDate) == latest.map(\.endDate).sorted(by: >))
+    }
+
+    @Test("mixed sort directions page through ties exactly once")
+    func mixedDirections() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let samples = (0..<500).map { (index: Int) -> Sample in
+            let start = Double(index / 10)
+            return Fixtures.quantity(Double(index), start: start, end: start + Double(index % 7))
+        }
+        _ = try await store.save(samples, source: Fixtures.app)
+        let query = SampleQuery(
+            type: Fixtures.steps, sort: [SortDescriptor(.startDate), SortDescriptor(.endDate, descending: true)])
+        let paged = try await store.samples(query, pageSize: 7).collect()
+        let whole = try await store.samples(query, pageSize: 1000).collect()
+        #expect(paged.count == 500)
+        #expect(paged.map(\.uuid) == whole.map(\.uuid))
+        for (earlier, later) in zip(paged, paged.dropFirst()) {
+            #expect(
+                earlier.startDate < later.startDate
+                    || (earlier.startDate == later.startDate && earlier.endDate >= later.endDate))
+        }
+    }
+
+    @Test("a cancelled iteration stops with CancellationError")
+    func cancellation() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await store.save((0..<100).map { Fixtures.quantity(Double($0)) }, source: Fixtures.app)
+        let pages = try store.samples(SampleQuery(type: Fixtures.steps), pageSize: 10)
+        let task = Task {
+            var iterator = pages.makeAsyncIterator()
+            _ = try await iterator.next()
+            withUnsafeCurrentTask { $0?.cancel() }
+            _ = try await iterator.next()
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
