@@ -63,6 +63,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Saves numbered batches and prints each after its commit, for the crash-safety test.
+        .executableTarget(
+            name: "salus-store-crashtest",
+            dependencies: ["SalusStore", "SalusModel", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // The plugin ABI: salus_plugin.h, plain C, shared by the host, Swift plugins and C plugins.
         .target(name: "CSalusPlugin"),
@@ -150,6 +155,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
+        // Depends on salus-store-crashtest so that it is built for the crash-safety test.
+        .testTarget(
+            name: "SalusStoreTests",
+            dependencies: [
+                "SalusStore", "SalusModel", "salus-store-crashtest",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(
