@@ -63,7 +63,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
 /// - `strictStartDate`: `ws <= s < we`;
 /// - `strictEndDate`: `ws <= e < we`;
 /// - both: both of the above.
-/// A `start` after `end` is an invalid predicate.
+/// A `start` after `end` is an invalid predicate. A zero-length window (`ws == we`) matches,
+/// without options, the samples that start before the instant and reach it.
 public struct DateWindow: Hashable, Sendable {
     /// The window's start (inclusive), or nil for no lower bound.
     public var start: Date?
