@@ -83,6 +83,8 @@ enum Payloads {
     // MARK: Encoding
 
     static func encode(_ value: SampleValue) throws -> [UInt8]? {
+        if case .quantity = value { return nil }
+        if case .category = value { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         switch value {

@@ -260,7 +260,6 @@ final class StoreWriter: @unchecked Sendable {
             }
             prepared.value = canonical
             prepared.valueInUnit = quantity.value
-            prepared.unit = quantity.unit.description
         case .category(let raw):
             if let allowed = info.categoryValues, !allowed.contains(raw) {
                 throw StoreError.invalid(
@@ -311,8 +310,18 @@ final class StoreWriter: @unchecked Sendable {
             INSERT INTO metadata (sample_id, key, value_type, text_value, number_value, quantity_value, dimension) \
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """
+        let insert = try database.prepare(insertSQL)
+        let metadataInsert = try database.prepare(metadataSQL)
+        let syncLookup = try database.prepare(
+            "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
+        var unitTexts: [SalusUnit: String] = [:]
         for (index, sample) in samples.enumerated() {
-            let prepared = try prepare(sample, index: index, options: options)
+            var prepared = try prepare(sample, index: index, options: options)
+            if case .quantity(let quantity) = sample.value {
+                let text = unitTexts[quantity.unit] ?? quantity.unit.description
+                unitTexts[quantity.unit] = text
+                prepared.unit = text
+            }
             let typeID = try typeID(database, sample.type)
 
             let uuid: UUID
@@ -337,8 +346,7 @@ final class StoreWriter: @unchecked Sendable {
 
             var outcome = SaveOutcome.saved
             if let syncIdentifier = sample.syncIdentifier, let syncVersion = sample.syncVersion {
-                let lookup = try database.prepare(
-                    "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
+                let lookup = syncLookup
                 try lookup.bind([.integer(appRef), .integer(typeID), .text(syncIdentifier)])
                 let existing = try lookup.step() ? (lookup.int64(0), lookup.uuid(1)!, lookup.double(2)) : nil
                 lookup.reset()
@@ -353,7 +361,6 @@ final class StoreWriter: @unchecked Sendable {
             }
 
             let deviceID = try sample.device.map { try self.deviceID(database, $0) }
-            let insert = try database.prepare(insertSQL)
             try insert.bind([
                 .uuid(uuid), .integer(typeID), .integer(StoredCodes.kind(sample.kind)),
                 .integer(StoredTime.microseconds(sample.startDate)), .integer(StoredTime.microseconds(sample.endDate)),
@@ -369,7 +376,7 @@ final class StoreWriter: @unchecked Sendable {
             changedTypes.insert(sample.type)
 
             if !sample.metadata.isEmpty {
-                let statement = try database.prepare(metadataSQL)
+                let statement = metadataInsert
                 for (key, value) in sample.metadata {
                     var row: [SQLValue] = [.integer(sampleID), .text(key)]
                     switch value {
