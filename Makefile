@@ -4,7 +4,7 @@ SWIFT ?= swift
 PLUGINS := SalusCore SalusSleep SalusReproductive SalusMobility SalusVision SalusWheelchair
 DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
-PLUGIN_DIR := .build/plugins
+PLUGIN_DIR := $(CURDIR)/.build/plugins
 ARGS ?=
 
 .PHONY: setup build plugins run test bench generate check-generated clean

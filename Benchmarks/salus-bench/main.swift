@@ -141,7 +141,7 @@ func rawFrameStream(payloadSize: Int, duration: Double) -> Double {
 
 // MARK: The RPC layer
 
-func rpcUnary(client: RPCClient, callers: Int, payloadSize: Int, duration: Double) async throws -> (latencies: [Double], calls: Int, elapsed: Double) {
+func rpcUnary(client: RPCClient, callers: Int, payloadSize: Int, duration: Double, pinned: Bool = false) async throws -> (latencies: [Double], calls: Int, elapsed: Double) {
     var request = Salus_V1_EchoRequest()
     request.payload = Data(repeating: 7, count: payloadSize)
     let frozen = request
@@ -153,7 +153,7 @@ func rpcUnary(client: RPCClient, callers: Int, payloadSize: Int, duration: Doubl
     let end = start + .milliseconds(Int(duration * 1000))
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for _ in 0..<callers {
-            group.addTask {
+            group.addTask(executorPreference: pinned ? client.executor : nil) {
                 var latencies: [Double] = []
                 while ContinuousClock.now < end {
                     let t0 = ContinuousClock.now
@@ -172,7 +172,12 @@ func rpcUnary(client: RPCClient, callers: Int, payloadSize: Int, duration: Doubl
     return (latencies.sorted(), latencies.count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
 
-func rpcStream(client: RPCClient, payloadSize: Int, duration: Double) async throws -> Double {
+func rpcStream(client: RPCClient, payloadSize: Int, duration: Double, pinned: Bool = false) async throws -> Double {
+    if pinned {
+        return try await withTaskExecutorPreference(client.executor) {
+            try await rpcStream(client: client, payloadSize: payloadSize, duration: duration)
+        }
+    }
     var request = Salus_V1_GenerateRequest()
     request.count = 0
     request.size = UInt32(payloadSize)
@@ -237,12 +242,23 @@ for callers in [1, 16] {
     table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p99 µs", format(rpcP99), format(rawP99), format(rpcP99 / rawP99, 2) + "×"))
     table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): calls/s", format(rpcRate, 0), format(rawRate, 0), format(rpcRate / rawRate, 2) + "×"))
 }
+// Callers that run on the connection's event loop (RPCClient.executor): no thread hops.
+let pinned = try await rpcUnary(client: client, callers: 1, payloadSize: payloadSize, duration: seconds, pinned: true)
+let pinnedP50 = percentile(pinned.latencies, 0.5)
+results["rpc_unary_p50_us_pinned"] = pinnedP50
+results["rpc_unary_p50_ratio_pinned"] = pinnedP50 / results["raw_roundtrip_p50_us"]!
+table.append(("unary, 1 caller on the client's loop: p50 µs", format(pinnedP50), format(results["raw_roundtrip_p50_us"]!), format(pinnedP50 / results["raw_roundtrip_p50_us"]!, 2) + "×"))
+
 let rawStream = rawFrameStream(payloadSize: payloadSize, duration: seconds)
 let rpcStreamRate = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds)
 results["rpc_stream_msgs_per_s"] = rpcStreamRate
 results["raw_stream_frames_per_s"] = rawStream
 results["rpc_stream_ratio"] = rpcStreamRate / rawStream
 table.append(("server stream: messages/s", format(rpcStreamRate, 0), format(rawStream, 0), format(rpcStreamRate / rawStream, 2) + "×"))
+let pinnedStream = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds, pinned: true)
+results["rpc_stream_msgs_per_s_pinned"] = pinnedStream
+results["rpc_stream_ratio_pinned"] = pinnedStream / rawStream
+table.append(("server stream, reader on the client's loop", format(pinnedStream, 0), format(rawStream, 0), format(pinnedStream / rawStream, 2) + "×"))
 
 await client.close()
 daemon.terminate()

@@ -7,6 +7,7 @@ import Synchronization
 final class ClientConnection: Sendable {
     let channel: any Channel
     let writability = WritabilityGate()
+    let executor: EventLoopExecutor
 
     private struct State {
         var nextStreamID: UInt32 = 1
@@ -15,12 +16,15 @@ final class ClientConnection: Sendable {
         var extensions = false
         var goAway: (lastStreamID: UInt32, reason: String)?
         var closedError: RPCError?
+        /// Request frames queued for the event loop and not yet written.
+        var queuedOpens = 0
     }
 
     private let state = Mutex(State())
 
     init(channel: any Channel) {
         self.channel = channel
+        self.executor = EventLoopExecutor(eventLoop: channel.eventLoop)
     }
 
     func write(_ frame: Frame) {
@@ -37,8 +41,11 @@ final class ClientConnection: Sendable {
 
     var extensionsEnabled: Bool { state.withLock { $0.extensions } }
 
-    /// Opens a stream and sends its Request frame. Ids are taken and Request frames queued
-    /// under one lock, so they reach the server in increasing order.
+    /// Opens a stream and sends its Request frame.
+    ///
+    /// Request frames must reach the server in the order of their ids. Callers off the event
+    /// loop queue their frame while holding the lock that hands out ids; a caller on the event
+    /// loop writes at once, unless frames queued before it are still waiting.
     func open(request: Salus_V1_Request, flags: FrameFlags) throws -> ClientStream {
         let payload = try encodeMessage(request)
         if payload.readableBytes > WireLimits.maxFramePayload {
@@ -48,7 +55,8 @@ final class ClientConnection: Sendable {
                 reason: .resourceExhausted
             )
         }
-        return try state.withLock { state in
+        let onLoop = channel.eventLoop.inEventLoop
+        let (stream, inline): (ClientStream, Frame?) = try state.withLock { state in
             if let error = state.closedError { throw error }
             if let goAway = state.goAway {
                 throw RPCError(code: .unavailable, message: "the server is going away: \(goAway.reason)", reason: .unavailable)
@@ -60,9 +68,17 @@ final class ClientConnection: Sendable {
             state.nextStreamID += 2
             let stream = ClientStream(id: id, connection: self, flowControl: state.flowControl)
             state.streams[id] = stream
-            channel.writeAndFlush(Frame(streamID: id, type: .request, flags: flags, payload: payload), promise: nil)
-            return stream
+            let frame = Frame(streamID: id, type: .request, flags: flags, payload: payload)
+            if onLoop && state.queuedOpens == 0 { return (stream, frame) }
+            state.queuedOpens += 1
+            channel.eventLoop.execute {
+                self.channel.writeAndFlush(frame, promise: nil)
+                self.state.withLock { $0.queuedOpens -= 1 }
+            }
+            return (stream, nil)
         }
+        if let inline { channel.writeAndFlush(inline, promise: nil) }
+        return stream
     }
 
     func streamEnded(_ id: UInt32) {

@@ -10,23 +10,23 @@ final class ClientStream: Sendable {
     let inbound = AsyncQueue<ByteBuffer>()
     /// Credits for the Data frames this side sends.
     let outbound: CreditGate
-    /// The receive window this side granted, or nil without flow control.
-    private let receiveWindow: Int?
 
     private struct State {
         var response: Result<Salus_V1_Response, RPCError>?
         var waiter: CheckedContinuation<Salus_V1_Response, any Error>?
-        var consumedSinceGrant = 0
+        var window: ReceiveWindow?
         var deadline: Scheduled<Void>?
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(id: UInt32, connection: ClientConnection, flowControl: (send: Int, receive: Int)?) {
         self.id = id
         self.connection = connection
         self.outbound = CreditGate(credits: flowControl?.send)
-        self.receiveWindow = flowControl?.receive
+        var state = State()
+        state.window = flowControl.map { ReceiveWindow(size: $0.receive) }
+        self.state = Mutex(state)
     }
 
     var isFinished: Bool { state.withLock { $0.response != nil } }
@@ -122,12 +122,10 @@ final class ClientStream: Sendable {
             cancel()
             throw CancellationError()
         }
-        if message != nil, let window = receiveWindow {
+        if message != nil {
             let grant: Int = state.withLock { state in
-                state.consumedSinceGrant += 1
-                guard state.consumedSinceGrant >= max(1, window / 2), state.response == nil else { return 0 }
-                defer { state.consumedSinceGrant = 0 }
-                return state.consumedSinceGrant
+                guard state.response == nil else { return 0 }
+                return state.window?.consume() ?? 0
             }
             if grant > 0 { connection.sendWindowUpdate(streamID: id, credits: grant) }
         }
@@ -137,11 +135,7 @@ final class ClientStream: Sendable {
     /// Sends one message in a Data frame, waiting for credit.
     func send(_ payload: ByteBuffer) async throws {
         if payload.readableBytes > WireLimits.maxFramePayload {
-            throw RPCError(
-                code: .resourceExhausted,
-                message: "message of \(payload.readableBytes) bytes exceeds the 4 MiB frame limit",
-                reason: .resourceExhausted
-            )
+            throw RPCError.oversizedMessage(bytes: payload.readableBytes)
         }
         try await outbound.acquire()
         try await connection.writability.waitUntilWritable()

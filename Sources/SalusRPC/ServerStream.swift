@@ -35,8 +35,6 @@ final class ServerStream: Sendable {
     let outbound: CreditGate
     /// Messages the client streams (client-streaming and bidirectional calls).
     private let inbound = AsyncQueue<ByteBuffer>()
-    /// The receive window granted to the client, or nil without flow control.
-    private let receiveWindow: Int?
     /// The most messages buffered for the handler before the stream fails.
     private let inboundLimit: Int
 
@@ -44,19 +42,21 @@ final class ServerStream: Sendable {
         var finished = false
         var task: Task<Void, Never>?
         var deadline: Scheduled<Void>?
-        var consumedSinceGrant = 0
+        var window: ReceiveWindow?
         var inboundClosed = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(id: UInt32, kind: MethodDescriptor.Kind, connection: ServerConnection, flowControl: (send: Int, receive: Int)?, inboundLimit: Int) {
         self.id = id
         self.kind = kind
         self.connection = connection
         self.outbound = CreditGate(credits: flowControl?.send)
-        self.receiveWindow = flowControl?.receive
         self.inboundLimit = flowControl?.receive ?? inboundLimit
+        var state = State()
+        state.window = flowControl.map { ReceiveWindow(size: $0.receive) }
+        self.state = Mutex(state)
     }
 
     var isFinished: Bool { state.withLock { $0.finished } }
@@ -99,7 +99,7 @@ final class ServerStream: Sendable {
                 fail(RPCError(
                     code: .resourceExhausted,
                     message: "stream \(id): the client sent more than \(inboundLimit) messages the server had not read"
-                        + (receiveWindow != nil ? " (beyond the granted window)" : ""),
+                        + (state.withLock { $0.window != nil } ? " (beyond the granted window)" : ""),
                     reason: .resourceExhausted,
                     field: "stream_id",
                     value: "\(id)",
@@ -122,12 +122,10 @@ final class ServerStream: Sendable {
 
     func nextInbound() async throws -> ByteBuffer? {
         let message = try await inbound.next()
-        if message != nil, let window = receiveWindow {
+        if message != nil {
             let grant: Int = state.withLock { state in
-                state.consumedSinceGrant += 1
-                guard state.consumedSinceGrant >= max(1, window / 2), !state.finished else { return 0 }
-                defer { state.consumedSinceGrant = 0 }
-                return state.consumedSinceGrant
+                guard !state.finished else { return 0 }
+                return state.window?.consume() ?? 0
             }
             if grant > 0 { connection.sendWindowUpdate(streamID: id, credits: grant) }
         }
@@ -140,11 +138,7 @@ final class ServerStream: Sendable {
     func send(_ payload: ByteBuffer) async throws {
         if isFinished { throw CancellationError() }
         if payload.readableBytes > WireLimits.maxFramePayload {
-            throw RPCError(
-                code: .resourceExhausted,
-                message: "stream message of \(payload.readableBytes) bytes exceeds the 4 MiB frame limit",
-                reason: .resourceExhausted
-            )
+            throw RPCError.oversizedMessage(bytes: payload.readableBytes, what: "stream message")
         }
         try await outbound.acquire()
         try await connection.writability.waitUntilWritable()

@@ -57,8 +57,8 @@ final class DaemonHarness {
     // MARK: - Starting and stopping
 
     /// Starts `salusd --socket … --admin-socket … --data-dir …` followed by `arguments`, with
-    /// `environment` added to this process's environment, and returns once the app socket
-    /// accepts connections.
+    /// `environment` added to this process's environment, and returns once both sockets accept
+    /// connections and the daemon has printed its ready banner.
     ///
     /// Throws ``HarnessError`` with the daemon's output when the binary is missing, when the
     /// daemon exits first, or when the socket does not accept within 20 seconds (the daemon is
@@ -117,7 +117,8 @@ final class DaemonHarness {
             dataDirectory: dataDirectory, process: process, capture: capture
         )
         let deadline = ContinuousClock.now + .seconds(20)
-        while !canConnect(toUnixSocket: socketPath) {
+        // Ready: both sockets accept and the daemon has printed its banner.
+        while !(canConnect(toUnixSocket: socketPath) && canConnect(toUnixSocket: adminSocketPath) && harness.output.contains(" ready")) {
             if !process.isRunning {
                 capture.waitForEnd()
                 throw HarnessError(
