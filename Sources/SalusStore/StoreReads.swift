@@ -57,7 +57,7 @@ enum StoreReads {
             }
             let matchSamples = sampleTests.isEmpty ? "0" : sampleTests.joined(separator: " OR ")
             let matchTombstones = tombstoneTests.isEmpty ? "0" : tombstoneTests.joined(separator: " OR ")
-            let fetch = limit.map { Int64($0) + 1 } ?? -1
+            let fetch = limit.map { Int64(Swift.min($0, Int(Int32.max))) + 1 } ?? -1
             sampleArguments.append(.integer(fetch))
             tombstoneArguments.append(.integer(fetch))
 
