@@ -1,0 +1,6 @@
+import Testing
+@testable import SalusKit
+
+@Test func salusKitLinks() {
+    #expect(SalusEndpoint.appSocketPath.isEmpty == false)
+}
