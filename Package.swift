@@ -118,6 +118,13 @@ let package = Package(
             ]
         ),
 
+        // An example app: a sleep diary that saves, queries and follows sleep stages.
+        .executableTarget(
+            name: "SleepDiary",
+            dependencies: ["SalusKit", "SalusModel"],
+            path: "Examples/SleepDiary"
+        ),
+
         .executableTarget(
             name: "salusd",
             dependencies: [
@@ -130,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusKit", "SalusRPC", "SalusProto",
+                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -163,6 +170,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(
@@ -174,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SalusDaemonTests",
-            dependencies: ["SalusRPC", "SalusProto", "SalusKit"]
+            dependencies: ["SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary"]
         ),
     ],
     swiftLanguageModes: [.v6]
