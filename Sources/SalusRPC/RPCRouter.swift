@@ -4,11 +4,17 @@ import SwiftProtobuf
 
 /// The methods a listener serves, registered with typed handlers.
 ///
+/// Handlers run on their connection's event loop unless registered with `onEventLoop: false`:
+/// one that may block or compute for long (decoding large batches, waiting on a database
+/// thread is fine) should opt out, so it does not hold up other connections on that loop.
+///
 /// Requests are decoded before a handler runs: a payload that does not decode fails the call
 /// with INVALID_ARGUMENT naming the message type, and the handler is not called.
 public struct RPCRouter: Sendable {
     struct Entry: Sendable {
         var kind: MethodDescriptor.Kind
+        /// Run on the connection's event loop (no thread hop) or on the global executor.
+        var onEventLoop: Bool
         var handler: @Sendable (ServerCall) async throws -> ByteBuffer?
     }
 
@@ -38,9 +44,10 @@ public struct RPCRouter: Sendable {
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
+        onEventLoop: Bool = true,
         handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
     ) {
-        add(method, Entry(kind: .unary) { call in
+        add(method, Entry(kind: .unary, onEventLoop: onEventLoop) { call in
             let request = try call.decode(Request.self, from: call.requestPayload)
             return try encodeMessage(try await handler(request, call.context))
         })
@@ -51,9 +58,10 @@ public struct RPCRouter: Sendable {
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
+        onEventLoop: Bool = true,
         handler: @escaping @Sendable (Request, RPCWriter<Response>, ServerContext) async throws -> Void
     ) {
-        add(method, Entry(kind: .serverStreaming) { call in
+        add(method, Entry(kind: .serverStreaming, onEventLoop: onEventLoop) { call in
             let request = try call.decode(Request.self, from: call.requestPayload)
             try await handler(request, RPCWriter(stream: call.stream), call.context)
             return nil
@@ -65,9 +73,10 @@ public struct RPCRouter: Sendable {
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
+        onEventLoop: Bool = true,
         handler: @escaping @Sendable (RPCRequestStream<Request>, ServerContext) async throws -> Response
     ) {
-        add(method, Entry(kind: .clientStreaming) { call in
+        add(method, Entry(kind: .clientStreaming, onEventLoop: onEventLoop) { call in
             try encodeMessage(try await handler(RPCRequestStream(call: call), call.context))
         })
     }
@@ -77,9 +86,10 @@ public struct RPCRouter: Sendable {
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
+        onEventLoop: Bool = true,
         handler: @escaping @Sendable (RPCRequestStream<Request>, RPCWriter<Response>, ServerContext) async throws -> Void
     ) {
-        add(method, Entry(kind: .bidirectionalStreaming) { call in
+        add(method, Entry(kind: .bidirectionalStreaming, onEventLoop: onEventLoop) { call in
             try await handler(RPCRequestStream(call: call), RPCWriter(stream: call.stream), call.context)
             return nil
         })

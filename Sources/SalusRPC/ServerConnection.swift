@@ -232,7 +232,7 @@ final class ServerConnection: Sendable {
             state.streams[id] = stream
             state.runningTasks += 1
         }
-        let handlerExecutor: (any TaskExecutor)? = configuration.runHandlersOnEventLoop ? executor : nil
+        let handlerExecutor: (any TaskExecutor)? = configuration.runHandlersOnEventLoop && entry.onEventLoop ? executor : nil
         let task = Task(executorPreference: handlerExecutor) {
             let result: Result<ByteBuffer?, any Error>
             do {

@@ -21,6 +21,8 @@ public struct DaemonConfiguration: Sendable {
     public var developmentMode: Bool
     /// How long calls in flight may take to finish after SIGTERM.
     public var drainTimeout: Duration
+    /// How long deletions are remembered for anchored queries (30 days by default).
+    public var tombstoneRetention: Duration
 
     public init(
         dataDirectory: String,
@@ -29,7 +31,8 @@ public struct DaemonConfiguration: Sendable {
         pluginDirectories: [String] = [],
         socketGroup: gid_t? = nil,
         developmentMode: Bool = false,
-        drainTimeout: Duration = .seconds(10)
+        drainTimeout: Duration = .seconds(10),
+        tombstoneRetention: Duration = .seconds(30 * 86_400)
     ) {
         self.dataDirectory = dataDirectory
         self.socketPath = socketPath
@@ -38,6 +41,7 @@ public struct DaemonConfiguration: Sendable {
         self.socketGroup = socketGroup
         self.developmentMode = developmentMode
         self.drainTimeout = drainTimeout
+        self.tombstoneRetention = tombstoneRetention
     }
 
     /// The database file inside the data folder.

@@ -31,17 +31,19 @@ public final class SalusDaemon: Service, Sendable {
     }
 
     /// The router of the app socket.
-    func appRouter() -> RPCRouter {
+    func appRouter(store: StoreService) -> RPCRouter {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
+        store.register(into: &router, owner: false)
         return router
     }
 
     /// The router of the admin socket.
-    func adminRouter(plugins: PluginLoadReport) -> RPCRouter {
+    func adminRouter(plugins: PluginLoadReport, store: StoreService) -> RPCRouter {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
         TypesService.register(into: &router, plugins: plugins, directories: configuration.pluginDirectories)
+        store.register(into: &router, owner: true)
         return router
     }
 
@@ -49,23 +51,46 @@ public final class SalusDaemon: Service, Sendable {
         try Self.makeDirectory(configuration.dataDirectory)
         try Self.makeDirectory((configuration.socketPath as NSString).deletingLastPathComponent)
         try Self.makeDirectory((configuration.adminSocketPath as NSString).deletingLastPathComponent)
-        let database = try Database(path: configuration.databasePath)
-        defer { database.close() }
         // Refused plugins are logged with their path and reason; the daemon serves on without them.
         let plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
+        let store: SampleStore
+        do {
+            store = try await SampleStore.open(
+                path: configuration.databasePath,
+                catalog: RegistryCatalog(registry: plugins.registry),
+                configuration: SampleStore.Configuration(tombstoneRetention: configuration.tombstoneRetention),
+                logger: logger
+            )
+        } catch {
+            throw DaemonError("cannot open the store at \(configuration.databasePath): \(error)")
+        }
+        let storeService = StoreService(store: store, registry: plugins.registry)
+        let purge = Task { [logger] in
+            while !Task.isCancelled {
+                do {
+                    let result = try await store.purgeExpiredTombstones()
+                    if result.purged > 0 {
+                        logger.info("purged expired tombstones", metadata: ["count": "\(result.purged)", "horizon": "\(result.horizon)"])
+                    }
+                } catch {
+                    logger.error("purging tombstones failed: \(error)")
+                }
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
 
         let owner = getuid()
         let permissions: mode_t = configuration.socketGroup == nil ? 0o600 : 0o660
         try await server.listen(
             unixSocketPath: configuration.socketPath,
-            router: appRouter(),
+            router: appRouter(store: storeService),
             listener: ListenerInfo(label: "app"),
             permissions: permissions,
             groupID: configuration.socketGroup
         )
         try await server.listen(
             unixSocketPath: configuration.adminSocketPath,
-            router: adminRouter(plugins: plugins),
+            router: adminRouter(plugins: plugins, store: storeService),
             listener: ListenerInfo(label: "admin"),
             permissions: 0o600,
             admission: { peer in
@@ -88,6 +113,8 @@ public final class SalusDaemon: Service, Sendable {
         try? await gracefulShutdown()
         logger.info("shutting down: sending GoAway and draining calls in flight")
         await server.shutdown(gracePeriod: configuration.drainTimeout)
+        purge.cancel()
+        await store.close()
         unlink(configuration.socketPath)
         unlink(configuration.adminSocketPath)
         logger.info("stopped")

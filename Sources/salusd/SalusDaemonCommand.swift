@@ -48,6 +48,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds calls in flight may take to finish on shutdown.", valueName: "seconds"))
     var drainTimeout: Double = 10
 
+    @Option(name: .long, help: ArgumentHelp("How long deletions are kept for anchored queries: 30d, 12h, 90m, 45s or seconds.", valueName: "duration"))
+    var tombstoneRetention: String = "30d"
+
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
         "Check the plugins (*.so) in these folders, print what would load and why anything would not, and exit (1 if anything was refused).",
         valueName: "dir"))
@@ -60,6 +63,22 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         guard drainTimeout >= 0, drainTimeout.isFinite else {
             throw ValidationError("--drain-timeout: '\(drainTimeout)' must be a number of seconds, 0 or more")
         }
+        guard Self.duration(tombstoneRetention) != nil else {
+            throw ValidationError("--tombstone-retention: '\(tombstoneRetention)' is not a duration; expected a positive number with d, h, m or s (30d, 12h, 90m, 45s)")
+        }
+    }
+
+    /// "30d", "12h", "90m", "45s" or plain seconds; nil when not a positive duration.
+    static func duration(_ text: String) -> Duration? {
+        let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
+        var number = Substring(text)
+        var scale = 1.0
+        if let last = text.last, let unit = units[last] {
+            number = text.dropLast()
+            scale = unit
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        return .milliseconds(Int64(value * scale * 1000))
     }
 
     func run() async throws {
@@ -96,7 +115,8 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             pluginDirectories: pluginsDir,
             socketGroup: group,
             developmentMode: dev,
-            drainTimeout: .milliseconds(Int(drainTimeout * 1000))
+            drainTimeout: .milliseconds(Int(drainTimeout * 1000)),
+            tombstoneRetention: Self.duration(tombstoneRetention)!
         )
         let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
             FileHandle.standardOutput.write(Data((report + "\n").utf8))

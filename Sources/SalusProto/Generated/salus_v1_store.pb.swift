@@ -346,6 +346,9 @@ public nonisolated struct Salus_V1_AnchoredBatch: Sendable {
   /// True on the last batch of the initial results.
   public var initialResultsComplete: Bool = false
 
+  /// With a limit: more changes are there after this anchor.
+  public var moreChanges: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -888,7 +891,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AnchoredBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}deleted\0\u{1}anchor\0\u{3}initial_results_complete\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}deleted\0\u{1}anchor\0\u{3}initial_results_complete\0\u{3}more_changes\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -900,6 +903,7 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.deleted) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.anchor) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.initialResultsComplete) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.moreChanges) }()
       default: break
       }
     }
@@ -918,6 +922,9 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
     if self.initialResultsComplete != false {
       try visitor.visitSingularBoolField(value: self.initialResultsComplete, fieldNumber: 4)
     }
+    if self.moreChanges != false {
+      try visitor.visitSingularBoolField(value: self.moreChanges, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -926,6 +933,7 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
     if lhs.deleted != rhs.deleted {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.initialResultsComplete != rhs.initialResultsComplete {return false}
+    if lhs.moreChanges != rhs.moreChanges {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1359,7 +1359,7 @@ const ProtobufCMessageDescriptor salus__v1__anchored_query_request__descriptor =
   (ProtobufCMessageInit) salus__v1__anchored_query_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__anchored_batch__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__anchored_batch__field_descriptors[5] =
 {
   {
     "added",
@@ -1409,17 +1409,30 @@ static const ProtobufCFieldDescriptor salus__v1__anchored_batch__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "more_changes",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AnchoredBatch, more_changes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__anchored_batch__field_indices_by_name[] = {
   0,   /* field[0] = added */
   2,   /* field[2] = anchor */
   1,   /* field[1] = deleted */
   3,   /* field[3] = initial_results_complete */
+  4,   /* field[4] = more_changes */
 };
 static const ProtobufCIntRange salus__v1__anchored_batch__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor salus__v1__anchored_batch__descriptor =
 {
@@ -1429,7 +1442,7 @@ const ProtobufCMessageDescriptor salus__v1__anchored_batch__descriptor =
   "Salus__V1__AnchoredBatch",
   "salus.v1",
   sizeof(Salus__V1__AnchoredBatch),
-  4,
+  5,
   salus__v1__anchored_batch__field_descriptors,
   salus__v1__anchored_batch__field_indices_by_name,
   1,  salus__v1__anchored_batch__number_ranges,

@@ -250,10 +250,14 @@ struct  Salus__V1__AnchoredBatch
    * True on the last batch of the initial results.
    */
   protobuf_c_boolean initial_results_complete;
+  /*
+   * With a limit: more changes are there after this anchor.
+   */
+  protobuf_c_boolean more_changes;
 };
 #define SALUS__V1__ANCHORED_BATCH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__anchored_batch__descriptor) \
-    , 0,NULL, 0,NULL, 0, 0 }
+    , 0,NULL, 0,NULL, 0, 0, 0 }
 
 
 struct  Salus__V1__ObserverRequest

@@ -1,0 +1,261 @@
+import Foundation
+import Logging
+import SalusModel
+import SalusPluginHost
+import SalusProto
+import SalusRPC
+import SalusStore
+import SalusWire
+
+/// salus.v1.Store: save, delete and query samples.
+///
+/// On an app socket the caller is the connection's app: samples it saves carry its source
+/// revision, and it deletes only what it saved. On the admin socket the owner reads everything
+/// and may delete anything, but does not save.
+public struct StoreService: Sendable {
+    public static let name = "salus.v1.Store"
+    public static let save = MethodDescriptor(service: name, method: "Save")
+    public static let delete = MethodDescriptor(service: name, method: "Delete")
+    public static let querySamples = MethodDescriptor(service: name, method: "QuerySamples")
+    public static let queryAnchored = MethodDescriptor(service: name, method: "QueryAnchored")
+    public static let observe = MethodDescriptor(service: name, method: "Observe")
+    public static let querySources = MethodDescriptor(service: name, method: "QuerySources")
+
+    /// Samples per streamed page.
+    static let pageSize = 500
+
+    let store: SampleStore
+    let registry: TypeRegistry
+
+    public init(store: SampleStore, registry: TypeRegistry) {
+        self.store = store
+        self.registry = registry
+    }
+
+    /// Adds the service's methods to `router`; `owner` for the admin socket.
+    public func register(into router: inout RPCRouter, owner: Bool) {
+        if !owner {
+            router.registerUnary(Self.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
+                try await self.save(request, caller: try Caller.resolve(context))
+            }
+        }
+        router.registerUnary(Self.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
+            try await self.delete(request, caller: try Caller.resolve(context))
+        }
+        router.registerServerStreaming(Self.querySamples, onEventLoop: false) { (request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, context) in
+            _ = try Caller.resolve(context)
+            try await self.querySamples(request, writer: writer)
+        }
+        router.registerServerStreaming(Self.queryAnchored, onEventLoop: false) { (request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, context) in
+            _ = try Caller.resolve(context)
+            try await self.queryAnchored(request, writer: writer)
+        }
+        router.registerServerStreaming(Self.observe, onEventLoop: false) { (request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>, context) in
+            _ = try Caller.resolve(context)
+            try await self.observe(request, writer: writer)
+        }
+        router.registerUnary(Self.querySources, onEventLoop: false) { (request: Salus_V1_SourceQueryRequest, context) in
+            _ = try Caller.resolve(context)
+            return try await self.querySources(request)
+        }
+    }
+
+    // MARK: Writing
+
+    func save(_ request: Salus_V1_SaveRequest, caller: Caller) async throws -> Salus_V1_SaveResponse {
+        guard !request.samples.isEmpty else {
+            throw RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample")
+        }
+        let source = caller.sourceRevision
+        let now = Date()
+        var samples: [Sample] = []
+        samples.reserveCapacity(request.samples.count)
+        for (index, wire) in request.samples.enumerated() {
+            let path = "samples[\(index)]"
+            do {
+                samples.append(try Sample(wire: wire, path: path, source: source, creationDate: now))
+            } catch {
+                throw RPCError.from(error)
+            }
+            if let message = registry.check(wire) {
+                throw Self.pluginRefusal(message, path: path)
+            }
+        }
+        let response = try await storeCall {
+            try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
+        }
+        var reply = Salus_V1_SaveResponse()
+        reply.anchor = response.anchor.rawValue
+        reply.results = response.results.map { result in
+            var wire = Salus_V1_SaveResult()
+            wire.uuid = WireUUID.bytes(result.uuid)
+            switch result.outcome {
+            case .saved: wire.outcome = .saved
+            case .keptExisting: wire.outcome = .keptExisting
+            case .replaced(let old):
+                wire.outcome = .replaced
+                wire.replacedUuid = WireUUID.bytes(old)
+            }
+            return wire
+        }
+        return reply
+    }
+
+    /// A refusal from the type registry or a plugin's validator: "field: message".
+    static func pluginRefusal(_ message: String, path: String) -> RPCError {
+        var field = path
+        if let colon = message.firstIndex(of: ":"), !message[..<colon].contains(" ") {
+            field += "." + message[..<colon]
+        }
+        return RPCError(code: .invalidArgument, message: "\(path).\(message)", reason: .invalidArgument, field: field, value: "", expected: message)
+    }
+
+    func delete(_ request: Salus_V1_DeleteRequest, caller: Caller) async throws -> Salus_V1_DeleteResponse {
+        let requester: Requester = caller.appIDSource == .owner ? .owner : .app(caller.appID)
+        let response: DeleteResponse
+        switch request.target {
+        case .uuids(let list):
+            guard !list.uuids.isEmpty else {
+                throw RPCError.invalidArgument(field: "uuids.uuids", value: "0 UUIDs", expected: "at least one UUID")
+            }
+            var uuids: [UUID] = []
+            for (index, bytes) in list.uuids.enumerated() {
+                guard let uuid = WireUUID.uuid(bytes) else {
+                    throw RPCError.invalidArgument(field: "uuids.uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
+                }
+                uuids.append(uuid)
+            }
+            response = try await storeCall { try await store.delete(uuids, requester: requester) }
+        case .matching(let matching):
+            let descriptor = try Self.descriptor(matching, path: "matching")
+            response = try await storeCall {
+                try await store.delete(type: descriptor.type, matching: descriptor.predicate, requester: requester)
+            }
+        case nil:
+            throw RPCError.invalidArgument(field: "target", value: "", expected: "uuids or matching")
+        }
+        var reply = Salus_V1_DeleteResponse()
+        reply.deleted = UInt64(response.deleted)
+        reply.anchor = response.anchor.rawValue
+        return reply
+    }
+
+    // MARK: Reading
+
+    static func descriptor(_ wire: Salus_V1_TypedPredicate, path: String) throws(RPCError) -> QueryDescriptor {
+        guard !wire.type.isEmpty else {
+            throw RPCError.invalidArgument(field: "\(path).type", value: "", expected: "a type identifier")
+        }
+        return QueryDescriptor(
+            type: TypeIdentifier(rawValue: wire.type),
+            predicate: wire.hasPredicate ? try PredicateTranslation.translate(wire.predicate, path: "\(path).predicate") : nil
+        )
+    }
+
+    func querySamples(_ request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>) async throws {
+        guard !request.type.isEmpty else {
+            throw RPCError.invalidArgument(field: "type", value: "", expected: "a type identifier")
+        }
+        var sort: [SalusStore.SortDescriptor] = []
+        for (index, descriptor) in request.sort.enumerated() {
+            switch descriptor.key {
+            case .startDate: sort.append(SalusStore.SortDescriptor(.startDate, descending: descriptor.descending))
+            case .endDate: sort.append(SalusStore.SortDescriptor(.endDate, descending: descriptor.descending))
+            case .unspecified, .UNRECOGNIZED:
+                throw RPCError.invalidArgument(field: "sort[\(index)].key", value: "\(descriptor.key.rawValue)", expected: "START_DATE or END_DATE")
+            }
+        }
+        let query = SampleQuery(
+            type: TypeIdentifier(rawValue: request.type),
+            predicate: request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil,
+            sort: sort,
+            limit: request.limit == 0 ? nil : Int(clamping: request.limit)
+        )
+        try await storeCall {
+            for try await page in try store.samples(query, pageSize: Self.pageSize) {
+                var batch = Salus_V1_SampleBatch()
+                batch.samples = page.map(\.wire)
+                try await writer.write(batch)
+            }
+        }
+    }
+
+    func queryAnchored(_ request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>) async throws {
+        guard !request.descriptors.isEmpty else {
+            throw RPCError.invalidArgument(field: "descriptors", value: "none", expected: "at least one (type, predicate) descriptor")
+        }
+        var descriptors: [QueryDescriptor] = []
+        for (index, descriptor) in request.descriptors.enumerated() {
+            descriptors.append(try Self.descriptor(descriptor, path: "descriptors[\(index)]"))
+        }
+        let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
+        if request.limit > 0 && !request.live {
+            let result = try await storeCall {
+                try await store.anchoredQuery(descriptors, anchor: anchor, limit: Int(clamping: request.limit))
+            }
+            var batch = Self.batch(result)
+            batch.initialResultsComplete = true
+            batch.moreChanges = result.hasMore
+            try await writer.write(batch)
+            return
+        }
+        try await storeCall {
+            for try await change in try store.anchoredChanges(descriptors, from: anchor, pageSize: Self.pageSize) {
+                var batch = Self.batch(change.result)
+                batch.initialResultsComplete = change.initialResultsComplete
+                try await writer.write(batch)
+                if change.initialResultsComplete && !request.live { return }
+            }
+        }
+    }
+
+    static func batch(_ result: AnchoredQueryResult) -> Salus_V1_AnchoredBatch {
+        var batch = Salus_V1_AnchoredBatch()
+        batch.added = result.added.map(\.wire)
+        batch.deleted = result.deleted.map(\.wire)
+        batch.anchor = result.anchor.rawValue
+        return batch
+    }
+
+    func observe(_ request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>) async throws {
+        guard !request.descriptors.isEmpty else {
+            throw RPCError.invalidArgument(field: "descriptors", value: "none", expected: "at least one type to observe")
+        }
+        var watched = Set<TypeIdentifier>()
+        for (index, descriptor) in request.descriptors.enumerated() {
+            watched.insert(try Self.descriptor(descriptor, path: "descriptors[\(index)]").type)
+        }
+        // Subscribe before reading the anchor, so no commit falls between the two.
+        let commits = store.commits()
+        var first = Salus_V1_ObserverNotification()
+        first.anchor = try await storeCall { try await store.currentAnchor() }.rawValue
+        try await writer.write(first)
+        for await commit in commits {
+            let changed = commit.changedTypes.intersection(watched)
+            guard !changed.isEmpty else { continue }
+            var notification = Salus_V1_ObserverNotification()
+            notification.changedTypes = changed.map(\.rawValue).sorted()
+            notification.anchor = commit.anchor.rawValue
+            try await writer.write(notification)
+        }
+    }
+
+    func querySources(_ request: Salus_V1_SourceQueryRequest) async throws -> Salus_V1_SourceQueryResponse {
+        guard !request.type.isEmpty else {
+            throw RPCError.invalidArgument(field: "type", value: "", expected: "a type identifier")
+        }
+        let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+        let sources = try await storeCall {
+            try await store.sources(type: TypeIdentifier(rawValue: request.type), matching: predicate)
+        }
+        var response = Salus_V1_SourceQueryResponse()
+        response.sources = sources.map { source in
+            var info = Salus_V1_SourceInfo()
+            info.appID = source.appID
+            info.name = source.name
+            info.devices = source.devices.map(\.wire)
+            return info
+        }
+        return response
+    }
+}

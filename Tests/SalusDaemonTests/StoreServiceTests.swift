@@ -1,0 +1,294 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+/// The store over the wire, against a real daemon with the bundled plugins.
+@Suite("salus.v1.Store on a running daemon")
+struct StoreServiceTests {
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+    static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+    static let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
+    static let delete = MethodDescriptor(service: "salus.v1.Store", method: "Delete")
+    static let querySamples = MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples")
+    static let queryAnchored = MethodDescriptor(service: "salus.v1.Store", method: "QueryAnchored")
+    static let observe = MethodDescriptor(service: "salus.v1.Store", method: "Observe")
+    static let querySources = MethodDescriptor(service: "salus.v1.Store", method: "QuerySources")
+
+    /// A daemon with the six bundled plugins.
+    static func daemon(_ arguments: [String] = []) async throws -> (DaemonHarness, URL) {
+        let plugins = try PluginDaemonTests.pluginFolder()
+        return (try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path] + arguments), plugins)
+    }
+
+    static func app(_ daemon: DaemonHarness, _ appID: String) async throws -> RPCClient {
+        var configuration = RPCClient.Configuration()
+        configuration.declaredAppID = appID
+        configuration.clientName = "Test \(appID)"
+        configuration.clientVersion = "2.0"
+        return try await RPCClient.connect(unixSocketPath: daemon.socketPath, configuration: configuration)
+    }
+
+    static func stepSample(_ count: Double, start: Int64, unit: String = "count", metadata: [String: Salus_V1_MetadataValue] = [:]) -> Salus_V1_Sample {
+        var sample = Salus_V1_Sample()
+        sample.type = steps
+        sample.startDate = start
+        sample.endDate = start + 60_000_000
+        sample.quantity.value = count
+        sample.quantity.unit = unit
+        sample.metadata = metadata
+        return sample
+    }
+
+    static func saveRequest(_ samples: [Salus_V1_Sample]) -> Salus_V1_SaveRequest {
+        var request = Salus_V1_SaveRequest()
+        request.samples = samples
+        return request
+    }
+
+    static func all(_ client: RPCClient, type: String = steps) async throws -> [Salus_V1_Sample] {
+        var request = Salus_V1_SampleQueryRequest()
+        request.type = type
+        var samples: [Salus_V1_Sample] = []
+        for try await batch in try client.serverStreaming(querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+            samples += batch.samples
+        }
+        return samples
+    }
+
+    static func string(_ value: String) -> Salus_V1_MetadataValue {
+        var metadata = Salus_V1_MetadataValue()
+        metadata.stringValue = value
+        return metadata
+    }
+
+    static func number(_ value: Double) -> Salus_V1_MetadataValue {
+        var metadata = Salus_V1_MetadataValue()
+        metadata.numberValue = value
+        return metadata
+    }
+
+    @Test("a saved sample comes back with a UUID and the caller's source, not the payload's")
+    func saveAndQuery() async throws {
+        let (daemon, plugins) = try await Self.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let client = try await Self.app(daemon, "org.example.walker")
+        var sample = Self.stepSample(120, start: 1_700_000_000_000_000)
+        sample.sourceRevision.appID = "org.example.pretender"
+        let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([sample]))
+        #expect(saved.results.count == 1)
+        #expect(saved.results[0].outcome == .saved)
+        #expect(saved.results[0].uuid.count == 16)
+        let samples = try await Self.all(client)
+        #expect(samples.count == 1)
+        #expect(samples[0].uuid == saved.results[0].uuid)
+        #expect(samples[0].quantity.value == 120)
+        #expect(samples[0].sourceRevision.appID == "org.example.walker")
+        #expect(samples[0].sourceRevision.name == "Test org.example.walker")
+        #expect(samples[0].sourceRevision.version == "2.0")
+        await client.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("bad samples are refused naming the sample, the field and the value; a bad batch saves nothing")
+    func validation() async throws {
+        let (daemon, plugins) = try await Self.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let client = try await Self.app(daemon, "org.example.walker")
+
+        var unknown = Self.stepSample(1, start: 1_700_000_000_000_000)
+        unknown.type = "HKQuantityTypeIdentifierNoSuchThing"
+        let wrongUnit = Self.stepSample(1, start: 1_700_000_000_000_000, unit: "kg")
+        var backwards = Self.stepSample(1, start: 1_700_000_000_000_000)
+        backwards.endDate = backwards.startDate - 1
+        var flow = Salus_V1_Sample()
+        flow.type = "HKCategoryTypeIdentifierMenstrualFlow"
+        flow.startDate = 1_700_000_000_000_000
+        flow.endDate = flow.startDate
+        flow.category.value = 2
+        for (sample, fragment) in [(unknown, "HKQuantityTypeIdentifierNoSuchThing"), (wrongUnit, "kg"), (backwards, "endDate"), (flow, "HKMenstrualCycleStart")] {
+            let error = await #expect(throws: RPCError.self) {
+                let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(5, start: 1_699_000_000_000_000), sample]))
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("samples[1]") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "") should name \(fragment)")
+        }
+        var batch = (0..<1_000).map { Self.stepSample(Double($0), start: 1_600_000_000_000_000 + Int64($0) * 60_000_000) }
+        batch[637].quantity.unit = "m"
+        let error = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
+        }
+        #expect(error?.message.contains("samples[637]") == true)
+        #expect(try await Self.all(client).isEmpty)
+        await client.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("sync identifier: replay keeps the existing sample; a higher version replaces it and anchored queries see both changes")
+    func syncIdentifier() async throws {
+        let (daemon, plugins) = try await Self.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let client = try await Self.app(daemon, "org.example.sync")
+        let keys = { (version: Double) in ["HKMetadataKeySyncIdentifier": Self.string("day-1"), "HKMetadataKeySyncVersion": Self.number(version)] }
+        let first: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(100, start: 1_700_000_000_000_000, metadata: keys(1))]))
+        let replay: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(100, start: 1_700_000_000_000_000, metadata: keys(1))]))
+        #expect(replay.results[0].outcome == .keptExisting)
+        #expect(replay.results[0].uuid == first.results[0].uuid)
+        let newer: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(150, start: 1_700_000_000_000_000, metadata: keys(2))]))
+        #expect(newer.results[0].outcome == .replaced)
+        #expect(newer.results[0].replacedUuid == first.results[0].uuid)
+
+        var anchored = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = Self.steps
+        anchored.descriptors = [descriptor]
+        anchored.anchor = first.anchor
+        var added: [Salus_V1_Sample] = []
+        var deleted: [Salus_V1_DeletedObject] = []
+        for try await batch in try client.serverStreaming(Self.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {
+            added += batch.added
+            deleted += batch.deleted
+        }
+        #expect(added.map(\.uuid) == [newer.results[0].uuid])
+        #expect(deleted.map(\.uuid) == [first.results[0].uuid])
+        #expect(deleted.first?.metadata["HKMetadataKeySyncIdentifier"]?.stringValue == "day-1")
+        let lower: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(90, start: 1_700_000_000_000_000, metadata: keys(1))]))
+        #expect(lower.results[0].outcome == .keptExisting)
+        #expect(try await Self.all(client).map(\.quantity.value) == [150])
+        await client.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("an app cannot delete another app's sample, and learns nothing from trying")
+    func deleteOwnOnly() async throws {
+        let (daemon, plugins) = try await Self.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let owner = try await Self.app(daemon, "org.example.owner")
+        let other = try await Self.app(daemon, "org.example.other")
+        let saved: Salus_V1_SaveResponse = try await owner.unary(Self.save, request: Self.saveRequest([Self.stepSample(10, start: 1_700_000_000_000_000)]))
+        var request = Salus_V1_DeleteRequest()
+        request.uuids.uuids = [saved.results[0].uuid]
+        let refused = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_DeleteResponse = try await other.unary(Self.delete, request: request)
+        }
+        var missing = Salus_V1_DeleteRequest()
+        missing.uuids.uuids = [Data(repeating: 9, count: 16)]
+        let absent = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_DeleteResponse = try await other.unary(Self.delete, request: missing)
+        }
+        #expect(refused?.code == .notFound)
+        #expect(refused?.code == absent?.code)
+        #expect(refused?.reason == absent?.reason)
+        #expect(try await Self.all(owner).count == 1)
+        let deleted: Salus_V1_DeleteResponse = try await owner.unary(Self.delete, request: request)
+        #expect(deleted.deleted == 1)
+        #expect(try await Self.all(owner).isEmpty)
+        await owner.close()
+        await other.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("a live anchored query streams later saves and deletions; an observer hears of them")
+    func liveAnchoredAndObserver() async throws {
+        let (daemon, plugins) = try await Self.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let follower = try await Self.app(daemon, "org.example.follower")
+        let writer = try await Self.app(daemon, "org.example.writer")
+        var request = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = Self.steps
+        request.descriptors = [descriptor]
+        request.live = true
+        let live = try follower.serverStreaming(Self.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        var observerRequest = Salus_V1_ObserverRequest()
+        observerRequest.descriptors = [descriptor]
+        let observer = try follower.serverStreaming(Self.observe, request: observerRequest, responseType: Salus_V1_ObserverNotification.self)
+        var notifications = observer.makeAsyncIterator()
+        _ = try await notifications.next()
+
+        var batches = live.makeAsyncIterator()
+        let initial = try #require(try await batches.next())
+        #expect(initial.initialResultsComplete)
+        #expect(initial.added.isEmpty)
+
+        let saved: Salus_V1_SaveResponse = try await writer.unary(Self.save, request: Self.saveRequest([Self.stepSample(42, start: 1_700_000_000_000_000)]))
+        let addition = try #require(try await batches.next())
+        #expect(addition.added.map(\.uuid) == [saved.results[0].uuid])
+        #expect(addition.anchor == saved.anchor)
+        let heard = try #require(try await notifications.next())
+        #expect(heard.changedTypes == [Self.steps])
+
+        var delete = Salus_V1_DeleteRequest()
+        delete.uuids.uuids = [saved.results[0].uuid]
+        let _: Salus_V1_DeleteResponse = try await writer.unary(Self.delete, request: delete)
+        let deletion = try #require(try await batches.next())
+        #expect(deletion.deleted.map(\.uuid) == [saved.results[0].uuid])
+        live.cancel()
+        observer.cancel()
+        await follower.close()
+        await writer.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("without an app id the store refuses with UNAUTHENTICATED; the owner reads every app's samples but does not save")
+    func identities() async throws {
+        let (daemon, plugins) = try await Self.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let anonymous = try await RPCClient.connect(unixSocketPath: daemon.socketPath)
+        let error = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_SaveResponse = try await anonymous.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
+        }
+        #expect(error?.code == .unauthenticated)
+        #expect(error?.message.contains("app") == true)
+        for app in ["org.example.a", "org.example.b"] {
+            let client = try await Self.app(daemon, app)
+            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
+            await client.close()
+        }
+        let owner = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
+        #expect(Set(try await Self.all(owner).map(\.sourceRevision.appID)) == ["org.example.a", "org.example.b"])
+        var sources = Salus_V1_SourceQueryRequest()
+        sources.type = Self.steps
+        let listed: Salus_V1_SourceQueryResponse = try await owner.unary(Self.querySources, request: sources)
+        #expect(Set(listed.sources.map(\.appID)) == ["org.example.a", "org.example.b"])
+        let ownerSave = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_SaveResponse = try await owner.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
+        }
+        #expect(ownerSave?.code == .unimplemented)
+        await anonymous.close()
+        await owner.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("an anchor older than the tombstone retention gets ANCHOR_EXPIRED, after a restart too")
+    func expiredAnchor() async throws {
+        let plugins = try PluginDaemonTests.pluginFolder()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let first = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
+        let client = try await Self.app(first, "org.example.expiry")
+        let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
+        var delete = Salus_V1_DeleteRequest()
+        delete.uuids.uuids = [saved.results[0].uuid]
+        let _: Salus_V1_DeleteResponse = try await client.unary(Self.delete, request: delete)
+        await client.close()
+        #expect(try await first.stop() == 0)
+        try await Task.sleep(for: .milliseconds(1_500))
+        // The second daemon uses the same data: it purges expired tombstones at start.
+        let second = try await DaemonHarness.start(arguments: [
+            "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
+        ])
+        let again = try await Self.app(second, "org.example.expiry")
+        var request = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = Self.steps
+        request.descriptors = [descriptor]
+        request.anchor = saved.anchor
+        let error = await #expect(throws: RPCError.self) {
+            for try await _ in try again.serverStreaming(Self.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {}
+        }
+        #expect(error?.reason == .anchorExpired)
+        await again.close()
+        #expect(try await second.stop() == 0)
+    }
+}
