@@ -146,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "salus-bench",
             dependencies: [
-                "SalusRPC", "SalusServer", "SalusKit", "SalusProto",
+                "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
