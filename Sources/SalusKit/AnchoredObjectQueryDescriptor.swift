@@ -1,0 +1,171 @@
+import SalusModel
+import SalusProto
+import SalusRPC
+
+/// An anchored object query, as HealthKit's `HKAnchoredObjectQueryDescriptor`: the samples added
+/// and the objects deleted since an anchor, for one or several types, and the anchor to resume
+/// from next time.
+///
+/// ```swift
+/// var anchor: QueryAnchor? = loadAnchor()
+/// let query = AnchoredObjectQueryDescriptor(predicates: [.samples(.category(.sleepAnalysis))], anchor: anchor)
+/// let changes = try await query.result(for: store)     // once
+/// for try await update in query.results(for: store) {  // then live, until the task is cancelled
+///     apply(update.addedSamples, update.deletedObjects)
+///     anchor = update.newAnchor
+/// }
+/// ```
+///
+/// An anchor older than the daemon's tombstone retention fails with
+/// ``SalusError/Code/anchorExpired``: start again from nil.
+public struct AnchoredObjectQueryDescriptor: Hashable, Sendable {
+    /// The types (each with an optional predicate) to follow.
+    public var predicates: [SampleTypePredicate]
+    /// Report changes after this anchor; nil means from the start, including the deletions
+    /// still retained.
+    public var anchor: QueryAnchor?
+    /// At most this many changes (added plus deleted) in ``result(for:)``; nil means no limit.
+    /// ``AnchoredObjectQueryResult/hasMore`` says whether more are there.
+    public var limit: Int?
+
+    /// A query for changes to the samples `predicates` select, after `anchor`.
+    public init(predicates: [SampleTypePredicate], anchor: QueryAnchor? = nil, limit: Int? = nil) {
+        self.predicates = predicates
+        self.anchor = anchor
+        self.limit = limit
+    }
+
+    /// The request sent (`salus.v1.AnchoredQueryRequest`); `live` keeps it streaming.
+    public func request(live: Bool) -> Salus_V1_AnchoredQueryRequest {
+        var request = Salus_V1_AnchoredQueryRequest()
+        request.descriptors = predicates.map(\.wire)
+        if let anchor { request.anchor = anchor.rawValue }
+        request.limit = UInt64(max(0, limit ?? 0))
+        request.live = live
+        return request
+    }
+
+    /// The changes after ``anchor`` (up to ``limit``) and the anchor after them.
+    public func result(for store: HealthStore) async throws(SalusError) -> AnchoredObjectQueryResult {
+        var iterator = AnchoredObjectQueryUpdates(store: store, request: request(live: false)).makeAsyncIterator()
+        do {
+            guard let result = try await iterator.next() else {
+                return AnchoredObjectQueryResult(
+                    addedSamples: [], deletedObjects: [], newAnchor: anchor ?? QueryAnchor(rawValue: 0), hasMore: false
+                )
+            }
+            return result
+        } catch {
+            throw SalusError.from(error)
+        }
+    }
+
+    /// The changes after ``anchor`` as a first element, then every later matching change as it
+    /// is committed, in order, until the iterating task is cancelled or the loop ends (which
+    /// cancels the query on the daemon). Errors are ``SalusError``s.
+    public func results(for store: HealthStore) -> AnchoredObjectQueryUpdates {
+        AnchoredObjectQueryUpdates(store: store, request: request(live: true))
+    }
+}
+
+/// What an anchored query reports: added samples, deleted objects and the anchor to resume from.
+public struct AnchoredObjectQueryResult: Hashable, Sendable {
+    /// Samples added since the previous anchor, in change order.
+    public var addedSamples: [Sample]
+    /// Samples deleted since the previous anchor, in change order.
+    public var deletedObjects: [DeletedObject]
+    /// The anchor after these changes; pass it to the next query.
+    public var newAnchor: QueryAnchor
+    /// With a limit: more changes are there after ``newAnchor``.
+    public var hasMore: Bool
+
+    /// Creates a result.
+    public init(addedSamples: [Sample], deletedObjects: [DeletedObject], newAnchor: QueryAnchor, hasMore: Bool = false) {
+        self.addedSamples = addedSamples
+        self.deletedObjects = deletedObjects
+        self.newAnchor = newAnchor
+        self.hasMore = hasMore
+    }
+}
+
+/// The updates of a live anchored query: the initial results as one element, then one element
+/// per batch of later changes.
+public struct AnchoredObjectQueryUpdates: AsyncSequence, Sendable {
+    /// One update.
+    public typealias Element = AnchoredObjectQueryResult
+
+    let store: HealthStore
+    let request: Salus_V1_AnchoredQueryRequest
+
+    /// Starts the query.
+    public func makeAsyncIterator() -> AsyncIterator {
+        do {
+            let stream = try store.client.serverStreaming(
+                HealthStore.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self
+            )
+            return AsyncIterator(stream: stream, batches: stream.makeAsyncIterator(), failure: nil, anchor: request.anchor)
+        } catch {
+            return AsyncIterator(stream: nil, batches: nil, failure: SalusError.from(error), anchor: request.anchor)
+        }
+    }
+
+    /// Reads batches from the daemon as updates are consumed.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let stream: RPCResponseStream<Salus_V1_AnchoredBatch>?
+        var batches: RPCResponseStream<Salus_V1_AnchoredBatch>.AsyncIterator?
+        var failure: SalusError?
+        var anchor: UInt64
+        var initialDone = false
+        var batchIndex = 0
+
+        init(stream: RPCResponseStream<Salus_V1_AnchoredBatch>?, batches: RPCResponseStream<Salus_V1_AnchoredBatch>.AsyncIterator?, failure: SalusError?, anchor: UInt64) {
+            self.stream = stream
+            self.batches = batches
+            self.failure = failure
+            self.anchor = anchor
+        }
+
+        /// The next update, or nil when the query has ended; throws ``SalusError``.
+        public mutating func next() async throws -> AnchoredObjectQueryResult? {
+            if let failure {
+                self.failure = nil
+                batches = nil
+                throw failure
+            }
+            var result = AnchoredObjectQueryResult(addedSamples: [], deletedObjects: [], newAnchor: QueryAnchor(rawValue: anchor))
+            var gotAny = false
+            while batches != nil {
+                let batch: Salus_V1_AnchoredBatch?
+                do {
+                    batch = try await batches?.next()
+                } catch {
+                    batches = nil
+                    throw SalusError.from(error)
+                }
+                guard let batch else {
+                    batches = nil
+                    break
+                }
+                let path = "batches[\(batchIndex)]"
+                batchIndex += 1
+                for (index, sample) in batch.added.enumerated() {
+                    result.addedSamples.append(try Sample(received: sample, path: "\(path).added[\(index)]"))
+                }
+                for (index, deleted) in batch.deleted.enumerated() {
+                    result.deletedObjects.append(try DeletedObject(received: deleted, path: "\(path).deleted[\(index)]"))
+                }
+                anchor = Swift.max(anchor, batch.anchor)
+                result.newAnchor = QueryAnchor(rawValue: anchor)
+                result.hasMore = batch.moreChanges
+                gotAny = true
+                // The initial results are gathered into one update; later batches are one each.
+                if initialDone { return result }
+                if batch.initialResultsComplete {
+                    initialDone = true
+                    return result
+                }
+            }
+            return gotAny ? result : nil
+        }
+    }
+}

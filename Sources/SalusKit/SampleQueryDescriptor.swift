@@ -1,0 +1,142 @@
+import SalusModel
+import SalusProto
+import SalusRPC
+
+/// A sample query, as HealthKit's `HKSampleQueryDescriptor`: the samples of one type that match
+/// a predicate, sorted, up to a limit.
+///
+/// ```swift
+/// let rem = SampleQueryDescriptor(
+///     type: .category(.sleepAnalysis),
+///     predicate: .date(start: evening, end: morning) && .sleepAnalysis([.asleepREM]),
+///     sortDescriptors: [.startDate()]
+/// )
+/// let samples = try await rem.result(for: store)
+/// ```
+///
+/// The daemon streams results in pages; ``result(for:)`` collects them, ``samples(for:)``
+/// hands them over one by one with memory bounded whatever the result size.
+public struct SampleQueryDescriptor: Hashable, Sendable {
+    /// The type.
+    public var type: SampleType
+    /// Which samples; nil means all of the type.
+    public var predicate: SamplePredicate?
+    /// The order; empty means the store's order (start date, then UUID).
+    public var sortDescriptors: [SampleSortDescriptor]
+    /// At most this many samples; nil means no limit.
+    public var limit: Int?
+
+    /// A query for samples of `type` matching `predicate`.
+    public init(
+        type: SampleType,
+        predicate: SamplePredicate? = nil,
+        sortDescriptors: [SampleSortDescriptor] = [],
+        limit: Int? = nil
+    ) {
+        self.type = type
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.limit = limit
+    }
+
+    /// A query for the samples `typed` selects.
+    public init(_ typed: SampleTypePredicate, sortDescriptors: [SampleSortDescriptor] = [], limit: Int? = nil) {
+        self.init(type: typed.type, predicate: typed.predicate, sortDescriptors: sortDescriptors, limit: limit)
+    }
+
+    /// The request sent (`salus.v1.SampleQueryRequest`).
+    public var request: Salus_V1_SampleQueryRequest {
+        var request = Salus_V1_SampleQueryRequest()
+        request.type = type.identifier.rawValue
+        if let predicate { request.predicate = predicate.wire }
+        request.sort = sortDescriptors.map(\.wire)
+        request.limit = UInt64(max(0, limit ?? 0))
+        return request
+    }
+
+    /// Runs the query and returns every matching sample.
+    public func result(for store: HealthStore) async throws(SalusError) -> [Sample] {
+        var samples: [Sample] = []
+        do {
+            for try await sample in self.samples(for: store) {
+                samples.append(sample)
+            }
+        } catch {
+            throw SalusError.from(error)
+        }
+        return samples
+    }
+
+    /// The matching samples one by one, as the daemon streams them; the query runs when
+    /// iteration starts, and stopping early cancels it. Errors are ``SalusError``s.
+    public func samples(for store: HealthStore) -> SampleQuerySamples {
+        SampleQuerySamples(store: store, request: request)
+    }
+}
+
+/// The samples of a ``SampleQueryDescriptor``, one by one, as the daemon streams them.
+public struct SampleQuerySamples: AsyncSequence, Sendable {
+    /// One sample.
+    public typealias Element = Sample
+
+    let store: HealthStore
+    let request: Salus_V1_SampleQueryRequest
+
+    /// Starts the query.
+    public func makeAsyncIterator() -> AsyncIterator {
+        do {
+            let stream = try store.client.serverStreaming(
+                HealthStore.querySamples, request: request, responseType: Salus_V1_SampleBatch.self
+            )
+            return AsyncIterator(stream: stream, pages: stream.makeAsyncIterator(), failure: nil)
+        } catch {
+            return AsyncIterator(stream: nil, pages: nil, failure: SalusError.from(error))
+        }
+    }
+
+    /// Reads pages from the daemon as the samples are consumed.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let stream: RPCResponseStream<Salus_V1_SampleBatch>?
+        var pages: RPCResponseStream<Salus_V1_SampleBatch>.AsyncIterator?
+        var failure: SalusError?
+        var page: [Salus_V1_Sample] = []
+        var position = 0
+        var received = 0
+
+        init(stream: RPCResponseStream<Salus_V1_SampleBatch>?, pages: RPCResponseStream<Salus_V1_SampleBatch>.AsyncIterator?, failure: SalusError?) {
+            self.stream = stream
+            self.pages = pages
+            self.failure = failure
+        }
+
+        /// The next sample, or nil at the end; throws ``SalusError``.
+        public mutating func next() async throws -> Sample? {
+            if let failure {
+                self.failure = nil
+                self.pages = nil
+                throw failure
+            }
+            while position == page.count {
+                guard pages != nil else { return nil }
+                let batch: Salus_V1_SampleBatch?
+                do {
+                    batch = try await pages?.next()
+                } catch {
+                    pages = nil
+                    throw SalusError.from(error)
+                }
+                guard let batch else {
+                    pages = nil
+                    return nil
+                }
+                page = batch.samples
+                position = 0
+            }
+            defer {
+                position += 1
+                received += 1
+            }
+            return try Sample(received: page[position], path: "samples[\(received)]")
+        }
+    }
+}

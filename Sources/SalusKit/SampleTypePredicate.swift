@@ -1,0 +1,33 @@
+import SalusProto
+
+/// A sample type with an optional predicate: what an anchored or observer query follows, as
+/// HealthKit's `HKSamplePredicate`.
+///
+/// ```swift
+/// let sleep = SampleTypePredicate(.category(.sleepAnalysis), predicate: .sleepAnalysis(.allAsleepValues))
+/// ```
+public struct SampleTypePredicate: Hashable, Sendable {
+    /// The type.
+    public var type: SampleType
+    /// Which of its samples; nil means all.
+    public var predicate: SamplePredicate?
+
+    /// Samples of `type` that match `predicate` (nil: all of them).
+    public init(_ type: SampleType, predicate: SamplePredicate? = nil) {
+        self.type = type
+        self.predicate = predicate
+    }
+
+    /// Samples of `type` that match `predicate` (nil: all of them).
+    public static func samples(_ type: SampleType, predicate: SamplePredicate? = nil) -> SampleTypePredicate {
+        SampleTypePredicate(type, predicate: predicate)
+    }
+
+    /// The wire form (`salus.v1.TypedPredicate`).
+    public var wire: Salus_V1_TypedPredicate {
+        var wire = Salus_V1_TypedPredicate()
+        wire.type = type.identifier.rawValue
+        if let predicate { wire.predicate = predicate.wire }
+        return wire
+    }
+}
