@@ -204,11 +204,19 @@ let socketPath = directory + "/app.sock"
 /// The daemon under test: the salusd built beside this program, in a process of its own.
 let binDirectory = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
     .deletingLastPathComponent()
+// The bundled plugins, for the store figures.
+let pluginDirectory = directory + "/plugins"
+try FileManager.default.createDirectory(atPath: pluginDirectory, withIntermediateDirectories: true)
+for name in ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"] {
+    try FileManager.default.copyItem(
+        atPath: binDirectory.appendingPathComponent("lib\(name).so").path, toPath: pluginDirectory + "/lib\(name).so"
+    )
+}
 let daemon = Process()
 daemon.executableURL = binDirectory.appendingPathComponent("salusd")
 daemon.arguments = [
     "--socket", socketPath, "--admin-socket", directory + "/admin.sock",
-    "--data-dir", directory + "/data", "--log-level", "error",
+    "--data-dir", directory + "/data", "--log-level", "error", "--plugins-dir", pluginDirectory,
 ]
 daemon.standardOutput = FileHandle.nullDevice
 try daemon.run()
@@ -261,6 +269,16 @@ results["rpc_stream_ratio_pinned"] = pinnedStream / rawStream
 table.append(("server stream, reader on the client's loop", format(pinnedStream, 0), format(rawStream, 0), format(pinnedStream / rawStream, 2) + "×"))
 
 await client.close()
+
+let storeRows = quick ? 100_000 : 1_000_000
+print("Store: \(storeRows) step samples saved in batches of \(StoreBenchmark.batchSize) over the socket, then read back")
+let store = try await StoreBenchmark.run(socketPath: socketPath, daemonPID: daemon.processIdentifier, rows: storeRows, directory: directory)
+results.merge(store) { _, new in new }
+table.append(("store save: rows/s", format(store["save_rows_per_s"]!, 0), format(store["raw_insert_rows_per_s"]!, 0), format(store["save_ratio"]!, 2) + "×"))
+table.append(("store sample query, streamed: rows/s", format(store["query_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["query_ratio"]!, 2) + "×"))
+table.append(("store anchored catch-up: rows/s", format(store["anchored_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["anchored_ratio"]!, 2) + "×"))
+table.append(("daemon RSS after save / after queries / peak MiB", format(store["daemon_rss_after_save_mb"]!) + " / " + format(store["daemon_rss_after_queries_mb"]!), format(store["daemon_peak_rss_mb"]!), ""))
+
 daemon.terminate()
 daemon.waitUntilExit()
 try? FileManager.default.removeItem(atPath: directory)
@@ -272,7 +290,7 @@ func row(_ cells: [String]) -> String {
 print(row(["figure", "Salus RPC", "raw socket", "ratio"]))
 print(String(repeating: "-", count: widths.reduce(0, +) + widths.count - 1))
 for entry in table { print(row([entry.0, entry.1, entry.2, entry.3])) }
-print("targets: unary p50 ≤ 2× raw (\(format(results["rpc_unary_p50_ratio"]!, 2))×), stream ≥ 40% of raw (\(format(100 * results["rpc_stream_ratio"]!, 0))%)")
+print("targets: unary p50 ≤ 2× raw (\(format(results["rpc_unary_p50_ratio"]!, 2))×), stream ≥ 40% of raw (\(format(100 * results["rpc_stream_ratio"]!, 0))%), save ≥ 50% of raw SQLite (\(format(100 * results["save_ratio"]!, 0))%), streamed query ≥ 40% of a plain SELECT (\(format(100 * results["query_ratio"]!, 0))%)")
 
 // Merge with figures other benchmarks wrote in this run's file.
 var merged: [String: Double] = [:]

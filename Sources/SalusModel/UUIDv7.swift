@@ -15,6 +15,21 @@ public enum UUIDv7 {
     private struct State {
         var milliseconds: UInt64 = 0
         var counter: UInt64 = 0
+        /// SplitMix64, seeded once from the system's generator: the random bits make ids of two
+        /// processes differ, the timestamp and counter make them unique and ordered here, so a
+        /// system call per id (getrandom) is not needed.
+        var seed: UInt64 = {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }()
+
+        mutating func next() -> UInt64 {
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     private static let state = Mutex(State())
@@ -23,26 +38,25 @@ public enum UUIDv7 {
 
     /// Makes a new version-7 UUID for `date` (now by default).
     public static func make(at date: Date = Date()) -> UUID {
-        var generator = SystemRandomNumberGenerator()
         let seconds = date.timeIntervalSince1970
         let requested = seconds > 0 ? UInt64(min(seconds * 1000, Double(1 << 48 - 1)).rounded(.down)) : 0
-        let (milliseconds, counter) = state.withLock { state -> (UInt64, UInt64) in
+        let (milliseconds, counter, random) = state.withLock { state -> (UInt64, UInt64, UInt32) in
+            let random = UInt32(truncatingIfNeeded: state.next())
             if requested + maximumStepBack < state.milliseconds {
-                return (requested, generator.next() & (counterLimit / 2 - 1))
+                return (requested, state.next() & (counterLimit / 2 - 1), random)
             }
             let requested = max(requested, state.milliseconds)
             if requested == state.milliseconds, state.counter + 1 < counterLimit {
                 state.counter += 1
             } else if requested == state.milliseconds {
                 state.milliseconds += 1
-                state.counter = generator.next() & (counterLimit / 2 - 1)
+                state.counter = state.next() & (counterLimit / 2 - 1)
             } else {
                 state.milliseconds = requested
-                state.counter = generator.next() & (counterLimit / 2 - 1)
+                state.counter = state.next() & (counterLimit / 2 - 1)
             }
-            return (state.milliseconds, state.counter)
+            return (state.milliseconds, state.counter, random)
         }
-        let random = UInt32.random(in: .min ... .max, using: &generator)
         return build(milliseconds: milliseconds, counter: counter, random: random)
     }
 

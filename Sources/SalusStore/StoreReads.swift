@@ -49,10 +49,12 @@ enum StoreReads {
             var tombstoneTests: [String] = []
             var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
             for descriptor in descriptors {
-                sampleTests.append("(r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(descriptor.samples.sql))")
+                // `+r.type_id`: walk the change-sequence index in order instead of the type's
+                // date index, so each page costs its own rows, not the whole type.
+                sampleTests.append("(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(descriptor.samples.sql))")
                 sampleArguments += [.text(descriptor.type.rawValue)] + descriptor.samples.arguments
                 tombstoneTests.append(
-                    "(r.type_id = (SELECT id FROM types WHERE identifier = ?) AND coalesce(\(descriptor.tombstones.sql), 1))")
+                    "(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND coalesce(\(descriptor.tombstones.sql), 1))")
                 tombstoneArguments += [.text(descriptor.type.rawValue)] + descriptor.tombstones.arguments
             }
             let matchSamples = sampleTests.isEmpty ? "0" : sampleTests.joined(separator: " OR ")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A unit of measure in HealthKit's unit-string grammar: `count/min`, `kcal`, `mg/dL`,
 /// `mmol<180.1558800000541>/L`, `kcal/(kg*hr)`, `m/s^2`.
@@ -32,13 +33,20 @@ import Foundation
 public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
     /// The factors in canonical order; never empty.
     let factors: [UnitFactor]
+    /// The canonical text, made once: samples print their unit often.
+    private let canonicalText: String
 
     init(factors: [UnitFactor]) {
         let normalized = UnitFactor.normalize(factors)
         self.factors =
             normalized.isEmpty
             ? [UnitFactor(prefix: .none, symbol: .count, molarMass: nil, exponent: 1)] : normalized
+        self.canonicalText = Self.text(of: self.factors)
     }
+
+    public static func == (lhs: SalusUnit, rhs: SalusUnit) -> Bool { lhs.factors == rhs.factors }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(factors) }
 
     init(_ symbol: UnitSymbol, prefix: MetricPrefix = .none, molarMass: Double? = nil) {
         self.init(factors: [UnitFactor(prefix: prefix, symbol: symbol, molarMass: molarMass, exponent: 1)])
@@ -46,12 +54,27 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a unit string; throws an error that names the offending text and its position.
     public init(parsing text: String) throws(UnitError) {
+        if let known = Self.parsed.withLock({ $0[text] }) {
+            self = known
+            return
+        }
         var parser = UnitParser(text)
         self.init(factors: try parser.parse())
+        let unit = self
+        Self.parsed.withLock { cache in
+            if cache.count >= 1_024 { cache.removeAll(keepingCapacity: true) }
+            cache[text] = unit
+        }
     }
 
+    /// Units parsed so far, by their text: stores and services parse the same few strings
+    /// for every sample.
+    private static let parsed = Mutex<[String: SalusUnit]>([:])
+
     /// The canonical unit string (see the type's documentation); it parses back to `self`.
-    public var description: String {
+    public var description: String { canonicalText }
+
+    private static func text(of factors: [UnitFactor]) -> String {
         let numerator = factors.filter { $0.exponent > 0 }
         let denominator = factors.filter { $0.exponent < 0 }
         if numerator.isEmpty {
