@@ -38,8 +38,9 @@ public final class HealthStore: Sendable {
     /// - Parameters:
     ///   - socketPath: the app socket; nil means `SALUS_SOCKET`, else the default path
     ///     (``SalusEndpoint/appSocketPath``).
-    ///   - appID: the app id to declare ("org.example.sleepdiary"). Until apps are launched
-    ///     through `salusctl launch`, the daemon takes the declared id as the samples' source.
+    ///   - appID: the app id to declare ("org.example.sleepdiary"). A daemon in development
+    ///     mode (`salusd --dev`) takes it as the app's id; a connection through an app's own
+    ///     socket (`salusctl launch --app ID`) is known by that socket, whatever it declares.
     ///   - appName: the app's name for people; defaults to `appID`.
     ///   - appVersion: the app's version, recorded in the source revision of what it saves.
     public static func connect(

@@ -9,9 +9,10 @@ import Testing
 struct HealthStoreTests {
     static let night = Date(timeIntervalSince1970: 1_795_218_600)  // 2026-11-20 21:30 UTC
 
+    /// A daemon in development mode (apps declare their id in Hello) with the bundled plugins.
     static func daemon(_ arguments: [String] = []) async throws -> (DaemonHarness, URL) {
         let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path] + arguments), plugins)
+        return (try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path] + arguments), plugins)
     }
 
     static func store(_ daemon: DaemonHarness, _ appID: String) async throws -> HealthStore {
@@ -368,7 +369,7 @@ struct HealthStoreTests {
     func expiredAnchor() async throws {
         let plugins = try PluginDaemonTests.pluginFolder()
         defer { try? FileManager.default.removeItem(at: plugins) }
-        let first = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
+        let first = try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
         let store = try await Self.store(first, "org.example.kit")
         let saved = try await store.save(Self.stage(.asleepREM, 0, 10))
         try await store.delete(uuids: [saved.uuid])
@@ -376,7 +377,7 @@ struct HealthStoreTests {
         #expect(try await first.stop() == 0)
         try await Task.sleep(for: .milliseconds(1_500))
         let second = try await DaemonHarness.start(arguments: [
-            "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
+            "--dev", "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
         ])
         let again = try await Self.store(second, "org.example.kit")
         let error = await #expect(throws: SalusError.self) {

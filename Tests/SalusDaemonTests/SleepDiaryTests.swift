@@ -12,9 +12,10 @@ struct SleepDiaryTests {
     static let diary = DaemonHarness.binary("SleepDiary")
     static let salusctl = DaemonHarness.binary("salusctl")
 
+    /// A daemon in development mode (the diary declares its app id in Hello) with the bundled plugins.
     static func daemon() async throws -> (DaemonHarness, URL) {
         let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path]), plugins)
+        return (try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path]), plugins)
     }
 
     static func diary(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {
