@@ -1,0 +1,113 @@
+import Foundation
+import SalusModel
+import SalusStore
+
+/// Statistics and statistics collections over a `SampleStore`, merged across sources by the
+/// owner's priorities (see `StatisticsCalculator` for the rules).
+///
+/// **Visibility hook.** Every method takes `visibility`: a predicate ANDed with the query's
+/// own, so that statistics use only the samples the caller may read. The service layer passes
+/// the caller's read filter (for an app without read access, `.sources([its own app id])`);
+/// nil means every sample (the owner).
+///
+/// Samples are read in pages on the store's threads and reduced to a few numbers each, so
+/// memory stays near 40 bytes per matching sample.
+public struct StatisticsEngine: Sendable {
+    /// The store read.
+    public let store: SampleStore
+    /// The owner's source priorities.
+    public let priorities: SourcePriorityStore
+    /// Samples per page read from the store.
+    public var pageSize: Int
+
+    /// Creates an engine.
+    public init(store: SampleStore, priorities: SourcePriorityStore, pageSize: Int = 5000) {
+        self.store = store
+        self.priorities = priorities
+        self.pageSize = pageSize
+    }
+
+    /// The type's aggregation style and canonical unit; throws `invalidArgument` naming `type`
+    /// for an unknown or non-quantity type.
+    public func quantityInfo(_ type: TypeIdentifier) throws(StoreError) -> (style: AggregationStyle, unit: SalusUnit) {
+        guard let info = store.catalog.typeInfo(for: type) else {
+            throw StoreError(code: .invalidArgument, field: "type", value: type.rawValue, expected: "a known quantity type")
+        }
+        guard info.kind == .quantity, let unit = info.canonicalUnit else {
+            throw StoreError(
+                code: .invalidArgument, field: "type", value: type.rawValue,
+                expected: "a quantity type (statistics are for quantity types only; this is a \(info.kind) type)")
+        }
+        return (info.aggregationStyle ?? .discreteArithmetic, unit)
+    }
+
+    /// Statistics for one query. No matching sample gives an empty `Statistics`, not an error.
+    public func statistics(_ query: StatisticsQuery, visibility: SamplePredicate? = nil) async throws -> Statistics {
+        let (style, canonical) = try quantityInfo(query.type)
+        var calculator = try StatisticsCalculator(
+            type: query.type, style: style, canonicalUnit: canonical, options: query.options,
+            priority: priorities.priority(for: query.type))
+        try Self.check(unit: query.unit, canonical: canonical, type: query.type)
+        try await load(
+            into: &calculator, type: query.type, predicate: query.predicate, window: query.window, visibility: visibility)
+        let boundaries = query.window.map { [$0.start.timeIntervalSinceReferenceDate, $0.end.timeIntervalSinceReferenceDate] }
+            ?? [-Double.infinity, Double.infinity]
+        return try calculator.compute(boundaries: boundaries, unit: query.unit)[0]
+    }
+
+    /// A statistics collection: every interval of the grid overlapping `[from, to)`.
+    public func collection(_ query: StatisticsCollectionQuery, visibility: SamplePredicate? = nil) async throws
+        -> StatisticsCollection
+    {
+        let (style, canonical) = try quantityInfo(query.type)
+        guard query.from <= query.to else {
+            throw StoreError(
+                code: .invalidArgument, field: "to", value: "\(query.to)", expected: "a date at or after from (\(query.from))")
+        }
+        var calculator = try StatisticsCalculator(
+            type: query.type, style: style, canonicalUnit: canonical, options: query.options,
+            priority: priorities.priority(for: query.type))
+        try Self.check(unit: query.unit, canonical: canonical, type: query.type)
+        let boundaries = query.grid.boundaries(from: query.from, to: query.to)
+        try await load(
+            into: &calculator, type: query.type, predicate: query.predicate,
+            window: DateInterval(start: boundaries.first!, end: boundaries.last!), visibility: visibility)
+        let statistics = try calculator.compute(
+            boundaries: boundaries.map(\.timeIntervalSinceReferenceDate), unit: query.unit)
+        return StatisticsCollection(grid: query.grid, statistics: statistics)
+    }
+
+    static func check(unit: SalusUnit?, canonical: SalusUnit, type: TypeIdentifier) throws(StoreError) {
+        if let unit, !unit.isCompatible(with: canonical) {
+            throw StoreError(
+                code: .invalidArgument, field: "unit", value: "\(unit)",
+                expected: "a unit compatible with \(canonical), the unit of \(type)")
+        }
+    }
+
+    /// The predicate the store runs: the query's, the window's overlap and the visibility hook.
+    public static func combinedPredicate(
+        _ predicate: SamplePredicate?, window: DateInterval?, visibility: SamplePredicate?
+    ) -> SamplePredicate? {
+        var parts: [SamplePredicate] = []
+        if let predicate { parts.append(predicate) }
+        if let window { parts.append(.dateWindow(DateWindow(start: window.start, end: window.end))) }
+        if let visibility { parts.append(visibility) }
+        switch parts.count {
+        case 0: return nil
+        case 1: return parts[0]
+        default: return .and(parts)
+        }
+    }
+
+    func load(
+        into calculator: inout StatisticsCalculator, type: TypeIdentifier, predicate: SamplePredicate?,
+        window: DateInterval?, visibility: SamplePredicate?
+    ) async throws {
+        let query = SampleQuery(
+            type: type, predicate: Self.combinedPredicate(predicate, window: window, visibility: visibility))
+        for try await page in try store.samples(query, pageSize: pageSize) {
+            for sample in page { try calculator.add(sample) }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import SalusStore
+
+/// The length of a collection's intervals: a count of seconds, minutes, hours, days, weeks or
+/// months, as HealthKit's `intervalComponents`.
+///
+/// Seconds, minutes and hours are fixed lengths of absolute time. Days, weeks and months are
+/// calendar lengths: they keep the anchor's wall-clock time in the collection's time zone, so a
+/// day is 23 or 25 hours long across a DST change, and a month is 28 to 31 days.
+public struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
+    /// A unit of interval length.
+    public enum Unit: String, CaseIterable, Hashable, Sendable {
+        /// Seconds.
+        case second
+        /// Minutes (60 s).
+        case minute
+        /// Hours (3600 s).
+        case hour
+        /// Calendar days.
+        case day
+        /// Calendar weeks (7 calendar days).
+        case week
+        /// Calendar months.
+        case month
+    }
+
+    /// How many units one interval spans (at least 1).
+    public var count: Int
+    /// The unit.
+    public var unit: Unit
+
+    /// Creates an interval length; throws `invalidArgument` naming `field` for a count below 1.
+    public init(_ count: Int, _ unit: Unit, field: String = "interval.count") throws(StoreError) {
+        guard count >= 1 else {
+            throw StoreError(code: .invalidArgument, field: field, value: "\(count)", expected: "a count of at least 1")
+        }
+        self.count = count
+        self.unit = unit
+    }
+
+    /// One day.
+    public static let day = try! StatisticsInterval(1, .day)
+    /// One hour.
+    public static let hour = try! StatisticsInterval(1, .hour)
+    /// One week.
+    public static let week = try! StatisticsInterval(1, .week)
+    /// One month.
+    public static let month = try! StatisticsInterval(1, .month)
+
+    /// `"1 day"`, `"15 minute"`.
+    public var description: String { "\(count) \(unit.rawValue)" }
+}
+
