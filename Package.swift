@@ -63,6 +63,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Statistics and statistics collections over the store, merged across sources by priority.
+        .target(
+            name: "SalusStatistics",
+            dependencies: ["SalusModel", "SalusStore", .product(name: "Logging", package: "swift-log")]
+        ),
         // Saves numbered batches and prints each after its commit, for the crash-safety test.
         .executableTarget(
             name: "salus-store-crashtest",
@@ -103,6 +108,7 @@ let package = Package(
             name: "SalusServer",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
+                "SalusStatistics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -146,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "salus-bench",
             dependencies: [
-                "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel",
+                "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel", "SalusStatistics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -169,6 +175,10 @@ let package = Package(
                 "SalusStore", "SalusModel", "salus-store-crashtest",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "SalusStatisticsTests",
+            dependencies: ["SalusStatistics", "SalusStore", "SalusModel", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
