@@ -223,10 +223,10 @@ final class ServerConnection: Sendable {
         if request.timeoutNano > 0 {
             deadline = .now + .nanoseconds(request.timeoutNano)
         }
-        var logger = self.logger
-        logger[metadataKey: "stream"] = "\(id)"
-        logger[metadataKey: "method"] = "\(method)"
-        let context = ServerContext(method: method, connection: self.context, metadata: metadata, deadline: deadline, logger: logger, streamID: id)
+        let context = ServerContext(
+            method: method, connection: self.context, metadata: metadata, deadline: deadline,
+            connectionLogger: logger, streamID: id
+        )
         let call = ServerCall(context: context, requestPayload: payload, stream: stream)
         state.withLock { state in
             state.streams[id] = stream

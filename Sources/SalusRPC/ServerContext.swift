@@ -55,8 +55,17 @@ public struct ServerContext: Sendable {
     public let metadata: Metadata
     /// When the call's deadline passes, if it has one.
     public let deadline: ContinuousClock.Instant?
-    /// A logger with the connection, stream and method as metadata.
-    public var logger: Logger
+    /// The connection's logger; ``logger`` adds the stream and method.
+    let connectionLogger: Logger
+
+    /// A logger with the connection, stream and method as metadata (made when first asked
+    /// for: most calls never log).
+    public var logger: Logger {
+        var logger = connectionLogger
+        logger[metadataKey: "stream"] = "\(streamID)"
+        logger[metadataKey: "method"] = "\(method)"
+        return logger
+    }
     /// The stream the call runs on.
     public let streamID: UInt32
 
