@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Sendable {
     public var socketGroup: gid_t?
     /// Accept app ids that clients declare in Hello, marked unverified.
     public var developmentMode: Bool
+    /// Nothing is enforced: every app may read and write every type (development only).
+    public var openAuthorization: Bool = false
     /// How long calls in flight may take to finish after SIGTERM.
     public var drainTimeout: Duration
     /// How long deletions are remembered for anchored queries (30 days by default).
@@ -46,4 +48,10 @@ public struct DaemonConfiguration: Sendable {
 
     /// The database file inside the data folder.
     public var databasePath: String { dataDirectory + "/salus.sqlite" }
+
+    /// The registered apps and the owner's decisions, beside the store.
+    public var authorizationDatabasePath: String { dataDirectory + "/authorization.sqlite" }
+
+    /// The folder of the per-app sockets (`salusctl launch`), beside the app socket.
+    public var appEndpointDirectory: String { (socketPath as NSString).deletingLastPathComponent + "/apps" }
 }

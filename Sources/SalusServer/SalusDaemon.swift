@@ -31,19 +31,21 @@ public final class SalusDaemon: Service, Sendable {
     }
 
     /// The router of the app socket.
-    func appRouter(store: StoreService) -> RPCRouter {
+    func appRouter(store: StoreService, authorization: AuthorizationService) -> RPCRouter {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
         store.register(into: &router, owner: false)
+        authorization.register(into: &router)
         return router
     }
 
     /// The router of the admin socket.
-    func adminRouter(plugins: PluginLoadReport, store: StoreService) -> RPCRouter {
+    func adminRouter(plugins: PluginLoadReport, store: StoreService, consent: ConsentService) -> RPCRouter {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
         TypesService.register(into: &router, plugins: plugins, directories: configuration.pluginDirectories)
         store.register(into: &router, owner: true)
+        consent.register(into: &router)
         return router
     }
 
@@ -64,7 +66,22 @@ public final class SalusDaemon: Service, Sendable {
         } catch {
             throw DaemonError("cannot open the store at \(configuration.databasePath): \(error)")
         }
-        let storeService = StoreService(store: store, registry: plugins.registry)
+        let authorization: AuthorizationEngine
+        do {
+            authorization = try AuthorizationEngine(
+                registry: plugins.registry, developmentMode: configuration.developmentMode,
+                open: configuration.openAuthorization, databasePath: configuration.authorizationDatabasePath, logger: logger)
+        } catch {
+            throw DaemonError("cannot open the authorization database at \(configuration.authorizationDatabasePath): \(error)")
+        }
+        if configuration.developmentMode {
+            logger.warning("development mode: app ids declared in Hello are accepted, marked unverified")
+        }
+        if configuration.openAuthorization {
+            logger.warning("authorization is open: every app may read and write every type (development only)")
+        }
+        let storeService = StoreService(store: store, registry: plugins.registry, authorization: authorization)
+        let appRouter = appRouter(store: storeService, authorization: AuthorizationService(engine: authorization, store: store))
         let purge = Task { [logger] in
             while !Task.isCancelled {
                 do {
@@ -81,16 +98,21 @@ public final class SalusDaemon: Service, Sendable {
 
         let owner = getuid()
         let permissions: mode_t = configuration.socketGroup == nil ? 0o600 : 0o660
+        let endpoints = AppEndpoints(
+            server: server, folder: configuration.appEndpointDirectory, router: appRouter,
+            permissions: permissions, groupID: configuration.socketGroup, engine: authorization)
         try await server.listen(
             unixSocketPath: configuration.socketPath,
-            router: appRouter(store: storeService),
-            listener: ListenerInfo(label: "app"),
+            router: appRouter,
+            listener: ListenerInfo(label: "app", attributes: configuration.developmentMode ? [Caller.developmentAttribute: "true"] : [:]),
             permissions: permissions,
             groupID: configuration.socketGroup
         )
         try await server.listen(
             unixSocketPath: configuration.adminSocketPath,
-            router: adminRouter(plugins: plugins, store: storeService),
+            router: adminRouter(
+                plugins: plugins, store: storeService,
+                consent: ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }),
             listener: ListenerInfo(label: "admin"),
             permissions: 0o600,
             admission: { peer in
@@ -115,6 +137,8 @@ public final class SalusDaemon: Service, Sendable {
         await server.shutdown(gracePeriod: configuration.drainTimeout)
         purge.cancel()
         await store.close()
+        authorization.flush()
+        await endpoints.removeAll()
         unlink(configuration.socketPath)
         unlink(configuration.adminSocketPath)
         logger.info("stopped")

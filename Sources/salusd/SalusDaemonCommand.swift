@@ -45,6 +45,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Development mode: accept app ids that clients declare in Hello, marked unverified.")
     var dev = false
 
+    @Option(name: .long, help: ArgumentHelp("enforce (default) or open: every app may read and write every type (needs --dev).", valueName: "mode"))
+    var authorization: String = "enforce"
+
     @Option(name: .long, help: ArgumentHelp("Seconds calls in flight may take to finish on shutdown.", valueName: "seconds"))
     var drainTimeout: Double = 10
 
@@ -59,6 +62,12 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: '\(logLevel)' is not a level; expected one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard authorization == "enforce" || authorization == "open" else {
+            throw ValidationError("--authorization: '\(authorization)' is not a mode; expected enforce or open")
+        }
+        if authorization == "open" && !dev {
+            throw ValidationError("--authorization open: only a development daemon may skip authorization; add --dev")
         }
         guard drainTimeout >= 0, drainTimeout.isFinite else {
             throw ValidationError("--drain-timeout: '\(drainTimeout)' must be a number of seconds, 0 or more")
@@ -108,7 +117,7 @@ struct SalusDaemonCommand: AsyncParsableCommand {
                 throw ValidationError("--socket-group: no group named '\(socketGroup)'")
             }
         }
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             dataDirectory: dataDir ?? DefaultPaths.dataDirectory(),
             socketPath: socket ?? DefaultPaths.runtimeDirectory() + "/salus.sock",
             adminSocketPath: adminSocket ?? DefaultPaths.runtimeDirectory() + "/admin.sock",
@@ -118,6 +127,7 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             drainTimeout: .milliseconds(Int(drainTimeout * 1000)),
             tombstoneRetention: Self.duration(tombstoneRetention)!
         )
+        configuration.openAuthorization = authorization == "open"
         let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
             FileHandle.standardOutput.write(Data((report + "\n").utf8))
         }

@@ -12,7 +12,7 @@ struct HealthStoreTests {
     /// A daemon in development mode (apps declare their id in Hello) with the bundled plugins.
     static func daemon(_ arguments: [String] = []) async throws -> (DaemonHarness, URL) {
         let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path] + arguments), plugins)
+        return (try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path] + arguments), plugins)
     }
 
     static func store(_ daemon: DaemonHarness, _ appID: String) async throws -> HealthStore {
@@ -369,7 +369,7 @@ struct HealthStoreTests {
     func expiredAnchor() async throws {
         let plugins = try PluginDaemonTests.pluginFolder()
         defer { try? FileManager.default.removeItem(at: plugins) }
-        let first = try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
+        let first = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
         let store = try await Self.store(first, "org.example.kit")
         let saved = try await store.save(Self.stage(.asleepREM, 0, 10))
         try await store.delete(uuids: [saved.uuid])
@@ -377,7 +377,7 @@ struct HealthStoreTests {
         #expect(try await first.stop() == 0)
         try await Task.sleep(for: .milliseconds(1_500))
         let second = try await DaemonHarness.start(arguments: [
-            "--dev", "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
+            "--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
         ])
         let again = try await Self.store(second, "org.example.kit")
         let error = await #expect(throws: SalusError.self) {

@@ -15,7 +15,7 @@ struct SleepDiaryTests {
     /// A daemon in development mode (the diary declares its app id in Hello) with the bundled plugins.
     static func daemon() async throws -> (DaemonHarness, URL) {
         let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path]), plugins)
+        return (try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path]), plugins)
     }
 
     static func diary(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {

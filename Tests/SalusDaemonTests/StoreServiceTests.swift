@@ -18,7 +18,7 @@ struct StoreServiceTests {
     /// A daemon with the six bundled plugins.
     static func daemon(_ arguments: [String] = []) async throws -> (DaemonHarness, URL) {
         let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path] + arguments), plugins)
+        return (try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path] + arguments), plugins)
     }
 
     static func app(_ daemon: DaemonHarness, _ appID: String) async throws -> RPCClient {
@@ -265,7 +265,7 @@ struct StoreServiceTests {
     func expiredAnchor() async throws {
         let plugins = try PluginDaemonTests.pluginFolder()
         defer { try? FileManager.default.removeItem(at: plugins) }
-        let first = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
+        let first = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
         let client = try await Self.app(first, "org.example.expiry")
         let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
         var delete = Salus_V1_DeleteRequest()
@@ -276,7 +276,7 @@ struct StoreServiceTests {
         try await Task.sleep(for: .milliseconds(1_500))
         // The second daemon uses the same data: it purges expired tombstones at start.
         let second = try await DaemonHarness.start(arguments: [
-            "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
+            "--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
         ])
         let again = try await Self.app(second, "org.example.expiry")
         var request = Salus_V1_AnchoredQueryRequest()

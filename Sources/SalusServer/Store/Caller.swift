@@ -26,28 +26,42 @@ public struct Caller: Sendable, Hashable {
     public var appName: String
     public var appVersion: String?
 
-    /// The caller of a call: the listener's app id, else the id declared in Hello.
+    /// Whether the app id is known from the connection (launcher socket or admin socket),
+    /// not from what the client said.
+    public var isVerified: Bool { appIDSource != .selfDeclared }
+
+    /// The app id as logs and listings show it: "org.example.app (unverified)" when declared.
+    public var label: String { isVerified ? appID : appID + " (unverified)" }
+
+    /// The listener attribute that marks a development daemon's app socket, whose clients may
+    /// declare their app id in Hello.
+    static let developmentAttribute = "development-mode"
+
+    /// The caller of a call: the admin socket's owner, the app of the per-app socket the
+    /// connection came through, or (only on a development daemon's app socket, whose listener
+    /// carries `developmentAttribute`) the app id declared in Hello, marked unverified.
     static func resolve(_ context: ServerContext) throws(RPCError) -> Caller {
+        let developmentMode = context.connection.listener.attributes[developmentAttribute] == "true"
         if context.connection.listener.label == "admin" {
             return Caller(peer: context.peer, appID: "owner", appIDSource: .owner, appName: "owner", appVersion: nil)
         }
+        let hello = context.connection.helloRequest
+        let name = hello.flatMap { $0.clientName.isEmpty ? nil : $0.clientName }
+        let version = hello.flatMap { $0.clientVersion.isEmpty ? nil : $0.clientVersion }
         if let launched = context.connection.listener.attributes["app-id"], !launched.isEmpty {
-            return Caller(peer: context.peer, appID: launched, appIDSource: .launcher, appName: launched, appVersion: nil)
+            return Caller(peer: context.peer, appID: launched, appIDSource: .launcher, appName: name ?? launched, appVersion: version)
         }
-        if let hello = context.connection.helloRequest, !hello.declaredAppID.isEmpty {
-            return Caller(
-                peer: context.peer,
-                appID: hello.declaredAppID,
-                appIDSource: .selfDeclared,
-                appName: hello.clientName.isEmpty ? hello.declaredAppID : hello.clientName,
-                appVersion: hello.clientVersion.isEmpty ? nil : hello.clientVersion
-            )
+        if developmentMode, let hello, !hello.declaredAppID.isEmpty {
+            return Caller(peer: context.peer, appID: hello.declaredAppID, appIDSource: .selfDeclared, appName: name ?? hello.declaredAppID, appVersion: version)
         }
+        let declared = hello?.declaredAppID ?? ""
         throw RPCError(
             code: .unauthenticated,
-            message: "this connection has no app id: declare one in salus.v1.Session/Hello (app_id) before calling the store",
+            message: declared.isEmpty
+                ? "this connection is not an app's: start the app with `salusctl launch --app APP-ID -- COMMAND...` (salusd --dev also accepts an app id declared in Hello)"
+                : "the app id \(declared) declared in Hello is accepted only by a daemon in development mode (salusd --dev); start the app with `salusctl launch --app \(declared) -- COMMAND...`",
             reason: .unauthenticated,
-            field: "app_id", value: "", expected: "an app id such as org.example.sleepdiary"
+            field: "app_id", value: declared, expected: "a connection through the app's own socket (salusctl launch --app ID)"
         )
     }
 

@@ -12,6 +12,10 @@ import SalusWire
 /// On an app socket the caller is the connection's app: samples it saves carry its source
 /// revision, and it deletes only what it saved. On the admin socket the owner reads everything
 /// and may delete anything, but does not save.
+///
+/// Every call is checked against the authorization engine: writes need share permission, reads
+/// see other apps' samples only with read permission (and the app's own only with share
+/// permission), and a read the owner denied looks exactly like a read of no data.
 public struct StoreService: Sendable {
     public static let name = "salus.v1.Store"
     public static let save = MethodDescriptor(service: name, method: "Save")
@@ -26,37 +30,36 @@ public struct StoreService: Sendable {
 
     let store: SampleStore
     let registry: TypeRegistry
+    let authorization: AuthorizationEngine
 
-    public init(store: SampleStore, registry: TypeRegistry) {
+    /// A service over `store`, checked by `authorization`.
+    public init(store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine) {
         self.store = store
         self.registry = registry
+        self.authorization = authorization
     }
 
     /// Adds the service's methods to `router`; `owner` for the admin socket.
     public func register(into router: inout RPCRouter, owner: Bool) {
         if !owner {
             router.registerUnary(Self.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
-                try await self.save(request, caller: try Caller.resolve(context))
+                try await self.save(request, caller: try self.authorization.caller(context))
             }
         }
         router.registerUnary(Self.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
-            try await self.delete(request, caller: try Caller.resolve(context))
+            try await self.delete(request, caller: try self.authorization.caller(context))
         }
         router.registerServerStreaming(Self.querySamples, onEventLoop: false) { (request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, context) in
-            _ = try Caller.resolve(context)
-            try await self.querySamples(request, writer: writer)
+            try await self.querySamples(request, writer: writer, caller: try self.authorization.caller(context))
         }
         router.registerServerStreaming(Self.queryAnchored, onEventLoop: false) { (request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, context) in
-            _ = try Caller.resolve(context)
-            try await self.queryAnchored(request, writer: writer)
+            try await self.queryAnchored(request, writer: writer, caller: try self.authorization.caller(context))
         }
         router.registerServerStreaming(Self.observe, onEventLoop: false) { (request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>, context) in
-            _ = try Caller.resolve(context)
-            try await self.observe(request, writer: writer)
+            try await self.observe(request, writer: writer, caller: try self.authorization.caller(context))
         }
         router.registerUnary(Self.querySources, onEventLoop: false) { (request: Salus_V1_SourceQueryRequest, context) in
-            _ = try Caller.resolve(context)
-            return try await self.querySources(request)
+            return try await self.querySources(request, caller: try self.authorization.caller(context))
         }
     }
 
@@ -81,9 +84,11 @@ public struct StoreService: Sendable {
                 throw Self.pluginRefusal(message, path: path)
             }
         }
+        try authorization.checkShare(caller, types: Set(request.samples.map(\.type)))
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
         }
+        authorization.recordCommit(of: caller, anchor: response.anchor.rawValue)
         var reply = Salus_V1_SaveResponse()
         reply.anchor = response.anchor.rawValue
         reply.results = response.results.map { result in
@@ -125,14 +130,23 @@ public struct StoreService: Sendable {
                 }
                 uuids.append(uuid)
             }
+            if requester != .owner {
+                try await checkShareForDeletion(uuids, caller: caller)
+            }
             response = try await storeCall { try await store.delete(uuids, requester: requester) }
         case .matching(let matching):
             let descriptor = try Self.descriptor(matching, path: "matching")
+            if requester != .owner {
+                try authorization.checkShare(caller, types: [descriptor.type.rawValue])
+            }
             response = try await storeCall {
                 try await store.delete(type: descriptor.type, matching: descriptor.predicate, requester: requester)
             }
         case nil:
             throw RPCError.invalidArgument(field: "target", value: "", expected: "uuids or matching")
+        }
+        if requester != .owner {
+            authorization.recordCommit(of: caller, anchor: response.anchor.rawValue)
         }
         var reply = Salus_V1_DeleteResponse()
         reply.deleted = UInt64(response.deleted)
@@ -152,7 +166,7 @@ public struct StoreService: Sendable {
         )
     }
 
-    func querySamples(_ request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>) async throws {
+    func querySamples(_ request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, caller: Caller) async throws {
         guard !request.type.isEmpty else {
             throw RPCError.invalidArgument(field: "type", value: "", expected: "a type identifier")
         }
@@ -167,7 +181,8 @@ public struct StoreService: Sendable {
         }
         let query = SampleQuery(
             type: TypeIdentifier(rawValue: request.type),
-            predicate: request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil,
+            predicate: authorization.readAccess(caller, type: request.type)
+                .restrict(request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil),
             sort: sort,
             limit: request.limit == 0 ? nil : Int(clamping: request.limit)
         )
@@ -180,13 +195,15 @@ public struct StoreService: Sendable {
         }
     }
 
-    func queryAnchored(_ request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>) async throws {
+    func queryAnchored(_ request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, caller: Caller) async throws {
         guard !request.descriptors.isEmpty else {
             throw RPCError.invalidArgument(field: "descriptors", value: "none", expected: "at least one (type, predicate) descriptor")
         }
         var descriptors: [QueryDescriptor] = []
         for (index, descriptor) in request.descriptors.enumerated() {
-            descriptors.append(try Self.descriptor(descriptor, path: "descriptors[\(index)]"))
+            var typed = try Self.descriptor(descriptor, path: "descriptors[\(index)]")
+            typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(typed.predicate)
+            descriptors.append(typed)
         }
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
         if request.limit > 0 && !request.live {
@@ -200,8 +217,14 @@ public struct StoreService: Sendable {
             return
         }
         try await storeCall {
+            var initialDone = false
             for try await change in try store.anchoredChanges(descriptors, from: anchor, pageSize: Self.pageSize) {
-                var batch = Self.batch(change.result)
+                // Access is checked again at each delivery, so a revocation stops the type at once,
+                // and a live update left empty by it is not sent (its anchor would tell of a write).
+                let (result, filtered) = authorization.filter(change.result, for: caller)
+                if filtered && initialDone && result.added.isEmpty && result.deleted.isEmpty { continue }
+                initialDone = initialDone || change.initialResultsComplete
+                var batch = Self.batch(result)
                 batch.initialResultsComplete = change.initialResultsComplete
                 try await writer.write(batch)
                 if change.initialResultsComplete && !request.live { return }
@@ -217,7 +240,7 @@ public struct StoreService: Sendable {
         return batch
     }
 
-    func observe(_ request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>) async throws {
+    func observe(_ request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>, caller: Caller) async throws {
         guard !request.descriptors.isEmpty else {
             throw RPCError.invalidArgument(field: "descriptors", value: "none", expected: "at least one type to observe")
         }
@@ -230,8 +253,17 @@ public struct StoreService: Sendable {
         var first = Salus_V1_ObserverNotification()
         first.anchor = try await storeCall { try await store.currentAnchor() }.rawValue
         try await writer.write(first)
+        var last = first.anchor
         for await commit in commits {
-            let changed = commit.changedTypes.intersection(watched)
+            // A type the caller may not fully read is reported only for the caller's own commits.
+            let changed = commit.changedTypes.intersection(watched).filter { type in
+                switch authorization.readAccess(caller, type: type.rawValue) {
+                case .all: return true
+                case .nothing: return false
+                case .own: return authorization.hasOwnCommit(of: caller, after: last, through: commit.anchor.rawValue)
+                }
+            }
+            last = max(last, commit.anchor.rawValue)
             guard !changed.isEmpty else { continue }
             var notification = Salus_V1_ObserverNotification()
             notification.changedTypes = changed.map(\.rawValue).sorted()
@@ -240,11 +272,12 @@ public struct StoreService: Sendable {
         }
     }
 
-    func querySources(_ request: Salus_V1_SourceQueryRequest) async throws -> Salus_V1_SourceQueryResponse {
+    func querySources(_ request: Salus_V1_SourceQueryRequest, caller: Caller) async throws -> Salus_V1_SourceQueryResponse {
         guard !request.type.isEmpty else {
             throw RPCError.invalidArgument(field: "type", value: "", expected: "a type identifier")
         }
-        let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+        let predicate = authorization.readAccess(caller, type: request.type)
+            .restrict(request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil)
         let sources = try await storeCall {
             try await store.sources(type: TypeIdentifier(rawValue: request.type), matching: predicate)
         }

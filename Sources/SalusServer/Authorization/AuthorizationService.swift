@@ -1,0 +1,77 @@
+import Foundation
+import SalusModel
+import SalusProto
+import SalusRPC
+import SalusStore
+
+/// salus.v1.Authorization, on app sockets: HealthKit's requestAuthorization,
+/// getRequestStatusForAuthorization, authorizationStatus and requestPerObjectReadAuthorization.
+public struct AuthorizationService: Sendable {
+    /// The service name.
+    public static let name = "salus.v1.Authorization"
+    /// RequestAuthorization: completes once the request is handled.
+    public static let requestAuthorization = MethodDescriptor(service: name, method: "RequestAuthorization")
+    /// RequestStatus: whether asking would show anything new.
+    public static let requestStatus = MethodDescriptor(service: name, method: "RequestStatus")
+    /// AuthorizationStatus: sharing only.
+    public static let authorizationStatus = MethodDescriptor(service: name, method: "AuthorizationStatus")
+    /// RequestPerObjectReadAuthorization: always asks.
+    public static let requestPerObjectReadAuthorization = MethodDescriptor(service: name, method: "RequestPerObjectReadAuthorization")
+
+    /// The most objects one per-object request lists.
+    static let maximumObjects = 1_000
+
+    let engine: AuthorizationEngine
+    let store: SampleStore
+
+    /// The service over `engine`; `store` lists the objects of per-object requests.
+    public init(engine: AuthorizationEngine, store: SampleStore) {
+        self.engine = engine
+        self.store = store
+    }
+
+    /// Adds the methods to an app socket's router.
+    public func register(into router: inout RPCRouter) {
+        router.registerUnary(Self.requestAuthorization, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
+            let caller = try engine.caller(context)
+            try await engine.requestAuthorization(caller, share: request.share, read: request.read)
+            var response = Salus_V1_AuthorizationResponse()
+            response.handled = true
+            return response
+        }
+        router.registerUnary(Self.requestStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
+            let caller = try engine.caller(context)
+            var response = Salus_V1_RequestStatusResponse()
+            response.status = try engine.requestStatus(caller, share: request.share, read: request.read)
+            return response
+        }
+        router.registerUnary(Self.authorizationStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationStatusRequest, context) in
+            let caller = try engine.caller(context)
+            guard engine.registry.type(request.type) != nil else {
+                throw RPCError.invalidArgument(field: "type", value: request.type, expected: "a registered type identifier (salusctl types)")
+            }
+            var response = Salus_V1_AuthorizationStatusResponse()
+            response.status = engine.sharingStatus(caller, type: request.type)
+            return response
+        }
+        router.registerUnary(Self.requestPerObjectReadAuthorization, onEventLoop: false) { (request: Salus_V1_PerObjectReadRequest, context) in
+            let caller = try engine.caller(context)
+            try engine.checkPerObjectRequest(caller, type: request.type)
+            let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+            let query = SampleQuery(
+                type: TypeIdentifier(rawValue: request.type), predicate: predicate,
+                sort: [SalusStore.SortDescriptor(.startDate)], limit: Self.maximumObjects)
+            let objects = try await storeCall {
+                var objects: [RequestedObject] = []
+                for try await page in try store.samples(query) {
+                    objects += page.map { RequestedObject(uuid: $0.uuid, source: $0.sourceRevision.appID, startDate: $0.startDate) }
+                }
+                return objects
+            }
+            try await engine.requestPerObjectReadAuthorization(caller, type: request.type, objects: objects)
+            var response = Salus_V1_AuthorizationResponse()
+            response.handled = true
+            return response
+        }
+    }
+}

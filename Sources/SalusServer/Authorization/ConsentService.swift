@@ -1,0 +1,196 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import SalusWire
+
+/// salus.v1.Consent, on the admin socket only: the owner registers apps, answers requests,
+/// sets policies and grants, and asks for per-app sockets (`salusctl launch`).
+public struct ConsentService: Sendable {
+    /// The service name.
+    public static let name = "salus.v1.Consent"
+
+    let engine: AuthorizationEngine
+    /// Makes (or finds) the per-app socket of an app and returns its path.
+    let makeEndpoint: @Sendable (String) async throws -> String
+
+    /// The service over `engine`; `makeEndpoint` creates per-app sockets.
+    public init(engine: AuthorizationEngine, makeEndpoint: @escaping @Sendable (String) async throws -> String) {
+        self.engine = engine
+        self.makeEndpoint = makeEndpoint
+    }
+
+    static func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: Self.name, method: name) }
+
+    /// Adds the methods to the admin socket's router.
+    public func register(into router: inout RPCRouter) {
+        let engine = self.engine
+        router.registerUnary(Self.method("AddApp"), onEventLoop: false) { (request: Salus_V1_AddAppRequest, _) in
+            Self.info(try engine.addApp(id: request.appID, name: request.name, readUsage: request.readUsage, writeUsage: request.writeUsage), engine)
+        }
+        router.registerUnary(Self.method("ListApps"), onEventLoop: false) { (_: Salus_V1_ListAppsRequest, _) in
+            var response = Salus_V1_ListAppsResponse()
+            response.apps = engine.apps().map { Self.info($0, engine) }
+            return response
+        }
+        router.registerUnary(Self.method("ShowApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+            Self.info(try engine.app(request.appID), engine)
+        }
+        router.registerUnary(Self.method("ResetApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+            Self.info(try engine.reset(request.appID), engine)
+        }
+        router.registerUnary(Self.method("RemoveApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+            try engine.remove(request.appID)
+            return Salus_V1_RemoveAppResponse()
+        }
+        router.registerUnary(Self.method("SetPolicy"), onEventLoop: false) { (request: Salus_V1_SetPolicyRequest, _) in
+            Self.info(try engine.setPolicy(request.appID, Self.policy(request.policy)), engine)
+        }
+        router.registerUnary(Self.method("SetGrants"), onEventLoop: false) { (request: Salus_V1_SetGrantsRequest, _) in
+            var read: [String: Decision] = [:]
+            var share: [String: Decision] = [:]
+            for grant in request.grants {
+                if let decision = Self.decision(grant.read) { read[grant.type] = decision }
+                if let decision = Self.decision(grant.share) { share[grant.type] = decision }
+            }
+            return Self.info(try engine.setGrants(request.appID, read: read, share: share), engine)
+        }
+        router.registerUnary(Self.method("WithdrawObjects"), onEventLoop: false) { (request: Salus_V1_WithdrawObjectsRequest, _) in
+            var uuids = Set<UUID>()
+            for (index, bytes) in request.uuids.enumerated() {
+                guard let uuid = WireUUID.uuid(bytes) else {
+                    throw RPCError.invalidArgument(field: "uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
+                }
+                uuids.insert(uuid)
+            }
+            return Self.info(try engine.withdraw(request.appID, objects: uuids), engine)
+        }
+        router.registerUnary(Self.method("ListRequests"), onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, _) in
+            var response = Salus_V1_ListRequestsResponse()
+            response.requests = engine.pending().map { Self.request($0, engine) }
+            return response
+        }
+        router.registerUnary(Self.method("AnswerRequest"), onEventLoop: false) { (request: Salus_V1_AnswerRequestRequest, _) in
+            var objects = Set<UUID>()
+            for (index, bytes) in request.objects.enumerated() {
+                guard let uuid = WireUUID.uuid(bytes) else {
+                    throw RPCError.invalidArgument(field: "objects[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
+                }
+                objects.insert(uuid)
+            }
+            let answered = try engine.answer(
+                request.requestID,
+                ConsentAnswer(grantRead: Set(request.grantRead), grantShare: Set(request.grantShare), objects: objects))
+            var wire = Self.request(answered, engine)
+            wire.state = .answered
+            return wire
+        }
+        router.registerServerStreaming(Self.method("WatchRequests"), onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, writer: RPCWriter<Salus_V1_ConsentRequest>, _) in
+            for await pending in engine.watch() {
+                try await writer.write(Self.request(pending, engine))
+            }
+        }
+        router.registerUnary(Self.method("CreateAppEndpoint"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+            _ = try engine.app(request.appID)
+            var response = Salus_V1_AppEndpoint()
+            response.appID = request.appID
+            response.socketPath = try await makeEndpoint(request.appID)
+            return response
+        }
+    }
+
+    // MARK: Conversions
+
+    static func decision(_ wire: Salus_V1_Decision) -> Decision? {
+        switch wire {
+        case .granted: return .granted
+        case .denied: return .denied
+        default: return nil
+        }
+    }
+
+    static func wire(_ decision: Decision?) -> Salus_V1_Decision {
+        switch decision {
+        case .granted: return .granted
+        case .denied: return .denied
+        case nil: return .notDetermined
+        }
+    }
+
+    static func policy(_ wire: Salus_V1_Policy) throws(RPCError) -> ConsentPolicy {
+        let kind: ConsentPolicy.Kind
+        switch wire.kind {
+        case .ask: kind = .ask
+        case .grantAll: kind = .grantAll
+        case .denyAll: kind = .denyAll
+        case .grantListed: kind = .grantListed
+        case .UNRECOGNIZED(let value):
+            throw RPCError.invalidArgument(field: "policy.kind", value: "\(value)", expected: "ASK, GRANT_ALL, DENY_ALL or GRANT_LISTED")
+        }
+        return ConsentPolicy(kind: kind, read: wire.read, share: wire.share, afterMilliseconds: wire.afterMs)
+    }
+
+    static func wire(_ policy: ConsentPolicy) -> Salus_V1_Policy {
+        var wire = Salus_V1_Policy()
+        switch policy.kind {
+        case .ask: wire.kind = .ask
+        case .grantAll: wire.kind = .grantAll
+        case .denyAll: wire.kind = .denyAll
+        case .grantListed: wire.kind = .grantListed
+        }
+        wire.read = policy.read
+        wire.share = policy.share
+        wire.afterMs = policy.afterMilliseconds
+        return wire
+    }
+
+    static func info(_ record: AppRecord, _ engine: AuthorizationEngine) -> Salus_V1_AppInfo {
+        var info = Salus_V1_AppInfo()
+        info.appID = record.id
+        info.name = record.name
+        info.readUsage = record.readUsage
+        info.writeUsage = record.writeUsage
+        info.policy = wire(record.policy)
+        info.grants = Set(record.read.keys).union(record.share.keys).sorted().map { type in
+            var grant = Salus_V1_TypeGrant()
+            grant.type = type
+            grant.read = wire(record.read[type])
+            grant.share = wire(record.share[type])
+            return grant
+        }
+        info.objects = record.objects.keys.sorted().flatMap { type in
+            (record.objects[type] ?? []).sorted { $0.uuidString < $1.uuidString }.map { uuid in
+                var object = Salus_V1_ObjectGrant()
+                object.type = type
+                object.uuid = WireUUID.bytes(uuid)
+                return object
+            }
+        }
+        info.pending = engine.pending(of: record.id).map { request($0, engine) }
+        info.endpoint = engine.endpoint(for: record.id) ?? ""
+        return info
+    }
+
+    static func request(_ request: PendingRequest, _ engine: AuthorizationEngine) -> Salus_V1_ConsentRequest {
+        var wire = Salus_V1_ConsentRequest()
+        wire.id = request.id
+        wire.appID = request.appID
+        let app = try? engine.app(request.appID)
+        wire.appName = app?.name ?? request.appID
+        wire.readUsage = app?.readUsage ?? ""
+        wire.writeUsage = app?.writeUsage ?? ""
+        wire.share = request.share
+        wire.read = request.read
+        wire.objectType = request.objectType ?? ""
+        wire.objects = request.objects.map { object in
+            var wire = Salus_V1_RequestedObject()
+            wire.uuid = WireUUID.bytes(object.uuid)
+            wire.source = object.source
+            wire.startDate = WireDate.microseconds(object.startDate)
+            return wire
+        }
+        wire.state = .pending
+        wire.identity = request.identity
+        wire.createdMs = Int64(request.created.timeIntervalSince1970 * 1000)
+        return wire
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import SalusModel
+import SalusRPC
+import SalusStore
+
+extension StoreService {
+    /// Deleting by UUID needs share permission for the type of every sample the app is
+    /// deleting. The app's own samples can only be of types it holds a share decision for (a
+    /// reset or a removal clears them all), so those are the only types looked at; UUIDs found in
+    /// none of them are left to the store, which refuses others' and missing ones alike.
+    func checkShareForDeletion(_ uuids: [UUID], caller: Caller) async throws {
+        let candidates = authorization.typesWithShareDecisions(caller).sorted()
+        guard !candidates.isEmpty else {
+            // Nothing was ever decided: as HealthKit, "not determined" before anything else.
+            try authorization.checkShare(caller, types: ["(any type)"])
+            return
+        }
+        // An app allowed to write no type at all is refused as a save would be.
+        if !candidates.contains(where: { authorization.sharingStatus(caller, type: $0) == .sharingAuthorized }) {
+            try authorization.checkShare(caller, types: candidates)
+        }
+        let wanted = Set(uuids)
+        for type in candidates {
+            let query = SampleQuery(
+                type: TypeIdentifier(rawValue: type),
+                predicate: .and([.uuids(wanted), .sources([caller.appID])]),
+                limit: 1
+            )
+            let found = try await storeCall {
+                for try await page in try store.samples(query) where !page.isEmpty { return true }
+                return false
+            }
+            if found {
+                try authorization.checkShare(caller, types: [type])
+            }
+        }
+    }
+}
+
+extension AuthorizationEngine {
+    /// Drops from a live batch what the caller may no longer see; `filtered` tells whether
+    /// anything was dropped.
+    func filter(_ result: AnchoredQueryResult, for caller: Caller) -> (AnchoredQueryResult, filtered: Bool) {
+        if caller.appIDSource == .owner || open { return (result, false) }
+        var access: [TypeIdentifier: ReadAccess] = [:]
+        func lookup(_ type: TypeIdentifier) -> ReadAccess {
+            if let known = access[type] { return known }
+            let found = readAccess(caller, type: type.rawValue)
+            access[type] = found
+            return found
+        }
+        var filtered = result
+        filtered.added = result.added.filter { lookup($0.type).admits($0) }
+        filtered.deleted = result.deleted.filter { lookup($0.type).seesAnything }
+        return (filtered, filtered.added.count != result.added.count || filtered.deleted.count != result.deleted.count)
+    }
+}
