@@ -1,0 +1,82 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who is calling: launcher sockets, development mode, and the owner-only admin socket.
+@Suite("Caller identity")
+struct AuthorizationIdentityTests {
+    static let salusctl = DaemonHarness.binary("salusctl")
+
+    @Test("without --dev a declared app id is refused with UNAUTHENTICATED saying how to launch the app")
+    func declaredRefused() async throws {
+        let (daemon, plugins) = try await Authz.daemon([])
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let app = try await Authz.app(daemon, "org.example.sleepdiary")
+        let error = await Authz.error { _ = try await Authz.batches(app) }
+        #expect(error?.code == .unauthenticated)
+        #expect(error?.message.contains("salusctl launch --app org.example.sleepdiary") == true)
+        await app.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("salusctl launch runs the command with the app's own socket; only connections through it are that app")
+    func launcher() async throws {
+        let (daemon, plugins) = try await Authz.daemon([])
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let owner = try await Authz.owner(daemon)
+        try await Authz.register(owner, "org.example.walker")
+        try await Authz.grant(owner, "org.example.walker", Authz.steps, read: .granted, share: .granted)
+        let result = try await DaemonHarness.run(
+            Self.salusctl, ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.walker", "--", "/bin/sh", "-c", "echo \"$SALUS_SOCKET\""],
+            timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.output)")
+        let socket = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(socket.hasSuffix("/apps/org.example.walker.sock"), "\(result.output)")
+
+        // Through its socket the app is org.example.walker, whatever it declares.
+        let launched = try await Authz.app(daemon, "org.example.pretender", socket: socket)
+        _ = try await Authz.save(launched, [Authz.sample(value: 5, start: 1_700_000_000_000_000)])
+        #expect(try await Authz.batches(launched).flatMap(\.samples).map(\.sourceRevision.appID) == ["org.example.walker"])
+        // A process that did not come through the launcher cannot act as the app.
+        let impostor = try await Authz.app(daemon, "org.example.walker")
+        let refused = await Authz.error { _ = try await Authz.save(impostor, [Authz.sample(value: 6, start: 1_700_000_000_000_000)]) }
+        #expect(refused?.code == .unauthenticated)
+
+        let unregistered = try await DaemonHarness.run(
+            Self.salusctl, ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.nobody", "--", "/bin/true"], timeout: .seconds(60))
+        #expect(unregistered.status != 0)
+        #expect(unregistered.output.contains("org.example.nobody"))
+        for client in [launched, impostor, owner] { await client.close() }
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("the admin socket refuses another uid with PERMISSION_DENIED, even when the file lets it connect")
+    func otherUID() async throws {
+        guard getuid() == 0, let setpriv = DaemonHarness.findExecutable("setpriv") else { return }
+        let (daemon, plugins) = try await Authz.daemon([])
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        // Open the path to uid 65534 so that the daemon's own uid check is what refuses it.
+        var folder = URL(fileURLWithPath: daemon.adminSocketPath).deletingLastPathComponent()
+        while folder.path != "/" {
+            chmod(folder.path, 0o755)
+            if folder.path == daemon.directory.path { break }
+            folder.deleteLastPathComponent()
+        }
+        chmod(daemon.adminSocketPath, 0o666)
+        let binary = daemon.directory.appendingPathComponent("salusctl")
+        try FileManager.default.copyItem(at: Self.salusctl, to: binary)
+        chmod(binary.path, 0o755)
+        let result = try await DaemonHarness.run(
+            setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "apps", "list", "--admin-socket", daemon.adminSocketPath],
+            timeout: .seconds(60))
+        #expect(result.status != 0)
+        #expect(result.output.contains("uid 65534"), "\(result.output)")
+        #expect(result.output.contains("serves only its owner"), "\(result.output)")
+        #expect(try await daemon.stop() == 0)
+    }
+}
