@@ -1,0 +1,193 @@
+import Foundation
+import SalusModel
+import SalusProto
+import SalusRPC
+import SalusStatistics
+import SalusStore
+import Synchronization
+
+/// salus.v1.Statistics: statistics and statistics collections on the app and admin sockets,
+/// and the owner's source priorities on the admin socket.
+///
+/// **Visibility.** Every computation passes `visibility(for:)` to the engine, which ANDs it
+/// with the request's predicate: the one place where statistics are limited to the samples the
+/// caller may read. It returns nil (every sample) until the authorization engine provides the
+/// caller's read filter.
+public struct StatisticsService: Sendable {
+    /// The service name.
+    public static let name = "salus.v1.Statistics"
+    /// Query.
+    public static let query = MethodDescriptor(service: name, method: "Query")
+    /// QueryCollection.
+    public static let queryCollection = MethodDescriptor(service: name, method: "QueryCollection")
+    /// GetSourcePriority.
+    public static let getSourcePriority = MethodDescriptor(service: name, method: "GetSourcePriority")
+    /// SetSourcePriority.
+    public static let setSourcePriority = MethodDescriptor(service: name, method: "SetSourcePriority")
+    /// The file of source priorities in the data directory.
+    public static let priorityFileName = "source-priority.json"
+
+    let store: SampleStore
+    let priorities: Result<SourcePriorityStore, StoreError>
+
+    /// Creates the service over `store`, with priorities read from `priorityPath` (nil: memory).
+    public init(store: SampleStore, priorityPath: String?) {
+        self.store = store
+        do {
+            priorities = .success(try SourcePriorityStore(path: priorityPath))
+        } catch {
+            priorities = .failure(error)
+        }
+    }
+
+    private static let instances = Mutex<[ObjectIdentifier: StatisticsService]>([:])
+
+    /// The one service of `store`, so that the app and admin sockets share its priorities;
+    /// priorities live in `dataDirectory`/source-priority.json.
+    public static func shared(store: SampleStore, dataDirectory: String) -> StatisticsService {
+        instances.withLock { instances in
+            if let existing = instances[ObjectIdentifier(store)] { return existing }
+            let service = StatisticsService(store: store, priorityPath: dataDirectory + "/" + priorityFileName)
+            instances[ObjectIdentifier(store)] = service
+            return service
+        }
+    }
+
+    /// Adds the methods to `router`; `owner` for the admin socket (which adds the priorities).
+    public func register(into router: inout RPCRouter, owner: Bool) {
+        router.registerUnary(Self.query, onEventLoop: false) { (request: Salus_V1_StatisticsRequest, context) in
+            let caller = try Caller.resolve(context)
+            return try await self.query(request, visibility: self.visibility(for: caller))
+        }
+        router.registerServerStreaming(Self.queryCollection, onEventLoop: false) {
+            (request: Salus_V1_StatisticsCollectionRequest, writer: RPCWriter<Salus_V1_StatisticsCollectionBatch>, context) in
+            let caller = try Caller.resolve(context)
+            try await self.queryCollection(request, visibility: self.visibility(for: caller), writer: writer)
+        }
+        if owner {
+            router.registerUnary(Self.getSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriorityRequest, _) in
+                try self.getPriority(request)
+            }
+            router.registerUnary(Self.setSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriority, _) in
+                try self.setPriority(request)
+            }
+        }
+    }
+
+    /// The samples `caller` may use in statistics, ANDed with every request's predicate; nil
+    /// means all. The authorization hook: an app without read access will get
+    /// `.sources([caller.appID])` here.
+    func visibility(for caller: Caller) -> SamplePredicate? {
+        nil
+    }
+
+    /// The priorities, or the error that kept their file from being read.
+    func priorityStore() throws(RPCError) -> SourcePriorityStore {
+        switch priorities {
+        case .success(let priorities): return priorities
+        case .failure(let error): throw RPCError(code: .internal, message: error.message, reason: .databaseInaccessible)
+        }
+    }
+
+    func engine() throws(RPCError) -> StatisticsEngine {
+        StatisticsEngine(store: store, priorities: try priorityStore())
+    }
+
+    // MARK: Statistics
+
+    func query(_ request: Salus_V1_StatisticsRequest, visibility: SamplePredicate?) async throws -> Salus_V1_StatisticsResponse {
+        let type = try StatisticsWire.type(request.type)
+        let options = try StatisticsWire.options(request.options)
+        let unit = try StatisticsWire.unit(request.unit)
+        var window: DateInterval?
+        switch (request.optionalWindowStart, request.optionalWindowEnd) {
+        case (nil, nil): window = nil
+        case (.windowStart(let start)?, .windowEnd(let end)?):
+            guard end >= start else {
+                throw RPCError.invalidArgument(field: "window_end", value: "\(end)", expected: "a time at or after window_start (\(start))")
+            }
+            window = DateInterval(start: StatisticsWire.date(start), end: StatisticsWire.date(end))
+        default:
+            throw RPCError.invalidArgument(field: "window_start", value: "one bound", expected: "both window_start and window_end, or neither")
+        }
+        let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+        let engine = try engine()
+        let statistics = try await storeCall {
+            try await engine.statistics(
+                StatisticsQuery(type: type, predicate: predicate, window: window, options: options, unit: unit),
+                visibility: visibility)
+        }
+        var response = Salus_V1_StatisticsResponse()
+        response.statistics = StatisticsWire.result(statistics, unit: try StatisticsWire.unitText(unit, type: type, store: store))
+        return response
+    }
+
+    func queryCollection(
+        _ request: Salus_V1_StatisticsCollectionRequest, visibility: SamplePredicate?,
+        writer: RPCWriter<Salus_V1_StatisticsCollectionBatch>
+    ) async throws {
+        let type = try StatisticsWire.type(request.type)
+        let options = try StatisticsWire.options(request.options)
+        let unit = try StatisticsWire.unit(request.unit)
+        let grid = try StatisticsWire.grid(request)
+        guard request.to >= request.from else {
+            throw RPCError.invalidArgument(field: "to", value: "\(request.to)", expected: "a time at or after from (\(request.from))")
+        }
+        let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+        let query = StatisticsCollectionQuery(
+            type: type, predicate: predicate, options: options, unit: unit, grid: grid,
+            from: StatisticsWire.date(request.from), to: StatisticsWire.date(request.to))
+        let engine = try engine()
+        let unitText = try StatisticsWire.unitText(unit, type: type, store: store)
+        let zone = grid.calendar.timeZone.identifier
+        if !request.live {
+            let collection = try await storeCall { try await engine.collection(query, visibility: visibility) }
+            // Batches of at most 1000 intervals.
+            let results = collection.statistics.map { StatisticsWire.result($0, unit: unitText) }
+            var start = 0
+            repeat {
+                var batch = Salus_V1_StatisticsCollectionBatch()
+                batch.statistics = Array(results[start..<min(start + 1000, results.count)])
+                batch.timeZone = zone
+                start += 1000
+                batch.initialResultsComplete = start >= results.count
+                try await writer.write(batch)
+            } while start < results.count
+            return
+        }
+        try await storeCall {
+            try await engine.liveCollection(query, visibility: visibility) { update in
+                var batch = Salus_V1_StatisticsCollectionBatch()
+                batch.statistics = update.statistics.map { StatisticsWire.result($0, unit: unitText) }
+                batch.initialResultsComplete = update.isInitial
+                batch.timeZone = zone
+                try await writer.write(batch)
+            }
+        }
+    }
+
+    // MARK: Priorities
+
+    func getPriority(_ request: Salus_V1_SourcePriorityRequest) throws -> Salus_V1_SourcePriority {
+        let type = try StatisticsWire.type(request.type)
+        let priorities = try priorityStore()
+        var response = Salus_V1_SourcePriority()
+        response.type = type.rawValue
+        response.sources = priorities.priority(for: type).appIDs
+        return response
+    }
+
+    func setPriority(_ request: Salus_V1_SourcePriority) throws -> Salus_V1_SourcePriority {
+        let type = try StatisticsWire.type(request.type)
+        guard let info = store.catalog.typeInfo(for: type), info.kind == .quantity else {
+            throw RPCError.invalidArgument(field: "type", value: type.rawValue, expected: "a registered quantity type")
+        }
+        let priorities = try priorityStore()
+        do {
+            try priorities.setPriority(request.sources, for: type)
+        } catch {
+            throw RPCError.from(error)
+        }
+        return try getPriority(Salus_V1_SourcePriorityRequest.with { $0.type = type.rawValue })
+    }
+}

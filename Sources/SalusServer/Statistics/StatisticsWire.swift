@@ -1,0 +1,113 @@
+import Foundation
+import SalusModel
+import SalusProto
+import SalusRPC
+import SalusStatistics
+import SalusStore
+
+/// Statistics requests and results between the wire and the engine.
+enum StatisticsWire {
+    static func type(_ text: String) throws(RPCError) -> TypeIdentifier {
+        guard !text.isEmpty else { throw RPCError.invalidArgument(field: "type", value: "", expected: "a quantity type identifier") }
+        return TypeIdentifier(text)
+    }
+
+    static func options(_ wire: [Salus_V1_StatisticsOption]) throws(RPCError) -> StatisticsOptions {
+        var options: StatisticsOptions = []
+        for (index, option) in wire.enumerated() {
+            switch option {
+            case .cumulativeSum: options.insert(.cumulativeSum)
+            case .discreteAverage: options.insert(.discreteAverage)
+            case .discreteMin: options.insert(.discreteMin)
+            case .discreteMax: options.insert(.discreteMax)
+            case .mostRecent: options.insert(.mostRecent)
+            case .duration: options.insert(.duration)
+            case .separateBySource: options.insert(.separateBySource)
+            case .unspecified, .UNRECOGNIZED:
+                throw RPCError.invalidArgument(
+                    field: "options[\(index)]", value: "\(option.rawValue)", expected: "a StatisticsOption from 1 to 7")
+            }
+        }
+        return options
+    }
+
+    static func unit(_ text: String) throws(RPCError) -> SalusUnit? {
+        guard !text.isEmpty else { return nil }
+        do {
+            return try SalusUnit(parsing: text)
+        } catch {
+            throw RPCError.invalidArgument(field: "unit", value: text, expected: "a unit such as count, km or count/min (\(error.message))")
+        }
+    }
+
+    /// The unit results are expressed in: the requested one, else the type's canonical unit.
+    static func unitText(_ unit: SalusUnit?, type: TypeIdentifier, store: SampleStore) throws(RPCError) -> String {
+        if let unit { return unit.description }
+        return store.catalog.typeInfo(for: type)?.canonicalUnit?.description ?? ""
+    }
+
+    static func date(_ microseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+    }
+
+    static func microseconds(_ date: Date) -> Int64 {
+        guard date > .distantPast, date < .distantFuture else { return 0 }
+        return Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    static func grid(_ request: Salus_V1_StatisticsCollectionRequest) throws(RPCError) -> IntervalGrid {
+        let unit: StatisticsInterval.Unit
+        switch request.intervalUnit {
+        case .second: unit = .second
+        case .minute: unit = .minute
+        case .hour: unit = .hour
+        case .day: unit = .day
+        case .week: unit = .week
+        case .month: unit = .month
+        case .unspecified, .UNRECOGNIZED:
+            throw RPCError.invalidArgument(
+                field: "interval_unit", value: "\(request.intervalUnit.rawValue)", expected: "SECOND, MINUTE, HOUR, DAY, WEEK or MONTH")
+        }
+        let interval: StatisticsInterval
+        do {
+            interval = try StatisticsInterval(Int(request.intervalCount), unit, field: "interval_count")
+        } catch {
+            throw RPCError.from(error)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        if request.timeZone.isEmpty {
+            calendar.timeZone = .current
+        } else if let zone = TimeZone(identifier: request.timeZone) {
+            calendar.timeZone = zone
+        } else {
+            throw RPCError.invalidArgument(field: "time_zone", value: request.timeZone, expected: "an IANA time zone such as Europe/Paris")
+        }
+        return IntervalGrid(anchor: date(request.anchorDate), interval: interval, calendar: calendar)
+    }
+
+    static func values(_ values: StatisticValues) -> Salus_V1_StatisticValues {
+        var wire = Salus_V1_StatisticValues()
+        if let sum = values.sum { wire.sum = sum.value }
+        if let average = values.average { wire.average = average.value }
+        if let minimum = values.minimum { wire.minimum = minimum.value }
+        if let maximum = values.maximum { wire.maximum = maximum.value }
+        if let mostRecent = values.mostRecent { wire.mostRecent = mostRecent.value }
+        if let interval = values.mostRecentInterval {
+            wire.mostRecentStart = microseconds(interval.start)
+            wire.mostRecentEnd = microseconds(interval.end)
+        }
+        if let duration = values.duration { wire.duration = duration.value }
+        return wire
+    }
+
+    static func result(_ statistics: Statistics, unit: String) -> Salus_V1_StatisticsResult {
+        var wire = Salus_V1_StatisticsResult()
+        wire.startDate = microseconds(statistics.startDate)
+        wire.endDate = microseconds(statistics.endDate)
+        wire.unit = unit
+        wire.values = values(statistics.values)
+        wire.sources = statistics.sources
+        wire.bySource = statistics.bySource.mapValues(values)
+        return wire
+    }
+}
