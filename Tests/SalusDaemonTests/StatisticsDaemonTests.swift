@@ -1,0 +1,128 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+/// Merged statistics on a running daemon: a phone and a watch that counted the same walk.
+@Suite("salus.v1.Statistics and salusctl stats on a running daemon")
+struct StatisticsDaemonTests {
+    static let phone = "org.example.phone"
+    static let watch = "org.example.watch"
+    static let query = MethodDescriptor(service: "salus.v1.Statistics", method: "Query")
+
+    static var paris: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+        return calendar
+    }
+
+    /// Microseconds since the epoch of a wall-clock time in Paris.
+    static func paris(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Int64 {
+        let date = paris.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute))!
+        return Int64(date.timeIntervalSince1970 * 1_000_000)
+    }
+
+    static func steps(_ count: Double, from start: Int64, to end: Int64) -> Salus_V1_Sample {
+        var sample = StoreServiceTests.stepSample(count, start: start)
+        sample.endDate = end
+        return sample
+    }
+
+    /// The fixture of docs/statistics.md, in Europe/Paris:
+    /// phone 3000 steps 09:00–10:00 and 1200 steps 18:00–18:30 on the 20th;
+    /// watch 2400 steps 09:30–10:30 on the 20th and 600 steps 23:30–00:30 across midnight.
+    static func fixture(_ daemon: DaemonHarness) async throws {
+        let phone = try await StoreServiceTests.app(daemon, Self.phone)
+        let watch = try await StoreServiceTests.app(daemon, Self.watch)
+        let _: Salus_V1_SaveResponse = try await phone.unary(StoreServiceTests.save, request: StoreServiceTests.saveRequest([
+            steps(3000, from: paris(20, 9), to: paris(20, 10)),
+            steps(1200, from: paris(20, 18), to: paris(20, 18, 30)),
+        ]))
+        let _: Salus_V1_SaveResponse = try await watch.unary(StoreServiceTests.save, request: StoreServiceTests.saveRequest([
+            steps(2400, from: paris(20, 9, 30), to: paris(20, 10, 30)),
+            steps(600, from: paris(20, 23, 30), to: paris(21, 0, 30)),
+        ]))
+        await phone.close()
+        await watch.close()
+    }
+
+    static func salusctl(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {
+        try await DaemonHarness.run(
+            DaemonHarness.binDirectory.appendingPathComponent("salusctl"), arguments + ["--admin-socket", daemon.adminSocketPath],
+            environment: ["TZ": "Europe/Paris"], timeout: .seconds(60))
+    }
+
+    static func daily(_ output: String) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+    }
+
+    @Test("salusctl stats stepCount --interval day gives the hand-computed merged totals, following the priority")
+    func dailyMergedTotals() async throws {
+        let (daemon, plugins) = try await StoreServiceTests.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        try await Self.fixture(daemon)
+
+        let set = try await Self.salusctl(daemon, ["priority", "set", "stepCount", Self.watch, Self.phone])
+        #expect(set.status == 0, "\(set.output)")
+        #expect(set.output.contains("1. \(Self.watch)"))
+        let shown = try await Self.salusctl(daemon, ["priority", "show", "HKQuantityTypeIdentifierStepCount"])
+        #expect(shown.output.contains("2. \(Self.phone)"), "\(shown.output)")
+
+        // Watch first. 20th: phone 09:00–09:30 1500 + watch 2400 + phone 1200 + watch 23:30–24:00 300 = 5400;
+        // 21st: watch 00:00–00:30 300; 22nd: nothing (listed, empty). A plain sum would say 7200.
+        let arguments = ["stats", "stepCount", "--interval", "day", "--since", "2026-11-20", "--until", "2026-11-22"]
+        let json = try await Self.salusctl(daemon, arguments + ["--json", "--by-source"])
+        #expect(json.status == 0, "\(json.output)")
+        let days = try Self.daily(json.output)
+        #expect(days.count == 3)
+        #expect(days.map { $0["sum"] as? Double } == [5400, 300, nil])
+        #expect(days.first?["start"] as? String == "2026-11-20T00:00:00+0100")
+        #expect(days.first?["sources"] as? [String] == [Self.phone, Self.watch])
+        let bySource = days.first?["bySource"] as? [String: [String: Double]]
+        #expect(bySource?[Self.phone]?["sum"] == 4200)
+        #expect(bySource?[Self.watch]?["sum"] == 2700)
+
+        let table = try await Self.salusctl(daemon, arguments)
+        #expect(table.status == 0, "\(table.output)")
+        #expect(table.output.contains("5400"))
+        #expect(table.output.contains("merged sums in count"))
+
+        // Phone first: 3000 + watch 10:00–10:30 1200 + 1200 + 300 = 5700 on the 20th.
+        _ = try await Self.salusctl(daemon, ["priority", "set", "stepCount", Self.phone])
+        let reranked = try Self.daily(try await Self.salusctl(daemon, arguments + ["--json"]).output)
+        #expect(reranked.map { $0["sum"] as? Double } == [5700, 300, nil])
+
+        // One window without --interval.
+        let window = try await Self.salusctl(daemon, ["stats", "stepCount", "--since", "2026-11-20T09:00+01:00", "--until", "2026-11-20T10:00+01:00", "--json"])
+        #expect(try Self.daily(window.output).first?["sum"] as? Double == 3000)
+    }
+
+    @Test("an app queries merged statistics on the app socket; refusals name the field")
+    func appSocket() async throws {
+        let (daemon, plugins) = try await StoreServiceTests.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        try await Self.fixture(daemon)
+        let app = try await StoreServiceTests.app(daemon, "org.example.reader")
+        var request = Salus_V1_StatisticsRequest()
+        request.type = StoreServiceTests.steps
+        request.options = [.cumulativeSum]
+        request.windowStart = Self.paris(20, 0)
+        request.windowEnd = Self.paris(21, 0)
+        // No priority set: the most recently saved (the watch) wins the overlap: 1500 + 2400 + 1200 + 300.
+        let response: Salus_V1_StatisticsResponse = try await app.unary(Self.query, request: request)
+        #expect(response.statistics.values.sum == 5400)
+        #expect(response.statistics.unit == "count")
+
+        request.options = [.cumulativeSum, .discreteAverage]
+        await #expect(throws: RPCError.self) {
+            let _: Salus_V1_StatisticsResponse = try await app.unary(Self.query, request: request)
+        }
+        do {
+            let _: Salus_V1_StatisticsResponse = try await app.unary(Self.query, request: request)
+        } catch let error as RPCError {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("cumulativeSum cannot be combined with discreteAverage"), "\(error.message)")
+        }
+        await app.close()
+    }
+}
