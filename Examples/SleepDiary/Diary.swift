@@ -10,9 +10,13 @@ enum Diary {
     /// Sleep analysis, the one type the diary keeps.
     static let sleep = SampleType.category(.sleepAnalysis)
 
-    /// Connects to `--socket`, else `SALUS_SOCKET`, else the default app socket.
+    /// Connects to `--socket`, else `SALUS_SOCKET`, else the default app socket, and asks the
+    /// owner to let the diary read and write sleep analysis (answered at once when already
+    /// answered; otherwise this waits for `salusctl consent`).
     static func connect(_ arguments: Arguments) async throws -> HealthStore {
-        try await HealthStore.connect(socketPath: arguments["--socket"], appID: appID, appName: "Sleep diary", appVersion: "1.0")
+        let store = try await HealthStore.connect(socketPath: arguments["--socket"], appID: appID, appName: "Sleep diary", appVersion: "1.0")
+        try await store.requestAuthorization(toShare: [sleep], read: [sleep])
+        return store
     }
 
     /// The stage names accepted by `add --stage`.
