@@ -217,6 +217,8 @@ daemon.executableURL = binDirectory.appendingPathComponent("salusd")
 daemon.arguments = [
     "--socket", socketPath, "--admin-socket", directory + "/admin.sock",
     "--data-dir", directory + "/data", "--log-level", "error", "--plugins-dir", pluginDirectory,
+    // The benchmark client declares its app id and measures the store, not consent.
+    "--dev", "--authorization", "open",
 ]
 daemon.standardOutput = FileHandle.nullDevice
 try daemon.run()
