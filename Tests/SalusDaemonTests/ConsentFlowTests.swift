@@ -81,4 +81,27 @@ struct ConsentFlowTests {
         #expect(direct.output.contains("launch"), "\(direct.output)")
         #expect(try await daemon.stop() == 0)
     }
+
+    @Test("consent watch asks the person at a terminal prompt; their answer lets the launched diary in")
+    func consentWatch() async throws {
+        let script = try #require(DaemonHarness.findExecutable("script"), "script (util-linux) gives consent watch a terminal")
+        let plugins = try PluginDaemonTests.pluginFolder()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path])
+        #expect(try await Self.ctl(daemon, ["apps", "add", Self.appID, "--name", "Sleep diary", "--read-usage", "Shows your nights", "--write-usage", "Records your nights"]).status == 0)
+        // The person: a terminal running consent watch, who types "a" (allow all) after a moment.
+        let shell = "(sleep 2; printf 'a\\n'; sleep 3) | \(script.path) -qfc '\(Self.salusctl.path) consent watch --admin-socket \(daemon.adminSocketPath)' /dev/null"
+        let admin = daemon.adminSocketPath
+        let watch = Task { try await DaemonHarness.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "timeout 8 sh -c \"\(shell)\""], timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(500))
+        let night = try await Self.ctl(admin: admin, ["launch", "--app", Self.appID, "--", Self.diary.path, "night", "--date", "2026-11-20", "--time-zone", "Europe/Paris"])
+        #expect(night.status == 0, "\(night.output)")
+        #expect(night.output.contains("REM: 3 samples"), "\(night.output)")
+        let prompt = try await watch.value
+        #expect(prompt.output.contains("Sleep diary (org.example.sleepdiary)"), "\(prompt.output)")
+        #expect(prompt.output.contains("because: Records your nights"))
+        #expect(prompt.output.contains("allow? [a]ll, [n]othing, [c]hoose, [s]kip"))
+        #expect(prompt.output.contains("answered"))
+        #expect(try await daemon.stop() == 0)
+    }
 }
