@@ -35,7 +35,7 @@ public final class SalusDaemon: Service, Sendable {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
         store.register(into: &router, owner: false)
-        StatisticsService.shared(store: store.store, dataDirectory: configuration.dataDirectory).register(into: &router, owner: false)
+        StatisticsService.shared(for: store, dataDirectory: configuration.dataDirectory).register(into: &router, owner: false)
         authorization.register(into: &router)
         return router
     }
@@ -46,7 +46,7 @@ public final class SalusDaemon: Service, Sendable {
         DiagnosticsService.register(into: &router)
         TypesService.register(into: &router, plugins: plugins, directories: configuration.pluginDirectories)
         store.register(into: &router, owner: true)
-        StatisticsService.shared(store: store.store, dataDirectory: configuration.dataDirectory).register(into: &router, owner: true)
+        StatisticsService.shared(for: store, dataDirectory: configuration.dataDirectory).register(into: &router, owner: true)
         consent.register(into: &router)
         return router
     }

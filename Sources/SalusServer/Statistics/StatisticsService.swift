@@ -9,10 +9,11 @@ import Synchronization
 /// salus.v1.Statistics: statistics and statistics collections on the app and admin sockets,
 /// and the owner's source priorities on the admin socket.
 ///
-/// **Visibility.** Every computation passes `visibility(for:)` to the engine, which ANDs it
+/// **Visibility.** Every computation passes `visibility(for:type:)` to the engine, which ANDs it
 /// with the request's predicate: the one place where statistics are limited to the samples the
-/// caller may read. It returns nil (every sample) until the authorization engine provides the
-/// caller's read filter.
+/// caller may read. It is the authorization engine's read access for the caller and type: an app
+/// without read access gets statistics of its own samples only (and cannot tell), an app with
+/// neither read nor share access an empty result, the owner everything.
 public struct StatisticsService: Sendable {
     /// The service name.
     public static let name = "salus.v1.Statistics"
@@ -28,11 +29,14 @@ public struct StatisticsService: Sendable {
     public static let priorityFileName = "source-priority.json"
 
     let store: SampleStore
+    let authorization: AuthorizationEngine?
     let priorities: Result<SourcePriorityStore, StoreError>
 
-    /// Creates the service over `store`, with priorities read from `priorityPath` (nil: memory).
-    public init(store: SampleStore, priorityPath: String?) {
+    /// Creates the service over `store`, with priorities read from `priorityPath` (nil: memory);
+    /// without `authorization` every caller sees every sample.
+    public init(store: SampleStore, authorization: AuthorizationEngine?, priorityPath: String?) {
         self.store = store
+        self.authorization = authorization
         do {
             priorities = .success(try SourcePriorityStore(path: priorityPath))
         } catch {
@@ -42,12 +46,15 @@ public struct StatisticsService: Sendable {
 
     private static let instances = Mutex<[ObjectIdentifier: StatisticsService]>([:])
 
-    /// The one service of `store`, so that the app and admin sockets share its priorities;
-    /// priorities live in `dataDirectory`/source-priority.json.
-    public static func shared(store: SampleStore, dataDirectory: String) -> StatisticsService {
-        instances.withLock { instances in
+    /// The one service of the store service's store, so that the app and admin sockets share
+    /// its priorities; it reads with the store service's authorization, and priorities live in
+    /// `dataDirectory`/source-priority.json.
+    public static func shared(for storeService: StoreService, dataDirectory: String) -> StatisticsService {
+        let store = storeService.store
+        return instances.withLock { instances in
             if let existing = instances[ObjectIdentifier(store)] { return existing }
-            let service = StatisticsService(store: store, priorityPath: dataDirectory + "/" + priorityFileName)
+            let service = StatisticsService(
+                store: store, authorization: storeService.authorization, priorityPath: dataDirectory + "/" + priorityFileName)
             instances[ObjectIdentifier(store)] = service
             return service
         }
@@ -57,12 +64,12 @@ public struct StatisticsService: Sendable {
     public func register(into router: inout RPCRouter, owner: Bool) {
         router.registerUnary(Self.query, onEventLoop: false) { (request: Salus_V1_StatisticsRequest, context) in
             let caller = try Caller.resolve(context)
-            return try await self.query(request, visibility: self.visibility(for: caller))
+            return try await self.query(request, visibility: self.visibility(for: caller, type: request.type))
         }
         router.registerServerStreaming(Self.queryCollection, onEventLoop: false) {
             (request: Salus_V1_StatisticsCollectionRequest, writer: RPCWriter<Salus_V1_StatisticsCollectionBatch>, context) in
             let caller = try Caller.resolve(context)
-            try await self.queryCollection(request, visibility: self.visibility(for: caller), writer: writer)
+            try await self.queryCollection(request, visibility: self.visibility(for: caller, type: request.type), writer: writer)
         }
         if owner {
             router.registerUnary(Self.getSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriorityRequest, _) in
@@ -74,11 +81,10 @@ public struct StatisticsService: Sendable {
         }
     }
 
-    /// The samples `caller` may use in statistics, ANDed with every request's predicate; nil
-    /// means all. The authorization hook: an app without read access will get
-    /// `.sources([caller.appID])` here.
-    func visibility(for caller: Caller) -> SamplePredicate? {
-        nil
+    /// The samples `caller` may use in statistics of `type`, ANDed with every request's
+    /// predicate; nil means all. Decided when the call starts (a live collection keeps it).
+    func visibility(for caller: Caller, type: String) -> SamplePredicate? {
+        authorization?.readAccess(caller, type: type).predicate
     }
 
     /// The priorities, or the error that kept their file from being read.
