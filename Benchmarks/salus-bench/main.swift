@@ -281,6 +281,13 @@ table.append(("store sample query, streamed: rows/s", format(store["query_rows_p
 table.append(("store anchored catch-up: rows/s", format(store["anchored_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["anchored_ratio"]!, 2) + "×"))
 table.append(("daemon RSS after save / after queries / peak MiB", format(store["daemon_rss_after_save_mb"]!) + " / " + format(store["daemon_rss_after_queries_mb"]!), format(store["daemon_peak_rss_mb"]!), ""))
 
+let statisticsDays = quick ? 30 : 365
+print("Statistics: \(statisticsDays) days of per-minute steps from two overlapping sources, merged daily beside a plain GROUP BY day")
+let statistics = try await StatisticsBenchmark.run(days: statisticsDays, directory: directory)
+results.merge(statistics) { _, new in new }
+table.append(("merged daily sums, \(statisticsDays) days: ms", format(statistics["stats_year_daily_ms"]!), format(statistics["raw_groupby_ms"]!), format(statistics["stats_ratio"]!, 2) + "×"))
+table.append(("merged hourly sums, one week / live update: ms", format(statistics["stats_week_hourly_ms"]!), format(statistics["live_update_ms"]!, 2), ""))
+
 daemon.terminate()
 daemon.waitUntilExit()
 try? FileManager.default.removeItem(atPath: directory)
