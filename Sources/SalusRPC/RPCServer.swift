@@ -138,31 +138,60 @@ public final class RPCServer: Sendable {
             try? await listener.close()
         }
         for connection in connections { connection.beginShutdown() }
-        let drained = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withTaskGroup(of: Void.self) { inner in
-                    for connection in connections {
-                        inner.addTask {
-                            await connection.waitForTasks()
-                            try? await connection.channel.closeFuture.get()
-                        }
-                    }
-                }
-                return true
+        let drained = await Self.finishes(within: gracePeriod) {
+            for connection in connections {
+                await connection.waitForTasks()
+                try? await connection.channel.closeFuture.get()
             }
-            group.addTask {
-                try? await Task.sleep(for: gracePeriod)
-                return false
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            return first
         }
         if !drained {
             logger.warning("calls still running after the grace period; failing them with UNAVAILABLE")
             for connection in connections { connection.abort(reason: "the server shut down") }
-            for connection in connections { await connection.waitForTasks() }
+            // Cancelled handlers get a moment to return; one that ignores cancellation does
+            // not keep the process from stopping.
+            let finished = await Self.finishes(within: .seconds(2)) {
+                for connection in connections { await connection.waitForTasks() }
+            }
+            if !finished { logger.error("a cancelled handler did not return; stopping without it") }
         }
+    }
+}
+
+extension RPCServer {
+    /// Whether `operation` finishes within `limit`. The operation runs in a task of its own
+    /// and is left running when the time is up: waits that ignore cancellation cannot hold
+    /// the caller.
+    static func finishes(within limit: Duration, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
+        let outcome = FirstOutcome()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            outcome.set(continuation)
+            let work = Task {
+                await operation()
+                outcome.resolve(true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                outcome.resolve(false)
+                _ = work
+            }
+        }
+    }
+}
+
+/// Resumes a continuation with the first of several outcomes.
+private final class FirstOutcome: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resolve(_ value: Bool) {
+        let pending = continuation.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+        pending?.resume(returning: value)
     }
 }
 

@@ -104,4 +104,22 @@ struct ConsentFlowTests {
         #expect(prompt.output.contains("answered"))
         #expect(try await daemon.stop() == 0)
     }
+
+    @Test("SIGTERM while an app waits for the owner's answer: the daemon still stops, with exit 0")
+    func shutdownWithPendingRequest() async throws {
+        let plugins = try PluginDaemonTests.pluginFolder()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path, "--drain-timeout", "1"])
+        #expect(try await Self.ctl(daemon, ["apps", "add", Self.appID, "--name", "Sleep diary", "--read-usage", "r", "--write-usage", "w"]).status == 0)
+        let admin = daemon.adminSocketPath
+        let waiting = Task {
+            try await Self.ctl(admin: admin, ["launch", "--app", Self.appID, "--", Self.diary.path, "night", "--date", "2026-11-20"])
+        }
+        _ = try await Self.pendingRequest(daemon)
+        let start = ContinuousClock.now
+        #expect(try await daemon.stop() == 0)
+        #expect(ContinuousClock.now - start < .seconds(10))
+        let diary = try await waiting.value
+        #expect(diary.status != 0, "the waiting app learns the daemon went away: \(diary.output)")
+    }
 }

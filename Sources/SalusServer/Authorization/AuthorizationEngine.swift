@@ -236,13 +236,20 @@ public final class AuthorizationEngine: Sendable {
                 _ = try? self.answer(request.id, answer)
             }
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                guard state.pending[request.id] != nil else { return true }
-                state.waiters[request.id, default: []].append(continuation)
-                return false
+        // The request stays pending for the owner if the call is cancelled (the app went
+        // away, or the daemon is shutting down); only the wait ends.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard state.pending[request.id] != nil, !Task.isCancelled else { return true }
+                    state.waiters[request.id, default: []].append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
             }
-            if resumeNow { continuation.resume() }
+        } onCancel: {
+            let waiters = state.withLock { $0.waiters.removeValue(forKey: request.id) ?? [] }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
