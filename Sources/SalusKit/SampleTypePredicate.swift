@@ -23,6 +23,12 @@ public struct SampleTypePredicate: Hashable, Sendable {
         SampleTypePredicate(type, predicate: predicate)
     }
 
+    /// Quantity samples of `type` that match `predicate` (nil: all of them), as HealthKit's
+    /// `HKSamplePredicate.quantitySample(type:predicate:)`: what statistics queries take.
+    public static func quantitySample(type: QuantityTypeIdentifier, predicate: SamplePredicate? = nil) -> SampleTypePredicate {
+        SampleTypePredicate(.quantity(type), predicate: predicate)
+    }
+
     /// The wire form (`salus.v1.TypedPredicate`).
     public var wire: Salus_V1_TypedPredicate {
         var wire = Salus_V1_TypedPredicate()

@@ -1,0 +1,192 @@
+import Foundation
+import SalusModel
+import SalusProto
+import SalusWire
+
+/// The statistics of one quantity type over one time interval, as HealthKit's `HKStatistics`:
+/// what a ``StatisticsQueryDescriptor`` returns and what a ``StatisticsCollection`` holds per
+/// interval.
+///
+/// ```swift
+/// let today = try await StatisticsQueryDescriptor(
+///     predicate: .quantitySample(type: .stepCount), options: [.cumulativeSum, .separateBySource],
+///     window: DateInterval(start: midnight, end: now)
+/// ).result(for: store)
+/// print(today.sumQuantity()?.value ?? 0, today.sumQuantity(for: "org.example.watch")?.value ?? 0)
+/// ```
+///
+/// Each value is nil when its option was not asked for or when no sample counted. Merged values
+/// count, where sources overlap in time, only the highest-ranked source (the owner's source
+/// priority, then the most recently saved); per-source values count each source's samples
+/// alone, so they add up to more than the merged ones when sources overlap.
+/// docs/statistics.md gives the rules.
+public struct Statistics: Hashable, Sendable {
+    /// The values of one computation, merged or of one source.
+    struct Values: Hashable, Sendable {
+        var sum: Double?
+        var average: Double?
+        var minimum: Double?
+        var maximum: Double?
+        var mostRecent: Double?
+        var mostRecentInterval: DateInterval?
+        /// Seconds.
+        var duration: Double?
+
+        static let empty = Values()
+
+        init(
+            sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil,
+            mostRecent: Double? = nil, mostRecentInterval: DateInterval? = nil, duration: Double? = nil
+        ) {
+            self.sum = sum
+            self.average = average
+            self.minimum = minimum
+            self.maximum = maximum
+            self.mostRecent = mostRecent
+            self.mostRecentInterval = mostRecentInterval
+            self.duration = duration
+        }
+
+        init(wire: Salus_V1_StatisticValues) {
+            if case .sum(let value)? = wire.optionalSum { sum = value }
+            if case .average(let value)? = wire.optionalAverage { average = value }
+            if case .minimum(let value)? = wire.optionalMinimum { minimum = value }
+            if case .maximum(let value)? = wire.optionalMaximum { maximum = value }
+            if case .mostRecent(let value)? = wire.optionalMostRecent {
+                mostRecent = value
+                let start = WireDate.date(wire.mostRecentStart)
+                mostRecentInterval = DateInterval(start: start, end: max(start, WireDate.date(wire.mostRecentEnd)))
+            }
+            if case .duration(let value)? = wire.optionalDuration { duration = value }
+        }
+    }
+
+    /// The quantity type.
+    public var quantityType: SampleType
+    /// The interval's start: the query's window or the collection interval; for a query
+    /// without a window, the earliest counted sample's start (`Date.distantPast` when none
+    /// counted).
+    public var startDate: Date
+    /// The interval's end (exclusive), chosen as ``startDate`` is (`Date.distantFuture` when
+    /// none counted without a window).
+    public var endDate: Date
+    /// The unit of every quantity but ``duration()``: the one asked for, else the type's.
+    public var unit: SalusUnit
+    /// The app ids whose samples counted in the merged values, sorted. With
+    /// ``StatisticsOptions/separateBySource``, ``perSourceAppIDs`` may name more: a source that a
+    /// higher-ranked one covered everywhere has values of its own but none merged.
+    public var sources: [String]
+
+    let values: Values
+    let bySource: [String: Values]
+
+    init(quantityType: SampleType, startDate: Date, endDate: Date, unit: SalusUnit, sources: [String] = [],
+         values: Values = .empty, bySource: [String: Values] = [:]) {
+        self.quantityType = quantityType
+        self.startDate = startDate
+        self.endDate = endDate
+        self.unit = unit
+        self.sources = sources
+        self.values = values
+        self.bySource = bySource
+    }
+
+    /// Whether no sample counted: no value, no source.
+    public var isEmpty: Bool { values == .empty && sources.isEmpty && bySource.isEmpty }
+
+    /// The app ids that have per-source values (``StatisticsOptions/separateBySource``), sorted.
+    public var perSourceAppIDs: [String] { bySource.keys.sorted() }
+
+    // MARK: Merged values
+
+    /// The total, merged across sources (``StatisticsOptions/cumulativeSum``).
+    public func sumQuantity() -> Quantity? { quantity(values.sum) }
+    /// The average by the type's aggregation style (``StatisticsOptions/discreteAverage``).
+    public func averageQuantity() -> Quantity? { quantity(values.average) }
+    /// The smallest value (``StatisticsOptions/discreteMin``).
+    public func minimumQuantity() -> Quantity? { quantity(values.minimum) }
+    /// The largest value (``StatisticsOptions/discreteMax``).
+    public func maximumQuantity() -> Quantity? { quantity(values.maximum) }
+    /// The latest sample's value (``StatisticsOptions/mostRecent``).
+    public func mostRecentQuantity() -> Quantity? { quantity(values.mostRecent) }
+    /// The latest sample's start and end (``StatisticsOptions/mostRecent``).
+    public func mostRecentQuantityDateInterval() -> DateInterval? { values.mostRecentInterval }
+    /// The time covered by the counted samples, in seconds (``StatisticsOptions/duration``); for
+    /// merged cumulative values, the time during which some source counted.
+    public func duration() -> Quantity? { values.duration.map { Quantity(value: $0, unit: .second) } }
+
+    // MARK: One source's values
+
+    /// `source`'s own total (with ``StatisticsOptions/separateBySource``).
+    public func sumQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.sum) }
+    /// `source`'s own average.
+    public func averageQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.average) }
+    /// `source`'s smallest value.
+    public func minimumQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.minimum) }
+    /// `source`'s largest value.
+    public func maximumQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.maximum) }
+    /// `source`'s latest value.
+    public func mostRecentQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.mostRecent) }
+    /// `source`'s latest sample's start and end.
+    public func mostRecentQuantityDateInterval(for source: String) -> DateInterval? { bySource[source]?.mostRecentInterval }
+    /// The time `source`'s samples cover, in seconds.
+    public func duration(for source: String) -> Quantity? {
+        bySource[source]?.duration.map { Quantity(value: $0, unit: .second) }
+    }
+
+    /// `source`'s own total; `source` as a ``SourceQueryDescriptor`` returns it.
+    public func sumQuantity(for source: Source) -> Quantity? { sumQuantity(for: source.appID) }
+    /// `source`'s own average.
+    public func averageQuantity(for source: Source) -> Quantity? { averageQuantity(for: source.appID) }
+    /// `source`'s smallest value.
+    public func minimumQuantity(for source: Source) -> Quantity? { minimumQuantity(for: source.appID) }
+    /// `source`'s largest value.
+    public func maximumQuantity(for source: Source) -> Quantity? { maximumQuantity(for: source.appID) }
+    /// `source`'s latest value.
+    public func mostRecentQuantity(for source: Source) -> Quantity? { mostRecentQuantity(for: source.appID) }
+    /// `source`'s latest sample's start and end.
+    public func mostRecentQuantityDateInterval(for source: Source) -> DateInterval? {
+        mostRecentQuantityDateInterval(for: source.appID)
+    }
+    /// The time `source`'s samples cover, in seconds.
+    public func duration(for source: Source) -> Quantity? { duration(for: source.appID) }
+
+    private func quantity(_ value: Double?) -> Quantity? {
+        value.map { Quantity(value: $0, unit: unit) }
+    }
+
+    // MARK: From the wire
+
+    /// The statistics the daemon sent for `type`; `requestedUnit` stands in for a result without
+    /// a unit, `window` for the bounds of a result without samples.
+    init(
+        received wire: Salus_V1_StatisticsResult, type: SampleType, requestedUnit: SalusUnit?,
+        window: DateInterval? = nil, path: String
+    ) throws(SalusError) {
+        let unit: SalusUnit
+        if wire.unit.isEmpty, let requestedUnit {
+            unit = requestedUnit
+        } else {
+            do {
+                unit = try SalusUnit(parsing: wire.unit)
+            } catch {
+                throw SalusError.malformed(field: "\(path).unit", value: wire.unit, expected: "a unit string such as count or km")
+            }
+        }
+        var start = WireDate.date(wire.startDate)
+        var end = WireDate.date(wire.endDate)
+        if wire.startDate == 0 && wire.endDate == 0 {
+            // The daemon sends 0 and 0 for a query without samples.
+            start = window?.start ?? .distantPast
+            end = window?.end ?? .distantFuture
+        }
+        guard end >= start else {
+            throw SalusError.malformed(field: "\(path).end_date", value: "\(wire.endDate)", expected: "a time at or after start_date (\(wire.startDate))")
+        }
+        self.init(
+            quantityType: type, startDate: start, endDate: end, unit: unit, sources: wire.sources,
+            values: wire.hasValues ? Values(wire: wire.values) : .empty,
+            bySource: wire.bySource.mapValues(Values.init(wire:))
+        )
+    }
+}
