@@ -161,7 +161,17 @@ struct PredicateCompiler {
             arguments.append(.integer(StoredTime.microseconds(date)))
         }
         if !window.strictStartDate && !window.strictEndDate {
-            if let start = window.start { add("r.end_us >= ?", start) }
+            if let start = window.start {
+                add("r.end_us >= ?", start)
+                if target == .samples {
+                    // Implied by the test above (no sample is longer than its type's longest
+                    // span); it bounds the (type, start) index scan from below.
+                    add(
+                        "r.start_us >= ? - coalesce((SELECT max_span_us FROM type_spans WHERE type_id = "
+                            + "(SELECT id FROM types WHERE identifier = ?)), 0)", start)
+                    arguments.append(.text(type.rawValue))
+                }
+            }
             if let end = window.end { add("r.start_us < ?", end) }
         }
         if window.strictStartDate {

@@ -44,7 +44,7 @@ public final class SampleStore: Sendable {
     public let catalog: any TypeCatalog
 
     private let writer: StoreWriter
-    private let readers: ReaderPool
+    let readers: ReaderPool
     private let broadcaster: CommitBroadcaster
     private let closed = Atomic<Bool>(false)
     private let logger: Logger
@@ -98,7 +98,7 @@ public final class SampleStore: Sendable {
         for reader in readers.readers { await reader.close() }
     }
 
-    private func checkOpen() throws(StoreError) {
+    func checkOpen() throws(StoreError) {
         if closed.load(ordering: .relaxed) { throw StoreError(code: .closed, message: "the store is closed") }
     }
 

@@ -143,8 +143,29 @@ public enum Schema {
             CREATE INDEX samples_app_type ON samples(app_ref, type_id);
             """)
 
+    /// Migration 3: `type_spans(type_id, max_span_us)`, the longest `end_us - start_us` ever
+    /// saved for each type (it never shrinks, so it stays an upper bound after deletions). A
+    /// date-window predicate ("overlaps [a, b)") becomes `end_us >= a AND start_us < b AND
+    /// start_us >= a - max_span_us`, a bounded range on the (type, start) index instead of every
+    /// sample of the type before `b`. The writer raises it in the transaction that saves a
+    /// longer sample.
+    public static let migration3 = Migration(
+        version: 3, summary: "the longest sample span of each type, for bounded date-window scans",
+        sql: """
+            CREATE TABLE type_spans (
+                type_id INTEGER PRIMARY KEY REFERENCES types(id),
+                max_span_us INTEGER NOT NULL
+            );
+            INSERT INTO type_spans (type_id, max_span_us)
+                SELECT type_id, max(end_us - start_us) FROM samples GROUP BY type_id;
+            INSERT OR REPLACE INTO type_spans (type_id, max_span_us)
+                SELECT type_id, max(coalesce((SELECT max_span_us FROM type_spans s WHERE s.type_id = t.type_id), 0),
+                                    max(end_us - start_us))
+                FROM tombstones t GROUP BY type_id;
+            """)
+
     /// Every migration, in order; the last one's version is the current schema version.
-    public static let migrations: [Migration] = [migration1, migration2]
+    public static let migrations: [Migration] = [migration1, migration2, migration3]
 
     /// The schema version a database has after `migrate`.
     public static var currentVersion: Int { migrations.last!.version }

@@ -27,23 +27,30 @@ enum StoreReads {
         return compiled
     }
 
+    /// The change positions after `anchor` up to the latest, checked against the tombstone
+    /// horizon; call inside a read transaction.
+    static func range(_ database: Database, after anchor: Anchor?) throws -> (from: Int64, last: Int64) {
+        let last = try database.scalarInt("SELECT value FROM store_info WHERE key = 'last_sequence'") ?? 0
+        let horizon = try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0
+        let from = anchor?.int64 ?? 0
+        if from > 0 && from < horizon {
+            throw StoreError(
+                code: .anchorExpired, field: "anchor", value: "\(from)",
+                expected: "an anchor at or after the tombstone horizon \(horizon): deletions before it were "
+                    + "purged; resync from the start")
+        }
+        if from > last {
+            throw StoreError.invalid(
+                "anchor", value: "\(from)", expected: "an anchor at or before the latest change \(last)")
+        }
+        return (from, last)
+    }
+
     static func anchored(
         _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?
     ) throws -> AnchoredQueryResult {
         try database.transaction(immediate: false) {
-            let last = try database.scalarInt("SELECT value FROM store_info WHERE key = 'last_sequence'") ?? 0
-            let horizon = try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0
-            let from = anchor?.int64 ?? 0
-            if from > 0 && from < horizon {
-                throw StoreError(
-                    code: .anchorExpired, field: "anchor", value: "\(from)",
-                    expected: "an anchor at or after the tombstone horizon \(horizon): deletions before it were "
-                        + "purged; resync from the start")
-            }
-            if from > last {
-                throw StoreError.invalid(
-                    "anchor", value: "\(from)", expected: "an anchor at or before the latest change \(last)")
-            }
+            let (from, last) = try range(database, after: anchor)
             var sampleTests: [String] = []
             var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
             var tombstoneTests: [String] = []

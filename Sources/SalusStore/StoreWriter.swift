@@ -315,6 +315,8 @@ final class StoreWriter: @unchecked Sendable {
         let syncLookup = try database.prepare(
             "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
         var unitTexts: [SalusUnit: String] = [:]
+        // The longest span saved per type id, raised in `type_spans` before the commit.
+        var longest: [Int64: Int64] = [:]
         for (index, sample) in samples.enumerated() {
             var prepared = try prepare(sample, index: index, options: options)
             if case .quantity(let quantity) = sample.value {
@@ -361,9 +363,13 @@ final class StoreWriter: @unchecked Sendable {
             }
 
             let deviceID = try sample.device.map { try self.deviceID(database, $0) }
+            let startMicroseconds = StoredTime.microseconds(sample.startDate)
+            let endMicroseconds = StoredTime.microseconds(sample.endDate)
+            let span = endMicroseconds &- startMicroseconds
+            if span > longest[typeID, default: -1] { longest[typeID] = span }
             try insert.bind([
                 .uuid(uuid), .integer(typeID), .integer(StoredCodes.kind(sample.kind)),
-                .integer(StoredTime.microseconds(sample.startDate)), .integer(StoredTime.microseconds(sample.endDate)),
+                .integer(startMicroseconds), .integer(endMicroseconds),
                 .optional(prepared.value), .optional(prepared.valueInUnit), .optional(prepared.unit),
                 .optional(prepared.category), .optional(prepared.activityType),
                 prepared.payload.map { .blob($0) } ?? .null, .integer(appRef), .integer(sourceID),
@@ -411,6 +417,12 @@ final class StoreWriter: @unchecked Sendable {
                 }
             }
             results.append(SaveResult(uuid: uuid, outcome: outcome))
+        }
+        for (typeID, span) in longest {
+            try database.run(
+                "INSERT INTO type_spans (type_id, max_span_us) VALUES (?, ?) "
+                    + "ON CONFLICT (type_id) DO UPDATE SET max_span_us = max(max_span_us, excluded.max_span_us)",
+                [.integer(typeID), .integer(span)])
         }
         return results
     }

@@ -150,6 +150,11 @@ struct MigrationTests {
         #expect(try await store.currentAnchor() == Anchor(2))
         let changes = try await store.anchoredQuery([QueryDescriptor(type: Fixtures.steps)], anchor: Anchor(1))
         #expect(changes.deleted.map(\.uuid) == [Self.deleted])
+        // Migration 3 took the longest span from the existing rows: a window inside the 60 s
+        // sample finds it.
+        let inside = SamplePredicate.dateWindow(
+            DateWindow(start: Date(timeIntervalSince1970: 1_700_000_030), end: Date(timeIntervalSince1970: 1_700_000_031)))
+        #expect(try await store.count(Fixtures.steps, inside) == 1)
         let saved = try await store.save([Fixtures.quantity(1)], source: Fixtures.app)
         #expect(saved.anchor == Anchor(3))
         #expect(try await store.integrityCheck() == "ok")
