@@ -28,12 +28,12 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Release build; figures in .bench/results.json. QUICK=1 for a short run.
+# Release build; figures in .bench/results.json. QUICK=1 for a short run; ONLY=rpc|store|statistics for one part.
 bench: setup
 	$(SWIFT) build -c release
 	@mkdir -p .bench
 	@rm -f .bench/results.json
-	"$(RELEASE_BIN)/salus-bench" $(if $(QUICK),--quick) --output .bench/results.json
+	"$(RELEASE_BIN)/salus-bench" $(if $(QUICK),--quick) $(if $(ONLY),--only $(ONLY)) --output .bench/results.json
 
 generate:
 	scripts/generate-protos

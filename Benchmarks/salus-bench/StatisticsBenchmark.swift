@@ -78,6 +78,13 @@ enum StatisticsBenchmark {
             statsBest = min(statsBest, milliseconds(ContinuousClock.now - clock))
         }
         precondition(merged?.statistics.count == days && rawDays == days)
+        // The watch ranks first and its samples abut from 00:00:30 on: the merged total is every
+        // watch sample but the second half of the last one (past the range), plus the phone's
+        // first 30 s (half of its first sample).
+        let value = { (minute: Int) in Double(60 + minute % 40) }
+        let expected = (0..<minutes).reduce(0.0) { $0 + value($1) } - value(minutes - 1) / 2 + value(0) / 2
+        let total = merged!.statistics.reduce(0.0) { $0 + ($1.sum?.value ?? 0) }
+        precondition(abs(total - expected) < 1e-6 * expected, "merged total \(total), expected \(expected)")
         let hourly = IntervalGrid(anchor: start, interval: .hour, calendar: utc)
         let weekStart = start.addingTimeInterval(Double(max(days / 2 - 7, 0)) * 86_400)
         var weekBest = Double.infinity
@@ -91,7 +98,7 @@ enum StatisticsBenchmark {
         }
 
         // A live daily collection over the whole range: the time from saving one sample to the
-        // delivery of its changed day (median of 5).
+        // delivery of its changed day, and from deleting it (medians of 5).
         let (updates, continuation) = AsyncStream.makeStream(of: StatisticsEngine.CollectionUpdate.self)
         let live = Task {
             try await engine.liveCollection(yearQuery) { update in continuation.yield(update) }
@@ -99,6 +106,8 @@ enum StatisticsBenchmark {
         var iterator = updates.makeAsyncIterator()
         _ = await iterator.next()
         var liveTimes: [Double] = []
+        var deleteTimes: [Double] = []
+        var savedUUIDs: [UUID] = []
         // From the watch, the first source: its samples count beside its overlapping ones.
         let watch = SourceRevision(appID: "org.example.watch", name: "watch")
         for round in 0..<5 {
@@ -107,15 +116,25 @@ enum StatisticsBenchmark {
                 type: steps, startDate: at, endDate: at.addingTimeInterval(10),
                 value: .quantity(Quantity(value: 5, unit: .count)), sourceRevision: watch)
             let clock = ContinuousClock.now
-            _ = try await store.save([sample], source: watch)
+            let saved = try await store.save([sample], source: watch)
             let update = await iterator.next()
             liveTimes.append(milliseconds(ContinuousClock.now - clock))
+            precondition(update?.statistics.count == 1)
+            savedUUIDs.append(saved.results[0].uuid)
+        }
+        // Then the time from deleting one of them to the delivery of its day.
+        for uuid in savedUUIDs {
+            let clock = ContinuousClock.now
+            _ = try await store.delete([uuid], requester: .owner)
+            let update = await iterator.next()
+            deleteTimes.append(milliseconds(ContinuousClock.now - clock))
             precondition(update?.statistics.count == 1)
         }
         live.cancel()
         await store.close()
         _ = await live.result
         liveTimes.sort()
+        deleteTimes.sort()
 
         return [
             "stats_rows": rows,
@@ -124,6 +143,7 @@ enum StatisticsBenchmark {
             "raw_groupby_ms": rawBest,
             "stats_ratio": statsBest / rawBest,
             "live_update_ms": liveTimes[liveTimes.count / 2],
+            "live_delete_ms": deleteTimes[deleteTimes.count / 2],
         ]
     }
 }

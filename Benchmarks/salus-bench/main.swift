@@ -15,6 +15,13 @@ import Synchronization
 let quick = CommandLine.arguments.contains("--quick")
 let resultsPath = CommandLine.arguments.firstIndex(of: "--output").map { CommandLine.arguments[$0 + 1] } ?? ".bench/results.json"
 let seconds: Double = quick ? 1 : 4
+/// `--only rpc|store|statistics` runs one part (for working on it); the default runs all.
+let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
+if let only, !["rpc", "store", "statistics"].contains(only) {
+    FileHandle.standardError.write(Data("salus-bench: --only \(only): expected rpc, store or statistics\n".utf8))
+    exit(2)
+}
+func wants(_ part: String) -> Bool { only == nil || only == part }
 
 var results: [String: Double] = [:]
 var table: [(String, String, String, String)] = []
@@ -213,93 +220,108 @@ for name in ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "S
     )
 }
 let daemon = Process()
-daemon.executableURL = binDirectory.appendingPathComponent("salusd")
-daemon.arguments = [
-    "--socket", socketPath, "--admin-socket", directory + "/admin.sock",
-    "--data-dir", directory + "/data", "--log-level", "error", "--plugins-dir", pluginDirectory,
-    // The benchmark client declares its app id and measures the store, not consent.
-    "--dev", "--authorization", "open",
-]
-daemon.standardOutput = FileHandle.nullDevice
-try daemon.run()
-var client: RPCClient?
-for _ in 0..<200 where client == nil {
-    client = try? await RPCClient.connect(unixSocketPath: socketPath)
-    if client == nil { try await Task.sleep(for: .milliseconds(50)) }
-}
-guard let client else {
+if wants("rpc") || wants("store") {
+    daemon.executableURL = binDirectory.appendingPathComponent("salusd")
+    daemon.arguments = [
+        "--socket", socketPath, "--admin-socket", directory + "/admin.sock",
+        "--data-dir", directory + "/data", "--log-level", "error", "--plugins-dir", pluginDirectory,
+        // The benchmark client declares its app id and measures the store, not consent.
+        "--dev", "--authorization", "open",
+    ]
+    daemon.standardOutput = FileHandle.nullDevice
+    try daemon.run()
+    var client: RPCClient?
+    for _ in 0..<200 where client == nil {
+        client = try? await RPCClient.connect(unixSocketPath: socketPath)
+        if client == nil { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    guard let client else {
+        daemon.terminate()
+        fatalError("salusd did not start at \(socketPath)")
+    }
+
+    if wants("rpc") {
+        print("Salus RPC benchmark: salusd in its own process (\(quick ? "quick" : "full") run, \(Int(seconds)) s per figure, \(payloadSize)-byte messages)")
+        for callers in [1, 16] {
+            let raw = rawPingPong(callers: callers, payloadSize: payloadSize, duration: seconds)
+            let rpc = try await rpcUnary(client: client, callers: callers, payloadSize: payloadSize, duration: seconds)
+            let suffix = callers == 1 ? "" : "_c\(callers)"
+            let rawP50 = percentile(raw.latencies, 0.5), rawP99 = percentile(raw.latencies, 0.99)
+            let rpcP50 = percentile(rpc.latencies, 0.5), rpcP99 = percentile(rpc.latencies, 0.99)
+            let rawRate = Double(raw.calls) / raw.elapsed, rpcRate = Double(rpc.calls) / rpc.elapsed
+            results["rpc_unary_p50_us\(suffix)"] = rpcP50
+            results["rpc_unary_p99_us\(suffix)"] = rpcP99
+            results["rpc_unary_calls_per_s\(suffix)"] = rpcRate
+            results["raw_roundtrip_p50_us\(suffix)"] = rawP50
+            results["raw_roundtrip_p99_us\(suffix)"] = rawP99
+            results["raw_roundtrip_per_s\(suffix)"] = rawRate
+            results["rpc_unary_p50_ratio\(suffix)"] = rpcP50 / rawP50
+            results["rpc_unary_rate_ratio\(suffix)"] = rpcRate / rawRate
+            table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p50 µs", format(rpcP50), format(rawP50), format(rpcP50 / rawP50, 2) + "×"))
+            table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p99 µs", format(rpcP99), format(rawP99), format(rpcP99 / rawP99, 2) + "×"))
+            table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): calls/s", format(rpcRate, 0), format(rawRate, 0), format(rpcRate / rawRate, 2) + "×"))
+        }
+        // Callers that run on the connection's event loop (RPCClient.executor): no thread hops.
+        let pinned = try await rpcUnary(client: client, callers: 1, payloadSize: payloadSize, duration: seconds, pinned: true)
+        let pinnedP50 = percentile(pinned.latencies, 0.5)
+        results["rpc_unary_p50_us_pinned"] = pinnedP50
+        results["rpc_unary_p50_ratio_pinned"] = pinnedP50 / results["raw_roundtrip_p50_us"]!
+        table.append(("unary, 1 caller on the client's loop: p50 µs", format(pinnedP50), format(results["raw_roundtrip_p50_us"]!), format(pinnedP50 / results["raw_roundtrip_p50_us"]!, 2) + "×"))
+
+        let rawStream = rawFrameStream(payloadSize: payloadSize, duration: seconds)
+        let rpcStreamRate = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds)
+        results["rpc_stream_msgs_per_s"] = rpcStreamRate
+        results["raw_stream_frames_per_s"] = rawStream
+        results["rpc_stream_ratio"] = rpcStreamRate / rawStream
+        table.append(("server stream: messages/s", format(rpcStreamRate, 0), format(rawStream, 0), format(rpcStreamRate / rawStream, 2) + "×"))
+        let pinnedStream = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds, pinned: true)
+        results["rpc_stream_msgs_per_s_pinned"] = pinnedStream
+        results["rpc_stream_ratio_pinned"] = pinnedStream / rawStream
+        table.append(("server stream, reader on the client's loop", format(pinnedStream, 0), format(rawStream, 0), format(pinnedStream / rawStream, 2) + "×"))
+    }
+    await client.close()
+
+    if wants("store") {
+        let storeRows = quick ? 100_000 : 1_000_000
+        print("Store: \(storeRows) step samples saved in batches of \(StoreBenchmark.batchSize) over the socket, then read back")
+        let store = try await StoreBenchmark.run(socketPath: socketPath, daemonPID: daemon.processIdentifier, rows: storeRows, directory: directory)
+        results.merge(store) { _, new in new }
+        table.append(("store save: rows/s", format(store["save_rows_per_s"]!, 0), format(store["raw_insert_rows_per_s"]!, 0), format(store["save_ratio"]!, 2) + "×"))
+        table.append(("store sample query, streamed: rows/s", format(store["query_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["query_ratio"]!, 2) + "×"))
+        table.append(("store anchored catch-up: rows/s", format(store["anchored_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["anchored_ratio"]!, 2) + "×"))
+        table.append(("daemon RSS after save / after queries / peak MiB", format(store["daemon_rss_after_save_mb"]!) + " / " + format(store["daemon_rss_after_queries_mb"]!), format(store["daemon_peak_rss_mb"]!), ""))
+    }
     daemon.terminate()
-    fatalError("salusd did not start at \(socketPath)")
+    daemon.waitUntilExit()
 }
 
-print("Salus RPC benchmark: salusd in its own process (\(quick ? "quick" : "full") run, \(Int(seconds)) s per figure, \(payloadSize)-byte messages)")
-for callers in [1, 16] {
-    let raw = rawPingPong(callers: callers, payloadSize: payloadSize, duration: seconds)
-    let rpc = try await rpcUnary(client: client, callers: callers, payloadSize: payloadSize, duration: seconds)
-    let suffix = callers == 1 ? "" : "_c\(callers)"
-    let rawP50 = percentile(raw.latencies, 0.5), rawP99 = percentile(raw.latencies, 0.99)
-    let rpcP50 = percentile(rpc.latencies, 0.5), rpcP99 = percentile(rpc.latencies, 0.99)
-    let rawRate = Double(raw.calls) / raw.elapsed, rpcRate = Double(rpc.calls) / rpc.elapsed
-    results["rpc_unary_p50_us\(suffix)"] = rpcP50
-    results["rpc_unary_p99_us\(suffix)"] = rpcP99
-    results["rpc_unary_calls_per_s\(suffix)"] = rpcRate
-    results["raw_roundtrip_p50_us\(suffix)"] = rawP50
-    results["raw_roundtrip_p99_us\(suffix)"] = rawP99
-    results["raw_roundtrip_per_s\(suffix)"] = rawRate
-    results["rpc_unary_p50_ratio\(suffix)"] = rpcP50 / rawP50
-    results["rpc_unary_rate_ratio\(suffix)"] = rpcRate / rawRate
-    table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p50 µs", format(rpcP50), format(rawP50), format(rpcP50 / rawP50, 2) + "×"))
-    table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p99 µs", format(rpcP99), format(rawP99), format(rpcP99 / rawP99, 2) + "×"))
-    table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): calls/s", format(rpcRate, 0), format(rawRate, 0), format(rpcRate / rawRate, 2) + "×"))
+if wants("statistics") {
+    let statisticsDays = quick ? 30 : 365
+    print("Statistics: \(statisticsDays) days of per-minute steps from two overlapping sources, merged daily beside a plain GROUP BY day")
+    let statistics = try await StatisticsBenchmark.run(days: statisticsDays, directory: directory)
+    results.merge(statistics) { _, new in new }
+    table.append(("merged daily sums, \(statisticsDays) days: ms", format(statistics["stats_year_daily_ms"]!), format(statistics["raw_groupby_ms"]!), format(statistics["stats_ratio"]!, 2) + "×"))
+    table.append(("merged hourly sums, one week: ms", format(statistics["stats_week_hourly_ms"]!), "", ""))
+    table.append(("live day update after a save / delete: ms", format(statistics["live_update_ms"]!, 2), format(statistics["live_delete_ms"]!, 2), ""))
 }
-// Callers that run on the connection's event loop (RPCClient.executor): no thread hops.
-let pinned = try await rpcUnary(client: client, callers: 1, payloadSize: payloadSize, duration: seconds, pinned: true)
-let pinnedP50 = percentile(pinned.latencies, 0.5)
-results["rpc_unary_p50_us_pinned"] = pinnedP50
-results["rpc_unary_p50_ratio_pinned"] = pinnedP50 / results["raw_roundtrip_p50_us"]!
-table.append(("unary, 1 caller on the client's loop: p50 µs", format(pinnedP50), format(results["raw_roundtrip_p50_us"]!), format(pinnedP50 / results["raw_roundtrip_p50_us"]!, 2) + "×"))
 
-let rawStream = rawFrameStream(payloadSize: payloadSize, duration: seconds)
-let rpcStreamRate = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds)
-results["rpc_stream_msgs_per_s"] = rpcStreamRate
-results["raw_stream_frames_per_s"] = rawStream
-results["rpc_stream_ratio"] = rpcStreamRate / rawStream
-table.append(("server stream: messages/s", format(rpcStreamRate, 0), format(rawStream, 0), format(rpcStreamRate / rawStream, 2) + "×"))
-let pinnedStream = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds, pinned: true)
-results["rpc_stream_msgs_per_s_pinned"] = pinnedStream
-results["rpc_stream_ratio_pinned"] = pinnedStream / rawStream
-table.append(("server stream, reader on the client's loop", format(pinnedStream, 0), format(rawStream, 0), format(pinnedStream / rawStream, 2) + "×"))
-
-await client.close()
-
-let storeRows = quick ? 100_000 : 1_000_000
-print("Store: \(storeRows) step samples saved in batches of \(StoreBenchmark.batchSize) over the socket, then read back")
-let store = try await StoreBenchmark.run(socketPath: socketPath, daemonPID: daemon.processIdentifier, rows: storeRows, directory: directory)
-results.merge(store) { _, new in new }
-table.append(("store save: rows/s", format(store["save_rows_per_s"]!, 0), format(store["raw_insert_rows_per_s"]!, 0), format(store["save_ratio"]!, 2) + "×"))
-table.append(("store sample query, streamed: rows/s", format(store["query_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["query_ratio"]!, 2) + "×"))
-table.append(("store anchored catch-up: rows/s", format(store["anchored_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["anchored_ratio"]!, 2) + "×"))
-table.append(("daemon RSS after save / after queries / peak MiB", format(store["daemon_rss_after_save_mb"]!) + " / " + format(store["daemon_rss_after_queries_mb"]!), format(store["daemon_peak_rss_mb"]!), ""))
-
-let statisticsDays = quick ? 30 : 365
-print("Statistics: \(statisticsDays) days of per-minute steps from two overlapping sources, merged daily beside a plain GROUP BY day")
-let statistics = try await StatisticsBenchmark.run(days: statisticsDays, directory: directory)
-results.merge(statistics) { _, new in new }
-table.append(("merged daily sums, \(statisticsDays) days: ms", format(statistics["stats_year_daily_ms"]!), format(statistics["raw_groupby_ms"]!), format(statistics["stats_ratio"]!, 2) + "×"))
-table.append(("merged hourly sums, one week / live update: ms", format(statistics["stats_week_hourly_ms"]!), format(statistics["live_update_ms"]!, 2), ""))
-
-daemon.terminate()
-daemon.waitUntilExit()
 try? FileManager.default.removeItem(atPath: directory)
 
 let widths = [44, 14, 14, 8]
 func row(_ cells: [String]) -> String {
     zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " ")
 }
-print(row(["figure", "Salus RPC", "raw socket", "ratio"]))
+print(row(["figure", "Salus", "baseline", "ratio"]))
 print(String(repeating: "-", count: widths.reduce(0, +) + widths.count - 1))
 for entry in table { print(row([entry.0, entry.1, entry.2, entry.3])) }
-print("targets: unary p50 ≤ 2× raw (\(format(results["rpc_unary_p50_ratio"]!, 2))×), stream ≥ 40% of raw (\(format(100 * results["rpc_stream_ratio"]!, 0))%), save ≥ 50% of raw SQLite (\(format(100 * results["save_ratio"]!, 0))%), streamed query ≥ 40% of a plain SELECT (\(format(100 * results["query_ratio"]!, 0))%)")
+var targets: [String] = []
+if let ratio = results["rpc_unary_p50_ratio"] { targets.append("unary p50 ≤ 2× raw (\(format(ratio, 2))×)") }
+if let ratio = results["rpc_stream_ratio"] { targets.append("stream ≥ 40% of raw (\(format(100 * ratio, 0))%)") }
+if let ratio = results["save_ratio"] { targets.append("save ≥ 50% of raw SQLite (\(format(100 * ratio, 0))%)") }
+if let ratio = results["query_ratio"] { targets.append("streamed query ≥ 40% of a plain SELECT (\(format(100 * ratio, 0))%)") }
+if let ratio = results["stats_ratio"] { targets.append("merged daily year ≤ 3× GROUP BY (\(format(ratio, 2))×)") }
+if let live = results["live_update_ms"] { targets.append("live update ≤ 5 ms (\(format(live, 2)) ms)") }
+print("targets: " + targets.joined(separator: ", "))
 
 // Merge with figures other benchmarks wrote in this run's file.
 var merged: [String: Double] = [:]

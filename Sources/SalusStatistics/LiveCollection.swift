@@ -24,12 +24,12 @@ extension StatisticsEngine {
     /// is cancelled, and whatever `deliver` throws.
     ///
     /// **How changes are found.** The commit feed is subscribed before the initial results are
-    /// read. On a commit touching the type, an anchored query from the last anchor (with the
-    /// query's predicate, the range and `visibility`) lists the added samples; only the
-    /// intervals they overlap are recomputed, in contiguous runs, each from the samples
-    /// overlapping the run. A deletion's tombstone carries no dates, so a commit with deletions
-    /// recomputes the whole range. Either way only the intervals whose statistics differ from
-    /// the last delivered ones are sent. A change of source priority is seen on the next commit.
+    /// read. On a commit touching the type, the store lists the spans of the matching samples
+    /// added and deleted since the last anchor (`SampleStore.changedSpans`: a deletion's span is
+    /// its tombstone's); only the intervals those spans overlap are recomputed, in contiguous
+    /// runs, each from the samples overlapping the run, and only the intervals whose statistics
+    /// differ from the last delivered ones are sent. If the anchor expired (tombstones purged)
+    /// the whole range is recomputed. A change of source priority is seen on the next commit.
     public func liveCollection(
         _ query: StatisticsCollectionQuery, visibility: SamplePredicate? = nil,
         deliver: @Sendable (CollectionUpdate) async throws -> Void
@@ -40,28 +40,25 @@ extension StatisticsEngine {
         try await deliver(CollectionUpdate(statistics: current.statistics, isInitial: true))
         guard let first = current.statistics.first, let last = current.statistics.last else { return }
         let range = DateInterval(start: first.startDate, end: last.endDate)
-        let descriptor = QueryDescriptor(
-            type: query.type,
-            predicate: Self.combinedPredicate(query.predicate, window: range, visibility: visibility))
+        let predicate = Self.combinedPredicate(query.predicate, window: range, visibility: visibility)
         for await event in commits {
             try Task.checkCancellation()
             guard event.changedTypes.contains(query.type) else { continue }
-            var spans: [DateInterval] = []
-            var deleted = false
-            var hasMore = true
-            while hasMore {
-                let result = try await store.anchoredQuery([descriptor], anchor: anchor, limit: 10_000)
-                anchor = result.anchor
-                hasMore = result.hasMore
-                deleted = deleted || !result.deleted.isEmpty
-                spans += result.added.map { DateInterval(start: $0.startDate, end: max($0.endDate, $0.startDate)) }
-            }
             let updated: StatisticsCollection
-            if deleted {
-                updated = try await collection(query, visibility: visibility)
-            } else {
-                guard !spans.isEmpty else { continue }
+            do {
+                let changes = try await store.changedSpans(type: query.type, matching: predicate, after: anchor)
+                anchor = changes.anchor
+                guard !changes.spans.isEmpty else { continue }
+                let spans = changes.spans.map {
+                    DateInterval(
+                        start: Date(timeIntervalSince1970: Double($0.lowerBound) / 1_000_000),
+                        end: Date(timeIntervalSince1970: Double($0.upperBound) / 1_000_000))
+                }
                 updated = try await recompute(query, current: current, spans: spans, visibility: visibility)
+            } catch let error as StoreError where error.code == .anchorExpired {
+                // Deletions were purged past the anchor: recompute everything.
+                anchor = try await store.currentAnchor()
+                updated = try await collection(query, visibility: visibility)
             }
             let changed = zip(current.statistics, updated.statistics).filter { $0 != $1 }.map(\.1)
             current = updated

@@ -66,6 +66,8 @@ public struct StatisticsCalculator: Sendable {
     /// The app ids seen, by index.
     public private(set) var sourceIDs: [String] = []
     private var sourceIndex: [String: Int] = [:]
+    private var refIndex: [Int64: Int] = [:]
+    private var lastRef: (ref: Int64, index: Int)?
     /// The samples added, in order.
     public private(set) var entries: [Entry] = []
 
@@ -105,18 +107,44 @@ public struct StatisticsCalculator: Sendable {
 
     /// Adds a value already in the canonical unit.
     public mutating func add(start: Date, end: Date, value: Double, source: String, created: Date) {
-        let index: Int
-        if let known = sourceIndex[source] {
-            index = known
-        } else {
-            index = sourceIDs.count
-            sourceIDs.append(source)
-            sourceIndex[source] = index
-        }
         entries.append(
             Entry(
                 start: start.timeIntervalSinceReferenceDate, end: max(end, start).timeIntervalSinceReferenceDate,
-                value: value, source: index, created: created.timeIntervalSinceReferenceDate))
+                value: value, source: index(of: source), created: created.timeIntervalSinceReferenceDate))
+    }
+
+    /// Adds a row of the store's lean read (`SampleStore.reduceQuantities`), whose value is in
+    /// the canonical unit; `appIDs` names the row's `appRef`.
+    public mutating func add(_ row: QuantityRow, appIDs: [Int64: String]) {
+        let source: Int
+        if let last = lastRef, last.ref == row.appRef {
+            source = last.index
+        } else if let known = refIndex[row.appRef] {
+            source = known
+            lastRef = (row.appRef, known)
+        } else {
+            source = index(of: appIDs[row.appRef] ?? "")
+            refIndex[row.appRef] = source
+            lastRef = (row.appRef, source)
+        }
+        let start = Self.seconds(row.startMicroseconds)
+        entries.append(
+            Entry(
+                start: start, end: max(Self.seconds(row.endMicroseconds), start), value: row.value, source: source,
+                created: Self.seconds(row.creationMicroseconds)))
+    }
+
+    /// Microseconds since 1970 as seconds since the reference date, as `Date` computes them.
+    static func seconds(_ microseconds: Int64) -> Double {
+        Double(microseconds) / 1_000_000 - Date.timeIntervalBetween1970AndReferenceDate
+    }
+
+    private mutating func index(of source: String) -> Int {
+        if let known = sourceIndex[source] { return known }
+        let index = sourceIDs.count
+        sourceIDs.append(source)
+        sourceIndex[source] = index
+        return index
     }
 
     /// Statistics for each interval between consecutive `boundaries` (ascending; n + 1
@@ -129,9 +157,10 @@ public struct StatisticsCalculator: Sendable {
                 expected: "a unit compatible with \(canonicalUnit), the unit of \(type)")
         }
         let count = max(boundaries.count - 1, 0)
-        let order = entries.indices.sorted { a, b in
-            let x = entries[a], y = entries[b]
-            return x.start != y.start ? x.start < y.start : (x.end != y.end ? x.end < y.end : a < b)
+        // By start, then the order added; the store's lean read already comes in start order.
+        var order = Array(entries.indices)
+        if zip(entries, entries.dropFirst()).contains(where: { $0.start > $1.start }) {
+            order.sort { a, b in entries[a].start != entries[b].start ? entries[a].start < entries[b].start : a < b }
         }
         let merged = accumulate(order: order, boundaries: boundaries, merge: true)
         var perSource: [[Accumulator]] = []
@@ -152,7 +181,7 @@ public struct StatisticsCalculator: Sendable {
                 startDate: start.isFinite ? Date(timeIntervalSinceReferenceDate: start) : .distantPast,
                 endDate: end.isFinite ? Date(timeIntervalSinceReferenceDate: end) : .distantFuture,
                 values: try values(accumulator, unit: target),
-                sources: accumulator.sources.map { sourceIDs[$0] }.sorted())
+                sources: accumulator.sources.members.map { sourceIDs[$0] }.sorted())
             for (source, accumulators) in perSource.enumerated() where !accumulators[bucket].sources.isEmpty {
                 statistics.bySource[sourceIDs[source]] = try values(accumulators[bucket], unit: target)
             }
@@ -174,7 +203,7 @@ public struct StatisticsCalculator: Sendable {
         var maximum: Double?
         var mostRecent: Int?
         var duration = 0.0
-        var sources = Set<Int>()
+        var sources = SourceSet()
         var earliest: Double?
         var latest: Double?
 
@@ -184,22 +213,31 @@ public struct StatisticsCalculator: Sendable {
         }
     }
 
-    /// Ranks the entries in `order`: position 0 is the highest-ranked sample.
-    func ranks(_ order: [Int]) -> [Int] {
-        let sourceRanks = sourceIDs.map { priority.rank(of: $0) }
-        let ranked = order.sorted { a, b in
-            let x = entries[a], y = entries[b]
-            let rx = sourceRanks[x.source], ry = sourceRanks[y.source]
-            if rx != ry { return rx < ry }
-            if x.created != y.created { return x.created > y.created }
-            if x.start != y.start { return x.start < y.start }
-            if x.end != y.end { return x.end < y.end }
-            if x.value != y.value { return x.value > y.value }
-            return a < b
+    /// The sources that counted in an interval: a bit set for the first 64, a set beyond.
+    struct SourceSet {
+        var low: UInt64 = 0
+        var high = Set<Int>()
+
+        mutating func insert(_ source: Int) {
+            if source < 64 { low |= 1 << UInt64(source) } else { high.insert(source) }
         }
-        var result = Array(repeating: Int.max, count: entries.count)
-        for (position, index) in ranked.enumerated() { result[index] = position }
-        return result
+
+        var isEmpty: Bool { low == 0 && high.isEmpty }
+
+        var members: [Int] { (0..<64).filter { low & (1 << UInt64($0)) != 0 } + high.sorted() }
+    }
+
+    /// Whether entry `a` outranks entry `b` in the merge (see the type's documentation).
+    @inline(__always)
+    func outranks(_ a: Int, _ b: Int, sourceRanks: [Int]) -> Bool {
+        let x = entries[a], y = entries[b]
+        let rx = sourceRanks[x.source], ry = sourceRanks[y.source]
+        if rx != ry { return rx < ry }
+        if x.created != y.created { return x.created > y.created }
+        if x.start != y.start { return x.start < y.start }
+        if x.end != y.end { return x.end < y.end }
+        if x.value != y.value { return x.value > y.value }
+        return a < b
     }
 
     func accumulate(order: [Int], boundaries: [Double], merge: Bool) -> [Accumulator] {
@@ -243,7 +281,7 @@ public struct StatisticsCalculator: Sendable {
     func sweep(order: [Int], boundaries: [Double], merge: Bool, into accumulators: inout [Accumulator]) {
         let spans = order.filter { entries[$0].end > entries[$0].start }
         guard !spans.isEmpty else { return }
-        let rank = merge ? ranks(spans) : []
+        let sourceRanks = sourceIDs.map { priority.rank(of: $0) }
         let count = boundaries.count - 1
         let first = boundaries[0], last = boundaries[count]
         var open: [Int] = []
@@ -271,14 +309,9 @@ public struct StatisticsCalculator: Sendable {
             let piece = until - time
             var winner = -1
             if merge {
-                var best = Int.max
-                for index in open {
-                    let position = rank[index]
-                    if position < best {
-                        best = position
-                        winner = entries[index].source
-                    }
-                }
+                var best = open[0]
+                for index in open.dropFirst() where outranks(index, best, sourceRanks: sourceRanks) { best = index }
+                winner = entries[best].source
             }
             var counted = false
             for index in open {

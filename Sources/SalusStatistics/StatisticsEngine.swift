@@ -10,21 +10,18 @@ import SalusStore
 /// the caller's read filter (for an app without read access, `.sources([its own app id])`);
 /// nil means every sample (the owner).
 ///
-/// Samples are read in pages on the store's threads and reduced to a few numbers each, so
-/// memory stays near 40 bytes per matching sample.
+/// Samples are read in one snapshot by the store's lean read (`SampleStore.reduceQuantities`:
+/// five numbers a row, no `Sample` built), so memory stays near 40 bytes per matching sample.
 public struct StatisticsEngine: Sendable {
     /// The store read.
     public let store: SampleStore
     /// The owner's source priorities.
     public let priorities: SourcePriorityStore
-    /// Samples per page read from the store.
-    public var pageSize: Int
 
     /// Creates an engine.
-    public init(store: SampleStore, priorities: SourcePriorityStore, pageSize: Int = 5000) {
+    public init(store: SampleStore, priorities: SourcePriorityStore) {
         self.store = store
         self.priorities = priorities
-        self.pageSize = pageSize
     }
 
     /// The type's aggregation style and canonical unit; throws `invalidArgument` naming `type`
@@ -104,10 +101,11 @@ public struct StatisticsEngine: Sendable {
         into calculator: inout StatisticsCalculator, type: TypeIdentifier, predicate: SamplePredicate?,
         window: DateInterval?, visibility: SamplePredicate?
     ) async throws {
-        let query = SampleQuery(
-            type: type, predicate: Self.combinedPredicate(predicate, window: window, visibility: visibility))
-        for try await page in try store.samples(query, pageSize: pageSize) {
-            for sample in page { try calculator.add(sample) }
+        calculator = try await store.reduceQuantities(
+            type: type, matching: Self.combinedPredicate(predicate, window: window, visibility: visibility),
+            into: calculator
+        ) { calculator, row, appIDs in
+            calculator.add(row, appIDs: appIDs)
         }
     }
 }
