@@ -155,7 +155,7 @@ public nonisolated struct Salus_V1_StatisticsRequest: Sendable {
 
   public var options: [Salus_V1_StatisticsOption] = []
 
-  /// The unit of the results; empty: the type's canonical unit.
+  /// The unit of the results; empty: the owner's preferred unit, else the type's canonical unit.
   public var unit: String = String()
 
   /// The window, microseconds since the Unix epoch: samples overlapping it count and sums are
@@ -451,6 +451,50 @@ public nonisolated struct Salus_V1_SourcePriority: Sendable {
 
   /// App ids, highest priority first; sources not listed rank below them.
   public var sources: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_PreferredUnitsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Quantity type identifiers; none: every type the owner chose a unit for.
+  public var types: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_PreferredUnit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var type: String = String()
+
+  /// A unit of the type's dimension (km, kcal, degF); empty: the canonical unit.
+  public var unit: String = String()
+
+  /// True when the owner chose this unit, false for the canonical default.
+  public var ownerSet: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_PreferredUnits: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// In the order asked, or sorted by type.
+  public var units: [Salus_V1_PreferredUnit] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -930,6 +974,106 @@ nonisolated extension Salus_V1_SourcePriority: SwiftProtobuf.Message, SwiftProto
   public static func ==(lhs: Salus_V1_SourcePriority, rhs: Salus_V1_SourcePriority) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.sources != rhs.sources {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_PreferredUnitsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PreferredUnitsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedStringField(value: &self.types) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.types.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.types, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_PreferredUnitsRequest, rhs: Salus_V1_PreferredUnitsRequest) -> Bool {
+    if lhs.types != rhs.types {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_PreferredUnit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PreferredUnit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}unit\0\u{3}owner_set\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.type) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.ownerSet) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.type.isEmpty {
+      try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
+    }
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 2)
+    }
+    if self.ownerSet != false {
+      try visitor.visitSingularBoolField(value: self.ownerSet, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_PreferredUnit, rhs: Salus_V1_PreferredUnit) -> Bool {
+    if lhs.type != rhs.type {return false}
+    if lhs.unit != rhs.unit {return false}
+    if lhs.ownerSet != rhs.ownerSet {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_PreferredUnits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PreferredUnits"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}units\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.units) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.units.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.units, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_PreferredUnits, rhs: Salus_V1_PreferredUnits) -> Bool {
+    if lhs.units != rhs.units {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

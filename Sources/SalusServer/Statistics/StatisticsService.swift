@@ -25,36 +25,45 @@ public struct StatisticsService: Sendable {
     public static let getSourcePriority = MethodDescriptor(service: name, method: "GetSourcePriority")
     /// SetSourcePriority.
     public static let setSourcePriority = MethodDescriptor(service: name, method: "SetSourcePriority")
+    /// GetPreferredUnits.
+    public static let getPreferredUnits = MethodDescriptor(service: name, method: "GetPreferredUnits")
+    /// SetPreferredUnit.
+    public static let setPreferredUnit = MethodDescriptor(service: name, method: "SetPreferredUnit")
     /// The file of source priorities in the data directory.
     public static let priorityFileName = "source-priority.json"
+    /// The file of preferred units in the data directory.
+    public static let preferredUnitFileName = "preferred-units.json"
 
     let store: SampleStore
     let authorization: AuthorizationEngine?
     let priorities: Result<SourcePriorityStore, StoreError>
+    let preferredUnits: Result<PreferredUnitStore, StoreError>
 
-    /// Creates the service over `store`, with priorities read from `priorityPath` (nil: memory);
-    /// without `authorization` every caller sees every sample.
-    public init(store: SampleStore, authorization: AuthorizationEngine?, priorityPath: String?) {
+    /// Creates the service over `store`, with priorities read from `priorityPath` and preferred
+    /// units from `preferredUnitPath` (nil: memory); without `authorization` every caller sees
+    /// every sample.
+    public init(
+        store: SampleStore, authorization: AuthorizationEngine?, priorityPath: String?, preferredUnitPath: String?
+    ) {
         self.store = store
         self.authorization = authorization
-        do {
-            priorities = .success(try SourcePriorityStore(path: priorityPath))
-        } catch {
-            priorities = .failure(error)
-        }
+        priorities = Result { () throws(StoreError) in try SourcePriorityStore(path: priorityPath) }
+        preferredUnits = Result { () throws(StoreError) in try PreferredUnitStore(path: preferredUnitPath) }
     }
 
     private static let instances = Mutex<[ObjectIdentifier: StatisticsService]>([:])
 
     /// The one service of the store service's store, so that the app and admin sockets share
     /// its priorities; it reads with the store service's authorization, and priorities live in
-    /// `dataDirectory`/source-priority.json.
+    /// `dataDirectory`/source-priority.json, preferred units in `dataDirectory`/preferred-units.json.
     public static func shared(for storeService: StoreService, dataDirectory: String) -> StatisticsService {
         let store = storeService.store
         return instances.withLock { instances in
             if let existing = instances[ObjectIdentifier(store)] { return existing }
             let service = StatisticsService(
-                store: store, authorization: storeService.authorization, priorityPath: dataDirectory + "/" + priorityFileName)
+                store: store, authorization: storeService.authorization,
+                priorityPath: dataDirectory + "/" + priorityFileName,
+                preferredUnitPath: dataDirectory + "/" + preferredUnitFileName)
             instances[ObjectIdentifier(store)] = service
             return service
         }
@@ -71,7 +80,13 @@ public struct StatisticsService: Sendable {
             let caller = try Caller.resolve(context)
             try await self.queryCollection(request, visibility: self.visibility(for: caller, type: request.type), writer: writer)
         }
+        router.registerUnary(Self.getPreferredUnits, onEventLoop: false) { (request: Salus_V1_PreferredUnitsRequest, _) in
+            try self.getPreferredUnits(request)
+        }
         if owner {
+            router.registerUnary(Self.setPreferredUnit, onEventLoop: false) { (request: Salus_V1_PreferredUnit, _) in
+                try self.setPreferredUnit(request)
+            }
             router.registerUnary(Self.getSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriorityRequest, _) in
                 try self.getPriority(request)
             }
@@ -95,6 +110,21 @@ public struct StatisticsService: Sendable {
         }
     }
 
+    /// The preferred units, or the error that kept their file from being read.
+    func preferredUnitStore() throws(RPCError) -> PreferredUnitStore {
+        switch preferredUnits {
+        case .success(let units): return units
+        case .failure(let error): throw RPCError(code: .internal, message: error.message, reason: .databaseInaccessible)
+        }
+    }
+
+    /// The unit results are given in: the request's, else the owner's preferred unit, else nil
+    /// (the canonical unit).
+    func resultUnit(_ text: String, type: TypeIdentifier) throws(RPCError) -> SalusUnit? {
+        if let unit = try StatisticsWire.unit(text) { return unit }
+        return try preferredUnitStore().unit(for: type)
+    }
+
     func engine() throws(RPCError) -> StatisticsEngine {
         StatisticsEngine(store: store, priorities: try priorityStore())
     }
@@ -104,7 +134,7 @@ public struct StatisticsService: Sendable {
     func query(_ request: Salus_V1_StatisticsRequest, visibility: SamplePredicate?) async throws -> Salus_V1_StatisticsResponse {
         let type = try StatisticsWire.type(request.type)
         let options = try StatisticsWire.options(request.options)
-        let unit = try StatisticsWire.unit(request.unit)
+        let unit = try resultUnit(request.unit, type: type)
         var window: DateInterval?
         switch (request.optionalWindowStart, request.optionalWindowEnd) {
         case (nil, nil): window = nil
@@ -134,7 +164,7 @@ public struct StatisticsService: Sendable {
     ) async throws {
         let type = try StatisticsWire.type(request.type)
         let options = try StatisticsWire.options(request.options)
-        let unit = try StatisticsWire.unit(request.unit)
+        let unit = try resultUnit(request.unit, type: type)
         let grid = try StatisticsWire.grid(request)
         guard request.to >= request.from else {
             throw RPCError.invalidArgument(field: "to", value: "\(request.to)", expected: "a time at or after from (\(request.from))")
@@ -195,5 +225,54 @@ public struct StatisticsService: Sendable {
             throw RPCError.from(error)
         }
         return try getPriority(Salus_V1_SourcePriorityRequest.with { $0.type = type.rawValue })
+    }
+
+    // MARK: Preferred units
+
+    /// The canonical unit of a registered quantity type, or `invalidArgument` naming `field`.
+    func canonicalUnit(of type: TypeIdentifier, field: String) throws(RPCError) -> SalusUnit {
+        guard let info = store.catalog.typeInfo(for: type), info.kind == .quantity, let unit = info.canonicalUnit else {
+            throw RPCError.invalidArgument(field: field, value: type.rawValue, expected: "a registered quantity type")
+        }
+        return unit
+    }
+
+    func getPreferredUnits(_ request: Salus_V1_PreferredUnitsRequest) throws -> Salus_V1_PreferredUnits {
+        let units = try preferredUnitStore()
+        var response = Salus_V1_PreferredUnits()
+        if request.types.isEmpty {
+            response.units = units.all().sorted { $0.key.rawValue < $1.key.rawValue }.map { type, unit in
+                Salus_V1_PreferredUnit.with {
+                    $0.type = type.rawValue
+                    $0.unit = unit.description
+                    $0.ownerSet = true
+                }
+            }
+            return response
+        }
+        for (index, text) in request.types.enumerated() {
+            let type = TypeIdentifier(text)
+            let canonical = try canonicalUnit(of: type, field: "types[\(index)]")
+            let preferred = units.unit(for: type)
+            response.units.append(
+                Salus_V1_PreferredUnit.with {
+                    $0.type = type.rawValue
+                    $0.unit = (preferred ?? canonical).description
+                    $0.ownerSet = preferred != nil
+                })
+        }
+        return response
+    }
+
+    func setPreferredUnit(_ request: Salus_V1_PreferredUnit) throws -> Salus_V1_PreferredUnits {
+        let type = try StatisticsWire.type(request.type)
+        let canonical = try canonicalUnit(of: type, field: "type")
+        let unit = try StatisticsWire.unit(request.unit)
+        do {
+            try preferredUnitStore().setUnit(unit, for: type, canonical: canonical)
+        } catch let error as StoreError {
+            throw RPCError.from(error)
+        }
+        return try getPreferredUnits(Salus_V1_PreferredUnitsRequest.with { $0.types = [type.rawValue] })
     }
 }

@@ -40,7 +40,8 @@ enum StatisticsWire {
         }
     }
 
-    /// The unit results are expressed in: the requested one, else the type's canonical unit.
+    /// The unit results are expressed in: `unit` (the request's or the owner's preferred one),
+    /// else the type's canonical unit.
     static func unitText(_ unit: SalusUnit?, type: TypeIdentifier, store: SampleStore) throws(RPCError) -> String {
         if let unit { return unit.description }
         return store.catalog.typeInfo(for: type)?.canonicalUnit?.description ?? ""

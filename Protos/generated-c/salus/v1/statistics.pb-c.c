@@ -373,6 +373,141 @@ void   salus__v1__source_priority__free_unpacked
   assert(message->base.descriptor == &salus__v1__source_priority__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__preferred_units_request__init
+                     (Salus__V1__PreferredUnitsRequest         *message)
+{
+  static const Salus__V1__PreferredUnitsRequest init_value = SALUS__V1__PREFERRED_UNITS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__preferred_units_request__get_packed_size
+                     (const Salus__V1__PreferredUnitsRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_units_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__preferred_units_request__pack
+                     (const Salus__V1__PreferredUnitsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_units_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__preferred_units_request__pack_to_buffer
+                     (const Salus__V1__PreferredUnitsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_units_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__PreferredUnitsRequest *
+       salus__v1__preferred_units_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__PreferredUnitsRequest *)
+     protobuf_c_message_unpack (&salus__v1__preferred_units_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__preferred_units_request__free_unpacked
+                     (Salus__V1__PreferredUnitsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__preferred_units_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__preferred_unit__init
+                     (Salus__V1__PreferredUnit         *message)
+{
+  static const Salus__V1__PreferredUnit init_value = SALUS__V1__PREFERRED_UNIT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__preferred_unit__get_packed_size
+                     (const Salus__V1__PreferredUnit *message)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_unit__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__preferred_unit__pack
+                     (const Salus__V1__PreferredUnit *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_unit__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__preferred_unit__pack_to_buffer
+                     (const Salus__V1__PreferredUnit *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_unit__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__PreferredUnit *
+       salus__v1__preferred_unit__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__PreferredUnit *)
+     protobuf_c_message_unpack (&salus__v1__preferred_unit__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__preferred_unit__free_unpacked
+                     (Salus__V1__PreferredUnit *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__preferred_unit__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__preferred_units__init
+                     (Salus__V1__PreferredUnits         *message)
+{
+  static const Salus__V1__PreferredUnits init_value = SALUS__V1__PREFERRED_UNITS__INIT;
+  *message = init_value;
+}
+size_t salus__v1__preferred_units__get_packed_size
+                     (const Salus__V1__PreferredUnits *message)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_units__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__preferred_units__pack
+                     (const Salus__V1__PreferredUnits *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_units__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__preferred_units__pack_to_buffer
+                     (const Salus__V1__PreferredUnits *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__preferred_units__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__PreferredUnits *
+       salus__v1__preferred_units__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__PreferredUnits *)
+     protobuf_c_message_unpack (&salus__v1__preferred_units__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__preferred_units__free_unpacked
+                     (Salus__V1__PreferredUnits *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__preferred_units__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor salus__v1__statistics_request__field_descriptors[6] =
 {
   {
@@ -1118,6 +1253,146 @@ const ProtobufCMessageDescriptor salus__v1__source_priority__descriptor =
   (ProtobufCMessageInit) salus__v1__source_priority__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__preferred_units_request__field_descriptors[1] =
+{
+  {
+    "types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__PreferredUnitsRequest, n_types),
+    offsetof(Salus__V1__PreferredUnitsRequest, types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__preferred_units_request__field_indices_by_name[] = {
+  0,   /* field[0] = types */
+};
+static const ProtobufCIntRange salus__v1__preferred_units_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__preferred_units_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.PreferredUnitsRequest",
+  "PreferredUnitsRequest",
+  "Salus__V1__PreferredUnitsRequest",
+  "salus.v1",
+  sizeof(Salus__V1__PreferredUnitsRequest),
+  1,
+  salus__v1__preferred_units_request__field_descriptors,
+  salus__v1__preferred_units_request__field_indices_by_name,
+  1,  salus__v1__preferred_units_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__preferred_units_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__preferred_unit__field_descriptors[3] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__PreferredUnit, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__PreferredUnit, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "owner_set",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__PreferredUnit, owner_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__preferred_unit__field_indices_by_name[] = {
+  2,   /* field[2] = owner_set */
+  0,   /* field[0] = type */
+  1,   /* field[1] = unit */
+};
+static const ProtobufCIntRange salus__v1__preferred_unit__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__preferred_unit__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.PreferredUnit",
+  "PreferredUnit",
+  "Salus__V1__PreferredUnit",
+  "salus.v1",
+  sizeof(Salus__V1__PreferredUnit),
+  3,
+  salus__v1__preferred_unit__field_descriptors,
+  salus__v1__preferred_unit__field_indices_by_name,
+  1,  salus__v1__preferred_unit__number_ranges,
+  (ProtobufCMessageInit) salus__v1__preferred_unit__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__preferred_units__field_descriptors[1] =
+{
+  {
+    "units",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__PreferredUnits, n_units),
+    offsetof(Salus__V1__PreferredUnits, units),
+    &salus__v1__preferred_unit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__preferred_units__field_indices_by_name[] = {
+  0,   /* field[0] = units */
+};
+static const ProtobufCIntRange salus__v1__preferred_units__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__preferred_units__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.PreferredUnits",
+  "PreferredUnits",
+  "Salus__V1__PreferredUnits",
+  "salus.v1",
+  sizeof(Salus__V1__PreferredUnits),
+  1,
+  salus__v1__preferred_units__field_descriptors,
+  salus__v1__preferred_units__field_indices_by_name,
+  1,  salus__v1__preferred_units__number_ranges,
+  (ProtobufCMessageInit) salus__v1__preferred_units__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue salus__v1__statistics_option__enum_values_by_number[8] =
 {
   { "STATISTICS_OPTION_UNSPECIFIED", "SALUS__V1__STATISTICS_OPTION__STATISTICS_OPTION_UNSPECIFIED", 0 },
@@ -1196,17 +1471,21 @@ const ProtobufCEnumDescriptor salus__v1__interval_unit__descriptor =
   salus__v1__interval_unit__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor salus__v1__statistics__method_descriptors[4] =
+static const ProtobufCMethodDescriptor salus__v1__statistics__method_descriptors[6] =
 {
   { "Query", &salus__v1__statistics_request__descriptor, &salus__v1__statistics_response__descriptor },
   { "QueryCollection", &salus__v1__statistics_collection_request__descriptor, &salus__v1__statistics_collection_batch__descriptor },
   { "GetSourcePriority", &salus__v1__source_priority_request__descriptor, &salus__v1__source_priority__descriptor },
   { "SetSourcePriority", &salus__v1__source_priority__descriptor, &salus__v1__source_priority__descriptor },
+  { "GetPreferredUnits", &salus__v1__preferred_units_request__descriptor, &salus__v1__preferred_units__descriptor },
+  { "SetPreferredUnit", &salus__v1__preferred_unit__descriptor, &salus__v1__preferred_units__descriptor },
 };
 const unsigned salus__v1__statistics__method_indices_by_name[] = {
+  4,        /* GetPreferredUnits */
   2,        /* GetSourcePriority */
   0,        /* Query */
   1,        /* QueryCollection */
+  5,        /* SetPreferredUnit */
   3         /* SetSourcePriority */
 };
 const ProtobufCServiceDescriptor salus__v1__statistics__descriptor =
@@ -1216,7 +1495,7 @@ const ProtobufCServiceDescriptor salus__v1__statistics__descriptor =
   "Statistics",
   "Salus__V1__Statistics",
   "salus.v1",
-  4,
+  6,
   salus__v1__statistics__method_descriptors,
   salus__v1__statistics__method_indices_by_name
 };
@@ -1251,6 +1530,22 @@ void salus__v1__statistics__set_source_priority(ProtobufCService *service,
 {
   assert(service->descriptor == &salus__v1__statistics__descriptor);
   service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__statistics__get_preferred_units(ProtobufCService *service,
+                                                const Salus__V1__PreferredUnitsRequest *input,
+                                                Salus__V1__PreferredUnits_Closure closure,
+                                                void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__statistics__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__statistics__set_preferred_unit(ProtobufCService *service,
+                                               const Salus__V1__PreferredUnit *input,
+                                               Salus__V1__PreferredUnits_Closure closure,
+                                               void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__statistics__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__statistics__init (Salus__V1__Statistics_Service *service,
                                   Salus__V1__Statistics_ServiceDestroy destroy)

@@ -25,6 +25,9 @@ typedef struct Salus__V1__StatisticsCollectionRequest Salus__V1__StatisticsColle
 typedef struct Salus__V1__StatisticsCollectionBatch Salus__V1__StatisticsCollectionBatch;
 typedef struct Salus__V1__SourcePriorityRequest Salus__V1__SourcePriorityRequest;
 typedef struct Salus__V1__SourcePriority Salus__V1__SourcePriority;
+typedef struct Salus__V1__PreferredUnitsRequest Salus__V1__PreferredUnitsRequest;
+typedef struct Salus__V1__PreferredUnit Salus__V1__PreferredUnit;
+typedef struct Salus__V1__PreferredUnits Salus__V1__PreferredUnits;
 
 
 /* --- enums --- */
@@ -79,7 +82,7 @@ struct  Salus__V1__StatisticsRequest
   size_t n_options;
   Salus__V1__StatisticsOption *options;
   /*
-   * The unit of the results; empty: the type's canonical unit.
+   * The unit of the results; empty: the owner's preferred unit, else the type's canonical unit.
    */
   char *unit;
   Salus__V1__StatisticsRequest__OptionalWindowStartCase optional_window_start_case;
@@ -310,6 +313,52 @@ struct  Salus__V1__SourcePriority
     , (char *)protobuf_c_empty_string, 0,NULL }
 
 
+struct  Salus__V1__PreferredUnitsRequest
+{
+  ProtobufCMessage base;
+  /*
+   * Quantity type identifiers; none: every type the owner chose a unit for.
+   */
+  size_t n_types;
+  char **types;
+};
+#define SALUS__V1__PREFERRED_UNITS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__preferred_units_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Salus__V1__PreferredUnit
+{
+  ProtobufCMessage base;
+  char *type;
+  /*
+   * A unit of the type's dimension (km, kcal, degF); empty: the canonical unit.
+   */
+  char *unit;
+  /*
+   * True when the owner chose this unit, false for the canonical default.
+   */
+  protobuf_c_boolean owner_set;
+};
+#define SALUS__V1__PREFERRED_UNIT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__preferred_unit__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Salus__V1__PreferredUnits
+{
+  ProtobufCMessage base;
+  /*
+   * In the order asked, or sorted by type.
+   */
+  size_t n_units;
+  Salus__V1__PreferredUnit **units;
+};
+#define SALUS__V1__PREFERRED_UNITS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__preferred_units__descriptor) \
+    , 0,NULL }
+
+
 /* Salus__V1__StatisticsRequest methods */
 void   salus__v1__statistics_request__init
                      (Salus__V1__StatisticsRequest         *message);
@@ -465,6 +514,63 @@ Salus__V1__SourcePriority *
 void   salus__v1__source_priority__free_unpacked
                      (Salus__V1__SourcePriority *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__PreferredUnitsRequest methods */
+void   salus__v1__preferred_units_request__init
+                     (Salus__V1__PreferredUnitsRequest         *message);
+size_t salus__v1__preferred_units_request__get_packed_size
+                     (const Salus__V1__PreferredUnitsRequest   *message);
+size_t salus__v1__preferred_units_request__pack
+                     (const Salus__V1__PreferredUnitsRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__preferred_units_request__pack_to_buffer
+                     (const Salus__V1__PreferredUnitsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__PreferredUnitsRequest *
+       salus__v1__preferred_units_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__preferred_units_request__free_unpacked
+                     (Salus__V1__PreferredUnitsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__PreferredUnit methods */
+void   salus__v1__preferred_unit__init
+                     (Salus__V1__PreferredUnit         *message);
+size_t salus__v1__preferred_unit__get_packed_size
+                     (const Salus__V1__PreferredUnit   *message);
+size_t salus__v1__preferred_unit__pack
+                     (const Salus__V1__PreferredUnit   *message,
+                      uint8_t             *out);
+size_t salus__v1__preferred_unit__pack_to_buffer
+                     (const Salus__V1__PreferredUnit   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__PreferredUnit *
+       salus__v1__preferred_unit__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__preferred_unit__free_unpacked
+                     (Salus__V1__PreferredUnit *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__PreferredUnits methods */
+void   salus__v1__preferred_units__init
+                     (Salus__V1__PreferredUnits         *message);
+size_t salus__v1__preferred_units__get_packed_size
+                     (const Salus__V1__PreferredUnits   *message);
+size_t salus__v1__preferred_units__pack
+                     (const Salus__V1__PreferredUnits   *message,
+                      uint8_t             *out);
+size_t salus__v1__preferred_units__pack_to_buffer
+                     (const Salus__V1__PreferredUnits   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__PreferredUnits *
+       salus__v1__preferred_units__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__preferred_units__free_unpacked
+                     (Salus__V1__PreferredUnits *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Salus__V1__StatisticsRequest_Closure)
@@ -494,6 +600,15 @@ typedef void (*Salus__V1__SourcePriorityRequest_Closure)
 typedef void (*Salus__V1__SourcePriority_Closure)
                  (const Salus__V1__SourcePriority *message,
                   void *closure_data);
+typedef void (*Salus__V1__PreferredUnitsRequest_Closure)
+                 (const Salus__V1__PreferredUnitsRequest *message,
+                  void *closure_data);
+typedef void (*Salus__V1__PreferredUnit_Closure)
+                 (const Salus__V1__PreferredUnit *message,
+                  void *closure_data);
+typedef void (*Salus__V1__PreferredUnits_Closure)
+                 (const Salus__V1__PreferredUnits *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -517,6 +632,14 @@ struct Salus__V1__Statistics_Service
                               const Salus__V1__SourcePriority *input,
                               Salus__V1__SourcePriority_Closure closure,
                               void *closure_data);
+  void (*get_preferred_units)(Salus__V1__Statistics_Service *service,
+                              const Salus__V1__PreferredUnitsRequest *input,
+                              Salus__V1__PreferredUnits_Closure closure,
+                              void *closure_data);
+  void (*set_preferred_unit)(Salus__V1__Statistics_Service *service,
+                             const Salus__V1__PreferredUnit *input,
+                             Salus__V1__PreferredUnits_Closure closure,
+                             void *closure_data);
 };
 typedef void (*Salus__V1__Statistics_ServiceDestroy)(Salus__V1__Statistics_Service *);
 void salus__v1__statistics__init (Salus__V1__Statistics_Service *service,
@@ -528,7 +651,9 @@ void salus__v1__statistics__init (Salus__V1__Statistics_Service *service,
       function_prefix__ ## query,\
       function_prefix__ ## query_collection,\
       function_prefix__ ## get_source_priority,\
-      function_prefix__ ## set_source_priority  }
+      function_prefix__ ## set_source_priority,\
+      function_prefix__ ## get_preferred_units,\
+      function_prefix__ ## set_preferred_unit  }
 void salus__v1__statistics__query(ProtobufCService *service,
                                   const Salus__V1__StatisticsRequest *input,
                                   Salus__V1__StatisticsResponse_Closure closure,
@@ -545,6 +670,14 @@ void salus__v1__statistics__set_source_priority(ProtobufCService *service,
                                                 const Salus__V1__SourcePriority *input,
                                                 Salus__V1__SourcePriority_Closure closure,
                                                 void *closure_data);
+void salus__v1__statistics__get_preferred_units(ProtobufCService *service,
+                                                const Salus__V1__PreferredUnitsRequest *input,
+                                                Salus__V1__PreferredUnits_Closure closure,
+                                                void *closure_data);
+void salus__v1__statistics__set_preferred_unit(ProtobufCService *service,
+                                               const Salus__V1__PreferredUnit *input,
+                                               Salus__V1__PreferredUnits_Closure closure,
+                                               void *closure_data);
 
 /* --- descriptors --- */
 
@@ -559,6 +692,9 @@ extern const ProtobufCMessageDescriptor salus__v1__statistics_collection_request
 extern const ProtobufCMessageDescriptor salus__v1__statistics_collection_batch__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__source_priority_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__source_priority__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__preferred_units_request__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__preferred_unit__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__preferred_units__descriptor;
 extern const ProtobufCServiceDescriptor salus__v1__statistics__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import SalusProto
+import SalusRPC
+
+/// `salusctl units`: the owner's preferred unit per quantity type, which statistics use when
+/// a request names no unit and which apps read to show values.
+struct Units: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or set the units you prefer (km or mi, kcal or kJ, degC or degF).",
+        subcommands: [Show.self, Set.self, Clear.self]
+    )
+
+    /// `salusctl units show [TYPE...]`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the unit of each type; without a type, the types you chose a unit for.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: ArgumentHelp("Quantity types: identifiers or short names.", valueName: "type"))
+        var types: [String] = []
+
+        func run() async throws {
+            let client = try await connection.connect()
+            defer { Task { await client.close() } }
+            var request = Salus_V1_PreferredUnitsRequest()
+            for type in types { request.types.append(try await Priority.resolve(type, client: client)) }
+            let response: Salus_V1_PreferredUnits = try await client.unary(
+                MethodDescriptor(service: "salus.v1.Statistics", method: "GetPreferredUnits"), request: request)
+            if response.units.isEmpty {
+                Swift.print("no preferred units: every type shows in its canonical unit")
+                return
+            }
+            Units.print(response)
+        }
+    }
+
+    /// `salusctl units set TYPE UNIT`.
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the unit a type is shown in.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: ArgumentHelp("The quantity type: identifier or short name.", valueName: "type"))
+        var type: String
+
+        @Argument(help: ArgumentHelp("A unit of the type's dimension, like km, mi, kcal or degF.", valueName: "unit"))
+        var unit: String
+
+        func run() async throws {
+            try await Units.set(type, unit: unit, connection: connection)
+        }
+    }
+
+    /// `salusctl units clear TYPE`.
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Go back to the type's canonical unit.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: ArgumentHelp("The quantity type: identifier or short name.", valueName: "type"))
+        var type: String
+
+        func run() async throws {
+            try await Units.set(type, unit: "", connection: connection)
+        }
+    }
+
+    static func set(_ type: String, unit: String, connection: ConnectionOptions) async throws {
+        let client = try await connection.connect()
+        defer { Task { await client.close() } }
+        var request = Salus_V1_PreferredUnit()
+        request.type = try await Priority.resolve(type, client: client)
+        request.unit = unit
+        let response: Salus_V1_PreferredUnits = try await client.unary(
+            MethodDescriptor(service: "salus.v1.Statistics", method: "SetPreferredUnit"), request: request)
+        Units.print(response)
+    }
+
+    static func print(_ units: Salus_V1_PreferredUnits) {
+        for unit in units.units {
+            Swift.print("\(unit.type)  \(unit.unit)\(unit.ownerSet ? "" : "  (canonical)")")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+/// The owner's preferred units: set with salusctl on the admin socket, read by apps, and the
+/// unit of statistics that name none.
+@Suite("Preferred units on a running daemon")
+struct PreferredUnitTests {
+    static let distance = "HKQuantityTypeIdentifierDistanceWalkingRunning"
+    static let getUnits = MethodDescriptor(service: "salus.v1.Statistics", method: "GetPreferredUnits")
+    static let setUnit = MethodDescriptor(service: "salus.v1.Statistics", method: "SetPreferredUnit")
+
+    static func walk(_ value: Double, _ unit: String, minute: Int64) -> Salus_V1_Sample {
+        var sample = StoreServiceTests.stepSample(value, start: 1_790_000_000_000_000 + minute * 60_000_000, unit: unit)
+        sample.type = distance
+        return sample
+    }
+
+    static func units(_ client: RPCClient, _ types: [String]) async throws -> [Salus_V1_PreferredUnit] {
+        let response: Salus_V1_PreferredUnits = try await client.unary(
+            getUnits, request: Salus_V1_PreferredUnitsRequest.with { $0.types = types })
+        return response.units
+    }
+
+    static func sum(_ client: RPCClient, unit: String = "") async throws -> Salus_V1_StatisticsResult {
+        var request = Salus_V1_StatisticsRequest()
+        request.type = distance
+        request.options = [.cumulativeSum]
+        request.unit = unit
+        let response: Salus_V1_StatisticsResponse = try await client.unary(StatisticsDaemonTests.query, request: request)
+        return response.statistics
+    }
+
+    @Test("salusctl units set distance km: apps read km, statistics without a unit come in km, an asked unit wins; kept over a restart")
+    func preferredUnits() async throws {
+        let (daemon, plugins) = try await StoreServiceTests.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let app = try await StoreServiceTests.app(daemon, "org.example.walk")
+        let _: Salus_V1_SaveResponse = try await app.unary(
+            StoreServiceTests.save, request: StoreServiceTests.saveRequest([Self.walk(1500, "m", minute: 0), Self.walk(2.5, "km", minute: 5)]))
+
+        // Nothing chosen yet: the canonical unit, marked as such.
+        let before = try await Self.units(app, [Self.distance])
+        #expect(before.map(\.unit) == ["m"] && before.map(\.ownerSet) == [false])
+        #expect(try await Self.sum(app).values.sum == 4000)
+        let none = try await StatisticsDaemonTests.salusctl(daemon, ["units", "show"])
+        #expect(none.status == 0 && none.output.contains("no preferred units"), "\(none.output)")
+
+        let set = try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", Self.distance, "km"])
+        #expect(set.status == 0, "\(set.output)")
+        #expect(set.output.contains("\(Self.distance)  km"), "\(set.output)")
+        let after = try await Self.units(app, [Self.distance, StoreServiceTests.steps])
+        #expect(after.map(\.unit) == ["km", "count"])
+        #expect(after.map(\.ownerSet) == [true, false])
+        let listed = try await StatisticsDaemonTests.salusctl(daemon, ["units", "show"])
+        #expect(listed.output.contains("\(Self.distance)  km"), "\(listed.output)")
+
+        let inKilometres = try await Self.sum(app)
+        #expect(inKilometres.unit == "km")
+        #expect(abs(inKilometres.values.sum - 4) < 1e-9)
+        let inMiles = try await Self.sum(app, unit: "mi")
+        #expect(inMiles.unit == "mi")
+        #expect(abs(inMiles.values.sum - 4000 / 1609.344) < 1e-9)
+
+        await app.close()
+        #expect(try await daemon.stop() == 0)
+        let second = try await DaemonHarness.start(arguments: [
+            "--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--data-dir", daemon.dataDirectory.path,
+        ])
+        let again = try await StoreServiceTests.app(second, "org.example.walk")
+        #expect(try await Self.units(again, [Self.distance]).map(\.unit) == ["km"])
+        let cleared = try await StatisticsDaemonTests.salusctl(second, ["units", "clear", Self.distance])
+        #expect(cleared.status == 0 && cleared.output.contains("m  (canonical)"), "\(cleared.output)")
+        #expect(try await Self.sum(again).unit == "m")
+        await again.close()
+        #expect(try await second.stop() == 0)
+    }
+
+    @Test("refusals name the field: a unit of another dimension, a non-quantity type, an unknown type; apps cannot set")
+    func refusals() async throws {
+        let (daemon, plugins) = try await StoreServiceTests.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let wrong = try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", Self.distance, "kg"])
+        #expect(wrong.status != 0)
+        #expect(wrong.output.contains("unit") && wrong.output.contains("kg") && wrong.output.contains("length"), "\(wrong.output)")
+
+        let admin = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
+        for (type, unit) in [("HKCategoryTypeIdentifierSleepAnalysis", "min"), ("HKQuantityTypeIdentifierNoSuchThing", "m")] {
+            let error = await #expect(throws: RPCError.self) {
+                let _: Salus_V1_PreferredUnits = try await admin.unary(
+                    Self.setUnit, request: Salus_V1_PreferredUnit.with {
+                        $0.type = type
+                        $0.unit = unit
+                    })
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("type") == true && error?.message.contains(type) == true, "\(String(describing: error))")
+        }
+        let unparsable = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_PreferredUnits = try await admin.unary(
+                Self.setUnit, request: Salus_V1_PreferredUnit.with {
+                    $0.type = Self.distance
+                    $0.unit = "furlongs per fortnight"
+                })
+        }
+        #expect(unparsable?.message.contains("furlongs") == true)
+        let unknownAsked = await #expect(throws: RPCError.self) { _ = try await Self.units(admin, [Self.distance, "HKNope"]) }
+        #expect(unknownAsked?.message.contains("types[1]") == true, "\(String(describing: unknownAsked))")
+        #expect(try await Self.units(admin, []).isEmpty)
+
+        let app = try await StoreServiceTests.app(daemon, "org.example.walk")
+        let denied = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_PreferredUnits = try await app.unary(
+                Self.setUnit, request: Salus_V1_PreferredUnit.with {
+                    $0.type = Self.distance
+                    $0.unit = "km"
+                })
+        }
+        #expect(denied?.code == .unimplemented)
+        #expect(try await Self.units(app, [Self.distance]).map(\.unit) == ["m"])
+        await app.close()
+        await admin.close()
+        #expect(try await daemon.stop() == 0)
+    }
+}
