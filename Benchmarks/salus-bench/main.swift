@@ -203,6 +203,22 @@ func rpcStream(client: RPCClient, payloadSize: Int, duration: Double, pinned: Bo
 
 // MARK: Run
 
+/// The daemon's pid, for the signal handlers below.
+nonisolated(unsafe) var daemonPID: pid_t = 0
+
+/// If the bench is interrupted or crashes (a failed precondition traps), its salusd is stopped
+/// too instead of living on.
+func stopDaemonOnExit(_ pid: pid_t) {
+    daemonPID = pid
+    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGSEGV] {
+        signal(signalNumber) { received in
+            if daemonPID > 0 { kill(daemonPID, SIGTERM) }
+            signal(received, SIG_DFL)
+            raise(received)
+        }
+    }
+}
+
 let payloadSize = 64
 var template = Array("/tmp/salus-bench-XXXXXX".utf8CString)
 let directory = String(cString: mkdtemp(&template))
@@ -230,6 +246,7 @@ if wants("rpc") || wants("store") {
     ]
     daemon.standardOutput = FileHandle.nullDevice
     try daemon.run()
+    stopDaemonOnExit(daemon.processIdentifier)
     var client: RPCClient?
     for _ in 0..<200 where client == nil {
         client = try? await RPCClient.connect(unixSocketPath: socketPath)
