@@ -70,7 +70,8 @@ public struct Statistics: Hashable, Sendable {
     /// The interval's end (exclusive), chosen as ``startDate`` is (`Date.distantFuture` when
     /// none counted without a window).
     public var endDate: Date
-    /// The unit of every quantity but ``duration()``: the one asked for, else the type's.
+    /// The unit of every quantity but ``duration()``: the one asked for, else the owner's
+    /// preferred unit, else the type's canonical one.
     public var unit: SalusUnit
     /// The app ids whose samples counted in the merged values, sorted. With
     /// ``StatisticsOptions/separateBySource``, ``perSourceAppIDs`` may name more: a source that a

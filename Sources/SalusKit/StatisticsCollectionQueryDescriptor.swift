@@ -41,7 +41,7 @@ public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable {
     public var intervalComponents: DateComponents
     /// The time zone of calendar lengths; nil means the daemon's.
     public var timeZone: TimeZone?
-    /// The unit of the results; nil means the type's canonical unit.
+    /// The unit of the results; nil means the owner's preferred unit, else the type's canonical one.
     public var unit: SalusUnit?
 
     /// A query for `options` per interval of `intervalComponents` from `anchorDate`.

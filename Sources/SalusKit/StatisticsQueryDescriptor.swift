@@ -30,11 +30,11 @@ public struct StatisticsQueryDescriptor: Hashable, Sendable {
     public var options: StatisticsOptions
     /// The time to compute over; nil means every matching sample.
     public var window: DateInterval?
-    /// The unit of the results; nil means the type's canonical unit.
+    /// The unit of the results; nil means the owner's preferred unit, else the type's canonical one.
     public var unit: SalusUnit?
 
     /// A query for `options` over the samples `predicate` selects, inside `window` (nil: all of
-    /// them), in `unit` (nil: the type's).
+    /// them), in `unit` (nil: the owner's preferred unit).
     public init(predicate: SampleTypePredicate, options: StatisticsOptions, window: DateInterval? = nil, unit: SalusUnit? = nil) {
         self.predicate = predicate
         self.options = options
