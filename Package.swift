@@ -130,6 +130,13 @@ let package = Package(
             dependencies: ["SalusKit", "SalusModel"],
             path: "Examples/SleepDiary"
         ),
+        // An example app: a weekly step chart kept current by an anchored query driving
+        // statistics collections over just the changed days.
+        .executableTarget(
+            name: "WeeklyReport",
+            dependencies: ["SalusKit", "SalusModel"],
+            path: "Examples/WeeklyReport"
+        ),
 
         .executableTarget(
             name: "salusd",
@@ -192,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SalusDaemonTests",
-            dependencies: ["SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary"]
+            dependencies: ["SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport"]
         ),
     ],
     swiftLanguageModes: [.v6]
