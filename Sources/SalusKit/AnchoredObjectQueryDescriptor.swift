@@ -99,53 +99,27 @@ public struct AnchoredObjectQueryUpdates: AsyncSequence, Sendable {
 
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {
-        do {
-            let stream = try store.client.serverStreaming(
-                HealthStore.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self
-            )
-            return AsyncIterator(stream: stream, batches: stream.makeAsyncIterator(), failure: nil, anchor: request.anchor)
-        } catch {
-            return AsyncIterator(stream: nil, batches: nil, failure: SalusError.from(error), anchor: request.anchor)
-        }
+        AsyncIterator(
+            batches: ResponseReader(store: store, method: HealthStore.queryAnchored, request: request), anchor: request.anchor)
     }
 
     /// Reads batches from the daemon as updates are consumed.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let stream: RPCResponseStream<Salus_V1_AnchoredBatch>?
-        var batches: RPCResponseStream<Salus_V1_AnchoredBatch>.AsyncIterator?
-        var failure: SalusError?
+        var batches: ResponseReader<Salus_V1_AnchoredBatch>
         var anchor: UInt64
         var initialDone = false
         var batchIndex = 0
 
-        init(stream: RPCResponseStream<Salus_V1_AnchoredBatch>?, batches: RPCResponseStream<Salus_V1_AnchoredBatch>.AsyncIterator?, failure: SalusError?, anchor: UInt64) {
-            self.stream = stream
+        init(batches: ResponseReader<Salus_V1_AnchoredBatch>, anchor: UInt64) {
             self.batches = batches
-            self.failure = failure
             self.anchor = anchor
         }
 
         /// The next update, or nil when the query has ended; throws ``SalusError``.
         public mutating func next() async throws -> AnchoredObjectQueryResult? {
-            if let failure {
-                self.failure = nil
-                batches = nil
-                throw failure
-            }
             var result = AnchoredObjectQueryResult(addedSamples: [], deletedObjects: [], newAnchor: QueryAnchor(rawValue: anchor))
             var gotAny = false
-            while batches != nil {
-                let batch: Salus_V1_AnchoredBatch?
-                do {
-                    batch = try await batches?.next()
-                } catch {
-                    batches = nil
-                    throw SalusError.from(error)
-                }
-                guard let batch else {
-                    batches = nil
-                    break
-                }
+            while let batch = try await batches.next() {
                 let path = "batches[\(batchIndex)]"
                 batchIndex += 1
                 for (index, sample) in batch.added.enumerated() {

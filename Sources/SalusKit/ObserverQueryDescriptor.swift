@@ -63,49 +63,20 @@ public struct ObserverQueryUpdates: AsyncSequence, Sendable {
 
     /// Starts observing.
     public func makeAsyncIterator() -> AsyncIterator {
-        do {
-            let stream = try store.client.serverStreaming(
-                HealthStore.observe, request: request, responseType: Salus_V1_ObserverNotification.self
-            )
-            return AsyncIterator(stream: stream, notifications: stream.makeAsyncIterator(), failure: nil)
-        } catch {
-            return AsyncIterator(stream: nil, notifications: nil, failure: SalusError.from(error))
-        }
+        AsyncIterator(notifications: ResponseReader(store: store, method: HealthStore.observe, request: request))
     }
 
     /// Reads notifications from the daemon.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let stream: RPCResponseStream<Salus_V1_ObserverNotification>?
-        var notifications: RPCResponseStream<Salus_V1_ObserverNotification>.AsyncIterator?
-        var failure: SalusError?
-
-        init(stream: RPCResponseStream<Salus_V1_ObserverNotification>?, notifications: RPCResponseStream<Salus_V1_ObserverNotification>.AsyncIterator?, failure: SalusError?) {
-            self.stream = stream
-            self.notifications = notifications
-            self.failure = failure
-        }
+        var notifications: ResponseReader<Salus_V1_ObserverNotification>
 
         /// The next notification, or nil when the stream has ended; throws ``SalusError``.
         public mutating func next() async throws -> ObserverUpdate? {
-            if let failure {
-                self.failure = nil
-                notifications = nil
-                throw failure
-            }
-            guard notifications != nil else { return nil }
-            do {
-                guard let notification = try await notifications?.next() else {
-                    notifications = nil
-                    return nil
-                }
-                return ObserverUpdate(
-                    changedTypes: Set(notification.changedTypes.map(SampleType.init(_:))),
-                    anchor: QueryAnchor(rawValue: notification.anchor)
-                )
-            } catch {
-                notifications = nil
-                throw SalusError.from(error)
-            }
+            guard let notification = try await notifications.next() else { return nil }
+            return ObserverUpdate(
+                changedTypes: Set(notification.changedTypes.map(SampleType.init(_:))),
+                anchor: QueryAnchor(rawValue: notification.anchor)
+            )
         }
     }
 }

@@ -84,51 +84,24 @@ public struct SampleQuerySamples: AsyncSequence, Sendable {
 
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {
-        do {
-            let stream = try store.client.serverStreaming(
-                HealthStore.querySamples, request: request, responseType: Salus_V1_SampleBatch.self
-            )
-            return AsyncIterator(stream: stream, pages: stream.makeAsyncIterator(), failure: nil)
-        } catch {
-            return AsyncIterator(stream: nil, pages: nil, failure: SalusError.from(error))
-        }
+        AsyncIterator(pages: ResponseReader(store: store, method: HealthStore.querySamples, request: request))
     }
 
     /// Reads pages from the daemon as the samples are consumed.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let stream: RPCResponseStream<Salus_V1_SampleBatch>?
-        var pages: RPCResponseStream<Salus_V1_SampleBatch>.AsyncIterator?
-        var failure: SalusError?
+        var pages: ResponseReader<Salus_V1_SampleBatch>
         var page: [Salus_V1_Sample] = []
         var position = 0
         var received = 0
 
-        init(stream: RPCResponseStream<Salus_V1_SampleBatch>?, pages: RPCResponseStream<Salus_V1_SampleBatch>.AsyncIterator?, failure: SalusError?) {
-            self.stream = stream
+        init(pages: ResponseReader<Salus_V1_SampleBatch>) {
             self.pages = pages
-            self.failure = failure
         }
 
         /// The next sample, or nil at the end; throws ``SalusError``.
         public mutating func next() async throws -> Sample? {
-            if let failure {
-                self.failure = nil
-                self.pages = nil
-                throw failure
-            }
             while position == page.count {
-                guard pages != nil else { return nil }
-                let batch: Salus_V1_SampleBatch?
-                do {
-                    batch = try await pages?.next()
-                } catch {
-                    pages = nil
-                    throw SalusError.from(error)
-                }
-                guard let batch else {
-                    pages = nil
-                    return nil
-                }
+                guard let batch = try await pages.next() else { return nil }
                 page = batch.samples
                 position = 0
             }

@@ -129,18 +129,18 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
 
     /// Starts the query; a descriptor that cannot be sent fails on the first `next()`.
     public func makeAsyncIterator() -> AsyncIterator {
-        do {
+        do throws(SalusError) {
             let request = try descriptor.request(from: from, to: to, live: live)
             let grid = CollectionGrid(
                 anchor: WireDate.date(request.anchorDate), interval: try CollectionInterval(descriptor.intervalComponents),
                 calendar: Self.calendar(descriptor.timeZone ?? .current))
-            let stream = try store.client.serverStreaming(
-                HealthStore.statisticsQueryCollection, request: request, responseType: Salus_V1_StatisticsCollectionBatch.self)
-            return AsyncIterator(stream: stream, batches: stream.makeAsyncIterator(), failure: nil, descriptor: descriptor, grid: grid)
+            let batches = ResponseReader<Salus_V1_StatisticsCollectionBatch>(
+                store: store, method: HealthStore.statisticsQueryCollection, request: request)
+            return AsyncIterator(batches: batches, descriptor: descriptor, grid: grid)
         } catch {
             let grid = CollectionGrid(
                 anchor: descriptor.anchorDate, interval: CollectionInterval(count: 1, unit: .day), calendar: Self.calendar(.current))
-            return AsyncIterator(stream: nil, batches: nil, failure: SalusError.from(error), descriptor: descriptor, grid: grid)
+            return AsyncIterator(batches: ResponseReader(failing: error), descriptor: descriptor, grid: grid)
         }
     }
 
@@ -152,46 +152,22 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
 
     /// Reads batches from the daemon as updates are consumed.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let stream: RPCResponseStream<Salus_V1_StatisticsCollectionBatch>?
-        var batches: RPCResponseStream<Salus_V1_StatisticsCollectionBatch>.AsyncIterator?
-        var failure: SalusError?
+        var batches: ResponseReader<Salus_V1_StatisticsCollectionBatch>
         let descriptor: StatisticsCollectionQueryDescriptor
         var grid: CollectionGrid
         var collection: StatisticsCollection?
         var batchIndex = 0
 
-        init(
-            stream: RPCResponseStream<Salus_V1_StatisticsCollectionBatch>?,
-            batches: RPCResponseStream<Salus_V1_StatisticsCollectionBatch>.AsyncIterator?,
-            failure: SalusError?, descriptor: StatisticsCollectionQueryDescriptor, grid: CollectionGrid
-        ) {
-            self.stream = stream
+        init(batches: ResponseReader<Salus_V1_StatisticsCollectionBatch>, descriptor: StatisticsCollectionQueryDescriptor, grid: CollectionGrid) {
             self.batches = batches
-            self.failure = failure
             self.descriptor = descriptor
             self.grid = grid
         }
 
         /// The next update, or nil when the query has ended; throws ``SalusError``.
         public mutating func next() async throws -> StatisticsCollectionUpdate? {
-            if let failure {
-                self.failure = nil
-                batches = nil
-                throw failure
-            }
             var initial: [Statistics] = []
-            while batches != nil {
-                let batch: Salus_V1_StatisticsCollectionBatch?
-                do {
-                    batch = try await batches?.next()
-                } catch {
-                    batches = nil
-                    throw SalusError.from(error)
-                }
-                guard let batch else {
-                    batches = nil
-                    break
-                }
+            while let batch = try await batches.next() {
                 let path = "batches[\(batchIndex)]"
                 batchIndex += 1
                 var statistics: [Statistics] = []
@@ -208,7 +184,6 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
                 }
                 if !batch.timeZone.isEmpty {
                     guard let zone = TimeZone(identifier: batch.timeZone) else {
-                        batches = nil
                         throw SalusError.malformed(field: "\(path).time_zone", value: batch.timeZone, expected: "an IANA time zone")
                     }
                     grid.calendar.timeZone = zone
