@@ -21,46 +21,6 @@ import SalusWire
 /// alone, so they add up to more than the merged ones when sources overlap.
 /// docs/statistics.md gives the rules.
 public struct Statistics: Hashable, Sendable {
-    /// The values of one computation, merged or of one source.
-    struct Values: Hashable, Sendable {
-        var sum: Double?
-        var average: Double?
-        var minimum: Double?
-        var maximum: Double?
-        var mostRecent: Double?
-        var mostRecentInterval: DateInterval?
-        /// Seconds.
-        var duration: Double?
-
-        static let empty = Values()
-
-        init(
-            sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil,
-            mostRecent: Double? = nil, mostRecentInterval: DateInterval? = nil, duration: Double? = nil
-        ) {
-            self.sum = sum
-            self.average = average
-            self.minimum = minimum
-            self.maximum = maximum
-            self.mostRecent = mostRecent
-            self.mostRecentInterval = mostRecentInterval
-            self.duration = duration
-        }
-
-        init(wire: Salus_V1_StatisticValues) {
-            if case .sum(let value)? = wire.optionalSum { sum = value }
-            if case .average(let value)? = wire.optionalAverage { average = value }
-            if case .minimum(let value)? = wire.optionalMinimum { minimum = value }
-            if case .maximum(let value)? = wire.optionalMaximum { maximum = value }
-            if case .mostRecent(let value)? = wire.optionalMostRecent {
-                mostRecent = value
-                let start = WireDate.date(wire.mostRecentStart)
-                mostRecentInterval = DateInterval(start: start, end: max(start, WireDate.date(wire.mostRecentEnd)))
-            }
-            if case .duration(let value)? = wire.optionalDuration { duration = value }
-        }
-    }
-
     /// The quantity type.
     public var quantityType: SampleType
     /// The interval's start: the query's window or the collection interval; for a query
@@ -78,11 +38,13 @@ public struct Statistics: Hashable, Sendable {
     /// higher-ranked one covered everywhere has values of its own but none merged.
     public var sources: [String]
 
-    let values: Values
-    let bySource: [String: Values]
+    /// The merged values, in ``unit`` (durations in seconds).
+    public let values: StatisticValues
+    /// Each source's own values, by app id (with ``StatisticsOptions/separateBySource``).
+    public let bySource: [String: StatisticValues]
 
     init(quantityType: SampleType, startDate: Date, endDate: Date, unit: SalusUnit, sources: [String] = [],
-         values: Values = .empty, bySource: [String: Values] = [:]) {
+         values: StatisticValues = .empty, bySource: [String: StatisticValues] = [:]) {
         self.quantityType = quantityType
         self.startDate = startDate
         self.endDate = endDate
@@ -101,39 +63,37 @@ public struct Statistics: Hashable, Sendable {
     // MARK: Merged values
 
     /// The total, merged across sources (``StatisticsOptions/cumulativeSum``).
-    public func sumQuantity() -> Quantity? { quantity(values.sum) }
+    public func sumQuantity() -> Quantity? { values.sum }
     /// The average by the type's aggregation style (``StatisticsOptions/discreteAverage``).
-    public func averageQuantity() -> Quantity? { quantity(values.average) }
+    public func averageQuantity() -> Quantity? { values.average }
     /// The smallest value (``StatisticsOptions/discreteMin``).
-    public func minimumQuantity() -> Quantity? { quantity(values.minimum) }
+    public func minimumQuantity() -> Quantity? { values.minimum }
     /// The largest value (``StatisticsOptions/discreteMax``).
-    public func maximumQuantity() -> Quantity? { quantity(values.maximum) }
+    public func maximumQuantity() -> Quantity? { values.maximum }
     /// The latest sample's value (``StatisticsOptions/mostRecent``).
-    public func mostRecentQuantity() -> Quantity? { quantity(values.mostRecent) }
+    public func mostRecentQuantity() -> Quantity? { values.mostRecent }
     /// The latest sample's start and end (``StatisticsOptions/mostRecent``).
     public func mostRecentQuantityDateInterval() -> DateInterval? { values.mostRecentInterval }
     /// The time covered by the counted samples, in seconds (``StatisticsOptions/duration``); for
     /// merged cumulative values, the time during which some source counted.
-    public func duration() -> Quantity? { values.duration.map { Quantity(value: $0, unit: .second) } }
+    public func duration() -> Quantity? { values.duration }
 
     // MARK: One source's values
 
     /// `source`'s own total (with ``StatisticsOptions/separateBySource``).
-    public func sumQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.sum) }
+    public func sumQuantity(for source: String) -> Quantity? { bySource[source]?.sum }
     /// `source`'s own average.
-    public func averageQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.average) }
+    public func averageQuantity(for source: String) -> Quantity? { bySource[source]?.average }
     /// `source`'s smallest value.
-    public func minimumQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.minimum) }
+    public func minimumQuantity(for source: String) -> Quantity? { bySource[source]?.minimum }
     /// `source`'s largest value.
-    public func maximumQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.maximum) }
+    public func maximumQuantity(for source: String) -> Quantity? { bySource[source]?.maximum }
     /// `source`'s latest value.
-    public func mostRecentQuantity(for source: String) -> Quantity? { quantity(bySource[source]?.mostRecent) }
+    public func mostRecentQuantity(for source: String) -> Quantity? { bySource[source]?.mostRecent }
     /// `source`'s latest sample's start and end.
     public func mostRecentQuantityDateInterval(for source: String) -> DateInterval? { bySource[source]?.mostRecentInterval }
     /// The time `source`'s samples cover, in seconds.
-    public func duration(for source: String) -> Quantity? {
-        bySource[source]?.duration.map { Quantity(value: $0, unit: .second) }
-    }
+    public func duration(for source: String) -> Quantity? { bySource[source]?.duration }
 
     /// `source`'s own total; `source` as a ``SourceQueryDescriptor`` returns it.
     public func sumQuantity(for source: Source) -> Quantity? { sumQuantity(for: source.appID) }
@@ -151,10 +111,6 @@ public struct Statistics: Hashable, Sendable {
     }
     /// The time `source`'s samples cover, in seconds.
     public func duration(for source: Source) -> Quantity? { duration(for: source.appID) }
-
-    private func quantity(_ value: Double?) -> Quantity? {
-        value.map { Quantity(value: $0, unit: unit) }
-    }
 
     // MARK: From the wire
 
@@ -186,8 +142,8 @@ public struct Statistics: Hashable, Sendable {
         }
         self.init(
             quantityType: type, startDate: start, endDate: end, unit: unit, sources: wire.sources,
-            values: wire.hasValues ? Values(wire: wire.values) : .empty,
-            bySource: wire.bySource.mapValues(Values.init(wire:))
+            values: wire.hasValues ? StatisticValues(wire: wire.values, unit: unit) : .empty,
+            bySource: wire.bySource.mapValues { StatisticValues(wire: $0, unit: unit) }
         )
     }
 }

@@ -358,3 +358,45 @@ private final class OutputCapture: Sendable {
         buffer.withLock { String(decoding: $0, as: UTF8.self) }
     }
 }
+
+/// A program left running in the background (a live example following changes), its stdout
+/// and stderr in a log file; killed when dropped if it still runs.
+final class BackgroundProgram {
+    let process = Process()
+    let log: URL
+
+    /// Starts `executable` with `arguments`, logging to `log`.
+    init(_ executable: URL, _ arguments: [String], log: URL) throws {
+        self.log = log
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = process.standardOutput
+        try process.run()
+    }
+
+    /// Everything it printed so far.
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits until its output contains `text`, it exits, or `timeout` passes.
+    func wait(for text: String, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !output.contains(text) && process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Waits until it exits or `timeout` passes; returns whether it exited.
+    func waitForExit(timeout: Duration = .seconds(30)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return !process.isRunning
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

@@ -56,21 +56,11 @@ struct SleepDiaryTests {
         defer { try? FileManager.default.removeItem(at: plugins) }
         #expect(try await Self.diary(daemon, ["night", "--date", "2026-11-20"]).status == 0)
 
-        let log = daemon.directory.appendingPathComponent("follow.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let follower = Process()
-        follower.executableURL = Self.diary
-        follower.arguments = ["follow", "--updates", "2", "--socket", daemon.socketPath]
-        follower.standardOutput = try FileHandle(forWritingTo: log)
-        follower.standardError = follower.standardOutput
-        try follower.run()
-        defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL) } }
-        func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !output().contains("following sleep analysis") && ContinuousClock.now < deadline && follower.isRunning {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(output().contains("initial: 13 added, 0 deleted"), "\(output())")
+        let follower = try BackgroundProgram(
+            Self.diary, ["follow", "--updates", "2", "--socket", daemon.socketPath],
+            log: daemon.directory.appendingPathComponent("follow.log"))
+        try await follower.wait(for: "following sleep analysis")
+        #expect(follower.output.contains("initial: 13 added, 0 deleted"), "\(follower.output)")
 
         let added = try await Self.diary(daemon, ["add", "--stage", "rem", "--start", "2026-11-21T05:10:00Z", "--minutes", "25"])
         #expect(added.status == 0, "\(added.output)")
@@ -78,12 +68,9 @@ struct SleepDiaryTests {
         let deleted = try await Self.diary(daemon, ["delete", uuid])
         #expect(deleted.output.contains("deleted 1 sample: \(uuid)"), "\(deleted.output)")
 
-        while follower.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(!follower.isRunning, "follow --updates 2 ends after two updates; output:\n\(output())")
-        #expect(follower.terminationStatus == 0)
-        let text = output()
+        #expect(try await follower.waitForExit(), "follow --updates 2 ends after two updates; output:\n\(follower.output)")
+        #expect(follower.process.terminationStatus == 0)
+        let text = follower.output
         #expect(text.contains("+ 05:10–05:35 asleepREM") || text.contains("asleepREM         25 min  \(uuid)"), "\(text)")
         #expect(text.contains("- deleted \(uuid)"), "\(text)")
         let addLine = try #require(text.range(of: uuid))

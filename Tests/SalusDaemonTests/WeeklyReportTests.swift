@@ -131,31 +131,18 @@ struct WeeklyReportTests {
         defer { try? FileManager.default.removeItem(at: plugins) }
         let (phone, watch) = try await Self.walks(daemon)
 
-        let log = daemon.directory.appendingPathComponent("follow.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let follower = Process()
-        follower.executableURL = Self.report
-        follower.arguments = ["follow", "--updates", "1", "--time-zone", "Europe/Paris", "--socket", daemon.socketPath]
-        follower.standardOutput = try FileHandle(forWritingTo: log)
-        follower.standardError = follower.standardOutput
-        try follower.run()
-        defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL) } }
-        func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !output().contains("following step count") && ContinuousClock.now < deadline && follower.isRunning {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(Self.totals(output()).count == 5, "\(output())")
+        let follower = try BackgroundProgram(
+            Self.report, ["follow", "--updates", "1", "--time-zone", "Europe/Paris", "--socket", daemon.socketPath],
+            log: daemon.directory.appendingPathComponent("follow.log"))
+        try await follower.wait(for: "following step count")
+        #expect(Self.totals(follower.output).count == 5, "\(follower.output)")
 
         // 600 steps on Sunday the 22nd, then the process ends after that one update.
         try await watch.save(Self.steps(600, Self.paris(22, 10, 0), Self.paris(22, 11, 0)))
-        while follower.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(!follower.isRunning, "follow --updates 1 ends after one update; output:\n\(output())")
-        #expect(follower.terminationStatus == 0)
-        let lines = output().split(separator: "\n").filter { $0.hasPrefix("{") }
-        #expect(lines.count == 6, "five days, then the 22nd: \(output())")
+        #expect(try await follower.waitForExit(), "follow --updates 1 ends after one update; output:\n\(follower.output)")
+        #expect(follower.process.terminationStatus == 0)
+        let lines = follower.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(lines.count == 6, "five days, then the 22nd: \(follower.output)")
         #expect(lines.last?.contains("\"day\":\"2026-11-22\"") == true)
         #expect(Self.totals(String(lines.last ?? "")) == ["2026-11-22": 600])
 

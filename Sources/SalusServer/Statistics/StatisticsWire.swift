@@ -4,6 +4,7 @@ import SalusProto
 import SalusRPC
 import SalusStatistics
 import SalusStore
+import SalusWire
 
 /// Statistics requests and results between the wire and the engine.
 enum StatisticsWire {
@@ -13,22 +14,11 @@ enum StatisticsWire {
     }
 
     static func options(_ wire: [Salus_V1_StatisticsOption]) throws(RPCError) -> StatisticsOptions {
-        var options: StatisticsOptions = []
-        for (index, option) in wire.enumerated() {
-            switch option {
-            case .cumulativeSum: options.insert(.cumulativeSum)
-            case .discreteAverage: options.insert(.discreteAverage)
-            case .discreteMin: options.insert(.discreteMin)
-            case .discreteMax: options.insert(.discreteMax)
-            case .mostRecent: options.insert(.mostRecent)
-            case .duration: options.insert(.duration)
-            case .separateBySource: options.insert(.separateBySource)
-            case .unspecified, .UNRECOGNIZED:
-                throw RPCError.invalidArgument(
-                    field: "options[\(index)]", value: "\(option.rawValue)", expected: "a StatisticsOption from 1 to 7")
-            }
+        do {
+            return try StatisticsOptions(wire: wire, path: "options")
+        } catch {
+            throw RPCError.from(error)
         }
-        return options
     }
 
     static func unit(_ text: String) throws(RPCError) -> SalusUnit? {
@@ -86,29 +76,14 @@ enum StatisticsWire {
         return IntervalGrid(anchor: date(request.anchorDate), interval: interval, calendar: calendar)
     }
 
-    static func values(_ values: StatisticValues) -> Salus_V1_StatisticValues {
-        var wire = Salus_V1_StatisticValues()
-        if let sum = values.sum { wire.sum = sum.value }
-        if let average = values.average { wire.average = average.value }
-        if let minimum = values.minimum { wire.minimum = minimum.value }
-        if let maximum = values.maximum { wire.maximum = maximum.value }
-        if let mostRecent = values.mostRecent { wire.mostRecent = mostRecent.value }
-        if let interval = values.mostRecentInterval {
-            wire.mostRecentStart = microseconds(interval.start)
-            wire.mostRecentEnd = microseconds(interval.end)
-        }
-        if let duration = values.duration { wire.duration = duration.value }
-        return wire
-    }
-
     static func result(_ statistics: Statistics, unit: String) -> Salus_V1_StatisticsResult {
         var wire = Salus_V1_StatisticsResult()
         wire.startDate = microseconds(statistics.startDate)
         wire.endDate = microseconds(statistics.endDate)
         wire.unit = unit
-        wire.values = values(statistics.values)
+        wire.values = statistics.values.wire
         wire.sources = statistics.sources
-        wire.bySource = statistics.bySource.mapValues(values)
+        wire.bySource = statistics.bySource.mapValues(\.wire)
         return wire
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SalusModel
 
 /// The values one statistics computation produced, each nil when not asked for or when no
 /// sample counted.
