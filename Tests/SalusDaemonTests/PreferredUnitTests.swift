@@ -1,4 +1,6 @@
 import Foundation
+import SalusKit
+import SalusModel
 import SalusProto
 import SalusRPC
 import Testing
@@ -121,6 +123,37 @@ struct PreferredUnitTests {
         #expect(try await Self.units(app, [Self.distance]).map(\.unit) == ["m"])
         await app.close()
         await admin.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("SalusKit: preferredUnits(for:) gives the chosen unit or the canonical one; statistics without a unit come in it")
+    func salusKit() async throws {
+        let (daemon, plugins) = try await StoreServiceTests.daemon()
+        defer { try? FileManager.default.removeItem(at: plugins) }
+        let store = try await HealthStoreTests.store(daemon, "org.example.walk")
+        let distance = SampleType.quantity(.distanceWalkingRunning)
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        try await store.save(
+            Sample(
+                type: distance.identifier, startDate: start, endDate: start.addingTimeInterval(600),
+                value: .quantity(Quantity(value: 1609.344, unit: .meter)),
+                sourceRevision: SourceRevision(appID: "org.example.walk", name: "Walk")))
+        #expect(try await store.preferredUnits(for: [distance, .quantity(.stepCount)]) == [distance: .meter, .quantity(.stepCount): .count])
+
+        #expect(try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", distance.identifier.rawValue, "mi"]).status == 0)
+        let miles = try SalusUnit(parsing: "mi")
+        #expect(try await store.preferredUnits(for: [distance]) == [distance: miles])
+        let total = try await StatisticsQueryDescriptor(predicate: .quantitySample(type: .distanceWalkingRunning), options: .cumulativeSum)
+            .result(for: store)
+        #expect(total.unit == miles)
+        #expect(abs((total.sumQuantity()?.value ?? 0) - 1) < 1e-9)
+
+        let error = await #expect(throws: SalusError.self) {
+            _ = try await store.preferredUnits(for: [distance, SampleType("HKNope")])
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.field == "types[0]", "\(String(describing: error))")
+        await store.close()
         #expect(try await daemon.stop() == 0)
     }
 }
