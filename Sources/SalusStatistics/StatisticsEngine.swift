@@ -17,11 +17,20 @@ public struct StatisticsEngine: Sendable {
     public let store: SampleStore
     /// The owner's source priorities.
     public let priorities: SourcePriorityStore
+    /// A collection is computed in chunks of consecutive intervals spanning at most this long
+    /// (or one interval, if longer), each from the samples overlapping it, so memory follows
+    /// the samples of one chunk, not of the whole range. The results do not depend on it.
+    public var chunkSpan: TimeInterval
+
+    /// The most intervals one collection may have: a year of hours is 8,760, a day of seconds
+    /// 86,400.
+    public static let maximumIntervals = 100_000
 
     /// Creates an engine.
-    public init(store: SampleStore, priorities: SourcePriorityStore) {
+    public init(store: SampleStore, priorities: SourcePriorityStore, chunkSpan: TimeInterval = 31 * 86_400) {
         self.store = store
         self.priorities = priorities
+        self.chunkSpan = chunkSpan
     }
 
     /// The type's aggregation style and canonical unit; throws `invalidArgument` naming `type`
@@ -52,7 +61,8 @@ public struct StatisticsEngine: Sendable {
         return try calculator.compute(boundaries: boundaries, unit: query.unit)[0]
     }
 
-    /// A statistics collection: every interval of the grid overlapping `[from, to)`.
+    /// A statistics collection: every interval of the grid overlapping `[from, to)`. Throws
+    /// `invalidArgument` naming `to` when the range holds more than `maximumIntervals`.
     public func collection(_ query: StatisticsCollectionQuery, visibility: SamplePredicate? = nil) async throws
         -> StatisticsCollection
     {
@@ -61,16 +71,43 @@ public struct StatisticsEngine: Sendable {
             throw StoreError(
                 code: .invalidArgument, field: "to", value: "\(query.to)", expected: "a date at or after from (\(query.from))")
         }
-        var calculator = try StatisticsCalculator(
-            type: query.type, style: style, canonicalUnit: canonical, options: query.options,
-            priority: priorities.priority(for: query.type))
+        // Intervals overlapping [from, to): up to the one containing the last instant before `to`.
+        var lastIndex = query.grid.index(containing: query.to)
+        if query.to > query.from && query.grid.start(ofInterval: lastIndex) == query.to { lastIndex -= 1 }
+        let count = lastIndex - query.grid.index(containing: query.from) + 1
+        guard count <= Self.maximumIntervals else {
+            throw StoreError(
+                code: .invalidArgument, field: "to", value: "\(query.to)",
+                expected: "a range of at most \(Self.maximumIntervals) intervals of \(query.grid.interval) from \(query.from) "
+                    + "(this one has \(count)): a longer interval or a shorter range")
+        }
+        let priority = priorities.priority(for: query.type)
+        // Checked once, before any chunk is read.
+        _ = try StatisticsCalculator(
+            type: query.type, style: style, canonicalUnit: canonical, options: query.options, priority: priority)
         try Self.check(unit: query.unit, canonical: canonical, type: query.type)
         let boundaries = query.grid.boundaries(from: query.from, to: query.to)
-        try await load(
-            into: &calculator, type: query.type, predicate: query.predicate,
-            window: DateInterval(start: boundaries.first!, end: boundaries.last!), visibility: visibility)
-        let statistics = try calculator.compute(
-            boundaries: boundaries.map(\.timeIntervalSinceReferenceDate), unit: query.unit)
+        // A point sample's weight in a time-weighted average looks ahead to the next sample
+        // start, at most `pointHoldLimit`: a chunk that is not the last reads that far beyond it.
+        let lookahead = style == .discreteArithmetic || style.isCumulative ? 0 : StatisticsCalculator.pointHoldLimit
+        var statistics: [Statistics] = []
+        statistics.reserveCapacity(boundaries.count - 1)
+        var first = 0
+        while first < boundaries.count - 1 {
+            var last = first + 1
+            while last < boundaries.count - 1 && boundaries[last + 1].timeIntervalSince(boundaries[first]) <= chunkSpan {
+                last += 1
+            }
+            var calculator = try StatisticsCalculator(
+                type: query.type, style: style, canonicalUnit: canonical, options: query.options, priority: priority)
+            let end = last < boundaries.count - 1 ? boundaries[last].addingTimeInterval(lookahead) : boundaries[last]
+            try await load(
+                into: &calculator, type: query.type, predicate: query.predicate,
+                window: DateInterval(start: boundaries[first], end: end), visibility: visibility)
+            statistics += try calculator.compute(
+                boundaries: boundaries[first...last].map(\.timeIntervalSinceReferenceDate), unit: query.unit)
+            first = last
+        }
         return StatisticsCollection(grid: query.grid, statistics: statistics)
     }
 

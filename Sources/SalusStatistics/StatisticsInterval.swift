@@ -34,6 +34,11 @@ public struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
         guard count >= 1 else {
             throw StoreError(code: .invalidArgument, field: field, value: "\(count)", expected: "a count of at least 1")
         }
+        guard count <= unit.maximumCount else {
+            throw StoreError(
+                code: .invalidArgument, field: field, value: "\(count)",
+                expected: "at most \(unit.maximumCount) \(unit.rawValue)s (100 years) in one interval")
+        }
         self.count = count
         self.unit = unit
     }
@@ -51,3 +56,16 @@ public struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(count) \(unit.rawValue)" }
 }
 
+extension StatisticsInterval.Unit {
+    /// The most units one interval may span: about 100 years.
+    public var maximumCount: Int {
+        switch self {
+        case .second: 3_155_760_000
+        case .minute: 52_596_000
+        case .hour: 876_600
+        case .day: 36_525
+        case .week: 5_218
+        case .month: 1_200
+        }
+    }
+}

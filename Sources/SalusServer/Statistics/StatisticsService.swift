@@ -142,7 +142,8 @@ public struct StatisticsService: Sendable {
             guard end >= start else {
                 throw RPCError.invalidArgument(field: "window_end", value: "\(end)", expected: "a time at or after window_start (\(start))")
             }
-            window = DateInterval(start: StatisticsWire.date(start), end: StatisticsWire.date(end))
+            window = DateInterval(
+                start: try StatisticsWire.date(start, field: "window_start"), end: try StatisticsWire.date(end, field: "window_end"))
         default:
             throw RPCError.invalidArgument(field: "window_start", value: "one bound", expected: "both window_start and window_end, or neither")
         }
@@ -172,7 +173,7 @@ public struct StatisticsService: Sendable {
         let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
         let query = StatisticsCollectionQuery(
             type: type, predicate: predicate, options: options, unit: unit, grid: grid,
-            from: StatisticsWire.date(request.from), to: StatisticsWire.date(request.to))
+            from: try StatisticsWire.date(request.from, field: "from"), to: try StatisticsWire.date(request.to, field: "to"))
         let engine = try engine()
         let unitText = try StatisticsWire.unitText(unit, type: type, store: store)
         let zone = grid.calendar.timeZone.identifier

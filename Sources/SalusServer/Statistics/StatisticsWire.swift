@@ -37,8 +37,19 @@ enum StatisticsWire {
         return store.catalog.typeInfo(for: type)?.canonicalUnit?.description ?? ""
     }
 
-    static func date(_ microseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+    /// Microseconds since the epoch of 0001-01-01 and 9999-12-31 (UTC): the dates statistics
+    /// accept, so that calendar arithmetic stays within what calendars compute.
+    static let earliest: Int64 = -62_135_596_800_000_000
+    static let latest: Int64 = 253_402_214_400_000_000
+
+    /// The date of a request's field; a time outside years 1 to 9999 is refused naming `field`.
+    static func date(_ microseconds: Int64, field: String) throws(RPCError) -> Date {
+        guard microseconds >= earliest, microseconds <= latest else {
+            throw RPCError.invalidArgument(
+                field: field, value: "\(microseconds)",
+                expected: "microseconds since the Unix epoch between \(earliest) (0001-01-01) and \(latest) (9999-12-31)")
+        }
+        return Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
     }
 
     static func microseconds(_ date: Date) -> Int64 {
@@ -73,7 +84,7 @@ enum StatisticsWire {
         } else {
             throw RPCError.invalidArgument(field: "time_zone", value: request.timeZone, expected: "an IANA time zone such as Europe/Paris")
         }
-        return IntervalGrid(anchor: date(request.anchorDate), interval: interval, calendar: calendar)
+        return IntervalGrid(anchor: try date(request.anchorDate, field: "anchor_date"), interval: interval, calendar: calendar)
     }
 
     static func result(_ statistics: Statistics, unit: String) -> Salus_V1_StatisticsResult {
