@@ -11,7 +11,8 @@ import SalusStore
 /// nil means every sample (the owner).
 ///
 /// Samples are read in one snapshot by the store's lean read (`SampleStore.reduceQuantities`:
-/// five numbers a row, no `Sample` built), so memory stays near 40 bytes per matching sample.
+/// five numbers a row, no `Sample` built), about 40 bytes per matching sample held; a collection
+/// holds one chunk's samples at a time (`chunkSpan`).
 public struct StatisticsEngine: Sendable {
     /// The store read.
     public let store: SampleStore
