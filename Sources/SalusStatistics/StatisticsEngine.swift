@@ -10,9 +10,10 @@ import SalusStore
 /// the caller's read filter (for an app without read access, `.sources([its own app id])`);
 /// nil means every sample (the owner).
 ///
-/// Samples are read in one snapshot by the store's lean read (`SampleStore.reduceQuantities`:
-/// five numbers a row, no `Sample` built), about 40 bytes per matching sample held; a collection
-/// holds one chunk's samples at a time (`chunkSpan`).
+/// Samples are read by the store's lean read (`SampleStore.reduceQuantities`: five numbers a
+/// row, no `Sample` built, one snapshot per read), about 40 bytes per matching sample held; a
+/// collection reads and holds one chunk's samples at a time (`chunkSpan`), each chunk in its
+/// own snapshot.
 public struct StatisticsEngine: Sendable {
     /// The store read.
     public let store: SampleStore
