@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "SalusPluginHost",
             dependencies: [
-                "SalusModel", "SalusProto", "CSalusPlugin",
+                "SalusModel", "SalusProto", "SalusWire", "CSalusPlugin",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "SalusPluginHostTests",
             dependencies: [
-                "SalusPluginHost", "SalusModel", "SalusProto",
+                "SalusPluginHost", "SalusModel", "SalusProto", "SalusWire",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),

@@ -19,7 +19,7 @@ enum StatisticsBenchmark {
         var logger = Logger(label: "salus.bench.statistics")
         logger.logLevel = .error
         let path = directory + "/statistics.sqlite"
-        let catalog = StaticTypeCatalog([steps: TypeInfo(kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative)])
+        let catalog = TypeCatalog(types: [TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative)])
         let store = try await SampleStore.open(path: path, catalog: catalog, logger: logger)
         let priorities = try SourcePriorityStore(path: nil)
         try priorities.setPriority(["org.example.watch", "org.example.phone"], for: steps)

@@ -225,14 +225,18 @@ enum CoreManifest {
     // MARK: Validator
 
     /// Rules beyond the manifest: a stand-hour sample covers at most one hour.
-    @Sendable static func validate(_ sample: SampleView) -> String? {
+    @Sendable static func validate(_ sample: SampleView) -> SampleRefusal? {
         switch sample.type {
         case "HKCategoryTypeIdentifierAppleStandHour" where sample.durationSeconds > 3600:
-            return "endDate: a stand-hour sample lasts \(sample.durationSeconds) s; expected at most 3600 s (one hour)"
+            return SampleRefusal(
+                field: "endDate", value: "a sample lasting \(sample.durationSeconds) s",
+                expected: "at most 3600 s (one hour) for a stand-hour sample")
         case "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute":
             if case .number(let raw)? = sample.metadata["HKMetadataKeyHeartRateRecoveryActivityType"],
                 raw < 1 || raw != raw.rounded() {
-                return "metadata HKMetadataKeyHeartRateRecoveryActivityType: \(raw) is not a workout activity type raw value; expected a positive integer such as 37 (running)"
+                return SampleRefusal(
+                    field: "metadata.HKMetadataKeyHeartRateRecoveryActivityType", value: "\(raw)",
+                    expected: "a workout activity type raw value: a positive integer such as 37 (running)")
             }
             return nil
         default:

@@ -82,15 +82,17 @@ enum ReproductiveManifest {
 
     /// Menstrual flow must say whether it starts a cycle (HealthKit requires
     /// HKMetadataKeyMenstrualCycleStart, a boolean).
-    @Sendable static func validate(_ sample: SampleView) -> String? {
+    @Sendable static func validate(_ sample: SampleView) -> SampleRefusal? {
         guard sample.type == menstrualFlow else { return nil }
         switch sample.metadata[cycleStartKey] {
         case .bool?:
             return nil
         case nil:
-            return "metadata \(cycleStartKey): missing; a menstrual flow sample must say whether it starts a cycle (true or false)"
+            return SampleRefusal(
+                field: "metadata.\(cycleStartKey)", value: "nil",
+                expected: "true or false: a menstrual flow sample must say whether it starts a cycle")
         case let other?:
-            return "metadata \(cycleStartKey): \(other) is not a boolean; expected true or false"
+            return SampleRefusal(field: "metadata.\(cycleStartKey)", value: "\(other)", expected: "true or false (a boolean)")
         }
     }
 }

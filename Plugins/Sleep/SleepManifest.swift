@@ -35,11 +35,13 @@ enum SleepManifest {
     )
 
     /// A sleep-analysis sample is one stretch of one state: it lasts less than 24 hours.
-    @Sendable static func validate(_ sample: SampleView) -> String? {
+    @Sendable static func validate(_ sample: SampleView) -> SampleRefusal? {
         guard sample.type == sleepAnalysis else { return nil }
         let hours = sample.durationSeconds / 3600
         if hours >= 24 {
-            return "endDate: a sleep analysis sample lasts \(hours) h; expected less than 24 h (record each night's states as separate samples)"
+            return SampleRefusal(
+                field: "endDate", value: "a sample lasting \(hours) h",
+                expected: "less than 24 h (record each night's states as separate samples)")
         }
         return nil
     }

@@ -27,10 +27,10 @@ enum VisionManifest {
     )
 
     /// A prescription is a vision prescription value.
-    @Sendable static func validate(_ sample: SampleView) -> String? {
+    @Sendable static func validate(_ sample: SampleView) -> SampleRefusal? {
         guard sample.type == visionPrescription else { return nil }
         guard case .visionPrescription = sample.value else {
-            return "value: a vision prescription sample carries \(sample.value); expected a vision_prescription value"
+            return SampleRefusal(field: "value", value: "\(sample.value)", expected: "a visionPrescription value")
         }
         return nil
     }

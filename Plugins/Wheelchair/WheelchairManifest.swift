@@ -26,14 +26,16 @@ enum WheelchairManifest {
 
     /// Move time within one sample cannot exceed the sample's own duration. The host passes
     /// quantities in the canonical unit (min).
-    @Sendable static func validate(_ sample: SampleView) -> String? {
+    @Sendable static func validate(_ sample: SampleView) -> SampleRefusal? {
         guard sample.type == "HKQuantityTypeIdentifierAppleMoveTime",
             case .quantity(let value, _) = sample.value,
             sample.endDate > sample.startDate
         else { return nil }
         let minutes = sample.durationSeconds / 60
         if value > minutes + 1e-9 {
-            return "quantity: \(value) min of move time in a sample lasting \(minutes) min; expected at most the sample's duration"
+            return SampleRefusal(
+                field: "quantity.value", value: "\(value) min",
+                expected: "at most the sample's duration, \(minutes) min")
         }
         return nil
     }

@@ -42,7 +42,7 @@ public struct SaveResult: Hashable, Sendable {
         case .replaced:
             guard let replaced = WireUUID.uuid(wire.replacedUuid) else {
                 throw SalusError.malformed(
-                    field: "\(path).replaced_uuid", value: "\(wire.replacedUuid.count) bytes", expected: "16 bytes with REPLACED"
+                    field: "\(path).replacedUuid", value: "\(wire.replacedUuid.count) bytes", expected: "16 bytes with REPLACED"
                 )
             }
             outcome = .replaced(replaced)

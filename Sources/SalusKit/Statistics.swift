@@ -138,7 +138,7 @@ public struct Statistics: Hashable, Sendable {
             end = window?.end ?? .distantFuture
         }
         guard end >= start else {
-            throw SalusError.malformed(field: "\(path).end_date", value: "\(wire.endDate)", expected: "a time at or after start_date (\(wire.startDate))")
+            throw SalusError.malformed(field: "\(path).endDate", value: "\(wire.endDate)", expected: "a time at or after start_date (\(wire.startDate))")
         }
         self.init(
             quantityType: type, startDate: start, endDate: end, unit: unit, sources: wire.sources,

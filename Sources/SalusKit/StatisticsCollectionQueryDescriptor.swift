@@ -184,7 +184,7 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
                 }
                 if !batch.timeZone.isEmpty {
                     guard let zone = TimeZone(identifier: batch.timeZone) else {
-                        throw SalusError.malformed(field: "\(path).time_zone", value: batch.timeZone, expected: "an IANA time zone")
+                        throw SalusError.malformed(field: "\(path).timeZone", value: batch.timeZone, expected: "an IANA time zone")
                     }
                     grid.calendar.timeZone = zone
                 }

@@ -10,14 +10,14 @@ struct ManifestChecker {
         var identifiers: [String: String] = [:]          // type identifier → plugin id
         var workoutRawValues: [UInt32: String] = [:]     // raw value → "name (plugin id)"
         var workoutNames: [String: String] = [:]         // name → plugin id
-        var metadataKeys: [String: RegisteredMetadataKey] = [:]
+        var metadataKeys: [String: MetadataKeyRules] = [:]
     }
 
     /// The checked content of one manifest.
     struct Accepted {
-        var types: [RegisteredType]
-        var workoutActivityTypes: [RegisteredWorkoutActivityType]
-        var metadataKeys: [RegisteredMetadataKey]
+        var types: [TypeRules]
+        var workoutActivityTypes: [WorkoutActivityTypeRules]
+        var metadataKeys: [MetadataKeyRules]
     }
 
     let manifest: Salus_V1_PluginManifest
@@ -39,8 +39,8 @@ struct ManifestChecker {
         guard !manifest.version.isEmpty else { throw Refusal(.invalidManifest, "version: empty; expected the plugin's version such as \"1.0.0\"") }
 
         // Metadata keys first: the types' key uses are checked against them.
-        var keys: [RegisteredMetadataKey] = []
-        var keysHere: [String: RegisteredMetadataKey] = [:]
+        var keys: [MetadataKeyRules] = []
+        var keysHere: [String: MetadataKeyRules] = [:]
         for (index, definition) in manifest.metadataKeys.enumerated() {
             let key = try checkMetadataKey(definition, field: "metadata_keys[\(index)]")
             if keysHere[key.key] != nil {
@@ -50,7 +50,7 @@ struct ManifestChecker {
             keys.append(key)
         }
 
-        var types: [RegisteredType] = []
+        var types: [TypeRules] = []
         var identifiersHere: Set<String> = []
         for (list, definitions, characteristic) in [
             ("types", manifest.types, false), ("characteristic_types", manifest.characteristicTypes, true),
@@ -65,7 +65,7 @@ struct ManifestChecker {
             }
         }
 
-        var activities: [RegisteredWorkoutActivityType] = []
+        var activities: [WorkoutActivityTypeRules] = []
         var rawValuesHere: [UInt32: String] = [:]
         for (index, activity) in manifest.workoutActivityTypes.enumerated() {
             let field = "workout_activity_types[\(index)]"
@@ -83,7 +83,7 @@ struct ManifestChecker {
                 throw Refusal(.duplicateIdentifier, "\(field).name: \"\(activity.name)\" is already registered by \(owner); expected a name no other plugin uses")
             }
             rawValuesHere[activity.rawValue] = "\(activity.name) (\(id))"
-            activities.append(RegisteredWorkoutActivityType(name: activity.name, rawValue: activity.rawValue, pluginID: id))
+            activities.append(WorkoutActivityTypeRules(name: activity.name, rawValue: activity.rawValue, pluginID: id))
         }
         if Set(activities.map(\.name)).count != activities.count {
             throw Refusal(.duplicateIdentifier, "workout_activity_types: a name appears twice; expected each name once")
@@ -119,7 +119,7 @@ struct ManifestChecker {
 
     // MARK: Metadata keys
 
-    private func checkMetadataKey(_ definition: Salus_V1_MetadataKeyDefinition, field: String) throws(PluginRefusal) -> RegisteredMetadataKey {
+    private func checkMetadataKey(_ definition: Salus_V1_MetadataKeyDefinition, field: String) throws(PluginRefusal) -> MetadataKeyRules {
         try checkIdentifier(definition.key, field: "\(field).key", what: "metadata key")
         if let owner = owners.metadataKeys[definition.key] {
             throw Refusal(.duplicateIdentifier, "\(field).key: \"\(definition.key)\" is already defined by \(owner.pluginID); expected a key no other plugin defines")
@@ -141,7 +141,7 @@ struct ManifestChecker {
         guard !definition.displayName.isEmpty else {
             throw Refusal(.invalidManifest, "\(field).display_name: empty for \"\(definition.key)\"; expected a human-readable name")
         }
-        return RegisteredMetadataKey(
+        return MetadataKeyRules(
             key: definition.key, valueType: valueType, allowedValues: allowed, unit: unit,
             displayName: definition.displayName, readOnlyForApps: definition.readOnlyForApps, pluginID: manifest.id)
     }
@@ -168,10 +168,10 @@ struct ManifestChecker {
 
     // MARK: Enumerations
 
-    private func checkCases(_ cases: [Salus_V1_EnumerationCase], field: String) throws(PluginRefusal) -> [RegisteredType.Case] {
+    private func checkCases(_ cases: [Salus_V1_EnumerationCase], field: String) throws(PluginRefusal) -> [TypeRules.Case] {
         var names: Set<String> = []
         var rawValues: [Int64: String] = [:]
-        var result: [RegisteredType.Case] = []
+        var result: [TypeRules.Case] = []
         for (index, item) in cases.enumerated() {
             guard !item.name.isEmpty else { throw Refusal(.invalidManifest, "\(field)[\(index)].name: empty; expected the case's name") }
             guard names.insert(item.name).inserted else {
@@ -181,7 +181,7 @@ struct ManifestChecker {
                 throw Refusal(.duplicateRawValue, "\(field)[\(index)].raw_value: \(item.rawValue) (\(item.name)) is already the raw value of \(other); expected unique raw values (declare old names as deprecated_aliases)")
             }
             rawValues[item.rawValue] = item.name
-            result.append(RegisteredType.Case(name: item.name, rawValue: item.rawValue))
+            result.append(TypeRules.Case(name: item.name, rawValue: item.rawValue))
         }
         return result
     }
@@ -190,8 +190,8 @@ struct ManifestChecker {
 
     private func checkType(
         _ definition: Salus_V1_TypeDefinition, field: String, characteristic: Bool,
-        keysHere: [String: RegisteredMetadataKey]
-    ) throws(PluginRefusal) -> RegisteredType {
+        keysHere: [String: MetadataKeyRules]
+    ) throws(PluginRefusal) -> TypeRules {
         let identifier = definition.identifier
         try checkIdentifier(identifier, field: "\(field).identifier", what: "type identifier")
         let name = "\(field) (\(identifier))"
@@ -220,7 +220,7 @@ struct ManifestChecker {
 
         var unit: SalusUnit?
         var style: AggregationStyle?
-        var bounds: RegisteredType.Bounds?
+        var bounds: TypeRules.Bounds?
         if kind == .quantity {
             guard !definition.canonicalUnit.isEmpty else {
                 throw Refusal(.invalidManifest, "\(name).canonical_unit: empty; expected the unit values are stored in, such as \"count/min\"")
@@ -245,7 +245,7 @@ struct ManifestChecker {
                 if let min, let max, min > max {
                     throw Refusal(.invalidManifest, "\(name).bounds: min \(min) is greater than max \(max); expected min ≤ max")
                 }
-                bounds = RegisteredType.Bounds(min: min, minInclusive: proto.minInclusive, max: max, maxInclusive: proto.maxInclusive)
+                bounds = TypeRules.Bounds(min: min, minInclusive: proto.minInclusive, max: max, maxInclusive: proto.maxInclusive)
             }
         } else {
             if !definition.canonicalUnit.isEmpty {
@@ -279,7 +279,7 @@ struct ManifestChecker {
         if !enumerated && (!cases.isEmpty || !definition.deprecatedAliases.isEmpty || !definition.valueGroups.isEmpty) {
             throw Refusal(.invalidManifest, "\(name).cases: given for a \(isDate ? "date characteristic" : "\(kind)") type; expected cases, aliases and value groups only on category and enumerated characteristic types")
         }
-        var aliases: [RegisteredType.Case] = []
+        var aliases: [TypeRules.Case] = []
         for (index, alias) in definition.deprecatedAliases.enumerated() {
             let aliasField = "\(name).deprecated_aliases[\(index)]"
             guard cases.contains(where: { $0.rawValue == alias.rawValue }) else {
@@ -290,9 +290,9 @@ struct ManifestChecker {
             else {
                 throw Refusal(.invalidManifest, "\(aliasField).name: \"\(alias.name)\" is empty or already a case or alias name; expected a distinct old name")
             }
-            aliases.append(RegisteredType.Case(name: alias.name, rawValue: alias.rawValue))
+            aliases.append(TypeRules.Case(name: alias.name, rawValue: alias.rawValue))
         }
-        var groups: [RegisteredType.ValueGroup] = []
+        var groups: [TypeRules.ValueGroup] = []
         for (index, group) in definition.valueGroups.enumerated() {
             let groupField = "\(name).value_groups[\(index)]"
             guard !group.name.isEmpty, !groups.contains(where: { $0.name == group.name }) else {
@@ -304,7 +304,7 @@ struct ManifestChecker {
             for value in group.rawValues where !cases.contains(where: { $0.rawValue == value }) {
                 throw Refusal(.invalidManifest, "\(groupField).raw_values: \(value) is not the raw value of any case; expected a subset of the cases")
             }
-            groups.append(RegisteredType.ValueGroup(name: group.name, rawValues: group.rawValues))
+            groups.append(TypeRules.ValueGroup(name: group.name, rawValues: group.rawValues))
         }
 
         let required = try checkKeyUses(definition.requiredMetadataKeys, field: "\(name).required_metadata_keys", keysHere: keysHere)
@@ -327,7 +327,7 @@ struct ManifestChecker {
             throw Refusal(.invalidManifest, "\(name).allowed_attachment_content_types: set on a characteristic; expected attachments only on sample types")
         }
 
-        return RegisteredType(
+        return TypeRules(
             identifier: identifier, kind: kind, canonicalUnit: unit, aggregationStyle: style, cases: cases,
             deprecatedAliases: aliases, valueGroups: groups, bounds: bounds, requiredMetadataKeys: required,
             optionalMetadataKeys: optional, readOnlyForApps: definition.readOnlyForApps || kind == .characteristic,
@@ -358,9 +358,9 @@ struct ManifestChecker {
     }
 
     private func checkKeyUses(
-        _ uses: [Salus_V1_TypeMetadataKey], field: String, keysHere: [String: RegisteredMetadataKey]
-    ) throws(PluginRefusal) -> [RegisteredType.MetadataKeyUse] {
-        var result: [RegisteredType.MetadataKeyUse] = []
+        _ uses: [Salus_V1_TypeMetadataKey], field: String, keysHere: [String: MetadataKeyRules]
+    ) throws(PluginRefusal) -> [TypeRules.MetadataKeyUse] {
+        var result: [TypeRules.MetadataKeyUse] = []
         for (index, use) in uses.enumerated() {
             let useField = "\(field)[\(index)]"
             guard !use.key.isEmpty else { throw Refusal(.invalidManifest, "\(useField).key: empty; expected a metadata key") }
@@ -371,7 +371,7 @@ struct ManifestChecker {
             guard !result.contains(where: { $0.key == use.key }) else {
                 throw Refusal(.invalidManifest, "\(useField).key: \"\(use.key)\" appears twice; expected each key once")
             }
-            result.append(RegisteredType.MetadataKeyUse(key: use.key, valueType: valueType))
+            result.append(TypeRules.MetadataKeyUse(key: use.key, valueType: valueType))
         }
         return result
     }

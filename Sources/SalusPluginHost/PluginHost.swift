@@ -99,10 +99,10 @@ struct RegistryBuilder {
     private var owners = ManifestChecker.Owners()
     private var loaded: [LoadedPlugin] = []
     private var refused: [RefusedPlugin] = []
-    private var types: [String: RegisteredType] = [:]
-    private var activities: [UInt32: RegisteredWorkoutActivityType] = [:]
-    private var keys: [String: RegisteredMetadataKey] = [:]
-    private var validators: [String: SampleValidator] = [:]
+    private var types: [String: TypeRules] = [:]
+    private var activities: [UInt32: WorkoutActivityTypeRules] = [:]
+    private var keys: [String: MetadataKeyRules] = [:]
+    private var validators: [String: any SampleValidating] = [:]
 
     mutating func add(path: String) {
         let library: OpenedLibrary
@@ -153,7 +153,7 @@ struct RegistryBuilder {
             keys[key.key] = key
         }
         if let validator = library.validator {
-            validators[manifest.id] = SampleValidator(table: validator, host: library.host)
+            validators[manifest.id] = SampleValidator(table: validator, host: library.host, pluginID: manifest.id)
         }
         loaded.append(LoadedPlugin(
             path: path, id: manifest.id, name: manifest.name, version: manifest.version,
@@ -163,8 +163,9 @@ struct RegistryBuilder {
     }
 
     func finish(unreadable: [(path: String, reason: String)]) -> PluginLoadReport {
-        let registry = TypeRegistry(
-            plugins: loaded, types: types, workoutActivityTypes: activities, metadataKeys: keys, validators: validators)
+        let catalog = TypeCatalog(
+            types: types.values, workoutActivityTypes: activities.values, metadataKeys: keys.values, validators: validators)
+        let registry = TypeRegistry(plugins: loaded, catalog: catalog)
         return PluginLoadReport(loaded: loaded, refused: refused, unreadableDirectories: unreadable, registry: registry)
     }
 }

@@ -11,12 +11,12 @@ import Darwin
 public struct SalusPlugin: Sendable {
     /// The manifest the host reads.
     public var manifest: PluginManifest
-    /// Checks a sample of one of the plugin's types; returns nil when acceptable, otherwise a
-    /// message naming the field, the value and what was expected. Called from several threads.
-    public var validator: (@Sendable (SampleView) -> String?)?
+    /// Checks a sample of one of the plugin's types; returns nil when acceptable, otherwise the
+    /// refusal naming the field, the value and what was expected. Called from several threads.
+    public var validator: (@Sendable (SampleView) -> SampleRefusal?)?
 
     /// Creates a plugin.
-    public init(manifest: PluginManifest, validator: (@Sendable (SampleView) -> String?)? = nil) {
+    public init(manifest: PluginManifest, validator: (@Sendable (SampleView) -> SampleRefusal?)? = nil) {
         self.manifest = manifest
         self.validator = validator
     }
@@ -47,7 +47,7 @@ public enum PluginEntry {
         let state = Mutex(State())
         nonisolated(unsafe) var host: UnsafePointer<salus_host>?
         nonisolated(unsafe) var manifestBytes: UnsafeMutableBufferPointer<UInt8>?
-        nonisolated(unsafe) var validator: (@Sendable (SampleView) -> String?)?
+        nonisolated(unsafe) var validator: (@Sendable (SampleView) -> SampleRefusal?)?
     }
 
     private static let storage = Storage()
@@ -101,19 +101,33 @@ public enum PluginEntry {
         table.initialize(to: salus_sample_validator(
             struct_size: UInt32(MemoryLayout<salus_sample_validator>.size),
             validate: { host, data, size in
-                guard let validator = PluginEntry.storage.validator else { return nil }
-                let message: String?
-                do throws(SampleDecodingError) {
-                    message = validator(try SampleView(decoding: data, count: size))
-                } catch {
-                    message = "sample: undecodable protobuf (\(error.description))"
-                }
-                guard let message else { return nil }
-                return PluginEntry.hostString(message, host: host)
+                guard let refusal = PluginEntry.refusal(data, size) else { return nil }
+                return PluginEntry.hostString(refusal.text, host: host)
+            },
+            validate_fields: { host, data, size, out in
+                guard let refusal = PluginEntry.refusal(data, size) else { return 0 }
+                out?.pointee = salus_validation_error(
+                    field: PluginEntry.hostString(refusal.field, host: host),
+                    value: PluginEntry.hostString(refusal.value, host: host),
+                    expected: PluginEntry.hostString(refusal.expected, host: host),
+                    message: refusal.message.flatMap { PluginEntry.hostString($0, host: host) })
+                return 1
             }
         ))
         return UnsafePointer(table)
     }()
+
+    /// The plugin's verdict on an encoded sample; an undecodable one is refused.
+    private static func refusal(_ data: UnsafePointer<UInt8>?, _ size: Int) -> SampleRefusal? {
+        guard let validator = storage.validator else { return nil }
+        do throws(SampleDecodingError) {
+            return validator(try SampleView(decoding: data, count: size))
+        } catch {
+            return SampleRefusal(
+                field: "", value: "\(size) bytes", expected: "a protobuf-encoded salus.v1.Sample",
+                message: "undecodable protobuf (\(error.description))")
+        }
+    }
 
     /// Copies a message into memory the host frees (its strdup; malloc only without a host).
     static func hostString(_ message: String, host: UnsafePointer<salus_host>?) -> UnsafeMutablePointer<CChar>? {

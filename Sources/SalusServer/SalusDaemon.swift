@@ -61,7 +61,7 @@ public final class SalusDaemon: Service, Sendable {
         do {
             store = try await SampleStore.open(
                 path: configuration.databasePath,
-                catalog: RegistryCatalog(registry: plugins.registry),
+                catalog: plugins.registry.catalog,
                 configuration: SampleStore.Configuration(tombstoneRetention: configuration.tombstoneRetention),
                 logger: logger
             )

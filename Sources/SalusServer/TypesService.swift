@@ -85,7 +85,7 @@ public enum TypesService {
         return response
     }
 
-    static func definition(_ type: RegisteredType) -> Salus_V1_TypeDefinition {
+    static func definition(_ type: TypeRules) -> Salus_V1_TypeDefinition {
         Salus_V1_TypeDefinition.with {
             $0.identifier = type.identifier
             $0.kind = switch type.kind {
@@ -132,14 +132,14 @@ public enum TypesService {
         }
     }
 
-    static func enumerationCase(_ item: RegisteredType.Case) -> Salus_V1_EnumerationCase {
+    static func enumerationCase(_ item: TypeRules.Case) -> Salus_V1_EnumerationCase {
         Salus_V1_EnumerationCase.with {
             $0.name = item.name
             $0.rawValue = item.rawValue
         }
     }
 
-    static func keyUse(_ use: RegisteredType.MetadataKeyUse) -> Salus_V1_TypeMetadataKey {
+    static func keyUse(_ use: TypeRules.MetadataKeyUse) -> Salus_V1_TypeMetadataKey {
         Salus_V1_TypeMetadataKey.with {
             $0.key = use.key
             $0.valueType = valueType(use.valueType)

@@ -38,7 +38,7 @@ public struct StatisticsEngine: Sendable {
     /// The type's aggregation style and canonical unit; throws `invalidArgument` naming `type`
     /// for an unknown or non-quantity type.
     public func quantityInfo(_ type: TypeIdentifier) throws(StoreError) -> (style: AggregationStyle, unit: SalusUnit) {
-        guard let info = store.catalog.typeInfo(for: type) else {
+        guard let info = store.catalog.rules(for: type) else {
             throw StoreError(code: .invalidArgument, field: "type", value: type.rawValue, expected: "a known quantity type")
         }
         guard info.kind == .quantity, let unit = info.canonicalUnit else {

@@ -23,8 +23,8 @@ struct PredicateCompiler {
     }
 
     let type: TypeIdentifier
-    let info: TypeInfo?
-    let catalog: any TypeCatalog
+    let info: TypeRules?
+    let catalog: TypeCatalog
     let target: Target
 
     /// The SQL for `predicate` (nil: true), or an invalid-argument error naming the node.
@@ -123,8 +123,8 @@ struct PredicateCompiler {
             try requireKind(.category, field: field)
             var all = values
             for group in groups.sorted() {
-                guard let members = info?.valueGroups[group] else {
-                    let known = (info?.valueGroups.keys.sorted() ?? []).map { "\"\($0)\"" }
+                guard let members = info?.valueGroup(named: group).map({ Set($0.map { Int($0) }) }) else {
+                    let known = (info?.valueGroups.map(\.name).sorted() ?? []).map { "\"\($0)\"" }
                     throw StoreError.invalid(
                         "\(field).valueGroups", value: "\"\(group)\"",
                         expected: known.isEmpty
@@ -250,7 +250,7 @@ struct PredicateCompiler {
         throws(StoreError)
     {
         let declared =
-            info?.metadataValueTypes[key]
+            info.flatMap { catalog.metadataValueType(key, on: $0) }
             ?? (key == MetadataKey.syncIdentifier ? .string : key == MetadataKey.syncVersion ? .number : nil)
         if let declared {
             let numeric: Set<MetadataValueType> = [.number, .bool]
@@ -315,7 +315,7 @@ struct PredicateCompiler {
             return "((r.end_us - r.start_us) \(comparison.sql) ?)"
         case .statistic(let quantityType, let statistic, let comparison, let quantity):
             let field = "\(path).statistic"
-            guard let statisticInfo = catalog.typeInfo(for: quantityType), statisticInfo.kind == .quantity,
+            guard let statisticInfo = catalog.rules(for: quantityType), statisticInfo.kind == .quantity,
                 let unit = statisticInfo.canonicalUnit
             else {
                 throw StoreError.invalid(

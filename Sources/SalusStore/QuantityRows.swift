@@ -41,7 +41,7 @@ extension SampleStore {
     ) async throws -> State {
         try checkOpen()
         let filter = try PredicateCompiler(
-            type: type, info: catalog.typeInfo(for: type), catalog: catalog, target: .samples
+            type: type, info: catalog.rules(for: type), catalog: catalog, target: .samples
         ).compile(predicate)
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {

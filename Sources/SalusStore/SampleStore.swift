@@ -41,7 +41,7 @@ public final class SampleStore: Sendable {
     /// The configuration the store was opened with.
     public let configuration: Configuration
     /// Where type rules come from.
-    public let catalog: any TypeCatalog
+    public let catalog: TypeCatalog
 
     private let writer: StoreWriter
     let readers: ReaderPool
@@ -50,7 +50,7 @@ public final class SampleStore: Sendable {
     private let logger: Logger
 
     private init(
-        path: String, configuration: Configuration, catalog: any TypeCatalog, writer: StoreWriter,
+        path: String, configuration: Configuration, catalog: TypeCatalog, writer: StoreWriter,
         readers: ReaderPool, broadcaster: CommitBroadcaster, logger: Logger
     ) {
         self.path = path
@@ -68,7 +68,7 @@ public final class SampleStore: Sendable {
     /// Throws `StoreError` with `.database` when the file cannot be opened or was made by a
     /// newer schema.
     public static func open(
-        path: String, catalog: any TypeCatalog, configuration: Configuration = Configuration(),
+        path: String, catalog: TypeCatalog, configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "salus.store")
     ) async throws -> SampleStore {
         let label = "salus.store"
@@ -106,11 +106,10 @@ public final class SampleStore: Sendable {
 
     /// Saves `samples` in one transaction — all of them or none — as written by `source`.
     ///
-    /// Each sample is checked against the model's rules (`Sample.validationErrors`) and the
-    /// catalog (known type, matching kind, unit of the right dimension, value range, category
-    /// value, required metadata, declared metadata types, read-only types unless
-    /// `options.allowReadOnlyTypes`); the first refusal throws `invalidArgument` naming
-    /// `samples[i]`'s field, the value and what was expected, and nothing is saved.
+    /// The samples must have passed `TypeCatalog.check` (the one check of every rule a sample
+    /// follows); the store decides only what needs the database: UUIDs kept with
+    /// `SaveOptions.uuidPolicy` `.keep` must be new, and sync identifiers replace or keep (below).
+    /// A refusal throws `invalidArgument` naming `samples[i]`'s field, and nothing is saved.
     ///
     /// Quantities are stored in the type's canonical unit, with the unit the app used kept for
     /// display; `source` replaces whatever `sourceRevision` the samples carried, and the store
@@ -202,7 +201,7 @@ public final class SampleStore: Sendable {
             throw StoreError.invalid("limit", value: "\(limit)", expected: "a positive limit, or nil for no limit")
         }
         let filter = try PredicateCompiler(
-            type: query.type, info: catalog.typeInfo(for: query.type), catalog: catalog, target: .samples
+            type: query.type, info: catalog.rules(for: query.type), catalog: catalog, target: .samples
         ).compile(query.predicate)
         let sort = query.sort.isEmpty ? [SortDescriptor(.startDate)] : query.sort
         var keys = sort.map { (column: $0.column, descending: $0.descending) }
@@ -250,7 +249,7 @@ public final class SampleStore: Sendable {
     public func sources(type: TypeIdentifier, matching predicate: SamplePredicate? = nil) async throws -> [SourceInfo] {
         try checkOpen()
         let fragment = try PredicateCompiler(
-            type: type, info: catalog.typeInfo(for: type), catalog: catalog, target: .samples
+            type: type, info: catalog.rules(for: type), catalog: catalog, target: .samples
         ).compile(predicate)
         return try await readers.run { database in
             try StoreReads.sources(database, type: type, fragment: fragment)

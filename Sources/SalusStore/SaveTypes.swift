@@ -16,14 +16,10 @@ public struct SaveOptions: Hashable, Sendable {
 
     /// Where UUIDs come from; `.assign` by default.
     public var uuidPolicy: UUIDPolicy
-    /// Whether types the catalog marks read-only may be written (the owner's imports); false by
-    /// default, as for apps.
-    public var allowReadOnlyTypes: Bool
 
     /// Creates options.
-    public init(uuidPolicy: UUIDPolicy = .assign, allowReadOnlyTypes: Bool = false) {
+    public init(uuidPolicy: UUIDPolicy = .assign) {
         self.uuidPolicy = uuidPolicy
-        self.allowReadOnlyTypes = allowReadOnlyTypes
     }
 }
 

@@ -10,12 +10,12 @@ enum StoreReads {
         var tombstones: SQLFragment
     }
 
-    static func compile(_ descriptors: [QueryDescriptor], catalog: any TypeCatalog) throws(StoreError)
+    static func compile(_ descriptors: [QueryDescriptor], catalog: TypeCatalog) throws(StoreError)
         -> [CompiledDescriptor]
     {
         var compiled: [CompiledDescriptor] = []
         for (index, descriptor) in descriptors.enumerated() {
-            let info = catalog.typeInfo(for: descriptor.type)
+            let info = catalog.rules(for: descriptor.type)
             let path = "descriptors[\(index)].predicate"
             let samples = try PredicateCompiler(type: descriptor.type, info: info, catalog: catalog, target: .samples)
                 .compile(descriptor.predicate, path: path)

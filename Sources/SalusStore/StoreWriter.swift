@@ -28,7 +28,7 @@ private struct IDCache<Key: Hashable> {
 /// the lock, time out under load, and could publish anchors out of order.
 final class StoreWriter: @unchecked Sendable {
     let connection: ConnectionQueue
-    let catalog: any TypeCatalog
+    let catalog: TypeCatalog
     let broadcaster: CommitBroadcaster
     let logger: Logger
 
@@ -41,7 +41,7 @@ final class StoreWriter: @unchecked Sendable {
     private var sourceIDs = IDCache<SourceRevision>()
     private var deviceIDs = IDCache<Device>()
 
-    init(connection: ConnectionQueue, catalog: any TypeCatalog, broadcaster: CommitBroadcaster, logger: Logger) {
+    init(connection: ConnectionQueue, catalog: TypeCatalog, broadcaster: CommitBroadcaster, logger: Logger) {
         self.connection = connection
         self.catalog = catalog
         self.broadcaster = broadcaster
@@ -190,7 +190,6 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     private struct Prepared {
-        var typeInfo: TypeInfo
         var value: Double?
         var valueInUnit: Double?
         var unit: String?
@@ -199,91 +198,30 @@ final class StoreWriter: @unchecked Sendable {
         var payload: [UInt8]?
     }
 
-    /// Checks sample `index` against the model's rules and the catalog, and computes what its
-    /// row stores.
-    private func prepare(_ sample: Sample, index: Int, options: SaveOptions) throws -> Prepared {
-        let path = "samples[\(index)]"
-        do {
-            try sample.validate(at: path)
-        } catch {
-            throw StoreError(error, sampleIndex: index)
-        }
-        guard let info = catalog.typeInfo(for: sample.type) else {
-            throw StoreError.invalid(
-                "\(path).type", value: "\"\(sample.type)\"", expected: "a type the registry knows", sampleIndex: index)
-        }
-        guard info.kind == sample.kind, info.kind != .characteristic else {
-            throw StoreError.invalid(
-                "\(path).value", value: "a \(sample.kind.rawValue) value",
-                expected: info.kind == .characteristic
-                    ? "a sample type; \(sample.type) is a characteristic"
-                    : "a \(info.kind.rawValue) value for \(sample.type)",
-                sampleIndex: index)
-        }
-        if info.isReadOnly && !options.allowReadOnlyTypes {
-            throw StoreError.invalid(
-                "\(path).type", value: "\"\(sample.type)\"", expected: "a type apps may write; it is read-only",
-                sampleIndex: index)
-        }
-        for key in info.requiredMetadataKeys.sorted() where sample.metadata[key] == nil {
-            throw StoreError.invalid(
-                "\(path).metadata[\"\(key)\"]", value: "nil", expected: "a value: \(sample.type) requires it",
-                sampleIndex: index)
-        }
-        for (key, value) in sample.metadata.sorted(by: { $0.key < $1.key }) {
-            guard let declared = info.metadataValueTypes[key], declared != value.type else { continue }
-            throw StoreError.invalid(
-                "\(path).metadata[\"\(key)\"]", value: "\(value) (\(value.type.rawValue))",
-                expected: "a \(declared.rawValue) value", sampleIndex: index)
-        }
-        var prepared = Prepared(typeInfo: info)
+    /// What sample `index`'s row stores: the quantity in its type's canonical unit, the raw
+    /// category value, the workout's activity type and the encoded payload.
+    ///
+    /// **Rule: samples arrive checked.** Every rule a sample must follow is checked once, by
+    /// `TypeCatalog.check`, before the store sees it; the store decides only what needs the
+    /// database (unique UUIDs, the sync-identifier rule). A sample it cannot store (an unknown
+    /// type, a unit of another dimension) is a caller's bug and fails the batch.
+    private func prepare(_ sample: Sample, index: Int) throws -> Prepared {
+        var prepared = Prepared()
         switch sample.value {
         case .quantity(let quantity):
-            guard let unit = info.canonicalUnit else {
+            guard let unit = catalog.rules(for: sample.type)?.canonicalUnit,
+                let canonical = try? quantity.doubleValue(for: unit)
+            else {
                 throw StoreError.invalid(
-                    "\(path).type", value: "\"\(sample.type)\"",
-                    expected: "a quantity type with a canonical unit in the catalog", sampleIndex: index)
-            }
-            let canonical: Double
-            do {
-                canonical = try quantity.doubleValue(for: unit)
-            } catch {
-                throw StoreError.invalid(
-                    "\(path).quantity.unit", value: "\(quantity.unit) (\(quantity.unit.dimension))",
-                    expected: "a unit of \(unit.dimension), like \(sample.type)'s canonical unit \(unit)",
-                    sampleIndex: index)
-            }
-            if let range = info.valueRange, !range.contains(canonical) {
-                throw StoreError.invalid(
-                    "\(path).quantity.value", value: "\(quantity)",
-                    expected: "a value from \(range.lowerBound) to \(range.upperBound) \(unit)", sampleIndex: index)
+                    "samples[\(index)].quantity", value: "\(quantity) for \(sample.type)",
+                    expected: "a sample checked against the type catalog before saving", sampleIndex: index)
             }
             prepared.value = canonical
             prepared.valueInUnit = quantity.value
         case .category(let raw):
-            if let allowed = info.categoryValues, !allowed.contains(raw) {
-                throw StoreError.invalid(
-                    "\(path).category", value: "\(raw)",
-                    expected: "one of \(sample.type)'s values \(allowed.sorted().map(String.init).joined(separator: ", "))",
-                    sampleIndex: index)
-            }
             prepared.category = Int64(raw)
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
-            for (type, quantity) in workout.statistics {
-                let field = "\(path).workout.statistics[\"\(type)\"]"
-                guard let statisticInfo = catalog.typeInfo(for: type), statisticInfo.kind == .quantity,
-                    let unit = statisticInfo.canonicalUnit
-                else {
-                    throw StoreError.invalid(
-                        field, value: "\"\(type)\"", expected: "a quantity type the registry knows", sampleIndex: index)
-                }
-                guard quantity.unit.isCompatible(with: unit) else {
-                    throw StoreError.invalid(
-                        field, value: "\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)",
-                        sampleIndex: index)
-                }
-            }
         case .visionPrescription, .document:
             break
         }
@@ -318,7 +256,7 @@ final class StoreWriter: @unchecked Sendable {
         // The longest span saved per type id, raised in `type_spans` before the commit.
         var longest: [Int64: Int64] = [:]
         for (index, sample) in samples.enumerated() {
-            var prepared = try prepare(sample, index: index, options: options)
+            var prepared = try prepare(sample, index: index)
             if case .quantity(let quantity) = sample.value {
                 let text = unitTexts[quantity.unit] ?? quantity.unit.description
                 unitTexts[quantity.unit] = text
@@ -405,9 +343,14 @@ final class StoreWriter: @unchecked Sendable {
 
             if case .workout(let workout) = sample.value {
                 for (type, quantity) in workout.statistics {
-                    let info = catalog.typeInfo(for: type)!
-                    let value = try quantity.doubleValue(for: info.canonicalUnit!)
-                    let statistic: WorkoutStatistic = (info.aggregationStyle ?? .cumulative).isCumulative ? .sum : .average
+                    guard let rules = catalog.rules(for: type), let unit = rules.canonicalUnit,
+                        let value = try? quantity.doubleValue(for: unit)
+                    else {
+                        throw StoreError.invalid(
+                            "samples[\(index)].workout.statistics.\(type)", value: "\(quantity)",
+                            expected: "a sample checked against the type catalog before saving", sampleIndex: index)
+                    }
+                    let statistic: WorkoutStatistic = (rules.aggregationStyle ?? .cumulative).isCumulative ? .sum : .average
                     try database.run(
                         "INSERT INTO workout_statistics (sample_id, quantity_type_id, statistic, value) VALUES (?, ?, ?, ?)",
                         [
@@ -470,7 +413,7 @@ final class StoreWriter: @unchecked Sendable {
         -> DeleteResponse
     {
         let compiler = PredicateCompiler(
-            type: type, info: catalog.typeInfo(for: type), catalog: catalog, target: .samples)
+            type: type, info: catalog.rules(for: type), catalog: catalog, target: .samples)
         let fragment = try compiler.compile(predicate)
         return try await connection.run { database in
             let (count, anchor) = try self.write(database) { () throws -> Int in

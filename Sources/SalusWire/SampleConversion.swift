@@ -35,7 +35,7 @@ extension Sample {
         case .workout(let workout):
             value = .workout(try Workout(wire: workout, path: "\(path).workout"))
         case .visionPrescription(let prescription):
-            value = .visionPrescription(try VisionPrescription(wire: prescription, path: "\(path).vision_prescription"))
+            value = .visionPrescription(try VisionPrescription(wire: prescription, path: "\(path).visionPrescription"))
         case .document(let document):
             value = .document(ClinicalDocument(
                 contentType: document.contentType.isEmpty ? "application/xml" : document.contentType,

@@ -78,7 +78,7 @@ extension VisionPrescription {
     public init(wire: Salus_V1_VisionPrescription, path: String) throws(ValidationError) {
         guard let type = PrescriptionType(rawValue: Int(wire.prescriptionType)) else {
             throw ValidationError(
-                reason: .invalidValue, field: "\(path).prescription_type", value: "\(wire.prescriptionType)",
+                reason: .invalidValue, field: "\(path).prescriptionType", value: "\(wire.prescriptionType)",
                 expected: "1 (glasses) or 2 (contacts)"
             )
         }

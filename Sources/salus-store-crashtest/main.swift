@@ -17,7 +17,7 @@ else {
 }
 
 let steps: TypeIdentifier = "HKQuantityTypeIdentifierStepCount"
-let catalog = StaticTypeCatalog([steps: TypeInfo(kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative)])
+let catalog = TypeCatalog(types: [TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative)])
 let source = SourceRevision(appID: "org.salus.crashtest", name: "Crash test")
 var logger = Logger(label: "salus.crashtest")
 logger.logLevel = .warning

@@ -15,9 +15,9 @@ struct AuthorizationRequestTests {
         let silent = try await Authz.app(daemon, "org.example.silent")
         let noRead = await Authz.error { try await Authz.requestAuthorization(silent, read: [Authz.steps]) }
         #expect(noRead?.code == .invalidArgument)
-        #expect(noRead?.detail?.field == "read_usage")
+        #expect(noRead?.detail?.field == "readUsage")
         let noWrite = await Authz.error { try await Authz.requestAuthorization(silent, share: [Authz.steps]) }
-        #expect(noWrite?.detail?.field == "write_usage")
+        #expect(noWrite?.detail?.field == "writeUsage")
 
         try await Authz.register(owner, "org.example.app")
         let app = try await Authz.app(daemon, "org.example.app")

@@ -46,11 +46,11 @@ struct StatisticsLimitTests {
         cases.append(("to", request))
         request = Self.daily()
         request.anchorDate = .max
-        cases.append(("anchor_date", request))
+        cases.append(("anchorDate", request))
         request = Self.daily()
         request.intervalUnit = .month
         request.intervalCount = .max
-        cases.append(("interval_count", request))
+        cases.append(("intervalCount", request))
         request = Self.daily()
         request.intervalUnit = .second
         request.to = request.from + 2 * 86_400 * 1_000_000
@@ -69,7 +69,7 @@ struct StatisticsLimitTests {
         let error = await #expect(throws: RPCError.self) {
             let _: Salus_V1_StatisticsResponse = try await app.unary(StatisticsDaemonTests.query, request: window)
         }
-        #expect(error?.message.hasPrefix("window_start:") == true, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("windowStart:") == true, "\(String(describing: error))")
 
         // Still serving: the fixture's days (no priority: the watch, saved last, wins the overlap).
         #expect(try await Self.collect(app, Self.daily()).map { $0.values.sum } == [5400, 300, 0])

@@ -66,7 +66,7 @@ struct SampleValidationTests {
         let errors = sample.validationErrors()
         #expect(errors.map(\.reason) == [.emptyMetadataKey, .nonFiniteValue, .nonFiniteValue])
         #expect(errors.map(\.field) == [
-            "sample.metadata[\"\"]", "sample.metadata[\"HKLapLength\"]", "sample.metadata[\"org.example.score\"]",
+            "sample.metadata.", "sample.metadata.HKLapLength", "sample.metadata.org.example.score",
         ])
     }
 
@@ -74,7 +74,7 @@ struct SampleValidationTests {
     func syncKeys() {
         let noVersion = makeStepSample(metadata: [MetadataKey.syncIdentifier: .string("a")])
         #expect(noVersion.validationErrors().map(\.reason) == [.missingSyncVersion])
-        #expect(noVersion.validationErrors().first?.field == "sample.metadata[\"HKMetadataKeySyncVersion\"]")
+        #expect(noVersion.validationErrors().first?.field == "sample.metadata.HKMetadataKeySyncVersion")
         let noIdentifier = makeStepSample(metadata: [MetadataKey.syncVersion: .number(1)])
         #expect(noIdentifier.validationErrors().map(\.reason) == [.missingSyncIdentifier])
         let wrongTypes = makeStepSample(metadata: [

@@ -70,7 +70,7 @@ struct BundledPluginTests {
             #expect(type.case(rawValue: value)?.name == row["name"], "\(type.identifier) \(row["name"]) = \(value)")
         case "alias":
             let value = try #require(Int64(row["raw_value"]))
-            #expect(type.deprecatedAliases.contains(RegisteredType.Case(name: row["name"], rawValue: value)))
+            #expect(type.deprecatedAliases.contains(TypeRules.Case(name: row["name"], rawValue: value)))
             #expect(type.rawValue(named: row["name"]) == value)
         case "group":
             let values = row["raw_value"].split(separator: ",").compactMap { Int64($0) }

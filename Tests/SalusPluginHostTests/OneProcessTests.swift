@@ -61,11 +61,11 @@ struct OneProcessTests {
         let bad = try Self.sample("org.example.migraine.attack", seconds: 0) {
             $0.category = Salus_V1_CategoryValue.with { $0.value = 2 }
         }.serializedBytes() as [UInt8]
-        let results = await withTaskGroup(of: (String?, String?).self) { group in
+        let results = await withTaskGroup(of: (PluginSampleRefusal?, PluginSampleRefusal?).self) { group in
             for _ in 0..<64 {
-                group.addTask { (registry.validate(encodedSample: good), registry.validate(encodedSample: bad)) }
+                group.addTask { (registry.pluginRefusal(encodedSample: good), registry.pluginRefusal(encodedSample: bad)) }
             }
-            var all: [(String?, String?)] = []
+            var all: [(PluginSampleRefusal?, PluginSampleRefusal?)] = []
             for await result in group { all.append(result) }
             return all
         }

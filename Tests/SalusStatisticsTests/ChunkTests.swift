@@ -41,7 +41,7 @@ struct ChunkTests {
         let (store, priorities, folder) = try await EngineTests.open()
         defer { try? FileManager.default.removeItem(at: folder) }
         try priorities.setPriority([RandomMergeTests.sources[2]], for: type)
-        let unit = Fixture.catalog.typeInfo(for: type)!.canonicalUnit!
+        let unit = Fixture.catalog.rules(for: type)!.canonicalUnit!
         for (source, sample) in Self.samples(type, unit: unit, minutes: 24 * 60, seed: 7) {
             _ = try await store.save([sample], source: SourceRevision(appID: source, name: source))
         }

@@ -16,13 +16,19 @@ enum Fixture {
     static let kilogram = try! SalusUnit(parsing: "kg")
     static let decibels = try! SalusUnit(parsing: "dBASPL")
 
-    static let catalog = StaticTypeCatalog([
-        steps: TypeInfo(kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
-        heartRate: TypeInfo(kind: .quantity, canonicalUnit: beatsPerMinute, aggregationStyle: .discreteTemporallyWeighted),
-        bodyMass: TypeInfo(kind: .quantity, canonicalUnit: kilogram, aggregationStyle: .discreteArithmetic),
-        distance: TypeInfo(kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "m"), aggregationStyle: .cumulative),
-        audio: TypeInfo(kind: .quantity, canonicalUnit: decibels, aggregationStyle: .discreteEquivalentContinuousLevel),
-        sleep: TypeInfo(kind: .category),
+    static let catalog = TypeCatalog(types: [
+        TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
+        TypeRules(
+            identifier: heartRate.rawValue, kind: .quantity, canonicalUnit: beatsPerMinute,
+            aggregationStyle: .discreteTemporallyWeighted),
+        TypeRules(identifier: bodyMass.rawValue, kind: .quantity, canonicalUnit: kilogram, aggregationStyle: .discreteArithmetic),
+        TypeRules(
+            identifier: distance.rawValue, kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "m"),
+            aggregationStyle: .cumulative),
+        TypeRules(
+            identifier: audio.rawValue, kind: .quantity, canonicalUnit: decibels,
+            aggregationStyle: .discreteEquivalentContinuousLevel),
+        TypeRules(identifier: sleep.rawValue, kind: .category),
     ])
 
     /// 2025-03-01 00:00:00 UTC.
@@ -37,7 +43,7 @@ enum Fixture {
         _ type: TypeIdentifier, options: StatisticsOptions, priority: [String] = [],
         _ samples: [(String, Double, Double, Double, Double)]
     ) throws -> StatisticsCalculator {
-        let info = catalog.typeInfo(for: type)!
+        let info = catalog.rules(for: type)!
         var calculator = try StatisticsCalculator(
             type: type, style: info.aggregationStyle!, canonicalUnit: info.canonicalUnit!, options: options,
             priority: SourcePriority(priority))

@@ -91,20 +91,20 @@ struct SaveTests {
             value: "a category value"),
         RefusedCase(
             name: "unit of the wrong dimension", sample: Fixtures.quantity(Fixtures.steps, 1, "m"),
-            field: "samples[1].quantity.unit", value: "m (length)"),
+            field: "samples[1].quantity.unit", value: "\"m\" (length)"),
         RefusedCase(
             name: "value out of range", sample: Fixtures.quantity(Fixtures.heartRate, 500, "count/min"),
             field: "samples[1].quantity.value", value: "500 count/min"),
         RefusedCase(
             name: "category value not in the enumeration", sample: Fixtures.category(9),
-            field: "samples[1].category", value: "9"),
+            field: "samples[1].category.value", value: "9"),
         RefusedCase(
             name: "missing required metadata", sample: Fixtures.category(Fixtures.menstrualFlow, 2),
-            field: "samples[1].metadata[\"HKMenstrualCycleStart\"]", value: "nil"),
+            field: "samples[1].metadata.HKMenstrualCycleStart", value: "nil"),
         RefusedCase(
             name: "metadata of the wrong type",
             sample: Fixtures.category(3, metadata: [MetadataKey.timeZone: .number(1)]),
-            field: "samples[1].metadata[\"HKTimeZone\"]", value: "1 (number)"),
+            field: "samples[1].metadata.HKTimeZone", value: "1 (number)"),
         RefusedCase(
             name: "read-only type", sample: Fixtures.quantity(Fixtures.steadiness, 50, "%"),
             field: "samples[1].type", value: "\"HKQuantityTypeIdentifierAppleWalkingSteadiness\""),
@@ -114,30 +114,34 @@ struct SaveTests {
         RefusedCase(
             name: "sync identifier without version",
             sample: Fixtures.quantity(1, metadata: [MetadataKey.syncIdentifier: .string("a")]),
-            field: "samples[1].metadata[\"HKMetadataKeySyncVersion\"]", value: "nil"),
+            field: "samples[1].metadata.HKMetadataKeySyncVersion", value: "nil"),
         RefusedCase(
             name: "sync version without identifier",
             sample: Fixtures.quantity(1, metadata: [MetadataKey.syncVersion: .number(1)]),
-            field: "samples[1].metadata[\"HKMetadataKeySyncIdentifier\"]", value: "nil"),
+            field: "samples[1].metadata.HKMetadataKeySyncIdentifier", value: "nil"),
         RefusedCase(
             name: "non-finite value", sample: Fixtures.quantity(.infinity), field: "samples[1].quantity.value",
             value: "inf"),
     ]
+
+    /// What the services do before a save: the one check, then the store.
+    static func checkedSave(_ samples: [Sample], into store: SampleStore, allowReadOnly: Bool = false) async throws {
+        try Fixtures.catalog.check(samples, allowReadOnly: allowReadOnly)
+        _ = try await store.save(samples, source: Fixtures.app)
+    }
 
     @Test("a refused sample names its index, field and value, and nothing is saved", arguments: refused)
     func refusedSample(_ refused: RefusedCase) async throws {
         let temporary = try await TemporaryStore.make()
         let store = temporary.store
         let error = try #require(
-            await #expect(throws: StoreError.self) {
-                try await store.save([Fixtures.quantity(1), refused.sample], source: Fixtures.app)
+            await #expect(throws: ValidationError.self) {
+                try await Self.checkedSave([Fixtures.quantity(1), refused.sample], into: store)
             })
-        #expect(error.code == .invalidArgument)
-        #expect(error.sampleIndex == 1)
         #expect(error.field == refused.field)
         #expect(error.value == refused.value)
-        #expect(error.expected?.isEmpty == false)
-        #expect(error.message.contains(refused.field))
+        #expect(error.expected.isEmpty == false)
+        #expect(error.description.contains(refused.field))
         #expect(try await store.count(Fixtures.steps) == 0)
         #expect(try await store.currentAnchor() == .zero)
     }
@@ -145,10 +149,8 @@ struct SaveTests {
     @Test("a read-only type is accepted for the owner's imports")
     func readOnlyForOwner() async throws {
         let temporary = try await TemporaryStore.make()
-        let response = try await temporary.store.save(
-            [Fixtures.quantity(Fixtures.steadiness, 50, "%")], source: Fixtures.app,
-            options: SaveOptions(allowReadOnlyTypes: true))
-        #expect(response.results.map(\.outcome) == [.saved])
+        try await Self.checkedSave([Fixtures.quantity(Fixtures.steadiness, 50, "%")], into: temporary.store, allowReadOnly: true)
+        #expect(try await temporary.store.count(Fixtures.steadiness) == 1)
     }
 
     @Test("kept UUIDs: saved as given; a UUID already present (live, deleted, or earlier in the batch) is refused")
@@ -189,10 +191,17 @@ struct SaveTests {
         let store = temporary.store
         var samples = (0..<1000).map { Fixtures.quantity(Double($0), start: Double($0)) }
         samples[737] = Fixtures.quantity(1, start: 10, end: 0)
+        let invalid = try #require(
+            await #expect(throws: ValidationError.self) { try await Self.checkedSave(samples, into: store) })
+        #expect(invalid.field == "samples[737].endDate")
+        // A refusal only the database can decide, late in the batch, rolls back all of it.
+        samples[737] = samples[736]
         let error = try #require(
-            await #expect(throws: StoreError.self) { try await store.save(samples, source: Fixtures.app) })
+            await #expect(throws: StoreError.self) {
+                try await store.save(samples, source: Fixtures.app, options: SaveOptions(uuidPolicy: .keep))
+            })
         #expect(error.sampleIndex == 737)
-        #expect(error.field == "samples[737].endDate")
+        #expect(error.field == "samples[737].uuid")
         #expect(try await store.count(Fixtures.steps) == 0)
         #expect(try await store.currentAnchor() == .zero)
 

@@ -27,28 +27,34 @@ enum Fixtures {
 
     static let allAsleep: Set<Int> = [1, 3, 4, 5]
 
-    static let catalog = StaticTypeCatalog([
-        steps: TypeInfo(kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
-        heartRate: TypeInfo(
-            kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "count/min"),
-            aggregationStyle: .discreteTemporallyWeighted, valueRange: 0...400),
-        bodyTemperature: TypeInfo(
-            kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "degC"), aggregationStyle: .discreteArithmetic,
-            metadataValueTypes: ["HKBodyTemperatureSensorLocation": .number]),
-        distance: TypeInfo(kind: .quantity, canonicalUnit: .meter, aggregationStyle: .cumulative),
-        energy: TypeInfo(kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "kcal"), aggregationStyle: .cumulative),
-        steadiness: TypeInfo(
-            kind: .quantity, canonicalUnit: .percent, aggregationStyle: .discreteArithmetic, isReadOnly: true),
-        sleep: TypeInfo(
-            kind: .category, categoryValues: [0, 1, 2, 3, 4, 5], valueGroups: ["allAsleep": allAsleep],
-            metadataValueTypes: [MetadataKey.timeZone: .string]),
-        menstrualFlow: TypeInfo(
-            kind: .category, categoryValues: [1, 2, 3, 4, 5], requiredMetadataKeys: [MetadataKey.menstrualCycleStart],
-            metadataValueTypes: [MetadataKey.menstrualCycleStart: .bool]),
-        workout: TypeInfo(kind: .workout),
-        prescription: TypeInfo(kind: .visionPrescription),
-        document: TypeInfo(kind: .document),
-        wheelchairUse: TypeInfo(kind: .characteristic, isReadOnly: true),
+    static let catalog = TypeCatalog(types: [
+        TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
+        TypeRules(
+            identifier: heartRate.rawValue, kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "count/min"),
+            aggregationStyle: .discreteTemporallyWeighted, bounds: TypeRules.Bounds(min: 0, max: 400)),
+        TypeRules(
+            identifier: bodyTemperature.rawValue, kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "degC"),
+            aggregationStyle: .discreteArithmetic,
+            optionalMetadataKeys: [.init(key: "HKBodyTemperatureSensorLocation", valueType: .number)]),
+        TypeRules(identifier: distance.rawValue, kind: .quantity, canonicalUnit: .meter, aggregationStyle: .cumulative),
+        TypeRules(
+            identifier: energy.rawValue, kind: .quantity, canonicalUnit: try! SalusUnit(parsing: "kcal"),
+            aggregationStyle: .cumulative),
+        TypeRules(
+            identifier: steadiness.rawValue, kind: .quantity, canonicalUnit: .percent, aggregationStyle: .discreteArithmetic,
+            readOnlyForApps: true),
+        TypeRules(
+            identifier: sleep.rawValue, kind: .category, cases: (0...5).map { TypeRules.Case(name: "value\($0)", rawValue: Int64($0)) },
+            valueGroups: [TypeRules.ValueGroup(name: "allAsleep", rawValues: allAsleep.sorted().map { Int64($0) })],
+            optionalMetadataKeys: [.init(key: MetadataKey.timeZone, valueType: .string)]),
+        TypeRules(
+            identifier: menstrualFlow.rawValue, kind: .category,
+            cases: (1...5).map { TypeRules.Case(name: "value\($0)", rawValue: Int64($0)) },
+            requiredMetadataKeys: [.init(key: MetadataKey.menstrualCycleStart, valueType: .bool)]),
+        TypeRules(identifier: workout.rawValue, kind: .workout),
+        TypeRules(identifier: prescription.rawValue, kind: .visionPrescription),
+        TypeRules(identifier: document.rawValue, kind: .document),
+        TypeRules(identifier: wheelchairUse.rawValue, kind: .characteristic, readOnlyForApps: true),
     ])
 
     static let app = SourceRevision(

@@ -78,7 +78,7 @@ struct SampleConversionTests {
         ("unit", "samples[2].quantity.unit"),
         ("value", "samples[2].value"),
         ("type", "samples[2].type"),
-        ("prescription", "samples[2].vision_prescription.prescription_type"),
+        ("prescription", "samples[2].visionPrescription.prescriptionType"),
         ("metadata", "samples[2].metadata.HKLapLength.unit"),
         ("nan", "samples[2].quantity.value"),
     ])

@@ -55,7 +55,7 @@ extern "C" {
 
 /* The ABI this header describes. */
 #define SALUS_PLUGIN_ABI_MAJOR 1
-#define SALUS_PLUGIN_ABI_MINOR 0
+#define SALUS_PLUGIN_ABI_MINOR 1
 
 /* The name of the one symbol a plugin exports. */
 #define SALUS_PLUGIN_ENTRY_SYMBOL "salus_plugin_get_entry"
@@ -149,9 +149,27 @@ typedef const salus_plugin_entry *(*salus_plugin_get_entry_fn)(salus_abi_version
 #define SALUS_SAMPLE_VALIDATOR_FACTORY_ID "salus.sample-validator/1"
 
 /*
+ * A refusal in parts (ABI 1.1). Each string is allocated with host->strdup or host->alloc, or
+ * is NULL; the host frees every one that is not NULL.
+ */
+typedef struct salus_validation_error {
+    /* The offending field's path inside the sample, in the path syntax of docs/protocol.md
+     * section 11: "endDate", "quantity.value", "metadata.HKMenstrualCycleStart". The host
+     * prefixes the sample's own path ("samples[3]."). NULL or "" names the whole sample. */
+    char *field;
+    /* The offending value as text ("25 h", "nil"). */
+    char *value;
+    /* What would have been accepted ("at most 24 h"). */
+    char *expected;
+    /* Optional: one sentence for people; the host composes one from the parts when NULL. */
+    char *message;
+} salus_validation_error;
+
+/*
  * Checks samples of the plugin's own types beyond what the manifest declares (kinds, units,
  * bounds, enumeration values and required metadata keys are checked by the host first).
- * The host calls it only for samples whose type one of the plugin's manifests declares.
+ * The host calls it only for samples whose type one of the plugin's manifests declares, with
+ * the quantity in the type's canonical unit.
  */
 typedef struct salus_sample_validator {
     /* sizeof(salus_sample_validator) as the plugin was compiled. */
@@ -162,6 +180,14 @@ typedef struct salus_sample_validator {
      * field, the value and what was expected; the host frees it. A sample the validator cannot
      * decode is refused with a message. [thread-safe] */
     char *(*validate)(const salus_host *host, const uint8_t *sample, size_t sample_size);
+
+    /* ABI 1.1, appended: the same check with the refusal in parts. Returns 0 when the sample
+     * is acceptable (leaving *out_error untouched), non-zero when it is refused, with
+     * *out_error filled in (the host zeroes it first). May be NULL, or absent in a table from
+     * a 1.0 plugin (check with SALUS_HAS_FIELD): the host then calls validate and reads its
+     * free-text message, whose "field: ..." prefix names the field. [thread-safe] */
+    int32_t (*validate_fields)(const salus_host *host, const uint8_t *sample, size_t sample_size,
+                               salus_validation_error *out_error);
 } salus_sample_validator;
 
 /* The prototype every plugin defines (and exports with default visibility). Hidden from Swift,

@@ -82,7 +82,7 @@ enum Validation {
     static func metadata(_ metadata: [String: MetadataValue], at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
         for key in metadata.keys.sorted() {
-            let field = "\(path)[\"\(key)\"]"
+            let field = "\(path).\(key)"
             if key.isEmpty {
                 errors.append(
                     ValidationError(
@@ -108,8 +108,8 @@ enum Validation {
     static func syncKeys(_ metadata: [String: MetadataValue], at path: String) -> [ValidationError] {
         let identifier = metadata[MetadataKey.syncIdentifier]
         let version = metadata[MetadataKey.syncVersion]
-        let identifierField = "\(path)[\"\(MetadataKey.syncIdentifier)\"]"
-        let versionField = "\(path)[\"\(MetadataKey.syncVersion)\"]"
+        let identifierField = "\(path).\(MetadataKey.syncIdentifier)"
+        let versionField = "\(path).\(MetadataKey.syncVersion)"
         var errors: [ValidationError] = []
         if let identifier, identifier.type != .string {
             errors.append(

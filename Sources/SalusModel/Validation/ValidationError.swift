@@ -1,9 +1,11 @@
 /// A value that breaks a rule of the model, naming the field path, the value and what was
 /// expected.
 ///
-/// The field path is written as in code (`samples[3].endDate`,
-/// `sample.metadata["HKMetadataKeySyncVersion"]`). Programs branch on `reason`, whose codes are
-/// stable; new codes may be added.
+/// The field path has one syntax everywhere (docs/protocol.md, section 11): field names in
+/// lowerCamelCase joined by dots, list elements by index in brackets, map entries (metadata,
+/// workout statistics) by their key as one more dotted name: `samples[3].endDate`,
+/// `samples[0].metadata.HKMetadataKeySyncVersion`, `uuids[2]`. Programs branch on `reason`,
+/// whose codes are stable; new codes may be added.
 public struct ValidationError: Error, Equatable, CustomStringConvertible {
     /// Why a value was refused, as a stable string code.
     public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -34,6 +36,27 @@ public struct ValidationError: Error, Equatable, CustomStringConvertible {
         public static let overlappingActivities = Reason(rawValue: "overlappingActivities")
         /// An empty type identifier.
         public static let emptyTypeIdentifier = Reason(rawValue: "emptyTypeIdentifier")
+        /// A field holds a value of the right type that is not allowed.
+        public static let invalidValue = Reason(rawValue: "invalidValue")
+        /// A required field is missing.
+        public static let missingValue = Reason(rawValue: "missingValue")
+        /// A unit string does not parse, or has the wrong dimension.
+        public static let invalidUnit = Reason(rawValue: "invalidUnit")
+        /// A type identifier no loaded plugin declares.
+        public static let unknownType = Reason(rawValue: "unknownType")
+        /// A value of another kind than the type's (a category value for a quantity type, any
+        /// sample of a characteristic).
+        public static let wrongKind = Reason(rawValue: "wrongKind")
+        /// A type apps may read but not write.
+        public static let readOnlyType = Reason(rawValue: "readOnlyType")
+        /// A category raw value outside the type's enumeration.
+        public static let invalidCategoryValue = Reason(rawValue: "invalidCategoryValue")
+        /// A quantity outside the type's possible range.
+        public static let valueOutOfRange = Reason(rawValue: "valueOutOfRange")
+        /// A metadata key the type requires is missing.
+        public static let missingMetadata = Reason(rawValue: "missingMetadata")
+        /// The plugin that owns the type refused the sample.
+        public static let refusedByPlugin = Reason(rawValue: "refusedByPlugin")
     }
 
     /// Why the value was refused.
@@ -44,17 +67,23 @@ public struct ValidationError: Error, Equatable, CustomStringConvertible {
     public var value: String
     /// What was expected instead.
     public var expected: String
+    /// A sentence for people given by whoever refused (a plugin's validator); nil when the
+    /// description is composed from the parts.
+    public var message: String?
 
     /// Creates a validation error.
-    public init(reason: Reason, field: String, value: String, expected: String) {
+    public init(reason: Reason, field: String, value: String, expected: String, message: String? = nil) {
         self.reason = reason
         self.field = field
         self.value = value
         self.expected = expected
+        self.message = message
     }
 
-    /// "`field`: got `value`; expected `expected` (`reason`)".
+    /// "`field`: got `value`; expected `expected` (`reason`)", or "`field`: `message`" when a
+    /// message was given.
     public var description: String {
-        "\(field): got \(value); expected \(expected) (\(reason))"
+        if let message { return "\(field): \(message)" }
+        return "\(field): got \(value); expected \(expected) (\(reason))"
     }
 }

@@ -31,12 +31,12 @@ actor AppEndpoints {
     func endpoint(for appID: String) async throws -> String {
         if let path = paths[appID] { return path }
         guard AuthorizationEngine.isValidAppID(appID) else {
-            throw RPCError.invalidArgument(field: "app_id", value: appID, expected: "a reverse-DNS app id such as org.example.sleepdiary")
+            throw RPCError.invalidArgument(field: "appId", value: appID, expected: "a reverse-DNS app id such as org.example.sleepdiary")
         }
         try SalusDaemon.makeDirectory(folder)
         let path = folder + "/" + appID + ".sock"
         guard path.utf8.count < 108 else {
-            throw RPCError.invalidArgument(field: "app_id", value: appID, expected: "an app id short enough for a socket path under \(folder) (108 bytes)")
+            throw RPCError.invalidArgument(field: "appId", value: appID, expected: "an app id short enough for a socket path under \(folder) (108 bytes)")
         }
         try await server.listen(
             unixSocketPath: path, router: router,

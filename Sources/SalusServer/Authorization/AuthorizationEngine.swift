@@ -127,7 +127,7 @@ public final class AuthorizationEngine: Sendable {
             throw RPCError(
                 code: .failedPrecondition,
                 message: "\(caller.label) is not registered; the owner registers it with `salusctl apps add \(caller.appID) --name NAME --read-usage TEXT --write-usage TEXT`",
-                reason: .notFound, field: "app_id", value: caller.appID, expected: "an app registered with salusctl apps add")
+                reason: .notFound, field: "appId", value: caller.appID, expected: "an app registered with salusctl apps add")
         }
         return app
     }
@@ -160,12 +160,12 @@ public final class AuthorizationEngine: Sendable {
         let app = try registeredApp(caller)
         if !read.isEmpty && app.readUsage.isEmpty {
             throw RPCError.invalidArgument(
-                field: "read_usage", value: "",
+                field: "readUsage", value: "",
                 expected: "a read usage description for \(caller.appID) (why it reads), set with `salusctl apps add \(caller.appID) --read-usage TEXT`, before asking to read")
         }
         if !share.isEmpty && app.writeUsage.isEmpty {
             throw RPCError.invalidArgument(
-                field: "write_usage", value: "",
+                field: "writeUsage", value: "",
                 expected: "a write usage description for \(caller.appID) (why it writes), set with `salusctl apps add \(caller.appID) --write-usage TEXT`, before asking to write")
         }
         var newShare: [String] = []
@@ -202,7 +202,7 @@ public final class AuthorizationEngine: Sendable {
         let app = try registeredApp(caller)
         if app.readUsage.isEmpty {
             throw RPCError.invalidArgument(
-                field: "read_usage", value: "",
+                field: "readUsage", value: "",
                 expected: "a read usage description for \(caller.appID) (why it reads), set with `salusctl apps add \(caller.appID) --read-usage TEXT`, before asking to read")
         }
     }
@@ -274,7 +274,7 @@ public final class AuthorizationEngine: Sendable {
     /// Registers an app, or updates the name and usage texts of a registered one.
     public func addApp(id: String, name: String, readUsage: String, writeUsage: String) throws(RPCError) -> AppRecord {
         guard Self.isValidAppID(id) else {
-            throw RPCError.invalidArgument(field: "app_id", value: id, expected: "a reverse-DNS app id such as org.example.sleepdiary (letters, digits, '.', '-', '_')")
+            throw RPCError.invalidArgument(field: "appId", value: id, expected: "a reverse-DNS app id such as org.example.sleepdiary (letters, digits, '.', '-', '_')")
         }
         guard !name.isEmpty else {
             throw RPCError.invalidArgument(field: "name", value: "", expected: "the app's name as the owner should see it")
@@ -306,7 +306,7 @@ public final class AuthorizationEngine: Sendable {
 
     static func unknownApp(_ id: String) -> RPCError {
         RPCError(code: .notFound, message: "no app \(id) is registered (salusctl apps list)", reason: .notFound,
-                 field: "app_id", value: id, expected: "a registered app id")
+                 field: "appId", value: id, expected: "a registered app id")
     }
 
     /// Every registered app, by id.
@@ -366,7 +366,7 @@ public final class AuthorizationEngine: Sendable {
             throw RPCError.invalidArgument(field: "policy.types[\(index)]", value: type, expected: "a registered type identifier (salusctl types)")
         }
         guard policy.afterMilliseconds >= 0 else {
-            throw RPCError.invalidArgument(field: "policy.after_ms", value: "\(policy.afterMilliseconds)", expected: "0 or more milliseconds")
+            throw RPCError.invalidArgument(field: "policy.afterMs", value: "\(policy.afterMilliseconds)", expected: "0 or more milliseconds")
         }
         return try update(id) { record in record.policy = policy }
     }
@@ -417,13 +417,13 @@ public final class AuthorizationEngine: Sendable {
         let (request, waiters, record) = try state.withLock { state throws(RPCError) -> (PendingRequest, [CheckedContinuation<Void, Never>], AppRecord?) in
             guard let request = state.pending[requestID] else {
                 throw RPCError(code: .notFound, message: "no pending request \(requestID) (salusctl consent lists them)",
-                               reason: .notFound, field: "request_id", value: requestID, expected: "the id of a pending request")
+                               reason: .notFound, field: "requestId", value: requestID, expected: "the id of a pending request")
             }
             for type in answer.grantRead where !request.read.contains(type) {
-                throw RPCError.invalidArgument(field: "grant_read", value: type, expected: "one of the types request \(requestID) asks to read: \(request.read.joined(separator: ", "))")
+                throw RPCError.invalidArgument(field: "grantRead", value: type, expected: "one of the types request \(requestID) asks to read: \(request.read.joined(separator: ", "))")
             }
             for type in answer.grantShare where !request.share.contains(type) {
-                throw RPCError.invalidArgument(field: "grant_share", value: type, expected: "one of the types request \(requestID) asks to share: \(request.share.joined(separator: ", "))")
+                throw RPCError.invalidArgument(field: "grantShare", value: type, expected: "one of the types request \(requestID) asks to share: \(request.share.joined(separator: ", "))")
             }
             let listed = Set(request.objects.map(\.uuid))
             for object in answer.objects where !listed.contains(object) {

@@ -140,12 +140,12 @@ public struct StatisticsService: Sendable {
         case (nil, nil): window = nil
         case (.windowStart(let start)?, .windowEnd(let end)?):
             guard end >= start else {
-                throw RPCError.invalidArgument(field: "window_end", value: "\(end)", expected: "a time at or after window_start (\(start))")
+                throw RPCError.invalidArgument(field: "windowEnd", value: "\(end)", expected: "a time at or after window_start (\(start))")
             }
             window = DateInterval(
-                start: try StatisticsWire.date(start, field: "window_start"), end: try StatisticsWire.date(end, field: "window_end"))
+                start: try StatisticsWire.date(start, field: "windowStart"), end: try StatisticsWire.date(end, field: "windowEnd"))
         default:
-            throw RPCError.invalidArgument(field: "window_start", value: "one bound", expected: "both window_start and window_end, or neither")
+            throw RPCError.invalidArgument(field: "windowStart", value: "one bound", expected: "both window_start and window_end, or neither")
         }
         let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
         let engine = try engine()
@@ -216,7 +216,7 @@ public struct StatisticsService: Sendable {
 
     func setPriority(_ request: Salus_V1_SourcePriority) throws -> Salus_V1_SourcePriority {
         let type = try StatisticsWire.type(request.type)
-        guard let info = store.catalog.typeInfo(for: type), info.kind == .quantity else {
+        guard let info = store.catalog.rules(for: type), info.kind == .quantity else {
             throw RPCError.invalidArgument(field: "type", value: type.rawValue, expected: "a registered quantity type")
         }
         let priorities = try priorityStore()
@@ -232,7 +232,7 @@ public struct StatisticsService: Sendable {
 
     /// The canonical unit of a registered quantity type, or `invalidArgument` naming `field`.
     func canonicalUnit(of type: TypeIdentifier, field: String) throws(RPCError) -> SalusUnit {
-        guard let info = store.catalog.typeInfo(for: type), info.kind == .quantity, let unit = info.canonicalUnit else {
+        guard let info = store.catalog.rules(for: type), info.kind == .quantity, let unit = info.canonicalUnit else {
             throw RPCError.invalidArgument(field: field, value: type.rawValue, expected: "a registered quantity type")
         }
         return unit

@@ -34,7 +34,7 @@ enum StatisticsWire {
     /// else the type's canonical unit.
     static func unitText(_ unit: SalusUnit?, type: TypeIdentifier, store: SampleStore) throws(RPCError) -> String {
         if let unit { return unit.description }
-        return store.catalog.typeInfo(for: type)?.canonicalUnit?.description ?? ""
+        return store.catalog.rules(for: type)?.canonicalUnit?.description ?? ""
     }
 
     /// Microseconds since the epoch of 0001-01-01 and 9999-12-31 (UTC): the dates statistics
@@ -68,11 +68,11 @@ enum StatisticsWire {
         case .month: unit = .month
         case .unspecified, .UNRECOGNIZED:
             throw RPCError.invalidArgument(
-                field: "interval_unit", value: "\(request.intervalUnit.rawValue)", expected: "SECOND, MINUTE, HOUR, DAY, WEEK or MONTH")
+                field: "intervalUnit", value: "\(request.intervalUnit.rawValue)", expected: "SECOND, MINUTE, HOUR, DAY, WEEK or MONTH")
         }
         let interval: StatisticsInterval
         do {
-            interval = try StatisticsInterval(Int(request.intervalCount), unit, field: "interval_count")
+            interval = try StatisticsInterval(Int(request.intervalCount), unit, field: "intervalCount")
         } catch {
             throw RPCError.from(error)
         }
@@ -82,9 +82,9 @@ enum StatisticsWire {
         } else if let zone = TimeZone(identifier: request.timeZone) {
             calendar.timeZone = zone
         } else {
-            throw RPCError.invalidArgument(field: "time_zone", value: request.timeZone, expected: "an IANA time zone such as Europe/Paris")
+            throw RPCError.invalidArgument(field: "timeZone", value: request.timeZone, expected: "an IANA time zone such as Europe/Paris")
         }
-        return IntervalGrid(anchor: try date(request.anchorDate, field: "anchor_date"), interval: interval, calendar: calendar)
+        return IntervalGrid(anchor: try date(request.anchorDate, field: "anchorDate"), interval: interval, calendar: calendar)
     }
 
     static func result(_ statistics: Statistics, unit: String) -> Salus_V1_StatisticsResult {

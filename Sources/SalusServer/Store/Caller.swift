@@ -61,7 +61,7 @@ public struct Caller: Sendable, Hashable {
                 ? "this connection is not an app's: start the app with `salusctl launch --app APP-ID -- COMMAND...` (salusd --dev also accepts an app id declared in Hello)"
                 : "the app id \(declared) declared in Hello is accepted only by a daemon in development mode (salusd --dev); start the app with `salusctl launch --app \(declared) -- COMMAND...`",
             reason: .unauthenticated,
-            field: "app_id", value: declared, expected: "a connection through the app's own socket (salusctl launch --app ID)"
+            field: "appId", value: declared, expected: "a connection through the app's own socket (salusctl launch --app ID)"
         )
     }
 

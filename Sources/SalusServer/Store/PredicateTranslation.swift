@@ -32,7 +32,7 @@ enum PredicateTranslation {
         case .devices(let devices):
             return .devices(devices.devices.map(Device.init(wire:)))
         case .deviceProperty(let property):
-            return .deviceProperty(try deviceProperty(property.property, path: "\(path).device_property.property"), allowedValues: Set(property.allowedValues))
+            return .deviceProperty(try deviceProperty(property.property, path: "\(path).deviceProperty.property"), allowedValues: Set(property.allowedValues))
         case .uuids(let list):
             var uuids = Set<UUID>()
             for (index, bytes) in list.uuids.enumerated() {
@@ -50,7 +50,7 @@ enum PredicateTranslation {
                 return exists ? .metadata(key: metadata.key, test: .exists) : .not(.metadata(key: metadata.key, test: .exists))
             case .allowedValues(let values):
                 return .metadata(key: metadata.key, test: .allowedValues(try values.values.enumerated().map { (index, value) throws(RPCError) in
-                    try metadataValue(value, path: "\(nodePath).allowed_values.values[\(index)]")
+                    try metadataValue(value, path: "\(nodePath).allowedValues.values[\(index)]")
                 }))
             case .comparison(let comparison):
                 return .metadata(key: metadata.key, test: .comparison(

@@ -73,16 +73,13 @@ public struct StoreService: Sendable {
         let now = Date()
         var samples: [Sample] = []
         samples.reserveCapacity(request.samples.count)
-        for (index, wire) in request.samples.enumerated() {
-            let path = "samples[\(index)]"
-            do {
-                samples.append(try Sample(wire: wire, path: path, source: source, creationDate: now))
-            } catch {
-                throw RPCError.from(error)
+        do throws(ValidationError) {
+            for (index, wire) in request.samples.enumerated() {
+                samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
             }
-            if let message = registry.check(wire) {
-                throw Self.pluginRefusal(message, path: path)
-            }
+            try registry.catalog.check(samples)
+        } catch {
+            throw RPCError.from(error)
         }
         try authorization.checkShare(caller, types: Set(request.samples.map(\.type)))
         let response = try await storeCall {
@@ -104,15 +101,6 @@ public struct StoreService: Sendable {
             return wire
         }
         return reply
-    }
-
-    /// A refusal from the type registry or a plugin's validator: "field: message".
-    static func pluginRefusal(_ message: String, path: String) -> RPCError {
-        var field = path
-        if let colon = message.firstIndex(of: ":"), !message[..<colon].contains(" ") {
-            field += "." + message[..<colon]
-        }
-        return RPCError(code: .invalidArgument, message: "\(path).\(message)", reason: .invalidArgument, field: field, value: "", expected: message)
     }
 
     func delete(_ request: Salus_V1_DeleteRequest, caller: Caller) async throws -> Salus_V1_DeleteResponse {

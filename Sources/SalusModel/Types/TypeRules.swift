@@ -1,13 +1,22 @@
-import SalusModel
+import Foundation
 
-/// One registered data type, as its plugin declared it and the host checked it.
-public struct RegisteredType: Hashable, Sendable {
+/// What a data type accepts, as its plugin declared it and the plugin host checked it: kind,
+/// canonical unit, aggregation, enumeration, bounds, metadata, read-only and attachment rules.
+///
+/// Plain values; `TypeCatalog.check` applies them to samples.
+public struct TypeRules: Hashable, Sendable {
     /// One case of an enumeration.
     public struct Case: Hashable, Sendable {
         /// "asleepREM".
         public var name: String
         /// HealthKit's raw value.
         public var rawValue: Int64
+
+        /// A case.
+        public init(name: String, rawValue: Int64) {
+            self.name = name
+            self.rawValue = rawValue
+        }
     }
 
     /// A named set of raw values.
@@ -16,6 +25,12 @@ public struct RegisteredType: Hashable, Sendable {
         public var name: String
         /// The raw values, in the plugin's order.
         public var rawValues: [Int64]
+
+        /// A group.
+        public init(name: String, rawValues: [Int64]) {
+            self.name = name
+            self.rawValues = rawValues
+        }
     }
 
     /// The physically possible range, in the canonical unit.
@@ -28,6 +43,14 @@ public struct RegisteredType: Hashable, Sendable {
         public var max: Double?
         /// Whether `max` itself is allowed.
         public var maxInclusive: Bool
+
+        /// Bounds; nil for an open side.
+        public init(min: Double? = nil, minInclusive: Bool = true, max: Double? = nil, maxInclusive: Bool = true) {
+            self.min = min
+            self.minInclusive = minInclusive
+            self.max = max
+            self.maxInclusive = maxInclusive
+        }
 
         /// Whether `value` lies inside.
         public func contains(_ value: Double) -> Bool {
@@ -54,6 +77,12 @@ public struct RegisteredType: Hashable, Sendable {
         public var key: String
         /// The type of its value.
         public var valueType: MetadataValueType
+
+        /// A use of a key.
+        public init(key: String, valueType: MetadataValueType) {
+            self.key = key
+            self.valueType = valueType
+        }
     }
 
     /// The identifier.
@@ -89,6 +118,33 @@ public struct RegisteredType: Hashable, Sendable {
     /// The plugin that registered it.
     public var pluginID: String
 
+    /// Rules for a type; everything but the identifier and kind is optional.
+    public init(
+        identifier: String, kind: ObjectKind, canonicalUnit: SalusUnit? = nil, aggregationStyle: AggregationStyle? = nil,
+        cases: [Case] = [], deprecatedAliases: [Case] = [], valueGroups: [ValueGroup] = [], bounds: Bounds? = nil,
+        requiredMetadataKeys: [MetadataKeyUse] = [], optionalMetadataKeys: [MetadataKeyUse] = [],
+        readOnlyForApps: Bool = false, perObjectReadAuthorization: Bool = false,
+        allowedAttachmentContentTypes: [String] = [], displayName: String = "", isDateCharacteristic: Bool = false,
+        pluginID: String = ""
+    ) {
+        self.identifier = identifier
+        self.kind = kind
+        self.canonicalUnit = canonicalUnit
+        self.aggregationStyle = aggregationStyle
+        self.cases = cases
+        self.deprecatedAliases = deprecatedAliases
+        self.valueGroups = valueGroups
+        self.bounds = bounds
+        self.requiredMetadataKeys = requiredMetadataKeys
+        self.optionalMetadataKeys = optionalMetadataKeys
+        self.readOnlyForApps = readOnlyForApps
+        self.perObjectReadAuthorization = perObjectReadAuthorization
+        self.allowedAttachmentContentTypes = allowedAttachmentContentTypes
+        self.displayName = displayName
+        self.isDateCharacteristic = isDateCharacteristic
+        self.pluginID = pluginID
+    }
+
     /// The case with a raw value (aliases are not cases).
     public func `case`(rawValue: Int64) -> Case? {
         cases.first { $0.rawValue == rawValue }
@@ -105,24 +161,31 @@ public struct RegisteredType: Hashable, Sendable {
     }
 }
 
-/// A registered workout activity type.
-public struct RegisteredWorkoutActivityType: Hashable, Sendable {
+/// A workout activity type a plugin registered.
+public struct WorkoutActivityTypeRules: Hashable, Sendable {
     /// "running".
     public var name: String
     /// HealthKit's raw value (37).
     public var rawValue: UInt32
     /// The plugin that registered it.
     public var pluginID: String
+
+    /// An activity type.
+    public init(name: String, rawValue: UInt32, pluginID: String = "") {
+        self.name = name
+        self.rawValue = rawValue
+        self.pluginID = pluginID
+    }
 }
 
-/// A registered metadata key.
-public struct RegisteredMetadataKey: Hashable, Sendable {
+/// A metadata key a plugin registered, with the rules for its values.
+public struct MetadataKeyRules: Hashable, Sendable {
     /// The raw key string ("HKTimeZone").
     public var key: String
     /// The type of its value.
     public var valueType: MetadataValueType
     /// Number keys holding an enumeration's raw value: the allowed values.
-    public var allowedValues: [RegisteredType.Case]
+    public var allowedValues: [TypeRules.Case]
     /// Quantity keys: a unit of the dimension values must have.
     public var unit: SalusUnit?
     /// "Time zone".
@@ -131,4 +194,18 @@ public struct RegisteredMetadataKey: Hashable, Sendable {
     public var readOnlyForApps: Bool
     /// The plugin that registered it.
     public var pluginID: String
+
+    /// A key's rules.
+    public init(
+        key: String, valueType: MetadataValueType, allowedValues: [TypeRules.Case] = [], unit: SalusUnit? = nil,
+        displayName: String = "", readOnlyForApps: Bool = false, pluginID: String = ""
+    ) {
+        self.key = key
+        self.valueType = valueType
+        self.allowedValues = allowedValues
+        self.unit = unit
+        self.displayName = displayName
+        self.readOnlyForApps = readOnlyForApps
+        self.pluginID = pluginID
+    }
 }

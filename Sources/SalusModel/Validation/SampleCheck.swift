@@ -1,0 +1,154 @@
+import Foundation
+
+extension TypeCatalog {
+    /// Checks `samples` against every rule: the model's own (dates, finite numbers, sync keys,
+    /// workouts, prescriptions), then what each sample's type declares (kind, unit dimension,
+    /// bounds, enumeration, workout activity types and statistics, required and typed metadata,
+    /// read-only), then the owning plugin's validator. Throws the first error, whose field path
+    /// starts with `path[index]` ("samples[3].quantity.unit").
+    ///
+    /// This is the one check a sample passes before it is saved; the store persists what it is
+    /// given and decides only what needs the database (unique UUIDs, sync identifiers).
+    /// `allowReadOnly` lets the owner's imports write types apps may not.
+    public func check(_ samples: [Sample], at path: String = "samples", allowReadOnly: Bool = false) throws(ValidationError) {
+        for (index, sample) in samples.enumerated() {
+            if let first = validationErrors(of: sample, at: "\(path)[\(index)]", allowReadOnly: allowReadOnly).first {
+                throw first
+            }
+        }
+    }
+
+    /// Every rule `sample` breaks (see `check(_:at:allowReadOnly:)`), in field order; the plugin's
+    /// validator runs only when every declared rule passed. Empty when the sample is acceptable.
+    public func validationErrors(of sample: Sample, at path: String = "sample", allowReadOnly: Bool = false) -> [ValidationError] {
+        var errors = sample.validationErrors(at: path)
+        if sample.type.rawValue.isEmpty { return errors }
+        guard let rules = rules(for: sample.type) else {
+            errors.append(ValidationError(
+                reason: .unknownType, field: "\(path).type", value: "\"\(sample.type)\"",
+                expected: "a type identifier a loaded plugin declares"))
+            return errors
+        }
+        if rules.kind == .characteristic || rules.kind != sample.kind {
+            errors.append(ValidationError(
+                reason: .wrongKind, field: "\(path).value", value: Self.valueName(sample.value),
+                expected: rules.kind == .characteristic
+                    ? "a sample type; \(sample.type) is a characteristic (set, not saved as samples)"
+                    : "a \(rules.kind.rawValue) value for \(sample.type)"))
+            return errors
+        }
+        if rules.readOnlyForApps && !allowReadOnly {
+            errors.append(ValidationError(
+                reason: .readOnlyType, field: "\(path).type", value: "\"\(sample.type)\"",
+                expected: "a type apps may write; \(sample.type) is read-only"))
+        }
+        var canonical = sample
+        switch sample.value {
+        case .quantity(let quantity):
+            if let value = checkQuantity(quantity, rules: rules, at: "\(path).quantity", errors: &errors) {
+                canonical.value = .quantity(Quantity(value: value, unit: rules.canonicalUnit ?? quantity.unit))
+            }
+        case .category(let raw):
+            if !rules.cases.isEmpty && rules.case(rawValue: Int64(raw)) == nil {
+                let allowed = rules.cases.map { "\($0.name) \($0.rawValue)" }.joined(separator: ", ")
+                errors.append(ValidationError(
+                    reason: .invalidCategoryValue, field: "\(path).category.value", value: "\(raw)",
+                    expected: "one of \(sample.type)'s values: \(allowed)"))
+            }
+        case .workout(let workout):
+            errors += checkWorkout(workout, at: "\(path).workout")
+        case .visionPrescription, .document:
+            break
+        }
+        errors += checkMetadata(sample.metadata, rules: rules, at: "\(path).metadata")
+        guard errors.isEmpty, let validator = validators[rules.pluginID] else { return errors }
+        return validator.validationErrors(of: canonical, at: path)
+    }
+
+    /// The quantity's value in the canonical unit, or nil (with an error) when its unit has
+    /// another dimension or the value lies outside the type's bounds.
+    private func checkQuantity(
+        _ quantity: Quantity, rules: TypeRules, at path: String, errors: inout [ValidationError]
+    ) -> Double? {
+        guard let unit = rules.canonicalUnit else { return quantity.value }
+        guard let value = try? quantity.doubleValue(for: unit) else {
+            errors.append(ValidationError(
+                reason: .invalidUnit, field: "\(path).unit", value: "\"\(quantity.unit)\" (\(quantity.unit.dimension))",
+                expected: "a unit of \(unit.dimension), like \(rules.identifier)'s canonical unit \(unit)"))
+            return nil
+        }
+        if let bounds = rules.bounds, !bounds.contains(value) {
+            errors.append(ValidationError(
+                reason: .valueOutOfRange, field: "\(path).value", value: "\(quantity)",
+                expected: "a value in \(bounds.description) \(unit), the possible range of \(rules.identifier)"))
+            return nil
+        }
+        return value
+    }
+
+    private func checkWorkout(_ workout: Workout, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        if workoutActivityTypes[UInt32(clamping: workout.activityType)] == nil {
+            errors.append(ValidationError(
+                reason: .invalidValue, field: "\(path).activityType", value: "\(workout.activityType)",
+                expected: "a registered workout activity type raw value such as 37 (running)"))
+        }
+        for (type, quantity) in workout.statistics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let field = "\(path).statistics.\(type)"
+            guard let statistic = rules(for: type), statistic.kind == .quantity, let unit = statistic.canonicalUnit else {
+                errors.append(ValidationError(
+                    reason: .unknownType, field: field, value: "\"\(type)\"", expected: "a quantity type a loaded plugin declares"))
+                continue
+            }
+            if !quantity.unit.isCompatible(with: unit) {
+                errors.append(ValidationError(
+                    reason: .invalidUnit, field: field, value: "\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)"))
+            }
+        }
+        return errors
+    }
+
+    private func checkMetadata(_ metadata: [String: MetadataValue], rules: TypeRules, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for required in rules.requiredMetadataKeys where metadata[required.key] == nil {
+            errors.append(ValidationError(
+                reason: .missingMetadata, field: "\(path).\(required.key)", value: "nil",
+                expected: "a \(required.valueType.rawValue) value: \(rules.identifier) requires it"))
+        }
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            let field = "\(path).\(key)"
+            if let expected = metadataValueType(key, on: rules), expected != value.type {
+                // HealthKit stores booleans as numbers 0/1; accept those for bool keys.
+                if expected == .bool, case .number(let number) = value, number == 0 || number == 1 { continue }
+                errors.append(ValidationError(
+                    reason: .invalidMetadataValue, field: field, value: "\(value) (\(value.type.rawValue))",
+                    expected: "a \(expected.rawValue) value"))
+                continue
+            }
+            guard let definition = metadataKeys[key] else { continue }
+            if case .number(let number) = value, !definition.allowedValues.isEmpty,
+                !definition.allowedValues.contains(where: { Double($0.rawValue) == number })
+            {
+                let allowed = definition.allowedValues.map { "\($0.name) \($0.rawValue)" }.joined(separator: ", ")
+                errors.append(ValidationError(
+                    reason: .invalidMetadataValue, field: field, value: "\(value)", expected: "one of \(allowed)"))
+            }
+            if let unit = definition.unit, case .quantity(let quantity) = value, !quantity.unit.isCompatible(with: unit) {
+                errors.append(ValidationError(
+                    reason: .invalidUnit, field: field, value: "\(quantity) (\(quantity.unit.dimension))",
+                    expected: "a unit of \(unit.dimension), like \(unit)"))
+            }
+        }
+        return errors
+    }
+
+    static func valueName(_ value: SampleValue) -> String {
+        switch value {
+        case .quantity: "a quantity value"
+        case .category: "a category value"
+        case .workout: "a workout value"
+        case .visionPrescription: "a vision prescription value"
+        case .document: "a document value"
+        }
+    }
+}
