@@ -197,6 +197,15 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
+        // The services in process: the daemon's assembly over the in-process transport, with the
+        // bundled plugins (built as products beside the test bundle).
+        .testTarget(
+            name: "SalusServerTests",
+            dependencies: [
+                "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: ["SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport"]

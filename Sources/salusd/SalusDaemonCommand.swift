@@ -9,7 +9,6 @@ import Logging
 import SalusPluginHost
 import SalusRPC
 import SalusServer
-import ServiceLifecycle
 
 @main
 struct SalusDaemonCommand: AsyncParsableCommand {
@@ -131,15 +130,8 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
             FileHandle.standardOutput.write(Data((report + "\n").utf8))
         }
-        let services = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: daemon)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
         do {
-            try await services.run()
+            try await daemon.run()
         } catch let error as DaemonError {
             logger.critical("\(error.description)")
             throw ExitCode(1)

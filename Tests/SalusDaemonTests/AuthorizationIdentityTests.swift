@@ -7,27 +7,14 @@ import Testing
 import Glibc
 #endif
 
-/// Who is calling: launcher sockets, development mode, and the owner-only admin socket.
+/// Who is calling, through real sockets: launcher sockets and the owner-only admin socket.
 @Suite("Caller identity")
 struct AuthorizationIdentityTests {
     static let salusctl = DaemonHarness.binary("salusctl")
 
-    @Test("without --dev a declared app id is refused with UNAUTHENTICATED saying how to launch the app")
-    func declaredRefused() async throws {
-        let (daemon, plugins) = try await Authz.daemon([])
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let app = try await Authz.app(daemon, "org.example.sleepdiary")
-        let error = await Authz.error { _ = try await Authz.batches(app) }
-        #expect(error?.code == .unauthenticated)
-        #expect(error?.message.contains("salusctl launch --app org.example.sleepdiary") == true)
-        await app.close()
-        #expect(try await daemon.stop() == 0)
-    }
-
     @Test("salusctl launch runs the command with the app's own socket; only connections through it are that app")
     func launcher() async throws {
-        let (daemon, plugins) = try await Authz.daemon([])
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
         let owner = try await Authz.owner(daemon)
         try await Authz.register(owner, "org.example.walker")
         try await Authz.grant(owner, "org.example.walker", Authz.steps, read: .granted, share: .granted)
@@ -58,8 +45,7 @@ struct AuthorizationIdentityTests {
     @Test("the admin socket refuses another uid with PERMISSION_DENIED, even when the file lets it connect")
     func otherUID() async throws {
         guard getuid() == 0, let setpriv = DaemonHarness.findExecutable("setpriv") else { return }
-        let (daemon, plugins) = try await Authz.daemon([])
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
         // Open the path to uid 65534 so that the daemon's own uid check is what refuses it.
         var folder = URL(fileURLWithPath: daemon.adminSocketPath).deletingLastPathComponent()
         while folder.path != "/" {

@@ -3,21 +3,14 @@ import SalusProto
 import SalusRPC
 import Testing
 
-/// Helpers of the authorization tests: an owner client and apps on a real daemon.
+/// Clients of a real daemon: the owner on the admin socket and apps on an app socket.
 enum Authz {
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
-    static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
-    static let vision = "HKVisionPrescriptionTypeIdentifier"
 
     static func consent(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Consent", method: name) }
-    static func authorization(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Authorization", method: name) }
-
-    /// A development daemon (declared app ids accepted) with the bundled plugins, enforcing.
-    static func daemon(_ arguments: [String] = ["--dev"]) async throws -> (DaemonHarness, URL) {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path] + arguments), plugins)
-    }
+    static let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
+    static let querySamples = MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples")
 
     static func owner(_ daemon: DaemonHarness) async throws -> RPCClient {
         var configuration = RPCClient.Configuration()
@@ -55,30 +48,6 @@ enum Authz {
         let _: Salus_V1_AppInfo = try await owner.unary(consent("SetGrants"), request: request)
     }
 
-    static func policy(_ owner: RPCClient, _ appID: String, _ kind: Salus_V1_PolicyKind, read: [String] = [], share: [String] = [], afterMs: Int64 = 0) async throws {
-        var request = Salus_V1_SetPolicyRequest()
-        request.appID = appID
-        request.policy.kind = kind
-        request.policy.read = read
-        request.policy.share = share
-        request.policy.afterMs = afterMs
-        let _: Salus_V1_AppInfo = try await owner.unary(consent("SetPolicy"), request: request)
-    }
-
-    static func requestAuthorization(_ app: RPCClient, share: [String] = [], read: [String] = []) async throws {
-        var request = Salus_V1_AuthorizationRequest()
-        request.share = share
-        request.read = read
-        let _: Salus_V1_AuthorizationResponse = try await app.unary(authorization("RequestAuthorization"), request: request)
-    }
-
-    static func sharingStatus(_ app: RPCClient, _ type: String) async throws -> Salus_V1_SharingStatus {
-        var request = Salus_V1_AuthorizationStatusRequest()
-        request.type = type
-        let response: Salus_V1_AuthorizationStatusResponse = try await app.unary(authorization("AuthorizationStatus"), request: request)
-        return response.status
-    }
-
     static func sample(_ type: String = steps, value: Double, start: Int64) -> Salus_V1_Sample {
         var sample = Salus_V1_Sample()
         sample.type = type
@@ -92,41 +61,17 @@ enum Authz {
     static func save(_ app: RPCClient, _ samples: [Salus_V1_Sample]) async throws -> Salus_V1_SaveResponse {
         var request = Salus_V1_SaveRequest()
         request.samples = samples
-        return try await app.unary(StoreServiceTests.save, request: request)
+        return try await app.unary(save, request: request)
     }
 
     static func batches(_ client: RPCClient, type: String = steps) async throws -> [Salus_V1_SampleBatch] {
         var request = Salus_V1_SampleQueryRequest()
         request.type = type
         var batches: [Salus_V1_SampleBatch] = []
-        for try await batch in try client.serverStreaming(StoreServiceTests.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try client.serverStreaming(querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
             batches.append(batch)
         }
         return batches
-    }
-
-    static func anchored(_ client: RPCClient, type: String = steps) async throws -> [Salus_V1_AnchoredBatch] {
-        var request = Salus_V1_AnchoredQueryRequest()
-        var descriptor = Salus_V1_TypedPredicate()
-        descriptor.type = type
-        request.descriptors = [descriptor]
-        var batches: [Salus_V1_AnchoredBatch] = []
-        for try await batch in try client.serverStreaming(StoreServiceTests.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {
-            batches.append(batch)
-        }
-        return batches
-    }
-
-    static func sources(_ client: RPCClient, type: String = steps) async throws -> Salus_V1_SourceQueryResponse {
-        var request = Salus_V1_SourceQueryRequest()
-        request.type = type
-        return try await client.unary(StoreServiceTests.querySources, request: request)
-    }
-
-    static func delete(_ client: RPCClient, _ uuid: Data) async throws -> Salus_V1_DeleteResponse {
-        var request = Salus_V1_DeleteRequest()
-        request.uuids.uuids = [uuid]
-        return try await client.unary(StoreServiceTests.delete, request: request)
     }
 
     /// The error a call throws, or nil.

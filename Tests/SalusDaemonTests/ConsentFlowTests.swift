@@ -39,9 +39,7 @@ struct ConsentFlowTests {
 
     @Test("granted: the launched diary saves and reads its night; refused: it can neither save nor read")
     func consentDecides() async throws {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let daemon = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path])
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
         let added = try await Self.ctl(daemon, [
             "apps", "add", Self.appID, "--name", "Sleep diary",
             "--read-usage", "Shows your nights", "--write-usage", "Records your nights",
@@ -85,9 +83,7 @@ struct ConsentFlowTests {
     @Test("consent watch asks the person at a terminal prompt; their answer lets the launched diary in")
     func consentWatch() async throws {
         let script = try #require(DaemonHarness.findExecutable("script"), "script (util-linux) gives consent watch a terminal")
-        let plugins = try PluginDaemonTests.pluginFolder()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let daemon = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path])
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
         #expect(try await Self.ctl(daemon, ["apps", "add", Self.appID, "--name", "Sleep diary", "--read-usage", "Shows your nights", "--write-usage", "Records your nights"]).status == 0)
         // The person: a terminal running consent watch, who types "a" (allow all) after a moment.
         let shell = "(sleep 2; printf 'a\\n'; sleep 3) | \(script.path) -qfc '\(Self.salusctl.path) consent watch --admin-socket \(daemon.adminSocketPath)' /dev/null"
@@ -107,9 +103,7 @@ struct ConsentFlowTests {
 
     @Test("SIGTERM while an app waits for the owner's answer: the daemon still stops, with exit 0")
     func shutdownWithPendingRequest() async throws {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let daemon = try await DaemonHarness.start(arguments: ["--plugins-dir", plugins.path, "--drain-timeout", "1"])
+        let daemon = try await DaemonHarness.start(arguments: ["--drain-timeout", "1"], bundledPlugins: true)
         #expect(try await Self.ctl(daemon, ["apps", "add", Self.appID, "--name", "Sleep diary", "--read-usage", "r", "--write-usage", "w"]).status == 0)
         let admin = daemon.adminSocketPath
         let waiting = Task {

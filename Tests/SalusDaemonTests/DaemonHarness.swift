@@ -66,10 +66,15 @@ final class DaemonHarness {
     ///
     /// With `defaultPaths` the daemon gets no path flags: `XDG_RUNTIME_DIR` and `XDG_DATA_HOME`
     /// point into the temporary folder, and the daemon must find its places from them.
+    ///
+    /// With `bundledPlugins` the daemon gets `--plugins-dir` of a folder in the temporary folder
+    /// holding the six bundled plugins (links to the built libraries). `dataDirectory` reuses
+    /// another harness's data (a restart); that harness must outlive this one.
     static func start(
         arguments: [String] = [],
         environment: [String: String] = [:],
-        defaultPaths: Bool = false
+        defaultPaths: Bool = false,
+        bundledPlugins: Bool = false
     ) async throws -> DaemonHarness {
         let executable = binary("salusd")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -98,9 +103,21 @@ final class DaemonHarness {
             pathArguments = ["--socket", socketPath, "--admin-socket", adminSocketPath, "--data-dir", dataDirectory.path]
         }
 
+        var pluginArguments: [String] = []
+        if bundledPlugins {
+            let plugins = directory.appendingPathComponent("plugins", isDirectory: true)
+            try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+            for name in bundled {
+                let library = "lib\(name).so"
+                try FileManager.default.createSymbolicLink(
+                    at: plugins.appendingPathComponent(library), withDestinationURL: binDirectory.appendingPathComponent(library))
+            }
+            pluginArguments = ["--plugins-dir", plugins.path]
+        }
+
         let process = Process()
         process.executableURL = executable
-        process.arguments = pathArguments + arguments
+        process.arguments = pathArguments + pluginArguments + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let capture = try OutputCapture(process)
@@ -169,6 +186,9 @@ final class DaemonHarness {
         process.terminationReason == .uncaughtSignal
             ? "signal \(process.terminationStatus)" : "status \(process.terminationStatus)"
     }
+
+    /// The bundled plugins: `lib<name>.so` in ``binDirectory``.
+    static let bundled = ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"]
 
     // MARK: - Where the built products are
 

@@ -3,12 +3,10 @@ import Testing
 
 @Suite("salusd with plugins, as the owner sees it")
 struct PluginDaemonTests {
-    static let bundled = ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"]
-
     /// A folder with the six bundled plugins, and `extra` files copied in beside them.
     static func pluginFolder(extra: [URL] = []) throws -> URL {
         let folder = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-plugins")
-        for name in bundled {
+        for name in DaemonHarness.bundled {
             let library = DaemonHarness.binDirectory.appendingPathComponent("lib\(name).so")
             try FileManager.default.copyItem(at: library, to: folder.appendingPathComponent(library.lastPathComponent))
         }

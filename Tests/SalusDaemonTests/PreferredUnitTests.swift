@@ -14,7 +14,7 @@ struct PreferredUnitTests {
     static let setUnit = MethodDescriptor(service: "salus.v1.Statistics", method: "SetPreferredUnit")
 
     static func walk(_ value: Double, _ unit: String, minute: Int64) -> Salus_V1_Sample {
-        var sample = StoreServiceTests.stepSample(value, start: 1_790_000_000_000_000 + minute * 60_000_000, unit: unit)
+        var sample = DaemonClients.stepSample(value, start: 1_790_000_000_000_000 + minute * 60_000_000, unit: unit)
         sample.type = distance
         return sample
     }
@@ -36,11 +36,10 @@ struct PreferredUnitTests {
 
     @Test("salusctl units set distance km: apps read km, statistics without a unit come in km, an asked unit wins; kept over a restart")
     func preferredUnits() async throws {
-        let (daemon, plugins) = try await StoreServiceTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let app = try await StoreServiceTests.app(daemon, "org.example.walk")
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let app = try await DaemonClients.app(daemon, "org.example.walk")
         let _: Salus_V1_SaveResponse = try await app.unary(
-            StoreServiceTests.save, request: StoreServiceTests.saveRequest([Self.walk(1500, "m", minute: 0), Self.walk(2.5, "km", minute: 5)]))
+            DaemonClients.save, request: DaemonClients.saveRequest([Self.walk(1500, "m", minute: 0), Self.walk(2.5, "km", minute: 5)]))
 
         // Nothing chosen yet: the canonical unit, marked as such.
         let before = try await Self.units(app, [Self.distance])
@@ -52,7 +51,7 @@ struct PreferredUnitTests {
         let set = try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", Self.distance, "km"])
         #expect(set.status == 0, "\(set.output)")
         #expect(set.output.contains("\(Self.distance)  km"), "\(set.output)")
-        let after = try await Self.units(app, [Self.distance, StoreServiceTests.steps])
+        let after = try await Self.units(app, [Self.distance, DaemonClients.steps])
         #expect(after.map(\.unit) == ["km", "count"])
         #expect(after.map(\.ownerSet) == [true, false])
         let listed = try await StatisticsDaemonTests.salusctl(daemon, ["units", "show"])
@@ -68,9 +67,9 @@ struct PreferredUnitTests {
         await app.close()
         #expect(try await daemon.stop() == 0)
         let second = try await DaemonHarness.start(arguments: [
-            "--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--data-dir", daemon.dataDirectory.path,
-        ])
-        let again = try await StoreServiceTests.app(second, "org.example.walk")
+            "--dev", "--authorization", "open", "--data-dir", daemon.dataDirectory.path,
+        ], bundledPlugins: true)
+        let again = try await DaemonClients.app(second, "org.example.walk")
         #expect(try await Self.units(again, [Self.distance]).map(\.unit) == ["km"])
         let cleared = try await StatisticsDaemonTests.salusctl(second, ["units", "clear", Self.distance])
         #expect(cleared.status == 0 && cleared.output.contains("m  (canonical)"), "\(cleared.output)")
@@ -81,8 +80,7 @@ struct PreferredUnitTests {
 
     @Test("refusals name the field: a unit of another dimension, a non-quantity type, an unknown type; apps cannot set")
     func refusals() async throws {
-        let (daemon, plugins) = try await StoreServiceTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let wrong = try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", Self.distance, "kg"])
         #expect(wrong.status != 0)
         #expect(wrong.output.contains("unit") && wrong.output.contains("kg") && wrong.output.contains("length"), "\(wrong.output)")
@@ -111,7 +109,7 @@ struct PreferredUnitTests {
         #expect(unknownAsked?.message.contains("types[1]") == true, "\(String(describing: unknownAsked))")
         #expect(try await Self.units(admin, []).isEmpty)
 
-        let app = try await StoreServiceTests.app(daemon, "org.example.walk")
+        let app = try await DaemonClients.app(daemon, "org.example.walk")
         let denied = await #expect(throws: RPCError.self) {
             let _: Salus_V1_PreferredUnits = try await app.unary(
                 Self.setUnit, request: Salus_V1_PreferredUnit.with {
@@ -123,37 +121,6 @@ struct PreferredUnitTests {
         #expect(try await Self.units(app, [Self.distance]).map(\.unit) == ["m"])
         await app.close()
         await admin.close()
-        #expect(try await daemon.stop() == 0)
-    }
-
-    @Test("SalusKit: preferredUnits(for:) gives the chosen unit or the canonical one; statistics without a unit come in it")
-    func salusKit() async throws {
-        let (daemon, plugins) = try await StoreServiceTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await HealthStoreTests.store(daemon, "org.example.walk")
-        let distance = SampleType.quantity(.distanceWalkingRunning)
-        let start = Date(timeIntervalSince1970: 1_790_000_000)
-        try await store.save(
-            Sample(
-                type: distance.identifier, startDate: start, endDate: start.addingTimeInterval(600),
-                value: .quantity(Quantity(value: 1609.344, unit: .meter)),
-                sourceRevision: SourceRevision(appID: "org.example.walk", name: "Walk")))
-        #expect(try await store.preferredUnits(for: [distance, .quantity(.stepCount)]) == [distance: .meter, .quantity(.stepCount): .count])
-
-        #expect(try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", distance.identifier.rawValue, "mi"]).status == 0)
-        let miles = try SalusUnit(parsing: "mi")
-        #expect(try await store.preferredUnits(for: [distance]) == [distance: miles])
-        let total = try await StatisticsQueryDescriptor(predicate: .quantitySample(type: .distanceWalkingRunning), options: .cumulativeSum)
-            .result(for: store)
-        #expect(total.unit == miles)
-        #expect(abs((total.sumQuantity()?.value ?? 0) - 1) < 1e-9)
-
-        let error = await #expect(throws: SalusError.self) {
-            _ = try await store.preferredUnits(for: [distance, SampleType("HKNope")])
-        }
-        #expect(error?.code == .invalidArgument)
-        #expect(error?.field == "types[0]", "\(String(describing: error))")
-        await store.close()
         #expect(try await daemon.stop() == 0)
     }
 }

@@ -14,8 +14,7 @@ struct ScenarioTests {
 
     @Test("each example scenario passes every step", arguments: ["sleep-denied-read.json", "reproductive-write-only.json", "vision-per-object.json"])
     func example(_ name: String) async throws {
-        let (daemon, plugins) = try await Authz.daemon([])
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
         let result = try await DaemonHarness.run(
             Self.salusctl, ["scenario", "run", "--admin-socket", daemon.adminSocketPath, Self.example(name)], timeout: .seconds(120))
         #expect(result.status == 0, "\(result.output)")
@@ -26,8 +25,7 @@ struct ScenarioTests {
 
     @Test("a failing expectation is reported per step and exits 1")
     func failing() async throws {
-        let (daemon, plugins) = try await Authz.daemon([])
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
         let file = daemon.directory.appendingPathComponent("wrong.json")
         try Data("""
             {"name": "wrong", "apps": [{"id": "org.example.a", "name": "A", "writeUsage": "w", "policy": "deny-all"}],

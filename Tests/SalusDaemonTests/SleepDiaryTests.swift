@@ -12,12 +12,6 @@ struct SleepDiaryTests {
     static let diary = DaemonHarness.binary("SleepDiary")
     static let salusctl = DaemonHarness.binary("salusctl")
 
-    /// A daemon in development mode (the diary declares its app id in Hello) with the bundled plugins.
-    static func daemon() async throws -> (DaemonHarness, URL) {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path]), plugins)
-    }
-
     static func diary(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {
         try await DaemonHarness.run(diary, arguments, environment: ["SALUS_SOCKET": daemon.socketPath], timeout: .seconds(60))
     }
@@ -28,8 +22,7 @@ struct SleepDiaryTests {
 
     @Test("night saves the stages, reads back only REM, then all asleep values; saving it again keeps what is there")
     func night() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let first = try await Self.diary(daemon, ["night", "--date", "2026-11-20", "--time-zone", "Europe/Paris"])
         #expect(first.status == 0, "\(first.output)")
         #expect(first.output.contains("night of 2026-11-20 (Europe/Paris): saved 13, kept 0 existing of 13 samples"))
@@ -52,8 +45,7 @@ struct SleepDiaryTests {
 
     @Test("follow sees what a second process adds and deletes, live")
     func follow() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         #expect(try await Self.diary(daemon, ["night", "--date", "2026-11-20"]).status == 0)
 
         let follower = try BackgroundProgram(
@@ -85,8 +77,7 @@ struct SleepDiaryTests {
 
     @Test("demo runs the whole story in one terminal, with a second process for the add and the delete")
     func demo() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let result = try await Self.diary(daemon, ["demo"])
         #expect(result.status == 0, "\(result.output)")
         for expected in ["saved 13", "REM: 3 samples, 130 min", "asleep: 9 samples, 445 min", "initial: 13 added", "$ sleepdiary add", "+ ", "- deleted "] {
@@ -97,8 +88,7 @@ struct SleepDiaryTests {
 
     @Test("salusctl samples lists the diary's night by short name, as a table and as JSON; bad flags are named")
     func samplesCommand() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         #expect(try await Self.diary(daemon, ["night", "--date", "2026-11-20", "--time-zone", "Europe/Paris"]).status == 0)
 
         let table = try await Self.salusctl(daemon, ["samples", "sleepAnalysis"])

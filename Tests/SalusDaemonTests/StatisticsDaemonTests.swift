@@ -3,8 +3,8 @@ import SalusProto
 import SalusRPC
 import Testing
 
-/// Merged statistics on a running daemon: a phone and a watch that counted the same walk.
-@Suite("salus.v1.Statistics and salusctl stats on a running daemon")
+/// Merged statistics through salusctl on a running daemon: a phone and a watch that counted the same walk.
+@Suite("salusctl stats on a running daemon")
 struct StatisticsDaemonTests {
     static let phone = "org.example.phone"
     static let watch = "org.example.watch"
@@ -23,7 +23,7 @@ struct StatisticsDaemonTests {
     }
 
     static func steps(_ count: Double, from start: Int64, to end: Int64) -> Salus_V1_Sample {
-        var sample = StoreServiceTests.stepSample(count, start: start)
+        var sample = DaemonClients.stepSample(count, start: start)
         sample.endDate = end
         return sample
     }
@@ -32,13 +32,13 @@ struct StatisticsDaemonTests {
     /// phone 3000 steps 09:00–10:00 and 1200 steps 18:00–18:30 on the 20th;
     /// watch 2400 steps 09:30–10:30 on the 20th and 600 steps 23:30–00:30 across midnight.
     static func fixture(_ daemon: DaemonHarness) async throws {
-        let phone = try await StoreServiceTests.app(daemon, Self.phone)
-        let watch = try await StoreServiceTests.app(daemon, Self.watch)
-        let _: Salus_V1_SaveResponse = try await phone.unary(StoreServiceTests.save, request: StoreServiceTests.saveRequest([
+        let phone = try await DaemonClients.app(daemon, Self.phone)
+        let watch = try await DaemonClients.app(daemon, Self.watch)
+        let _: Salus_V1_SaveResponse = try await phone.unary(DaemonClients.save, request: DaemonClients.saveRequest([
             steps(3000, from: paris(20, 9), to: paris(20, 10)),
             steps(1200, from: paris(20, 18), to: paris(20, 18, 30)),
         ]))
-        let _: Salus_V1_SaveResponse = try await watch.unary(StoreServiceTests.save, request: StoreServiceTests.saveRequest([
+        let _: Salus_V1_SaveResponse = try await watch.unary(DaemonClients.save, request: DaemonClients.saveRequest([
             steps(2400, from: paris(20, 9, 30), to: paris(20, 10, 30)),
             steps(600, from: paris(20, 23, 30), to: paris(21, 0, 30)),
         ]))
@@ -58,8 +58,7 @@ struct StatisticsDaemonTests {
 
     @Test("salusctl stats stepCount --interval day gives the hand-computed merged totals, following the priority")
     func dailyMergedTotals() async throws {
-        let (daemon, plugins) = try await StoreServiceTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         try await Self.fixture(daemon)
 
         let set = try await Self.salusctl(daemon, ["priority", "set", "stepCount", Self.watch, Self.phone])
@@ -95,34 +94,5 @@ struct StatisticsDaemonTests {
         // One window without --interval.
         let window = try await Self.salusctl(daemon, ["stats", "stepCount", "--since", "2026-11-20T09:00+01:00", "--until", "2026-11-20T10:00+01:00", "--json"])
         #expect(try Self.daily(window.output).first?["sum"] as? Double == 3000)
-    }
-
-    @Test("an app queries merged statistics on the app socket; refusals name the field")
-    func appSocket() async throws {
-        let (daemon, plugins) = try await StoreServiceTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        try await Self.fixture(daemon)
-        let app = try await StoreServiceTests.app(daemon, "org.example.reader")
-        var request = Salus_V1_StatisticsRequest()
-        request.type = StoreServiceTests.steps
-        request.options = [.cumulativeSum]
-        request.windowStart = Self.paris(20, 0)
-        request.windowEnd = Self.paris(21, 0)
-        // No priority set: the most recently saved (the watch) wins the overlap: 1500 + 2400 + 1200 + 300.
-        let response: Salus_V1_StatisticsResponse = try await app.unary(Self.query, request: request)
-        #expect(response.statistics.values.sum == 5400)
-        #expect(response.statistics.unit == "count")
-
-        request.options = [.cumulativeSum, .discreteAverage]
-        await #expect(throws: RPCError.self) {
-            let _: Salus_V1_StatisticsResponse = try await app.unary(Self.query, request: request)
-        }
-        do {
-            let _: Salus_V1_StatisticsResponse = try await app.unary(Self.query, request: request)
-        } catch let error as RPCError {
-            #expect(error.code == .invalidArgument)
-            #expect(error.message.contains("cumulativeSum cannot be combined with discreteAverage"), "\(error.message)")
-        }
-        await app.close()
     }
 }

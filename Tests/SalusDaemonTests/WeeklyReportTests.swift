@@ -14,9 +14,33 @@ import Glibc
 struct WeeklyReportTests {
     static let report = DaemonHarness.binary("WeeklyReport")
 
-    static func paris(_ day: Int, _ hour: Int, _ minute: Int) -> Date { StatisticsKitTests.paris(day, hour, minute) }
+    static let phone = "org.example.phone"
+    static let watch = "org.example.watch"
+    static let paris = TimeZone(identifier: "Europe/Paris")!
 
-    static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample { StatisticsKitTests.steps(count, start, end) }
+    /// A wall-clock time in Paris in November 2026.
+    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = paris
+        return calendar.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute))!
+    }
+
+    static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample {
+        .quantity(.stepCount, Quantity(value: count, unit: .count), start: start, end: end)
+    }
+
+    /// The fixture of docs/statistics.md: phone 3000 steps 09:00–10:00 and 1200 steps
+    /// 18:00–18:30 on the 20th; watch 2400 steps 09:30–10:30 and 600 steps 23:30–00:30 across
+    /// midnight; the watch ranks first (`salusctl priority set`).
+    static func fixture(_ daemon: DaemonHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
+        let phone = try await DaemonClients.store(daemon, Self.phone)
+        let watch = try await DaemonClients.store(daemon, Self.watch)
+        try await phone.save([steps(3000, paris(20, 9), paris(20, 10)), steps(1200, paris(20, 18), paris(20, 18, 30))])
+        try await watch.save([steps(2400, paris(20, 9, 30), paris(20, 10, 30)), steps(600, paris(20, 23, 30), paris(21, 0, 30))])
+        let set = try await StatisticsDaemonTests.salusctl(daemon, ["priority", "set", "stepCount", Self.watch, Self.phone])
+        #expect(set.status == 0, "\(set.output)")
+        return (phone, watch)
+    }
 
     static func run(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {
         try await DaemonHarness.run(report, arguments, environment: ["SALUS_SOCKET": daemon.socketPath], timeout: .seconds(60))
@@ -40,7 +64,7 @@ struct WeeklyReportTests {
     /// The docs' phone and watch walk on the 20th (5400 with the watch first), plus phone 800
     /// steps on the 18th, watch 1000 on the 19th and 500 on Monday the 23rd (week 48).
     static func walks(_ daemon: DaemonHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
-        let (phone, watch) = try await StatisticsKitTests.fixture(daemon)
+        let (phone, watch) = try await Self.fixture(daemon)
         try await phone.save(steps(800, paris(18, 8, 0), paris(18, 9, 0)))
         try await watch.save([steps(1000, paris(19, 12, 0), paris(19, 13, 0)), steps(500, paris(23, 7, 0), paris(23, 8, 0))])
         return (phone, watch)
@@ -48,8 +72,7 @@ struct WeeklyReportTests {
 
     @Test("once reports every day, then from the saved anchor only the day whose total changed; deletions too")
     func once() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let (phone, watch) = try await Self.walks(daemon)
         let anchorFile = daemon.directory.appendingPathComponent("weekly.json").path
         let once = ["once", "--anchor-file", anchorFile, "--time-zone", "Europe/Paris"]
@@ -59,7 +82,7 @@ struct WeeklyReportTests {
         // The 21st holds the watch's 00:00–00:30 half of 600; the 22nd has no sample and is not sent.
         #expect(Self.totals(first.output) == ["2026-11-18": 800, "2026-11-19": 1000, "2026-11-20": 5400, "2026-11-21": 300, "2026-11-23": 500])
         let days = Self.days(first.output)
-        #expect(days["2026-11-20"]?["sources"] as? [String] == [StatisticsKitTests.phone, StatisticsKitTests.watch])
+        #expect(days["2026-11-20"]?["sources"] as? [String] == [Self.phone, Self.watch])
         #expect(days["2026-11-20"]?["week"] as? String == "2026-W47")
         #expect(days["2026-11-23"]?["week"] as? String == "2026-W48")
         #expect(first.output.contains("5 days changed after anchor 0"), "\(first.output)")
@@ -76,7 +99,7 @@ struct WeeklyReportTests {
         let second = try await Self.run(daemon, once)
         #expect(second.status == 0, "\(second.output)")
         #expect(Self.totals(second.output) == ["2026-11-19": 1250], "\(second.output)")
-        #expect(Self.days(second.output)["2026-11-19"]?["sources"] as? [String] == [StatisticsKitTests.phone, StatisticsKitTests.watch])
+        #expect(Self.days(second.output)["2026-11-19"]?["sources"] as? [String] == [Self.phone, Self.watch])
 
         // A phone sample inside the watch's 09:30–10:30 on the 20th: the day is recomputed, its
         // merged total does not change, and nothing is sent.
@@ -108,7 +131,7 @@ struct WeeklyReportTests {
     @Test("a sample touches every day it overlaps, in the report's time zone; affected days are queried in runs of consecutive days")
     func affectedDays() {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = StatisticsKitTests.paris
+        calendar.timeZone = Self.paris
         let acrossMidnight = Self.steps(600, Self.paris(20, 23, 30), Self.paris(21, 0, 30))
         #expect(Report.days(of: acrossMidnight, in: calendar) == [Self.paris(20, 0, 0), Self.paris(21, 0, 0)])
         let toMidnight = Self.steps(100, Self.paris(20, 23, 0), Self.paris(21, 0, 0))
@@ -127,8 +150,7 @@ struct WeeklyReportTests {
 
     @Test("follow sends every day, then the day a later save changes, live")
     func follow() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let (phone, watch) = try await Self.walks(daemon)
 
         let follower = try BackgroundProgram(

@@ -4,7 +4,6 @@ import SalusProto
 import SalusRPC
 import SalusStatistics
 import SalusStore
-import Synchronization
 
 /// salus.v1.Statistics: statistics and statistics collections on the app and admin sockets,
 /// and the owner's source priorities on the admin socket.
@@ -49,24 +48,6 @@ public struct StatisticsService: Sendable {
         self.authorization = authorization
         priorities = Result { () throws(StoreError) in try SourcePriorityStore(path: priorityPath) }
         preferredUnits = Result { () throws(StoreError) in try PreferredUnitStore(path: preferredUnitPath) }
-    }
-
-    private static let instances = Mutex<[ObjectIdentifier: StatisticsService]>([:])
-
-    /// The one service of the store service's store, so that the app and admin sockets share
-    /// its priorities; it reads with the store service's authorization, and priorities live in
-    /// `dataDirectory`/source-priority.json, preferred units in `dataDirectory`/preferred-units.json.
-    public static func shared(for storeService: StoreService, dataDirectory: String) -> StatisticsService {
-        let store = storeService.store
-        return instances.withLock { instances in
-            if let existing = instances[ObjectIdentifier(store)] { return existing }
-            let service = StatisticsService(
-                store: store, authorization: storeService.authorization,
-                priorityPath: dataDirectory + "/" + priorityFileName,
-                preferredUnitPath: dataDirectory + "/" + preferredUnitFileName)
-            instances[ObjectIdentifier(store)] = service
-            return service
-        }
     }
 
     /// Adds the methods to `router`; `owner` for the admin socket (which adds the priorities).

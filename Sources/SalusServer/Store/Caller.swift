@@ -35,7 +35,10 @@ public struct Caller: Sendable, Hashable {
 
     /// The listener attribute that marks a development daemon's app socket, whose clients may
     /// declare their app id in Hello.
-    static let developmentAttribute = "development-mode"
+    package static let developmentAttribute = "development-mode"
+
+    /// The listener attribute that carries the app id of an app's own socket (`salusctl launch`).
+    package static let launchedAppAttribute = "app-id"
 
     /// The caller of a call: the admin socket's owner, the app of the per-app socket the
     /// connection came through, or (only on a development daemon's app socket, whose listener
@@ -48,7 +51,7 @@ public struct Caller: Sendable, Hashable {
         let hello = context.connection.helloRequest
         let name = hello.flatMap { $0.clientName.isEmpty ? nil : $0.clientName }
         let version = hello.flatMap { $0.clientVersion.isEmpty ? nil : $0.clientVersion }
-        if let launched = context.connection.listener.attributes["app-id"], !launched.isEmpty {
+        if let launched = context.connection.listener.attributes[launchedAppAttribute], !launched.isEmpty {
             return Caller(peer: context.peer, appID: launched, appIDSource: .launcher, appName: name ?? launched, appVersion: version)
         }
         if developmentMode, let hello, !hello.declaredAppID.isEmpty {

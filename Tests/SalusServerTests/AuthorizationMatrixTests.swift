@@ -19,15 +19,14 @@ struct AuthorizationMatrixTests {
 
     @Test("exact visibility for save, sample query, anchored query, sources, delete own and delete other's")
     func matrix() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         // Two writers of the same type.
         var writerSamples: [String: Data] = [:]
         for (index, writer) in ["org.example.writer-a", "org.example.writer-b"].enumerated() {
             try await Authz.register(owner, writer)
             try await Authz.grant(owner, writer, Authz.steps, read: nil, share: .granted)
-            let client = try await Authz.app(daemon, writer)
+            let client = try await Authz.app(server, writer)
             let saved = try await Authz.save(client, [Authz.sample(value: Double(100 + index), start: 1_700_000_000_000_000 + Int64(index) * 60_000_000)])
             writerSamples[writer] = saved.results[0].uuid
             await client.close()
@@ -38,7 +37,7 @@ struct AuthorizationMatrixTests {
                 let label = "read \(Self.name(read)), share \(Self.name(share))"
                 try await Authz.register(owner, appID)
                 try await Authz.grant(owner, appID, Authz.steps, read: read, share: share)
-                let app = try await Authz.app(daemon, appID)
+                let app = try await Authz.app(server, appID)
 
                 // Save.
                 var own: Data?
@@ -89,17 +88,16 @@ struct AuthorizationMatrixTests {
         let all = try await Authz.batches(owner).flatMap(\.samples)
         #expect(Set(all.map(\.sourceRevision.appID)) == ["org.example.writer-a", "org.example.writer-b"])
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("after share is revoked the app can no longer delete its own samples, but still sees them until read rules say otherwise")
     func revokedShareCannotDelete() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.logger")
         try await Authz.grant(owner, "org.example.logger", Authz.steps, read: .granted, share: .granted)
-        let app = try await Authz.app(daemon, "org.example.logger")
+        let app = try await Authz.app(server, "org.example.logger")
         let saved = try await Authz.save(app, [Authz.sample(value: 3, start: 1_700_000_000_000_000)])
         try await Authz.grant(owner, "org.example.logger", Authz.steps, read: nil, share: .denied)
         let error = await Authz.error { _ = try await Authz.delete(app, saved.results[0].uuid) }
@@ -107,20 +105,19 @@ struct AuthorizationMatrixTests {
         #expect(try await Authz.batches(app).flatMap(\.samples).count == 1)
         await app.close()
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a live anchored query stops delivering other apps' samples the moment read is revoked; the app's own still arrive")
     func liveRevocation() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.writer")
         try await Authz.grant(owner, "org.example.writer", Authz.steps, read: nil, share: .granted)
         try await Authz.register(owner, "org.example.follower")
         try await Authz.grant(owner, "org.example.follower", Authz.steps, read: .granted, share: .granted)
-        let writer = try await Authz.app(daemon, "org.example.writer")
-        let follower = try await Authz.app(daemon, "org.example.follower")
+        let writer = try await Authz.app(server, "org.example.writer")
+        let follower = try await Authz.app(server, "org.example.follower")
 
         var request = Salus_V1_AnchoredQueryRequest()
         var descriptor = Salus_V1_TypedPredicate()
@@ -148,23 +145,22 @@ struct AuthorizationMatrixTests {
         await writer.close()
         await follower.close()
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("denied read and no data give byte-identical replies")
     func deniedLooksLikeEmpty() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.writer")
         try await Authz.grant(owner, "org.example.writer", Authz.steps, read: nil, share: .granted)
-        let writer = try await Authz.app(daemon, "org.example.writer")
+        let writer = try await Authz.app(server, "org.example.writer")
         _ = try await Authz.save(writer, (0..<20).map { Authz.sample(value: Double($0), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000) })
         // The reader is denied steps (which hold data) and allowed heart rate (which holds none).
         try await Authz.register(owner, "org.example.reader")
         try await Authz.grant(owner, "org.example.reader", Authz.steps, read: .denied, share: nil)
         try await Authz.grant(owner, "org.example.reader", Authz.heartRate, read: .granted, share: nil)
-        let reader = try await Authz.app(daemon, "org.example.reader")
+        let reader = try await Authz.app(server, "org.example.reader")
 
         let denied = try await Authz.batches(reader, type: Authz.steps).map { try $0.serializedData() }
         let empty = try await Authz.batches(reader, type: Authz.heartRate).map { try $0.serializedData() }
@@ -179,6 +175,6 @@ struct AuthorizationMatrixTests {
         await reader.close()
         await writer.close()
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 }

@@ -13,12 +13,12 @@ struct StatisticsLimitTests {
         var request = Salus_V1_StatisticsCollectionRequest()
         request.type = StoreServiceTests.steps
         request.options = [.cumulativeSum]
-        request.anchorDate = StatisticsDaemonTests.paris(20, 0)
+        request.anchorDate = StatisticsServiceTests.paris(20, 0)
         request.intervalCount = 1
         request.intervalUnit = .day
         request.timeZone = "Europe/Paris"
-        request.from = StatisticsDaemonTests.paris(20, 0)
-        request.to = StatisticsDaemonTests.paris(23, 0)
+        request.from = StatisticsServiceTests.paris(20, 0)
+        request.to = StatisticsServiceTests.paris(23, 0)
         return request
     }
 
@@ -32,10 +32,9 @@ struct StatisticsLimitTests {
 
     @Test("dates outside years 1–9999, interval counts beyond 100 years and ranges of more than 100,000 intervals are refused by field")
     func limits() async throws {
-        let (daemon, plugins) = try await StoreServiceTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        try await StatisticsDaemonTests.fixture(daemon)
-        let app = try await StoreServiceTests.app(daemon, "org.example.reader")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        try await StatisticsServiceTests.fixture(server)
+        let app = try await StoreServiceTests.app(server, "org.example.reader")
 
         var cases: [(String, Salus_V1_StatisticsCollectionRequest)] = []
         var request = Self.daily()
@@ -67,13 +66,13 @@ struct StatisticsLimitTests {
         window.windowStart = .min
         window.windowEnd = 0
         let error = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_StatisticsResponse = try await app.unary(StatisticsDaemonTests.query, request: window)
+            let _: Salus_V1_StatisticsResponse = try await app.unary(StatisticsServiceTests.query, request: window)
         }
         #expect(error?.message.hasPrefix("windowStart:") == true, "\(String(describing: error))")
 
         // Still serving: the fixture's days (no priority: the watch, saved last, wins the overlap).
         #expect(try await Self.collect(app, Self.daily()).map { $0.values.sum } == [5400, 300, 0])
         await app.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 }

@@ -4,19 +4,13 @@ import SalusModel
 import SalusRPC
 import Testing
 
-/// SalusKit against a real daemon with the bundled plugins: what an app sees.
-@Suite("SalusKit HealthStore on a running daemon")
+/// SalusKit over the in-process transport, with the bundled plugins: what an app sees.
+@Suite("SalusKit HealthStore")
 struct HealthStoreTests {
     static let night = Date(timeIntervalSince1970: 1_795_218_600)  // 2026-11-20 21:30 UTC
 
-    /// A daemon in development mode (apps declare their id in Hello) with the bundled plugins.
-    static func daemon(_ arguments: [String] = []) async throws -> (DaemonHarness, URL) {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path] + arguments), plugins)
-    }
-
-    static func store(_ daemon: DaemonHarness, _ appID: String) async throws -> HealthStore {
-        try await HealthStore.connect(socketPath: daemon.socketPath, appID: appID, appName: "Test \(appID)", appVersion: "3.1")
+    static func store(_ server: ServerHarness, _ appID: String) async throws -> HealthStore {
+        try await server.healthStore(appID, name: "Test \(appID)", version: "3.1")
     }
 
     static func minutes(_ from: Int, _ to: Int) -> (Date, Date) {
@@ -36,9 +30,8 @@ struct HealthStoreTests {
 
     @Test("save returns daemon UUIDs; a sample query returns the samples with the caller's source, device and metadata")
     func saveAndQuery() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await Self.store(daemon, "org.example.kit")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await Self.store(server, "org.example.kit")
         let watch = Device(name: "Band", manufacturer: "Acme", model: "B1")
         let steps = Sample.quantity(
             .stepCount, Quantity(value: 1200, unit: .count), start: Self.night, end: Self.night.addingTimeInterval(600),
@@ -61,15 +54,14 @@ struct HealthStoreTests {
         #expect(sample.device == watch)
         #expect(sample.metadata[MetadataKey.wasUserEntered] == .bool(true))
         await store.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("predicates: REM only, all asleep values, the value group, date windows, quantity, metadata, sources, UUIDs, not; sort and limit")
     func predicates() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await Self.store(daemon, "org.example.kit")
-        let other = try await Self.store(daemon, "org.example.other")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await Self.store(server, "org.example.kit")
+        let other = try await Self.store(server, "org.example.other")
         let saved = try await store.save(Self.stages)
         #expect(saved.map(\.outcome) == Array(repeating: .saved, count: Self.stages.count))
         try await other.save(Self.stage(.asleepREM, 600, 620))
@@ -122,14 +114,13 @@ struct HealthStoreTests {
 
         await store.close()
         await other.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a sample query streams pages one sample at a time, and stopping early cancels it")
     func streaming() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await Self.store(daemon, "org.example.kit")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await Self.store(server, "org.example.kit")
         let samples = (0..<2_500).map { index in
             Sample.quantity(.stepCount, Quantity(value: Double(index), unit: .count), start: Self.night.addingTimeInterval(Double(index) * 60))
         }
@@ -151,14 +142,13 @@ struct HealthStoreTests {
         // The connection still serves after the abandoned query.
         #expect(try await SampleQueryDescriptor(type: .quantity(.stepCount), limit: 3).result(for: store).count == 3)
         await store.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("errors arrive as SalusError with the code, field, value and expected; a bad batch saves nothing")
     func errors() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await Self.store(daemon, "org.example.kit")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await Self.store(server, "org.example.kit")
         let unknown = Sample(
             type: "org.example.nothing", startDate: Self.night, endDate: Self.night,
             value: .quantity(Quantity(value: 1, unit: .count)), sourceRevision: Sample.unsavedSource
@@ -189,19 +179,18 @@ struct HealthStoreTests {
         #expect(unknownQuery?.field == "type")
 
         let unreachable = await #expect(throws: SalusError.self) {
-            try await HealthStore.connect(socketPath: daemon.directory.appendingPathComponent("none.sock").path, appID: "org.example.kit")
+            try await HealthStore.connect(socketPath: server.directory.appendingPathComponent("none.sock").path, appID: "org.example.kit")
         }
         #expect(unreachable?.code == .unavailable)
         await store.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("sync identifiers: saved, kept existing, replaced; deletes by object, UUID and predicate; another app's sample is out of reach")
     func syncAndDelete() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await Self.store(daemon, "org.example.kit")
-        let other = try await Self.store(daemon, "org.example.other")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await Self.store(server, "org.example.kit")
+        let other = try await Self.store(server, "org.example.other")
         func synced(_ version: Double, _ value: CategoryValueSleepAnalysis) -> Sample {
             Self.stage(value, 0, 30, metadata: [MetadataKey.syncIdentifier: .string("night-1"), MetadataKey.syncVersion: .number(version)])
         }
@@ -231,14 +220,13 @@ struct HealthStoreTests {
         #expect(try await store.deleteObjects(of: sleep) == 1)
         await store.close()
         await other.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("anchored queries: from the start, from an anchor with deletions and their sync keys, with a limit")
     func anchored() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let store = try await Self.store(daemon, "org.example.kit")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await Self.store(server, "org.example.kit")
         let sleep = SampleTypePredicate(.category(.sleepAnalysis))
         let empty = try await AnchoredObjectQueryDescriptor(predicates: [sleep]).result(for: store)
         #expect(empty.addedSamples.isEmpty && empty.deletedObjects.isEmpty)
@@ -284,15 +272,14 @@ struct HealthStoreTests {
         #expect(added == Self.stages.count - 1)
         #expect(pages >= 3)
         await store.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a live anchored query and an observer follow another connection's saves and deletes until cancelled")
     func live() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let follower = try await Self.store(daemon, "org.example.kit")
-        let writer = try await Self.store(daemon, "org.example.writer")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let follower = try await Self.store(server, "org.example.kit")
+        let writer = try await Self.store(server, "org.example.writer")
         try await writer.save(Self.stage(.inBed, 0, 480))
 
         let query = AnchoredObjectQueryDescriptor(predicates: [.samples(.category(.sleepAnalysis), predicate: .sleepAnalysis(.allAsleepValues))])
@@ -321,12 +308,17 @@ struct HealthStoreTests {
         #expect(deleted.deletedObjects.map(\.uuid) == [rem.uuid])
 
         // A consumer task that is cancelled ends its loop with a cancellation, not a hang.
+        let (started, delivered) = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
             var seen = 0
-            for try await _ in query.results(for: follower) { seen += 1 }
+            for try await _ in query.results(for: follower) {
+                seen += 1
+                delivered.yield()
+            }
             return seen
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancel once the stream delivers.
+        for await _ in started { break }
         consumer.cancel()
         let outcome = await consumer.result
         if case .failure(let error) = outcome {
@@ -336,15 +328,14 @@ struct HealthStoreTests {
         #expect(try await SampleQueryDescriptor(type: .category(.sleepAnalysis)).result(for: follower).count == 2)
         await follower.close()
         await writer.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("source queries name the apps and their devices; the owner's admin socket sees every app")
     func sources() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let kit = try await Self.store(daemon, "org.example.kit")
-        let other = try await Self.store(daemon, "org.example.other")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let kit = try await Self.store(server, "org.example.kit")
+        let other = try await Self.store(server, "org.example.other")
         let band = Device(name: "Band", manufacturer: "Acme")
         try await kit.save(.quantity(.stepCount, Quantity(value: 10, unit: .count), start: Self.night, device: band))
         try await other.save(.quantity(.stepCount, Quantity(value: 20, unit: .count), start: Self.night))
@@ -357,34 +348,30 @@ struct HealthStoreTests {
         ).result(for: kit)
         #expect(filtered.map(\.appID) == ["org.example.other"])
 
-        let owner = HealthStore(client: try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath))
+        let owner = HealthStore(client: try await server.owner(clientName: nil))
         #expect(try await SampleQueryDescriptor(type: .quantity(.stepCount)).result(for: owner).count == 2)
         await owner.close()
         await kit.close()
         await other.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("an anchor older than the tombstone retention is anchorExpired")
     func expiredAnchor() async throws {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let first = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
+        let first = try await ServerHarness.start(openAuthorization: true, tombstoneRetention: .seconds(1))
         let store = try await Self.store(first, "org.example.kit")
         let saved = try await store.save(Self.stage(.asleepREM, 0, 10))
         try await store.delete(uuids: [saved.uuid])
         await store.close()
-        #expect(try await first.stop() == 0)
-        try await Task.sleep(for: .milliseconds(1_500))
-        let second = try await DaemonHarness.start(arguments: [
-            "--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
-        ])
+        await first.stop()
+        let second = try await first.restart()
+        try await waitUntil("the tombstone has expired and is purged") { try await second.services.store.purgeExpiredTombstones().purged > 0 }
         let again = try await Self.store(second, "org.example.kit")
         let error = await #expect(throws: SalusError.self) {
             try await AnchoredObjectQueryDescriptor(predicates: [.samples(.category(.sleepAnalysis))], anchor: saved.anchor).result(for: again)
         }
         #expect(error?.code == .anchorExpired)
         await again.close()
-        #expect(try await second.stop() == 0)
+        await second.stop()
     }
 }

@@ -3,8 +3,8 @@ import SalusProto
 import SalusRPC
 import Testing
 
-/// The store over the wire, against a real daemon with the bundled plugins.
-@Suite("salus.v1.Store on a running daemon")
+/// The store over the wire, in process, with the bundled plugins.
+@Suite("salus.v1.Store")
 struct StoreServiceTests {
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
@@ -15,18 +15,8 @@ struct StoreServiceTests {
     static let observe = MethodDescriptor(service: "salus.v1.Store", method: "Observe")
     static let querySources = MethodDescriptor(service: "salus.v1.Store", method: "QuerySources")
 
-    /// A daemon with the six bundled plugins.
-    static func daemon(_ arguments: [String] = []) async throws -> (DaemonHarness, URL) {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        return (try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path] + arguments), plugins)
-    }
-
-    static func app(_ daemon: DaemonHarness, _ appID: String) async throws -> RPCClient {
-        var configuration = RPCClient.Configuration()
-        configuration.declaredAppID = appID
-        configuration.clientName = "Test \(appID)"
-        configuration.clientVersion = "2.0"
-        return try await RPCClient.connect(unixSocketPath: daemon.socketPath, configuration: configuration)
+    static func app(_ server: ServerHarness, _ appID: String) async throws -> RPCClient {
+        try await server.app(appID, name: "Test \(appID)", version: "2.0")
     }
 
     static func stepSample(_ count: Double, start: Int64, unit: String = "count", metadata: [String: Salus_V1_MetadataValue] = [:]) -> Salus_V1_Sample {
@@ -70,9 +60,8 @@ struct StoreServiceTests {
 
     @Test("a saved sample comes back with a UUID and the caller's source, not the payload's")
     func saveAndQuery() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let client = try await Self.app(daemon, "org.example.walker")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.walker")
         var sample = Self.stepSample(120, start: 1_700_000_000_000_000)
         sample.sourceRevision.appID = "org.example.pretender"
         let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([sample]))
@@ -87,14 +76,13 @@ struct StoreServiceTests {
         #expect(samples[0].sourceRevision.name == "Test org.example.walker")
         #expect(samples[0].sourceRevision.version == "2.0")
         await client.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("bad samples are refused naming the sample, the field and the value; a bad batch saves nothing")
     func validation() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let client = try await Self.app(daemon, "org.example.walker")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.walker")
 
         var unknown = Self.stepSample(1, start: 1_700_000_000_000_000)
         unknown.type = "HKQuantityTypeIdentifierNoSuchThing"
@@ -122,14 +110,13 @@ struct StoreServiceTests {
         #expect(error?.message.contains("samples[637]") == true)
         #expect(try await Self.all(client).isEmpty)
         await client.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("sync identifier: replay keeps the existing sample; a higher version replaces it and anchored queries see both changes")
     func syncIdentifier() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let client = try await Self.app(daemon, "org.example.sync")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.sync")
         let keys = { (version: Double) in ["HKMetadataKeySyncIdentifier": Self.string("day-1"), "HKMetadataKeySyncVersion": Self.number(version)] }
         let first: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(100, start: 1_700_000_000_000_000, metadata: keys(1))]))
         let replay: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(100, start: 1_700_000_000_000_000, metadata: keys(1))]))
@@ -157,15 +144,14 @@ struct StoreServiceTests {
         #expect(lower.results[0].outcome == .keptExisting)
         #expect(try await Self.all(client).map(\.quantity.value) == [150])
         await client.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("an app cannot delete another app's sample, and learns nothing from trying")
     func deleteOwnOnly() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Self.app(daemon, "org.example.owner")
-        let other = try await Self.app(daemon, "org.example.other")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let owner = try await Self.app(server, "org.example.owner")
+        let other = try await Self.app(server, "org.example.other")
         let saved: Salus_V1_SaveResponse = try await owner.unary(Self.save, request: Self.saveRequest([Self.stepSample(10, start: 1_700_000_000_000_000)]))
         var request = Salus_V1_DeleteRequest()
         request.uuids.uuids = [saved.results[0].uuid]
@@ -186,15 +172,14 @@ struct StoreServiceTests {
         #expect(try await Self.all(owner).isEmpty)
         await owner.close()
         await other.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a live anchored query streams later saves and deletions; an observer hears of them")
     func liveAnchoredAndObserver() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let follower = try await Self.app(daemon, "org.example.follower")
-        let writer = try await Self.app(daemon, "org.example.writer")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let follower = try await Self.app(server, "org.example.follower")
+        let writer = try await Self.app(server, "org.example.writer")
         var request = Salus_V1_AnchoredQueryRequest()
         var descriptor = Salus_V1_TypedPredicate()
         descriptor.type = Self.steps
@@ -228,25 +213,24 @@ struct StoreServiceTests {
         observer.cancel()
         await follower.close()
         await writer.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("without an app id the store refuses with UNAUTHENTICATED; the owner reads every app's samples but does not save")
     func identities() async throws {
-        let (daemon, plugins) = try await Self.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let anonymous = try await RPCClient.connect(unixSocketPath: daemon.socketPath)
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let anonymous = try await server.app(nil)
         let error = await #expect(throws: RPCError.self) {
             let _: Salus_V1_SaveResponse = try await anonymous.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
         }
         #expect(error?.code == .unauthenticated)
         #expect(error?.message.contains("app") == true)
         for app in ["org.example.a", "org.example.b"] {
-            let client = try await Self.app(daemon, app)
+            let client = try await Self.app(server, app)
             let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
             await client.close()
         }
-        let owner = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
+        let owner = try await server.owner(clientName: nil)
         #expect(Set(try await Self.all(owner).map(\.sourceRevision.appID)) == ["org.example.a", "org.example.b"])
         var sources = Salus_V1_SourceQueryRequest()
         sources.type = Self.steps
@@ -258,26 +242,22 @@ struct StoreServiceTests {
         #expect(ownerSave?.code == .unimplemented)
         await anonymous.close()
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("an anchor older than the tombstone retention gets ANCHOR_EXPIRED, after a restart too")
     func expiredAnchor() async throws {
-        let plugins = try PluginDaemonTests.pluginFolder()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let first = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s"])
+        let first = try await ServerHarness.start(openAuthorization: true, tombstoneRetention: .seconds(1))
         let client = try await Self.app(first, "org.example.expiry")
         let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
         var delete = Salus_V1_DeleteRequest()
         delete.uuids.uuids = [saved.results[0].uuid]
         let _: Salus_V1_DeleteResponse = try await client.unary(Self.delete, request: delete)
         await client.close()
-        #expect(try await first.stop() == 0)
-        try await Task.sleep(for: .milliseconds(1_500))
-        // The second daemon uses the same data: it purges expired tombstones at start.
-        let second = try await DaemonHarness.start(arguments: [
-            "--dev", "--authorization", "open", "--plugins-dir", plugins.path, "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path,
-        ])
+        await first.stop()
+        // The restarted services use the same data; the tombstone is purged once older than the retention.
+        let second = try await first.restart()
+        try await waitUntil("the tombstone has expired and is purged") { try await second.services.store.purgeExpiredTombstones().purged > 0 }
         let again = try await Self.app(second, "org.example.expiry")
         var request = Salus_V1_AnchoredQueryRequest()
         var descriptor = Salus_V1_TypedPredicate()
@@ -289,6 +269,6 @@ struct StoreServiceTests {
         }
         #expect(error?.reason == .anchorExpired)
         await again.close()
-        #expect(try await second.stop() == 0)
+        await second.stop()
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
+import SalusServer
+import SalusProto
 import SalusKit
 import SalusModel
 import SalusRPC
 import Testing
 
-/// SalusKit's statistics descriptors against a real daemon: the phone and watch fixture of
+/// SalusKit's statistics descriptors, in process: the phone and watch fixture of
 /// docs/statistics.md saved by two apps, read by a third.
-@Suite("SalusKit statistics on a running daemon")
+@Suite("SalusKit statistics")
 struct StatisticsKitTests {
     static let phone = "org.example.phone"
     static let watch = "org.example.watch"
@@ -25,19 +27,24 @@ struct StatisticsKitTests {
 
     /// Phone 3000 steps 09:00–10:00 and 1200 steps 18:00–18:30 on the 20th; watch 2400 steps
     /// 09:30–10:30 and 600 steps 23:30–00:30 across midnight; the watch ranks first.
-    static func fixture(_ daemon: DaemonHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
-        let phone = try await HealthStoreTests.store(daemon, Self.phone)
-        let watch = try await HealthStoreTests.store(daemon, Self.watch)
+    static func fixture(_ server: ServerHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
+        let phone = try await HealthStoreTests.store(server, Self.phone)
+        let watch = try await HealthStoreTests.store(server, Self.watch)
         try await phone.save([steps(3000, paris(20, 9), paris(20, 10)), steps(1200, paris(20, 18), paris(20, 18, 30))])
         try await watch.save([steps(2400, paris(20, 9, 30), paris(20, 10, 30)), steps(600, paris(20, 23, 30), paris(21, 0, 30))])
-        try await priority(daemon, [Self.watch, Self.phone])
+        try await priority(server, [Self.watch, Self.phone])
         return (phone, watch)
     }
 
-    /// `salusctl priority set stepCount SOURCE…`.
-    static func priority(_ daemon: DaemonHarness, _ sources: [String]) async throws {
-        let set = try await StatisticsDaemonTests.salusctl(daemon, ["priority", "set", "stepCount"] + sources)
-        #expect(set.status == 0, "\(set.output)")
+    /// Sets the step count's source priority as the owner (`salusctl priority set stepCount SOURCE…`).
+    static func priority(_ server: ServerHarness, _ sources: [String]) async throws {
+        let owner = try await server.owner()
+        var request = Salus_V1_SourcePriority()
+        request.type = "HKQuantityTypeIdentifierStepCount"
+        request.sources = sources
+        let set: Salus_V1_SourcePriority = try await owner.unary(StatisticsService.setSourcePriority, request: request)
+        #expect(set.sources == sources)
+        await owner.close()
     }
 
     static func daily(anchor: Date = paris(20)) -> StatisticsCollectionQueryDescriptor {
@@ -52,10 +59,9 @@ struct StatisticsKitTests {
 
     @Test("a statistics query gives the merged sum, each source's own sum and the merged duration")
     func statistics() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let (phone, watch) = try await Self.fixture(daemon)
-        let reader = try await HealthStoreTests.store(daemon, "org.example.reader")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let (phone, watch) = try await Self.fixture(server)
+        let reader = try await HealthStoreTests.store(server, "org.example.reader")
 
         let day = DateInterval(start: Self.paris(20), end: Self.paris(21))
         let query = StatisticsQueryDescriptor(
@@ -74,7 +80,7 @@ struct StatisticsKitTests {
         #expect(statistics.averageQuantity() == nil)
 
         // The phone first: 3000 + watch 10:00–10:30 1200 + 1200 + 300.
-        try await Self.priority(daemon, [Self.phone, Self.watch])
+        try await Self.priority(server, [Self.phone, Self.watch])
         #expect(try await query.result(for: reader).sumQuantity()?.value == 5700)
 
         // Nothing matches: empty statistics over the window, not an error.
@@ -87,14 +93,13 @@ struct StatisticsKitTests {
         #expect(empty.startDate == Self.paris(1))
 
         for store in [phone, watch, reader] { await store.close() }
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("discrete statistics: time-weighted average, minimum, maximum and the most recent value with its interval, in the unit asked for")
     func discrete() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let band = try await HealthStoreTests.store(daemon, "org.example.band")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let band = try await HealthStoreTests.store(server, "org.example.band")
         // 60 bpm at 00:00, 90 at 00:05, 120 at 00:30: (60·5 + 90·10 + 120·10) / 25 = 96 (docs/statistics.md).
         try await band.save([(60.0, 0), (90, 5), (120, 30)].map { value, minute in
             .quantity(.heartRate, Quantity(value: value, unit: .countPerMinute), start: Self.paris(20, 0, minute))
@@ -115,15 +120,14 @@ struct StatisticsKitTests {
         ).result(for: band)
         #expect(perSecond.maximumQuantity() == Quantity(value: 2, unit: .countPerSecond))
         await band.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a daily collection: merged totals per day with empty days present, statistics(for:), enumerate beyond the range, re-ranked by priority")
     func collection() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let (phone, watch) = try await Self.fixture(daemon)
-        let reader = try await HealthStoreTests.store(daemon, "org.example.reader")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let (phone, watch) = try await Self.fixture(server)
+        let reader = try await HealthStoreTests.store(server, "org.example.reader")
 
         let week = try await Self.daily().result(for: reader, from: Self.paris(20), to: Self.paris(23))
         #expect(Self.sums(week.statistics()) == [5400, 300, nil])
@@ -143,7 +147,7 @@ struct StatisticsKitTests {
         let earlier = try await Self.daily(anchor: Self.paris(2)).result(for: reader, from: Self.paris(20, 12), to: Self.paris(21, 12))
         #expect(Self.sums(earlier.statistics()) == [5400, 300])
 
-        try await Self.priority(daemon, [Self.phone])
+        try await Self.priority(server, [Self.phone])
         #expect(Self.sums(try await Self.daily().result(for: reader, from: Self.paris(20), to: Self.paris(23)).statistics()) == [5700, 300, nil])
 
         // Hours: 18:00–18:30 is the phone's 1200 alone.
@@ -153,15 +157,14 @@ struct StatisticsKitTests {
         #expect(Self.sums(evening.statistics()) == [1200, nil])
 
         for store in [phone, watch, reader] { await store.close() }
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a live collection sends every day, then only the day a save or a delete changed, with the merged collection; cancelling ends it")
     func live() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let (phone, watch) = try await Self.fixture(daemon)
-        let reader = try await HealthStoreTests.store(daemon, "org.example.reader")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let (phone, watch) = try await Self.fixture(server)
+        let reader = try await HealthStoreTests.store(server, "org.example.reader")
 
         var updates = Self.daily().results(for: reader, from: Self.paris(20), to: Self.paris(23)).makeAsyncIterator()
         let initial = try #require(try await updates.next())
@@ -189,12 +192,17 @@ struct StatisticsKitTests {
 
         // A consumer task that is cancelled ends its loop.
         let descriptor = Self.daily()
+        let (started, delivered) = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
             var seen = 0
-            for try await _ in descriptor.results(for: reader, from: Self.paris(20), to: Self.paris(23)) { seen += 1 }
+            for try await _ in descriptor.results(for: reader, from: Self.paris(20), to: Self.paris(23)) {
+                seen += 1
+                delivered.yield()
+            }
             return seen
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancel once the stream delivers.
+        for await _ in started { break }
         consumer.cancel()
         switch await consumer.result {
         case .success(let seen): #expect(seen <= 1)
@@ -205,14 +213,13 @@ struct StatisticsKitTests {
             .result(for: reader).sumQuantity()?.value == 5700)
 
         for store in [phone, watch, reader] { await store.close() }
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("refusals: the daemon's name the field; bad interval components fail before anything is sent")
     func refusals() async throws {
-        let (daemon, plugins) = try await HealthStoreTests.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let reader = try await HealthStoreTests.store(daemon, "org.example.reader")
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let reader = try await HealthStoreTests.store(server, "org.example.reader")
 
         let mixed = await #expect(throws: SalusError.self) {
             try await StatisticsQueryDescriptor(predicate: .quantitySample(type: .stepCount), options: [.cumulativeSum, .discreteAverage])
@@ -260,6 +267,6 @@ struct StatisticsKitTests {
         #expect(range?.field == "to", "\(String(describing: range))")
 
         await reader.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 }

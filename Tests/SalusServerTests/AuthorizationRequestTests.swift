@@ -8,11 +8,10 @@ import Testing
 struct AuthorizationRequestTests {
     @Test("missing usage texts, read-only share types and per-object read types are refused by name")
     func requestErrors() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.silent", read: "", write: "")
-        let silent = try await Authz.app(daemon, "org.example.silent")
+        let silent = try await Authz.app(server, "org.example.silent")
         let noRead = await Authz.error { try await Authz.requestAuthorization(silent, read: [Authz.steps]) }
         #expect(noRead?.code == .invalidArgument)
         #expect(noRead?.detail?.field == "readUsage")
@@ -20,7 +19,7 @@ struct AuthorizationRequestTests {
         #expect(noWrite?.detail?.field == "writeUsage")
 
         try await Authz.register(owner, "org.example.app")
-        let app = try await Authz.app(daemon, "org.example.app")
+        let app = try await Authz.app(server, "org.example.app")
         let readOnly = await Authz.error { try await Authz.requestAuthorization(app, share: [Authz.steps, "HKCategoryTypeIdentifierAppleWalkingSteadinessEvent"]) }
         #expect(readOnly?.code == .invalidArgument)
         #expect(readOnly?.detail?.field == "share[1]")
@@ -33,29 +32,23 @@ struct AuthorizationRequestTests {
         let unknown = await Authz.error { try await Authz.requestAuthorization(app, read: ["HKQuantityTypeIdentifierNoSuchThing"]) }
         #expect(unknown?.detail?.value == "HKQuantityTypeIdentifierNoSuchThing")
 
-        let unregistered = try await Authz.app(daemon, "org.example.stranger")
+        let unregistered = try await Authz.app(server, "org.example.stranger")
         let stranger = await Authz.error { try await Authz.requestAuthorization(unregistered, read: [Authz.steps]) }
         #expect(stranger?.code == .failedPrecondition)
         #expect(stranger?.message.contains("salusctl apps add org.example.stranger") == true)
         for client in [silent, app, unregistered, owner] { await client.close() }
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("a request waits for the owner's answer; success says nothing of it; answered types are not asked again")
     func ownerAnswers() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.sleepdiary")
-        let app = try await Authz.app(daemon, "org.example.sleepdiary")
+        let app = try await Authz.app(server, "org.example.sleepdiary")
         #expect(try await Authz.sharingStatus(app, Authz.sleep) == .notDetermined)
         let request = Task { try await Authz.requestAuthorization(app, share: [Authz.sleep, Authz.steps], read: [Authz.sleep]) }
-        var pending: [Salus_V1_ConsentRequest] = []
-        for _ in 0..<100 where pending.isEmpty {
-            let list: Salus_V1_ListRequestsResponse = try await owner.unary(Authz.consent("ListRequests"), request: Salus_V1_ListRequestsRequest())
-            pending = list.requests
-            if pending.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let pending = try await Authz.pendingRequests(owner)
         #expect(pending.count == 1)
         #expect(pending.first?.appName == "App org.example.sleepdiary")
         #expect(pending.first?.readUsage == "to show trends")
@@ -88,39 +81,38 @@ struct AuthorizationRequestTests {
         #expect(try await Authz.sharingStatus(app, Authz.sleep) == .notDetermined)
         await app.close()
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 
     @Test("policies answer new requests, after a delay when asked; decisions survive a restart")
     func delayedPolicies() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.slow")
         try await Authz.policy(owner, "org.example.slow", .grantListed, read: [Authz.steps], share: [Authz.steps], afterMs: 400)
         try await Authz.register(owner, "org.example.denied")
         try await Authz.policy(owner, "org.example.denied", .denyAll)
-        let slow = try await Authz.app(daemon, "org.example.slow")
+        let slow = try await Authz.app(server, "org.example.slow")
         let started = ContinuousClock.now
         try await Authz.requestAuthorization(slow, share: [Authz.steps, Authz.heartRate], read: [Authz.steps])
         #expect(ContinuousClock.now - started >= .milliseconds(400))
         #expect(try await Authz.sharingStatus(slow, Authz.steps) == .sharingAuthorized)
         #expect(try await Authz.sharingStatus(slow, Authz.heartRate) == .sharingDenied)
-        let denied = try await Authz.app(daemon, "org.example.denied")
+        let denied = try await Authz.app(server, "org.example.denied")
         try await Authz.requestAuthorization(denied, share: [Authz.steps])
         let refused = await Authz.error { _ = try await Authz.save(denied, [Authz.sample(value: 1, start: 1_700_000_000_000_000)]) }
         #expect(refused?.reason == .authorizationDenied)
         await slow.close()
         await denied.close()
         await owner.close()
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
 
-        let again = try await DaemonHarness.start(arguments: ["--dev", "--plugins-dir", plugins.path, "--data-dir", daemon.dataDirectory.path])
+        let again = try await server.restart()
         let reopened = try await Authz.app(again, "org.example.slow")
         #expect(try await Authz.sharingStatus(reopened, Authz.steps) == .sharingAuthorized)
         #expect(try await Authz.sharingStatus(reopened, Authz.heartRate) == .sharingDenied)
         await reopened.close()
-        #expect(try await again.stop() == 0)
+        await again.stop()
     }
 
     static func prescription(start: Int64) -> Salus_V1_Sample {
@@ -135,18 +127,17 @@ struct AuthorizationRequestTests {
 
     @Test("per-object reads: the app sees exactly the objects picked plus its own; later objects need a new request; withdrawal hides one at once")
     func perObject() async throws {
-        let (daemon, plugins) = try await Authz.daemon()
-        defer { try? FileManager.default.removeItem(at: plugins) }
-        let owner = try await Authz.owner(daemon)
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
         try await Authz.register(owner, "org.example.optician")
         try await Authz.grant(owner, "org.example.optician", Authz.vision, read: nil, share: .granted)
-        let optician = try await Authz.app(daemon, "org.example.optician")
+        let optician = try await Authz.app(server, "org.example.optician")
         let saved = try await Authz.save(optician, (0..<3).map { Self.prescription(start: 1_700_000_000_000_000 + Int64($0) * 86_400_000_000) })
         let uuids = saved.results.map(\.uuid)
 
         try await Authz.register(owner, "org.example.glasses")
         try await Authz.grant(owner, "org.example.glasses", Authz.vision, read: nil, share: .granted)
-        let glasses = try await Authz.app(daemon, "org.example.glasses")
+        let glasses = try await Authz.app(server, "org.example.glasses")
         let own = try await Authz.save(glasses, [Self.prescription(start: 1_690_000_000_000_000)]).results[0].uuid
         #expect(try await Authz.batches(glasses, type: Authz.vision).flatMap(\.samples).map(\.uuid) == [own])
 
@@ -155,12 +146,7 @@ struct AuthorizationRequestTests {
             perObject.type = Authz.vision
             let _: Salus_V1_AuthorizationResponse = try await glasses.unary(Authz.authorization("RequestPerObjectReadAuthorization"), request: perObject)
         }
-        var pending: [Salus_V1_ConsentRequest] = []
-        for _ in 0..<100 where pending.isEmpty {
-            let list: Salus_V1_ListRequestsResponse = try await owner.unary(Authz.consent("ListRequests"), request: Salus_V1_ListRequestsRequest())
-            pending = list.requests
-            if pending.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let pending = try await Authz.pendingRequests(owner)
         #expect(Set(pending.first?.objects.map(\.uuid) ?? []) == Set(uuids + [own]))
         var answer = Salus_V1_AnswerRequestRequest()
         answer.requestID = pending[0].id
@@ -179,6 +165,6 @@ struct AuthorizationRequestTests {
         let _: Salus_V1_AppInfo = try await owner.unary(Authz.consent("WithdrawObjects"), request: withdraw)
         #expect(Set(try await Authz.batches(glasses, type: Authz.vision).flatMap(\.samples).map(\.uuid)) == [own, uuids[2]])
         for client in [optician, glasses, owner] { await client.close() }
-        #expect(try await daemon.stop() == 0)
+        await server.stop()
     }
 }

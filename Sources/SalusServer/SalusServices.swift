@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import Logging
+import SalusPluginHost
+import SalusRPC
+import SalusStore
+
+/// The daemon's parts, wired once from a ``DaemonConfiguration``: the plugins loaded, the store
+/// and the authorization engine open, and the routers of the app and admin sockets built over
+/// them.
+///
+/// `salusd` serves ``appRouter`` and ``adminRouter`` on its sockets (``SalusDaemon``); tests
+/// connect to the same routers in process (`server.connectInProcess`) with ``appListener`` or
+/// ``adminListener``, so they exercise exactly the daemon's wiring without a socket file.
+///
+/// Rules:
+/// - Call ``close()`` once, after `server` has drained: closing first fails calls in flight.
+/// - Refused plugins are logged with their path and reason; the services run without them.
+package final class SalusServices: Sendable {
+    /// What the services were made from.
+    package let configuration: DaemonConfiguration
+    /// The plugins loaded and refused, with the frozen type registry.
+    package let plugins: PluginLoadReport
+    /// The open store.
+    package let store: SampleStore
+    /// The open authorization engine.
+    package let authorization: AuthorizationEngine
+    /// The server that every connection, socket or in-process, is served by.
+    package let server: RPCServer
+    /// The router of the app socket and of the per-app sockets.
+    package let appRouter: RPCRouter
+    /// The router of the owner's admin socket.
+    package let adminRouter: RPCRouter
+    /// The per-app sockets made for `salusctl launch`.
+    let endpoints: AppEndpoints
+
+    /// Opens everything `configuration` names, creating the data folder (0700) when missing.
+    ///
+    /// Throws ``DaemonError`` naming the path when the store or the authorization database
+    /// cannot be opened.
+    package static func open(_ configuration: DaemonConfiguration, logger: Logger) async throws -> SalusServices {
+        try SalusDaemon.makeDirectory(configuration.dataDirectory)
+        let plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
+        let store: SampleStore
+        do {
+            store = try await SampleStore.open(
+                path: configuration.databasePath,
+                catalog: plugins.registry.catalog,
+                configuration: SampleStore.Configuration(tombstoneRetention: configuration.tombstoneRetention),
+                logger: logger
+            )
+        } catch {
+            throw DaemonError("cannot open the store at \(configuration.databasePath): \(error)")
+        }
+        let authorization: AuthorizationEngine
+        do {
+            authorization = try AuthorizationEngine(
+                registry: plugins.registry, developmentMode: configuration.developmentMode,
+                open: configuration.openAuthorization, databasePath: configuration.authorizationDatabasePath, logger: logger)
+        } catch {
+            await store.close()
+            throw DaemonError("cannot open the authorization database at \(configuration.authorizationDatabasePath): \(error)")
+        }
+        if configuration.developmentMode {
+            logger.warning("development mode: app ids declared in Hello are accepted, marked unverified")
+        }
+        if configuration.openAuthorization {
+            logger.warning("authorization is open: every app may read and write every type (development only)")
+        }
+        return SalusServices(configuration: configuration, plugins: plugins, store: store, authorization: authorization, logger: logger)
+    }
+
+    private init(
+        configuration: DaemonConfiguration, plugins: PluginLoadReport, store: SampleStore,
+        authorization: AuthorizationEngine, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.plugins = plugins
+        self.store = store
+        self.authorization = authorization
+        var serverConfiguration = RPCServer.Configuration()
+        serverConfiguration.serverVersion = SalusDaemon.version
+        server = RPCServer(configuration: serverConfiguration, logger: logger)
+
+        let storeService = StoreService(store: store, registry: plugins.registry, authorization: authorization)
+        // One statistics service for both sockets, so that they share priorities and units.
+        let statistics = StatisticsService(
+            store: store, authorization: authorization,
+            priorityPath: configuration.dataDirectory + "/" + StatisticsService.priorityFileName,
+            preferredUnitPath: configuration.dataDirectory + "/" + StatisticsService.preferredUnitFileName)
+
+        var app = RPCRouter()
+        DiagnosticsService.register(into: &app)
+        storeService.register(into: &app, owner: false)
+        statistics.register(into: &app, owner: false)
+        AuthorizationService(engine: authorization, store: store).register(into: &app)
+        appRouter = app
+
+        let endpoints = AppEndpoints(
+            server: server, folder: configuration.appEndpointDirectory, router: app,
+            permissions: configuration.appSocketPermissions, groupID: configuration.socketGroup, engine: authorization)
+        self.endpoints = endpoints
+        var admin = RPCRouter()
+        DiagnosticsService.register(into: &admin)
+        TypesService.register(into: &admin, plugins: plugins, directories: configuration.pluginDirectories)
+        storeService.register(into: &admin, owner: true)
+        statistics.register(into: &admin, owner: true)
+        ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
+        adminRouter = admin
+    }
+
+    /// The listener of the app socket: on a development daemon it lets clients declare their
+    /// app id in Hello (marked unverified).
+    package var appListener: ListenerInfo {
+        ListenerInfo(label: "app", attributes: configuration.developmentMode ? [Caller.developmentAttribute: "true"] : [:])
+    }
+
+    /// The listener of the owner's admin socket: every caller is the owner.
+    package static let adminListener = ListenerInfo(label: "admin")
+
+    /// The listener of `appID`'s own socket (`salusctl launch`): every caller is that app,
+    /// whatever it declares.
+    package static func launchedAppListener(_ appID: String) -> ListenerInfo {
+        ListenerInfo(label: "app", attributes: [Caller.launchedAppAttribute: appID])
+    }
+
+    /// Admits only the daemon's own uid, as the admin socket does (SO_PEERCRED).
+    package var adminAdmission: RPCServer.Admission {
+        let owner = getuid()
+        return { peer in
+            peer.uid == owner ? nil : RPCError(
+                code: .permissionDenied,
+                message: "the admin socket serves only its owner (uid \(owner)); you are uid \(peer.uid)",
+                reason: .permissionDenied, field: "uid", value: "\(peer.uid)", expected: "uid \(owner)"
+            )
+        }
+    }
+
+    /// Removes the per-app socket files made for `salusctl launch`.
+    package func removeAppEndpoints() async {
+        await endpoints.removeAll()
+    }
+
+    /// Closes the store and writes the authorization decisions still queued.
+    package func close() async {
+        await store.close()
+        authorization.flush()
+    }
+}
+
+extension DaemonConfiguration {
+    /// The mode of the app sockets: 0660 when a group may use them, else 0600.
+    var appSocketPermissions: mode_t { socketGroup == nil ? 0o600 : 0o660 }
+}

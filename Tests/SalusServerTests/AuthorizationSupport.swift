@@ -1,0 +1,144 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+/// Helpers of the authorization tests: an owner client and apps, in process.
+enum Authz {
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+    static let vision = "HKVisionPrescriptionTypeIdentifier"
+
+    static func consent(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Consent", method: name) }
+    static func authorization(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Authorization", method: name) }
+
+    static func owner(_ server: ServerHarness) async throws -> RPCClient {
+        try await server.owner()
+    }
+
+    static func app(_ server: ServerHarness, _ appID: String) async throws -> RPCClient {
+        try await server.app(appID)
+    }
+
+    /// Waits for the owner's first pending consent request (WatchRequests reports it), then
+    /// returns the pending list.
+    static func pendingRequests(_ owner: RPCClient) async throws -> [Salus_V1_ConsentRequest] {
+        let watch = try owner.serverStreaming(consent("WatchRequests"), request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
+        var iterator = watch.makeAsyncIterator()
+        _ = try await iterator.next()
+        watch.cancel()
+        let list: Salus_V1_ListRequestsResponse = try await owner.unary(consent("ListRequests"), request: Salus_V1_ListRequestsRequest())
+        return list.requests
+    }
+
+    @discardableResult
+    static func register(_ owner: RPCClient, _ appID: String, read: String = "to show trends", write: String = "to record what you log") async throws -> Salus_V1_AppInfo {
+        var request = Salus_V1_AddAppRequest()
+        request.appID = appID
+        request.name = "App \(appID)"
+        request.readUsage = read
+        request.writeUsage = write
+        return try await owner.unary(consent("AddApp"), request: request)
+    }
+
+    /// Sets decisions directly; nil leaves a permission not determined.
+    static func grant(_ owner: RPCClient, _ appID: String, _ type: String, read: Salus_V1_Decision?, share: Salus_V1_Decision?) async throws {
+        guard read != nil || share != nil else { return }
+        var grant = Salus_V1_TypeGrant()
+        grant.type = type
+        grant.read = read ?? .notDetermined
+        grant.share = share ?? .notDetermined
+        var request = Salus_V1_SetGrantsRequest()
+        request.appID = appID
+        request.grants = [grant]
+        let _: Salus_V1_AppInfo = try await owner.unary(consent("SetGrants"), request: request)
+    }
+
+    static func policy(_ owner: RPCClient, _ appID: String, _ kind: Salus_V1_PolicyKind, read: [String] = [], share: [String] = [], afterMs: Int64 = 0) async throws {
+        var request = Salus_V1_SetPolicyRequest()
+        request.appID = appID
+        request.policy.kind = kind
+        request.policy.read = read
+        request.policy.share = share
+        request.policy.afterMs = afterMs
+        let _: Salus_V1_AppInfo = try await owner.unary(consent("SetPolicy"), request: request)
+    }
+
+    static func requestAuthorization(_ app: RPCClient, share: [String] = [], read: [String] = []) async throws {
+        var request = Salus_V1_AuthorizationRequest()
+        request.share = share
+        request.read = read
+        let _: Salus_V1_AuthorizationResponse = try await app.unary(authorization("RequestAuthorization"), request: request)
+    }
+
+    static func sharingStatus(_ app: RPCClient, _ type: String) async throws -> Salus_V1_SharingStatus {
+        var request = Salus_V1_AuthorizationStatusRequest()
+        request.type = type
+        let response: Salus_V1_AuthorizationStatusResponse = try await app.unary(authorization("AuthorizationStatus"), request: request)
+        return response.status
+    }
+
+    static func sample(_ type: String = steps, value: Double, start: Int64) -> Salus_V1_Sample {
+        var sample = Salus_V1_Sample()
+        sample.type = type
+        sample.startDate = start
+        sample.endDate = start + 60_000_000
+        sample.quantity.value = value
+        sample.quantity.unit = type == heartRate ? "count/min" : "count"
+        return sample
+    }
+
+    static func save(_ app: RPCClient, _ samples: [Salus_V1_Sample]) async throws -> Salus_V1_SaveResponse {
+        var request = Salus_V1_SaveRequest()
+        request.samples = samples
+        return try await app.unary(StoreServiceTests.save, request: request)
+    }
+
+    static func batches(_ client: RPCClient, type: String = steps) async throws -> [Salus_V1_SampleBatch] {
+        var request = Salus_V1_SampleQueryRequest()
+        request.type = type
+        var batches: [Salus_V1_SampleBatch] = []
+        for try await batch in try client.serverStreaming(StoreServiceTests.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    static func anchored(_ client: RPCClient, type: String = steps) async throws -> [Salus_V1_AnchoredBatch] {
+        var request = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = type
+        request.descriptors = [descriptor]
+        var batches: [Salus_V1_AnchoredBatch] = []
+        for try await batch in try client.serverStreaming(StoreServiceTests.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    static func sources(_ client: RPCClient, type: String = steps) async throws -> Salus_V1_SourceQueryResponse {
+        var request = Salus_V1_SourceQueryRequest()
+        request.type = type
+        return try await client.unary(StoreServiceTests.querySources, request: request)
+    }
+
+    static func delete(_ client: RPCClient, _ uuid: Data) async throws -> Salus_V1_DeleteResponse {
+        var request = Salus_V1_DeleteRequest()
+        request.uuids.uuids = [uuid]
+        return try await client.unary(StoreServiceTests.delete, request: request)
+    }
+
+    /// The error a call throws, or nil.
+    static func error(_ body: () async throws -> Void) async -> RPCError? {
+        do {
+            try await body()
+            return nil
+        } catch let error as RPCError {
+            return error
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return nil
+        }
+    }
+}
