@@ -2712,3 +2712,46 @@ const ProtobufCEnumDescriptor salus__v1__characteristic_value_type__descriptor =
   salus__v1__characteristic_value_type__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
+static const ProtobufCMethodDescriptor salus__v1__admin__method_descriptors[2] =
+{
+  { "ListPlugins", &salus__v1__list_plugins_request__descriptor, &salus__v1__list_plugins_response__descriptor },
+  { "ListTypes", &salus__v1__list_types_request__descriptor, &salus__v1__list_types_response__descriptor },
+};
+const unsigned salus__v1__admin__method_indices_by_name[] = {
+  0,        /* ListPlugins */
+  1         /* ListTypes */
+};
+const ProtobufCServiceDescriptor salus__v1__admin__descriptor =
+{
+  PROTOBUF_C__SERVICE_DESCRIPTOR_MAGIC,
+  "salus.v1.Admin",
+  "Admin",
+  "Salus__V1__Admin",
+  "salus.v1",
+  2,
+  salus__v1__admin__method_descriptors,
+  salus__v1__admin__method_indices_by_name
+};
+void salus__v1__admin__list_plugins(ProtobufCService *service,
+                                    const Salus__V1__ListPluginsRequest *input,
+                                    Salus__V1__ListPluginsResponse_Closure closure,
+                                    void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__admin__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__admin__list_types(ProtobufCService *service,
+                                  const Salus__V1__ListTypesRequest *input,
+                                  Salus__V1__ListTypesResponse_Closure closure,
+                                  void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__admin__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__admin__init (Salus__V1__Admin_Service *service,
+                             Salus__V1__Admin_ServiceDestroy destroy)
+{
+  protobuf_c_service_generated_init (&service->base,
+                                     &salus__v1__admin__descriptor,
+                                     (ProtobufCServiceDestroy) destroy);
+}

@@ -1067,6 +1067,36 @@ typedef void (*Salus__V1__ListTypesResponse_Closure)
 
 /* --- services --- */
 
+typedef struct Salus__V1__Admin_Service Salus__V1__Admin_Service;
+struct Salus__V1__Admin_Service
+{
+  ProtobufCService base;
+  void (*list_plugins)(Salus__V1__Admin_Service *service,
+                       const Salus__V1__ListPluginsRequest *input,
+                       Salus__V1__ListPluginsResponse_Closure closure,
+                       void *closure_data);
+  void (*list_types)(Salus__V1__Admin_Service *service,
+                     const Salus__V1__ListTypesRequest *input,
+                     Salus__V1__ListTypesResponse_Closure closure,
+                     void *closure_data);
+};
+typedef void (*Salus__V1__Admin_ServiceDestroy)(Salus__V1__Admin_Service *);
+void salus__v1__admin__init (Salus__V1__Admin_Service *service,
+                             Salus__V1__Admin_ServiceDestroy destroy);
+#define SALUS__V1__ADMIN__BASE_INIT \
+    { &salus__v1__admin__descriptor, protobuf_c_service_invoke_internal, NULL }
+#define SALUS__V1__ADMIN__INIT(function_prefix__) \
+    { SALUS__V1__ADMIN__BASE_INIT,\
+      function_prefix__ ## list_plugins,\
+      function_prefix__ ## list_types  }
+void salus__v1__admin__list_plugins(ProtobufCService *service,
+                                    const Salus__V1__ListPluginsRequest *input,
+                                    Salus__V1__ListPluginsResponse_Closure closure,
+                                    void *closure_data);
+void salus__v1__admin__list_types(ProtobufCService *service,
+                                  const Salus__V1__ListTypesRequest *input,
+                                  Salus__V1__ListTypesResponse_Closure closure,
+                                  void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1096,6 +1126,7 @@ extern const ProtobufCMessageDescriptor salus__v1__registered_type_info__descrip
 extern const ProtobufCMessageDescriptor salus__v1__registered_workout_activity_type_info__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__registered_metadata_key_info__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor;
+extern const ProtobufCServiceDescriptor salus__v1__admin__descriptor;
 
 PROTOBUF_C__END_DECLS
 
