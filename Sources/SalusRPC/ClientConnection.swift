@@ -4,7 +4,7 @@ import Synchronization
 
 /// The client side of one connection: allocates odd, increasing stream ids, routes frames
 /// to calls, and fails every call when the connection goes away.
-final class ClientConnection: Sendable {
+final class ClientConnection: FrameConnection {
     let channel: any Channel
     let writability = WritabilityGate()
     let executor: EventLoopExecutor
@@ -25,10 +25,6 @@ final class ClientConnection: Sendable {
     init(channel: any Channel) {
         self.channel = channel
         self.executor = EventLoopExecutor(eventLoop: channel.eventLoop)
-    }
-
-    func write(_ frame: Frame) {
-        channel.writeAndFlush(frame, promise: nil)
     }
 
     /// Turns on the extensions the server confirmed in Hello.
@@ -90,14 +86,6 @@ final class ClientConnection: Sendable {
         write(Frame(streamID: streamID, type: .cancel))
     }
 
-    func sendWindowUpdate(streamID: UInt32, credits: Int) {
-        var update = Salus_V1_WindowUpdate()
-        update.credits = UInt32(clamping: credits)
-        if let payload = try? encodeMessage(update) {
-            write(Frame(streamID: streamID, type: .windowUpdate, payload: payload))
-        }
-    }
-
     // MARK: Event loop
 
     func receive(_ inbound: InboundFrame) {
@@ -132,6 +120,14 @@ final class ClientConnection: Sendable {
     /// Whether the server announced that it is going away.
     var isGoingAway: Bool { state.withLock { $0.goAway != nil } }
 
+    func channelClosed() {
+        closed(error: RPCError(code: .unavailable, message: "the connection to the server closed", reason: .unavailable))
+    }
+
+    func channelFailed(_ error: any Error) {
+        closed(error: RPCError(code: .unavailable, message: "connection error: \(error)", reason: .unavailable))
+    }
+
     func closed(error: RPCError) {
         let streams: [ClientStream] = state.withLock { state in
             if state.closedError == nil { state.closedError = error }
@@ -139,34 +135,5 @@ final class ClientConnection: Sendable {
         }
         writability.close()
         for stream in streams { stream.finish(.failure(error)) }
-    }
-}
-
-final class ClientConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = InboundFrame
-
-    let connection: ClientConnection
-
-    init(connection: ClientConnection) {
-        self.connection = connection
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        connection.receive(unwrapInboundIn(data))
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection.writability.update(writable: context.channel.isWritable)
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        connection.closed(error: RPCError(code: .unavailable, message: "the connection to the server closed", reason: .unavailable))
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        connection.closed(error: RPCError(code: .unavailable, message: "connection error: \(error)", reason: .unavailable))
-        context.close(promise: nil)
     }
 }

@@ -6,7 +6,7 @@ import SwiftProtobuf
 
 /// One accepted connection: routes frames to streams, runs one task per call, and drains on
 /// shutdown. Frame handling runs on the channel's event loop; handlers run in tasks.
-final class ServerConnection: Sendable {
+final class ServerConnection: FrameConnection {
     let channel: any Channel
     let context: ConnectionContext
     let router: RPCRouter
@@ -48,10 +48,6 @@ final class ServerConnection: Sendable {
 
     // MARK: Writing
 
-    func write(_ frame: Frame) {
-        channel.writeAndFlush(frame, promise: nil)
-    }
-
     /// Writes a Data frame. On the event loop the flush is deferred until the handler yields,
     /// so a burst of messages leaves in one system call.
     func writeData(_ frame: Frame) {
@@ -69,14 +65,6 @@ final class ServerConnection: Sendable {
                 self.flushScheduled.withLock { $0 = false }
                 self.channel.flush()
             }
-        }
-    }
-
-    func sendWindowUpdate(streamID: UInt32, credits: Int) {
-        var update = Salus_V1_WindowUpdate()
-        update.credits = UInt32(clamping: credits)
-        if let payload = try? encodeMessage(update) {
-            write(Frame(streamID: streamID, type: .windowUpdate, payload: payload))
         }
     }
 
@@ -185,7 +173,7 @@ final class ServerConnection: Sendable {
             respond(streamID: id, error: refusal)
             return
         }
-        if request.service == HelloService.service && request.method == HelloService.method {
+        if request.service == SalusMethods.Session.name && request.method == SalusMethods.Session.hello.method {
             answerHello(streamID: id, payload: request.payload)
             return
         }
@@ -292,9 +280,9 @@ final class ServerConnection: Sendable {
             return info
         }
         var session = Salus_V1_ServiceInfo()
-        session.name = HelloService.service
+        session.name = SalusMethods.Session.name
         var helloMethod = Salus_V1_MethodInfo()
-        helloMethod.name = HelloService.method
+        helloMethod.name = SalusMethods.Session.hello.method
         session.methods = [helloMethod]
         services.append(session)
         hello.services = services.sorted { $0.name < $1.name }
@@ -369,8 +357,17 @@ final class ServerConnection: Sendable {
         }
     }
 
+    /// A framing violation or a channel error: logged; the channel is closed after it.
+    func channelFailed(_ error: any Error) {
+        if let violation = error as? ProtocolViolation {
+            logger.notice("closing connection: \(violation.description)")
+        } else if !(error is ChannelError) {
+            logger.debug("connection error: \(error)")
+        }
+    }
+
     /// The channel closed: every call ends, handlers are cancelled.
-    func closed() {
+    func channelClosed() {
         let streams: [ServerStream] = state.withLock { state in
             state.closed = true
             return Array(state.streams.values)
@@ -390,43 +387,7 @@ final class ServerConnection: Sendable {
 
 /// The built-in session service.
 enum HelloService {
-    static let service = "salus.v1.Session"
-    static let method = "Hello"
     static let features = ["cancel", "window_update", "go_away"]
-}
-
-/// Feeds decoded frames to the connection; closes the channel on a framing violation.
-final class ServerConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = InboundFrame
-
-    private let connection: ServerConnection
-
-    init(connection: ServerConnection) {
-        self.connection = connection
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        connection.receive(unwrapInboundIn(data))
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection.writability.update(writable: context.channel.isWritable)
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        connection.closed()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let violation = error as? ProtocolViolation {
-            connection.logger.notice("closing connection: \(violation.description)")
-        } else if !(error is ChannelError) {
-            connection.logger.debug("connection error: \(error)")
-        }
-        context.close(promise: nil)
-    }
 }
 
 import Foundation
