@@ -13,7 +13,8 @@ final class ClientConnection: FrameConnection {
         var nextStreamID: UInt32 = 1
         var streams: [UInt32: ClientStream] = [:]
         var flowControl: (send: Int, receive: Int)?
-        var extensions = false
+        /// Whether the server honours Cancel frames ("cancel" confirmed in Hello).
+        var cancel = false
         var goAway: (lastStreamID: UInt32, reason: String)?
         var closedError: RPCError?
         /// Request frames queued for the event loop and not yet written.
@@ -28,14 +29,15 @@ final class ClientConnection: FrameConnection {
     }
 
     /// Turns on the extensions the server confirmed in Hello.
-    func enableExtensions(limits: Salus_V1_Limits) {
+    func enableExtensions(_ hello: Salus_V1_HelloResponse) {
+        let features = HelloFeatures(names: hello.features)
         state.withLock { state in
-            state.extensions = true
-            state.flowControl = (send: Int(limits.receiveWindow), receive: Int(limits.initialWindow))
+            state.cancel = features.contains(.cancel)
+            if features.contains(.windowUpdate) {
+                state.flowControl = (send: Int(hello.limits.receiveWindow), receive: Int(hello.limits.initialWindow))
+            }
         }
     }
-
-    var extensionsEnabled: Bool { state.withLock { $0.extensions } }
 
     /// Opens a stream and sends its Request frame.
     ///
@@ -82,7 +84,7 @@ final class ClientConnection: FrameConnection {
     }
 
     func sendCancel(streamID: UInt32) {
-        guard extensionsEnabled else { return }
+        guard state.withLock({ $0.cancel }) else { return }
         write(Frame(streamID: streamID, type: .cancel))
     }
 

@@ -74,13 +74,13 @@ public final class RPCClient: Sendable {
         hello.protocolVersion = 1
         hello.clientName = configuration.clientName
         hello.clientVersion = configuration.clientVersion
-        hello.features = ["cancel", "window_update", "go_away"]
+        hello.features = HelloFeatures.offered.map(\.name)
         hello.appID = configuration.declaredAppID
         do {
             let response: Salus_V1_HelloResponse = try await plain.unary(
                 SalusMethods.Session.hello, request: hello
             )
-            connection.enableExtensions(limits: response.limits)
+            connection.enableExtensions(response)
             return RPCClient(connection: connection, serverHello: response)
         } catch {
             try? await channel.close()

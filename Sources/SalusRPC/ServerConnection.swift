@@ -23,7 +23,8 @@ final class ServerConnection: FrameConnection {
     private struct State {
         var streams: [UInt32: ServerStream] = [:]
         var lastStreamID: UInt32 = 0
-        var extensionsEnabled = false
+        /// What the client's Hello turned on.
+        var features: HelloFeatures = []
         var goingAway = false
         var runningTasks = 0
         var closed = false
@@ -85,6 +86,8 @@ final class ServerConnection: FrameConnection {
             case .request: receiveRequest(frame)
             case .data: stream(frame.streamID)?.receiveData(frame)
             case .cancel:
+                // Without "cancel" in Hello, Cancel is an unknown frame type: ignored.
+                guard state.withLock({ $0.features.contains(.cancel) }) else { return }
                 stream(frame.streamID)?.fail(RPCError(code: .cancelled, message: "cancelled by the client", reason: .cancelled))
             case .windowUpdate:
                 guard let update = try? decodeMessage(Salus_V1_WindowUpdate.self, from: frame.payload) else { return }
@@ -129,14 +132,14 @@ final class ServerConnection: FrameConnection {
             ))
             return
         }
-        enum Admission { case accept(extensions: Bool), reused(UInt32), goingAway }
+        enum Admission { case accept(HelloFeatures), reused(UInt32), goingAway }
         let admission: Admission = state.withLock { state in
             if id <= state.lastStreamID { return .reused(state.lastStreamID) }
             state.lastStreamID = id
             if state.goingAway { return .goingAway }
-            return .accept(extensions: state.extensionsEnabled)
+            return .accept(state.features)
         }
-        let extensions: Bool
+        let features: HelloFeatures
         switch admission {
         case .reused(let last):
             respond(streamID: id, error: RPCError(
@@ -149,7 +152,7 @@ final class ServerConnection: FrameConnection {
             respond(streamID: id, error: RPCError(code: .unavailable, message: "the server is shutting down", reason: .unavailable))
             return
         case .accept(let enabled):
-            extensions = enabled
+            features = enabled
         }
 
         let request: Salus_V1_Request
@@ -189,13 +192,13 @@ final class ServerConnection: FrameConnection {
             ))
             return
         }
-        startCall(frame: frame, request: request, metadata: metadata, entry: entry, extensions: extensions)
+        startCall(frame: frame, request: request, metadata: metadata, entry: entry, features: features)
     }
 
-    private func startCall(frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, extensions: Bool) {
+    private func startCall(frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, features: HelloFeatures) {
         let id = frame.streamID
         let method = MethodDescriptor(service: request.service, method: request.method)
-        let flowControl = extensions ? (send: configuration.initialWindow, receive: configuration.receiveWindow) : nil
+        let flowControl = features.contains(.windowUpdate) ? (send: configuration.initialWindow, receive: configuration.receiveWindow) : nil
         let stream = ServerStream(id: id, kind: entry.kind, connection: self, flowControl: flowControl, inboundLimit: configuration.unflowedInboundLimit)
         var payload = ByteBuffer(bytes: request.payload)
         if entry.kind.clientStreams {
@@ -252,6 +255,10 @@ final class ServerConnection: FrameConnection {
             respond(streamID: streamID, error: error)
             return
         }
+        let features = state.withLock { state in
+            state.features.formUnion(HelloFeatures(names: request.features))
+            return state.features
+        }
         context.recordHello(HelloInfo(
             clientName: request.clientName,
             clientVersion: request.clientVersion,
@@ -262,7 +269,7 @@ final class ServerConnection: FrameConnection {
         hello.protocolVersion = 1
         hello.serverName = configuration.serverName
         hello.serverVersion = configuration.serverVersion
-        hello.features = HelloService.features
+        hello.features = features.names
         hello.limits.maxFrameSize = UInt32(WireLimits.maxFramePayload)
         hello.limits.maxMetadataSize = UInt32(WireLimits.maxMetadataSize)
         hello.limits.initialWindow = UInt32(configuration.initialWindow)
@@ -286,7 +293,6 @@ final class ServerConnection: FrameConnection {
         session.methods = [helloMethod]
         services.append(session)
         hello.services = services.sorted { $0.name < $1.name }
-        state.withLock { $0.extensionsEnabled = true }
         var response = Salus_V1_Response()
         response.status = Google_Rpc_Status()
         response.payload = (try? hello.serializedBytes() as [UInt8]).map { Data($0) } ?? Data()
@@ -315,14 +321,14 @@ final class ServerConnection: FrameConnection {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Stops taking calls: sends GoAway (to clients that called Hello), lets running calls
+    /// Stops taking calls: sends GoAway (to clients whose Hello turned it on), lets running calls
     /// finish, and closes the connection when none is left.
     func beginShutdown() {
         channel.eventLoop.execute {
             let (send, last, empty): (Bool, UInt32, Bool) = self.state.withLock { state in
                 let first = !state.goingAway
                 state.goingAway = true
-                return (first && state.extensionsEnabled, state.lastStreamID, state.streams.isEmpty)
+                return (first && state.features.contains(.goAway), state.lastStreamID, state.streams.isEmpty)
             }
             if send {
                 var goAway = Salus_V1_GoAway()
@@ -385,9 +391,35 @@ final class ServerConnection: FrameConnection {
     }
 }
 
-/// The built-in session service.
-enum HelloService {
-    static let features = ["cancel", "window_update", "go_away"]
+/// The extensions a client turns on by listing them in Hello (docs/protocol.md, section 6).
+struct HelloFeatures: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    /// The server honours Cancel frames.
+    static let cancel = HelloFeatures(rawValue: 1 << 0)
+    /// Calls have windows both ways and the server sends WindowUpdate frames.
+    static let windowUpdate = HelloFeatures(rawValue: 1 << 1)
+    /// The server sends GoAway on shutdown.
+    static let goAway = HelloFeatures(rawValue: 1 << 2)
+
+    /// Every feature the server offers, by its name in Hello, in the order Hello lists them.
+    static let offered: [(name: String, feature: HelloFeatures)] = [
+        ("cancel", .cancel), ("window_update", .windowUpdate), ("go_away", .goAway),
+    ]
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    /// The offered features among `names`; names the server does not know are left out.
+    init(names: [String]) {
+        self = Self.offered.reduce(into: []) { features, offer in
+            if names.contains(offer.name) { features.insert(offer.feature) }
+        }
+    }
+
+    /// The names of these features, in the order Hello lists them.
+    var names: [String] { Self.offered.filter { contains($0.feature) }.map(\.name) }
 }
 
 import Foundation
