@@ -129,6 +129,10 @@ struct ProtocolConformanceTests {
         #expect(await eventually { server.probe.sent >= 64 })
         try await Task.sleep(for: .milliseconds(200))
         #expect(server.probe.sent == 64)
+        // Without "cancel", a Cancel frame is an unknown frame type: ignored.
+        await raw.write(Frame(streamID: 3, type: .cancel))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.probe.cancelled == 0)
         await server.stop()
     }
 }
