@@ -4,7 +4,7 @@ import Synchronization
 
 /// The client side of one connection: allocates odd, increasing stream ids, routes frames
 /// to calls, and fails every call when the connection goes away.
-final class ClientConnection: Sendable {
+final class ClientConnection: FrameConnection {
     let channel: any Channel
     let writability = WritabilityGate()
     let executor: EventLoopExecutor
@@ -13,7 +13,8 @@ final class ClientConnection: Sendable {
         var nextStreamID: UInt32 = 1
         var streams: [UInt32: ClientStream] = [:]
         var flowControl: (send: Int, receive: Int)?
-        var extensions = false
+        /// Whether the server honours Cancel frames ("cancel" confirmed in Hello).
+        var cancel = false
         var goAway: (lastStreamID: UInt32, reason: String)?
         var closedError: RPCError?
         /// Request frames queued for the event loop and not yet written.
@@ -27,19 +28,16 @@ final class ClientConnection: Sendable {
         self.executor = EventLoopExecutor(eventLoop: channel.eventLoop)
     }
 
-    func write(_ frame: Frame) {
-        channel.writeAndFlush(frame, promise: nil)
-    }
-
     /// Turns on the extensions the server confirmed in Hello.
-    func enableExtensions(limits: Salus_V1_Limits) {
+    func enableExtensions(_ hello: Salus_V1_HelloResponse) {
+        let features = HelloFeatures(names: hello.features)
         state.withLock { state in
-            state.extensions = true
-            state.flowControl = (send: Int(limits.receiveWindow), receive: Int(limits.initialWindow))
+            state.cancel = features.contains(.cancel)
+            if features.contains(.windowUpdate) {
+                state.flowControl = (send: Int(hello.limits.receiveWindow), receive: Int(hello.limits.initialWindow))
+            }
         }
     }
-
-    var extensionsEnabled: Bool { state.withLock { $0.extensions } }
 
     /// Opens a stream and sends its Request frame.
     ///
@@ -86,16 +84,8 @@ final class ClientConnection: Sendable {
     }
 
     func sendCancel(streamID: UInt32) {
-        guard extensionsEnabled else { return }
+        guard state.withLock({ $0.cancel }) else { return }
         write(Frame(streamID: streamID, type: .cancel))
-    }
-
-    func sendWindowUpdate(streamID: UInt32, credits: Int) {
-        var update = Salus_V1_WindowUpdate()
-        update.credits = UInt32(clamping: credits)
-        if let payload = try? encodeMessage(update) {
-            write(Frame(streamID: streamID, type: .windowUpdate, payload: payload))
-        }
     }
 
     // MARK: Event loop
@@ -132,6 +122,14 @@ final class ClientConnection: Sendable {
     /// Whether the server announced that it is going away.
     var isGoingAway: Bool { state.withLock { $0.goAway != nil } }
 
+    func channelClosed() {
+        closed(error: RPCError(code: .unavailable, message: "the connection to the server closed", reason: .unavailable))
+    }
+
+    func channelFailed(_ error: any Error) {
+        closed(error: RPCError(code: .unavailable, message: "connection error: \(error)", reason: .unavailable))
+    }
+
     func closed(error: RPCError) {
         let streams: [ClientStream] = state.withLock { state in
             if state.closedError == nil { state.closedError = error }
@@ -139,34 +137,5 @@ final class ClientConnection: Sendable {
         }
         writability.close()
         for stream in streams { stream.finish(.failure(error)) }
-    }
-}
-
-final class ClientConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = InboundFrame
-
-    let connection: ClientConnection
-
-    init(connection: ClientConnection) {
-        self.connection = connection
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        connection.receive(unwrapInboundIn(data))
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection.writability.update(writable: context.channel.isWritable)
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        connection.closed(error: RPCError(code: .unavailable, message: "the connection to the server closed", reason: .unavailable))
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        connection.closed(error: RPCError(code: .unavailable, message: "connection error: \(error)", reason: .unavailable))
-        context.close(promise: nil)
     }
 }

@@ -59,17 +59,14 @@ public final class RPCClient: Sendable {
     private static func bootstrap(group: any EventLoopGroup) -> ClientBootstrap {
         ClientBootstrap(group: group).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                let connection = ClientConnection(channel: channel)
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(connection: connection))
+                try ClientConnection(channel: channel).installHandlers()
             }
         }
     }
 
     private static func start(channel: any Channel, configuration: Configuration) async throws -> RPCClient {
         let connection = try await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self).connection
+            try channel.pipeline.syncOperations.handler(type: FrameConnectionHandler<ClientConnection>.self).connection
         }.get()
         guard configuration.hello else { return RPCClient(connection: connection, serverHello: nil) }
         let plain = RPCClient(connection: connection, serverHello: nil)
@@ -77,13 +74,13 @@ public final class RPCClient: Sendable {
         hello.protocolVersion = 1
         hello.clientName = configuration.clientName
         hello.clientVersion = configuration.clientVersion
-        hello.features = ["cancel", "window_update", "go_away"]
+        hello.features = HelloFeatures.offered.map(\.name)
         hello.appID = configuration.declaredAppID
         do {
             let response: Salus_V1_HelloResponse = try await plain.unary(
-                MethodDescriptor(service: "salus.v1.Session", method: "Hello"), request: hello
+                SalusMethods.Session.hello, request: hello
             )
-            connection.enableExtensions(limits: response.limits)
+            connection.enableExtensions(response)
             return RPCClient(connection: connection, serverHello: response)
         } catch {
             try? await channel.close()

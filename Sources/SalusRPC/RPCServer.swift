@@ -116,9 +116,7 @@ public final class RPCServer: Sendable {
             channel.closeFuture.whenComplete { _ in
                 _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
             }
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-            try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-            try channel.pipeline.syncOperations.addHandler(ServerConnectionHandler(connection: connection))
+            try connection.installHandlers()
             connection.logger.debug("connection accepted")
         }
     }

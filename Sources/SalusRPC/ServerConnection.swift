@@ -6,7 +6,7 @@ import SwiftProtobuf
 
 /// One accepted connection: routes frames to streams, runs one task per call, and drains on
 /// shutdown. Frame handling runs on the channel's event loop; handlers run in tasks.
-final class ServerConnection: Sendable {
+final class ServerConnection: FrameConnection {
     let channel: any Channel
     let context: ConnectionContext
     let router: RPCRouter
@@ -23,7 +23,8 @@ final class ServerConnection: Sendable {
     private struct State {
         var streams: [UInt32: ServerStream] = [:]
         var lastStreamID: UInt32 = 0
-        var extensionsEnabled = false
+        /// What the client's Hello turned on.
+        var features: HelloFeatures = []
         var goingAway = false
         var runningTasks = 0
         var closed = false
@@ -48,10 +49,6 @@ final class ServerConnection: Sendable {
 
     // MARK: Writing
 
-    func write(_ frame: Frame) {
-        channel.writeAndFlush(frame, promise: nil)
-    }
-
     /// Writes a Data frame. On the event loop the flush is deferred until the handler yields,
     /// so a burst of messages leaves in one system call.
     func writeData(_ frame: Frame) {
@@ -72,14 +69,6 @@ final class ServerConnection: Sendable {
         }
     }
 
-    func sendWindowUpdate(streamID: UInt32, credits: Int) {
-        var update = Salus_V1_WindowUpdate()
-        update.credits = UInt32(clamping: credits)
-        if let payload = try? encodeMessage(update) {
-            write(Frame(streamID: streamID, type: .windowUpdate, payload: payload))
-        }
-    }
-
     private func respond(streamID: UInt32, error: RPCError) {
         var response = Salus_V1_Response()
         response.status = error.status
@@ -97,6 +86,8 @@ final class ServerConnection: Sendable {
             case .request: receiveRequest(frame)
             case .data: stream(frame.streamID)?.receiveData(frame)
             case .cancel:
+                // Without "cancel" in Hello, Cancel is an unknown frame type: ignored.
+                guard state.withLock({ $0.features.contains(.cancel) }) else { return }
                 stream(frame.streamID)?.fail(RPCError(code: .cancelled, message: "cancelled by the client", reason: .cancelled))
             case .windowUpdate:
                 guard let update = try? decodeMessage(Salus_V1_WindowUpdate.self, from: frame.payload) else { return }
@@ -141,14 +132,14 @@ final class ServerConnection: Sendable {
             ))
             return
         }
-        enum Admission { case accept(extensions: Bool), reused(UInt32), goingAway }
+        enum Admission { case accept(HelloFeatures), reused(UInt32), goingAway }
         let admission: Admission = state.withLock { state in
             if id <= state.lastStreamID { return .reused(state.lastStreamID) }
             state.lastStreamID = id
             if state.goingAway { return .goingAway }
-            return .accept(extensions: state.extensionsEnabled)
+            return .accept(state.features)
         }
-        let extensions: Bool
+        let features: HelloFeatures
         switch admission {
         case .reused(let last):
             respond(streamID: id, error: RPCError(
@@ -161,7 +152,7 @@ final class ServerConnection: Sendable {
             respond(streamID: id, error: RPCError(code: .unavailable, message: "the server is shutting down", reason: .unavailable))
             return
         case .accept(let enabled):
-            extensions = enabled
+            features = enabled
         }
 
         let request: Salus_V1_Request
@@ -185,7 +176,7 @@ final class ServerConnection: Sendable {
             respond(streamID: id, error: refusal)
             return
         }
-        if request.service == HelloService.service && request.method == HelloService.method {
+        if request.service == SalusMethods.Session.name && request.method == SalusMethods.Session.hello.method {
             answerHello(streamID: id, payload: request.payload)
             return
         }
@@ -201,13 +192,13 @@ final class ServerConnection: Sendable {
             ))
             return
         }
-        startCall(frame: frame, request: request, metadata: metadata, entry: entry, extensions: extensions)
+        startCall(frame: frame, request: request, metadata: metadata, entry: entry, features: features)
     }
 
-    private func startCall(frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, extensions: Bool) {
+    private func startCall(frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, features: HelloFeatures) {
         let id = frame.streamID
         let method = MethodDescriptor(service: request.service, method: request.method)
-        let flowControl = extensions ? (send: configuration.initialWindow, receive: configuration.receiveWindow) : nil
+        let flowControl = features.contains(.windowUpdate) ? (send: configuration.initialWindow, receive: configuration.receiveWindow) : nil
         let stream = ServerStream(id: id, kind: entry.kind, connection: self, flowControl: flowControl, inboundLimit: configuration.unflowedInboundLimit)
         var payload = ByteBuffer(bytes: request.payload)
         if entry.kind.clientStreams {
@@ -264,6 +255,10 @@ final class ServerConnection: Sendable {
             respond(streamID: streamID, error: error)
             return
         }
+        let features = state.withLock { state in
+            state.features.formUnion(HelloFeatures(names: request.features))
+            return state.features
+        }
         context.recordHello(HelloInfo(
             clientName: request.clientName,
             clientVersion: request.clientVersion,
@@ -274,7 +269,7 @@ final class ServerConnection: Sendable {
         hello.protocolVersion = 1
         hello.serverName = configuration.serverName
         hello.serverVersion = configuration.serverVersion
-        hello.features = HelloService.features
+        hello.features = features.names
         hello.limits.maxFrameSize = UInt32(WireLimits.maxFramePayload)
         hello.limits.maxMetadataSize = UInt32(WireLimits.maxMetadataSize)
         hello.limits.initialWindow = UInt32(configuration.initialWindow)
@@ -292,13 +287,12 @@ final class ServerConnection: Sendable {
             return info
         }
         var session = Salus_V1_ServiceInfo()
-        session.name = HelloService.service
+        session.name = SalusMethods.Session.name
         var helloMethod = Salus_V1_MethodInfo()
-        helloMethod.name = HelloService.method
+        helloMethod.name = SalusMethods.Session.hello.method
         session.methods = [helloMethod]
         services.append(session)
         hello.services = services.sorted { $0.name < $1.name }
-        state.withLock { $0.extensionsEnabled = true }
         var response = Salus_V1_Response()
         response.status = Google_Rpc_Status()
         response.payload = (try? hello.serializedBytes() as [UInt8]).map { Data($0) } ?? Data()
@@ -327,14 +321,14 @@ final class ServerConnection: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Stops taking calls: sends GoAway (to clients that called Hello), lets running calls
+    /// Stops taking calls: sends GoAway (to clients whose Hello turned it on), lets running calls
     /// finish, and closes the connection when none is left.
     func beginShutdown() {
         channel.eventLoop.execute {
             let (send, last, empty): (Bool, UInt32, Bool) = self.state.withLock { state in
                 let first = !state.goingAway
                 state.goingAway = true
-                return (first && state.extensionsEnabled, state.lastStreamID, state.streams.isEmpty)
+                return (first && state.features.contains(.goAway), state.lastStreamID, state.streams.isEmpty)
             }
             if send {
                 var goAway = Salus_V1_GoAway()
@@ -369,8 +363,17 @@ final class ServerConnection: Sendable {
         }
     }
 
+    /// A framing violation or a channel error: logged; the channel is closed after it.
+    func channelFailed(_ error: any Error) {
+        if let violation = error as? ProtocolViolation {
+            logger.notice("closing connection: \(violation.description)")
+        } else if !(error is ChannelError) {
+            logger.debug("connection error: \(error)")
+        }
+    }
+
     /// The channel closed: every call ends, handlers are cancelled.
-    func closed() {
+    func channelClosed() {
         let streams: [ServerStream] = state.withLock { state in
             state.closed = true
             return Array(state.streams.values)
@@ -385,47 +388,6 @@ final class ServerConnection: Sendable {
             return state.drained
         }
         for waiter in waiters { waiter.resume() }
-    }
-}
-
-/// The built-in session service.
-enum HelloService {
-    static let service = "salus.v1.Session"
-    static let method = "Hello"
-    static let features = ["cancel", "window_update", "go_away"]
-}
-
-/// Feeds decoded frames to the connection; closes the channel on a framing violation.
-final class ServerConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = InboundFrame
-
-    private let connection: ServerConnection
-
-    init(connection: ServerConnection) {
-        self.connection = connection
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        connection.receive(unwrapInboundIn(data))
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection.writability.update(writable: context.channel.isWritable)
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        connection.closed()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let violation = error as? ProtocolViolation {
-            connection.logger.notice("closing connection: \(violation.description)")
-        } else if !(error is ChannelError) {
-            connection.logger.debug("connection error: \(error)")
-        }
-        context.close(promise: nil)
     }
 }
 

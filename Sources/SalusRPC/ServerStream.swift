@@ -80,21 +80,25 @@ final class ServerStream: Sendable {
     // MARK: Inbound (event loop)
 
     /// A Data frame from the client.
+    ///
+    /// A message on a unary or server-streaming call fails the call, even though its inbound
+    /// side closed when it started (its message came in the Request).
     func receiveData(_ frame: Frame) {
+        if isFinished { return }
+        if !frame.flags.contains(.noData) && !kind.clientStreams {
+            fail(RPCError(
+                code: .invalidArgument,
+                message: "stream \(id): Data frame for a method that takes a single request",
+                reason: .protocolViolation,
+                field: "stream_id",
+                value: "\(id)",
+                expected: "no Data frames from the client on a unary or server-streaming call"
+            ))
+            return
+        }
         let closed = state.withLock { $0.inboundClosed || $0.finished }
         if closed { return }
         if !frame.flags.contains(.noData) {
-            if !kind.clientStreams {
-                fail(RPCError(
-                    code: .invalidArgument,
-                    message: "stream \(id): Data frame for a method that takes a single request",
-                    reason: .protocolViolation,
-                    field: "stream_id",
-                    value: "\(id)",
-                    expected: "no Data frames from the client on a unary or server-streaming call"
-                ))
-                return
-            }
             if let count = inbound.push(frame.payload), count > inboundLimit {
                 fail(RPCError(
                     code: .resourceExhausted,

@@ -11,7 +11,7 @@ struct Apps: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    struct Add: AsyncParsableCommand {
+    struct Add: AdminCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register an app (or update its name and usage texts).",
             discussion: "An app may ask to read only with a read usage text, and to write only with a write usage text.")
@@ -22,28 +22,24 @@ struct Apps: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Why the app reads health data.", valueName: "text")) var readUsage: String = ""
         @Option(name: .long, help: ArgumentHelp("Why the app writes health data.", valueName: "text")) var writeUsage: String = ""
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var request = Salus_V1_AddAppRequest()
             request.appID = appID
             request.name = name
             request.readUsage = readUsage
             request.writeUsage = writeUsage
-            let info: Salus_V1_AppInfo = try await ConsentCalls.call(client, "AddApp", request)
+            let info: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.addApp, request)
             print("registered \(info.appID) (\(info.name))")
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "List registered apps.")
         @OptionGroup var connection: ConnectionOptions
         @Flag(name: .long, help: "Print JSON.") var json = false
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
-            let response: Salus_V1_ListAppsResponse = try await ConsentCalls.call(client, "ListApps", Salus_V1_ListAppsRequest())
+        func run(client: RPCClient) async throws {
+            let response: Salus_V1_ListAppsResponse = try await ConsentCalls.call(client, SalusMethods.Consent.listApps, Salus_V1_ListAppsRequest())
             if json {
                 print(try response.jsonString(options: jsonOptions))
                 return
@@ -60,18 +56,16 @@ struct Apps: AsyncParsableCommand {
         }
     }
 
-    struct Show: AsyncParsableCommand {
+    struct Show: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Show an app: grants per type, per-object grants, pending requests.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
         @Flag(name: .long, help: "Print JSON.") var json = false
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var request = Salus_V1_AppRequest()
             request.appID = appID
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, "ShowApp", request)
+            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.showApp, request)
             if json {
                 print(try app.jsonString(options: jsonOptions))
                 return
@@ -103,37 +97,33 @@ struct Apps: AsyncParsableCommand {
         }
     }
 
-    struct Reset: AsyncParsableCommand {
+    struct Reset: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Return an app to \"not determined\" for every type and object.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var request = Salus_V1_AppRequest()
             request.appID = appID
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(client, "ResetApp", request)
+            let _: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.resetApp, request)
             print("\(appID): every permission is not determined again")
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Forget an app; its samples stay, attributed to it.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var request = Salus_V1_AppRequest()
             request.appID = appID
-            let _: Salus_V1_RemoveAppResponse = try await ConsentCalls.call(client, "RemoveApp", request)
+            let _: Salus_V1_RemoveAppResponse = try await ConsentCalls.call(client, SalusMethods.Consent.removeApp, request)
             print("removed \(appID); its samples stay in the store")
         }
     }
 
-    struct Policy: AsyncParsableCommand {
+    struct Policy: AdminCommand {
         static let configuration = CommandConfiguration(
             abstract: "How the app's new requests are answered: ask | grant-all | deny-all | grant.",
             discussion: "`grant` grants the types listed with --read and --share and denies the rest. --after answers that long after the request arrives (500ms, 2s, 1m).")
@@ -144,9 +134,7 @@ struct Apps: AsyncParsableCommand {
         @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Types granted for writing (with grant).", valueName: "type")) var share: [String] = []
         @Option(name: .long, help: ArgumentHelp("Answer this long after a request arrives.", valueName: "duration")) var after: String?
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var policy = Salus_V1_Policy()
             switch kind {
             case "ask": policy.kind = .ask
@@ -167,7 +155,7 @@ struct Apps: AsyncParsableCommand {
             var request = Salus_V1_SetPolicyRequest()
             request.appID = appID
             request.policy = policy
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, "SetPolicy", request)
+            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.setPolicy, request)
             print("\(app.appID): policy \(ConsentCalls.policy(app.policy))")
         }
     }
@@ -177,20 +165,20 @@ struct Apps: AsyncParsableCommand {
         guard !read.isEmpty || !share.isEmpty else {
             throw CommandFailure("--read/--share: no types given; expected at least one type")
         }
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
-        var grants: [String: Salus_V1_TypeGrant] = [:]
-        for type in try await ConsentCalls.resolveTypes(read, client: client) {
-            grants[type, default: Salus_V1_TypeGrant.with { $0.type = type }].read = decision
+        try await connection.withClient { client in
+            var grants: [String: Salus_V1_TypeGrant] = [:]
+            for type in try await ConsentCalls.resolveTypes(read, client: client) {
+                grants[type, default: Salus_V1_TypeGrant.with { $0.type = type }].read = decision
+            }
+            for type in try await ConsentCalls.resolveTypes(share, client: client) {
+                grants[type, default: Salus_V1_TypeGrant.with { $0.type = type }].share = decision
+            }
+            var request = Salus_V1_SetGrantsRequest()
+            request.appID = appID
+            request.grants = grants.keys.sorted().map { grants[$0]! }
+            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.setGrants, request)
+            Apps.show(app)
         }
-        for type in try await ConsentCalls.resolveTypes(share, client: client) {
-            grants[type, default: Salus_V1_TypeGrant.with { $0.type = type }].share = decision
-        }
-        var request = Salus_V1_SetGrantsRequest()
-        request.appID = appID
-        request.grants = grants.keys.sorted().map { grants[$0]! }
-        let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, "SetGrants", request)
-        Apps.show(app)
     }
 
     struct Grant: AsyncParsableCommand {
@@ -217,19 +205,17 @@ struct Apps: AsyncParsableCommand {
         }
     }
 
-    struct Withdraw: AsyncParsableCommand {
+    struct Withdraw: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Withdraw an app's access to objects of a per-object type.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
         @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The objects' UUIDs.", valueName: "uuid")) var objects: [String]
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var request = Salus_V1_WithdrawObjectsRequest()
             request.appID = appID
             request.uuids = try objects.map { try ConsentCalls.uuid($0, flag: "--objects") }
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, "WithdrawObjects", request)
+            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.withdrawObjects, request)
             print("\(app.appID) may read \(app.objects.count) objects now")
         }
     }

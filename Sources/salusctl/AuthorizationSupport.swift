@@ -6,14 +6,12 @@ import SwiftProtobuf
 
 /// Calls to salus.v1.Consent and the small helpers the authorization commands share.
 enum ConsentCalls {
-    static func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Consent", method: name) }
-
     /// Runs one unary Consent call, turning an RPC error into its message.
     static func call<Request: SwiftProtobufMessage, Response: SwiftProtobufMessage>(
-        _ client: RPCClient, _ name: String, _ request: Request, as: Response.Type = Response.self
+        _ client: RPCClient, _ method: MethodDescriptor, _ request: Request, as: Response.Type = Response.self
     ) async throws -> Response {
         do {
-            return try await client.unary(method(name), request: request)
+            return try await client.unary(method, request: request)
         } catch let error as RPCError {
             throw CommandFailure(error.message)
         }
@@ -23,8 +21,7 @@ enum ConsentCalls {
     /// unknown names pass through for the daemon to refuse by name.
     static func resolveTypes(_ names: [String], client: RPCClient) async throws -> [String] {
         guard !names.isEmpty else { return [] }
-        let types: Salus_V1_ListTypesResponse = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Admin", method: "ListTypes"), request: Salus_V1_ListTypesRequest())
+        let types = try await client.listTypes()
         let identifiers = types.types.map(\.definition.identifier)
         return names.map { name in
             if identifiers.contains(name) { return name }

@@ -11,15 +11,13 @@ struct Consent: AsyncParsableCommand {
         defaultSubcommand: Pending.self
     )
 
-    struct Pending: AsyncParsableCommand {
+    struct Pending: AdminCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List pending requests with the app's name, usage texts and types.")
         @OptionGroup var connection: ConnectionOptions
         @Flag(name: .long, help: "Print JSON.") var json = false
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
-            let response: Salus_V1_ListRequestsResponse = try await ConsentCalls.call(client, "ListRequests", Salus_V1_ListRequestsRequest())
+        func run(client: RPCClient) async throws {
+            let response: Salus_V1_ListRequestsResponse = try await ConsentCalls.call(client, SalusMethods.Consent.listRequests, Salus_V1_ListRequestsRequest())
             if json {
                 print(try response.jsonString(options: jsonOptions))
                 return
@@ -47,44 +45,42 @@ struct Consent: AsyncParsableCommand {
             if (all || none) && !(grantRead.isEmpty && grantShare.isEmpty && objects.isEmpty) {
                 throw CommandFailure("--all/--none: not with --grant-read, --grant-share or --objects")
             }
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
-            var request = Salus_V1_AnswerRequestRequest()
-            request.requestID = requestID
-            if all {
-                let pending: Salus_V1_ListRequestsResponse = try await ConsentCalls.call(client, "ListRequests", Salus_V1_ListRequestsRequest())
-                guard let asked = pending.requests.first(where: { $0.id == requestID }) else {
-                    throw CommandFailure("REQUEST: no pending request \(requestID); expected one listed by salusctl consent")
+            try await connection.withClient { client in
+                var request = Salus_V1_AnswerRequestRequest()
+                request.requestID = requestID
+                if all {
+                    let pending: Salus_V1_ListRequestsResponse = try await ConsentCalls.call(client, SalusMethods.Consent.listRequests, Salus_V1_ListRequestsRequest())
+                    guard let asked = pending.requests.first(where: { $0.id == requestID }) else {
+                        throw CommandFailure("REQUEST: no pending request \(requestID); expected one listed by salusctl consent")
+                    }
+                    request.grantRead = asked.read
+                    request.grantShare = asked.share
+                    request.objects = asked.objects.map(\.uuid)
+                } else if !none {
+                    request.grantRead = try await ConsentCalls.resolveTypes(grantRead, client: client)
+                    request.grantShare = try await ConsentCalls.resolveTypes(grantShare, client: client)
+                    request.objects = try objects.map { try ConsentCalls.uuid($0, flag: "--objects") }
+                    let denied = Set(try await ConsentCalls.resolveTypes(deny, client: client))
+                    if let both = denied.intersection(request.grantRead + request.grantShare).first {
+                        throw CommandFailure("--deny: \(both) is also granted; expected each type either granted or denied")
+                    }
                 }
-                request.grantRead = asked.read
-                request.grantShare = asked.share
-                request.objects = asked.objects.map(\.uuid)
-            } else if !none {
-                request.grantRead = try await ConsentCalls.resolveTypes(grantRead, client: client)
-                request.grantShare = try await ConsentCalls.resolveTypes(grantShare, client: client)
-                request.objects = try objects.map { try ConsentCalls.uuid($0, flag: "--objects") }
-                let denied = Set(try await ConsentCalls.resolveTypes(deny, client: client))
-                if let both = denied.intersection(request.grantRead + request.grantShare).first {
-                    throw CommandFailure("--deny: \(both) is also granted; expected each type either granted or denied")
-                }
+                let answered: Salus_V1_ConsentRequest = try await ConsentCalls.call(client, SalusMethods.Consent.answerRequest, request)
+                print("answered \(answered.id) for \(answered.appID): read \(request.grantRead.isEmpty ? "none" : request.grantRead.joined(separator: ", ")); write \(request.grantShare.isEmpty ? "none" : request.grantShare.joined(separator: ", "))\(request.objects.isEmpty ? "" : "; \(request.objects.count) objects")")
             }
-            let answered: Salus_V1_ConsentRequest = try await ConsentCalls.call(client, "AnswerRequest", request)
-            print("answered \(answered.id) for \(answered.appID): read \(request.grantRead.isEmpty ? "none" : request.grantRead.joined(separator: ", ")); write \(request.grantShare.isEmpty ? "none" : request.grantShare.joined(separator: ", "))\(request.objects.isEmpty ? "" : "; \(request.objects.count) objects")")
         }
     }
 
-    struct Watch: AsyncParsableCommand {
+    struct Watch: AdminCommand {
         static let configuration = CommandConfiguration(
             abstract: "Wait for requests and ask you about each as it arrives.",
             discussion: "For each request: a = allow all, n = allow nothing, c = choose type by type (and object by object), s = skip (leave it pending). Without a terminal on stdin, requests are only printed.")
         @OptionGroup var connection: ConnectionOptions
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             print("waiting for requests (Ctrl-C to stop)")
             let stream = try client.serverStreaming(
-                ConsentCalls.method("WatchRequests"), request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
+                SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
             var interactive = true
             for try await request in stream {
                 print("")
@@ -100,7 +96,7 @@ struct Consent: AsyncParsableCommand {
                     continue
                 }
                 do {
-                    let _: Salus_V1_ConsentRequest = try await client.unary(ConsentCalls.method("AnswerRequest"), request: answer)
+                    let _: Salus_V1_ConsentRequest = try await client.unary(SalusMethods.Consent.answerRequest, request: answer)
                     print("answered \(request.id)")
                 } catch let error as RPCError {
                     print("could not answer \(request.id): \(error.message)")

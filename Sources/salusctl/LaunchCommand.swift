@@ -34,11 +34,11 @@ struct Launch: AsyncParsableCommand {
         guard let program = arguments.first else {
             throw CommandFailure("COMMAND: missing; expected the app's command after --, as in salusctl launch --app \(app) -- sleepdiary demo")
         }
-        let client = try await connection.connect()
         var request = Salus_V1_AppRequest()
         request.appID = app
-        let endpoint: Salus_V1_AppEndpoint = try await ConsentCalls.call(client, "CreateAppEndpoint", request)
-        await client.close()
+        let endpoint: Salus_V1_AppEndpoint = try await connection.withClient {
+            try await ConsentCalls.call($0, SalusMethods.Consent.createAppEndpoint, request)
+        }
         setenv("SALUS_SOCKET", endpoint.socketPath, 1)
         setenv("SALUS_APP_ID", app, 1)
         let cArguments = arguments.map { strdup($0) } + [nil]

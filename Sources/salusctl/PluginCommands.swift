@@ -6,7 +6,7 @@ import SwiftProtobuf
 
 /// `salusctl plugins`: the loaded plugins with versions and paths, and the refused ones with
 /// their reasons.
-struct Plugins: AsyncParsableCommand {
+struct Plugins: AdminCommand {
     static let configuration = CommandConfiguration(abstract: "List loaded and refused plugins.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -14,11 +14,9 @@ struct Plugins: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 
-    func run() async throws {
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
+    func run(client: RPCClient) async throws {
         let response: Salus_V1_ListPluginsResponse = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Admin", method: "ListPlugins"), request: Salus_V1_ListPluginsRequest())
+            SalusMethods.Admin.listPlugins, request: Salus_V1_ListPluginsRequest())
         if json {
             print(try response.jsonString(options: jsonOptions))
             return
@@ -42,7 +40,7 @@ struct Plugins: AsyncParsableCommand {
 }
 
 /// `salusctl types`: every registered type with kind, unit, aggregation and values.
-struct Types: AsyncParsableCommand {
+struct Types: AdminCommand {
     static let configuration = CommandConfiguration(abstract: "List registered data types, workout activity types and metadata keys.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -50,11 +48,8 @@ struct Types: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 
-    func run() async throws {
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
-        let response: Salus_V1_ListTypesResponse = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Admin", method: "ListTypes"), request: Salus_V1_ListTypesRequest())
+    func run(client: RPCClient) async throws {
+        let response = try await client.listTypes()
         if json {
             print(try response.jsonString(options: jsonOptions))
             return

@@ -11,7 +11,7 @@ struct Priority: AsyncParsableCommand {
     )
 
     /// `salusctl priority show TYPE`.
-    struct Show: AsyncParsableCommand {
+    struct Show: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Show the source priority of a type, highest first.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -19,20 +19,18 @@ struct Priority: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The quantity type: identifier or short name.", valueName: "type"))
         var type: String
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             let identifier = try await Priority.resolve(type, client: client)
             var request = Salus_V1_SourcePriorityRequest()
             request.type = identifier
             let response: Salus_V1_SourcePriority = try await client.unary(
-                MethodDescriptor(service: "salus.v1.Statistics", method: "GetSourcePriority"), request: request)
+                SalusMethods.Statistics.getSourcePriority, request: request)
             Priority.print(response)
         }
     }
 
     /// `salusctl priority set TYPE SOURCE...`.
-    struct Set: AsyncParsableCommand {
+    struct Set: AdminCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set the source priority of a type, highest first; no source clears it.")
 
@@ -44,22 +42,19 @@ struct Priority: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("App ids, highest priority first.", valueName: "source"))
         var sources: [String] = []
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             let identifier = try await Priority.resolve(type, client: client)
             var request = Salus_V1_SourcePriority()
             request.type = identifier
             request.sources = sources
             let response: Salus_V1_SourcePriority = try await client.unary(
-                MethodDescriptor(service: "salus.v1.Statistics", method: "SetSourcePriority"), request: request)
+                SalusMethods.Statistics.setSourcePriority, request: request)
             Priority.print(response)
         }
     }
 
     static func resolve(_ name: String, client: RPCClient) async throws -> String {
-        let types: Salus_V1_ListTypesResponse = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Admin", method: "ListTypes"), request: Salus_V1_ListTypesRequest())
+        let types = try await client.listTypes()
         return try Registry(types).resolve(name).identifier
     }
 

@@ -35,13 +35,48 @@ struct ConnectionOptions: ParsableArguments {
     }
 }
 
+/// A subcommand that calls the daemon on the admin socket: ``run(client:)`` gets a connected
+/// client, which is closed when it returns or throws.
+protocol AdminCommand: AsyncParsableCommand {
+    var connection: ConnectionOptions { get }
+    func run(client: RPCClient) async throws
+}
+
+extension AdminCommand {
+    func run() async throws {
+        try await connection.withClient { try await run(client: $0) }
+    }
+}
+
+extension ConnectionOptions {
+    /// Runs `body` with a client connected to the admin socket, closing it afterwards.
+    func withClient<T>(_ body: (RPCClient) async throws -> T) async throws -> T {
+        let client = try await connect()
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+}
+
+extension RPCClient {
+    /// Every registered type (`salus.v1.Admin/ListTypes`).
+    func listTypes() async throws -> Salus_V1_ListTypesResponse {
+        try await unary(SalusMethods.Admin.listTypes, request: Salus_V1_ListTypesRequest())
+    }
+}
+
 /// A failure to show to the person, without a stack of types.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
 
-struct Status: AsyncParsableCommand {
+struct Status: AdminCommand {
     static let configuration = CommandConfiguration(abstract: "Show the daemon's version, limits and services.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -49,9 +84,7 @@ struct Status: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
-    func run() async throws {
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
+    func run(client: RPCClient) async throws {
         guard let hello = client.serverHello else { throw CommandFailure("the daemon did not answer Hello") }
         if json {
             print(try hello.jsonString())

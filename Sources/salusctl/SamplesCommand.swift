@@ -7,7 +7,7 @@ import SalusRPC
 
 /// `salusctl samples TYPE`: the owner browses the samples of one type, every app's, through the
 /// admin socket.
-struct Samples: AsyncParsableCommand {
+struct Samples: AdminCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the samples of one type, from every app.",
         discussion: """
@@ -61,11 +61,8 @@ struct Samples: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
-        let types: Salus_V1_ListTypesResponse = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Admin", method: "ListTypes"), request: Salus_V1_ListTypesRequest())
+    func run(client: RPCClient) async throws {
+        let types = try await client.listTypes()
         let registry = Registry(types)
         let definition = try registry.resolve(type)
 

@@ -32,11 +32,10 @@ struct Scenario: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("FILE: \(file) is not a scenario: \(error)")
             }
-            let owner = try await connection.connect()
-            defer { Task { await owner.close() } }
-            let runner = ScenarioRunner(owner: owner)
-            print("scenario: \(scenario.name)")
-            let failures = try await runner.run(scenario)
+            let failures = try await connection.withClient { owner in
+                print("scenario: \(scenario.name)")
+                return try await ScenarioRunner(owner: owner).run(scenario)
+            }
             print(failures == 0 ? "PASS: all \(scenario.steps.count) steps" : "FAIL: \(failures) of \(scenario.steps.count) steps")
             if failures > 0 { throw ExitCode(1) }
         }
@@ -109,7 +108,7 @@ final class ScenarioRunner {
         if let client = apps[id] { return client }
         var request = Salus_V1_AppRequest()
         request.appID = id
-        let endpoint: Salus_V1_AppEndpoint = try await ConsentCalls.call(owner, "CreateAppEndpoint", request)
+        let endpoint: Salus_V1_AppEndpoint = try await ConsentCalls.call(owner, SalusMethods.Consent.createAppEndpoint, request)
         var configuration = RPCClient.Configuration()
         configuration.clientName = id
         let client = try await RPCClient.connect(unixSocketPath: endpoint.socketPath, configuration: configuration)
@@ -124,8 +123,8 @@ final class ScenarioRunner {
             add.name = app.name
             add.readUsage = app.readUsage ?? ""
             add.writeUsage = app.writeUsage ?? ""
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, "AddApp", add)
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, "ResetApp", Salus_V1_AppRequest.with { $0.appID = app.id })
+            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, SalusMethods.Consent.addApp, add)
+            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, SalusMethods.Consent.resetApp, Salus_V1_AppRequest.with { $0.appID = app.id })
             var policy = Salus_V1_SetPolicyRequest()
             policy.appID = app.id
             switch app.policy ?? "ask" {
@@ -138,7 +137,7 @@ final class ScenarioRunner {
             policy.policy.read = app.read ?? []
             policy.policy.share = app.share ?? []
             policy.policy.afterMs = try app.after.map { try ConsentCalls.milliseconds($0, flag: "apps[\(app.id)].after") } ?? 0
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, "SetPolicy", policy)
+            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, SalusMethods.Consent.setPolicy, policy)
         }
         var failures = 0
         for (index, step) in scenario.steps.enumerated() {
@@ -162,12 +161,12 @@ final class ScenarioRunner {
                 request.appID = appID
                 request.grants = (types.read ?? []).map { type in Salus_V1_TypeGrant.with { $0.type = type; $0.read = .denied } }
                     + (types.share ?? []).map { type in Salus_V1_TypeGrant.with { $0.type = type; $0.share = .denied } }
-                let _: Salus_V1_AppInfo = try await owner.unary(ConsentCalls.method("SetGrants"), request: request)
+                let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setGrants, request: request)
                 return check(step, what: what, error: nil)
             }
             if step.reset == true {
                 what = "owner resets \(appID)"
-                let _: Salus_V1_AppInfo = try await owner.unary(ConsentCalls.method("ResetApp"), request: Salus_V1_AppRequest.with { $0.appID = appID })
+                let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.resetApp, request: Salus_V1_AppRequest.with { $0.appID = appID })
                 return check(step, what: what, error: nil)
             }
             let client = try await app(appID)
@@ -178,7 +177,7 @@ final class ScenarioRunner {
                 request.read = types.read ?? []
                 do {
                     let _: Salus_V1_AuthorizationResponse = try await client.unary(
-                        MethodDescriptor(service: "salus.v1.Authorization", method: "RequestAuthorization"), request: request)
+                        SalusMethods.Authorization.requestAuthorization, request: request)
                     return check(step, what: what, error: nil)
                 } catch let error as RPCError { return check(step, what: what, error: error) }
             }
@@ -186,7 +185,7 @@ final class ScenarioRunner {
                 what = "\(appID) requests per-object read of \(type)"
                 do {
                     let _: Salus_V1_AuthorizationResponse = try await client.unary(
-                        MethodDescriptor(service: "salus.v1.Authorization", method: "RequestPerObjectReadAuthorization"),
+                        SalusMethods.Authorization.requestPerObjectReadAuthorization,
                         request: Salus_V1_PerObjectReadRequest.with { $0.type = type })
                     return check(step, what: what, error: nil)
                 } catch let error as RPCError { return check(step, what: what, error: error) }
@@ -214,7 +213,7 @@ final class ScenarioRunner {
                     request.samples.append(sample)
                 }
                 do {
-                    let _: Salus_V1_SaveResponse = try await client.unary(MethodDescriptor(service: "salus.v1.Store", method: "Save"), request: request)
+                    let _: Salus_V1_SaveResponse = try await client.unary(SalusMethods.Store.save, request: request)
                     return check(step, what: what, error: nil)
                 } catch let error as RPCError { return check(step, what: what, error: error) }
             }
@@ -222,7 +221,7 @@ final class ScenarioRunner {
                 what = "\(appID) queries \(type)"
                 var samples: [Salus_V1_Sample] = []
                 for try await batch in try client.serverStreaming(
-                    MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples"),
+                    SalusMethods.Store.querySamples,
                     request: Salus_V1_SampleQueryRequest.with { $0.type = type }, responseType: Salus_V1_SampleBatch.self)
                 {
                     samples += batch.samples
@@ -238,7 +237,7 @@ final class ScenarioRunner {
             if let type = step.status {
                 what = "\(appID) sharing status of \(type)"
                 let response: Salus_V1_AuthorizationStatusResponse = try await client.unary(
-                    MethodDescriptor(service: "salus.v1.Authorization", method: "AuthorizationStatus"),
+                    SalusMethods.Authorization.authorizationStatus,
                     request: Salus_V1_AuthorizationStatusRequest.with { $0.type = type })
                 let got = switch response.status {
                 case .sharingAuthorized: "sharingAuthorized"

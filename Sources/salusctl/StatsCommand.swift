@@ -5,7 +5,7 @@ import SalusRPC
 
 /// `salusctl stats TYPE`: the owner's merged statistics of one quantity type, per interval or
 /// over a window, through the admin socket.
-struct Stats: AsyncParsableCommand {
+struct Stats: AdminCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show statistics of one quantity type, merged across sources by priority.",
         discussion: """
@@ -51,11 +51,8 @@ struct Stats: AsyncParsableCommand {
     @Flag(name: .long, help: "Print a JSON array instead of a table.")
     var json = false
 
-    func run() async throws {
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
-        let types: Salus_V1_ListTypesResponse = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Admin", method: "ListTypes"), request: Salus_V1_ListTypesRequest())
+    func run(client: RPCClient) async throws {
+        let types = try await client.listTypes()
         let definition = try Registry(types).resolve(type)
         guard definition.kind == .quantity else {
             throw CommandFailure("TYPE: \(definition.identifier) is not a quantity type; expected a quantity type such as stepCount or heartRate")
@@ -101,7 +98,7 @@ struct Stats: AsyncParsableCommand {
                 request.anchorDate = Self.microseconds(calendar.date(from: month)!)
             }
             let stream = try client.serverStreaming(
-                MethodDescriptor(service: "salus.v1.Statistics", method: "QueryCollection"), request: request,
+                SalusMethods.Statistics.queryCollection, request: request,
                 responseType: Salus_V1_StatisticsCollectionBatch.self)
             for try await batch in stream {
                 results += batch.statistics
@@ -117,7 +114,7 @@ struct Stats: AsyncParsableCommand {
                 request.windowEnd = Self.microseconds(end ?? Date())
             }
             let response: Salus_V1_StatisticsResponse = try await client.unary(
-                MethodDescriptor(service: "salus.v1.Statistics", method: "Query"), request: request)
+                SalusMethods.Statistics.query, request: request)
             results = [response.statistics]
         }
         if json {

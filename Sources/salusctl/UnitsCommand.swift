@@ -12,7 +12,7 @@ struct Units: AsyncParsableCommand {
     )
 
     /// `salusctl units show [TYPE...]`.
-    struct Show: AsyncParsableCommand {
+    struct Show: AdminCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the unit of each type; without a type, the types you chose a unit for.")
 
@@ -21,13 +21,11 @@ struct Units: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("Quantity types: identifiers or short names.", valueName: "type"))
         var types: [String] = []
 
-        func run() async throws {
-            let client = try await connection.connect()
-            defer { Task { await client.close() } }
+        func run(client: RPCClient) async throws {
             var request = Salus_V1_PreferredUnitsRequest()
             for type in types { request.types.append(try await Priority.resolve(type, client: client)) }
             let response: Salus_V1_PreferredUnits = try await client.unary(
-                MethodDescriptor(service: "salus.v1.Statistics", method: "GetPreferredUnits"), request: request)
+                SalusMethods.Statistics.getPreferredUnits, request: request)
             if response.units.isEmpty {
                 Swift.print("no preferred units: every type shows in its canonical unit")
                 return
@@ -37,7 +35,7 @@ struct Units: AsyncParsableCommand {
     }
 
     /// `salusctl units set TYPE UNIT`.
-    struct Set: AsyncParsableCommand {
+    struct Set: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Set the unit a type is shown in.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -48,13 +46,13 @@ struct Units: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("A unit of the type's dimension, like km, mi, kcal or degF.", valueName: "unit"))
         var unit: String
 
-        func run() async throws {
-            try await Units.set(type, unit: unit, connection: connection)
+        func run(client: RPCClient) async throws {
+            try await Units.set(type, unit: unit, client: client)
         }
     }
 
     /// `salusctl units clear TYPE`.
-    struct Clear: AsyncParsableCommand {
+    struct Clear: AdminCommand {
         static let configuration = CommandConfiguration(abstract: "Go back to the type's canonical unit.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -62,19 +60,17 @@ struct Units: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The quantity type: identifier or short name.", valueName: "type"))
         var type: String
 
-        func run() async throws {
-            try await Units.set(type, unit: "", connection: connection)
+        func run(client: RPCClient) async throws {
+            try await Units.set(type, unit: "", client: client)
         }
     }
 
-    static func set(_ type: String, unit: String, connection: ConnectionOptions) async throws {
-        let client = try await connection.connect()
-        defer { Task { await client.close() } }
+    static func set(_ type: String, unit: String, client: RPCClient) async throws {
         var request = Salus_V1_PreferredUnit()
         request.type = try await Priority.resolve(type, client: client)
         request.unit = unit
         let response: Salus_V1_PreferredUnits = try await client.unary(
-            MethodDescriptor(service: "salus.v1.Statistics", method: "SetPreferredUnit"), request: request)
+            SalusMethods.Statistics.setPreferredUnit, request: request)
         Units.print(response)
     }
 
