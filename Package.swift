@@ -197,6 +197,14 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
+        // The services driven in-process (socketpair connections): no socket file, no process.
+        .testTarget(
+            name: "SalusServerTests",
+            dependencies: [
+                "SalusServer", "SalusRPC", "SalusProto", "SalusStore", "SalusModel", "SalusPluginHost",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: ["SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport"]
