@@ -219,7 +219,7 @@ package final class AppRegistry: Sendable {
         let reason = failures.first.map { "\($0.error)" } ?? ""
         throw AppRegistryError(
             .notSaved, field: "app_id", value: names, expected: "a change saved to \(persistence.path)",
-            message: "the change is in effect but was not saved to \(persistence.path) (\(reason)): the authorization of \(names) will be lost when salusd restarts unless a later change saves it")
+            message: "the change is in effect but was not saved to \(persistence.path) (\(reason)): a restarted salusd would go back to the last saved authorization of \(names) unless a later change saves it")
     }
 
     // MARK: Endpoints

@@ -1,58 +1,64 @@
 import SalusProto
 import SalusRPC
 
-/// The service edge of authorization: the parts' refusals as wire errors. Only the services
-/// (the types that register RPC methods) use these.
-extension RPCError {
-    /// The wire error for a refusal of the access policy.
-    static func from(_ error: AccessError) -> RPCError {
-        switch error.code {
-        case .invalidArgument:
-            return .invalidArgument(field: error.field, value: error.value, expected: error.expected, message: error.message)
-        case .notRegistered:
-            return RPCError(code: .failedPrecondition, message: error.message, reason: .notFound, field: error.field, value: error.value, expected: error.expected)
-        case .notDetermined:
-            return RPCError(code: .permissionDenied, message: error.message, reason: .authorizationNotDetermined, field: error.field, value: error.value, expected: error.expected)
-        case .denied:
-            return RPCError(code: .permissionDenied, message: error.message, reason: .authorizationDenied, field: error.field, value: error.value, expected: error.expected)
-        }
-    }
+/// An error code of one authorization part, with the wire code and reason it stands for.
+protocol WireMappedCode: Hashable, Sendable {
+    /// The gRPC code and the detail's reason clients get.
+    var wire: (code: RPCError.Code, reason: Salus_V1_ErrorReason) { get }
+}
 
-    /// The wire error for a refusal of the app registry.
-    static func from(_ error: AppRegistryError) -> RPCError {
-        switch error.code {
-        case .invalidArgument:
-            return .invalidArgument(field: error.field, value: error.value, expected: error.expected, message: error.message)
-        case .notFound:
-            return RPCError(code: .notFound, message: error.message, reason: .notFound, field: error.field, value: error.value, expected: error.expected)
-        case .notSaved:
-            return RPCError(code: .internal, message: error.message, reason: .databaseInaccessible, field: error.field, value: error.value, expected: error.expected)
-        }
-    }
-
-    /// The wire error for a refusal of the consent queue.
-    static func from(_ error: ConsentError) -> RPCError {
-        switch error.code {
-        case .invalidArgument:
-            return .invalidArgument(field: error.field, value: error.value, expected: error.expected, message: error.message)
-        case .notFound:
-            return RPCError(code: .notFound, message: error.message, reason: .notFound, field: error.field, value: error.value, expected: error.expected)
-        case .notSaved:
-            return RPCError(code: .internal, message: error.message, reason: .databaseInaccessible, field: error.field, value: error.value, expected: error.expected)
+extension AccessErrorCode: WireMappedCode {
+    var wire: (code: RPCError.Code, reason: Salus_V1_ErrorReason) {
+        switch self {
+        case .invalidArgument: return (.invalidArgument, .invalidArgument)
+        case .notRegistered: return (.failedPrecondition, .notFound)
+        case .notDetermined: return (.permissionDenied, .authorizationNotDetermined)
+        case .denied: return (.permissionDenied, .authorizationDenied)
         }
     }
 }
 
-/// Runs authorization work for a service method, turning the parts' refusals into wire errors.
+extension AppRegistryErrorCode: WireMappedCode {
+    var wire: (code: RPCError.Code, reason: Salus_V1_ErrorReason) {
+        switch self {
+        case .invalidArgument: return (.invalidArgument, .invalidArgument)
+        case .notFound: return (.notFound, .notFound)
+        case .notSaved: return (.internal, .databaseInaccessible)
+        }
+    }
+}
+
+extension ConsentErrorCode: WireMappedCode {
+    var wire: (code: RPCError.Code, reason: Salus_V1_ErrorReason) {
+        switch self {
+        case .invalidArgument: return (.invalidArgument, .invalidArgument)
+        case .notFound: return (.notFound, .notFound)
+        case .notSaved: return (.internal, .databaseInaccessible)
+        }
+    }
+}
+
+/// A part's error that the service edge turns into a wire error.
+protocol WireMappedError: Error {
+    /// The wire error: the code's gRPC code and reason, with the message, field, value and
+    /// expected unchanged.
+    var rpcError: RPCError { get }
+}
+
+extension AuthorizationError: WireMappedError where Code: WireMappedCode {
+    var rpcError: RPCError {
+        RPCError(code: code.wire.code, message: message, reason: code.wire.reason, field: field, value: value, expected: expected)
+    }
+}
+
+/// Runs authorization work for a service method, turning the parts' refusals into wire errors:
+/// the service edge of authorization. Only the services (the types that register RPC methods)
+/// use it.
 func authorizationCall<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as AccessError {
-        throw RPCError.from(error)
-    } catch let error as AppRegistryError {
-        throw RPCError.from(error)
-    } catch let error as ConsentError {
-        throw RPCError.from(error)
+    } catch let error as any WireMappedError {
+        throw error.rpcError
     }
 }
 
