@@ -115,6 +115,40 @@ struct ConsentPersistenceTests {
         await owner.close()
         await services.stop()
     }
+
+    @Test("an answer a policy gave that cannot be saved is reported by the owner's next change")
+    func unsavedPolicyAnswer() async throws {
+        let services = try await S.start(persistent: true)
+        let owner = try await services.owner()
+        try await S.register(owner, "org.example.app", read: nil, share: nil)
+        var policy = Salus_V1_SetPolicyRequest()
+        policy.appID = "org.example.app"
+        policy.policy.kind = .grantAll
+        let _: Salus_V1_AppInfo = try await owner.unary(S.consent("SetPolicy"), request: policy)
+        let refusing = try Self.refuseWrites(services)
+
+        // The policy answers; the app's call completes with the grant in effect.
+        let app = try await services.app("org.example.app")
+        var request = Salus_V1_AuthorizationRequest()
+        request.share = [S.steps]
+        let _: Salus_V1_AuthorizationResponse = try await app.unary(AuthorizationService.requestAuthorization, request: request)
+        _ = try await S.save(app, [S.sample(value: 1, start: 1_700_000_000_000_000)])
+
+        // The policy's write may still be on its way; once it failed, the owner's next change says so.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while services.engine.apps.unsaved().isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(services.engine.apps.unsaved() == ["org.example.app"])
+        let error = await #expect(throws: RPCError.self) { try await S.register(owner, "org.example.second", read: nil, share: nil) }
+        #expect(error?.code == .internal)
+        #expect(error?.detail?.value.contains("org.example.app") == true)
+
+        try Self.allowWrites(refusing)
+        await app.close()
+        await owner.close()
+        await services.stop()
+    }
 }
 
 /// A log handler that keeps every entry, for tests that check what was logged.
