@@ -202,7 +202,8 @@ let package = Package(
         .testTarget(
             name: "SalusServerTests",
             dependencies: [
-                "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
+                "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
+                "SalusPluginHost",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

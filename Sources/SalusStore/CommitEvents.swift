@@ -1,29 +1,56 @@
 import SalusModel
 import Synchronization
 
-/// A committed change: which types it touched and the change-sequence position after it.
+/// A committed change: which types it touched, which apps wrote them, and the change-sequence
+/// position after it.
 public struct CommitEvent: Hashable, Sendable {
     /// The position after the commit (or after the last of the coalesced commits).
     public var anchor: Anchor
     /// The types whose samples were added or deleted.
     public var changedTypes: Set<TypeIdentifier>
+    /// For each changed type, the apps whose saves or deletions changed it: the source app id
+    /// of a save, the requesting app of a deletion. The owner's deletions name no app, so a type
+    /// changed only by the owner is absent.
+    ///
+    /// **Rule: the writer travels with the commit.** It is set on the writer's queue by the
+    /// transaction that made the change, so whoever receives the event knows who wrote it with
+    /// no lookup elsewhere. Why: a log kept beside the store is written after the event is
+    /// published, and a reader of the event can get there first. Kept per type, so that when
+    /// events coalesce an app's write of one type never stands for another app's write of
+    /// another type.
+    package var writers: [TypeIdentifier: Set<String>]
 
     /// Creates an event.
     public init(anchor: Anchor, changedTypes: Set<TypeIdentifier>) {
-        self.anchor = anchor
-        self.changedTypes = changedTypes
+        self.init(anchor: anchor, changedTypes: changedTypes, writers: [:])
     }
 
-    /// This event and a later one as one: the later anchor, the union of the types.
+    /// Creates an event with the apps that wrote each type.
+    package init(anchor: Anchor, changedTypes: Set<TypeIdentifier>, writers: [TypeIdentifier: Set<String>]) {
+        self.anchor = anchor
+        self.changedTypes = changedTypes
+        self.writers = writers
+    }
+
+    /// Whether `appID` saved or deleted samples of `type` in this event (or in one of the
+    /// commits coalesced into it).
+    package func wrote(_ appID: String, _ type: TypeIdentifier) -> Bool {
+        writers[type]?.contains(appID) ?? false
+    }
+
+    /// This event and a later one as one: the later anchor, the union of the types and, per
+    /// type, the union of the writers.
     public func merged(with later: CommitEvent) -> CommitEvent {
-        CommitEvent(anchor: max(anchor, later.anchor), changedTypes: changedTypes.union(later.changedTypes))
+        CommitEvent(
+            anchor: max(anchor, later.anchor), changedTypes: changedTypes.union(later.changedTypes),
+            writers: writers.merging(later.writers) { $0.union($1) })
     }
 }
 
 /// The commits after a subscription started, as an asynchronous sequence.
 ///
 /// **What may coalesce:** when the reader falls behind, the events that arrived while it was
-/// busy are merged into one (latest anchor, union of the types), so memory stays bounded however
+/// busy are merged into one (latest anchor, union of the types and of each type's writers), so memory stays bounded however
 /// slow the reader is. **What is never lost:** every commit after the subscription was made is
 /// covered by some event the reader receives, with an anchor at or after that commit; a reader
 /// that re-runs an anchored query from its last anchor on each event sees every change once.

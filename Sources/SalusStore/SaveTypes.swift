@@ -69,6 +69,14 @@ public enum Requester: Hashable, Sendable {
     case app(String)
     /// The person who owns the data (`salusctl`): any sample.
     case owner
+
+    /// The app asking, or nil for the owner.
+    package var appID: String? {
+        switch self {
+        case .app(let appID): return appID
+        case .owner: return nil
+        }
+    }
 }
 
 /// The result of a deletion.

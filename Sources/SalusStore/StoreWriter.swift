@@ -58,9 +58,10 @@ final class StoreWriter: @unchecked Sendable {
     // MARK: Transactions
 
     /// Runs `body` in one immediate transaction; on success stores the new change counter,
-    /// commits, keeps the ids it cached and publishes a commit event if anything changed; on
-    /// failure rolls everything back, in the database and in memory.
-    private func write<T>(_ database: Database, _ body: () throws -> T) throws -> (T, Anchor) {
+    /// commits, keeps the ids it cached and publishes a commit event if anything changed, naming
+    /// `writer` (the app saving or deleting; nil for the owner) as the writer of every changed
+    /// type; on failure rolls everything back, in the database and in memory.
+    private func write<T>(_ database: Database, writer: String?, _ body: () throws -> T) throws -> (T, Anchor) {
         sequence = lastSequence
         changedTypes = []
         do {
@@ -79,7 +80,12 @@ final class StoreWriter: @unchecked Sendable {
             let changed = sequence != lastSequence
             lastSequence = sequence
             if changed {
-                broadcaster.publish(CommitEvent(anchor: Anchor(sequence: lastSequence), changedTypes: changedTypes))
+                var writers: [TypeIdentifier: Set<String>] = [:]
+                if let writer {
+                    for type in changedTypes { writers[type] = [writer] }
+                }
+                broadcaster.publish(
+                    CommitEvent(anchor: Anchor(sequence: lastSequence), changedTypes: changedTypes, writers: writers))
             }
             return (value, Anchor(sequence: lastSequence))
         } catch {
@@ -182,7 +188,7 @@ final class StoreWriter: @unchecked Sendable {
 
     func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions) async throws -> SaveResponse {
         try await connection.run { database in
-            let (results, anchor) = try self.write(database) {
+            let (results, anchor) = try self.write(database, writer: source.appID) {
                 try self.saveInTransaction(database, samples, source: source, options: options)
             }
             return SaveResponse(results: results, anchor: anchor)
@@ -377,7 +383,7 @@ final class StoreWriter: @unchecked Sendable {
             throw StoreError.invalid("uuids", value: "[]", expected: "at least one UUID")
         }
         return try await connection.run { database in
-            let (count, anchor) = try self.write(database) { () throws -> Int in
+            let (count, anchor) = try self.write(database, writer: requester.appID) { () throws -> Int in
                 let now = StoredTime.microseconds(Date())
                 var seen = Set<UUID>()
                 var targets: [(Int64, TypeIdentifier)] = []
@@ -416,7 +422,7 @@ final class StoreWriter: @unchecked Sendable {
             type: type, info: catalog.rules(for: type), catalog: catalog, target: .samples)
         let fragment = try compiler.compile(predicate)
         return try await connection.run { database in
-            let (count, anchor) = try self.write(database) { () throws -> Int in
+            let (count, anchor) = try self.write(database, writer: requester.appID) { () throws -> Int in
                 guard
                     let typeID = try database.scalarInt(
                         "SELECT id FROM types WHERE identifier = ?", [.text(type.rawValue)])
@@ -446,7 +452,7 @@ final class StoreWriter: @unchecked Sendable {
     func purgeTombstones(olderThan date: Date) async throws -> PurgeResult {
         let cutoff = StoredTime.microseconds(date)
         return try await connection.run { database in
-            let ((purged, horizon), _) = try self.write(database) { () throws -> (Int, Int64) in
+            let ((purged, horizon), _) = try self.write(database, writer: nil) { () throws -> (Int, Int64) in
                 var horizon =
                     try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0
                 guard

@@ -30,7 +30,7 @@ actor AppEndpoints {
     /// The socket of `appID`, listening.
     func endpoint(for appID: String) async throws -> String {
         if let path = paths[appID] { return path }
-        guard AuthorizationEngine.isValidAppID(appID) else {
+        guard AppRegistry.isValidAppID(appID) else {
             throw RPCError.invalidArgument(field: "appId", value: appID, expected: "a reverse-DNS app id such as org.example.sleepdiary")
         }
         try SalusDaemon.makeDirectory(folder)
@@ -43,7 +43,7 @@ actor AppEndpoints {
             listener: ListenerInfo(label: "app", attributes: ["app-id": appID]),
             permissions: permissions, groupID: groupID)
         paths[appID] = path
-        engine.setEndpoint(path, for: appID)
+        engine.apps.setEndpoint(path, for: appID)
         return path
     }
 

@@ -3,15 +3,30 @@ import Foundation
 import SalusStore
 
 /// Keeps the registered apps and the owner's decisions in `authorization.sqlite` beside the
-/// store, one JSON row per app, written in order on a serial queue so that no caller waits on
-/// the disk (the state in memory is the truth while the daemon runs).
+/// store, one JSON row per app, written in order on a serial queue.
+///
+/// **Rule: write the record as it is when the write runs.** A write is given app ids and reads
+/// each record from memory on the queue, so writes that overtake each other on their way to the
+/// queue still leave the latest state on disk. Nothing here reports to stderr: each failure is
+/// returned to the caller, which logs it and tells the owner.
 final class AuthorizationPersistence: @unchecked Sendable {
+    /// One app whose row could not be written.
+    struct Failure: Sendable {
+        /// The app.
+        var appID: String
+        /// What SQLite or the encoder said.
+        var error: any Error
+    }
+
+    /// The file.
+    let path: String
     private let queue = DispatchQueue(label: "salus.authorization.persistence")
     // Used only on `queue`.
     private let database: Database
 
     /// Opens (creating) the file and its table.
     init(path: String) throws {
+        self.path = path
         database = try Database(path: path)
         try database.execute("CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL) STRICT")
     }
@@ -34,20 +49,27 @@ final class AuthorizationPersistence: @unchecked Sendable {
         }
     }
 
-    /// Stores `record` (replacing the app's row), or removes the row when `record` is nil.
-    func write(appID: String, record: AppRecord?) {
-        queue.async { [database] in
-            do {
-                if let record {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = .sortedKeys
-                    let text = String(decoding: try encoder.encode(record), as: UTF8.self)
-                    _ = try database.run("INSERT OR REPLACE INTO apps (id, record) VALUES (?, ?)", [.text(appID), .text(text)])
-                } else {
-                    _ = try database.run("DELETE FROM apps WHERE id = ?", [.text(appID)])
+    /// Stores the record `current` gives for each app (replacing its row), or removes the row
+    /// when it gives nil; returns the apps whose row could not be written.
+    func write(_ ids: [String], current: @escaping @Sendable (String) -> AppRecord?) async -> [Failure] {
+        await withCheckedContinuation { continuation in
+            queue.async { [database] in
+                var failures: [Failure] = []
+                for id in ids {
+                    do {
+                        if let record = current(id) {
+                            let encoder = JSONEncoder()
+                            encoder.outputFormatting = .sortedKeys
+                            let text = String(decoding: try encoder.encode(record), as: UTF8.self)
+                            _ = try database.run("INSERT OR REPLACE INTO apps (id, record) VALUES (?, ?)", [.text(id), .text(text)])
+                        } else {
+                            _ = try database.run("DELETE FROM apps WHERE id = ?", [.text(id)])
+                        }
+                    } catch {
+                        failures.append(Failure(appID: id, error: error))
+                    }
                 }
-            } catch {
-                FileHandle.standardError.write(Data("salusd: cannot save the authorization of \(appID): \(error)\n".utf8))
+                continuation.resume(returning: failures)
             }
         }
     }

@@ -25,7 +25,7 @@ public struct AuthorizationService: Sendable {
     let store: SampleStore
 
     /// The service over `engine`; `store` lists the objects of per-object requests.
-    public init(engine: AuthorizationEngine, store: SampleStore) {
+    package init(engine: AuthorizationEngine, store: SampleStore) {
         self.engine = engine
         self.store = store
     }
@@ -33,30 +33,30 @@ public struct AuthorizationService: Sendable {
     /// Adds the methods to an app socket's router.
     public func register(into router: inout RPCRouter) {
         router.registerUnary(Self.requestAuthorization, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
-            let caller = try engine.caller(context)
-            try await engine.requestAuthorization(caller, share: request.share, read: request.read)
+            let caller = try Caller.resolve(context)
+            try await authorizationCall { try await engine.requestAuthorization(caller, share: request.share, read: request.read) }
             var response = Salus_V1_AuthorizationResponse()
             response.handled = true
             return response
         }
         router.registerUnary(Self.requestStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
-            let caller = try engine.caller(context)
+            let caller = try Caller.resolve(context)
             var response = Salus_V1_RequestStatusResponse()
-            response.status = try engine.requestStatus(caller, share: request.share, read: request.read)
+            response.status = try await authorizationCall { try engine.requestStatus(caller, share: request.share, read: request.read) }.wire
             return response
         }
         router.registerUnary(Self.authorizationStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationStatusRequest, context) in
-            let caller = try engine.caller(context)
+            let caller = try Caller.resolve(context)
             guard engine.registry.type(request.type) != nil else {
                 throw RPCError.invalidArgument(field: "type", value: request.type, expected: "a registered type identifier (salusctl types)")
             }
             var response = Salus_V1_AuthorizationStatusResponse()
-            response.status = engine.sharingStatus(caller, type: request.type)
+            response.status = engine.sharingStatus(caller, type: request.type).wire
             return response
         }
         router.registerUnary(Self.requestPerObjectReadAuthorization, onEventLoop: false) { (request: Salus_V1_PerObjectReadRequest, context) in
-            let caller = try engine.caller(context)
-            try engine.checkPerObjectRequest(caller, type: request.type)
+            let caller = try Caller.resolve(context)
+            try await authorizationCall { try engine.checkPerObjectRequest(caller, type: request.type) }
             let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
             let query = SampleQuery(
                 type: TypeIdentifier(rawValue: request.type), predicate: predicate,
@@ -68,7 +68,7 @@ public struct AuthorizationService: Sendable {
                 }
                 return objects
             }
-            try await engine.requestPerObjectReadAuthorization(caller, type: request.type, objects: objects)
+            try await authorizationCall { try await engine.requestPerObjectReadAuthorization(caller, type: request.type, objects: objects) }
             var response = Salus_V1_AuthorizationResponse()
             response.handled = true
             return response

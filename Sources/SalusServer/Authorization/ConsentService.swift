@@ -14,7 +14,7 @@ public struct ConsentService: Sendable {
     let makeEndpoint: @Sendable (String) async throws -> String
 
     /// The service over `engine`; `makeEndpoint` creates per-app sockets.
-    public init(engine: AuthorizationEngine, makeEndpoint: @escaping @Sendable (String) async throws -> String) {
+    package init(engine: AuthorizationEngine, makeEndpoint: @escaping @Sendable (String) async throws -> String) {
         self.engine = engine
         self.makeEndpoint = makeEndpoint
     }
@@ -25,25 +25,28 @@ public struct ConsentService: Sendable {
     public func register(into router: inout RPCRouter) {
         let engine = self.engine
         router.registerUnary(Self.method("AddApp"), onEventLoop: false) { (request: Salus_V1_AddAppRequest, _) in
-            Self.info(try engine.addApp(id: request.appID, name: request.name, readUsage: request.readUsage, writeUsage: request.writeUsage), engine)
+            Self.info(try await authorizationCall {
+                try await engine.apps.addApp(id: request.appID, name: request.name, readUsage: request.readUsage, writeUsage: request.writeUsage)
+            }, engine)
         }
         router.registerUnary(Self.method("ListApps"), onEventLoop: false) { (_: Salus_V1_ListAppsRequest, _) in
             var response = Salus_V1_ListAppsResponse()
-            response.apps = engine.apps().map { Self.info($0, engine) }
+            response.apps = engine.apps.apps().map { Self.info($0, engine) }
             return response
         }
         router.registerUnary(Self.method("ShowApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
-            Self.info(try engine.app(request.appID), engine)
+            Self.info(try await authorizationCall { try engine.apps.app(request.appID) }, engine)
         }
         router.registerUnary(Self.method("ResetApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
-            Self.info(try engine.reset(request.appID), engine)
+            Self.info(try await authorizationCall { try await engine.reset(request.appID) }, engine)
         }
         router.registerUnary(Self.method("RemoveApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
-            try engine.remove(request.appID)
+            try await authorizationCall { try await engine.remove(request.appID) }
             return Salus_V1_RemoveAppResponse()
         }
         router.registerUnary(Self.method("SetPolicy"), onEventLoop: false) { (request: Salus_V1_SetPolicyRequest, _) in
-            Self.info(try engine.setPolicy(request.appID, Self.policy(request.policy)), engine)
+            let policy = try Self.policy(request.policy)
+            return Self.info(try await authorizationCall { try await engine.apps.setPolicy(request.appID, policy) }, engine)
         }
         router.registerUnary(Self.method("SetGrants"), onEventLoop: false) { (request: Salus_V1_SetGrantsRequest, _) in
             var read: [String: Decision] = [:]
@@ -52,7 +55,7 @@ public struct ConsentService: Sendable {
                 if let decision = Self.decision(grant.read) { read[grant.type] = decision }
                 if let decision = Self.decision(grant.share) { share[grant.type] = decision }
             }
-            return Self.info(try engine.setGrants(request.appID, read: read, share: share), engine)
+            return Self.info(try await authorizationCall { try await engine.apps.setGrants(request.appID, read: read, share: share) }, engine)
         }
         router.registerUnary(Self.method("WithdrawObjects"), onEventLoop: false) { (request: Salus_V1_WithdrawObjectsRequest, _) in
             var uuids = Set<UUID>()
@@ -62,11 +65,11 @@ public struct ConsentService: Sendable {
                 }
                 uuids.insert(uuid)
             }
-            return Self.info(try engine.withdraw(request.appID, objects: uuids), engine)
+            return Self.info(try await authorizationCall { try await engine.apps.withdraw(request.appID, objects: uuids) }, engine)
         }
         router.registerUnary(Self.method("ListRequests"), onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, _) in
             var response = Salus_V1_ListRequestsResponse()
-            response.requests = engine.pending().map { Self.request($0, engine) }
+            response.requests = engine.consent.pending().map { Self.request($0, engine) }
             return response
         }
         router.registerUnary(Self.method("AnswerRequest"), onEventLoop: false) { (request: Salus_V1_AnswerRequestRequest, _) in
@@ -77,20 +80,19 @@ public struct ConsentService: Sendable {
                 }
                 objects.insert(uuid)
             }
-            let answered = try engine.answer(
-                request.requestID,
-                ConsentAnswer(grantRead: Set(request.grantRead), grantShare: Set(request.grantShare), objects: objects))
+            let answer = ConsentAnswer(grantRead: Set(request.grantRead), grantShare: Set(request.grantShare), objects: objects)
+            let answered = try await authorizationCall { try await engine.consent.answer(request.requestID, answer) }
             var wire = Self.request(answered, engine)
             wire.state = .answered
             return wire
         }
         router.registerServerStreaming(Self.method("WatchRequests"), onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, writer: RPCWriter<Salus_V1_ConsentRequest>, _) in
-            for await pending in engine.watch() {
+            for await pending in engine.consent.watch() {
                 try await writer.write(Self.request(pending, engine))
             }
         }
         router.registerUnary(Self.method("CreateAppEndpoint"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
-            _ = try engine.app(request.appID)
+            _ = try await authorizationCall { try engine.apps.app(request.appID) }
             var response = Salus_V1_AppEndpoint()
             response.appID = request.appID
             response.socketPath = try await makeEndpoint(request.appID)
@@ -165,8 +167,8 @@ public struct ConsentService: Sendable {
                 return object
             }
         }
-        info.pending = engine.pending(of: record.id).map { request($0, engine) }
-        info.endpoint = engine.endpoint(for: record.id) ?? ""
+        info.pending = engine.consent.pending(of: record.id).map { request($0, engine) }
+        info.endpoint = engine.apps.endpoint(for: record.id) ?? ""
         return info
     }
 
@@ -174,7 +176,7 @@ public struct ConsentService: Sendable {
         var wire = Salus_V1_ConsentRequest()
         wire.id = request.id
         wire.appID = request.appID
-        let app = try? engine.app(request.appID)
+        let app = engine.apps.record(request.appID)
         wire.appName = app?.name ?? request.appID
         wire.readUsage = app?.readUsage ?? ""
         wire.writeUsage = app?.writeUsage ?? ""

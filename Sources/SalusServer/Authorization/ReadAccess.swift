@@ -4,7 +4,7 @@ import SalusStore
 
 /// What a caller may read of one type, decided at the moment of the call (or of each live
 /// delivery).
-public enum ReadAccess: Sendable, Hashable {
+package enum ReadAccess: Sendable, Hashable {
     /// Every sample (read granted, or the owner).
     case all
     /// The samples this app saved, plus these objects of a per-object type.

@@ -16,7 +16,7 @@ extension StoreService {
             return
         }
         // An app allowed to write no type at all is refused as a save would be.
-        if !candidates.contains(where: { authorization.sharingStatus(caller, type: $0) == .sharingAuthorized }) {
+        if !candidates.contains(where: { authorization.sharingStatus(caller, type: $0) == .authorized }) {
             try authorization.checkShare(caller, types: candidates)
         }
         let wanted = Set(uuids)
@@ -34,24 +34,5 @@ extension StoreService {
                 try authorization.checkShare(caller, types: [type])
             }
         }
-    }
-}
-
-extension AuthorizationEngine {
-    /// Drops from a live batch what the caller may no longer see; `filtered` tells whether
-    /// anything was dropped.
-    func filter(_ result: AnchoredQueryResult, for caller: Caller) -> (AnchoredQueryResult, filtered: Bool) {
-        if caller.appIDSource == .owner || open { return (result, false) }
-        var access: [TypeIdentifier: ReadAccess] = [:]
-        func lookup(_ type: TypeIdentifier) -> ReadAccess {
-            if let known = access[type] { return known }
-            let found = readAccess(caller, type: type.rawValue)
-            access[type] = found
-            return found
-        }
-        var filtered = result
-        filtered.added = result.added.filter { lookup($0.type).admits($0) }
-        filtered.deleted = result.deleted.filter { lookup($0.type).seesAnything }
-        return (filtered, filtered.added.count != result.added.count || filtered.deleted.count != result.deleted.count)
     }
 }

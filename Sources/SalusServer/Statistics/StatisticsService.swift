@@ -41,7 +41,7 @@ public struct StatisticsService: Sendable {
     /// Creates the service over `store`, with priorities read from `priorityPath` and preferred
     /// units from `preferredUnitPath` (nil: memory); without `authorization` every caller sees
     /// every sample.
-    public init(
+    package init(
         store: SampleStore, authorization: AuthorizationEngine?, priorityPath: String?, preferredUnitPath: String?
     ) {
         self.store = store

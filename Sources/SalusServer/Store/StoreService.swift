@@ -33,7 +33,7 @@ public struct StoreService: Sendable {
     let authorization: AuthorizationEngine
 
     /// A service over `store`, checked by `authorization`.
-    public init(store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine) {
+    package init(store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine) {
         self.store = store
         self.registry = registry
         self.authorization = authorization
@@ -43,23 +43,23 @@ public struct StoreService: Sendable {
     public func register(into router: inout RPCRouter, owner: Bool) {
         if !owner {
             router.registerUnary(Self.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
-                try await self.save(request, caller: try self.authorization.caller(context))
+                try await self.save(request, caller: try Caller.resolve(context))
             }
         }
         router.registerUnary(Self.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
-            try await self.delete(request, caller: try self.authorization.caller(context))
+            try await self.delete(request, caller: try Caller.resolve(context))
         }
         router.registerServerStreaming(Self.querySamples, onEventLoop: false) { (request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, context) in
-            try await self.querySamples(request, writer: writer, caller: try self.authorization.caller(context))
+            try await self.querySamples(request, writer: writer, caller: try Caller.resolve(context))
         }
         router.registerServerStreaming(Self.queryAnchored, onEventLoop: false) { (request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, context) in
-            try await self.queryAnchored(request, writer: writer, caller: try self.authorization.caller(context))
+            try await self.queryAnchored(request, writer: writer, caller: try Caller.resolve(context))
         }
         router.registerServerStreaming(Self.observe, onEventLoop: false) { (request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>, context) in
-            try await self.observe(request, writer: writer, caller: try self.authorization.caller(context))
+            try await self.observe(request, writer: writer, caller: try Caller.resolve(context))
         }
         router.registerUnary(Self.querySources, onEventLoop: false) { (request: Salus_V1_SourceQueryRequest, context) in
-            return try await self.querySources(request, caller: try self.authorization.caller(context))
+            return try await self.querySources(request, caller: try Caller.resolve(context))
         }
     }
 
@@ -81,11 +81,10 @@ public struct StoreService: Sendable {
         } catch {
             throw RPCError.from(error)
         }
-        try authorization.checkShare(caller, types: Set(request.samples.map(\.type)))
+        try await authorizationCall { try authorization.checkShare(caller, types: request.samples.map(\.type)) }
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
         }
-        authorization.recordCommit(of: caller, anchor: response.anchor.rawValue)
         var reply = Salus_V1_SaveResponse()
         reply.anchor = response.anchor.rawValue
         reply.results = response.results.map { result in
@@ -119,22 +118,19 @@ public struct StoreService: Sendable {
                 uuids.append(uuid)
             }
             if requester != .owner {
-                try await checkShareForDeletion(uuids, caller: caller)
+                try await authorizationCall { try await checkShareForDeletion(uuids, caller: caller) }
             }
             response = try await storeCall { try await store.delete(uuids, requester: requester) }
         case .matching(let matching):
             let descriptor = try Self.descriptor(matching, path: "matching")
             if requester != .owner {
-                try authorization.checkShare(caller, types: [descriptor.type.rawValue])
+                try await authorizationCall { try authorization.checkShare(caller, types: [descriptor.type.rawValue]) }
             }
             response = try await storeCall {
                 try await store.delete(type: descriptor.type, matching: descriptor.predicate, requester: requester)
             }
         case nil:
             throw RPCError.invalidArgument(field: "target", value: "", expected: "uuids or matching")
-        }
-        if requester != .owner {
-            authorization.recordCommit(of: caller, anchor: response.anchor.rawValue)
         }
         var reply = Salus_V1_DeleteResponse()
         reply.deleted = UInt64(response.deleted)
@@ -241,17 +237,10 @@ public struct StoreService: Sendable {
         var first = Salus_V1_ObserverNotification()
         first.anchor = try await storeCall { try await store.currentAnchor() }.rawValue
         try await writer.write(first)
-        var last = first.anchor
         for await commit in commits {
-            // A type the caller may not fully read is reported only for the caller's own commits.
-            let changed = commit.changedTypes.intersection(watched).filter { type in
-                switch authorization.readAccess(caller, type: type.rawValue) {
-                case .all: return true
-                case .nothing: return false
-                case .own: return authorization.hasOwnCommit(of: caller, after: last, through: commit.anchor.rawValue)
-                }
-            }
-            last = max(last, commit.anchor.rawValue)
+            // A type the caller may not fully read is reported only for the caller's own commits,
+            // which the event names itself.
+            let changed = authorization.observedChanges(commit, watched: watched, caller: caller)
             guard !changed.isEmpty else { continue }
             var notification = Salus_V1_ObserverNotification()
             notification.changedTypes = changed.map(\.rawValue).sorted()

@@ -1,0 +1,156 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Synchronization
+import Testing
+
+@testable import SalusServer
+
+/// An app allowed to write a type but not to read it sees its own samples of that type, and
+/// only those, on every kind of query: the writer of each commit travels in the commit event.
+@Suite("Own samples on live feeds")
+struct OwnSamplesTests {
+    typealias S = InProcessServices
+
+    /// Follows an observer stream in the background, recording the anchor of each
+    /// notification that names `type`.
+    static func follow(_ client: RPCClient, type: String = S.steps, into waiter: AnchorWaiter, notifications: Recorded<Salus_V1_ObserverNotification>? = nil) async throws -> (Task<Void, any Error>, UInt64) {
+        var request = Salus_V1_ObserverRequest()
+        request.descriptors = [S.descriptor(type)]
+        let stream = try client.serverStreaming(StoreService.observe, request: request, responseType: Salus_V1_ObserverNotification.self)
+        let started = AnchorWaiter()
+        let task = Task {
+            var first = true
+            for try await notification in stream {
+                if first {
+                    first = false
+                    await started.record(notification.anchor + 1)
+                    continue
+                }
+                guard notification.changedTypes.contains(type) else { continue }
+                notifications?.append(notification)
+                await waiter.record(notification.anchor)
+            }
+        }
+        // The first message is the anchor when the stream started.
+        #expect(await started.wait(for: 1))
+        return (task, await started.highest - 1)
+    }
+
+    @Test("a share-only app is notified of every one of its own saves on an observer stream")
+    func observerSeesEveryOwnSave() async throws {
+        let services = try await S.start()
+        let owner = try await services.owner()
+        try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
+        let app = try await services.app("org.example.writer")
+        let waiter = AnchorWaiter()
+        let (follower, _) = try await Self.follow(app, into: waiter)
+
+        var missed: [UInt64] = []
+        for index in 0..<100 {
+            let saved = try await S.save(app, [S.sample(value: Double(index), start: 1_700_000_000_000_000 + Int64(index) * 60_000_000)])
+            if !(await waiter.wait(for: saved.anchor)) {
+                missed.append(saved.anchor)
+                if missed.count >= 3 { break }
+            }
+        }
+        #expect(missed.isEmpty, "no notification covered the app's own saves at anchors \(missed)")
+
+        follower.cancel()
+        await app.close()
+        await owner.close()
+        await services.stop()
+    }
+
+    @Test("a share-only app sees every one of its own saves on a live anchored query, and no other app's")
+    func anchoredSeesEveryOwnSave() async throws {
+        let services = try await S.start()
+        let owner = try await services.owner()
+        try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
+        try await S.register(owner, "org.example.other", read: nil, share: .granted)
+        let app = try await services.app("org.example.writer")
+        let other = try await services.app("org.example.other")
+
+        var request = Salus_V1_AnchoredQueryRequest()
+        request.descriptors = [S.descriptor()]
+        request.live = true
+        let stream = try app.serverStreaming(StoreService.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        let waiter = AnchorWaiter()
+        let added = Recorded<Salus_V1_Sample>()
+        let follower = Task {
+            for try await batch in stream {
+                added.append(contentsOf: batch.added)
+                await waiter.record(batch.initialResultsComplete ? max(batch.anchor, 1) : batch.anchor)
+            }
+        }
+        #expect(await waiter.wait(for: 1))
+
+        for index in 0..<50 {
+            let start = 1_700_000_000_000_000 + Int64(index) * 60_000_000
+            _ = try await S.save(other, [S.sample(value: 1, start: start)])
+            let saved = try await S.save(app, [S.sample(value: Double(index), start: start)])
+            #expect(await waiter.wait(for: saved.anchor), "no batch covered the app's own save at anchor \(saved.anchor)")
+        }
+        let seen = added.items
+        #expect(seen.count == 50)
+        #expect(seen.allSatisfy { $0.sourceRevision.appID == "org.example.writer" })
+
+        follower.cancel()
+        await app.close()
+        await other.close()
+        await owner.close()
+        await services.stop()
+    }
+
+    @Test("more than 1,024 commits of other apps do not hide a share-only app's own saves, nor show theirs")
+    func busyStoreKeepsOwnSamples() async throws {
+        let services = try await S.start()
+        let owner = try await services.owner()
+        try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
+        try await S.register(owner, "org.example.busy", read: nil, share: .granted)
+        let app = try await services.app("org.example.writer")
+        let busy = try await services.app("org.example.busy")
+        let waiter = AnchorWaiter()
+        let notifications = Recorded<Salus_V1_ObserverNotification>()
+        let (follower, _) = try await Self.follow(app, into: waiter, notifications: notifications)
+
+        let base: Int64 = 1_700_000_000_000_000
+        let first = try await S.save(app, [S.sample(value: 1, start: base)])
+        for index in 0..<1_030 {
+            _ = try await S.save(busy, [S.sample(value: 2, start: base + Int64(index + 1) * 60_000_000)])
+        }
+        let second = try await S.save(app, [S.sample(value: 3, start: base + 2_000 * 60_000_000)])
+        #expect(await waiter.wait(for: second.anchor))
+
+        // One notification per own save, or one for both when the stream coalesced them; none
+        // for the other app's commits alone.
+        let received = notifications.items
+        #expect((1...2).contains(received.count), "\(received.count) notifications: \(received.map(\.anchor))")
+        #expect(received.first.map { $0.anchor >= first.anchor } == true)
+        if received.count == 2 {
+            #expect(received[0].anchor < second.anchor)
+        }
+
+        // Its own samples, and only those, on a sample query and an anchored query.
+        var query = Salus_V1_SampleQueryRequest()
+        query.type = S.steps
+        var values: [Double] = []
+        for try await batch in try app.serverStreaming(StoreService.querySamples, request: query, responseType: Salus_V1_SampleBatch.self) {
+            values += batch.samples.map(\.quantity.value)
+        }
+        #expect(values.sorted() == [1, 3])
+        var anchored = Salus_V1_AnchoredQueryRequest()
+        anchored.descriptors = [S.descriptor()]
+        var added: [Double] = []
+        for try await batch in try app.serverStreaming(StoreService.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {
+            added += batch.added.map(\.quantity.value)
+        }
+        #expect(added.sorted() == [1, 3])
+
+        follower.cancel()
+        await app.close()
+        await busy.close()
+        await owner.close()
+        await services.stop()
+    }
+}
