@@ -108,12 +108,12 @@ public struct StoreService: Sendable {
         switch request.target {
         case .uuids(let list):
             guard !list.uuids.isEmpty else {
-                throw RPCError.invalidArgument(field: "uuids.uuids", value: "0 UUIDs", expected: "at least one UUID")
+                throw RPCError.invalidArgument(field: "uuids", value: "0 UUIDs", expected: "at least one UUID")
             }
             var uuids: [UUID] = []
             for (index, bytes) in list.uuids.enumerated() {
                 guard let uuid = WireUUID.uuid(bytes) else {
-                    throw RPCError.invalidArgument(field: "uuids.uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
+                    throw RPCError.invalidArgument(field: "uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
                 }
                 uuids.append(uuid)
             }
@@ -122,7 +122,7 @@ public struct StoreService: Sendable {
             }
             response = try await storeCall { try await store.delete(uuids, requester: requester) }
         case .matching(let matching):
-            let descriptor = try Self.descriptor(matching, path: "matching")
+            let descriptor = try descriptor(matching, path: "matching")
             if requester != .owner {
                 try await authorizationCall { try authorization.checkShare(caller, types: [descriptor.type.rawValue]) }
             }
@@ -140,20 +140,28 @@ public struct StoreService: Sendable {
 
     // MARK: Reading
 
-    static func descriptor(_ wire: Salus_V1_TypedPredicate, path: String) throws(RPCError) -> QueryDescriptor {
-        guard !wire.type.isEmpty else {
-            throw RPCError.invalidArgument(field: "\(path).type", value: "", expected: "a type identifier")
+    /// The type a request names, refused naming `field` when it is empty or no loaded plugin
+    /// declares it: a typo in an identifier must not read as "no data" forever.
+    func knownType(_ identifier: String, field: String) throws(RPCError) -> TypeIdentifier {
+        guard !identifier.isEmpty else {
+            throw RPCError.invalidArgument(field: field, value: "", expected: "a type identifier")
         }
-        return QueryDescriptor(
-            type: TypeIdentifier(rawValue: wire.type),
+        guard registry.type(identifier) != nil else {
+            throw RPCError.invalidArgument(
+                field: field, value: identifier, expected: "a type identifier a loaded plugin declares (salusctl types)")
+        }
+        return TypeIdentifier(rawValue: identifier)
+    }
+
+    func descriptor(_ wire: Salus_V1_TypedPredicate, path: String) throws(RPCError) -> QueryDescriptor {
+        QueryDescriptor(
+            type: try knownType(wire.type, field: "\(path).type"),
             predicate: wire.hasPredicate ? try PredicateTranslation.translate(wire.predicate, path: "\(path).predicate") : nil
         )
     }
 
     func querySamples(_ request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, caller: Caller) async throws {
-        guard !request.type.isEmpty else {
-            throw RPCError.invalidArgument(field: "type", value: "", expected: "a type identifier")
-        }
+        let type = try knownType(request.type, field: "type")
         var sort: [SalusStore.SortDescriptor] = []
         for (index, descriptor) in request.sort.enumerated() {
             switch descriptor.key {
@@ -164,7 +172,7 @@ public struct StoreService: Sendable {
             }
         }
         let query = SampleQuery(
-            type: TypeIdentifier(rawValue: request.type),
+            type: type,
             predicate: authorization.readAccess(caller, type: request.type)
                 .restrict(request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil),
             sort: sort,
@@ -185,7 +193,7 @@ public struct StoreService: Sendable {
         }
         var descriptors: [QueryDescriptor] = []
         for (index, descriptor) in request.descriptors.enumerated() {
-            var typed = try Self.descriptor(descriptor, path: "descriptors[\(index)]")
+            var typed = try self.descriptor(descriptor, path: "descriptors[\(index)]")
             typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(typed.predicate)
             descriptors.append(typed)
         }
@@ -230,7 +238,7 @@ public struct StoreService: Sendable {
         }
         var watched = Set<TypeIdentifier>()
         for (index, descriptor) in request.descriptors.enumerated() {
-            watched.insert(try Self.descriptor(descriptor, path: "descriptors[\(index)]").type)
+            watched.insert(try self.descriptor(descriptor, path: "descriptors[\(index)]").type)
         }
         // Subscribe before reading the anchor, so no commit falls between the two.
         let commits = store.commits()
@@ -250,13 +258,11 @@ public struct StoreService: Sendable {
     }
 
     func querySources(_ request: Salus_V1_SourceQueryRequest, caller: Caller) async throws -> Salus_V1_SourceQueryResponse {
-        guard !request.type.isEmpty else {
-            throw RPCError.invalidArgument(field: "type", value: "", expected: "a type identifier")
-        }
+        let type = try knownType(request.type, field: "type")
         let predicate = authorization.readAccess(caller, type: request.type)
             .restrict(request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil)
         let sources = try await storeCall {
-            try await store.sources(type: TypeIdentifier(rawValue: request.type), matching: predicate)
+            try await store.sources(type: type, matching: predicate)
         }
         var response = Salus_V1_SourceQueryResponse()
         response.sources = sources.map { source in
