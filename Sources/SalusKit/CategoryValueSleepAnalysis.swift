@@ -1,3 +1,5 @@
+import SalusModel
+
 /// The values of sleep analysis samples, with HealthKit's raw values
 /// (`HKCategoryValueSleepAnalysis`).
 public enum CategoryValueSleepAnalysis: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {

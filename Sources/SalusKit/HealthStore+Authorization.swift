@@ -1,3 +1,4 @@
+import SalusModel
 import SalusProto
 import SalusRPC
 

@@ -1,3 +1,4 @@
+import SalusModel
 import SalusProto
 
 /// A sample type with an optional predicate: what an anchored or observer query follows, as

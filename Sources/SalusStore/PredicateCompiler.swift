@@ -99,6 +99,9 @@ struct PredicateCompiler {
             }
             arguments += uuids.map { SQLValue.uuid($0) }
             return "(r.uuid IN (\(placeholders(uuids.count))))"
+        case .metadata(let key, .absent):
+            let present = try metadata(key: key, test: .exists, path: "\(path).metadata", into: &arguments)
+            return "(NOT \(present))"
         case .metadata(let key, let test):
             return try metadata(key: key, test: test, path: "\(path).metadata", into: &arguments)
         case .quantity(let comparison, let quantity):
@@ -194,7 +197,7 @@ struct PredicateCompiler {
         // Check every value first, so an invalid predicate is refused whatever the target.
         var comparisons: [(ComparisonOperator, MetadataValue)] = []
         switch test {
-        case .exists:
+        case .exists, .absent:
             break
         case .allowedValues(let values):
             for (index, value) in values.enumerated() {

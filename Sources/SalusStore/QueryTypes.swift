@@ -1,34 +1,6 @@
 import Foundation
 import SalusModel
 
-/// What a sample query sorts by.
-public struct SortDescriptor: Hashable, Sendable {
-    /// A sortable sample property.
-    public enum Key: Hashable, Sendable {
-        /// `startDate`.
-        case startDate
-        /// `endDate`.
-        case endDate
-    }
-
-    /// The property.
-    public var key: Key
-    /// Latest first when true.
-    public var descending: Bool
-
-    /// Creates a sort descriptor.
-    public init(_ key: Key, descending: Bool = false) {
-        self.key = key
-        self.descending = descending
-    }
-
-    var column: String {
-        switch key {
-        case .startDate: "r.start_us"
-        case .endDate: "r.end_us"
-        }
-    }
-}
 
 /// A sample query: one type, an optional predicate, a sort order and an optional limit.
 public struct SampleQuery: Hashable, Sendable {
@@ -38,12 +10,12 @@ public struct SampleQuery: Hashable, Sendable {
     public var predicate: SamplePredicate?
     /// The order; empty means by start date, ascending. Samples that tie on every key come in
     /// the order they were saved.
-    public var sort: [SortDescriptor]
+    public var sort: [SampleSortDescriptor]
     /// The most samples to return; nil for no limit.
     public var limit: Int?
 
     /// Creates a query.
-    public init(type: TypeIdentifier, predicate: SamplePredicate? = nil, sort: [SortDescriptor] = [], limit: Int? = nil) {
+    public init(type: TypeIdentifier, predicate: SamplePredicate? = nil, sort: [SampleSortDescriptor] = [], limit: Int? = nil) {
         self.type = type
         self.predicate = predicate
         self.sort = sort

@@ -203,7 +203,7 @@ public final class SampleStore: Sendable {
         let filter = try PredicateCompiler(
             type: query.type, info: catalog.rules(for: query.type), catalog: catalog, target: .samples
         ).compile(query.predicate)
-        let sort = query.sort.isEmpty ? [SortDescriptor(.startDate)] : query.sort
+        let sort = query.sort.isEmpty ? [SampleSortDescriptor(.startDate)] : query.sort
         var keys = sort.map { (column: $0.column, descending: $0.descending) }
         keys.append((column: "r.id", descending: sort.last!.descending))
         return SamplePages(

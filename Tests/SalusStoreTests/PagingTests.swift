@@ -42,7 +42,7 @@ struct PagingTests {
 
         // Descending by end date with a limit that is not a multiple of the page size.
         let latest = try await store.samples(
-            SampleQuery(type: Fixtures.steps, sort: [SortDescriptor(.endDate, descending: true)], limit: 2_500),
+            SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.endDate, ascending: false)], limit: 2_500),
             pageSize: 1000
         ).collect()
         #expect(latest.count == 2_500)
@@ -60,7 +60,7 @@ struct PagingTests {
         }
         _ = try await store.save(samples, source: Fixtures.app)
         let query = SampleQuery(
-            type: Fixtures.steps, sort: [SortDescriptor(.startDate), SortDescriptor(.endDate, descending: true)])
+            type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate), SampleSortDescriptor(.endDate, ascending: false)])
         let paged = try await store.samples(query, pageSize: 7).collect()
         let whole = try await store.samples(query, pageSize: 1000).collect()
         #expect(paged.count == 500)

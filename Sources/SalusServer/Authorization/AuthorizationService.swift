@@ -57,10 +57,10 @@ public struct AuthorizationService: Sendable {
         router.registerUnary(Self.requestPerObjectReadAuthorization, onEventLoop: false) { (request: Salus_V1_PerObjectReadRequest, context) in
             let caller = try Caller.resolve(context)
             try await authorizationCall { try engine.checkPerObjectRequest(caller, type: request.type) }
-            let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+            let predicate = request.hasPredicate ? try modelPredicate(request.predicate) : nil
             let query = SampleQuery(
                 type: TypeIdentifier(rawValue: request.type), predicate: predicate,
-                sort: [SalusStore.SortDescriptor(.startDate)], limit: Self.maximumObjects)
+                sort: [SampleSortDescriptor(.startDate)], limit: Self.maximumObjects)
             let objects = try await storeCall {
                 var objects: [RequestedObject] = []
                 for try await page in try store.samples(query) {

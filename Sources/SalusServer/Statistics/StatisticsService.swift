@@ -128,7 +128,7 @@ public struct StatisticsService: Sendable {
         default:
             throw RPCError.invalidArgument(field: "windowStart", value: "one bound", expected: "both window_start and window_end, or neither")
         }
-        let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+        let predicate = request.hasPredicate ? try modelPredicate(request.predicate) : nil
         let engine = try engine()
         let statistics = try await storeCall {
             try await engine.statistics(
@@ -151,7 +151,7 @@ public struct StatisticsService: Sendable {
         guard request.to >= request.from else {
             throw RPCError.invalidArgument(field: "to", value: "\(request.to)", expected: "a time at or after from (\(request.from))")
         }
-        let predicate = request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil
+        let predicate = request.hasPredicate ? try modelPredicate(request.predicate) : nil
         let query = StatisticsCollectionQuery(
             type: type, predicate: predicate, options: options, unit: unit, grid: grid,
             from: try StatisticsWire.date(request.from, field: "from"), to: try StatisticsWire.date(request.to, field: "to"))

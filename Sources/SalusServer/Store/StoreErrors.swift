@@ -1,6 +1,8 @@
 import SalusModel
 import SalusRPC
+import SalusProto
 import SalusStore
+import SalusWire
 
 extension RPCError {
     /// The wire error for a store refusal.
@@ -47,6 +49,16 @@ func storeCall<T>(_ body: () async throws -> T) async throws -> T {
     } catch let error as StoreError {
         throw RPCError.from(error)
     } catch let error as ValidationError {
+        throw RPCError.from(error)
+    }
+}
+
+/// The model predicate of a request's `salus.v1.Predicate`, refused as INVALID_ARGUMENT naming
+/// the node's path under `path`.
+func modelPredicate(_ wire: Salus_V1_Predicate, path: String = "predicate") throws(RPCError) -> SamplePredicate {
+    do {
+        return try SamplePredicate(wire: wire, path: path)
+    } catch {
         throw RPCError.from(error)
     }
 }

@@ -156,25 +156,24 @@ public struct StoreService: Sendable {
     func descriptor(_ wire: Salus_V1_TypedPredicate, path: String) throws(RPCError) -> QueryDescriptor {
         QueryDescriptor(
             type: try knownType(wire.type, field: "\(path).type"),
-            predicate: wire.hasPredicate ? try PredicateTranslation.translate(wire.predicate, path: "\(path).predicate") : nil
+            predicate: wire.hasPredicate ? try modelPredicate(wire.predicate, path: "\(path).predicate") : nil
         )
     }
 
     func querySamples(_ request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, caller: Caller) async throws {
         let type = try knownType(request.type, field: "type")
-        var sort: [SalusStore.SortDescriptor] = []
+        var sort: [SampleSortDescriptor] = []
         for (index, descriptor) in request.sort.enumerated() {
-            switch descriptor.key {
-            case .startDate: sort.append(SalusStore.SortDescriptor(.startDate, descending: descriptor.descending))
-            case .endDate: sort.append(SalusStore.SortDescriptor(.endDate, descending: descriptor.descending))
-            case .unspecified, .UNRECOGNIZED:
-                throw RPCError.invalidArgument(field: "sort[\(index)].key", value: "\(descriptor.key.rawValue)", expected: "START_DATE or END_DATE")
+            do {
+                sort.append(try SampleSortDescriptor(wire: descriptor, path: "sort[\(index)]"))
+            } catch {
+                throw RPCError.from(error)
             }
         }
         let query = SampleQuery(
             type: type,
             predicate: authorization.readAccess(caller, type: request.type)
-                .restrict(request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil),
+                .restrict(request.hasPredicate ? try modelPredicate(request.predicate) : nil),
             sort: sort,
             limit: request.limit == 0 ? nil : Int(clamping: request.limit)
         )
@@ -260,7 +259,7 @@ public struct StoreService: Sendable {
     func querySources(_ request: Salus_V1_SourceQueryRequest, caller: Caller) async throws -> Salus_V1_SourceQueryResponse {
         let type = try knownType(request.type, field: "type")
         let predicate = authorization.readAccess(caller, type: request.type)
-            .restrict(request.hasPredicate ? try PredicateTranslation.translate(request.predicate) : nil)
+            .restrict(request.hasPredicate ? try modelPredicate(request.predicate) : nil)
         let sources = try await storeCall {
             try await store.sources(type: type, matching: predicate)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import SalusModel
 
-/// A filter over samples of one type, as a tree of plain values; it mirrors
+/// A filter over samples of one type, as a tree of plain values: the one predicate vocabulary.
+/// Apps build it (SalusKit, with the builders below), SalusWire carries it as
 /// `salus.v1.Predicate` node for node, and the store compiles it to SQL with bound parameters.
 ///
 /// `nil` where a predicate is optional means every sample. An empty `and` is true and an empty
@@ -116,19 +117,6 @@ public enum DeviceProperty: String, CaseIterable, Hashable, Sendable {
     case localIdentifier
     /// `Device.udiDeviceIdentifier`.
     case udiDeviceIdentifier
-
-    var column: String {
-        switch self {
-        case .name: "name"
-        case .manufacturer: "manufacturer"
-        case .model: "model"
-        case .hardwareVersion: "hardware_version"
-        case .firmwareVersion: "firmware_version"
-        case .softwareVersion: "software_version"
-        case .localIdentifier: "local_identifier"
-        case .udiDeviceIdentifier: "udi_device_identifier"
-        }
-    }
 }
 
 /// A comparison, as `salus.v1.ComparisonOperator`.
@@ -145,19 +133,6 @@ public enum ComparisonOperator: String, CaseIterable, Hashable, Sendable {
     case greaterThan
     /// `!=`
     case notEqual
-
-    var sql: String {
-        switch self {
-        case .lessThan: "<"
-        case .lessThanOrEqual: "<="
-        case .equal: "="
-        case .greaterThanOrEqual: ">="
-        case .greaterThan: ">"
-        case .notEqual: "<>"
-        }
-    }
-
-    var isOrdering: Bool { self != .equal && self != .notEqual }
 }
 
 /// A test on one metadata key.
@@ -170,6 +145,8 @@ public enum ComparisonOperator: String, CaseIterable, Hashable, Sendable {
 public enum MetadataTest: Hashable, Sendable {
     /// The key is present.
     case exists
+    /// The key is absent (`.not` of `exists`; the wire's `exists = false`).
+    case absent
     /// The value equals one of these (none: nothing matches).
     case allowedValues([MetadataValue])
     /// The value compares with this one.
