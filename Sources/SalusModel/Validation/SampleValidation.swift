@@ -1,7 +1,8 @@
 import Foundation
 
 extension Sample {
-    /// Every rule this sample breaks that can be checked without the type registry, in field
+    /// The model's own rules, the first part of `TypeCatalog.check`: every rule this sample
+    /// breaks that can be checked without the type's rules, in field
     /// order; empty when the sample is valid.
     ///
     /// Checked: a non-empty type; finite dates with start ≤ end; a finite quantity value;
@@ -10,7 +11,7 @@ extension Sample {
     /// start and activities that do not overlap; a prescription that does not expire before it is
     /// issued and finite lens values. Whether the category raw value, unit dimension or required
     /// metadata suit the type is the registry's check. `path` prefixes every field path.
-    public func validationErrors(at path: String = "sample") -> [ValidationError] {
+    package func validationErrors(at path: String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
             errors.append(
@@ -34,18 +35,6 @@ extension Sample {
         errors += Validation.metadata(metadata, at: "\(path).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path).metadata")
         return errors
-    }
-
-    /// Throws the first rule this sample breaks (see `validationErrors(at:)`).
-    public func validate(at path: String = "sample") throws(ValidationError) {
-        if let first = validationErrors(at: path).first { throw first }
-    }
-
-    /// Throws the first rule any of `samples` breaks, with paths like `samples[3].endDate`.
-    public static func validate(_ samples: [Sample], at path: String = "samples") throws(ValidationError) {
-        for (index, sample) in samples.enumerated() {
-            try sample.validate(at: "\(path)[\(index)]")
-        }
     }
 }
 
