@@ -6,6 +6,8 @@
  * "org.example.migraine.aura" (bool), and a sample validator. The manifest is built with the
  * protoc-c code generated from Protos/salus/v1/plugin.proto and packed once in init; the
  * validator reads samples as salus.v1.SampleHeader (the Sample fields it needs, same numbers).
+ * Built against ABI 1.1, it answers in parts (validate_fields) and keeps the 1.0 free-text
+ * validate for 1.0 hosts; both report the one check below.
  * docs/plugins.md walks through this file.
  */
 #include <stdio.h>
@@ -95,39 +97,95 @@ static uint8_t *pack_manifest(size_t *out_size) {
 
 /* ---- The validator -------------------------------------------------------------------- */
 
-/* Formats a message into memory the host frees. */
-static char *refuse(const salus_host *host, const char *format, long long a, long long b) {
-    char message[256];
-    snprintf(message, sizeof message, format, a, b);
-    return host->strdup(host, message);
-}
+/* What the one check found; the two validator functions below report it, each in its form. */
+typedef enum verdict {
+    ACCEPTED,
+    UNDECODABLE,
+    ENDS_BEFORE_IT_STARTS,
+    TOO_LONG,
+} verdict;
 
-/* [thread-safe]: touches no shared mutable state. */
-static char *validate(const salus_host *host, const uint8_t *data, size_t size) {
+/* The plugin's one check of a sample: the host has already checked every rule the manifest
+ * declares (kind, enumeration values, metadata types), so only what the manifest cannot say
+ * is left. Fills *duration (microseconds) and *start for the reports. */
+static verdict check(const uint8_t *data, size_t size, long long *duration, long long *start) {
     Salus__V1__SampleHeader *sample = salus__v1__sample_header__unpack(NULL, size, data);
-    if (sample == NULL) {
-        return host->strdup(host, "sample: not a protobuf-encoded salus.v1.Sample");
-    }
-    char *error = NULL;
+    if (sample == NULL) return UNDECODABLE;
+    verdict result = ACCEPTED;
     if (strcmp(sample->type, ATTACK_TYPE) == 0) {
-        long long duration = (long long)(sample->end_date - sample->start_date);
-        if (duration <= 0) {
-            error = refuse(host,
-                "endDate: an attack lasting %lld us (start %lld); expected endDate after startDate",
-                duration, (long long)sample->start_date);
-        } else if (duration > MAX_ATTACK_MICROSECONDS) {
-            error = refuse(host,
-                "endDate: an attack lasting %lld s; expected at most %lld s (7 days) per attack sample",
-                duration / 1000000, MAX_ATTACK_MICROSECONDS / 1000000);
+        *duration = (long long)(sample->end_date - sample->start_date);
+        *start = (long long)sample->start_date;
+        if (*duration <= 0) {
+            result = ENDS_BEFORE_IT_STARTS;
+        } else if (*duration > MAX_ATTACK_MICROSECONDS) {
+            result = TOO_LONG;
         }
     }
     salus__v1__sample_header__free_unpacked(sample, NULL);
-    return error;
+    return result;
+}
+
+/* Formats into memory the host frees (NULL when out of memory, which the host accepts). */
+static char *host_format(const salus_host *host, const char *format, long long a, long long b) {
+    char text[256];
+    snprintf(text, sizeof text, format, a, b);
+    return host->strdup(host, text);
+}
+
+/* ABI 1.0: the refusal as one message, "field: what is wrong; expected what". A 1.1 host calls
+ * validate_fields instead; this stays for 1.0 hosts. [thread-safe]: no shared mutable state. */
+static char *validate(const salus_host *host, const uint8_t *data, size_t size) {
+    long long duration = 0, start = 0;
+    switch (check(data, size, &duration, &start)) {
+    case ACCEPTED:
+        return NULL;
+    case UNDECODABLE:
+        return host->strdup(host, "sample: not a protobuf-encoded salus.v1.Sample");
+    case ENDS_BEFORE_IT_STARTS:
+        return host_format(host,
+            "endDate: an attack lasting %lld us (start %lld); expected endDate after startDate",
+            duration, start);
+    case TOO_LONG:
+        return host_format(host,
+            "endDate: an attack lasting %lld s; expected at most %lld s (7 days) per attack sample",
+            duration / 1000000, MAX_ATTACK_MICROSECONDS / 1000000);
+    }
+    return NULL;
+}
+
+/* ABI 1.1: the refusal in parts. The field path is relative to the sample ("endDate"; the host
+ * prefixes "samples[3]."), the quantity, if any, is in the type's canonical unit, and message
+ * is left NULL so that the host composes the sentence from the parts. [thread-safe] */
+static int32_t validate_fields(const salus_host *host, const uint8_t *data, size_t size,
+                               salus_validation_error *out_error) {
+    long long duration = 0, start = 0;
+    switch (check(data, size, &duration, &start)) {
+    case ACCEPTED:
+        return 0;
+    case UNDECODABLE:
+        out_error->field = NULL; /* the whole sample */
+        out_error->value = host_format(host, "%lld bytes", (long long)size, 0);
+        out_error->expected = host->strdup(host, "a protobuf-encoded salus.v1.Sample");
+        return 1;
+    case ENDS_BEFORE_IT_STARTS:
+        out_error->field = host->strdup(host, "endDate");
+        out_error->value = host_format(host, "an attack lasting %lld us", duration, 0);
+        out_error->expected = host->strdup(host, "endDate after startDate");
+        return 1;
+    case TOO_LONG:
+        out_error->field = host->strdup(host, "endDate");
+        out_error->value = host_format(host, "an attack lasting %lld s", duration / 1000000, 0);
+        out_error->expected = host_format(host, "at most %lld s (7 days) per attack sample",
+                                          MAX_ATTACK_MICROSECONDS / 1000000, 0);
+        return 1;
+    }
+    return 0;
 }
 
 static const salus_sample_validator g_validator = {
     .struct_size = sizeof(salus_sample_validator),
     .validate = validate,
+    .validate_fields = validate_fields,
 };
 
 /* ---- The entry ------------------------------------------------------------------------ */

@@ -1,3 +1,4 @@
+import CSalusPlugin
 import Foundation
 import SalusModel
 import SalusProto
@@ -34,22 +35,54 @@ struct ValidatorTests {
         #expect(registry.catalog.hasValidator(for: attack))
         let fine: [UInt8] = try Self.category(attack, 3, seconds: 6 * 3600, metadata: ["org.example.migraine.aura": Self.bool(true)]).serializedBytes()
         #expect(registry.pluginRefusal(encodedSample: fine) == nil)
-        // The C example is a 1.0 validator: its free text is read as field, value and expected.
+        // The C example answers in parts (ABI 1.1 validate_fields), which the host prefers.
         let instant: [UInt8] = try Self.category(attack, 3, seconds: 0).serializedBytes()
         let refusal = try #require(registry.pluginRefusal(encodedSample: instant))
         #expect(refusal.field == "endDate")
-        #expect(refusal.message?.hasPrefix("an attack lasting 0 us") == true)
+        #expect(refusal.value == "an attack lasting 0 us")
         #expect(refusal.expected == "endDate after startDate")
-        #expect(refusal.value.hasPrefix("an attack lasting 0 us (start "))
+        #expect(refusal.message == nil)
         let tooLong: [UInt8] = try Self.category(attack, 2, seconds: 8 * 86_400).serializedBytes()
-        #expect(registry.pluginRefusal(encodedSample: tooLong)?.expected.contains("at most 604800 s") == true)
+        let long = try #require(registry.pluginRefusal(encodedSample: tooLong))
+        #expect(long.field == "endDate")
+        #expect(long.value == "an attack lasting 691200 s")
+        #expect(long.expected == "at most 604800 s (7 days) per attack sample")
         // Through the one check: host rules first, then the C validator.
         #expect(registry.check(Self.category(attack, 4, seconds: 3600)) == nil)
         #expect(registry.check(Self.category(attack, 9, seconds: 3600))?.contains("expected one of org.example.migraine.attack's values: mild 1") == true)
         #expect(registry.check(Self.category(attack, 1, seconds: 3600, metadata: ["org.example.migraine.aura": .with { $0.stringValue = "yes" }]))?.contains("expected a bool value") == true)
         let error = try #require(registry.checkError(Self.category(attack, 3, seconds: 0)))
         #expect(error.field == "sample.endDate" && error.reason == .refusedByPlugin)
+        #expect(error.value == "an attack lasting 0 us" && error.expected == "endDate after startDate")
         #expect(registry.pluginRefusal(encodedSample: [0xff, 0xff]) != nil)
+    }
+
+    /// A 1.0 plugin's table ends before `validate_fields`: the host calls `validate` and reads its
+    /// free text ("field: what is wrong; expected what") into field, value and expected. The C
+    /// example keeps its 1.0 `validate`; its table, cut to the 1.0 size, is such a plugin.
+    @Test func cExampleAsABI10() throws {
+        let registry = try Self.registry()
+        let loaded = try #require(registry.catalog.validators["org.example.migraine"] as? SampleValidator)
+        let table = UnsafeMutablePointer<salus_sample_validator>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        table.initialize(to: loaded.table.pointee)
+        table.pointee.struct_size = UInt32(MemoryLayout<salus_sample_validator>.offset(of: \salus_sample_validator.validate_fields)!)
+        let legacy = SampleValidator(table: UnsafePointer(table), host: loaded.host, pluginID: loaded.pluginID)
+        #expect(!legacy.answersInParts)
+
+        let attack = "org.example.migraine.attack"
+        let fine: [UInt8] = try Self.category(attack, 3, seconds: 6 * 3600).serializedBytes()
+        #expect(legacy.validate(encodedSample: fine) == nil)
+        let instant: [UInt8] = try Self.category(attack, 3, seconds: 0).serializedBytes()
+        let refusal = try #require(legacy.validate(encodedSample: instant))
+        #expect(refusal.field == "endDate")
+        #expect(refusal.message?.hasPrefix("an attack lasting 0 us") == true)
+        #expect(refusal.expected == "endDate after startDate")
+        #expect(refusal.value.hasPrefix("an attack lasting 0 us (start "))
+        let tooLong: [UInt8] = try Self.category(attack, 2, seconds: 8 * 86_400).serializedBytes()
+        #expect(legacy.validate(encodedSample: tooLong)?.expected.contains("at most 604800 s") == true)
+        let undecodable = try #require(legacy.validate(encodedSample: [0xff, 0xff]))
+        #expect(undecodable.field == "sample" && undecodable.expected == "not a protobuf-encoded salus.v1.Sample")
     }
 
     @Test func sleepStagesUnderADay() throws {

@@ -42,6 +42,19 @@ enum Authz {
         return try await owner.unary(consent("AddApp"), request: request)
     }
 
+    /// Registers `appID` and sets its decisions for `type` (nil: not determined).
+    static func register(_ owner: RPCClient, _ appID: String, type: String = steps, read: Salus_V1_Decision?, share: Salus_V1_Decision?) async throws {
+        try await register(owner, appID)
+        try await grant(owner, appID, type, read: read, share: share)
+    }
+
+    /// A descriptor of every sample of `type`, for anchored queries and observers.
+    static func descriptor(_ type: String = steps) -> Salus_V1_TypedPredicate {
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = type
+        return descriptor
+    }
+
     /// Sets decisions directly; nil leaves a permission not determined.
     static func grant(_ owner: RPCClient, _ appID: String, _ type: String, read: Salus_V1_Decision?, share: Salus_V1_Decision?) async throws {
         guard read != nil || share != nil else { return }
@@ -107,9 +120,7 @@ enum Authz {
 
     static func anchored(_ client: RPCClient, type: String = steps) async throws -> [Salus_V1_AnchoredBatch] {
         var request = Salus_V1_AnchoredQueryRequest()
-        var descriptor = Salus_V1_TypedPredicate()
-        descriptor.type = type
-        request.descriptors = [descriptor]
+        request.descriptors = [descriptor(type)]
         var batches: [Salus_V1_AnchoredBatch] = []
         for try await batch in try client.serverStreaming(StoreServiceTests.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {
             batches.append(batch)

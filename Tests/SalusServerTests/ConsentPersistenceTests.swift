@@ -11,12 +11,12 @@ import Testing
 /// so; the failure is logged, and the next change saves what was missed.
 @Suite("Consent persistence")
 struct ConsentPersistenceTests {
-    typealias S = InProcessServices
+    typealias S = Authz
 
     /// Makes `authorization.sqlite` refuse every write to the apps table, as a full or failing
     /// disk would (a trigger works for every user, root included, unlike file modes).
-    static func refuseWrites(_ services: InProcessServices) throws -> Database {
-        let database = try Database(path: services.folder.appendingPathComponent("authorization.sqlite").path)
+    static func refuseWrites(_ server: ServerHarness) throws -> Database {
+        let database = try Database(path: server.authorizationDatabase.path)
         try database.execute("CREATE TRIGGER refuse_insert BEFORE INSERT ON apps BEGIN SELECT RAISE(ABORT, 'disk refused the write'); END")
         try database.execute("CREATE TRIGGER refuse_delete BEFORE DELETE ON apps BEGIN SELECT RAISE(ABORT, 'disk refused the write'); END")
         return database
@@ -41,11 +41,11 @@ struct ConsentPersistenceTests {
     @Test("a grant that cannot be saved fails the owner's call with a clear error, is logged, and is saved by the next change")
     func unsavedGrant() async throws {
         let log = CapturedLog()
-        let services = try await S.start(persistent: true, logger: Logger(label: "test") { _ in log })
-        let owner = try await services.owner()
+        let server = try await ServerHarness.start(developmentMode: false, logger: Logger(label: "test") { _ in log })
+        let owner = try await server.owner()
         try await S.register(owner, "org.example.app", read: nil, share: nil)
 
-        let refusing = try Self.refuseWrites(services)
+        let refusing = try Self.refuseWrites(server)
         let error = await #expect(throws: RPCError.self) {
             let _: Salus_V1_AppInfo = try await owner.unary(S.consent("SetGrants"), request: Self.grantRequest("org.example.app", read: .granted, share: .granted))
         }
@@ -56,7 +56,7 @@ struct ConsentPersistenceTests {
         #expect(error?.message.contains("disk refused the write") == true)
         #expect(error?.detail?.value == "org.example.app")
         #expect(log.entries.contains { $0.level == .error && $0.message.contains("cannot save the authorization") && $0.metadata.contains("org.example.app") })
-        #expect(services.engine.apps.unsaved() == ["org.example.app"])
+        #expect(server.services.authorization.apps.unsaved() == ["org.example.app"])
 
         // In effect in memory, as the owner was told.
         var show = Salus_V1_AppRequest()
@@ -67,35 +67,35 @@ struct ConsentPersistenceTests {
         // Once the disk takes writes again, the next change saves the missed one too.
         try Self.allowWrites(refusing)
         try await S.register(owner, "org.example.second", read: nil, share: nil)
-        #expect(services.engine.apps.unsaved().isEmpty)
-        services.engine.flush()
+        #expect(server.services.authorization.apps.unsaved().isEmpty)
+        server.services.authorization.flush()
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
-        let reloaded = try AppRegistry(types: [:], databasePath: services.folder.appendingPathComponent("authorization.sqlite").path, logger: quiet)
+        let reloaded = try AppRegistry(types: [:], databasePath: server.authorizationDatabase.path, logger: quiet)
         #expect(reloaded.record("org.example.app")?.read[S.steps] == .granted)
         #expect(reloaded.record("org.example.second") != nil)
 
         await owner.close()
-        await services.stop()
+        await server.stop()
     }
 
     @Test("an answer that cannot be saved completes the app's request and fails the owner's answer, naming the request")
     func unsavedAnswer() async throws {
-        let services = try await S.start(persistent: true)
-        let owner = try await services.owner()
+        let server = try await ServerHarness.start(developmentMode: false)
+        let owner = try await server.owner()
         try await S.register(owner, "org.example.app", read: nil, share: nil)
-        let app = try await services.app("org.example.app")
+        let app = try await server.launchedApp("org.example.app")
         let asked = Task {
             var request = Salus_V1_AuthorizationRequest()
             request.share = [S.steps]
             let _: Salus_V1_AuthorizationResponse = try await app.unary(AuthorizationService.requestAuthorization, request: request)
         }
         var pending: [PendingRequest] = []
-        for await request in services.engine.consent.watch() {
+        for await request in server.services.authorization.consent.watch() {
             pending.append(request)
             break
         }
-        let refusing = try Self.refuseWrites(services)
+        let refusing = try Self.refuseWrites(server)
         var answer = Salus_V1_AnswerRequestRequest()
         answer.requestID = try #require(pending.first?.id)
         answer.grantShare = [S.steps]
@@ -113,22 +113,22 @@ struct ConsentPersistenceTests {
         try Self.allowWrites(refusing)
         await app.close()
         await owner.close()
-        await services.stop()
+        await server.stop()
     }
 
     @Test("an answer a policy gave that cannot be saved is reported by the owner's next change")
     func unsavedPolicyAnswer() async throws {
-        let services = try await S.start(persistent: true)
-        let owner = try await services.owner()
+        let server = try await ServerHarness.start(developmentMode: false)
+        let owner = try await server.owner()
         try await S.register(owner, "org.example.app", read: nil, share: nil)
         var policy = Salus_V1_SetPolicyRequest()
         policy.appID = "org.example.app"
         policy.policy.kind = .grantAll
         let _: Salus_V1_AppInfo = try await owner.unary(S.consent("SetPolicy"), request: policy)
-        let refusing = try Self.refuseWrites(services)
+        let refusing = try Self.refuseWrites(server)
 
         // The policy answers; the app's call completes with the grant in effect.
-        let app = try await services.app("org.example.app")
+        let app = try await server.launchedApp("org.example.app")
         var request = Salus_V1_AuthorizationRequest()
         request.share = [S.steps]
         let _: Salus_V1_AuthorizationResponse = try await app.unary(AuthorizationService.requestAuthorization, request: request)
@@ -136,10 +136,10 @@ struct ConsentPersistenceTests {
 
         // The policy's write may still be on its way; once it failed, the owner's next change says so.
         let deadline = ContinuousClock.now + .seconds(5)
-        while services.engine.apps.unsaved().isEmpty && ContinuousClock.now < deadline {
+        while server.services.authorization.apps.unsaved().isEmpty && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(services.engine.apps.unsaved() == ["org.example.app"])
+        #expect(server.services.authorization.apps.unsaved() == ["org.example.app"])
         let error = await #expect(throws: RPCError.self) { try await S.register(owner, "org.example.second", read: nil, share: nil) }
         #expect(error?.code == .internal)
         #expect(error?.detail?.value.contains("org.example.app") == true)
@@ -147,7 +147,7 @@ struct ConsentPersistenceTests {
         try Self.allowWrites(refusing)
         await app.close()
         await owner.close()
-        await services.stop()
+        await server.stop()
     }
 }
 

@@ -10,7 +10,7 @@ import Testing
 /// only those, on every kind of query: the writer of each commit travels in the commit event.
 @Suite("Own samples on live feeds")
 struct OwnSamplesTests {
-    typealias S = InProcessServices
+    typealias S = Authz
 
     /// Follows an observer stream in the background, recording the anchor of each
     /// notification that names `type`.
@@ -39,10 +39,10 @@ struct OwnSamplesTests {
 
     @Test("a share-only app is notified of every one of its own saves on an observer stream")
     func observerSeesEveryOwnSave() async throws {
-        let services = try await S.start()
-        let owner = try await services.owner()
+        let server = try await ServerHarness.start(developmentMode: false)
+        let owner = try await server.owner()
         try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
-        let app = try await services.app("org.example.writer")
+        let app = try await server.launchedApp("org.example.writer")
         let waiter = AnchorWaiter()
         let (follower, _) = try await Self.follow(app, into: waiter)
 
@@ -59,17 +59,17 @@ struct OwnSamplesTests {
         follower.cancel()
         await app.close()
         await owner.close()
-        await services.stop()
+        await server.stop()
     }
 
     @Test("a share-only app sees every one of its own saves on a live anchored query, and no other app's")
     func anchoredSeesEveryOwnSave() async throws {
-        let services = try await S.start()
-        let owner = try await services.owner()
+        let server = try await ServerHarness.start(developmentMode: false)
+        let owner = try await server.owner()
         try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
         try await S.register(owner, "org.example.other", read: nil, share: .granted)
-        let app = try await services.app("org.example.writer")
-        let other = try await services.app("org.example.other")
+        let app = try await server.launchedApp("org.example.writer")
+        let other = try await server.launchedApp("org.example.other")
 
         var request = Salus_V1_AnchoredQueryRequest()
         request.descriptors = [S.descriptor()]
@@ -99,17 +99,17 @@ struct OwnSamplesTests {
         await app.close()
         await other.close()
         await owner.close()
-        await services.stop()
+        await server.stop()
     }
 
     @Test("more than 1,024 commits of other apps do not hide a share-only app's own saves, nor show theirs")
     func busyStoreKeepsOwnSamples() async throws {
-        let services = try await S.start()
-        let owner = try await services.owner()
+        let server = try await ServerHarness.start(developmentMode: false)
+        let owner = try await server.owner()
         try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
         try await S.register(owner, "org.example.busy", read: nil, share: .granted)
-        let app = try await services.app("org.example.writer")
-        let busy = try await services.app("org.example.busy")
+        let app = try await server.launchedApp("org.example.writer")
+        let busy = try await server.launchedApp("org.example.busy")
         let waiter = AnchorWaiter()
         let notifications = Recorded<Salus_V1_ObserverNotification>()
         let (follower, _) = try await Self.follow(app, into: waiter, notifications: notifications)
@@ -151,6 +151,6 @@ struct OwnSamplesTests {
         await app.close()
         await busy.close()
         await owner.close()
-        await services.stop()
+        await server.stop()
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import SalusKit
 import SalusRPC
 import SalusServer
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,17 +30,25 @@ final class ServerHarness: Sendable {
     let directory: URL
     /// The data folder (the daemon's `--data-dir`).
     let dataDirectory: URL
-    /// The assembled services.
+    /// The assembled services: the store, the authorization engine (its app registry and
+    /// consent queue), the routers.
     let services: SalusServices
+    /// The logger the services were opened with (a restart keeps it).
+    let logger: Logger
     /// The harness whose folder this one reuses (a restart), kept alive so that its folder is.
     private let previous: ServerHarness?
 
-    private init(directory: URL, dataDirectory: URL, services: SalusServices, previous: ServerHarness?) {
+    private init(directory: URL, dataDirectory: URL, services: SalusServices, logger: Logger, previous: ServerHarness?) {
         self.directory = directory
         self.dataDirectory = dataDirectory
         self.services = services
+        self.logger = logger
         self.previous = previous
     }
+
+    /// The authorization database (`authorization.sqlite` in the data folder), where the app
+    /// registry persists every decision.
+    var authorizationDatabase: URL { URL(fileURLWithPath: services.configuration.authorizationDatabasePath) }
 
     deinit {
         if previous == nil { try? FileManager.default.removeItem(at: directory) }
@@ -49,11 +58,13 @@ final class ServerHarness: Sendable {
     static let bundled = ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"]
 
     /// Opens the services over a new folder: development mode (apps declare their id) unless
-    /// `developmentMode` is false; `openAuthorization` as `salusd --authorization open`.
+    /// `developmentMode` is false; `openAuthorization` as `salusd --authorization open`; logging
+    /// to `logger` (default: warnings and worse, to the console).
     static func start(
         developmentMode: Bool = true,
         openAuthorization: Bool = false,
-        tombstoneRetention: Duration = .seconds(30 * 86_400)
+        tombstoneRetention: Duration = .seconds(30 * 86_400),
+        logger: Logger? = nil
     ) async throws -> ServerHarness {
         let directory = try makeTemporaryDirectory()
         do {
@@ -68,7 +79,7 @@ final class ServerHarness: Sendable {
             }
             return try await open(
                 directory: directory, developmentMode: developmentMode, openAuthorization: openAuthorization,
-                tombstoneRetention: tombstoneRetention, previous: nil)
+                tombstoneRetention: tombstoneRetention, logger: logger ?? quietLogger, previous: nil)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -88,11 +99,19 @@ final class ServerHarness: Sendable {
             developmentMode: developmentMode ?? configuration.developmentMode,
             openAuthorization: openAuthorization ?? configuration.openAuthorization,
             tombstoneRetention: tombstoneRetention ?? configuration.tombstoneRetention,
-            previous: self)
+            logger: logger, previous: self)
+    }
+
+    /// Warnings and worse, to the console.
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "salus-server-tests")
+        logger.logLevel = .warning
+        return logger
     }
 
     private static func open(
-        directory: URL, developmentMode: Bool, openAuthorization: Bool, tombstoneRetention: Duration, previous: ServerHarness?
+        directory: URL, developmentMode: Bool, openAuthorization: Bool, tombstoneRetention: Duration, logger: Logger,
+        previous: ServerHarness?
     ) async throws -> ServerHarness {
         let dataDirectory = directory.appendingPathComponent("data", isDirectory: true)
         var configuration = DaemonConfiguration(
@@ -105,10 +124,8 @@ final class ServerHarness: Sendable {
             tombstoneRetention: tombstoneRetention
         )
         configuration.openAuthorization = openAuthorization
-        var logger = Logger(label: "salus-server-tests")
-        logger.logLevel = .warning
         let services = try await SalusServices.open(configuration, logger: logger)
-        return ServerHarness(directory: directory, dataDirectory: dataDirectory, services: services, previous: previous)
+        return ServerHarness(directory: directory, dataDirectory: dataDirectory, services: services, logger: logger, previous: previous)
     }
 
     /// Sends GoAway, drains the calls in flight and closes the store, as the daemon does on SIGTERM.
@@ -195,4 +212,55 @@ func waitUntil(timeout: Duration = .seconds(10), _ what: String, _ condition: ()
         guard ContinuousClock.now < deadline else { throw HarnessError("timed out after \(timeout) waiting until \(what)") }
         try await Task.sleep(for: .milliseconds(20))
     }
+}
+
+/// The highest anchor a stream has delivered so far, and waits for one to arrive.
+actor AnchorWaiter {
+    private var latest: UInt64 = 0
+    private var nextID = 0
+    private var waiters: [Int: (target: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
+
+    /// The highest anchor delivered.
+    var highest: UInt64 { latest }
+
+    /// Records a delivery at `anchor`.
+    func record(_ anchor: UInt64) {
+        latest = max(latest, anchor)
+        for (id, waiter) in waiters where waiter.target <= latest {
+            waiters[id] = nil
+            waiter.continuation.resume(returning: true)
+        }
+    }
+
+    /// Whether a delivery at or after `target` arrives within `timeout`.
+    func wait(for target: UInt64, timeout: Duration = .seconds(3)) async -> Bool {
+        if latest >= target { return true }
+        let id = nextID
+        nextID += 1
+        return await withCheckedContinuation { continuation in
+            waiters[id] = (target, continuation)
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.expire(id)
+            }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        waiters.removeValue(forKey: id)?.continuation.resume(returning: false)
+    }
+}
+
+/// Values a background task records, read by the test.
+final class Recorded<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+
+    /// Everything recorded so far, in order.
+    var items: [Element] { storage.withLock { $0 } }
+
+    /// Records one value.
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+
+    /// Records values in order.
+    func append(contentsOf elements: [Element]) { storage.withLock { $0 += elements } }
 }
