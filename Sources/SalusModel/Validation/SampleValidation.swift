@@ -10,7 +10,7 @@ extension Sample {
     /// start and activities that do not overlap; a prescription that does not expire before it is
     /// issued and finite lens values. Whether the category raw value, unit dimension or required
     /// metadata suit the type is the registry's check. `path` prefixes every field path.
-    public func validationErrors(at path: String = "sample") -> [ValidationError] {
+    package func validationErrors(at path: String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
             errors.append(
@@ -37,12 +37,12 @@ extension Sample {
     }
 
     /// Throws the first rule this sample breaks (see `validationErrors(at:)`).
-    public func validate(at path: String = "sample") throws(ValidationError) {
+    package func validate(at path: String = "sample") throws(ValidationError) {
         if let first = validationErrors(at: path).first { throw first }
     }
 
     /// Throws the first rule any of `samples` breaks, with paths like `samples[3].endDate`.
-    public static func validate(_ samples: [Sample], at path: String = "samples") throws(ValidationError) {
+    package static func validate(_ samples: [Sample], at path: String = "samples") throws(ValidationError) {
         for (index, sample) in samples.enumerated() {
             try sample.validate(at: "\(path)[\(index)]")
         }
