@@ -45,9 +45,9 @@ enum StoreBenchmark {
         var configuration = RPCClient.Configuration()
         configuration.declaredAppID = "org.salus.bench"
         let client = try await RPCClient.connect(unixSocketPath: socketPath, configuration: configuration)
-        let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
-        let query = MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples")
-        let anchored = MethodDescriptor(service: "salus.v1.Store", method: "QueryAnchored")
+        let save = SalusMethods.Store.save
+        let query = SalusMethods.Store.querySamples
+        let anchored = SalusMethods.Store.queryAnchored
 
         // Build the batches before the clock starts.
         let batches: [Salus_V1_SaveRequest] = stride(from: 0, to: rows, by: batchSize).map { first in

@@ -36,7 +36,7 @@ public struct AnchoredObjectQueryDescriptor: Hashable, Sendable {
     }
 
     /// The request sent (`salus.v1.AnchoredQueryRequest`); `live` keeps it streaming.
-    public func request(live: Bool) -> Salus_V1_AnchoredQueryRequest {
+    package func request(live: Bool) -> Salus_V1_AnchoredQueryRequest {
         var request = Salus_V1_AnchoredQueryRequest()
         request.descriptors = predicates.map(\.wire)
         if let anchor { request.anchor = anchor.rawValue }
@@ -100,7 +100,7 @@ public struct AnchoredObjectQueryUpdates: AsyncSequence, Sendable {
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
-            batches: ResponseReader(store: store, method: HealthStore.queryAnchored, request: request), anchor: request.anchor)
+            batches: ResponseReader(store: store, method: SalusMethods.Store.queryAnchored, request: request), anchor: request.anchor)
     }
 
     /// Reads batches from the daemon as updates are consumed.

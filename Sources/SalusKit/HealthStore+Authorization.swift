@@ -25,11 +25,6 @@ public enum AuthorizationRequestStatus: Sendable, Hashable {
 }
 
 extension HealthStore {
-    static let requestAuthorization = MethodDescriptor(service: "salus.v1.Authorization", method: "RequestAuthorization")
-    static let requestStatus = MethodDescriptor(service: "salus.v1.Authorization", method: "RequestStatus")
-    static let authorizationStatus = MethodDescriptor(service: "salus.v1.Authorization", method: "AuthorizationStatus")
-    static let requestPerObject = MethodDescriptor(service: "salus.v1.Authorization", method: "RequestPerObjectReadAuthorization")
-
     /// Asks the owner to let this app write `share` and read `read`, and returns when the
     /// request has been handled: answered by the owner (in `salusctl consent`), by a policy,
     /// or at once when nothing is new. Returning says the request was handled, never what was
@@ -42,7 +37,7 @@ extension HealthStore {
     /// `read`).
     public func requestAuthorization(toShare share: Set<SampleType>, read: Set<SampleType>) async throws(SalusError) {
         let _: Salus_V1_AuthorizationResponse = try await mappingErrors {
-            try await client.unary(Self.requestAuthorization, request: Self.request(share: share, read: read))
+            try await client.unary(SalusMethods.Authorization.requestAuthorization, request: Self.request(share: share, read: read))
         }
     }
 
@@ -50,7 +45,7 @@ extension HealthStore {
     /// anything new.
     public func statusForAuthorizationRequest(toShare share: Set<SampleType>, read: Set<SampleType>) async throws(SalusError) -> AuthorizationRequestStatus {
         let response: Salus_V1_RequestStatusResponse = try await mappingErrors {
-            try await client.unary(Self.requestStatus, request: Self.request(share: share, read: read))
+            try await client.unary(SalusMethods.Authorization.requestStatus, request: Self.request(share: share, read: read))
         }
         switch response.status {
         case .shouldRequest: return .shouldRequest
@@ -64,7 +59,7 @@ extension HealthStore {
         var request = Salus_V1_AuthorizationStatusRequest()
         request.type = type.identifier.rawValue
         let response: Salus_V1_AuthorizationStatusResponse = try await mappingErrors {
-            try await client.unary(Self.authorizationStatus, request: request)
+            try await client.unary(SalusMethods.Authorization.authorizationStatus, request: request)
         }
         switch response.status {
         case .sharingAuthorized: return .sharingAuthorized
@@ -81,7 +76,7 @@ extension HealthStore {
         request.type = type.identifier.rawValue
         if let predicate { request.predicate = predicate.wire }
         let _: Salus_V1_AuthorizationResponse = try await mappingErrors {
-            try await client.unary(Self.requestPerObject, request: request)
+            try await client.unary(SalusMethods.Authorization.requestPerObjectReadAuthorization, request: request)
         }
     }
 

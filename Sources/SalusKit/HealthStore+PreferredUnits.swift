@@ -3,8 +3,6 @@ import SalusProto
 import SalusRPC
 
 extension HealthStore {
-    static let getPreferredUnits = MethodDescriptor(service: "salus.v1.Statistics", method: "GetPreferredUnits")
-
     /// The unit the person reads each quantity type in, as HealthKit's `preferredUnits(for:)`:
     /// the one they chose (`salusctl units set distanceWalkingRunning km`), else the type's
     /// canonical unit. Statistics queries without a unit are answered in it.
@@ -21,7 +19,7 @@ extension HealthStore {
         var request = Salus_V1_PreferredUnitsRequest()
         request.types = types.map(\.identifier.rawValue).sorted()
         let response: Salus_V1_PreferredUnits = try await mappingErrors {
-            try await client.unary(Self.getPreferredUnits, request: request)
+            try await client.unary(SalusMethods.Statistics.getPreferredUnits, request: request)
         }
         var units: [SampleType: SalusUnit] = [:]
         for (index, entry) in response.units.enumerated() {

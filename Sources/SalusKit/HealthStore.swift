@@ -17,19 +17,13 @@ import SalusWire
 /// One store may be used from many tasks at once; every call is multiplexed on one connection.
 /// Every method throws ``SalusError``.
 public final class HealthStore: Sendable {
-    /// The RPC client underneath, for calls that have no typed wrapper yet.
-    public let client: RPCClient
-
-    static let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
-    static let delete = MethodDescriptor(service: "salus.v1.Store", method: "Delete")
-    static let querySamples = MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples")
-    static let queryAnchored = MethodDescriptor(service: "salus.v1.Store", method: "QueryAnchored")
-    static let observe = MethodDescriptor(service: "salus.v1.Store", method: "Observe")
-    static let querySources = MethodDescriptor(service: "salus.v1.Store", method: "QuerySources")
+    /// The RPC client underneath: within the package (salusctl, tests), for calls that have no
+    /// typed wrapper. Apps see only the typed API.
+    package let client: RPCClient
 
     /// Uses a connected client: one to the app socket, or the owner's admin socket, where the
     /// store's query methods see every app's samples.
-    public init(client: RPCClient) {
+    package init(client: RPCClient) {
         self.client = client
     }
 
@@ -87,7 +81,7 @@ public final class HealthStore: Sendable {
         var request = Salus_V1_SaveRequest()
         request.samples = samples.map(\.wireForSaving)
         let response: Salus_V1_SaveResponse = try await mappingErrors {
-            try await client.unary(Self.save, request: request)
+            try await client.unary(SalusMethods.Store.save, request: request)
         }
         guard response.results.count == samples.count else {
             throw SalusError(
@@ -138,7 +132,7 @@ public final class HealthStore: Sendable {
 
     private func delete(_ request: Salus_V1_DeleteRequest) async throws(SalusError) -> Int {
         let response: Salus_V1_DeleteResponse = try await mappingErrors {
-            try await client.unary(Self.delete, request: request)
+            try await client.unary(SalusMethods.Store.delete, request: request)
         }
         return Int(clamping: response.deleted)
     }

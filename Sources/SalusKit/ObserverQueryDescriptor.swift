@@ -21,7 +21,7 @@ public struct ObserverQueryDescriptor: Hashable, Sendable {
     }
 
     /// The request sent (`salus.v1.ObserverRequest`).
-    public var request: Salus_V1_ObserverRequest {
+    package var request: Salus_V1_ObserverRequest {
         var request = Salus_V1_ObserverRequest()
         request.descriptors = predicates.map(\.wire)
         return request
@@ -63,7 +63,7 @@ public struct ObserverQueryUpdates: AsyncSequence, Sendable {
 
     /// Starts observing.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(notifications: ResponseReader(store: store, method: HealthStore.observe, request: request))
+        AsyncIterator(notifications: ResponseReader(store: store, method: SalusMethods.Store.observe, request: request))
     }
 
     /// Reads notifications from the daemon.

@@ -96,7 +96,7 @@ public struct SalusError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The error an RPC failure stands for: the code from its reason, else from its status code.
-    public init(_ error: RPCError) {
+    package init(_ error: RPCError) {
         let detail = error.detail
         let code = Self.code(reason: error.reason) ?? Self.code(status: error.code)
         self.init(

@@ -45,7 +45,7 @@ public struct SampleQueryDescriptor: Hashable, Sendable {
     }
 
     /// The request sent (`salus.v1.SampleQueryRequest`).
-    public var request: Salus_V1_SampleQueryRequest {
+    package var request: Salus_V1_SampleQueryRequest {
         var request = Salus_V1_SampleQueryRequest()
         request.type = type.identifier.rawValue
         if let predicate { request.predicate = predicate.wire }
@@ -84,7 +84,7 @@ public struct SampleQuerySamples: AsyncSequence, Sendable {
 
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(pages: ResponseReader(store: store, method: HealthStore.querySamples, request: request))
+        AsyncIterator(pages: ResponseReader(store: store, method: SalusMethods.Store.querySamples, request: request))
     }
 
     /// Reads pages from the daemon as the samples are consumed.

@@ -31,7 +31,7 @@ public struct SampleTypePredicate: Hashable, Sendable {
     }
 
     /// The wire form (`salus.v1.TypedPredicate`).
-    public var wire: Salus_V1_TypedPredicate {
+    package var wire: Salus_V1_TypedPredicate {
         var wire = Salus_V1_TypedPredicate()
         wire.type = type.identifier.rawValue
         if let predicate { wire.predicate = predicate.wire }

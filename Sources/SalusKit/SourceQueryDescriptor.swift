@@ -1,5 +1,6 @@
 import SalusModel
 import SalusProto
+import SalusRPC
 
 /// An app that saved samples, with the devices its samples came from, as HealthKit's `HKSource`.
 public struct Source: Hashable, Sendable {
@@ -33,7 +34,7 @@ public struct SourceQueryDescriptor: Hashable, Sendable {
     }
 
     /// The request sent (`salus.v1.SourceQueryRequest`).
-    public var request: Salus_V1_SourceQueryRequest {
+    package var request: Salus_V1_SourceQueryRequest {
         var request = Salus_V1_SourceQueryRequest()
         request.type = type.identifier.rawValue
         if let predicate { request.predicate = predicate.wire }
@@ -43,7 +44,7 @@ public struct SourceQueryDescriptor: Hashable, Sendable {
     /// Runs the query.
     public func result(for store: HealthStore) async throws(SalusError) -> [Source] {
         let response: Salus_V1_SourceQueryResponse = try await mappingErrors {
-            try await store.client.unary(HealthStore.querySources, request: request)
+            try await store.client.unary(SalusMethods.Store.querySources, request: request)
         }
         return response.sources.map { source in
             Source(appID: source.appID, name: source.name, devices: source.devices.map(Device.init(wire:)))

@@ -64,7 +64,7 @@ public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable {
     /// The request sent (`salus.v1.StatisticsCollectionRequest`) for the range `[from, to)`;
     /// throws ``SalusError/Code/invalidArgument`` naming `intervalComponents` when they are not
     /// one positive interval length.
-    public func request(from: Date, to: Date, live: Bool) throws(SalusError) -> Salus_V1_StatisticsCollectionRequest {
+    package func request(from: Date, to: Date, live: Bool) throws(SalusError) -> Salus_V1_StatisticsCollectionRequest {
         let interval = try CollectionInterval(intervalComponents)
         var request = Salus_V1_StatisticsCollectionRequest()
         request.type = predicate.type.identifier.rawValue
@@ -135,7 +135,7 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
                 anchor: WireDate.date(request.anchorDate), interval: try CollectionInterval(descriptor.intervalComponents),
                 calendar: Self.calendar(descriptor.timeZone ?? .current))
             let batches = ResponseReader<Salus_V1_StatisticsCollectionBatch>(
-                store: store, method: HealthStore.statisticsQueryCollection, request: request)
+                store: store, method: SalusMethods.Statistics.queryCollection, request: request)
             return AsyncIterator(batches: batches, descriptor: descriptor, grid: grid)
         } catch {
             let grid = CollectionGrid(

@@ -43,7 +43,7 @@ public struct StatisticsQueryDescriptor: Hashable, Sendable {
     }
 
     /// The request sent (`salus.v1.StatisticsRequest`).
-    public var request: Salus_V1_StatisticsRequest {
+    package var request: Salus_V1_StatisticsRequest {
         var request = Salus_V1_StatisticsRequest()
         request.type = predicate.type.identifier.rawValue
         if let predicate = predicate.predicate { request.predicate = predicate.wire }
@@ -60,14 +60,9 @@ public struct StatisticsQueryDescriptor: Hashable, Sendable {
     public func result(for store: HealthStore) async throws(SalusError) -> Statistics {
         let request = request
         let response: Salus_V1_StatisticsResponse = try await mappingErrors {
-            try await store.client.unary(HealthStore.statisticsQuery, request: request)
+            try await store.client.unary(SalusMethods.Statistics.query, request: request)
         }
         return try Statistics(
             received: response.statistics, type: predicate.type, requestedUnit: unit, window: window, path: "statistics")
     }
-}
-
-extension HealthStore {
-    static let statisticsQuery = MethodDescriptor(service: "salus.v1.Statistics", method: "Query")
-    static let statisticsQueryCollection = MethodDescriptor(service: "salus.v1.Statistics", method: "QueryCollection")
 }

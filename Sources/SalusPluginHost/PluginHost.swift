@@ -20,9 +20,9 @@ import SwiftProtobuf
 /// its file has the name listed there (`org.salus.core` in `libSalusCore.so`); any other plugin
 /// claiming an `org.salus.` id is refused. This guards against mistakes, not attacks: plugins are
 /// trusted code running inside the daemon, so only install plugins you trust.
-public enum PluginHost {
+package enum PluginHost {
     /// The bundled plugins: manifest id → library file name.
-    public static let bundledPlugins: [String: String] = [
+    package static let bundledPlugins: [String: String] = [
         "org.salus.core": "libSalusCore.so",
         "org.salus.sleep": "libSalusSleep.so",
         "org.salus.reproductive": "libSalusReproductive.so",
@@ -32,12 +32,12 @@ public enum PluginHost {
     ]
 
     /// The namespace reserved for bundled plugin ids.
-    public static let reservedPluginIDPrefix = "org.salus."
+    package static let reservedPluginIDPrefix = "org.salus."
 
     /// Loads every plugin in `directories`, logging each one loaded (info) and each one refused
     /// (error, with path and reason), and returns the report with the frozen registry.
     /// Plugins' own log lines go to `logger` too, tagged with the plugin's path.
-    public static func load(directories: [String], logger: Logger) -> PluginLoadReport {
+    package static func load(directories: [String], logger: Logger) -> PluginLoadReport {
         LibraryLoader.logger.withLock { $0 = logger }
         let report = scan(directories: directories)
         for directory in report.unreadableDirectories {
@@ -60,12 +60,12 @@ public enum PluginHost {
     /// What loading `directories` would do: the same loading and checks, reported without
     /// logging. This is the plugin author's lint (`salusd --check-plugins DIR…`). Checking does
     /// load the libraries into this process (code cannot be checked without running it).
-    public static func check(directories: [String]) -> PluginLoadReport {
+    package static func check(directories: [String]) -> PluginLoadReport {
         scan(directories: directories)
     }
 
     /// The `*.so` files of the directories: directories in the order given, names sorted.
-    public static func libraryPaths(in directories: [String]) -> (paths: [String], unreadable: [(path: String, reason: String)]) {
+    package static func libraryPaths(in directories: [String]) -> (paths: [String], unreadable: [(path: String, reason: String)]) {
         var paths: [String] = []
         var unreadable: [(path: String, reason: String)] = []
         for directory in directories {

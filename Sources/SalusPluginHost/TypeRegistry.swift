@@ -4,11 +4,11 @@ import SwiftProtobuf
 
 /// The plugins that loaded and the catalog of every type, workout activity type and metadata
 /// key they declared, frozen after loading. Safe to share between tasks.
-public final class TypeRegistry: Sendable {
+package final class TypeRegistry: Sendable {
     /// The plugins that contributed, in load order.
-    public let plugins: [LoadedPlugin]
+    package let plugins: [LoadedPlugin]
     /// Their types' rules and validators: what `TypeCatalog.check` checks samples against.
-    public let catalog: TypeCatalog
+    package let catalog: TypeCatalog
 
     init(plugins: [LoadedPlugin], catalog: TypeCatalog) {
         self.plugins = plugins
@@ -16,28 +16,28 @@ public final class TypeRegistry: Sendable {
     }
 
     /// A registry with nothing in it.
-    public static let empty = TypeRegistry(plugins: [], catalog: .empty)
+    package static let empty = TypeRegistry(plugins: [], catalog: .empty)
 
     /// Types and characteristics by identifier.
-    public var types: [String: TypeRules] { catalog.types }
+    package var types: [String: TypeRules] { catalog.types }
     /// Workout activity types by raw value.
-    public var workoutActivityTypes: [UInt32: WorkoutActivityTypeRules] { catalog.workoutActivityTypes }
+    package var workoutActivityTypes: [UInt32: WorkoutActivityTypeRules] { catalog.workoutActivityTypes }
     /// Metadata keys by raw key string.
-    public var metadataKeys: [String: MetadataKeyRules] { catalog.metadataKeys }
+    package var metadataKeys: [String: MetadataKeyRules] { catalog.metadataKeys }
 
     /// The type with an identifier.
-    public func type(_ identifier: String) -> TypeRules? { catalog.rules(for: identifier) }
+    package func type(_ identifier: String) -> TypeRules? { catalog.rules(for: identifier) }
 
     /// All types sorted by identifier.
-    public var sortedTypes: [TypeRules] { catalog.sortedTypes }
+    package var sortedTypes: [TypeRules] { catalog.sortedTypes }
 
     /// The raw values of a type's value group ("allAsleep" of sleep analysis).
-    public func valueGroup(_ name: String, of identifier: String) -> [Int64]? {
+    package func valueGroup(_ name: String, of identifier: String) -> [Int64]? {
         catalog.rules(for: identifier)?.valueGroup(named: name)
     }
 
     /// The workout activity type with a name ("running").
-    public func workoutActivityType(named name: String) -> WorkoutActivityTypeRules? {
+    package func workoutActivityType(named name: String) -> WorkoutActivityTypeRules? {
         catalog.workoutActivityType(named: name)
     }
 

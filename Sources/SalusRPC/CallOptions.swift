@@ -1,11 +1,11 @@
 /// Per-call options of a client call.
-public struct CallOptions: Sendable {
+package struct CallOptions: Sendable {
     /// How long the call may take; sent to the server as a relative deadline. nil: no deadline.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// Metadata sent with the request (at most 8 KiB).
-    public var metadata: Metadata
+    package var metadata: Metadata
 
-    public init(timeout: Duration? = nil, metadata: Metadata = Metadata()) {
+    package init(timeout: Duration? = nil, metadata: Metadata = Metadata()) {
         self.timeout = timeout
         self.metadata = metadata
     }

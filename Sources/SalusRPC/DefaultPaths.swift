@@ -10,9 +10,9 @@ import Foundation
 /// Sockets live in `$XDG_RUNTIME_DIR/salus/` (else `/tmp/salus-<uid>/`), data in
 /// `$XDG_DATA_HOME/salus/` (else `$HOME/.local/share/salus/`). Clients look for the app
 /// socket in `SALUS_SOCKET` first and the admin socket in `SALUS_ADMIN_SOCKET` first.
-public enum DefaultPaths {
+package enum DefaultPaths {
     /// The folder of the sockets.
-    public static func runtimeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func runtimeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return runtime + "/salus"
         }
@@ -20,7 +20,7 @@ public enum DefaultPaths {
     }
 
     /// The folder of the database and other data.
-    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             return data + "/salus"
         }
@@ -29,13 +29,13 @@ public enum DefaultPaths {
     }
 
     /// The app socket: `SALUS_SOCKET`, else `<runtime>/salus.sock`.
-    public static func appSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func appSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let socket = environment["SALUS_SOCKET"], !socket.isEmpty { return socket }
         return runtimeDirectory(environment: environment) + "/salus.sock"
     }
 
     /// The admin socket: `SALUS_ADMIN_SOCKET`, else `<runtime>/admin.sock`.
-    public static func adminSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func adminSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let socket = environment["SALUS_ADMIN_SOCKET"], !socket.isEmpty { return socket }
         return runtimeDirectory(environment: environment) + "/admin.sock"
     }

@@ -5,27 +5,27 @@ import NIOCore
 /// The first three are ttrpc's; the others are the extension frames that a client enables by
 /// calling `salus.v1.Session/Hello`. Unknown types are kept as they are so that a reader can
 /// ignore them, as ttrpc servers do.
-public struct FrameType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: UInt8
+package struct FrameType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package var rawValue: UInt8
 
-    public init(rawValue: UInt8) {
+    package init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
     /// Starts a call on a new stream (client to server).
-    public static let request = FrameType(rawValue: 0x01)
+    package static let request = FrameType(rawValue: 0x01)
     /// Ends a call with its status (server to client).
-    public static let response = FrameType(rawValue: 0x02)
+    package static let response = FrameType(rawValue: 0x02)
     /// One stream message, either way.
-    public static let data = FrameType(rawValue: 0x03)
+    package static let data = FrameType(rawValue: 0x03)
     /// Cancels the call on this stream (client to server, empty payload).
-    public static let cancel = FrameType(rawValue: 0x04)
+    package static let cancel = FrameType(rawValue: 0x04)
     /// Grants the sender of Data frames more credits on this stream.
-    public static let windowUpdate = FrameType(rawValue: 0x05)
+    package static let windowUpdate = FrameType(rawValue: 0x05)
     /// The server is shutting down (stream id 0).
-    public static let goAway = FrameType(rawValue: 0x06)
+    package static let goAway = FrameType(rawValue: 0x06)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .request: "Request"
         case .response: "Response"
@@ -39,30 +39,30 @@ public struct FrameType: RawRepresentable, Hashable, Sendable, CustomStringConve
 }
 
 /// The flags of a frame: the tenth byte of its header.
-public struct FrameFlags: OptionSet, Hashable, Sendable {
-    public var rawValue: UInt8
+package struct FrameFlags: OptionSet, Hashable, Sendable {
+    package var rawValue: UInt8
 
-    public init(rawValue: UInt8) {
+    package init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
     /// The sender sends no more messages on this stream.
-    public static let remoteClosed = FrameFlags(rawValue: 0x01)
+    package static let remoteClosed = FrameFlags(rawValue: 0x01)
     /// The sender will stream more messages in Data frames.
-    public static let remoteOpen = FrameFlags(rawValue: 0x02)
+    package static let remoteOpen = FrameFlags(rawValue: 0x02)
     /// A Data frame that only carries flags: its payload is not a message.
-    public static let noData = FrameFlags(rawValue: 0x04)
+    package static let noData = FrameFlags(rawValue: 0x04)
 }
 
 /// One frame: a 10-byte header (u32 payload length, u32 stream id, u8 type, u8 flags, all
 /// big-endian) followed by the payload.
-public struct Frame: Hashable, Sendable {
-    public var streamID: UInt32
-    public var type: FrameType
-    public var flags: FrameFlags
-    public var payload: ByteBuffer
+package struct Frame: Hashable, Sendable {
+    package var streamID: UInt32
+    package var type: FrameType
+    package var flags: FrameFlags
+    package var payload: ByteBuffer
 
-    public init(streamID: UInt32, type: FrameType, flags: FrameFlags = [], payload: ByteBuffer = ByteBuffer()) {
+    package init(streamID: UInt32, type: FrameType, flags: FrameFlags = [], payload: ByteBuffer = ByteBuffer()) {
         self.streamID = streamID
         self.type = type
         self.flags = flags
@@ -71,26 +71,26 @@ public struct Frame: Hashable, Sendable {
 }
 
 /// The fixed limits of the wire.
-public enum WireLimits {
+package enum WireLimits {
     /// Bytes in a frame header.
-    public static let headerSize = 10
+    package static let headerSize = 10
     /// The largest payload of one frame (4 MiB). Larger frames fail their stream with
     /// RESOURCE_EXHAUSTED.
-    public static let maxFramePayload = 4 << 20
+    package static let maxFramePayload = 4 << 20
     /// The largest total size of a request's metadata keys and values (8 KiB).
-    public static let maxMetadataSize = 8 << 10
+    package static let maxMetadataSize = 8 << 10
 }
 
 /// A violation of the framing that makes the rest of the byte stream unreadable; the
 /// connection is closed.
-public struct ProtocolViolation: Error, CustomStringConvertible {
-    public var description: String
+package struct ProtocolViolation: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// Encoding and decoding of single frames from byte arrays (for tests, vectors and tools).
-public enum FrameCoding {
+package enum FrameCoding {
     /// The bytes of `frame`: its header, then its payload.
-    public static func encode(_ frame: Frame) -> [UInt8] {
+    package static func encode(_ frame: Frame) -> [UInt8] {
         var buffer = ByteBuffer()
         write(frame, to: &buffer)
         return Array(buffer.readableBytesView)
@@ -100,7 +100,7 @@ public enum FrameCoding {
     ///
     /// Throws ``ProtocolViolation`` when the header's first byte is not zero and when the
     /// payload is longer than ``WireLimits/maxFramePayload``.
-    public static func decode(_ bytes: [UInt8]) throws -> (frame: Frame, consumed: Int)? {
+    package static func decode(_ bytes: [UInt8]) throws -> (frame: Frame, consumed: Int)? {
         var buffer = ByteBuffer(bytes: bytes)
         guard let header = try readHeader(&buffer) else { return nil }
         if header.length > WireLimits.maxFramePayload {

@@ -8,7 +8,7 @@ import NIOCore
 extension RPCServer {
     /// A client connected to this server through a socketpair: no socket file, the same
     /// framing and the same code paths as a real connection. For service tests and tools.
-    public func connectInProcess(
+    package func connectInProcess(
         router: RPCRouter,
         listener: ListenerInfo,
         admission: Admission? = nil,

@@ -1,10 +1,10 @@
 import SalusProto
 
 /// Call metadata: ordered string pairs, at most 8 KiB of keys and values together.
-public struct Metadata: Hashable, Sendable, Sequence {
-    public private(set) var pairs: [(key: String, value: String)]
+package struct Metadata: Hashable, Sendable, Sequence {
+    package private(set) var pairs: [(key: String, value: String)]
 
-    public init(_ pairs: [(String, String)] = []) {
+    package init(_ pairs: [(String, String)] = []) {
         self.pairs = pairs.map { (key: $0.0, value: $0.1) }
     }
 
@@ -13,16 +13,16 @@ public struct Metadata: Hashable, Sendable, Sequence {
     }
 
     /// The first value for `key`.
-    public subscript(key: String) -> String? {
+    package subscript(key: String) -> String? {
         pairs.first(where: { $0.key == key })?.value
     }
 
-    public mutating func append(_ key: String, _ value: String) {
+    package mutating func append(_ key: String, _ value: String) {
         pairs.append((key, value))
     }
 
     /// Bytes of keys and values together, as the 8 KiB limit counts them.
-    public var size: Int { pairs.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } }
+    package var size: Int { pairs.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } }
 
     var keyValues: [Salus_V1_KeyValue] {
         pairs.map { pair in
@@ -33,15 +33,15 @@ public struct Metadata: Hashable, Sendable, Sequence {
         }
     }
 
-    public func makeIterator() -> IndexingIterator<[(key: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[(key: String, value: String)]> {
         pairs.makeIterator()
     }
 
-    public static func == (lhs: Metadata, rhs: Metadata) -> Bool {
+    package static func == (lhs: Metadata, rhs: Metadata) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs, by: { $0 == $1 })
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for pair in pairs {
             hasher.combine(pair.key)
             hasher.combine(pair.value)

@@ -7,23 +7,23 @@ import NIOCore
 
 /// Who is on the other end of a Unix-socket connection, as the kernel reported it when the
 /// peer connected (SO_PEERCRED): it cannot be forged by the peer.
-public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
-    public var pid: Int32
-    public var uid: UInt32
-    public var gid: UInt32
+package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+    package var pid: Int32
+    package var uid: UInt32
+    package var gid: UInt32
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
     }
 
     /// The credentials of this process (for in-process connections).
-    public static var current: PeerCredentials {
+    package static var current: PeerCredentials {
         PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
     }
 
-    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+    package var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }
 
 /// `struct ucred` from <sys/socket.h>, which Glibc's Swift module does not export.

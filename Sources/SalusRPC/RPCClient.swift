@@ -8,22 +8,22 @@ import SwiftProtobuf
 ///
 /// Many calls may run at once on one client. Cancelling the task of a call cancels the call on
 /// the server (Cancel frame); a call's timeout is sent as its deadline and enforced here too.
-public final class RPCClient: Sendable {
+package final class RPCClient: Sendable {
     /// How the client connects.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Call salus.v1.Session/Hello on connect, which enables cancel, flow control and GoAway.
-        public var hello: Bool = true
-        public var clientName = "SalusRPC"
-        public var clientVersion = "0.1.0"
+        package var hello: Bool = true
+        package var clientName = "SalusRPC"
+        package var clientVersion = "0.1.0"
         /// An app id to declare in Hello (honoured only by a daemon in development mode).
-        public var declaredAppID = ""
+        package var declaredAppID = ""
 
-        public init() {}
+        package init() {}
     }
 
     private let connection: ClientConnection
     /// The server's answer to Hello, when the client called it.
-    public let serverHello: Salus_V1_HelloResponse?
+    package let serverHello: Salus_V1_HelloResponse?
 
     private init(connection: ClientConnection, serverHello: Salus_V1_HelloResponse?) {
         self.connection = connection
@@ -31,7 +31,7 @@ public final class RPCClient: Sendable {
     }
 
     /// Connects to the server listening on `path`.
-    public static func connect(
+    package static func connect(
         unixSocketPath path: String,
         configuration: Configuration = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -47,7 +47,7 @@ public final class RPCClient: Sendable {
 
     /// Uses an already-connected socket descriptor (one end of a socketpair, or one a
     /// launcher handed over). The client owns the descriptor from then on.
-    public static func connect(
+    package static func connect(
         connectedSocket descriptor: CInt,
         configuration: Configuration = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -92,13 +92,13 @@ public final class RPCClient: Sendable {
     /// `withTaskExecutorPreference(client.executor)` (or in tasks created with it) writes and
     /// reads without thread hops, the lowest latency this client offers. Such code must not
     /// block.
-    public var executor: any TaskExecutor { connection.executor }
+    package var executor: any TaskExecutor { connection.executor }
 
     /// Whether the server has said it is shutting down; new calls fail with UNAVAILABLE.
-    public var isGoingAway: Bool { connection.isGoingAway }
+    package var isGoingAway: Bool { connection.isGoingAway }
 
     /// Closes the connection; calls still running fail with UNAVAILABLE.
-    public func close() async {
+    package func close() async {
         try? await connection.channel.close()
     }
 
@@ -135,7 +135,7 @@ public final class RPCClient: Sendable {
     }
 
     /// Calls a unary method.
-    public func unary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package func unary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request,
         responseType: Response.Type = Response.self,
@@ -149,7 +149,7 @@ public final class RPCClient: Sendable {
 
     /// Calls a server-streaming method. Iterate the returned sequence for the responses; it
     /// throws the call's error at the end. Dropping it unfinished cancels the call.
-    public func serverStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package func serverStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request,
         responseType: Response.Type = Response.self,
@@ -161,7 +161,7 @@ public final class RPCClient: Sendable {
 
     /// Calls a client-streaming method: `body` writes the requests; the call's response is
     /// returned after `body` returns (which closes the request stream).
-    public func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         requestType: Request.Type = Request.self,
         responseType: Response.Type = Response.self,
@@ -186,7 +186,7 @@ public final class RPCClient: Sendable {
     /// Calls a bidirectional method: `body` gets a writer and the response stream; closing
     /// the writer (or returning) ends the requests. The call is cancelled if `body` throws or
     /// returns before the server has finished.
-    public func bidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message, Result: Sendable>(
+    package func bidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message, Result: Sendable>(
         _ method: MethodDescriptor,
         requestType: Request.Type = Request.self,
         responseType: Response.Type = Response.self,
@@ -208,16 +208,16 @@ public final class RPCClient: Sendable {
 }
 
 /// Writes the request messages of a client-streaming or bidirectional call.
-public struct RPCClientWriter<Message: SwiftProtobuf.Message>: Sendable {
+package struct RPCClientWriter<Message: SwiftProtobuf.Message>: Sendable {
     let stream: ClientStream
 
     /// Sends one message, waiting for flow-control credit.
-    public func write(_ message: Message) async throws {
+    package func write(_ message: Message) async throws {
         try await stream.send(try encodeMessage(message))
     }
 
     /// Ends the requests; the server sees the end of its request stream.
-    public func finish() {
+    package func finish() {
         stream.closeSend()
     }
 }
@@ -225,8 +225,8 @@ public struct RPCClientWriter<Message: SwiftProtobuf.Message>: Sendable {
 /// The responses of a streaming call, in order; throws the call's error at the end.
 ///
 /// Dropping it before the end cancels the call on the server.
-public final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
-    public typealias Element = Message
+package final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
+    package typealias Element = Message
     let stream: ClientStream
 
     init(stream: ClientStream) {
@@ -238,7 +238,7 @@ public final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSeque
     }
 
     /// Cancels the call if the server has not ended it.
-    public func cancel() {
+    package func cancel() {
         stream.cancel()
     }
 
@@ -246,14 +246,14 @@ public final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSeque
         if !stream.isFinished { stream.cancel() }
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let owner: RPCResponseStream<Message>
 
-        public mutating func next() async throws -> Message? {
+        package mutating func next() async throws -> Message? {
             guard let buffer = try await owner.stream.nextMessage() else { return nil }
             return try decodeMessage(Message.self, from: buffer)
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
 }

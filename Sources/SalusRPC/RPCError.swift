@@ -6,31 +6,31 @@ import SwiftProtobuf
 /// optional structured detail (reason, field, value, expected).
 ///
 /// Codes are a struct wrapping the number, so codes added later never break a client.
-public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A gRPC status code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: Int32
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        package var rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
 
-        public static let ok = Code(rawValue: 0)
-        public static let cancelled = Code(rawValue: 1)
-        public static let unknown = Code(rawValue: 2)
-        public static let invalidArgument = Code(rawValue: 3)
-        public static let deadlineExceeded = Code(rawValue: 4)
-        public static let notFound = Code(rawValue: 5)
-        public static let alreadyExists = Code(rawValue: 6)
-        public static let permissionDenied = Code(rawValue: 7)
-        public static let resourceExhausted = Code(rawValue: 8)
-        public static let failedPrecondition = Code(rawValue: 9)
-        public static let aborted = Code(rawValue: 10)
-        public static let outOfRange = Code(rawValue: 11)
-        public static let unimplemented = Code(rawValue: 12)
-        public static let `internal` = Code(rawValue: 13)
-        public static let unavailable = Code(rawValue: 14)
-        public static let dataLoss = Code(rawValue: 15)
-        public static let unauthenticated = Code(rawValue: 16)
+        package static let ok = Code(rawValue: 0)
+        package static let cancelled = Code(rawValue: 1)
+        package static let unknown = Code(rawValue: 2)
+        package static let invalidArgument = Code(rawValue: 3)
+        package static let deadlineExceeded = Code(rawValue: 4)
+        package static let notFound = Code(rawValue: 5)
+        package static let alreadyExists = Code(rawValue: 6)
+        package static let permissionDenied = Code(rawValue: 7)
+        package static let resourceExhausted = Code(rawValue: 8)
+        package static let failedPrecondition = Code(rawValue: 9)
+        package static let aborted = Code(rawValue: 10)
+        package static let outOfRange = Code(rawValue: 11)
+        package static let unimplemented = Code(rawValue: 12)
+        package static let `internal` = Code(rawValue: 13)
+        package static let unavailable = Code(rawValue: 14)
+        package static let dataLoss = Code(rawValue: 15)
+        package static let unauthenticated = Code(rawValue: 16)
 
-        public var description: String {
+        package var description: String {
             let names = [
                 "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
                 "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
@@ -42,21 +42,21 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The type URL under which ``detail`` travels in `google.rpc.Status.details`.
-    public static let detailTypeURL = "type.googleapis.com/salus.v1.ErrorDetail"
+    package static let detailTypeURL = "type.googleapis.com/salus.v1.ErrorDetail"
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// The structured detail; its `domain` is "salus".
-    public var detail: Salus_V1_ErrorDetail?
+    package var detail: Salus_V1_ErrorDetail?
 
-    public init(code: Code, message: String, detail: Salus_V1_ErrorDetail? = nil) {
+    package init(code: Code, message: String, detail: Salus_V1_ErrorDetail? = nil) {
         self.code = code
         self.message = message
         self.detail = detail
     }
 
     /// An error with a detail built from its parts.
-    public init(
+    package init(
         code: Code,
         message: String,
         reason: Salus_V1_ErrorReason,
@@ -74,12 +74,12 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The reason of the detail, or `.unspecified` without one.
-    public var reason: Salus_V1_ErrorReason { detail?.reason ?? .unspecified }
+    package var reason: Salus_V1_ErrorReason { detail?.reason ?? .unspecified }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 
     /// The status that carries this error on the wire.
-    public var status: Google_Rpc_Status {
+    package var status: Google_Rpc_Status {
         var status = Google_Rpc_Status()
         status.code = code.rawValue
         status.message = message
@@ -93,7 +93,7 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The error a non-OK status stands for.
-    public init(status: Google_Rpc_Status) {
+    package init(status: Google_Rpc_Status) {
         var detail: Salus_V1_ErrorDetail?
         if let any = status.details.first(where: { $0.typeURL == Self.detailTypeURL }) {
             detail = try? Salus_V1_ErrorDetail(serializedBytes: any.value)
@@ -104,7 +104,7 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension RPCError {
     /// INVALID_ARGUMENT for a field: names the field, the value and what was expected.
-    public static func invalidArgument(field: String, value: String, expected: String, message: String? = nil) -> RPCError {
+    package static func invalidArgument(field: String, value: String, expected: String, message: String? = nil) -> RPCError {
         RPCError(
             code: .invalidArgument,
             message: message ?? "\(field): \(value.isEmpty ? "(empty)" : value) is not valid; expected \(expected)",

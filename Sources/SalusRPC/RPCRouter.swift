@@ -10,7 +10,7 @@ import SwiftProtobuf
 ///
 /// Requests are decoded before a handler runs: a payload that does not decode fails the call
 /// with INVALID_ARGUMENT naming the message type, and the handler is not called.
-public struct RPCRouter: Sendable {
+package struct RPCRouter: Sendable {
     struct Entry: Sendable {
         var kind: MethodDescriptor.Kind
         /// Run on the connection's event loop (no thread hop) or on the global executor.
@@ -20,10 +20,10 @@ public struct RPCRouter: Sendable {
 
     private(set) var services: [String: [String: Entry]] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Every registered method, by service, sorted by name.
-    public var methods: [(service: String, methods: [(name: String, kind: MethodDescriptor.Kind)])] {
+    package var methods: [(service: String, methods: [(name: String, kind: MethodDescriptor.Kind)])] {
         services.keys.sorted().map { service in
             (service, services[service]!.keys.sorted().map { ($0, services[service]![$0]!.kind) })
         }
@@ -40,7 +40,7 @@ public struct RPCRouter: Sendable {
     }
 
     /// Registers a method that takes one request and returns one response.
-    public mutating func registerUnary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package mutating func registerUnary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
@@ -54,7 +54,7 @@ public struct RPCRouter: Sendable {
     }
 
     /// Registers a method that takes one request and streams responses.
-    public mutating func registerServerStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package mutating func registerServerStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
@@ -69,7 +69,7 @@ public struct RPCRouter: Sendable {
     }
 
     /// Registers a method that takes a stream of requests and returns one response.
-    public mutating func registerClientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package mutating func registerClientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
@@ -82,7 +82,7 @@ public struct RPCRouter: Sendable {
     }
 
     /// Registers a method where both sides stream.
-    public mutating func registerBidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package mutating func registerBidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request.Type = Request.self,
         response: Response.Type = Response.self,
@@ -123,28 +123,28 @@ func decodeMessage<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBu
 /// Sends the response messages of a streaming call. Each write waits for flow-control
 /// credit and for room in the connection's outbound buffer, so a slow reader slows the
 /// handler instead of growing memory.
-public struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
+package struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
     let stream: ServerStream
 
     /// Sends one message; throws when the call has ended (cancelled, deadline, closed).
-    public func write(_ message: Message) async throws {
+    package func write(_ message: Message) async throws {
         try await stream.send(try encodeMessage(message))
     }
 }
 
 /// The request messages of a client-streaming or bidirectional call.
-public struct RPCRequestStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
-    public typealias Element = Message
+package struct RPCRequestStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
+    package typealias Element = Message
     let call: ServerCall
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let call: ServerCall
 
-        public mutating func next() async throws -> Message? {
+        package mutating func next() async throws -> Message? {
             guard let buffer = try await call.nextInbound() else { return nil }
             return try call.decode(Message.self, from: buffer)
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(call: call) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(call: call) }
 }

@@ -13,29 +13,29 @@ import Synchronization
 ///
 /// Each connection runs one task per call; frames of different calls never wait for each
 /// other. ``shutdown(gracePeriod:)`` sends GoAway, lets calls in flight finish, then closes.
-public final class RPCServer: Sendable {
+package final class RPCServer: Sendable {
     /// Limits and identity of the server.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Data frames the server sends on a stream before the client must grant more.
-        public var initialWindow: Int = 64
+        package var initialWindow: Int = 64
         /// Data frames a client may send on a stream before the server grants more.
-        public var receiveWindow: Int = 64
+        package var receiveWindow: Int = 64
         /// For clients without flow control (no Hello): unread messages buffered per stream
         /// before the stream fails with RESOURCE_EXHAUSTED.
-        public var unflowedInboundLimit: Int = 256
+        package var unflowedInboundLimit: Int = 256
         /// Run handlers on their connection's event loop (no thread hop to answer). Handlers
         /// must then never block; turn this off for handlers that might.
-        public var runHandlersOnEventLoop = true
-        public var serverName = "salusd"
-        public var serverVersion = "0.1.0"
+        package var runHandlersOnEventLoop = true
+        package var serverName = "salusd"
+        package var serverVersion = "0.1.0"
 
-        public init() {}
+        package init() {}
     }
 
     /// A peer check run at accept: return an error to refuse every call on the connection.
-    public typealias Admission = @Sendable (PeerCredentials) -> RPCError?
+    package typealias Admission = @Sendable (PeerCredentials) -> RPCError?
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let group: any EventLoopGroup
     private let logger: Logger
 
@@ -48,7 +48,7 @@ public final class RPCServer: Sendable {
 
     private let state = Mutex(State())
 
-    public init(configuration: Configuration = .init(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
+    package init(configuration: Configuration = .init(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
         self.configuration = configuration
         self.group = group
         self.logger = logger
@@ -58,7 +58,7 @@ public final class RPCServer: Sendable {
     /// server answers there. The socket gets `permissions` (never world-accessible) and, when
     /// given, `groupID`, right after it is bound; until then the process umask applies, so a
     /// daemon sets a strict umask (salusd uses 077) and keeps its sockets in a 0700 folder.
-    public func listen(
+    package func listen(
         unixSocketPath path: String,
         router: RPCRouter,
         listener: ListenerInfo,
@@ -90,7 +90,7 @@ public final class RPCServer: Sendable {
 
     /// Serves one already-connected socket (the other end of a socketpair, or a descriptor a
     /// launcher handed over). The server owns the descriptor from then on.
-    public func serve(connectedSocket descriptor: CInt, router: RPCRouter, listener: ListenerInfo, admission: Admission? = nil) async throws {
+    package func serve(connectedSocket descriptor: CInt, router: RPCRouter, listener: ListenerInfo, admission: Admission? = nil) async throws {
         _ = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
                 self.initialize(channel: channel, router: router, listener: listener, admission: admission)
@@ -122,11 +122,11 @@ public final class RPCServer: Sendable {
     }
 
     /// Open connections (for diagnostics and tests).
-    public var connectionCount: Int { state.withLock { $0.connections.count } }
+    package var connectionCount: Int { state.withLock { $0.connections.count } }
 
     /// Stops accepting, sends GoAway, waits up to `gracePeriod` for calls in flight, then
     /// fails what is left with UNAVAILABLE and closes every connection.
-    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+    package func shutdown(gracePeriod: Duration = .seconds(10)) async {
         let (listeners, connections) = state.withLock { state in
             state.shuttingDown = true
             defer { state.listeners = [] }

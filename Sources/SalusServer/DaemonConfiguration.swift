@@ -6,27 +6,27 @@ import Musl
 import Foundation
 
 /// Everything the daemon needs to start.
-public struct DaemonConfiguration: Sendable {
+package struct DaemonConfiguration: Sendable {
     /// The folder of the database; created (0700) when missing.
-    public var dataDirectory: String
+    package var dataDirectory: String
     /// The app socket's path.
-    public var socketPath: String
+    package var socketPath: String
     /// The admin socket's path (owner only).
-    public var adminSocketPath: String
+    package var adminSocketPath: String
     /// Folders whose `*.so` plugins are loaded, in order.
-    public var pluginDirectories: [String]
+    package var pluginDirectories: [String]
     /// A group that may use the sockets (mode 0660); nil: owner only (0600).
-    public var socketGroup: gid_t?
+    package var socketGroup: gid_t?
     /// Accept app ids that clients declare in Hello, marked unverified.
-    public var developmentMode: Bool
+    package var developmentMode: Bool
     /// Nothing is enforced: every app may read and write every type (development only).
-    public var openAuthorization: Bool = false
+    package var openAuthorization: Bool = false
     /// How long calls in flight may take to finish after SIGTERM.
-    public var drainTimeout: Duration
+    package var drainTimeout: Duration
     /// How long deletions are remembered for anchored queries (30 days by default).
-    public var tombstoneRetention: Duration
+    package var tombstoneRetention: Duration
 
-    public init(
+    package init(
         dataDirectory: String,
         socketPath: String,
         adminSocketPath: String,
@@ -47,11 +47,11 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// The database file inside the data folder.
-    public var databasePath: String { dataDirectory + "/salus.sqlite" }
+    package var databasePath: String { dataDirectory + "/salus.sqlite" }
 
     /// The registered apps and the owner's decisions, beside the store.
-    public var authorizationDatabasePath: String { dataDirectory + "/authorization.sqlite" }
+    package var authorizationDatabasePath: String { dataDirectory + "/authorization.sqlite" }
 
     /// The folder of the per-app sockets (`salusctl launch`), beside the app socket.
-    public var appEndpointDirectory: String { (socketPath as NSString).deletingLastPathComponent + "/apps" }
+    package var appEndpointDirectory: String { (socketPath as NSString).deletingLastPathComponent + "/apps" }
 }

@@ -2,19 +2,19 @@ import SalusProto
 import SalusRPC
 
 /// salus.v1.Diagnostics: one method of each call kind, for checking a connection.
-public enum DiagnosticsService {
-    public static let name = "salus.v1.Diagnostics"
+package enum DiagnosticsService {
+    package static let name = SalusMethods.Diagnostics.name
     /// Sleep's upper bound.
-    public static let maxSleepMilliseconds: UInt32 = 60_000
+    package static let maxSleepMilliseconds: UInt32 = 60_000
 
-    public static let echo = MethodDescriptor(service: name, method: "Echo")
-    public static let generate = MethodDescriptor(service: name, method: "Generate")
-    public static let collect = MethodDescriptor(service: name, method: "Collect")
-    public static let echoStream = MethodDescriptor(service: name, method: "EchoStream")
-    public static let sleep = MethodDescriptor(service: name, method: "Sleep")
+    package static let echo = SalusMethods.Diagnostics.echo
+    package static let generate = SalusMethods.Diagnostics.generate
+    package static let collect = SalusMethods.Diagnostics.collect
+    package static let echoStream = SalusMethods.Diagnostics.echoStream
+    package static let sleep = SalusMethods.Diagnostics.sleep
 
     /// Adds the service's methods to `router`.
-    public static func register(into router: inout RPCRouter) {
+    package static func register(into router: inout RPCRouter) {
         router.registerUnary(echo) { (request: Salus_V1_EchoRequest, _) -> Salus_V1_EchoResponse in
             var response = Salus_V1_EchoResponse()
             response.payload = request.payload

@@ -14,17 +14,17 @@ import ServiceLifecycle
 /// the store, the tombstone purge and the listeners until SIGTERM or SIGINT. On graceful
 /// shutdown the group stops them in reverse order: the listeners send GoAway, drain calls in
 /// flight and remove their sockets; the purge ends; the store closes last.
-public struct SalusDaemon: Sendable {
+package struct SalusDaemon: Sendable {
     /// The daemon's version, as Hello and the ready banner report it.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// What the daemon serves and where.
-    public let configuration: DaemonConfiguration
+    package let configuration: DaemonConfiguration
     private let logger: Logger
     private let onReady: @Sendable (String) -> Void
 
     /// `onReady` gets a short report of what the daemon serves once its sockets accept calls.
-    public init(configuration: DaemonConfiguration, logger: Logger, onReady: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(configuration: DaemonConfiguration, logger: Logger, onReady: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
         self.logger = logger
         self.onReady = onReady
@@ -34,7 +34,7 @@ public struct SalusDaemon: Sendable {
     ///
     /// Throws ``DaemonError`` (or the `RPCError` of a socket it cannot listen on) when it
     /// cannot start.
-    public func run() async throws {
+    package func run() async throws {
         let services = try await SalusServices.open(configuration, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
@@ -69,7 +69,7 @@ public struct SalusDaemon: Sendable {
 }
 
 /// A startup failure, with a message meant for the person running the daemon.
-public struct DaemonError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct DaemonError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -5,14 +5,14 @@ import SalusRPC
 
 /// salus.v1.Admin/ListPlugins and /ListTypes: what the daemon loaded, for `salusctl plugins` and
 /// `salusctl types`. Registered on the admin socket only.
-public enum TypesService {
-    public static let name = "salus.v1.Admin"
+package enum TypesService {
+    package static let name = SalusMethods.Admin.name
 
-    public static let listPlugins = MethodDescriptor(service: name, method: "ListPlugins")
-    public static let listTypes = MethodDescriptor(service: name, method: "ListTypes")
+    package static let listPlugins = SalusMethods.Admin.listPlugins
+    package static let listTypes = SalusMethods.Admin.listTypes
 
     /// Adds the methods to `router`, answering from a load report (frozen after start).
-    public static func register(into router: inout RPCRouter, plugins: PluginLoadReport, directories: [String]) {
+    package static func register(into router: inout RPCRouter, plugins: PluginLoadReport, directories: [String]) {
         let pluginsResponse = Self.pluginsResponse(plugins, directories: directories)
         let typesResponse = Self.typesResponse(plugins.registry)
         router.registerUnary(listPlugins) { (_: Salus_V1_ListPluginsRequest, _) -> Salus_V1_ListPluginsResponse in

@@ -9,23 +9,23 @@ import Foundation
 /// last day of shorter months and return to the 31st after. A day interval anchored at 02:00
 /// starts every day at 02:00 local time; when that time does not exist (a spring-forward
 /// night), the calendar's next valid time is used.
-public struct IntervalGrid: Hashable, Sendable {
+package struct IntervalGrid: Hashable, Sendable {
     /// Where intervals start.
-    public var anchor: Date
+    package var anchor: Date
     /// Their length.
-    public var interval: StatisticsInterval
+    package var interval: StatisticsInterval
     /// The calendar and time zone of calendar lengths.
-    public var calendar: Calendar
+    package var calendar: Calendar
 
     /// Creates a grid.
-    public init(anchor: Date, interval: StatisticsInterval, calendar: Calendar) {
+    package init(anchor: Date, interval: StatisticsInterval, calendar: Calendar) {
         self.anchor = anchor
         self.interval = interval
         self.calendar = calendar
     }
 
     /// The start of interval `index` (0 starts at the anchor).
-    public func start(ofInterval index: Int) -> Date {
+    package func start(ofInterval index: Int) -> Date {
         let count = interval.count
         switch interval.unit {
         case .second: return anchor.addingTimeInterval(Double(index * count))
@@ -38,7 +38,7 @@ public struct IntervalGrid: Hashable, Sendable {
     }
 
     /// The index of the interval containing `date`.
-    public func index(containing date: Date) -> Int {
+    package func index(containing date: Date) -> Int {
         let elapsed = date.timeIntervalSince(anchor)
         let approximate: Double
         switch interval.unit {
@@ -56,7 +56,7 @@ public struct IntervalGrid: Hashable, Sendable {
     }
 
     /// The interval containing `date`.
-    public func interval(containing date: Date) -> DateInterval {
+    package func interval(containing date: Date) -> DateInterval {
         let index = index(containing: date)
         return DateInterval(start: start(ofInterval: index), end: start(ofInterval: index + 1))
     }
@@ -65,7 +65,7 @@ public struct IntervalGrid: Hashable, Sendable {
     /// containing `from` to the end of the one containing the last instant before `to` — in
     /// order; n + 1 boundaries for n intervals. When `to <= from`, the one interval containing
     /// `from`.
-    public func boundaries(from: Date, to: Date) -> [Date] {
+    package func boundaries(from: Date, to: Date) -> [Date] {
         let first = index(containing: from)
         var result = [start(ofInterval: first)]
         var index = first + 1

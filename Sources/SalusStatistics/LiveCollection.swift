@@ -4,15 +4,15 @@ import SalusStore
 
 extension StatisticsEngine {
     /// One delivery of a live collection: the intervals to show.
-    public struct CollectionUpdate: Hashable, Sendable {
+    package struct CollectionUpdate: Hashable, Sendable {
         /// Every interval of the range on the first update, then only the intervals whose
         /// statistics changed, in order.
-        public var statistics: [Statistics]
+        package var statistics: [Statistics]
         /// True for the first update (the initial results).
-        public var isInitial: Bool
+        package var isInitial: Bool
 
         /// Creates an update.
-        public init(statistics: [Statistics], isInitial: Bool) {
+        package init(statistics: [Statistics], isInitial: Bool) {
             self.statistics = statistics
             self.isInitial = isInitial
         }
@@ -30,7 +30,7 @@ extension StatisticsEngine {
     /// runs, each from the samples overlapping the run, and only the intervals whose statistics
     /// differ from the last delivered ones are sent. If the anchor expired (tombstones purged)
     /// the whole range is recomputed. A change of source priority is seen on the next commit.
-    public func liveCollection(
+    package func liveCollection(
         _ query: StatisticsCollectionQuery, visibility: SamplePredicate? = nil,
         deliver: @Sendable (CollectionUpdate) async throws -> Void
     ) async throws {

@@ -9,15 +9,15 @@ import SalusStore
 ///
 /// Reads come from memory; a change is written atomically before it is used. A missing file
 /// means no preferences (every type in its canonical unit).
-public final class PreferredUnitStore: Sendable {
+package final class PreferredUnitStore: Sendable {
     private let file: OwnerSettingsFile<String>
 
     /// The file.
-    public var path: String? { file.path }
+    package var path: String? { file.path }
 
     /// Opens the preferences at `path` (nil: memory only). Throws `database` naming the file
     /// and the type when the file cannot be read or holds a unit that does not parse.
-    public init(path: String?) throws(StoreError) {
+    package init(path: String?) throws(StoreError) {
         file = try OwnerSettingsFile(path: path, name: "preferred units")
         for (type, text) in file.all {
             do {
@@ -31,12 +31,12 @@ public final class PreferredUnitStore: Sendable {
     }
 
     /// The owner's unit for `type`, or nil when none is set.
-    public func unit(for type: TypeIdentifier) -> SalusUnit? {
+    package func unit(for type: TypeIdentifier) -> SalusUnit? {
         file[type.rawValue].flatMap { try? SalusUnit(parsing: $0) }
     }
 
     /// Every type with a preferred unit.
-    public func all() -> [TypeIdentifier: SalusUnit] {
+    package func all() -> [TypeIdentifier: SalusUnit] {
         var result: [TypeIdentifier: SalusUnit] = [:]
         for type in file.all.keys {
             if let unit = unit(for: TypeIdentifier(type)) { result[TypeIdentifier(type)] = unit }
@@ -47,7 +47,7 @@ public final class PreferredUnitStore: Sendable {
     /// Sets the unit for `type` (nil: back to the canonical unit) and saves the file. Throws
     /// `invalidArgument` naming `unit` when it measures another dimension than `canonical`,
     /// the type's canonical unit.
-    public func setUnit(_ unit: SalusUnit?, for type: TypeIdentifier, canonical: SalusUnit) throws(StoreError) {
+    package func setUnit(_ unit: SalusUnit?, for type: TypeIdentifier, canonical: SalusUnit) throws(StoreError) {
         if let unit, !unit.isCompatible(with: canonical) {
             throw StoreError(
                 code: .invalidArgument, field: "unit", value: "\(unit)",

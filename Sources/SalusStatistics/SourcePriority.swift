@@ -3,21 +3,21 @@
 ///
 /// Sources not in the list rank below every listed one, and among themselves by the
 /// tie-breakers of the merge (most recently saved first, then start, end and value).
-public struct SourcePriority: Hashable, Sendable {
+package struct SourcePriority: Hashable, Sendable {
     /// App ids, highest priority first, without repeats.
-    public var appIDs: [String]
+    package var appIDs: [String]
 
     /// Creates a ranking; repeated app ids keep their first position.
-    public init(_ appIDs: [String] = []) {
+    package init(_ appIDs: [String] = []) {
         var seen = Set<String>()
         self.appIDs = appIDs.filter { seen.insert($0).inserted }
     }
 
     /// No ranking: every source is unlisted.
-    public static let none = SourcePriority()
+    package static let none = SourcePriority()
 
     /// The rank of `appID`: its position in the list, or `Int.max` when unlisted (lower wins).
-    public func rank(of appID: String) -> Int {
+    package func rank(of appID: String) -> Int {
         appIDs.firstIndex(of: appID) ?? Int.max
     }
 }

@@ -6,31 +6,31 @@ import SalusStore
 /// file (`{"HKQuantityTypeIdentifierStepCount": ["org.example.watch", "org.example.phone"]}`)
 /// beside the database. Reads come from memory; a change is written atomically before it is
 /// used. A missing file means no priorities.
-public final class SourcePriorityStore: Sendable {
+package final class SourcePriorityStore: Sendable {
     private let file: OwnerSettingsFile<[String]>
 
     /// The file.
-    public var path: String? { file.path }
+    package var path: String? { file.path }
 
     /// Opens the priorities at `path`, reading the file when it exists; nil keeps them in
     /// memory only (tests). Throws `database` naming the file when it cannot be read or parsed.
-    public init(path: String?) throws(StoreError) {
+    package init(path: String?) throws(StoreError) {
         file = try OwnerSettingsFile(path: path, name: "source priorities")
     }
 
     /// The ranking for `type` (empty when the owner set none).
-    public func priority(for type: TypeIdentifier) -> SourcePriority {
+    package func priority(for type: TypeIdentifier) -> SourcePriority {
         SourcePriority(file[type.rawValue] ?? [])
     }
 
     /// Every type with a ranking, by type.
-    public func all() -> [TypeIdentifier: SourcePriority] {
+    package func all() -> [TypeIdentifier: SourcePriority] {
         Dictionary(uniqueKeysWithValues: file.all.map { (TypeIdentifier($0.key), SourcePriority($0.value)) })
     }
 
     /// Replaces the ranking for `type` (an empty list removes it) and saves the file. Throws
     /// `invalidArgument` for an empty app id, naming `sources[i]`.
-    public func setPriority(_ appIDs: [String], for type: TypeIdentifier) throws(StoreError) {
+    package func setPriority(_ appIDs: [String], for type: TypeIdentifier) throws(StoreError) {
         for (index, appID) in appIDs.enumerated() where appID.isEmpty {
             throw StoreError(code: .invalidArgument, field: "sources[\(index)]", value: "\"\"", expected: "an app id")
         }

@@ -5,23 +5,23 @@ import SalusModel
 ///
 /// **Empty result.** When no sample counts, every value is nil, `sources` is empty and
 /// `bySource` is empty; this is a result, not an error (HealthKit's `noData` case).
-public struct Statistics: Hashable, Sendable {
+package struct Statistics: Hashable, Sendable {
     /// The type.
-    public var type: TypeIdentifier
+    package var type: TypeIdentifier
     /// The interval's start: the query window's or collection interval's start; without a window,
     /// the earliest counted sample's start (`Date.distantPast` when empty).
-    public var startDate: Date
+    package var startDate: Date
     /// The interval's end (exclusive), chosen as `startDate` is (`Date.distantFuture` when empty).
-    public var endDate: Date
+    package var endDate: Date
     /// The values merged across sources.
-    public var values: StatisticValues
+    package var values: StatisticValues
     /// The app ids whose samples contributed to `values`, sorted.
-    public var sources: [String]
+    package var sources: [String]
     /// With `separateBySource`: each source's own values, computed from its samples alone.
-    public var bySource: [String: StatisticValues]
+    package var bySource: [String: StatisticValues]
 
     /// Creates statistics.
-    public init(
+    package init(
         type: TypeIdentifier, startDate: Date, endDate: Date, values: StatisticValues = .empty,
         sources: [String] = [], bySource: [String: StatisticValues] = [:]
     ) {
@@ -34,20 +34,20 @@ public struct Statistics: Hashable, Sendable {
     }
 
     /// Whether no sample counted.
-    public var isEmpty: Bool { sources.isEmpty && values.isEmpty }
+    package var isEmpty: Bool { sources.isEmpty && values.isEmpty }
 
     /// The merged total (`cumulativeSum`).
-    public var sum: Quantity? { values.sum }
+    package var sum: Quantity? { values.sum }
     /// The merged average (`discreteAverage`).
-    public var average: Quantity? { values.average }
+    package var average: Quantity? { values.average }
     /// The smallest value (`discreteMin`).
-    public var minimum: Quantity? { values.minimum }
+    package var minimum: Quantity? { values.minimum }
     /// The largest value (`discreteMax`).
-    public var maximum: Quantity? { values.maximum }
+    package var maximum: Quantity? { values.maximum }
     /// The latest value (`mostRecent`).
-    public var mostRecent: Quantity? { values.mostRecent }
+    package var mostRecent: Quantity? { values.mostRecent }
     /// The latest sample's date interval (`mostRecent`).
-    public var mostRecentInterval: DateInterval? { values.mostRecentInterval }
+    package var mostRecentInterval: DateInterval? { values.mostRecentInterval }
     /// The time covered (`duration`).
-    public var duration: Quantity? { values.duration }
+    package var duration: Quantity? { values.duration }
 }

@@ -33,46 +33,46 @@ import SalusStore
 ///
 /// **Duration** is the length of the union of the counted samples' spans inside the interval
 /// (for merged cumulative statistics, the time some source was counted).
-public struct StatisticsCalculator: Sendable {
+package struct StatisticsCalculator: Sendable {
     /// How long a point sample's value holds in a time-weighted average when no later sample
     /// comes sooner.
-    public static let pointHoldLimit: TimeInterval = 600
+    package static let pointHoldLimit: TimeInterval = 600
 
     /// One sample reduced to what statistics need: times as seconds since the reference date,
     /// the value in the canonical unit.
-    public struct Entry: Hashable, Sendable {
+    package struct Entry: Hashable, Sendable {
         /// Start, seconds since 2001-01-01.
-        public var start: Double
+        package var start: Double
         /// End, seconds since 2001-01-01.
-        public var end: Double
+        package var end: Double
         /// The value in the type's canonical unit.
-        public var value: Double
+        package var value: Double
         /// The index of the source in `StatisticsCalculator.sourceIDs`.
-        public var source: Int
+        package var source: Int
         /// When the sample was saved, seconds since 2001-01-01.
-        public var created: Double
+        package var created: Double
     }
 
     /// The type.
-    public let type: TypeIdentifier
+    package let type: TypeIdentifier
     /// The type's aggregation style.
-    public let style: AggregationStyle
+    package let style: AggregationStyle
     /// The unit values are held in.
-    public let canonicalUnit: SalusUnit
+    package let canonicalUnit: SalusUnit
     /// The options.
-    public let options: StatisticsOptions
+    package let options: StatisticsOptions
     /// The owner's ranking of sources.
-    public let priority: SourcePriority
+    package let priority: SourcePriority
     /// The app ids seen, by index.
-    public private(set) var sourceIDs: [String] = []
+    package private(set) var sourceIDs: [String] = []
     private var sourceIndex: [String: Int] = [:]
     private var refIndex: [Int64: Int] = [:]
     private var lastRef: (ref: Int64, index: Int)?
     /// The samples added, in order.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
 
     /// Creates a calculator after checking the options against the style.
-    public init(
+    package init(
         type: TypeIdentifier, style: AggregationStyle, canonicalUnit: SalusUnit, options: StatisticsOptions,
         priority: SourcePriority = .none
     ) throws(StoreError) {
@@ -86,7 +86,7 @@ public struct StatisticsCalculator: Sendable {
 
     /// Adds a quantity sample; other kinds are ignored. Throws `invalidArgument` for a unit of
     /// another dimension than the canonical unit.
-    public mutating func add(_ sample: Sample) throws(StoreError) {
+    package mutating func add(_ sample: Sample) throws(StoreError) {
         guard case .quantity(let quantity) = sample.value else { return }
         let value: Double
         if quantity.unit == canonicalUnit {
@@ -106,7 +106,7 @@ public struct StatisticsCalculator: Sendable {
     }
 
     /// Adds a value already in the canonical unit.
-    public mutating func add(start: Date, end: Date, value: Double, source: String, created: Date) {
+    package mutating func add(start: Date, end: Date, value: Double, source: String, created: Date) {
         entries.append(
             Entry(
                 start: start.timeIntervalSinceReferenceDate, end: max(end, start).timeIntervalSinceReferenceDate,
@@ -115,7 +115,7 @@ public struct StatisticsCalculator: Sendable {
 
     /// Adds a row of the store's lean read (`SampleStore.reduceQuantities`), whose value is in
     /// the canonical unit; `appIDs` names the row's `appRef`.
-    public mutating func add(_ row: QuantityRow, appIDs: [Int64: String]) {
+    package mutating func add(_ row: QuantityRow, appIDs: [Int64: String]) {
         let source: Int
         if let last = lastRef, last.ref == row.appRef {
             source = last.index
@@ -149,7 +149,7 @@ public struct StatisticsCalculator: Sendable {
 
     /// Statistics for each interval between consecutive `boundaries` (ascending; n + 1
     /// boundaries give n intervals). Use `[-infinity, +infinity]` for one unbounded interval.
-    public func compute(boundaries: [Double], unit: SalusUnit? = nil) throws(StoreError) -> [Statistics] {
+    package func compute(boundaries: [Double], unit: SalusUnit? = nil) throws(StoreError) -> [Statistics] {
         let target = unit ?? canonicalUnit
         guard target.isCompatible(with: canonicalUnit) else {
             throw StoreError(
@@ -425,5 +425,5 @@ public struct StatisticsCalculator: Sendable {
     }
 
     /// The unit of durations.
-    public static let seconds: SalusUnit = try! SalusUnit(parsing: "s")
+    package static let seconds: SalusUnit = try! SalusUnit(parsing: "s")
 }

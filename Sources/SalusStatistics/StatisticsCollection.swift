@@ -3,20 +3,20 @@ import SalusModel
 
 /// The statistics of every interval of a grid over a date range, as HealthKit's
 /// `HKStatisticsCollection`: intervals without samples are present, with no values.
-public struct StatisticsCollection: Hashable, Sendable {
+package struct StatisticsCollection: Hashable, Sendable {
     /// The grid the intervals follow.
-    public var grid: IntervalGrid
+    package var grid: IntervalGrid
     /// One entry per interval, in order, covering the computed range without gaps.
-    public var statistics: [Statistics]
+    package var statistics: [Statistics]
 
     /// Creates a collection.
-    public init(grid: IntervalGrid, statistics: [Statistics]) {
+    package init(grid: IntervalGrid, statistics: [Statistics]) {
         self.grid = grid
         self.statistics = statistics
     }
 
     /// The statistics of the interval containing `date`, or nil outside the computed range.
-    public func statistics(for date: Date) -> Statistics? {
+    package func statistics(for date: Date) -> Statistics? {
         guard let first = statistics.first, date >= first.startDate, let last = statistics.last, date < last.endDate else {
             return nil
         }
@@ -27,7 +27,7 @@ public struct StatisticsCollection: Hashable, Sendable {
     /// The statistics of every interval from the one containing `from` through the one
     /// containing the last instant before `to` (HealthKit's `enumerateStatistics(from:to:)`),
     /// empty ones included; intervals outside the computed range are returned empty.
-    public func enumerate(from: Date, to: Date) -> [Statistics] {
+    package func enumerate(from: Date, to: Date) -> [Statistics] {
         let type = statistics.first?.type ?? TypeIdentifier("")
         let boundaries = grid.boundaries(from: from, to: to)
         return (0..<(boundaries.count - 1)).map { index in

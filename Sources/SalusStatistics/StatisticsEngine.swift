@@ -14,22 +14,22 @@ import SalusStore
 /// row, no `Sample` built, one snapshot per read), about 40 bytes per matching sample held; a
 /// collection reads and holds one chunk's samples at a time (`chunkSpan`), each chunk in its
 /// own snapshot.
-public struct StatisticsEngine: Sendable {
+package struct StatisticsEngine: Sendable {
     /// The store read.
-    public let store: SampleStore
+    package let store: SampleStore
     /// The owner's source priorities.
-    public let priorities: SourcePriorityStore
+    package let priorities: SourcePriorityStore
     /// A collection is computed in chunks of consecutive intervals spanning at most this long
     /// (or one interval, if longer), each from the samples overlapping it, so memory follows
     /// the samples of one chunk, not of the whole range. The results do not depend on it.
-    public var chunkSpan: TimeInterval
+    package var chunkSpan: TimeInterval
 
     /// The most intervals one collection may have: a year of hours is 8,760, a day of seconds
     /// 86,400.
-    public static let maximumIntervals = 100_000
+    package static let maximumIntervals = 100_000
 
     /// Creates an engine.
-    public init(store: SampleStore, priorities: SourcePriorityStore, chunkSpan: TimeInterval = 31 * 86_400) {
+    package init(store: SampleStore, priorities: SourcePriorityStore, chunkSpan: TimeInterval = 31 * 86_400) {
         self.store = store
         self.priorities = priorities
         self.chunkSpan = chunkSpan
@@ -37,7 +37,7 @@ public struct StatisticsEngine: Sendable {
 
     /// The type's aggregation style and canonical unit; throws `invalidArgument` naming `type`
     /// for an unknown or non-quantity type.
-    public func quantityInfo(_ type: TypeIdentifier) throws(StoreError) -> (style: AggregationStyle, unit: SalusUnit) {
+    package func quantityInfo(_ type: TypeIdentifier) throws(StoreError) -> (style: AggregationStyle, unit: SalusUnit) {
         guard let info = store.catalog.rules(for: type) else {
             throw StoreError(code: .invalidArgument, field: "type", value: type.rawValue, expected: "a known quantity type")
         }
@@ -50,7 +50,7 @@ public struct StatisticsEngine: Sendable {
     }
 
     /// Statistics for one query. No matching sample gives an empty `Statistics`, not an error.
-    public func statistics(_ query: StatisticsQuery, visibility: SamplePredicate? = nil) async throws -> Statistics {
+    package func statistics(_ query: StatisticsQuery, visibility: SamplePredicate? = nil) async throws -> Statistics {
         let (style, canonical) = try quantityInfo(query.type)
         var calculator = try StatisticsCalculator(
             type: query.type, style: style, canonicalUnit: canonical, options: query.options,
@@ -65,7 +65,7 @@ public struct StatisticsEngine: Sendable {
 
     /// A statistics collection: every interval of the grid overlapping `[from, to)`. Throws
     /// `invalidArgument` naming `to` when the range holds more than `maximumIntervals`.
-    public func collection(_ query: StatisticsCollectionQuery, visibility: SamplePredicate? = nil) async throws
+    package func collection(_ query: StatisticsCollectionQuery, visibility: SamplePredicate? = nil) async throws
         -> StatisticsCollection
     {
         let (style, canonical) = try quantityInfo(query.type)
@@ -122,7 +122,7 @@ public struct StatisticsEngine: Sendable {
     }
 
     /// The predicate the store runs: the query's, the window's overlap and the visibility hook.
-    public static func combinedPredicate(
+    package static func combinedPredicate(
         _ predicate: SamplePredicate?, window: DateInterval?, visibility: SamplePredicate?
     ) -> SamplePredicate? {
         var parts: [SamplePredicate] = []

@@ -7,9 +7,9 @@ import SalusStore
 /// Seconds, minutes and hours are fixed lengths of absolute time. Days, weeks and months are
 /// calendar lengths: they keep the anchor's wall-clock time in the collection's time zone, so a
 /// day is 23 or 25 hours long across a DST change, and a month is 28 to 31 days.
-public struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
+package struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
     /// A unit of interval length.
-    public enum Unit: String, CaseIterable, Hashable, Sendable {
+    package enum Unit: String, CaseIterable, Hashable, Sendable {
         /// Seconds.
         case second
         /// Minutes (60 s).
@@ -25,12 +25,12 @@ public struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// How many units one interval spans (at least 1).
-    public var count: Int
+    package var count: Int
     /// The unit.
-    public var unit: Unit
+    package var unit: Unit
 
     /// Creates an interval length; throws `invalidArgument` naming `field` for a count below 1.
-    public init(_ count: Int, _ unit: Unit, field: String = "interval.count") throws(StoreError) {
+    package init(_ count: Int, _ unit: Unit, field: String = "interval.count") throws(StoreError) {
         guard count >= 1 else {
             throw StoreError(code: .invalidArgument, field: field, value: "\(count)", expected: "a count of at least 1")
         }
@@ -44,21 +44,21 @@ public struct StatisticsInterval: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// One day.
-    public static let day = try! StatisticsInterval(1, .day)
+    package static let day = try! StatisticsInterval(1, .day)
     /// One hour.
-    public static let hour = try! StatisticsInterval(1, .hour)
+    package static let hour = try! StatisticsInterval(1, .hour)
     /// One week.
-    public static let week = try! StatisticsInterval(1, .week)
+    package static let week = try! StatisticsInterval(1, .week)
     /// One month.
-    public static let month = try! StatisticsInterval(1, .month)
+    package static let month = try! StatisticsInterval(1, .month)
 
     /// `"1 day"`, `"15 minute"`.
-    public var description: String { "\(count) \(unit.rawValue)" }
+    package var description: String { "\(count) \(unit.rawValue)" }
 }
 
 extension StatisticsInterval.Unit {
     /// The most units one interval may span: about 100 years.
-    public var maximumCount: Int {
+    package var maximumCount: Int {
         switch self {
         case .second: 3_155_760_000
         case .minute: 52_596_000

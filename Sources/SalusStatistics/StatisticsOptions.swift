@@ -4,7 +4,7 @@ import SalusStore
 extension StatisticsOptions {
     /// Checks the options against a type's aggregation style; throws `invalidArgument` naming
     /// `field` ("options"), the offending option and what was expected.
-    public func validate(for type: TypeIdentifier, style: AggregationStyle, field: String = "options") throws(StoreError) {
+    package func validate(for type: TypeIdentifier, style: AggregationStyle, field: String = "options") throws(StoreError) {
         let statistics = subtracting(.separateBySource)
         guard !statistics.isEmpty else {
             throw StoreError(

@@ -4,30 +4,30 @@
 /// An anchor returned by the store means "every change up to here has been delivered"; a client
 /// persists it and passes it back to get only what came after. Anchors are plain numbers
 /// (`rawValue`), so they travel in `salus.v1` messages as `uint64`.
-public struct Anchor: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct Anchor: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The position.
-    public let rawValue: UInt64
+    package let rawValue: UInt64
 
     /// Wraps a position.
-    public init(rawValue: UInt64) {
+    package init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
 
     /// Wraps a position.
-    public init(_ rawValue: UInt64) {
+    package init(_ rawValue: UInt64) {
         self.rawValue = rawValue
     }
 
     /// Before every change: the same as no anchor.
-    public static let zero = Anchor(0)
+    package static let zero = Anchor(0)
 
     /// Orders anchors by position.
-    public static func < (lhs: Anchor, rhs: Anchor) -> Bool {
+    package static func < (lhs: Anchor, rhs: Anchor) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 
     /// The position as a decimal number.
-    public var description: String { "\(rawValue)" }
+    package var description: String { "\(rawValue)" }
 
     init(sequence value: Int64) {
         self.rawValue = UInt64(max(0, value))

@@ -1,15 +1,15 @@
 import SalusModel
 
 /// One batch of a live anchored query: changes in change order and where to resume.
-public struct AnchoredBatch: Hashable, Sendable {
+package struct AnchoredBatch: Hashable, Sendable {
     /// The changes.
-    public var result: AnchoredQueryResult
+    package var result: AnchoredQueryResult
     /// True on the last batch of the initial results (the changes that existed when the query
     /// started); later batches are live updates.
-    public var initialResultsComplete: Bool
+    package var initialResultsComplete: Bool
 
     /// Creates a batch.
-    public init(result: AnchoredQueryResult, initialResultsComplete: Bool) {
+    package init(result: AnchoredQueryResult, initialResultsComplete: Bool) {
         self.result = result
         self.initialResultsComplete = initialResultsComplete
     }
@@ -27,9 +27,9 @@ public struct AnchoredBatch: Hashable, Sendable {
 ///
 /// Errors: `anchorExpired` from the first `next()` when the anchor is below the tombstone
 /// horizon, and any other `StoreError` from the queries. Iterate it once, from one task.
-public struct AnchoredChanges: AsyncSequence, Sendable {
+package struct AnchoredChanges: AsyncSequence, Sendable {
     /// Each element is one batch.
-    public typealias Element = AnchoredBatch
+    package typealias Element = AnchoredBatch
 
     let store: SampleStore
     let descriptors: [QueryDescriptor]
@@ -38,7 +38,7 @@ public struct AnchoredChanges: AsyncSequence, Sendable {
     let events: CommitEvents
 
     /// The iterator.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let store: SampleStore
         let descriptors: [QueryDescriptor]
         let types: Set<TypeIdentifier>
@@ -50,7 +50,7 @@ public struct AnchoredChanges: AsyncSequence, Sendable {
         var finished = false
 
         /// The next batch, or nil when the store closed or the task was cancelled.
-        public mutating func next() async throws -> AnchoredBatch? {
+        package mutating func next() async throws -> AnchoredBatch? {
             while !finished {
                 if !initialDone {
                     let result = try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize)
@@ -80,7 +80,7 @@ public struct AnchoredChanges: AsyncSequence, Sendable {
     }
 
     /// Makes the iterator; the commit subscription was taken when the sequence was made.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
             store: store, descriptors: descriptors, types: Set(descriptors.map(\.type)), pageSize: pageSize,
             events: events.makeAsyncIterator(), anchor: anchor)
@@ -94,7 +94,7 @@ extension SampleStore {
     ///
     /// The commit subscription starts here, before any query runs. Throws `invalidArgument`
     /// at once for an invalid predicate or a non-positive page size.
-    public func anchoredChanges(_ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500) throws
+    package func anchoredChanges(_ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500) throws
         -> AnchoredChanges
     {
         guard pageSize > 0 else {

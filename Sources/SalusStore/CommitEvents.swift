@@ -3,11 +3,11 @@ import Synchronization
 
 /// A committed change: which types it touched, which apps wrote them, and the change-sequence
 /// position after it.
-public struct CommitEvent: Hashable, Sendable {
+package struct CommitEvent: Hashable, Sendable {
     /// The position after the commit (or after the last of the coalesced commits).
-    public var anchor: Anchor
+    package var anchor: Anchor
     /// The types whose samples were added or deleted.
-    public var changedTypes: Set<TypeIdentifier>
+    package var changedTypes: Set<TypeIdentifier>
     /// For each changed type, the apps whose saves or deletions changed it: the source app id
     /// of a save, the requesting app of a deletion. The owner's deletions name no app, so a type
     /// changed only by the owner is absent.
@@ -21,7 +21,7 @@ public struct CommitEvent: Hashable, Sendable {
     package var writers: [TypeIdentifier: Set<String>]
 
     /// Creates an event.
-    public init(anchor: Anchor, changedTypes: Set<TypeIdentifier>) {
+    package init(anchor: Anchor, changedTypes: Set<TypeIdentifier>) {
         self.init(anchor: anchor, changedTypes: changedTypes, writers: [:])
     }
 
@@ -40,7 +40,7 @@ public struct CommitEvent: Hashable, Sendable {
 
     /// This event and a later one as one: the later anchor, the union of the types and, per
     /// type, the union of the writers.
-    public func merged(with later: CommitEvent) -> CommitEvent {
+    package func merged(with later: CommitEvent) -> CommitEvent {
         CommitEvent(
             anchor: max(anchor, later.anchor), changedTypes: changedTypes.union(later.changedTypes),
             writers: writers.merging(later.writers) { $0.union($1) })
@@ -62,24 +62,24 @@ public struct CommitEvent: Hashable, Sendable {
 ///
 /// The sequence ends when the store closes or the iterating task is cancelled. Iterate it from
 /// one task at a time.
-public struct CommitEvents: AsyncSequence, Sendable {
+package struct CommitEvents: AsyncSequence, Sendable {
     /// Each element is one event (possibly several coalesced commits).
-    public typealias Element = CommitEvent
+    package typealias Element = CommitEvent
 
     let subscription: CommitSubscription
 
     /// The iterator.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: CommitSubscription
 
         /// The next event, or nil when the store closed or the task was cancelled.
-        public mutating func next() async -> CommitEvent? {
+        package mutating func next() async -> CommitEvent? {
             await subscription.next()
         }
     }
 
     /// Makes the iterator.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(subscription: subscription)
     }
 }

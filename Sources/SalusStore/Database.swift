@@ -2,23 +2,23 @@ import CSQLite
 import Foundation
 
 /// An error from SQLite: the result code, SQLite's message and what was being done.
-public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+package struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// SQLite's (extended) result code.
-    public var code: Int32
+    package var code: Int32
     /// SQLite's message.
-    public var message: String
+    package var message: String
     /// What was being done ("preparing SELECT …").
-    public var context: String
+    package var context: String
 
     /// Creates a database error.
-    public init(code: Int32, message: String, context: String) {
+    package init(code: Int32, message: String, context: String) {
         self.code = code
         self.message = message
         self.context = context
     }
 
     /// "`context`: `message` (SQLite code `code`)".
-    public var description: String { "\(context): \(message) (SQLite code \(code))" }
+    package var description: String { "\(context): \(message) (SQLite code \(code))" }
 }
 
 /// One SQLite connection to the store's file, in WAL mode.
@@ -28,17 +28,17 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 /// receives a `Database` inside a queue's closure must not keep it after the closure returns.
 /// SQLite connections are not safe for concurrent use without its own mutexes, and prepared
 /// statements cached here would be corrupted by two threads stepping them.
-public final class Database: @unchecked Sendable {
+package final class Database: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: Statement] = [:]
     /// The file this connection opened.
-    public let path: String
+    package let path: String
 
     /// Opens (creating when `create`) the database at `path` and switches it to WAL.
     ///
     /// A `readOnly` connection is opened read-write but with `PRAGMA query_only`, so that it can
     /// still take part in the WAL's shared-memory index.
-    public init(path: String, create: Bool = true, readOnly: Bool = false) throws(DatabaseError) {
+    package init(path: String, create: Bool = true, readOnly: Bool = false) throws(DatabaseError) {
         self.path = path
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
@@ -66,7 +66,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws(DatabaseError) {
+    package func execute(_ sql: String) throws(DatabaseError) {
         var error: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &error)
         if result != SQLITE_OK {
@@ -77,7 +77,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// The first column of the first row of `sql`, as text.
-    public func scalarText(_ sql: String) throws(DatabaseError) -> String? {
+    package func scalarText(_ sql: String) throws(DatabaseError) -> String? {
         let statement = try prepare(sql, cached: false)
         guard try statement.step() else { return nil }
         return statement.text(0)
@@ -85,7 +85,7 @@ public final class Database: @unchecked Sendable {
 
     /// The first column of the first row of `sql` with `arguments`, as an integer (nil for no
     /// row or NULL).
-    public func scalarInt(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> Int64? {
+    package func scalarInt(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> Int64? {
         let statement = try prepare(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
@@ -95,7 +95,7 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `sql` with `arguments` and returns the number of rows it changed.
     @discardableResult
-    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> Int {
+    package func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> Int {
         let statement = try prepare(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
@@ -105,7 +105,7 @@ public final class Database: @unchecked Sendable {
 
     /// A prepared statement for `sql`; cached ones are reused (reset, bindings cleared) and must
     /// be `reset()` by the user when done, before the same SQL is prepared again.
-    public func prepare(_ sql: String, cached: Bool = true) throws(DatabaseError) -> Statement {
+    package func prepare(_ sql: String, cached: Bool = true) throws(DatabaseError) -> Statement {
         if cached, let statement = statements[sql] {
             statement.reset()
             return statement
@@ -122,14 +122,14 @@ public final class Database: @unchecked Sendable {
     }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Whether a transaction is open on this connection.
-    public var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+    package var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE` for writers, `BEGIN` for readers), commits
     /// when it returns and rolls back when it throws.
-    public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let value = try body()
@@ -142,7 +142,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Interrupts the statement running on this connection (callable from any thread).
-    public func interrupt() {
+    package func interrupt() {
         sqlite3_interrupt(handle)
     }
 
@@ -151,7 +151,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Closes the connection; later use fails.
-    public func close() {
+    package func close() {
         statements.removeAll()
         sqlite3_close_v2(handle)
         handle = nil

@@ -3,20 +3,20 @@ import SalusModel
 import Synchronization
 
 /// One quantity sample reduced to the five numbers statistics need.
-public struct QuantityRow: Hashable, Sendable {
+package struct QuantityRow: Hashable, Sendable {
     /// Start, microseconds since 1970.
-    public var startMicroseconds: Int64
+    package var startMicroseconds: Int64
     /// End, microseconds since 1970.
-    public var endMicroseconds: Int64
+    package var endMicroseconds: Int64
     /// The value in the type's canonical unit.
-    public var value: Double
+    package var value: Double
     /// The app that saved it, as the store's id of the app; `appIDs` in the same read names it.
-    public var appRef: Int64
+    package var appRef: Int64
     /// When it was saved, microseconds since 1970.
-    public var creationMicroseconds: Int64
+    package var creationMicroseconds: Int64
 
     /// Creates a row.
-    public init(startMicroseconds: Int64, endMicroseconds: Int64, value: Double, appRef: Int64, creationMicroseconds: Int64) {
+    package init(startMicroseconds: Int64, endMicroseconds: Int64, value: Double, appRef: Int64, creationMicroseconds: Int64) {
         self.startMicroseconds = startMicroseconds
         self.endMicroseconds = endMicroseconds
         self.value = value
@@ -35,7 +35,7 @@ extension SampleStore {
     /// by store id (read in the same transaction); it should be quick. Memory is whatever
     /// `state` keeps. Throws `invalidArgument` naming the node for an invalid predicate, and
     /// `CancellationError` when the calling task is cancelled (checked every 65,536 rows).
-    public func reduceQuantities<State: Sendable>(
+    package func reduceQuantities<State: Sendable>(
         type: TypeIdentifier, matching predicate: SamplePredicate?, into state: State,
         _ body: @escaping @Sendable (inout State, QuantityRow, _ appIDs: [Int64: String]) throws -> Void
     ) async throws -> State {
@@ -89,12 +89,12 @@ final class CancellationFlag: Sendable {
 
 /// The time spans touched by the changes after an anchor: what a live statistics collection
 /// needs to know which intervals to recompute.
-public struct ChangedSpans: Hashable, Sendable {
+package struct ChangedSpans: Hashable, Sendable {
     /// The start and end (microseconds since 1970) of every matching sample added and every
     /// matching sample deleted after the anchor, in no particular order.
-    public var spans: [ClosedRange<Int64>]
+    package var spans: [ClosedRange<Int64>]
     /// The latest change position of the snapshot read: resume from here.
-    public var anchor: Anchor
+    package var anchor: Anchor
 }
 
 extension SampleStore {
@@ -105,7 +105,7 @@ extension SampleStore {
     /// Throws `anchorExpired` when `anchor` is below the tombstone horizon (deletions were
     /// purged: recompute everything), and `invalidArgument` for an anchor after the latest
     /// change or an invalid predicate.
-    public func changedSpans(type: TypeIdentifier, matching predicate: SamplePredicate?, after anchor: Anchor)
+    package func changedSpans(type: TypeIdentifier, matching predicate: SamplePredicate?, after anchor: Anchor)
         async throws -> ChangedSpans
     {
         try checkOpen()

@@ -3,19 +3,19 @@ import SalusModel
 
 
 /// A sample query: one type, an optional predicate, a sort order and an optional limit.
-public struct SampleQuery: Hashable, Sendable {
+package struct SampleQuery: Hashable, Sendable {
     /// The type.
-    public var type: TypeIdentifier
+    package var type: TypeIdentifier
     /// The filter; nil means every sample of the type.
-    public var predicate: SamplePredicate?
+    package var predicate: SamplePredicate?
     /// The order; empty means by start date, ascending. Samples that tie on every key come in
     /// the order they were saved.
-    public var sort: [SampleSortDescriptor]
+    package var sort: [SampleSortDescriptor]
     /// The most samples to return; nil for no limit.
-    public var limit: Int?
+    package var limit: Int?
 
     /// Creates a query.
-    public init(type: TypeIdentifier, predicate: SamplePredicate? = nil, sort: [SampleSortDescriptor] = [], limit: Int? = nil) {
+    package init(type: TypeIdentifier, predicate: SamplePredicate? = nil, sort: [SampleSortDescriptor] = [], limit: Int? = nil) {
         self.type = type
         self.predicate = predicate
         self.sort = sort
@@ -25,34 +25,34 @@ public struct SampleQuery: Hashable, Sendable {
 
 /// One (type, predicate) pair of an anchored query or an observer, as HealthKit's
 /// `HKQueryDescriptor`.
-public struct QueryDescriptor: Hashable, Sendable {
+package struct QueryDescriptor: Hashable, Sendable {
     /// The type.
-    public var type: TypeIdentifier
+    package var type: TypeIdentifier
     /// The filter; nil means every sample of the type. It filters deleted objects too.
-    public var predicate: SamplePredicate?
+    package var predicate: SamplePredicate?
 
     /// Creates a descriptor.
-    public init(type: TypeIdentifier, predicate: SamplePredicate? = nil) {
+    package init(type: TypeIdentifier, predicate: SamplePredicate? = nil) {
         self.type = type
         self.predicate = predicate
     }
 }
 
 /// What an anchored query returns: the changes after the anchor, in change order.
-public struct AnchoredQueryResult: Hashable, Sendable {
+package struct AnchoredQueryResult: Hashable, Sendable {
     /// Samples added after the anchor that still exist and match, in change order.
-    public var added: [Sample]
+    package var added: [Sample]
     /// Samples deleted after the anchor that match (as far as a tombstone can tell), in change
     /// order; a deleted object may be for a sample added after the anchor too.
-    public var deleted: [DeletedObject]
+    package var deleted: [DeletedObject]
     /// Where to resume: the position of the last change returned when `hasMore`, otherwise the
     /// latest position of the snapshot read.
-    public var anchor: Anchor
+    package var anchor: Anchor
     /// Whether the limit cut the changes short: call again from `anchor` for the rest.
-    public var hasMore: Bool
+    package var hasMore: Bool
 
     /// Creates a result.
-    public init(added: [Sample], deleted: [DeletedObject], anchor: Anchor, hasMore: Bool) {
+    package init(added: [Sample], deleted: [DeletedObject], anchor: Anchor, hasMore: Bool) {
         self.added = added
         self.deleted = deleted
         self.anchor = anchor
@@ -61,17 +61,17 @@ public struct AnchoredQueryResult: Hashable, Sendable {
 }
 
 /// One app that wrote samples matching a source query, and the devices it recorded them with.
-public struct SourceInfo: Hashable, Sendable {
+package struct SourceInfo: Hashable, Sendable {
     /// The app id.
-    public var appID: String
+    package var appID: String
     /// The app's name, from its latest source revision.
-    public var name: String
+    package var name: String
     /// The distinct devices of its matching samples, without the nil device; in first-seen
     /// order.
-    public var devices: [Device]
+    package var devices: [Device]
 
     /// Creates a source description.
-    public init(appID: String, name: String, devices: [Device]) {
+    package init(appID: String, name: String, devices: [Device]) {
         self.appID = appID
         self.name = name
         self.devices = devices

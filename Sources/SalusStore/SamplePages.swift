@@ -12,14 +12,14 @@ import SalusModel
 ///
 /// Iteration stops with the last page, at the limit, or when the task is cancelled
 /// (`CancellationError`). Iterating it twice runs the query twice.
-public struct SamplePages: AsyncSequence, Sendable {
+package struct SamplePages: AsyncSequence, Sendable {
     /// Each element is one page of at most `pageSize` samples, never empty.
-    public typealias Element = [Sample]
+    package typealias Element = [Sample]
 
     let readers: ReaderPool
     let plan: Plan
     /// The most samples in one page.
-    public let pageSize: Int
+    package let pageSize: Int
 
     struct Plan: Sendable {
         var type: TypeIdentifier
@@ -29,7 +29,7 @@ public struct SamplePages: AsyncSequence, Sendable {
     }
 
     /// The iterator.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let readers: ReaderPool
         let plan: Plan
         let pageSize: Int
@@ -38,7 +38,7 @@ public struct SamplePages: AsyncSequence, Sendable {
         var finished = false
 
         /// The next page, or nil after the last one.
-        public mutating func next() async throws -> [Sample]? {
+        package mutating func next() async throws -> [Sample]? {
             guard !finished else { return nil }
             try Task.checkCancellation()
             let size = plan.limit.map { Swift.min(pageSize, $0 - delivered) } ?? pageSize
@@ -58,12 +58,12 @@ public struct SamplePages: AsyncSequence, Sendable {
     }
 
     /// Makes an iterator that starts at the first sample.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(readers: readers, plan: plan, pageSize: pageSize)
     }
 
     /// Every sample, gathered into one array; for small results and tests.
-    public func collect() async throws -> [Sample] {
+    package func collect() async throws -> [Sample] {
         var all: [Sample] = []
         for try await page in self { all += page }
         return all

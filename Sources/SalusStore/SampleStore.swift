@@ -18,18 +18,18 @@ import Synchronization
 ///
 /// **Errors** are `StoreError`s; refused input names the field path, the value and what was
 /// expected.
-public final class SampleStore: Sendable {
+package final class SampleStore: Sendable {
     /// How the store runs.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// How many reader connections to open (at least 1).
-        public var readerCount: Int
+        package var readerCount: Int
         /// How long tombstones are kept by `purgeExpiredTombstones`; 30 days by default.
-        public var tombstoneRetention: Duration
+        package var tombstoneRetention: Duration
         /// The page size `samples(_:pageSize:)` uses when none is given.
-        public var defaultPageSize: Int
+        package var defaultPageSize: Int
 
         /// Creates a configuration.
-        public init(readerCount: Int = 3, tombstoneRetention: Duration = .seconds(30 * 86_400), defaultPageSize: Int = 500) {
+        package init(readerCount: Int = 3, tombstoneRetention: Duration = .seconds(30 * 86_400), defaultPageSize: Int = 500) {
             self.readerCount = readerCount
             self.tombstoneRetention = tombstoneRetention
             self.defaultPageSize = defaultPageSize
@@ -37,11 +37,11 @@ public final class SampleStore: Sendable {
     }
 
     /// The database file.
-    public let path: String
+    package let path: String
     /// The configuration the store was opened with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Where type rules come from.
-    public let catalog: TypeCatalog
+    package let catalog: TypeCatalog
 
     private let writer: StoreWriter
     let readers: ReaderPool
@@ -67,7 +67,7 @@ public final class SampleStore: Sendable {
     ///
     /// Throws `StoreError` with `.database` when the file cannot be opened or was made by a
     /// newer schema.
-    public static func open(
+    package static func open(
         path: String, catalog: TypeCatalog, configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "salus.store")
     ) async throws -> SampleStore {
@@ -91,7 +91,7 @@ public final class SampleStore: Sendable {
 
     /// Closes the store: commit feeds end, calls already queued finish, later calls throw
     /// `.closed`.
-    public func close() async {
+    package func close() async {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
         broadcaster.close()
         await writer.connection.close()
@@ -121,7 +121,7 @@ public final class SampleStore: Sendable {
     /// becomes a tombstone keeping only the two sync keys); an equal or higher existing version
     /// changes nothing and the result is `.keptExisting` with the existing UUID. One key without
     /// the other is an `invalidArgument` error.
-    public func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions = SaveOptions()) async throws
+    package func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions = SaveOptions()) async throws
         -> SaveResponse
     {
         try checkOpen()
@@ -134,7 +134,7 @@ public final class SampleStore: Sendable {
     /// Throws `notFound` for a UUID not in the store and, for `.app(id)`, `notOwner` for a
     /// sample another app saved, naming `uuids[i]`; then nothing is deleted. Repeated UUIDs count
     /// once. An empty list is `invalidArgument`.
-    public func delete(_ uuids: [UUID], requester: Requester) async throws -> DeleteResponse {
+    package func delete(_ uuids: [UUID], requester: Requester) async throws -> DeleteResponse {
         try checkOpen()
         return try await writer.delete(uuids, requester: requester)
     }
@@ -142,7 +142,7 @@ public final class SampleStore: Sendable {
     /// Deletes every sample of `type` matching `predicate` (nil: all) that `requester` may
     /// delete — for `.app(id)` only that app's samples — in one transaction, and returns how
     /// many.
-    public func delete(type: TypeIdentifier, matching predicate: SamplePredicate?, requester: Requester) async throws
+    package func delete(type: TypeIdentifier, matching predicate: SamplePredicate?, requester: Requester) async throws
         -> DeleteResponse
     {
         try checkOpen()
@@ -154,14 +154,14 @@ public final class SampleStore: Sendable {
     ///
     /// Purging removes a prefix of the change sequence: every tombstone at or below the newest
     /// one older than `date` goes. Anchors below the new horizon then get `anchorExpired`.
-    public func purgeTombstones(olderThan date: Date) async throws -> PurgeResult {
+    package func purgeTombstones(olderThan date: Date) async throws -> PurgeResult {
         try checkOpen()
         return try await writer.purgeTombstones(olderThan: date)
     }
 
     /// Purges the tombstones older than `configuration.tombstoneRetention` before `now`; the
     /// daemon calls this periodically.
-    public func purgeExpiredTombstones(now: Date = Date()) async throws -> PurgeResult {
+    package func purgeExpiredTombstones(now: Date = Date()) async throws -> PurgeResult {
         let retention = configuration.tombstoneRetention.components
         let seconds = Double(retention.seconds) + Double(retention.attoseconds) / 1e18
         return try await purgeTombstones(olderThan: now.addingTimeInterval(-seconds))
@@ -170,7 +170,7 @@ public final class SampleStore: Sendable {
     // MARK: Reading
 
     /// The latest change position: the anchor a client is at after reading everything.
-    public func currentAnchor() async throws -> Anchor {
+    package func currentAnchor() async throws -> Anchor {
         try checkOpen()
         return try await readers.run { database in
             Anchor(sequence: try database.scalarInt("SELECT value FROM store_info WHERE key = 'last_sequence'") ?? 0)
@@ -179,7 +179,7 @@ public final class SampleStore: Sendable {
 
     /// The tombstone horizon: the lowest anchor still valid. Anchors below it get
     /// `anchorExpired`; no anchor (or `Anchor.zero`) is always valid.
-    public func tombstoneHorizon() async throws -> Anchor {
+    package func tombstoneHorizon() async throws -> Anchor {
         try checkOpen()
         return try await readers.run { database in
             Anchor(sequence: try database.scalarInt("SELECT value FROM store_info WHERE key = 'tombstone_horizon'") ?? 0)
@@ -191,7 +191,7 @@ public final class SampleStore: Sendable {
     ///
     /// Throws `invalidArgument` at once, naming the node, when the predicate is invalid for the
     /// type, or when `pageSize` or `limit` is not positive.
-    public func samples(_ query: SampleQuery, pageSize: Int? = nil) throws -> SamplePages {
+    package func samples(_ query: SampleQuery, pageSize: Int? = nil) throws -> SamplePages {
         try checkOpen()
         let size = pageSize ?? configuration.defaultPageSize
         guard size > 0 else {
@@ -221,7 +221,7 @@ public final class SampleStore: Sendable {
     /// catch-ups this way to bound memory. Throws `anchorExpired` when `anchor` is below the
     /// tombstone horizon, and `invalidArgument` for an anchor after the latest change, a
     /// non-positive limit, or an invalid predicate (naming `descriptors[i].predicate…`).
-    public func anchoredQuery(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil) async throws
+    package func anchoredQuery(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil) async throws
         -> AnchoredQueryResult
     {
         try checkOpen()
@@ -241,12 +241,12 @@ public final class SampleStore: Sendable {
     /// anchored query, then follow the events, re-running the anchored query from the last
     /// anchor when an event's types interest you. Events may coalesce; none is lost (see
     /// `CommitEvents`).
-    public func commits() -> CommitEvents {
+    package func commits() -> CommitEvents {
         CommitEvents(subscription: broadcaster.subscribe())
     }
 
     /// The apps (and their devices) that wrote samples of `type` matching `predicate`, by app id.
-    public func sources(type: TypeIdentifier, matching predicate: SamplePredicate? = nil) async throws -> [SourceInfo] {
+    package func sources(type: TypeIdentifier, matching predicate: SamplePredicate? = nil) async throws -> [SourceInfo] {
         try checkOpen()
         let fragment = try PredicateCompiler(
             type: type, info: catalog.rules(for: type), catalog: catalog, target: .samples
@@ -257,7 +257,7 @@ public final class SampleStore: Sendable {
     }
 
     /// `PRAGMA integrity_check`'s answer: "ok" for a sound database.
-    public func integrityCheck() async throws -> String {
+    package func integrityCheck() async throws -> String {
         try checkOpen()
         return try await readers.run { database in
             try database.scalarText("PRAGMA integrity_check") ?? ""

@@ -6,13 +6,13 @@ import Logging
 /// in the field were made by the old text, and the version number in `PRAGMA user_version` says
 /// which migrations already ran; editing one would leave those databases and new ones different
 /// under the same number.
-public struct Migration: Sendable {
+package struct Migration: Sendable {
     /// The `user_version` the database has after this migration.
-    public var version: Int
+    package var version: Int
     /// What it changes, for the log.
-    public var summary: String
+    package var summary: String
     /// The SQL, run in the same transaction as the version bump.
-    public var sql: String
+    package var sql: String
 }
 
 /// The store's schema: its numbered migrations, applied in order on open.
@@ -36,9 +36,9 @@ public struct Migration: Sendable {
 /// - `tombstones`: one row per deletion at its own `seq`, keeping what predicates need to filter
 ///   deletions (type, app, source, device, dates, value, category, activity type) and the two
 ///   sync keys, with the deletion time.
-public enum Schema {
+package enum Schema {
     /// Migration 1: the first schema.
-    public static let migration1 = Migration(
+    package static let migration1 = Migration(
         version: 1, summary: "the first schema",
         sql: """
             CREATE TABLE store_info (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -136,7 +136,7 @@ public enum Schema {
     /// Migration 2: indexes that migration 1 lacked — tombstones by deletion time (purging by
     /// retention scanned the whole table) and samples by (app, type) (deleting an app's samples
     /// of a type and source queries scanned every sample of the type).
-    public static let migration2 = Migration(
+    package static let migration2 = Migration(
         version: 2, summary: "indexes for purging tombstones and per-app deletes",
         sql: """
             CREATE INDEX tombstones_deleted ON tombstones(deleted_us);
@@ -149,7 +149,7 @@ public enum Schema {
     /// start_us >= a - max_span_us`, a bounded range on the (type, start) index instead of every
     /// sample of the type before `b`. The writer raises it in the transaction that saves a
     /// longer sample.
-    public static let migration3 = Migration(
+    package static let migration3 = Migration(
         version: 3, summary: "the longest sample span of each type, for bounded date-window scans",
         sql: """
             CREATE TABLE type_spans (
@@ -165,10 +165,10 @@ public enum Schema {
             """)
 
     /// Every migration, in order; the last one's version is the current schema version.
-    public static let migrations: [Migration] = [migration1, migration2, migration3]
+    package static let migrations: [Migration] = [migration1, migration2, migration3]
 
     /// The schema version a database has after `migrate`.
-    public static var currentVersion: Int { migrations.last!.version }
+    package static var currentVersion: Int { migrations.last!.version }
 
     /// Brings `database` to `currentVersion`, each migration in its own transaction with its
     /// `PRAGMA user_version` bump; returns the version found before.

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// A value bound to a statement parameter or read from a column.
-public enum SQLValue: Hashable, Sendable {
+package enum SQLValue: Hashable, Sendable {
     /// SQL NULL.
     case null
     /// A 64-bit integer.
@@ -15,22 +15,22 @@ public enum SQLValue: Hashable, Sendable {
     case blob([UInt8])
 
     /// A UUID as its 16 bytes.
-    public static func uuid(_ uuid: UUID) -> SQLValue {
+    package static func uuid(_ uuid: UUID) -> SQLValue {
         .blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
     }
 
     /// An optional string: `.text` or `.null`.
-    public static func optional(_ text: String?) -> SQLValue {
+    package static func optional(_ text: String?) -> SQLValue {
         text.map { .text($0) } ?? .null
     }
 
     /// An optional double: `.real` or `.null`.
-    public static func optional(_ number: Double?) -> SQLValue {
+    package static func optional(_ number: Double?) -> SQLValue {
         number.map { .real($0) } ?? .null
     }
 
     /// An optional integer: `.integer` or `.null`.
-    public static func optional(_ number: Int64?) -> SQLValue {
+    package static func optional(_ number: Int64?) -> SQLValue {
         number.map { .integer($0) } ?? .null
     }
 }
@@ -40,11 +40,11 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// A prepared SQLite statement, owned by the `Database` that prepared it.
 ///
 /// Use it on the connection's queue only, and `reset()` it when done with its rows.
-public final class Statement {
+package final class Statement {
     private let pointer: OpaquePointer
     private unowned let database: Database
     /// The statement's SQL.
-    public let sql: String
+    package let sql: String
 
     init(pointer: OpaquePointer, database: Database, sql: String) {
         self.pointer = pointer
@@ -57,14 +57,14 @@ public final class Statement {
     }
 
     /// Binds `values` to parameters 1, 2, … in order.
-    public func bind(_ values: [SQLValue]) throws(DatabaseError) {
+    package func bind(_ values: [SQLValue]) throws(DatabaseError) {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
     }
 
     /// Binds one value to the parameter at `index` (1-based).
-    public func bind(_ value: SQLValue, at index: Int32) throws(DatabaseError) {
+    package func bind(_ value: SQLValue, at index: Int32) throws(DatabaseError) {
         let result: Int32
         switch value {
         case .null: result = sqlite3_bind_null(pointer, index)
@@ -83,7 +83,7 @@ public final class Statement {
     }
 
     /// Steps to the next row: true when a row is available, false when done.
-    public func step() throws(DatabaseError) -> Bool {
+    package func step() throws(DatabaseError) -> Bool {
         let result = sqlite3_step(pointer)
         switch result {
         case SQLITE_ROW: return true
@@ -94,34 +94,34 @@ public final class Statement {
     }
 
     /// Resets the statement for another run and clears its bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(pointer)
         sqlite3_clear_bindings(pointer)
     }
 
     /// Whether column `index` of the current row is NULL.
-    public func isNull(_ index: Int32) -> Bool {
+    package func isNull(_ index: Int32) -> Bool {
         sqlite3_column_type(pointer, index) == SQLITE_NULL
     }
 
     /// Column `index` as an integer.
-    public func int64(_ index: Int32) -> Int64 {
+    package func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(pointer, index)
     }
 
     /// Column `index` as a double.
-    public func double(_ index: Int32) -> Double {
+    package func double(_ index: Int32) -> Double {
         sqlite3_column_double(pointer, index)
     }
 
     /// Column `index` as text, nil when NULL.
-    public func text(_ index: Int32) -> String? {
+    package func text(_ index: Int32) -> String? {
         guard let text = sqlite3_column_text(pointer, index) else { return nil }
         return String(cString: text)
     }
 
     /// Column `index` as bytes, nil when NULL.
-    public func blob(_ index: Int32) -> [UInt8]? {
+    package func blob(_ index: Int32) -> [UInt8]? {
         guard sqlite3_column_type(pointer, index) != SQLITE_NULL else { return nil }
         let count = Int(sqlite3_column_bytes(pointer, index))
         guard count > 0, let bytes = sqlite3_column_blob(pointer, index) else { return [] }
@@ -129,7 +129,7 @@ public final class Statement {
     }
 
     /// Column `index` as a UUID, nil when NULL or not 16 bytes.
-    public func uuid(_ index: Int32) -> UUID? {
+    package func uuid(_ index: Int32) -> UUID? {
         guard sqlite3_column_type(pointer, index) == SQLITE_BLOB,
             sqlite3_column_bytes(pointer, index) == 16,
             let bytes = sqlite3_column_blob(pointer, index)

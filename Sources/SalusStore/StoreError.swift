@@ -7,52 +7,52 @@ import SalusModel
 /// `samples[3].endDate`, `samples[0].metadata["HKMetadataKeySyncVersion"]`, `uuids[2]`,
 /// `predicate.and[1].metadata`. `sampleIndex` repeats the index for errors about one sample of a
 /// batch. Programs branch on `code`; new codes may be added.
-public struct StoreError: Error, CustomStringConvertible, Sendable {
+package struct StoreError: Error, CustomStringConvertible, Sendable {
     /// Why the call failed, as a stable string code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The stable code string ("invalidArgument").
-        public let rawValue: String
+        package let rawValue: String
 
         /// Creates a code from its string.
-        public init(rawValue: String) {
+        package init(rawValue: String) {
             self.rawValue = rawValue
         }
 
         /// The code string.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// A sample, UUID, predicate, anchor or option was refused; `field` says which.
-        public static let invalidArgument = Code(rawValue: "invalidArgument")
+        package static let invalidArgument = Code(rawValue: "invalidArgument")
         /// The anchor is older than the tombstone horizon: deletions after it were purged, so
         /// the client must resync from the start.
-        public static let anchorExpired = Code(rawValue: "anchorExpired")
+        package static let anchorExpired = Code(rawValue: "anchorExpired")
         /// A UUID to delete is not in the store.
-        public static let notFound = Code(rawValue: "notFound")
+        package static let notFound = Code(rawValue: "notFound")
         /// A UUID to delete belongs to a sample another app saved.
-        public static let notOwner = Code(rawValue: "notOwner")
+        package static let notOwner = Code(rawValue: "notOwner")
         /// SQLite failed (I/O, corruption, a full disk); `message` carries SQLite's text.
-        public static let database = Code(rawValue: "database")
+        package static let database = Code(rawValue: "database")
         /// The store was closed.
-        public static let closed = Code(rawValue: "closed")
+        package static let closed = Code(rawValue: "closed")
     }
 
     /// Why the call failed.
-    public var code: Code
+    package var code: Code
     /// What went wrong, for people.
-    public var message: String
+    package var message: String
     /// The path of the offending field, when one value was refused.
-    public var field: String?
+    package var field: String?
     /// The offending value, rendered for people.
-    public var value: String?
+    package var value: String?
     /// What was expected instead.
-    public var expected: String?
+    package var expected: String?
     /// The index of the refused sample in a batch save.
-    public var sampleIndex: Int?
+    package var sampleIndex: Int?
     /// The model's reason code when the sample broke one of `SalusModel`'s rules.
-    public var reason: ValidationError.Reason?
+    package var reason: ValidationError.Reason?
 
     /// Creates an error; the message defaults to "`field`: got `value`; expected `expected`".
-    public init(
+    package init(
         code: Code, message: String? = nil, field: String? = nil, value: String? = nil,
         expected: String? = nil, sampleIndex: Int? = nil, reason: ValidationError.Reason? = nil
     ) {
@@ -94,5 +94,5 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     /// "`code`: `message`".
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

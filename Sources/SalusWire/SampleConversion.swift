@@ -9,7 +9,7 @@ import SalusProto
 extension Sample {
     /// The model sample for `wire`; `source` replaces whatever source the payload carried
     /// (the daemon assigns it from the caller), and a missing UUID gets a new UUIDv7.
-    public init(wire: Salus_V1_Sample, path: String, source: SourceRevision, creationDate: Date = Date()) throws(ValidationError) {
+    package init(wire: Salus_V1_Sample, path: String, source: SourceRevision, creationDate: Date = Date()) throws(ValidationError) {
         var uuid = UUIDv7.make(at: creationDate)
         if !wire.uuid.isEmpty {
             guard let given = WireUUID.uuid(wire.uuid) else {
@@ -62,7 +62,7 @@ extension Sample {
     }
 
     /// The wire form of this sample.
-    public var wire: Salus_V1_Sample {
+    package var wire: Salus_V1_Sample {
         var wire = Salus_V1_Sample()
         wire.uuid = WireUUID.bytes(uuid)
         wire.type = type.rawValue
@@ -92,7 +92,7 @@ extension Sample {
 }
 
 extension Quantity {
-    public init(wire: Salus_V1_Quantity, path: String) throws(ValidationError) {
+    package init(wire: Salus_V1_Quantity, path: String) throws(ValidationError) {
         let unit: SalusUnit
         do {
             unit = try SalusUnit(parsing: wire.unit)
@@ -105,7 +105,7 @@ extension Quantity {
         self.init(value: wire.value, unit: unit)
     }
 
-    public var wire: Salus_V1_Quantity {
+    package var wire: Salus_V1_Quantity {
         var wire = Salus_V1_Quantity()
         wire.value = value
         wire.unit = unit.description
@@ -114,7 +114,7 @@ extension Quantity {
 }
 
 extension MetadataValue {
-    public init(wire: Salus_V1_MetadataValue, path: String) throws(ValidationError) {
+    package init(wire: Salus_V1_MetadataValue, path: String) throws(ValidationError) {
         switch wire.kind {
         case .stringValue(let value): self = .string(value)
         case .numberValue(let value): self = .number(value)
@@ -126,7 +126,7 @@ extension MetadataValue {
         }
     }
 
-    public var wire: Salus_V1_MetadataValue {
+    package var wire: Salus_V1_MetadataValue {
         var wire = Salus_V1_MetadataValue()
         switch self {
         case .string(let value): wire.stringValue = value
@@ -139,7 +139,7 @@ extension MetadataValue {
     }
 
     /// A metadata dictionary from the wire; keys are named in errors.
-    public static func dictionary(wire: [String: Salus_V1_MetadataValue], path: String) throws(ValidationError) -> [String: MetadataValue] {
+    package static func dictionary(wire: [String: Salus_V1_MetadataValue], path: String) throws(ValidationError) -> [String: MetadataValue] {
         var result: [String: MetadataValue] = [:]
         for (key, value) in wire {
             result[key] = try MetadataValue(wire: value, path: "\(path).\(key)")
@@ -149,7 +149,7 @@ extension MetadataValue {
 }
 
 extension Device {
-    public init(wire: Salus_V1_Device) {
+    package init(wire: Salus_V1_Device) {
         self.init(
             name: wire.optionalName != nil ? wire.name : nil,
             manufacturer: wire.optionalManufacturer != nil ? wire.manufacturer : nil,
@@ -162,7 +162,7 @@ extension Device {
         )
     }
 
-    public var wire: Salus_V1_Device {
+    package var wire: Salus_V1_Device {
         var wire = Salus_V1_Device()
         if let name { wire.name = name }
         if let manufacturer { wire.manufacturer = manufacturer }
@@ -177,7 +177,7 @@ extension Device {
 }
 
 extension SourceRevision {
-    public var wire: Salus_V1_SourceRevision {
+    package var wire: Salus_V1_SourceRevision {
         var wire = Salus_V1_SourceRevision()
         wire.appID = appID
         wire.name = name
@@ -188,7 +188,7 @@ extension SourceRevision {
     }
 
     /// The model revision of `wire`; empty strings are nil.
-    public init(wire: Salus_V1_SourceRevision) {
+    package init(wire: Salus_V1_SourceRevision) {
         self.init(
             appID: wire.appID,
             name: wire.name,
@@ -200,7 +200,7 @@ extension SourceRevision {
 }
 
 extension DeletedObject {
-    public var wire: Salus_V1_DeletedObject {
+    package var wire: Salus_V1_DeletedObject {
         var wire = Salus_V1_DeletedObject()
         wire.uuid = WireUUID.bytes(uuid)
         wire.type = type.rawValue

@@ -11,12 +11,12 @@ extension StatisticsOptions {
     ]
 
     /// The wire form: one `salus.v1.StatisticsOption` per option set, in the wire's order.
-    public var wire: [Salus_V1_StatisticsOption] {
+    package var wire: [Salus_V1_StatisticsOption] {
         Self.wireValues.filter { contains($0.option) }.map(\.wire)
     }
 
     /// The options of a request; an unspecified or unknown value is refused naming `path[i]`.
-    public init(wire: [Salus_V1_StatisticsOption], path: String) throws(ValidationError) {
+    package init(wire: [Salus_V1_StatisticsOption], path: String) throws(ValidationError) {
         self = []
         for (index, value) in wire.enumerated() {
             guard let match = Self.wireValues.first(where: { $0.wire == value }) else {
@@ -32,7 +32,7 @@ extension StatisticsOptions {
 extension StatisticValues {
     /// The wire form; quantities are sent as numbers in the result's unit (the caller converts
     /// them first), durations in seconds.
-    public var wire: Salus_V1_StatisticValues {
+    package var wire: Salus_V1_StatisticValues {
         var wire = Salus_V1_StatisticValues()
         if let sum { wire.sum = sum.value }
         if let average { wire.average = average.value }
@@ -48,7 +48,7 @@ extension StatisticValues {
     }
 
     /// Values received in `unit` (durations in seconds).
-    public init(wire: Salus_V1_StatisticValues, unit: SalusUnit) {
+    package init(wire: Salus_V1_StatisticValues, unit: SalusUnit) {
         self.init()
         let quantity = { (value: Double) in Quantity(value: value, unit: unit) }
         if case .sum(let value)? = wire.optionalSum { sum = quantity(value) }

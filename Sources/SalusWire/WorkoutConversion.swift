@@ -3,7 +3,7 @@ import SalusModel
 import SalusProto
 
 extension Workout {
-    public init(wire: Salus_V1_Workout, path: String) throws(ValidationError) {
+    package init(wire: Salus_V1_Workout, path: String) throws(ValidationError) {
         var events: [WorkoutEvent] = []
         for (index, event) in wire.events.enumerated() {
             events.append(WorkoutEvent(
@@ -48,7 +48,7 @@ extension Workout {
         return result
     }
 
-    public var wire: Salus_V1_Workout {
+    package var wire: Salus_V1_Workout {
         var wire = Salus_V1_Workout()
         wire.activityType = UInt32(clamping: activityType)
         wire.events = events.map { event in
@@ -75,7 +75,7 @@ extension Workout {
 }
 
 extension VisionPrescription {
-    public init(wire: Salus_V1_VisionPrescription, path: String) throws(ValidationError) {
+    package init(wire: Salus_V1_VisionPrescription, path: String) throws(ValidationError) {
         guard let type = PrescriptionType(rawValue: Int(wire.prescriptionType)) else {
             throw ValidationError(
                 reason: .invalidValue, field: "\(path).prescriptionType", value: "\(wire.prescriptionType)",
@@ -92,7 +92,7 @@ extension VisionPrescription {
         )
     }
 
-    public var wire: Salus_V1_VisionPrescription {
+    package var wire: Salus_V1_VisionPrescription {
         var wire = Salus_V1_VisionPrescription()
         wire.prescriptionType = Int32(prescriptionType.rawValue)
         wire.dateIssued = WireDate.microseconds(dateIssued)
@@ -105,7 +105,7 @@ extension VisionPrescription {
 }
 
 extension LensSpecification {
-    public init(wire: Salus_V1_LensSpecification) {
+    package init(wire: Salus_V1_LensSpecification) {
         self.init(
             sphere: wire.optionalSphere != nil ? wire.sphere : nil,
             cylinder: wire.optionalCylinder != nil ? wire.cylinder : nil,
@@ -128,7 +128,7 @@ extension LensSpecification {
         )
     }
 
-    public var wire: Salus_V1_LensSpecification {
+    package var wire: Salus_V1_LensSpecification {
         var wire = Salus_V1_LensSpecification()
         if let sphere { wire.sphere = sphere }
         if let cylinder { wire.cylinder = cylinder }

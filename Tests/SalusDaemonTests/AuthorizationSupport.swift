@@ -8,9 +8,8 @@ enum Authz {
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
-    static func consent(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Consent", method: name) }
-    static let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
-    static let querySamples = MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples")
+    static let save = SalusMethods.Store.save
+    static let querySamples = SalusMethods.Store.querySamples
 
     static func owner(_ daemon: DaemonHarness) async throws -> RPCClient {
         var configuration = RPCClient.Configuration()
@@ -32,7 +31,7 @@ enum Authz {
         request.name = "App \(appID)"
         request.readUsage = read
         request.writeUsage = write
-        return try await owner.unary(consent("AddApp"), request: request)
+        return try await owner.unary(SalusMethods.Consent.addApp, request: request)
     }
 
     /// Sets decisions directly; nil leaves a permission not determined.
@@ -45,7 +44,7 @@ enum Authz {
         var request = Salus_V1_SetGrantsRequest()
         request.appID = appID
         request.grants = [grant]
-        let _: Salus_V1_AppInfo = try await owner.unary(consent("SetGrants"), request: request)
+        let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setGrants, request: request)
     }
 
     static func sample(_ type: String = steps, value: Double, start: Int64) -> Salus_V1_Sample {

@@ -7,7 +7,7 @@ import SalusRPC
 /// with `--dev`, so apps declare their id in Hello).
 enum DaemonClients {
     static let steps = "HKQuantityTypeIdentifierStepCount"
-    static let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
+    static let save = SalusMethods.Store.save
 
     /// An app on the app socket, declaring `appID`.
     static func app(_ daemon: DaemonHarness, _ appID: String) async throws -> RPCClient {

@@ -8,8 +8,8 @@ import Testing
 
 @Suite("salusd as a person runs it")
 struct DaemonTests {
-    static let echo = MethodDescriptor(service: "salus.v1.Diagnostics", method: "Echo")
-    static let sleep = MethodDescriptor(service: "salus.v1.Diagnostics", method: "Sleep")
+    static let echo = SalusMethods.Diagnostics.echo
+    static let sleep = SalusMethods.Diagnostics.sleep
 
     @Test("without path flags it uses XDG_RUNTIME_DIR and XDG_DATA_HOME, and prints its sockets")
     func defaultPaths() async throws {

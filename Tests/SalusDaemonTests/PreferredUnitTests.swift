@@ -10,8 +10,8 @@ import Testing
 @Suite("Preferred units on a running daemon")
 struct PreferredUnitTests {
     static let distance = "HKQuantityTypeIdentifierDistanceWalkingRunning"
-    static let getUnits = MethodDescriptor(service: "salus.v1.Statistics", method: "GetPreferredUnits")
-    static let setUnit = MethodDescriptor(service: "salus.v1.Statistics", method: "SetPreferredUnit")
+    static let getUnits = SalusMethods.Statistics.getPreferredUnits
+    static let setUnit = SalusMethods.Statistics.setPreferredUnit
 
     static func walk(_ value: Double, _ unit: String, minute: Int64) -> Salus_V1_Sample {
         var sample = DaemonClients.stepSample(value, start: 1_790_000_000_000_000 + minute * 60_000_000, unit: unit)

@@ -8,7 +8,7 @@ import Testing
 struct StatisticsDaemonTests {
     static let phone = "org.example.phone"
     static let watch = "org.example.watch"
-    static let query = MethodDescriptor(service: "salus.v1.Statistics", method: "Query")
+    static let query = SalusMethods.Statistics.query
 
     static var paris: Calendar {
         var calendar = Calendar(identifier: .gregorian)

@@ -194,7 +194,7 @@ struct CallTests {
         var sleep = Salus_V1_SleepRequest()
         sleep.milliseconds = 5_000
         await raw.write(try requestFrame(
-            streamID: 1, service: DiagnosticsService.name, method: "Sleep",
+            streamID: 1, method: SalusMethods.Diagnostics.sleep,
             payload: try sleep.serializedBytes(), timeoutNano: 200_000_000
         ))
         let start = ContinuousClock.now

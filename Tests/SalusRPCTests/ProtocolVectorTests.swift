@@ -82,14 +82,13 @@ struct ProtocolVectorTests {
     }
 
     static func request(
-        service: String,
-        method: String,
+        method: MethodDescriptor,
         payload: (some SwiftProtobuf.Message)?,
         configure: (inout Salus_V1_Request) -> Void = { _ in }
     ) throws -> [UInt8] {
         var request = Salus_V1_Request()
-        request.service = service
-        request.method = method
+        request.service = method.service
+        request.method = method.method
         if let payload { request.payload = Data(try bytes(payload)) }
         configure(&request)
         return try bytes(request)
@@ -144,11 +143,11 @@ struct ProtocolVectorTests {
         return [
             "hello-request": frame(
                 1, .request, [],
-                try request(service: "salus.v1.Session", method: "Hello", payload: hello)
+                try request(method: SalusMethods.Session.hello, payload: hello)
             ),
             "echo-request": frame(
                 3, .request, [],
-                try request(service: "salus.v1.Diagnostics", method: "Echo", payload: echo) { request in
+                try request(method: SalusMethods.Diagnostics.echo, payload: echo) { request in
                     request.timeoutNano = 5_000_000_000
                     var traceID = Salus_V1_KeyValue()
                     traceID.key = "trace-id"
@@ -160,14 +159,14 @@ struct ProtocolVectorTests {
             "response-error": frame(5, .response, [], try bytes(failure)),
             "server-stream-request": frame(
                 7, .request, .remoteClosed,
-                try request(service: "salus.v1.Diagnostics", method: "Generate", payload: generate)
+                try request(method: SalusMethods.Diagnostics.generate, payload: generate)
             ),
             "data": frame(7, .data, [], try bytes(generated)),
             "window-update": frame(7, .windowUpdate, [], try bytes(window)),
             "cancel": frame(7, .cancel),
             "client-stream-request": frame(
                 9, .request, .remoteOpen,
-                try request(service: "salus.v1.Diagnostics", method: "Collect", payload: Salus_V1_EchoRequest?.none)
+                try request(method: SalusMethods.Diagnostics.collect, payload: Salus_V1_EchoRequest?.none)
             ),
             "client-stream-close": frame(9, .data, [.remoteClosed, .noData]),
             "go-away": frame(0, .goAway, [], try bytes(goAway)),

@@ -27,7 +27,7 @@ struct RobustnessTests {
         let client = try await server.connect()
         let method = await #expect(throws: RPCError.self) {
             let _: Salus_V1_EchoResponse = try await client.unary(
-                MethodDescriptor(service: DiagnosticsService.name, method: "Nope"), request: echoRequest("")
+                MethodDescriptor(service: SalusMethods.Diagnostics.name, method: "Nope"), request: echoRequest("")
             )
         }
         #expect(method?.code == .unimplemented)
@@ -48,7 +48,7 @@ struct RobustnessTests {
     func undecodablePayload() async throws {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath)
-        await raw.write(try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Echo", payload: [0x0A, 0xFF, 0x01]))
+        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.echo, payload: [0x0A, 0xFF, 0x01]))
         let error = status(of: await raw.readFrame())
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("salus.v1.EchoRequest") == true)
@@ -61,15 +61,15 @@ struct RobustnessTests {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath)
         let echo = try echoRequest("x").serializedBytes() as [UInt8]
-        await raw.write(try requestFrame(streamID: 2, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        await raw.write(try requestFrame(streamID: 2, method: SalusMethods.Diagnostics.echo, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .invalidArgument)
-        await raw.write(try requestFrame(streamID: 5, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        await raw.write(try requestFrame(streamID: 5, method: SalusMethods.Diagnostics.echo, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .ok)
-        await raw.write(try requestFrame(streamID: 3, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo, payload: echo))
         let reused = status(of: await raw.readFrame())
         #expect(reused?.code == .invalidArgument)
         #expect(reused?.detail?.field == "stream_id")
-        await raw.write(try requestFrame(streamID: 7, service: DiagnosticsService.name, method: "Echo", payload: echo))
+        await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .ok)
         await server.stop()
     }
@@ -86,7 +86,7 @@ struct RobustnessTests {
         let error = status(of: await raw.readFrame())
         #expect(error?.code == .resourceExhausted)
         // The same connection still answers.
-        await raw.write(try requestFrame(streamID: 3, service: DiagnosticsService.name, method: "Echo", payload: try echoRequest("ok").serializedBytes()))
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo, payload: try echoRequest("ok").serializedBytes()))
         let frame = await raw.readFrame()
         #expect(frame?.streamID == 3)
         #expect(status(of: frame)?.code == .ok)
@@ -117,14 +117,14 @@ struct RobustnessTests {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath)
         await raw.write(try requestFrame(
-            streamID: 1, service: DiagnosticsService.name, method: "Echo", payload: [],
+            streamID: 1, method: SalusMethods.Diagnostics.echo, payload: [],
             metadata: [("big", String(repeating: "m", count: 8 * 1024))]
         ))
         let error = status(of: await raw.readFrame())
         #expect(error?.code == .resourceExhausted)
         #expect(error?.detail?.field == "metadata")
         await raw.write(try requestFrame(
-            streamID: 3, service: DiagnosticsService.name, method: "Echo", payload: [],
+            streamID: 3, method: SalusMethods.Diagnostics.echo, payload: [],
             metadata: [("small", String(repeating: "m", count: 8 * 1024 - 10))]
         ))
         #expect(status(of: await raw.readFrame())?.code == .ok)
@@ -150,10 +150,10 @@ struct RobustnessTests {
         var generator = SystemRandomNumberGenerator()
         var valid: [[UInt8]] = []
         for frame in [
-            try requestFrame(streamID: 1, service: "salus.v1.Session", method: "Hello", payload: try Salus_V1_HelloRequest().serializedBytes()),
-            try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Echo", payload: try echoRequest("fuzz").serializedBytes()),
-            try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Collect", payload: [], flags: [.remoteOpen]),
-            try requestFrame(streamID: 1, service: DiagnosticsService.name, method: "Generate", payload: [8, 3], flags: [.remoteClosed]),
+            try requestFrame(streamID: 1, method: SalusMethods.Session.hello, payload: try Salus_V1_HelloRequest().serializedBytes()),
+            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.echo, payload: try echoRequest("fuzz").serializedBytes()),
+            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.collect, payload: [], flags: [.remoteOpen]),
+            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.generate, payload: [8, 3], flags: [.remoteClosed]),
             Frame(streamID: 1, type: .data, flags: [.remoteClosed], payload: ByteBuffer(bytes: [0x0A, 0x01, 0x41])),
             Frame(streamID: 1, type: .windowUpdate, payload: ByteBuffer(bytes: [0x08, 0x05])),
             Frame(streamID: 1, type: .cancel),

@@ -219,16 +219,15 @@ final class RawConnection: @unchecked Sendable {
 /// A Request frame for `method` with `message` as its payload.
 func requestFrame(
     streamID: UInt32,
-    service: String,
-    method: String,
+    method: MethodDescriptor,
     payload: [UInt8],
     flags: FrameFlags = [],
     timeoutNano: Int64 = 0,
     metadata: [(String, String)] = []
 ) throws -> Frame {
     var request = Salus_V1_Request()
-    request.service = service
-    request.method = method
+    request.service = method.service
+    request.method = method.method
     request.payload = Data(payload)
     request.timeoutNano = timeoutNano
     request.metadata = metadata.map { key, value in

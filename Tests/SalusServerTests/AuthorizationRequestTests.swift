@@ -57,27 +57,27 @@ struct AuthorizationRequestTests {
         var answer = Salus_V1_AnswerRequestRequest()
         answer.requestID = pending[0].id
         answer.grantShare = [Authz.sleep]
-        let _: Salus_V1_ConsentRequest = try await owner.unary(Authz.consent("AnswerRequest"), request: answer)
+        let _: Salus_V1_ConsentRequest = try await owner.unary(SalusMethods.Consent.answerRequest, request: answer)
         try await request.value
         #expect(try await Authz.sharingStatus(app, Authz.sleep) == .sharingAuthorized)
         #expect(try await Authz.sharingStatus(app, Authz.steps) == .sharingDenied)
         var status = Salus_V1_AuthorizationRequest()
         status.share = [Authz.sleep, Authz.steps]
         status.read = [Authz.sleep]
-        let unnecessary: Salus_V1_RequestStatusResponse = try await app.unary(Authz.authorization("RequestStatus"), request: status)
+        let unnecessary: Salus_V1_RequestStatusResponse = try await app.unary(SalusMethods.Authorization.requestStatus, request: status)
         #expect(unnecessary.status == .unnecessary)
         status.read = [Authz.heartRate]
-        let should: Salus_V1_RequestStatusResponse = try await app.unary(Authz.authorization("RequestStatus"), request: status)
+        let should: Salus_V1_RequestStatusResponse = try await app.unary(SalusMethods.Authorization.requestStatus, request: status)
         #expect(should.status == .shouldRequest)
         // Nothing new: completes at once without a request.
         try await Authz.requestAuthorization(app, share: [Authz.sleep])
-        let after: Salus_V1_ListRequestsResponse = try await owner.unary(Authz.consent("ListRequests"), request: Salus_V1_ListRequestsRequest())
+        let after: Salus_V1_ListRequestsResponse = try await owner.unary(SalusMethods.Consent.listRequests, request: Salus_V1_ListRequestsRequest())
         #expect(after.requests.isEmpty)
 
         // Reset: back to not determined.
         var reset = Salus_V1_AppRequest()
         reset.appID = "org.example.sleepdiary"
-        let _: Salus_V1_AppInfo = try await owner.unary(Authz.consent("ResetApp"), request: reset)
+        let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.resetApp, request: reset)
         #expect(try await Authz.sharingStatus(app, Authz.sleep) == .notDetermined)
         await app.close()
         await owner.close()
@@ -144,14 +144,14 @@ struct AuthorizationRequestTests {
         let request = Task {
             var perObject = Salus_V1_PerObjectReadRequest()
             perObject.type = Authz.vision
-            let _: Salus_V1_AuthorizationResponse = try await glasses.unary(Authz.authorization("RequestPerObjectReadAuthorization"), request: perObject)
+            let _: Salus_V1_AuthorizationResponse = try await glasses.unary(SalusMethods.Authorization.requestPerObjectReadAuthorization, request: perObject)
         }
         let pending = try await Authz.pendingRequests(owner)
         #expect(Set(pending.first?.objects.map(\.uuid) ?? []) == Set(uuids + [own]))
         var answer = Salus_V1_AnswerRequestRequest()
         answer.requestID = pending[0].id
         answer.objects = [uuids[0], uuids[2]]
-        let _: Salus_V1_ConsentRequest = try await owner.unary(Authz.consent("AnswerRequest"), request: answer)
+        let _: Salus_V1_ConsentRequest = try await owner.unary(SalusMethods.Consent.answerRequest, request: answer)
         try await request.value
         #expect(Set(try await Authz.batches(glasses, type: Authz.vision).flatMap(\.samples).map(\.uuid)) == [own, uuids[0], uuids[2]])
 
@@ -162,7 +162,7 @@ struct AuthorizationRequestTests {
         var withdraw = Salus_V1_WithdrawObjectsRequest()
         withdraw.appID = "org.example.glasses"
         withdraw.uuids = [uuids[0]]
-        let _: Salus_V1_AppInfo = try await owner.unary(Authz.consent("WithdrawObjects"), request: withdraw)
+        let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.withdrawObjects, request: withdraw)
         #expect(Set(try await Authz.batches(glasses, type: Authz.vision).flatMap(\.samples).map(\.uuid)) == [own, uuids[2]])
         for client in [optician, glasses, owner] { await client.close() }
         await server.stop()

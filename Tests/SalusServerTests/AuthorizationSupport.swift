@@ -10,8 +10,7 @@ enum Authz {
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
     static let vision = "HKVisionPrescriptionTypeIdentifier"
 
-    static func consent(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Consent", method: name) }
-    static func authorization(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "salus.v1.Authorization", method: name) }
+    static func consent(_ name: String) -> MethodDescriptor { MethodDescriptor(service: SalusMethods.Consent.name, method: name) }
 
     static func owner(_ server: ServerHarness) async throws -> RPCClient {
         try await server.owner()
@@ -24,11 +23,11 @@ enum Authz {
     /// Waits for the owner's first pending consent request (WatchRequests reports it), then
     /// returns the pending list.
     static func pendingRequests(_ owner: RPCClient) async throws -> [Salus_V1_ConsentRequest] {
-        let watch = try owner.serverStreaming(consent("WatchRequests"), request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
+        let watch = try owner.serverStreaming(SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
         var iterator = watch.makeAsyncIterator()
         _ = try await iterator.next()
         watch.cancel()
-        let list: Salus_V1_ListRequestsResponse = try await owner.unary(consent("ListRequests"), request: Salus_V1_ListRequestsRequest())
+        let list: Salus_V1_ListRequestsResponse = try await owner.unary(SalusMethods.Consent.listRequests, request: Salus_V1_ListRequestsRequest())
         return list.requests
     }
 
@@ -39,7 +38,7 @@ enum Authz {
         request.name = "App \(appID)"
         request.readUsage = read
         request.writeUsage = write
-        return try await owner.unary(consent("AddApp"), request: request)
+        return try await owner.unary(SalusMethods.Consent.addApp, request: request)
     }
 
     /// Registers `appID` and sets its decisions for `type` (nil: not determined).
@@ -65,7 +64,7 @@ enum Authz {
         var request = Salus_V1_SetGrantsRequest()
         request.appID = appID
         request.grants = [grant]
-        let _: Salus_V1_AppInfo = try await owner.unary(consent("SetGrants"), request: request)
+        let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setGrants, request: request)
     }
 
     static func policy(_ owner: RPCClient, _ appID: String, _ kind: Salus_V1_PolicyKind, read: [String] = [], share: [String] = [], afterMs: Int64 = 0) async throws {
@@ -75,20 +74,20 @@ enum Authz {
         request.policy.read = read
         request.policy.share = share
         request.policy.afterMs = afterMs
-        let _: Salus_V1_AppInfo = try await owner.unary(consent("SetPolicy"), request: request)
+        let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setPolicy, request: request)
     }
 
     static func requestAuthorization(_ app: RPCClient, share: [String] = [], read: [String] = []) async throws {
         var request = Salus_V1_AuthorizationRequest()
         request.share = share
         request.read = read
-        let _: Salus_V1_AuthorizationResponse = try await app.unary(authorization("RequestAuthorization"), request: request)
+        let _: Salus_V1_AuthorizationResponse = try await app.unary(SalusMethods.Authorization.requestAuthorization, request: request)
     }
 
     static func sharingStatus(_ app: RPCClient, _ type: String) async throws -> Salus_V1_SharingStatus {
         var request = Salus_V1_AuthorizationStatusRequest()
         request.type = type
-        let response: Salus_V1_AuthorizationStatusResponse = try await app.unary(authorization("AuthorizationStatus"), request: request)
+        let response: Salus_V1_AuthorizationStatusResponse = try await app.unary(SalusMethods.Authorization.authorizationStatus, request: request)
         return response.status
     }
 

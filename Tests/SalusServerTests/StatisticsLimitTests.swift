@@ -7,7 +7,7 @@ import Testing
 /// serves on.
 @Suite("Statistics requests at the limits")
 struct StatisticsLimitTests {
-    static let collection = MethodDescriptor(service: "salus.v1.Statistics", method: "QueryCollection")
+    static let collection = SalusMethods.Statistics.queryCollection
 
     static func daily() -> Salus_V1_StatisticsCollectionRequest {
         var request = Salus_V1_StatisticsCollectionRequest()

@@ -8,12 +8,12 @@ import Testing
 struct StoreServiceTests {
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
-    static let save = MethodDescriptor(service: "salus.v1.Store", method: "Save")
-    static let delete = MethodDescriptor(service: "salus.v1.Store", method: "Delete")
-    static let querySamples = MethodDescriptor(service: "salus.v1.Store", method: "QuerySamples")
-    static let queryAnchored = MethodDescriptor(service: "salus.v1.Store", method: "QueryAnchored")
-    static let observe = MethodDescriptor(service: "salus.v1.Store", method: "Observe")
-    static let querySources = MethodDescriptor(service: "salus.v1.Store", method: "QuerySources")
+    static let save = SalusMethods.Store.save
+    static let delete = SalusMethods.Store.delete
+    static let querySamples = SalusMethods.Store.querySamples
+    static let queryAnchored = SalusMethods.Store.queryAnchored
+    static let observe = SalusMethods.Store.observe
+    static let querySources = SalusMethods.Store.querySources
 
     static func app(_ server: ServerHarness, _ appID: String) async throws -> RPCClient {
         try await server.app(appID, name: "Test \(appID)", version: "2.0")

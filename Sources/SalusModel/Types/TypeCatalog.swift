@@ -5,19 +5,19 @@
 /// daemon shares it between the store, the services and the statistics engine; each reads it on
 /// its own threads without locks. A catalog that changed while the store was open would let one
 /// batch be checked against two rule sets.
-public struct TypeCatalog: Sendable {
+package struct TypeCatalog: Sendable {
     /// Types and characteristics by identifier.
-    public let types: [String: TypeRules]
+    package let types: [String: TypeRules]
     /// Workout activity types by raw value.
-    public let workoutActivityTypes: [UInt32: WorkoutActivityTypeRules]
+    package let workoutActivityTypes: [UInt32: WorkoutActivityTypeRules]
     /// Metadata keys by raw key string.
-    public let metadataKeys: [String: MetadataKeyRules]
+    package let metadataKeys: [String: MetadataKeyRules]
     /// Sample validators by plugin id.
     package let validators: [String: any SampleValidating]
 
     /// A catalog of `types`, `workoutActivityTypes` and `metadataKeys`; `validators` are keyed
     /// by the plugin id that `TypeRules.pluginID` names.
-    public init(
+    package init(
         types: some Sequence<TypeRules>, workoutActivityTypes: some Sequence<WorkoutActivityTypeRules> = [],
         metadataKeys: some Sequence<MetadataKeyRules> = [], validators: [String: any SampleValidating] = [:]
     ) {
@@ -28,30 +28,30 @@ public struct TypeCatalog: Sendable {
     }
 
     /// A catalog with nothing in it.
-    public static let empty = TypeCatalog(types: [])
+    package static let empty = TypeCatalog(types: [])
 
     /// The rules of a type, or nil when no plugin declares it.
-    public func rules(for type: TypeIdentifier) -> TypeRules? { types[type.rawValue] }
+    package func rules(for type: TypeIdentifier) -> TypeRules? { types[type.rawValue] }
 
     /// The rules of a type, or nil when no plugin declares it.
-    public func rules(for identifier: String) -> TypeRules? { types[identifier] }
+    package func rules(for identifier: String) -> TypeRules? { types[identifier] }
 
     /// All types sorted by identifier.
-    public var sortedTypes: [TypeRules] { types.values.sorted { $0.identifier < $1.identifier } }
+    package var sortedTypes: [TypeRules] { types.values.sorted { $0.identifier < $1.identifier } }
 
     /// The workout activity type with a name ("running").
-    public func workoutActivityType(named name: String) -> WorkoutActivityTypeRules? {
+    package func workoutActivityType(named name: String) -> WorkoutActivityTypeRules? {
         workoutActivityTypes.values.first { $0.name == name }
     }
 
     /// Whether the plugin that owns a type offers a validator.
-    public func hasValidator(for identifier: String) -> Bool {
+    package func hasValidator(for identifier: String) -> Bool {
         types[identifier].map { validators[$0.pluginID] != nil } ?? false
     }
 
     /// The value type a metadata key must have on samples of `type`: the type's own declaration
     /// first, then the key's registration; nil when neither says.
-    public func metadataValueType(_ key: String, on type: TypeRules) -> MetadataValueType? {
+    package func metadataValueType(_ key: String, on type: TypeRules) -> MetadataValueType? {
         (type.requiredMetadataKeys + type.optionalMetadataKeys).first { $0.key == key }?.valueType
             ?? metadataKeys[key]?.valueType
     }
@@ -61,7 +61,7 @@ public struct TypeCatalog: Sendable {
 ///
 /// The sample it gets has its quantity in the type's canonical unit. Called from several
 /// threads at once.
-public protocol SampleValidating: Sendable {
+package protocol SampleValidating: Sendable {
     /// The errors of `sample`, whose fields are written under `path` ("samples[3]"); empty
     /// when acceptable.
     func validationErrors(of sample: Sample, at path: String) -> [ValidationError]

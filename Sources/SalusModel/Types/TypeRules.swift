@@ -4,48 +4,48 @@ import Foundation
 /// canonical unit, aggregation, enumeration, bounds, metadata, read-only and attachment rules.
 ///
 /// Plain values; `TypeCatalog.check` applies them to samples.
-public struct TypeRules: Hashable, Sendable {
+package struct TypeRules: Hashable, Sendable {
     /// One case of an enumeration.
-    public struct Case: Hashable, Sendable {
+    package struct Case: Hashable, Sendable {
         /// "asleepREM".
-        public var name: String
+        package var name: String
         /// HealthKit's raw value.
-        public var rawValue: Int64
+        package var rawValue: Int64
 
         /// A case.
-        public init(name: String, rawValue: Int64) {
+        package init(name: String, rawValue: Int64) {
             self.name = name
             self.rawValue = rawValue
         }
     }
 
     /// A named set of raw values.
-    public struct ValueGroup: Hashable, Sendable {
+    package struct ValueGroup: Hashable, Sendable {
         /// "allAsleep".
-        public var name: String
+        package var name: String
         /// The raw values, in the plugin's order.
-        public var rawValues: [Int64]
+        package var rawValues: [Int64]
 
         /// A group.
-        public init(name: String, rawValues: [Int64]) {
+        package init(name: String, rawValues: [Int64]) {
             self.name = name
             self.rawValues = rawValues
         }
     }
 
     /// The physically possible range, in the canonical unit.
-    public struct Bounds: Hashable, Sendable {
+    package struct Bounds: Hashable, Sendable {
         /// The lowest value, if any.
-        public var min: Double?
+        package var min: Double?
         /// Whether `min` itself is allowed.
-        public var minInclusive: Bool
+        package var minInclusive: Bool
         /// The highest value, if any.
-        public var max: Double?
+        package var max: Double?
         /// Whether `max` itself is allowed.
-        public var maxInclusive: Bool
+        package var maxInclusive: Bool
 
         /// Bounds; nil for an open side.
-        public init(min: Double? = nil, minInclusive: Bool = true, max: Double? = nil, maxInclusive: Bool = true) {
+        package init(min: Double? = nil, minInclusive: Bool = true, max: Double? = nil, maxInclusive: Bool = true) {
             self.min = min
             self.minInclusive = minInclusive
             self.max = max
@@ -53,14 +53,14 @@ public struct TypeRules: Hashable, Sendable {
         }
 
         /// Whether `value` lies inside.
-        public func contains(_ value: Double) -> Bool {
+        package func contains(_ value: Double) -> Bool {
             if let min, minInclusive ? value < min : value <= min { return false }
             if let max, maxInclusive ? value > max : value >= max { return false }
             return true
         }
 
         /// "[0, 600)", "(0, …)".
-        public var description: String {
+        package var description: String {
             let lower = min.map { "\(minInclusive ? "[" : "(")\(Self.format($0))" } ?? "(-∞"
             let upper = max.map { "\(Self.format($0))\(maxInclusive ? "]" : ")")" } ?? "∞)"
             return "\(lower), \(upper)"
@@ -72,54 +72,54 @@ public struct TypeRules: Hashable, Sendable {
     }
 
     /// A metadata key the type requires or documents.
-    public struct MetadataKeyUse: Hashable, Sendable {
+    package struct MetadataKeyUse: Hashable, Sendable {
         /// The raw key string.
-        public var key: String
+        package var key: String
         /// The type of its value.
-        public var valueType: MetadataValueType
+        package var valueType: MetadataValueType
 
         /// A use of a key.
-        public init(key: String, valueType: MetadataValueType) {
+        package init(key: String, valueType: MetadataValueType) {
             self.key = key
             self.valueType = valueType
         }
     }
 
     /// The identifier.
-    public var identifier: String
+    package var identifier: String
     /// The kind of object.
-    public var kind: ObjectKind
+    package var kind: ObjectKind
     /// Quantity types: the unit values are stored in.
-    public var canonicalUnit: SalusUnit?
+    package var canonicalUnit: SalusUnit?
     /// Quantity types: how values combine.
-    public var aggregationStyle: AggregationStyle?
+    package var aggregationStyle: AggregationStyle?
     /// Category and enumerated characteristic types: the cases, in the plugin's order.
-    public var cases: [Case]
+    package var cases: [Case]
     /// Old names of existing raw values.
-    public var deprecatedAliases: [Case]
+    package var deprecatedAliases: [Case]
     /// Named sets of raw values.
-    public var valueGroups: [ValueGroup]
+    package var valueGroups: [ValueGroup]
     /// Quantity types: the physically possible range.
-    public var bounds: Bounds?
+    package var bounds: Bounds?
     /// Keys every sample must carry.
-    public var requiredMetadataKeys: [MetadataKeyUse]
+    package var requiredMetadataKeys: [MetadataKeyUse]
     /// Keys the type documents as meaningful.
-    public var optionalMetadataKeys: [MetadataKeyUse]
+    package var optionalMetadataKeys: [MetadataKeyUse]
     /// Apps may read but not write it.
-    public var readOnlyForApps: Bool
+    package var readOnlyForApps: Bool
     /// Reads are authorized object by object.
-    public var perObjectReadAuthorization: Bool
+    package var perObjectReadAuthorization: Bool
     /// Media types of attachments its samples accept.
-    public var allowedAttachmentContentTypes: [String]
+    package var allowedAttachmentContentTypes: [String]
     /// "Step count".
-    public var displayName: String
+    package var displayName: String
     /// Characteristic types: whether the value is a date (date of birth) rather than a case.
-    public var isDateCharacteristic: Bool
+    package var isDateCharacteristic: Bool
     /// The plugin that registered it.
-    public var pluginID: String
+    package var pluginID: String
 
     /// Rules for a type; everything but the identifier and kind is optional.
-    public init(
+    package init(
         identifier: String, kind: ObjectKind, canonicalUnit: SalusUnit? = nil, aggregationStyle: AggregationStyle? = nil,
         cases: [Case] = [], deprecatedAliases: [Case] = [], valueGroups: [ValueGroup] = [], bounds: Bounds? = nil,
         requiredMetadataKeys: [MetadataKeyUse] = [], optionalMetadataKeys: [MetadataKeyUse] = [],
@@ -146,32 +146,32 @@ public struct TypeRules: Hashable, Sendable {
     }
 
     /// The case with a raw value (aliases are not cases).
-    public func `case`(rawValue: Int64) -> Case? {
+    package func `case`(rawValue: Int64) -> Case? {
         cases.first { $0.rawValue == rawValue }
     }
 
     /// The raw value of a case or deprecated alias name.
-    public func rawValue(named name: String) -> Int64? {
+    package func rawValue(named name: String) -> Int64? {
         (cases.first { $0.name == name } ?? deprecatedAliases.first { $0.name == name })?.rawValue
     }
 
     /// The raw values of a value group ("allAsleep").
-    public func valueGroup(named name: String) -> [Int64]? {
+    package func valueGroup(named name: String) -> [Int64]? {
         valueGroups.first { $0.name == name }?.rawValues
     }
 }
 
 /// A workout activity type a plugin registered.
-public struct WorkoutActivityTypeRules: Hashable, Sendable {
+package struct WorkoutActivityTypeRules: Hashable, Sendable {
     /// "running".
-    public var name: String
+    package var name: String
     /// HealthKit's raw value (37).
-    public var rawValue: UInt32
+    package var rawValue: UInt32
     /// The plugin that registered it.
-    public var pluginID: String
+    package var pluginID: String
 
     /// An activity type.
-    public init(name: String, rawValue: UInt32, pluginID: String = "") {
+    package init(name: String, rawValue: UInt32, pluginID: String = "") {
         self.name = name
         self.rawValue = rawValue
         self.pluginID = pluginID
@@ -179,24 +179,24 @@ public struct WorkoutActivityTypeRules: Hashable, Sendable {
 }
 
 /// A metadata key a plugin registered, with the rules for its values.
-public struct MetadataKeyRules: Hashable, Sendable {
+package struct MetadataKeyRules: Hashable, Sendable {
     /// The raw key string ("HKTimeZone").
-    public var key: String
+    package var key: String
     /// The type of its value.
-    public var valueType: MetadataValueType
+    package var valueType: MetadataValueType
     /// Number keys holding an enumeration's raw value: the allowed values.
-    public var allowedValues: [TypeRules.Case]
+    package var allowedValues: [TypeRules.Case]
     /// Quantity keys: a unit of the dimension values must have.
-    public var unit: SalusUnit?
+    package var unit: SalusUnit?
     /// "Time zone".
-    public var displayName: String
+    package var displayName: String
     /// Only the system may set it.
-    public var readOnlyForApps: Bool
+    package var readOnlyForApps: Bool
     /// The plugin that registered it.
-    public var pluginID: String
+    package var pluginID: String
 
     /// A key's rules.
-    public init(
+    package init(
         key: String, valueType: MetadataValueType, allowedValues: [TypeRules.Case] = [], unit: SalusUnit? = nil,
         displayName: String = "", readOnlyForApps: Bool = false, pluginID: String = ""
     ) {

@@ -10,7 +10,7 @@ extension TypeCatalog {
     /// This is the one check a sample passes before it is saved; the store persists what it is
     /// given and decides only what needs the database (unique UUIDs, sync identifiers).
     /// `allowReadOnly` lets the owner's imports write types apps may not.
-    public func check(_ samples: [Sample], at path: String = "samples", allowReadOnly: Bool = false) throws(ValidationError) {
+    package func check(_ samples: [Sample], at path: String = "samples", allowReadOnly: Bool = false) throws(ValidationError) {
         for (index, sample) in samples.enumerated() {
             if let first = validationErrors(of: sample, at: "\(path)[\(index)]", allowReadOnly: allowReadOnly).first {
                 throw first
@@ -20,7 +20,7 @@ extension TypeCatalog {
 
     /// Every rule `sample` breaks (see `check(_:at:allowReadOnly:)`), in field order; the plugin's
     /// validator runs only when every declared rule passed. Empty when the sample is acceptable.
-    public func validationErrors(of sample: Sample, at path: String = "sample", allowReadOnly: Bool = false) -> [ValidationError] {
+    package func validationErrors(of sample: Sample, at path: String = "sample", allowReadOnly: Bool = false) -> [ValidationError] {
         var errors = sample.validationErrors(at: path)
         if sample.type.rawValue.isEmpty { return errors }
         guard let rules = rules(for: sample.type) else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The owner's answer for one permission; a permission without one is "not determined".
-public enum Decision: String, Codable, Sendable, Hashable {
+package enum Decision: String, Codable, Sendable, Hashable {
     /// The owner allowed it.
     case granted
     /// The owner refused it.
@@ -10,9 +10,9 @@ public enum Decision: String, Codable, Sendable, Hashable {
 
 /// How new requests of an app are answered: by the owner (`ask`) or by a rule, for scenarios
 /// and tests that must be repeatable.
-public struct ConsentPolicy: Codable, Sendable, Hashable {
+package struct ConsentPolicy: Codable, Sendable, Hashable {
     /// What the rule does.
-    public enum Kind: String, Codable, Sendable, Hashable {
+    package enum Kind: String, Codable, Sendable, Hashable {
         /// The owner answers (`salusctl consent`).
         case ask
         /// Everything asked is granted, objects included.
@@ -24,16 +24,16 @@ public struct ConsentPolicy: Codable, Sendable, Hashable {
     }
 
     /// What the rule does.
-    public var kind: Kind
+    package var kind: Kind
     /// Types granted for reading (`grantListed`).
-    public var read: [String]
+    package var read: [String]
     /// Types granted for sharing (`grantListed`).
-    public var share: [String]
+    package var share: [String]
     /// How long after the request arrives the rule answers, in milliseconds.
-    public var afterMilliseconds: Int64
+    package var afterMilliseconds: Int64
 
     /// A policy.
-    public init(kind: Kind, read: [String] = [], share: [String] = [], afterMilliseconds: Int64 = 0) {
+    package init(kind: Kind, read: [String] = [], share: [String] = [], afterMilliseconds: Int64 = 0) {
         self.kind = kind
         self.read = read
         self.share = share
@@ -41,30 +41,30 @@ public struct ConsentPolicy: Codable, Sendable, Hashable {
     }
 
     /// The owner answers.
-    public static let ask = ConsentPolicy(kind: .ask)
+    package static let ask = ConsentPolicy(kind: .ask)
 }
 
 /// An app the owner registered, with its usage texts, policy and the owner's decisions.
-public struct AppRecord: Codable, Sendable, Hashable {
+package struct AppRecord: Codable, Sendable, Hashable {
     /// The app id (reverse DNS).
-    public var id: String
+    package var id: String
     /// The name shown to the owner.
-    public var name: String
+    package var name: String
     /// Why the app reads (HealthKit's NSHealthShareUsageDescription).
-    public var readUsage: String
+    package var readUsage: String
     /// Why the app writes (HealthKit's NSHealthUpdateUsageDescription).
-    public var writeUsage: String
+    package var writeUsage: String
     /// How new requests are answered.
-    public var policy: ConsentPolicy
+    package var policy: ConsentPolicy
     /// Read decisions by type identifier.
-    public var read: [String: Decision]
+    package var read: [String: Decision]
     /// Share (write) decisions by type identifier.
-    public var share: [String: Decision]
+    package var share: [String: Decision]
     /// Objects of per-object types the app may read, by type identifier.
-    public var objects: [String: Set<UUID>]
+    package var objects: [String: Set<UUID>]
 
     /// A registered app with nothing decided.
-    public init(id: String, name: String, readUsage: String, writeUsage: String) {
+    package init(id: String, name: String, readUsage: String, writeUsage: String) {
         self.id = id
         self.name = name
         self.readUsage = readUsage
@@ -77,46 +77,46 @@ public struct AppRecord: Codable, Sendable, Hashable {
 }
 
 /// One object listed in a per-object read request.
-public struct RequestedObject: Codable, Sendable, Hashable {
+package struct RequestedObject: Codable, Sendable, Hashable {
     /// The sample's UUID.
-    public var uuid: UUID
+    package var uuid: UUID
     /// The app that saved it.
-    public var source: String
+    package var source: String
     /// Its start date.
-    public var startDate: Date
+    package var startDate: Date
 }
 
 /// A request waiting for the owner's answer.
-public struct PendingRequest: Sendable, Hashable {
+package struct PendingRequest: Sendable, Hashable {
     /// The request's id ("r1", "r2", …), unique while the daemon runs.
-    public var id: String
+    package var id: String
     /// The asking app.
-    public var appID: String
+    package var appID: String
     /// How the app is known: "launcher" or "unverified".
-    public var identity: String
+    package var identity: String
     /// Types asked for sharing, not answered before.
-    public var share: [String]
+    package var share: [String]
     /// Types asked for reading, not answered before.
-    public var read: [String]
+    package var read: [String]
     /// The per-object type, for a per-object request.
-    public var objectType: String?
+    package var objectType: String?
     /// The objects listed, for a per-object request.
-    public var objects: [RequestedObject]
+    package var objects: [RequestedObject]
     /// When the request arrived.
-    public var created: Date
+    package var created: Date
 }
 
 /// The owner's answer to a request.
-public struct ConsentAnswer: Sendable, Hashable {
+package struct ConsentAnswer: Sendable, Hashable {
     /// Types granted for reading; the request's other read types are denied.
-    public var grantRead: Set<String>
+    package var grantRead: Set<String>
     /// Types granted for sharing; the request's other share types are denied.
-    public var grantShare: Set<String>
+    package var grantShare: Set<String>
     /// Objects granted; the request's other objects are not.
-    public var objects: Set<UUID>
+    package var objects: Set<UUID>
 
     /// An answer.
-    public init(grantRead: Set<String> = [], grantShare: Set<String> = [], objects: Set<UUID> = []) {
+    package init(grantRead: Set<String> = [], grantShare: Set<String> = [], objects: Set<UUID> = []) {
         self.grantRead = grantRead
         self.grantShare = grantShare
         self.objects = objects

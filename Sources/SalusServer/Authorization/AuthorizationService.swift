@@ -6,17 +6,17 @@ import SalusStore
 
 /// salus.v1.Authorization, on app sockets: HealthKit's requestAuthorization,
 /// getRequestStatusForAuthorization, authorizationStatus and requestPerObjectReadAuthorization.
-public struct AuthorizationService: Sendable {
+package struct AuthorizationService: Sendable {
     /// The service name.
-    public static let name = "salus.v1.Authorization"
+    package static let name = SalusMethods.Authorization.name
     /// RequestAuthorization: completes once the request is handled.
-    public static let requestAuthorization = MethodDescriptor(service: name, method: "RequestAuthorization")
+    package static let requestAuthorization = SalusMethods.Authorization.requestAuthorization
     /// RequestStatus: whether asking would show anything new.
-    public static let requestStatus = MethodDescriptor(service: name, method: "RequestStatus")
+    package static let requestStatus = SalusMethods.Authorization.requestStatus
     /// AuthorizationStatus: sharing only.
-    public static let authorizationStatus = MethodDescriptor(service: name, method: "AuthorizationStatus")
+    package static let authorizationStatus = SalusMethods.Authorization.authorizationStatus
     /// RequestPerObjectReadAuthorization: always asks.
-    public static let requestPerObjectReadAuthorization = MethodDescriptor(service: name, method: "RequestPerObjectReadAuthorization")
+    package static let requestPerObjectReadAuthorization = SalusMethods.Authorization.requestPerObjectReadAuthorization
 
     /// The most objects one per-object request lists.
     static let maximumObjects = 1_000
@@ -31,7 +31,7 @@ public struct AuthorizationService: Sendable {
     }
 
     /// Adds the methods to an app socket's router.
-    public func register(into router: inout RPCRouter) {
+    package func register(into router: inout RPCRouter) {
         router.registerUnary(Self.requestAuthorization, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
             let caller = try Caller.resolve(context)
             try await authorizationCall { try await engine.requestAuthorization(caller, share: request.share, read: request.read) }

@@ -5,9 +5,9 @@ import SalusWire
 
 /// salus.v1.Consent, on the admin socket only: the owner registers apps, answers requests,
 /// sets policies and grants, and asks for per-app sockets (`salusctl launch`).
-public struct ConsentService: Sendable {
+package struct ConsentService: Sendable {
     /// The service name.
-    public static let name = "salus.v1.Consent"
+    package static let name = SalusMethods.Consent.name
 
     let engine: AuthorizationEngine
     /// Makes (or finds) the per-app socket of an app and returns its path.
@@ -19,36 +19,34 @@ public struct ConsentService: Sendable {
         self.makeEndpoint = makeEndpoint
     }
 
-    static func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: Self.name, method: name) }
-
     /// Adds the methods to the admin socket's router.
-    public func register(into router: inout RPCRouter) {
+    package func register(into router: inout RPCRouter) {
         let engine = self.engine
-        router.registerUnary(Self.method("AddApp"), onEventLoop: false) { (request: Salus_V1_AddAppRequest, _) in
+        router.registerUnary(SalusMethods.Consent.addApp, onEventLoop: false) { (request: Salus_V1_AddAppRequest, _) in
             Self.info(try await authorizationCall {
                 try await engine.apps.addApp(id: request.appID, name: request.name, readUsage: request.readUsage, writeUsage: request.writeUsage)
             }, engine)
         }
-        router.registerUnary(Self.method("ListApps"), onEventLoop: false) { (_: Salus_V1_ListAppsRequest, _) in
+        router.registerUnary(SalusMethods.Consent.listApps, onEventLoop: false) { (_: Salus_V1_ListAppsRequest, _) in
             var response = Salus_V1_ListAppsResponse()
             response.apps = engine.apps.apps().map { Self.info($0, engine) }
             return response
         }
-        router.registerUnary(Self.method("ShowApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+        router.registerUnary(SalusMethods.Consent.showApp, onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
             Self.info(try await authorizationCall { try engine.apps.app(request.appID) }, engine)
         }
-        router.registerUnary(Self.method("ResetApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+        router.registerUnary(SalusMethods.Consent.resetApp, onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
             Self.info(try await authorizationCall { try await engine.reset(request.appID) }, engine)
         }
-        router.registerUnary(Self.method("RemoveApp"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+        router.registerUnary(SalusMethods.Consent.removeApp, onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
             try await authorizationCall { try await engine.remove(request.appID) }
             return Salus_V1_RemoveAppResponse()
         }
-        router.registerUnary(Self.method("SetPolicy"), onEventLoop: false) { (request: Salus_V1_SetPolicyRequest, _) in
+        router.registerUnary(SalusMethods.Consent.setPolicy, onEventLoop: false) { (request: Salus_V1_SetPolicyRequest, _) in
             let policy = try Self.policy(request.policy)
             return Self.info(try await authorizationCall { try await engine.apps.setPolicy(request.appID, policy) }, engine)
         }
-        router.registerUnary(Self.method("SetGrants"), onEventLoop: false) { (request: Salus_V1_SetGrantsRequest, _) in
+        router.registerUnary(SalusMethods.Consent.setGrants, onEventLoop: false) { (request: Salus_V1_SetGrantsRequest, _) in
             var read: [String: Decision] = [:]
             var share: [String: Decision] = [:]
             for grant in request.grants {
@@ -57,7 +55,7 @@ public struct ConsentService: Sendable {
             }
             return Self.info(try await authorizationCall { try await engine.apps.setGrants(request.appID, read: read, share: share) }, engine)
         }
-        router.registerUnary(Self.method("WithdrawObjects"), onEventLoop: false) { (request: Salus_V1_WithdrawObjectsRequest, _) in
+        router.registerUnary(SalusMethods.Consent.withdrawObjects, onEventLoop: false) { (request: Salus_V1_WithdrawObjectsRequest, _) in
             var uuids = Set<UUID>()
             for (index, bytes) in request.uuids.enumerated() {
                 guard let uuid = WireUUID.uuid(bytes) else {
@@ -67,12 +65,12 @@ public struct ConsentService: Sendable {
             }
             return Self.info(try await authorizationCall { try await engine.apps.withdraw(request.appID, objects: uuids) }, engine)
         }
-        router.registerUnary(Self.method("ListRequests"), onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, _) in
+        router.registerUnary(SalusMethods.Consent.listRequests, onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, _) in
             var response = Salus_V1_ListRequestsResponse()
             response.requests = engine.consent.pending().map { Self.request($0, engine) }
             return response
         }
-        router.registerUnary(Self.method("AnswerRequest"), onEventLoop: false) { (request: Salus_V1_AnswerRequestRequest, _) in
+        router.registerUnary(SalusMethods.Consent.answerRequest, onEventLoop: false) { (request: Salus_V1_AnswerRequestRequest, _) in
             var objects = Set<UUID>()
             for (index, bytes) in request.objects.enumerated() {
                 guard let uuid = WireUUID.uuid(bytes) else {
@@ -86,12 +84,12 @@ public struct ConsentService: Sendable {
             wire.state = .answered
             return wire
         }
-        router.registerServerStreaming(Self.method("WatchRequests"), onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, writer: RPCWriter<Salus_V1_ConsentRequest>, _) in
+        router.registerServerStreaming(SalusMethods.Consent.watchRequests, onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, writer: RPCWriter<Salus_V1_ConsentRequest>, _) in
             for await pending in engine.consent.watch() {
                 try await writer.write(Self.request(pending, engine))
             }
         }
-        router.registerUnary(Self.method("CreateAppEndpoint"), onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
+        router.registerUnary(SalusMethods.Consent.createAppEndpoint, onEventLoop: false) { (request: Salus_V1_AppRequest, _) in
             _ = try await authorizationCall { try engine.apps.app(request.appID) }
             var response = Salus_V1_AppEndpoint()
             response.appID = request.appID

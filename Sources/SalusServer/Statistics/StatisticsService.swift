@@ -13,25 +13,25 @@ import SalusStore
 /// caller may read. It is the authorization engine's read access for the caller and type: an app
 /// without read access gets statistics of its own samples only (and cannot tell), an app with
 /// neither read nor share access an empty result, the owner everything.
-public struct StatisticsService: Sendable {
+package struct StatisticsService: Sendable {
     /// The service name.
-    public static let name = "salus.v1.Statistics"
+    package static let name = SalusMethods.Statistics.name
     /// Query.
-    public static let query = MethodDescriptor(service: name, method: "Query")
+    package static let query = SalusMethods.Statistics.query
     /// QueryCollection.
-    public static let queryCollection = MethodDescriptor(service: name, method: "QueryCollection")
+    package static let queryCollection = SalusMethods.Statistics.queryCollection
     /// GetSourcePriority.
-    public static let getSourcePriority = MethodDescriptor(service: name, method: "GetSourcePriority")
+    package static let getSourcePriority = SalusMethods.Statistics.getSourcePriority
     /// SetSourcePriority.
-    public static let setSourcePriority = MethodDescriptor(service: name, method: "SetSourcePriority")
+    package static let setSourcePriority = SalusMethods.Statistics.setSourcePriority
     /// GetPreferredUnits.
-    public static let getPreferredUnits = MethodDescriptor(service: name, method: "GetPreferredUnits")
+    package static let getPreferredUnits = SalusMethods.Statistics.getPreferredUnits
     /// SetPreferredUnit.
-    public static let setPreferredUnit = MethodDescriptor(service: name, method: "SetPreferredUnit")
+    package static let setPreferredUnit = SalusMethods.Statistics.setPreferredUnit
     /// The file of source priorities in the data directory.
-    public static let priorityFileName = "source-priority.json"
+    package static let priorityFileName = "source-priority.json"
     /// The file of preferred units in the data directory.
-    public static let preferredUnitFileName = "preferred-units.json"
+    package static let preferredUnitFileName = "preferred-units.json"
 
     let store: SampleStore
     let authorization: AuthorizationEngine?
@@ -51,7 +51,7 @@ public struct StatisticsService: Sendable {
     }
 
     /// Adds the methods to `router`; `owner` for the admin socket (which adds the priorities).
-    public func register(into router: inout RPCRouter, owner: Bool) {
+    package func register(into router: inout RPCRouter, owner: Bool) {
         router.registerUnary(Self.query, onEventLoop: false) { (request: Salus_V1_StatisticsRequest, context) in
             let caller = try Caller.resolve(context)
             return try await self.query(request, visibility: self.visibility(for: caller, type: request.type))

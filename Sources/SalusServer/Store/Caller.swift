@@ -8,9 +8,9 @@ import SalusRPC
 
 /// Who is calling, as the daemon knows it: the kernel's credentials and the app id with how
 /// it is known. Never taken from a request's payload.
-public struct Caller: Sendable, Hashable {
+package struct Caller: Sendable, Hashable {
     /// How the app id is known.
-    public enum AppIDSource: String, Sendable, Hashable {
+    package enum AppIDSource: String, Sendable, Hashable {
         /// The connection came through a socket the daemon made for this app (trusted).
         case launcher
         /// The client declared it in Hello (unverified).
@@ -19,19 +19,19 @@ public struct Caller: Sendable, Hashable {
         case owner
     }
 
-    public var peer: PeerCredentials
-    public var appID: String
-    public var appIDSource: AppIDSource
+    package var peer: PeerCredentials
+    package var appID: String
+    package var appIDSource: AppIDSource
     /// The app's display name (its Hello client name until apps are registered).
-    public var appName: String
-    public var appVersion: String?
+    package var appName: String
+    package var appVersion: String?
 
     /// Whether the app id is known from the connection (launcher socket or admin socket),
     /// not from what the client said.
-    public var isVerified: Bool { appIDSource != .selfDeclared }
+    package var isVerified: Bool { appIDSource != .selfDeclared }
 
     /// The app id as logs and listings show it: "org.example.app (unverified)" when declared.
-    public var label: String { isVerified ? appID : appID + " (unverified)" }
+    package var label: String { isVerified ? appID : appID + " (unverified)" }
 
     /// The listener attribute that marks a development daemon's app socket, whose clients may
     /// declare their app id in Hello.

@@ -16,14 +16,14 @@ import SalusWire
 /// Every call is checked against the authorization engine: writes need share permission, reads
 /// see other apps' samples only with read permission (and the app's own only with share
 /// permission), and a read the owner denied looks exactly like a read of no data.
-public struct StoreService: Sendable {
-    public static let name = "salus.v1.Store"
-    public static let save = MethodDescriptor(service: name, method: "Save")
-    public static let delete = MethodDescriptor(service: name, method: "Delete")
-    public static let querySamples = MethodDescriptor(service: name, method: "QuerySamples")
-    public static let queryAnchored = MethodDescriptor(service: name, method: "QueryAnchored")
-    public static let observe = MethodDescriptor(service: name, method: "Observe")
-    public static let querySources = MethodDescriptor(service: name, method: "QuerySources")
+package struct StoreService: Sendable {
+    package static let name = SalusMethods.Store.name
+    package static let save = SalusMethods.Store.save
+    package static let delete = SalusMethods.Store.delete
+    package static let querySamples = SalusMethods.Store.querySamples
+    package static let queryAnchored = SalusMethods.Store.queryAnchored
+    package static let observe = SalusMethods.Store.observe
+    package static let querySources = SalusMethods.Store.querySources
 
     /// Samples per streamed page.
     static let pageSize = 500
@@ -40,7 +40,7 @@ public struct StoreService: Sendable {
     }
 
     /// Adds the service's methods to `router`; `owner` for the admin socket.
-    public func register(into router: inout RPCRouter, owner: Bool) {
+    package func register(into router: inout RPCRouter, owner: Bool) {
         if !owner {
             router.registerUnary(Self.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
                 try await self.save(request, caller: try Caller.resolve(context))
