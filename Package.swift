@@ -197,19 +197,28 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
+        // Fixtures shared by the in-process and the end-to-end tests.
+        .target(
+            name: "SalusTestSupport",
+            dependencies: ["SalusKit", "SalusModel", "SalusProto"],
+            path: "Tests/SalusTestSupport"
+        ),
         // The services in process: the daemon's assembly over the in-process transport, with the
         // bundled plugins (built as products beside the test bundle).
         .testTarget(
             name: "SalusServerTests",
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
-                "SalusPluginHost",
+                "SalusPluginHost", "SalusTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "SalusDaemonTests",
-            dependencies: ["SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport"]
+            dependencies: [
+                "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport",
+                "SalusTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

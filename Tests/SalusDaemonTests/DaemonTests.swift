@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import SalusProto
 import SalusRPC
+import Synchronization
 import Testing
 
 @Suite("salusd as a person runs it")
@@ -67,10 +68,19 @@ struct DaemonTests {
         var request = Salus_V1_SleepRequest()
         request.milliseconds = 700
         let sleep = request
+        final class Counter: Sendable { let value = Mutex(0) }
+        let started = Counter()
         let calls = (0..<4).map { _ in
-            Task { () throws -> Salus_V1_SleepResponse in try await client.unary(Self.sleep, request: sleep) }
+            Task { () throws -> Salus_V1_SleepResponse in
+                started.value.withLock { $0 += 1 }
+                return try await client.unary(Self.sleep, request: sleep)
+            }
         }
-        try await Task.sleep(for: .milliseconds(150))
+        // The calls are in flight once an echo sent after them on the same connection is
+        // answered: the server reads a connection's frames in order.
+        while started.value.withLock({ $0 }) < 4 { await Task.yield() }
+        let echo: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: Salus_V1_EchoRequest())
+        #expect(echo.text.isEmpty)
         kill(daemon.process.processIdentifier, SIGTERM)
         for call in calls {
             #expect(try await call.value.sleptMilliseconds == 700)

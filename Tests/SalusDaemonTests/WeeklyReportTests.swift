@@ -1,6 +1,7 @@
 import Foundation
 import SalusKit
 import SalusModel
+import SalusTestSupport
 import Testing
 @testable import WeeklyReport
 
@@ -14,19 +15,15 @@ import Glibc
 struct WeeklyReportTests {
     static let report = DaemonHarness.binary("WeeklyReport")
 
-    static let phone = "org.example.phone"
-    static let watch = "org.example.watch"
-    static let paris = TimeZone(identifier: "Europe/Paris")!
+    static let phone = StatisticsWalk.phone
+    static let watch = StatisticsWalk.watch
+    static let paris = StatisticsWalk.timeZone
 
     /// A wall-clock time in Paris in November 2026.
-    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = paris
-        return calendar.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute))!
-    }
+    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date { StatisticsWalk.date(day, hour, minute) }
 
     static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample {
-        .quantity(.stepCount, Quantity(value: count, unit: .count), start: start, end: end)
+        StatisticsWalk.Walk(steps: count, start: start, end: end).sample
     }
 
     /// The fixture of docs/statistics.md: phone 3000 steps 09:00–10:00 and 1200 steps
@@ -35,8 +32,8 @@ struct WeeklyReportTests {
     static func fixture(_ daemon: DaemonHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
         let phone = try await DaemonClients.store(daemon, Self.phone)
         let watch = try await DaemonClients.store(daemon, Self.watch)
-        try await phone.save([steps(3000, paris(20, 9), paris(20, 10)), steps(1200, paris(20, 18), paris(20, 18, 30))])
-        try await watch.save([steps(2400, paris(20, 9, 30), paris(20, 10, 30)), steps(600, paris(20, 23, 30), paris(21, 0, 30))])
+        try await phone.save(StatisticsWalk.phoneWalks.map(\.sample))
+        try await watch.save(StatisticsWalk.watchWalks.map(\.sample))
         let set = try await StatisticsDaemonTests.salusctl(daemon, ["priority", "set", "stepCount", Self.watch, Self.phone])
         #expect(set.status == 0, "\(set.output)")
         return (phone, watch)

@@ -4,25 +4,22 @@ import SalusProto
 import SalusKit
 import SalusModel
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 /// SalusKit's statistics descriptors, in process: the phone and watch fixture of
 /// docs/statistics.md saved by two apps, read by a third.
 @Suite("SalusKit statistics")
 struct StatisticsKitTests {
-    static let phone = "org.example.phone"
-    static let watch = "org.example.watch"
-    static let paris = TimeZone(identifier: "Europe/Paris")!
+    static let phone = StatisticsWalk.phone
+    static let watch = StatisticsWalk.watch
+    static let paris = StatisticsWalk.timeZone
 
     /// A wall-clock time in Paris in November 2026.
-    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = paris
-        return calendar.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute))!
-    }
+    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date { StatisticsWalk.date(day, hour, minute) }
 
     static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample {
-        .quantity(.stepCount, Quantity(value: count, unit: .count), start: start, end: end)
+        StatisticsWalk.Walk(steps: count, start: start, end: end).sample
     }
 
     /// Phone 3000 steps 09:00–10:00 and 1200 steps 18:00–18:30 on the 20th; watch 2400 steps
@@ -30,8 +27,8 @@ struct StatisticsKitTests {
     static func fixture(_ server: ServerHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
         let phone = try await HealthStoreTests.store(server, Self.phone)
         let watch = try await HealthStoreTests.store(server, Self.watch)
-        try await phone.save([steps(3000, paris(20, 9), paris(20, 10)), steps(1200, paris(20, 18), paris(20, 18, 30))])
-        try await watch.save([steps(2400, paris(20, 9, 30), paris(20, 10, 30)), steps(600, paris(20, 23, 30), paris(21, 0, 30))])
+        try await phone.save(StatisticsWalk.phoneWalks.map(\.sample))
+        try await watch.save(StatisticsWalk.watchWalks.map(\.sample))
         try await priority(server, [Self.watch, Self.phone])
         return (phone, watch)
     }

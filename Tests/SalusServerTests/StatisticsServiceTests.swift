@@ -1,47 +1,33 @@
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 /// Merged statistics, in process: a phone and a watch that counted the same walk.
 @Suite("salus.v1.Statistics")
 struct StatisticsServiceTests {
-    static let phone = "org.example.phone"
-    static let watch = "org.example.watch"
+    static let phone = StatisticsWalk.phone
+    static let watch = StatisticsWalk.watch
     static let query = SalusMethods.Statistics.query
 
     static var paris: Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+        calendar.timeZone = StatisticsWalk.timeZone
         return calendar
     }
 
     /// Microseconds since the epoch of a wall-clock time in Paris.
     static func paris(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Int64 {
-        let date = paris.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute))!
-        return Int64(date.timeIntervalSince1970 * 1_000_000)
+        StatisticsWalk.microseconds(day, hour, minute)
     }
 
-    static func steps(_ count: Double, from start: Int64, to end: Int64) -> Salus_V1_Sample {
-        var sample = StoreServiceTests.stepSample(count, start: start)
-        sample.endDate = end
-        return sample
-    }
-
-    /// The fixture of docs/statistics.md, in Europe/Paris:
-    /// phone 3000 steps 09:00–10:00 and 1200 steps 18:00–18:30 on the 20th;
-    /// watch 2400 steps 09:30–10:30 on the 20th and 600 steps 23:30–00:30 across midnight.
+    /// The fixture of docs/statistics.md (`StatisticsWalk`), saved by the phone and the watch.
     static func fixture(_ server: ServerHarness) async throws {
         let phone = try await StoreServiceTests.app(server, Self.phone)
         let watch = try await StoreServiceTests.app(server, Self.watch)
-        let _: Salus_V1_SaveResponse = try await phone.unary(StoreServiceTests.save, request: StoreServiceTests.saveRequest([
-            steps(3000, from: paris(20, 9), to: paris(20, 10)),
-            steps(1200, from: paris(20, 18), to: paris(20, 18, 30)),
-        ]))
-        let _: Salus_V1_SaveResponse = try await watch.unary(StoreServiceTests.save, request: StoreServiceTests.saveRequest([
-            steps(2400, from: paris(20, 9, 30), to: paris(20, 10, 30)),
-            steps(600, from: paris(20, 23, 30), to: paris(21, 0, 30)),
-        ]))
+        let _: Salus_V1_SaveResponse = try await phone.unary(StoreServiceTests.save, request: StatisticsWalk.saveRequest(StatisticsWalk.phoneWalks))
+        let _: Salus_V1_SaveResponse = try await watch.unary(StoreServiceTests.save, request: StatisticsWalk.saveRequest(StatisticsWalk.watchWalks))
         await phone.close()
         await watch.close()
     }
