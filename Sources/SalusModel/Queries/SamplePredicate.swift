@@ -1,5 +1,4 @@
 import Foundation
-import SalusModel
 
 /// A filter over samples of one type, as a tree of plain values: the one predicate vocabulary.
 /// Apps build it (SalusKit, with the builders below), SalusWire carries it as
