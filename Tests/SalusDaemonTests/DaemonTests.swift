@@ -66,7 +66,7 @@ struct DaemonTests {
         let daemon = try await DaemonHarness.start()
         let client = try await RPCClient.connect(unixSocketPath: daemon.socketPath)
         var request = Salus_V1_SleepRequest()
-        request.milliseconds = 700
+        request.milliseconds = 3_000
         let sleep = request
         final class Counter: Sendable { let value = Mutex(0) }
         let started = Counter()
@@ -82,10 +82,14 @@ struct DaemonTests {
         let echo: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: Salus_V1_EchoRequest())
         #expect(echo.text.isEmpty)
         kill(daemon.process.processIdentifier, SIGTERM)
-        for call in calls {
-            #expect(try await call.value.sleptMilliseconds == 700)
-        }
+        // GoAway arrives while the calls are still running (each sleeps 3 s) ...
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !client.isGoingAway && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(client.isGoingAway)
+        // ... and every call in flight still finishes.
+        for call in calls {
+            #expect(try await call.value.sleptMilliseconds == 3_000)
+        }
         #expect(try await daemon.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         await client.close()
