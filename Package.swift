@@ -200,7 +200,7 @@ let package = Package(
         // Fixtures shared by the in-process and the end-to-end tests.
         .target(
             name: "SalusTestSupport",
-            dependencies: ["SalusKit", "SalusModel", "SalusProto"],
+            dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusRPC"],
             path: "Tests/SalusTestSupport"
         ),
         // The services in process: the daemon's assembly over the in-process transport, with the

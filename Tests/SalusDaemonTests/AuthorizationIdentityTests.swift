@@ -1,6 +1,7 @@
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 #if canImport(Glibc)

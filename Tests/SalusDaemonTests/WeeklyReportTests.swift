@@ -12,19 +12,8 @@ import Glibc
 /// The WeeklyReport example end to end: an anchored query's changes drive statistics
 /// collections over just the changed days, and only days whose merged totals changed are sent.
 @Suite("WeeklyReport example")
-struct WeeklyReportTests {
+struct WeeklyReportTests: UsesStatisticsWalk {
     static let report = DaemonHarness.binary("WeeklyReport")
-
-    static let phone = StatisticsWalk.phone
-    static let watch = StatisticsWalk.watch
-    static let paris = StatisticsWalk.timeZone
-
-    /// A wall-clock time in Paris in November 2026.
-    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date { StatisticsWalk.date(day, hour, minute) }
-
-    static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample {
-        StatisticsWalk.Walk(steps: count, start: start, end: end).sample
-    }
 
     /// The fixture of docs/statistics.md: phone 3000 steps 09:00–10:00 and 1200 steps
     /// 18:00–18:30 on the 20th; watch 2400 steps 09:30–10:30 and 600 steps 23:30–00:30 across

@@ -1,6 +1,7 @@
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 /// Every combination of read and share decisions against every store operation, with two

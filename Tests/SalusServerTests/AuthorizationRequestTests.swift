@@ -1,6 +1,7 @@
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 /// Requests, consent answers, policies, errors and per-object authorization.

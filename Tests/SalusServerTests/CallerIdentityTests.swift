@@ -1,6 +1,7 @@
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 /// Who is calling, as the app listener decides it without development mode.

@@ -3,6 +3,7 @@ import Logging
 import SalusProto
 import SalusRPC
 import SalusStore
+import SalusTestSupport
 import Testing
 
 @testable import SalusServer
@@ -47,7 +48,7 @@ struct ConsentPersistenceTests {
 
         let refusing = try Self.refuseWrites(server)
         let error = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_AppInfo = try await owner.unary(S.consent("SetGrants"), request: Self.grantRequest("org.example.app", read: .granted, share: .granted))
+            let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setGrants, request: Self.grantRequest("org.example.app", read: .granted, share: .granted))
         }
         #expect(error?.code == .internal)
         #expect(error?.reason == .databaseInaccessible)
@@ -61,7 +62,7 @@ struct ConsentPersistenceTests {
         // In effect in memory, as the owner was told.
         var show = Salus_V1_AppRequest()
         show.appID = "org.example.app"
-        let info: Salus_V1_AppInfo = try await owner.unary(S.consent("ShowApp"), request: show)
+        let info: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.showApp, request: show)
         #expect(info.grants.first?.read == .granted)
 
         // Once the disk takes writes again, the next change saves the missed one too.
@@ -100,7 +101,7 @@ struct ConsentPersistenceTests {
         answer.requestID = try #require(pending.first?.id)
         answer.grantShare = [S.steps]
         let error = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_ConsentRequest = try await owner.unary(S.consent("AnswerRequest"), request: answer)
+            let _: Salus_V1_ConsentRequest = try await owner.unary(SalusMethods.Consent.answerRequest, request: answer)
         }
         #expect(error?.code == .internal)
         #expect(error?.message.contains("request \(answer.requestID) is answered") == true)
@@ -124,7 +125,7 @@ struct ConsentPersistenceTests {
         var policy = Salus_V1_SetPolicyRequest()
         policy.appID = "org.example.app"
         policy.policy.kind = .grantAll
-        let _: Salus_V1_AppInfo = try await owner.unary(S.consent("SetPolicy"), request: policy)
+        let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setPolicy, request: policy)
         let refusing = try Self.refuseWrites(server)
 
         // The policy answers; the app's call completes with the grant in effect.

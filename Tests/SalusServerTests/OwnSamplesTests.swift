@@ -2,6 +2,7 @@ import Foundation
 import SalusProto
 import SalusRPC
 import Synchronization
+import SalusTestSupport
 import Testing
 
 @testable import SalusServer

@@ -10,18 +10,7 @@ import Testing
 /// SalusKit's statistics descriptors, in process: the phone and watch fixture of
 /// docs/statistics.md saved by two apps, read by a third.
 @Suite("SalusKit statistics")
-struct StatisticsKitTests {
-    static let phone = StatisticsWalk.phone
-    static let watch = StatisticsWalk.watch
-    static let paris = StatisticsWalk.timeZone
-
-    /// A wall-clock time in Paris in November 2026.
-    static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date { StatisticsWalk.date(day, hour, minute) }
-
-    static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample {
-        StatisticsWalk.Walk(steps: count, start: start, end: end).sample
-    }
-
+struct StatisticsKitTests: UsesStatisticsWalk {
     /// Phone 3000 steps 09:00–10:00 and 1200 steps 18:00–18:30 on the 20th; watch 2400 steps
     /// 09:30–10:30 and 600 steps 23:30–00:30 across midnight; the watch ranks first.
     static func fixture(_ server: ServerHarness) async throws -> (phone: HealthStore, watch: HealthStore) {

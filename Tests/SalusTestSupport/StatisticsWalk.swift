@@ -75,3 +75,23 @@ package enum StatisticsWalk {
         return request
     }
 }
+
+/// Short names for the walk in the suites that use it: `Self.phone`, `Self.paris(20, 9)`,
+/// `Self.steps(3000, start, end)`.
+package protocol UsesStatisticsWalk {}
+
+extension UsesStatisticsWalk {
+    package static var phone: String { StatisticsWalk.phone }
+    package static var watch: String { StatisticsWalk.watch }
+    package static var paris: TimeZone { StatisticsWalk.timeZone }
+
+    /// A wall-clock time in Paris in November 2026.
+    package static func paris(_ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date {
+        StatisticsWalk.date(day, hour, minute)
+    }
+
+    /// Steps between two times, as SalusKit saves them.
+    package static func steps(_ count: Double, _ start: Date, _ end: Date) -> Sample {
+        StatisticsWalk.Walk(steps: count, start: start, end: end).sample
+    }
+}
