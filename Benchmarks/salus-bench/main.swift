@@ -154,7 +154,7 @@ func rpcUnary(client: RPCClient, callers: Int, payloadSize: Int, duration: Doubl
     let frozen = request
     // Warm up.
     for _ in 0..<200 {
-        let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: frozen)
+        let _: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: frozen)
     }
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(duration * 1000))
@@ -164,7 +164,7 @@ func rpcUnary(client: RPCClient, callers: Int, payloadSize: Int, duration: Doubl
                 var latencies: [Double] = []
                 while ContinuousClock.now < end {
                     let t0 = ContinuousClock.now
-                    let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: frozen)
+                    let _: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: frozen)
                     let elapsed = ContinuousClock.now - t0
                     latencies.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
                 }
@@ -188,7 +188,7 @@ func rpcStream(client: RPCClient, payloadSize: Int, duration: Double, pinned: Bo
     var request = Salus_V1_GenerateRequest()
     request.count = 0
     request.size = UInt32(payloadSize)
-    let stream = try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self)
+    let stream = try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self)
     var count = 0
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(duration * 1000))

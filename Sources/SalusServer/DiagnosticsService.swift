@@ -3,25 +3,19 @@ import SalusRPC
 
 /// salus.v1.Diagnostics: one method of each call kind, for checking a connection.
 package enum DiagnosticsService {
-    package static let name = SalusMethods.Diagnostics.name
     /// Sleep's upper bound.
     package static let maxSleepMilliseconds: UInt32 = 60_000
 
-    package static let echo = SalusMethods.Diagnostics.echo
-    package static let generate = SalusMethods.Diagnostics.generate
-    package static let collect = SalusMethods.Diagnostics.collect
-    package static let echoStream = SalusMethods.Diagnostics.echoStream
-    package static let sleep = SalusMethods.Diagnostics.sleep
 
     /// Adds the service's methods to `router`.
     package static func register(into router: inout RPCRouter) {
-        router.registerUnary(echo) { (request: Salus_V1_EchoRequest, _) -> Salus_V1_EchoResponse in
+        router.registerUnary(SalusMethods.Diagnostics.echo) { (request: Salus_V1_EchoRequest, _) -> Salus_V1_EchoResponse in
             var response = Salus_V1_EchoResponse()
             response.payload = request.payload
             response.text = request.text
             return response
         }
-        router.registerServerStreaming(generate) { (request: Salus_V1_GenerateRequest, writer: RPCWriter<Salus_V1_EchoResponse>, _) in
+        router.registerServerStreaming(SalusMethods.Diagnostics.generate) { (request: Salus_V1_GenerateRequest, writer: RPCWriter<Salus_V1_EchoResponse>, _) in
             guard request.size <= 4_000_000 else {
                 throw RPCError.invalidArgument(
                     field: "size", value: "\(request.size)", expected: "at most 4000000 bytes per message"
@@ -37,7 +31,7 @@ package enum DiagnosticsService {
                 sequence += 1
             }
         }
-        router.registerClientStreaming(collect) { (requests: RPCRequestStream<Salus_V1_EchoRequest>, _) -> Salus_V1_CollectResponse in
+        router.registerClientStreaming(SalusMethods.Diagnostics.collect) { (requests: RPCRequestStream<Salus_V1_EchoRequest>, _) -> Salus_V1_CollectResponse in
             var response = Salus_V1_CollectResponse()
             for try await request in requests {
                 response.messages += 1
@@ -45,7 +39,7 @@ package enum DiagnosticsService {
             }
             return response
         }
-        router.registerBidirectionalStreaming(echoStream) {
+        router.registerBidirectionalStreaming(SalusMethods.Diagnostics.echoStream) {
             (requests: RPCRequestStream<Salus_V1_EchoRequest>, writer: RPCWriter<Salus_V1_EchoResponse>, _) in
             var sequence: UInt64 = 0
             for try await request in requests {
@@ -57,7 +51,7 @@ package enum DiagnosticsService {
                 try await writer.write(response)
             }
         }
-        router.registerUnary(sleep) { (request: Salus_V1_SleepRequest, _) -> Salus_V1_SleepResponse in
+        router.registerUnary(SalusMethods.Diagnostics.sleep) { (request: Salus_V1_SleepRequest, _) -> Salus_V1_SleepResponse in
             guard request.milliseconds <= maxSleepMilliseconds else {
                 throw RPCError.invalidArgument(
                     field: "milliseconds", value: "\(request.milliseconds)", expected: "at most \(maxSleepMilliseconds)"

@@ -6,19 +6,16 @@ import SalusRPC
 /// salus.v1.Admin/ListPlugins and /ListTypes: what the daemon loaded, for `salusctl plugins` and
 /// `salusctl types`. Registered on the admin socket only.
 package enum TypesService {
-    package static let name = SalusMethods.Admin.name
 
-    package static let listPlugins = SalusMethods.Admin.listPlugins
-    package static let listTypes = SalusMethods.Admin.listTypes
 
     /// Adds the methods to `router`, answering from a load report (frozen after start).
     package static func register(into router: inout RPCRouter, plugins: PluginLoadReport, directories: [String]) {
         let pluginsResponse = Self.pluginsResponse(plugins, directories: directories)
         let typesResponse = Self.typesResponse(plugins.registry)
-        router.registerUnary(listPlugins) { (_: Salus_V1_ListPluginsRequest, _) -> Salus_V1_ListPluginsResponse in
+        router.registerUnary(SalusMethods.Admin.listPlugins) { (_: Salus_V1_ListPluginsRequest, _) -> Salus_V1_ListPluginsResponse in
             pluginsResponse
         }
-        router.registerUnary(listTypes) { (_: Salus_V1_ListTypesRequest, _) -> Salus_V1_ListTypesResponse in
+        router.registerUnary(SalusMethods.Admin.listTypes) { (_: Salus_V1_ListTypesRequest, _) -> Salus_V1_ListTypesResponse in
             typesResponse
         }
     }

@@ -12,7 +12,7 @@ struct CallTests {
     func unaryEcho() async throws {
         let server = try await TestServer.start()
         let client = try await server.connect()
-        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("hi", payload: 100))
+        let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("hi", payload: 100))
         #expect(response.text == "hi")
         #expect(response.payload.count == 100)
         #expect(client.serverHello?.serverName == "salusd")
@@ -30,7 +30,7 @@ struct CallTests {
                 group.addTask {
                     let text = "call \(index)"
                     let response: Salus_V1_EchoResponse = try await client.unary(
-                        DiagnosticsService.echo, request: echoRequest(text, payload: index * 13)
+                        SalusMethods.Diagnostics.echo, request: echoRequest(text, payload: index * 13)
                     )
                     #expect(response.text == text)
                     #expect(response.payload.count == index * 13)
@@ -51,10 +51,10 @@ struct CallTests {
         let slowDone = Mutex(false)
         let slow = Task { () throws -> Salus_V1_SleepResponse in
             defer { slowDone.withLock { $0 = true } }
-            return try await client.unary(DiagnosticsService.sleep, request: sleep)
+            return try await client.unary(SalusMethods.Diagnostics.sleep, request: sleep)
         }
         try await Task.sleep(for: .milliseconds(50))
-        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("fast"))
+        let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("fast"))
         #expect(response.text == "fast")
         // The fast answer came while the slow call was still in flight: no head-of-line blocking
         // (an event, not a wall-clock bound, so a busy machine cannot fail it).
@@ -73,7 +73,7 @@ struct CallTests {
         request.count = 1_000
         request.size = 64
         var expected: UInt64 = 0
-        for try await message in try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+        for try await message in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
             #expect(message.sequence == expected)
             #expect(message.payload.count == 64)
             expected += 1
@@ -88,7 +88,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let response: Salus_V1_CollectResponse = try await client.clientStreaming(
-            DiagnosticsService.collect, requestType: Salus_V1_EchoRequest.self
+            SalusMethods.Diagnostics.collect, requestType: Salus_V1_EchoRequest.self
         ) { writer in
             for index in 0..<500 {
                 try await writer.write(echoRequest("", payload: index % 10))
@@ -105,7 +105,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let count = try await client.bidirectionalStreaming(
-            DiagnosticsService.echoStream, requestType: Salus_V1_EchoRequest.self, responseType: Salus_V1_EchoResponse.self
+            SalusMethods.Diagnostics.echoStream, requestType: Salus_V1_EchoRequest.self, responseType: Salus_V1_EchoResponse.self
         ) { writer, responses in
             var iterator = responses.makeAsyncIterator()
             for index in 0..<100 {
@@ -152,7 +152,7 @@ struct CallTests {
         // The handler blocks until cancelled: seeing the cancellation is the proof.
         #expect(await eventually { server.probe.cancelled == 1 })
         // The connection goes on serving.
-        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("after"))
+        let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("after"))
         #expect(response.text == "after")
         await client.close()
         await server.stop()
@@ -181,7 +181,7 @@ struct CallTests {
         let start = ContinuousClock.now
         let error = await #expect(throws: RPCError.self) {
             let _: Salus_V1_SleepResponse = try await client.unary(
-                DiagnosticsService.sleep, request: sleep, options: CallOptions(timeout: .milliseconds(200))
+                SalusMethods.Diagnostics.sleep, request: sleep, options: CallOptions(timeout: .milliseconds(200))
             )
         }
         #expect(error?.code == .deadlineExceeded)
@@ -226,7 +226,7 @@ struct CallTests {
         var request = Salus_V1_GenerateRequest()
         request.count = 2_000
         var received = 0
-        for try await _ in try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+        for try await _ in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
             received += 1
         }
         #expect(received == 2_000)
@@ -248,12 +248,12 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect(hello: false)
         #expect(client.serverHello == nil)
-        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("plain"))
+        let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("plain"))
         #expect(response.text == "plain")
         var request = Salus_V1_GenerateRequest()
         request.count = 300
         var received = 0
-        for try await _ in try client.serverStreaming(DiagnosticsService.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+        for try await _ in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
             received += 1
         }
         #expect(received == 300)
@@ -269,13 +269,13 @@ struct CallTests {
         sleepRequest.milliseconds = 500
         let sleep = sleepRequest
         let calls = (0..<5).map { _ in
-            Task { () throws -> Salus_V1_SleepResponse in try await client.unary(DiagnosticsService.sleep, request: sleep) }
+            Task { () throws -> Salus_V1_SleepResponse in try await client.unary(SalusMethods.Diagnostics.sleep, request: sleep) }
         }
         try await Task.sleep(for: .milliseconds(100))
         let shutdown = Task { await server.server.shutdown(gracePeriod: .seconds(10)) }
         #expect(await eventually { client.isGoingAway })
         let refused = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("late"))
+            let _: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("late"))
         }
         #expect(refused?.code == .unavailable)
         for call in calls {
@@ -308,9 +308,9 @@ struct InProcessTests {
         var router = RPCRouter()
         DiagnosticsService.register(into: &router)
         let client = try await server.connectInProcess(router: router, listener: ListenerInfo(label: "in-process"))
-        let response: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("paired"))
+        let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("paired"))
         #expect(response.text == "paired")
-        #expect(client.serverHello?.services.contains { $0.name == DiagnosticsService.name } == true)
+        #expect(client.serverHello?.services.contains { $0.name == SalusMethods.Diagnostics.name } == true)
         await client.close()
         await server.shutdown(gracePeriod: .seconds(1))
     }

@@ -98,15 +98,15 @@ struct RobustnessTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let local = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("", payload: 5 << 20))
+            let _: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("", payload: 5 << 20))
         }
         #expect(local?.code == .resourceExhausted)
         // A request just under the limit whose echo (with its envelope) would be over it.
         let remote = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("", payload: (4 << 20) - 40))
+            let _: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("", payload: (4 << 20) - 40))
         }
         #expect(remote?.code == .resourceExhausted)
-        let after: Salus_V1_EchoResponse = try await client.unary(DiagnosticsService.echo, request: echoRequest("still here"))
+        let after: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("still here"))
         #expect(after.text == "still here")
         await client.close()
         await server.stop()
@@ -138,7 +138,7 @@ struct RobustnessTests {
         let good = try await server.connect()
         await bad.write([0x7F, 0, 0, 0, 0, 0, 0, 1, 1, 0])
         #expect(await bad.isClosedByPeer())
-        let response: Salus_V1_EchoResponse = try await good.unary(DiagnosticsService.echo, request: echoRequest("alive"))
+        let response: Salus_V1_EchoResponse = try await good.unary(SalusMethods.Diagnostics.echo, request: echoRequest("alive"))
         #expect(response.text == "alive")
         await good.close()
         await server.stop()

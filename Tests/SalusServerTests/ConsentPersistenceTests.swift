@@ -89,7 +89,7 @@ struct ConsentPersistenceTests {
         let asked = Task {
             var request = Salus_V1_AuthorizationRequest()
             request.share = [S.steps]
-            let _: Salus_V1_AuthorizationResponse = try await app.unary(AuthorizationService.requestAuthorization, request: request)
+            let _: Salus_V1_AuthorizationResponse = try await app.unary(SalusMethods.Authorization.requestAuthorization, request: request)
         }
         var pending: [PendingRequest] = []
         for await request in server.services.authorization.consent.watch() {
@@ -108,7 +108,7 @@ struct ConsentPersistenceTests {
         try await asked.value
         var status = Salus_V1_AuthorizationStatusRequest()
         status.type = S.steps
-        let response: Salus_V1_AuthorizationStatusResponse = try await app.unary(AuthorizationService.authorizationStatus, request: status)
+        let response: Salus_V1_AuthorizationStatusResponse = try await app.unary(SalusMethods.Authorization.authorizationStatus, request: status)
         #expect(response.status == .sharingAuthorized)
 
         try Self.allowWrites(refusing)
@@ -132,7 +132,7 @@ struct ConsentPersistenceTests {
         let app = try await server.launchedApp("org.example.app")
         var request = Salus_V1_AuthorizationRequest()
         request.share = [S.steps]
-        let _: Salus_V1_AuthorizationResponse = try await app.unary(AuthorizationService.requestAuthorization, request: request)
+        let _: Salus_V1_AuthorizationResponse = try await app.unary(SalusMethods.Authorization.requestAuthorization, request: request)
         _ = try await S.save(app, [S.sample(value: 1, start: 1_700_000_000_000_000)])
 
         // The policy's write may still be on its way; once it failed, the owner's next change says so.

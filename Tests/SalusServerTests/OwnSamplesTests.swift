@@ -18,7 +18,7 @@ struct OwnSamplesTests {
     static func follow(_ client: RPCClient, type: String = S.steps, into waiter: AnchorWaiter, notifications: Recorded<Salus_V1_ObserverNotification>? = nil) async throws -> (Task<Void, any Error>, UInt64) {
         var request = Salus_V1_ObserverRequest()
         request.descriptors = [S.descriptor(type)]
-        let stream = try client.serverStreaming(StoreService.observe, request: request, responseType: Salus_V1_ObserverNotification.self)
+        let stream = try client.serverStreaming(SalusMethods.Store.observe, request: request, responseType: Salus_V1_ObserverNotification.self)
         let started = AnchorWaiter()
         let task = Task {
             var first = true
@@ -75,7 +75,7 @@ struct OwnSamplesTests {
         var request = Salus_V1_AnchoredQueryRequest()
         request.descriptors = [S.descriptor()]
         request.live = true
-        let stream = try app.serverStreaming(StoreService.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        let stream = try app.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
         let waiter = AnchorWaiter()
         let added = Recorded<Salus_V1_Sample>()
         let follower = Task {
@@ -136,14 +136,14 @@ struct OwnSamplesTests {
         var query = Salus_V1_SampleQueryRequest()
         query.type = S.steps
         var values: [Double] = []
-        for try await batch in try app.serverStreaming(StoreService.querySamples, request: query, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try app.serverStreaming(SalusMethods.Store.querySamples, request: query, responseType: Salus_V1_SampleBatch.self) {
             values += batch.samples.map(\.quantity.value)
         }
         #expect(values.sorted() == [1, 3])
         var anchored = Salus_V1_AnchoredQueryRequest()
         anchored.descriptors = [S.descriptor()]
         var added: [Double] = []
-        for try await batch in try app.serverStreaming(StoreService.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {
+        for try await batch in try app.serverStreaming(SalusMethods.Store.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {
             added += batch.added.map(\.quantity.value)
         }
         #expect(added.sorted() == [1, 3])

@@ -26,7 +26,7 @@ struct PreferredUnitKitTests {
         // As `salusctl units set … mi` does.
         let owner = try await server.owner()
         let set: Salus_V1_PreferredUnits = try await owner.unary(
-            StatisticsService.setPreferredUnit, request: Salus_V1_PreferredUnit.with { $0.type = distance.identifier.rawValue; $0.unit = "mi" })
+            SalusMethods.Statistics.setPreferredUnit, request: Salus_V1_PreferredUnit.with { $0.type = distance.identifier.rawValue; $0.unit = "mi" })
         #expect(set.units.contains { $0.type == distance.identifier.rawValue && $0.unit == "mi" })
         await owner.close()
         let miles = try SalusUnit(parsing: "mi")

@@ -28,7 +28,7 @@ struct StatisticsKitTests: UsesStatisticsWalk {
         var request = Salus_V1_SourcePriority()
         request.type = "HKQuantityTypeIdentifierStepCount"
         request.sources = sources
-        let set: Salus_V1_SourcePriority = try await owner.unary(StatisticsService.setSourcePriority, request: request)
+        let set: Salus_V1_SourcePriority = try await owner.unary(SalusMethods.Statistics.setSourcePriority, request: request)
         #expect(set.sources == sources)
         await owner.close()
     }

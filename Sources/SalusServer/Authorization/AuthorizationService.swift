@@ -7,16 +7,6 @@ import SalusStore
 /// salus.v1.Authorization, on app sockets: HealthKit's requestAuthorization,
 /// getRequestStatusForAuthorization, authorizationStatus and requestPerObjectReadAuthorization.
 package struct AuthorizationService: Sendable {
-    /// The service name.
-    package static let name = SalusMethods.Authorization.name
-    /// RequestAuthorization: completes once the request is handled.
-    package static let requestAuthorization = SalusMethods.Authorization.requestAuthorization
-    /// RequestStatus: whether asking would show anything new.
-    package static let requestStatus = SalusMethods.Authorization.requestStatus
-    /// AuthorizationStatus: sharing only.
-    package static let authorizationStatus = SalusMethods.Authorization.authorizationStatus
-    /// RequestPerObjectReadAuthorization: always asks.
-    package static let requestPerObjectReadAuthorization = SalusMethods.Authorization.requestPerObjectReadAuthorization
 
     /// The most objects one per-object request lists.
     static let maximumObjects = 1_000
@@ -32,20 +22,20 @@ package struct AuthorizationService: Sendable {
 
     /// Adds the methods to an app socket's router.
     package func register(into router: inout RPCRouter) {
-        router.registerUnary(Self.requestAuthorization, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
+        router.registerUnary(SalusMethods.Authorization.requestAuthorization, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
             let caller = try Caller.resolve(context)
             try await authorizationCall { try await engine.requestAuthorization(caller, share: request.share, read: request.read) }
             var response = Salus_V1_AuthorizationResponse()
             response.handled = true
             return response
         }
-        router.registerUnary(Self.requestStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
+        router.registerUnary(SalusMethods.Authorization.requestStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationRequest, context) in
             let caller = try Caller.resolve(context)
             var response = Salus_V1_RequestStatusResponse()
             response.status = try await authorizationCall { try engine.requestStatus(caller, share: request.share, read: request.read) }.wire
             return response
         }
-        router.registerUnary(Self.authorizationStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationStatusRequest, context) in
+        router.registerUnary(SalusMethods.Authorization.authorizationStatus, onEventLoop: false) { (request: Salus_V1_AuthorizationStatusRequest, context) in
             let caller = try Caller.resolve(context)
             guard engine.registry.type(request.type) != nil else {
                 throw RPCError.invalidArgument(field: "type", value: request.type, expected: "a registered type identifier (salusctl types)")
@@ -54,7 +44,7 @@ package struct AuthorizationService: Sendable {
             response.status = engine.sharingStatus(caller, type: request.type).wire
             return response
         }
-        router.registerUnary(Self.requestPerObjectReadAuthorization, onEventLoop: false) { (request: Salus_V1_PerObjectReadRequest, context) in
+        router.registerUnary(SalusMethods.Authorization.requestPerObjectReadAuthorization, onEventLoop: false) { (request: Salus_V1_PerObjectReadRequest, context) in
             let caller = try Caller.resolve(context)
             try await authorizationCall { try engine.checkPerObjectRequest(caller, type: request.type) }
             let predicate = request.hasPredicate ? try modelPredicate(request.predicate) : nil

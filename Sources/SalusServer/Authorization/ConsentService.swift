@@ -6,8 +6,6 @@ import SalusWire
 /// salus.v1.Consent, on the admin socket only: the owner registers apps, answers requests,
 /// sets policies and grants, and asks for per-app sockets (`salusctl launch`).
 package struct ConsentService: Sendable {
-    /// The service name.
-    package static let name = SalusMethods.Consent.name
 
     let engine: AuthorizationEngine
     /// Makes (or finds) the per-app socket of an app and returns its path.

@@ -14,20 +14,6 @@ import SalusStore
 /// without read access gets statistics of its own samples only (and cannot tell), an app with
 /// neither read nor share access an empty result, the owner everything.
 package struct StatisticsService: Sendable {
-    /// The service name.
-    package static let name = SalusMethods.Statistics.name
-    /// Query.
-    package static let query = SalusMethods.Statistics.query
-    /// QueryCollection.
-    package static let queryCollection = SalusMethods.Statistics.queryCollection
-    /// GetSourcePriority.
-    package static let getSourcePriority = SalusMethods.Statistics.getSourcePriority
-    /// SetSourcePriority.
-    package static let setSourcePriority = SalusMethods.Statistics.setSourcePriority
-    /// GetPreferredUnits.
-    package static let getPreferredUnits = SalusMethods.Statistics.getPreferredUnits
-    /// SetPreferredUnit.
-    package static let setPreferredUnit = SalusMethods.Statistics.setPreferredUnit
     /// The file of source priorities in the data directory.
     package static let priorityFileName = "source-priority.json"
     /// The file of preferred units in the data directory.
@@ -52,26 +38,26 @@ package struct StatisticsService: Sendable {
 
     /// Adds the methods to `router`; `owner` for the admin socket (which adds the priorities).
     package func register(into router: inout RPCRouter, owner: Bool) {
-        router.registerUnary(Self.query, onEventLoop: false) { (request: Salus_V1_StatisticsRequest, context) in
+        router.registerUnary(SalusMethods.Statistics.query, onEventLoop: false) { (request: Salus_V1_StatisticsRequest, context) in
             let caller = try Caller.resolve(context)
             return try await self.query(request, visibility: self.visibility(for: caller, type: request.type))
         }
-        router.registerServerStreaming(Self.queryCollection, onEventLoop: false) {
+        router.registerServerStreaming(SalusMethods.Statistics.queryCollection, onEventLoop: false) {
             (request: Salus_V1_StatisticsCollectionRequest, writer: RPCWriter<Salus_V1_StatisticsCollectionBatch>, context) in
             let caller = try Caller.resolve(context)
             try await self.queryCollection(request, visibility: self.visibility(for: caller, type: request.type), writer: writer)
         }
-        router.registerUnary(Self.getPreferredUnits, onEventLoop: false) { (request: Salus_V1_PreferredUnitsRequest, _) in
+        router.registerUnary(SalusMethods.Statistics.getPreferredUnits, onEventLoop: false) { (request: Salus_V1_PreferredUnitsRequest, _) in
             try self.getPreferredUnits(request)
         }
         if owner {
-            router.registerUnary(Self.setPreferredUnit, onEventLoop: false) { (request: Salus_V1_PreferredUnit, _) in
+            router.registerUnary(SalusMethods.Statistics.setPreferredUnit, onEventLoop: false) { (request: Salus_V1_PreferredUnit, _) in
                 try self.setPreferredUnit(request)
             }
-            router.registerUnary(Self.getSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriorityRequest, _) in
+            router.registerUnary(SalusMethods.Statistics.getSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriorityRequest, _) in
                 try self.getPriority(request)
             }
-            router.registerUnary(Self.setSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriority, _) in
+            router.registerUnary(SalusMethods.Statistics.setSourcePriority, onEventLoop: false) { (request: Salus_V1_SourcePriority, _) in
                 try self.setPriority(request)
             }
         }

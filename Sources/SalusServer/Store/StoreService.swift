@@ -17,13 +17,6 @@ import SalusWire
 /// see other apps' samples only with read permission (and the app's own only with share
 /// permission), and a read the owner denied looks exactly like a read of no data.
 package struct StoreService: Sendable {
-    package static let name = SalusMethods.Store.name
-    package static let save = SalusMethods.Store.save
-    package static let delete = SalusMethods.Store.delete
-    package static let querySamples = SalusMethods.Store.querySamples
-    package static let queryAnchored = SalusMethods.Store.queryAnchored
-    package static let observe = SalusMethods.Store.observe
-    package static let querySources = SalusMethods.Store.querySources
 
     /// Samples per streamed page.
     static let pageSize = 500
@@ -42,23 +35,23 @@ package struct StoreService: Sendable {
     /// Adds the service's methods to `router`; `owner` for the admin socket.
     package func register(into router: inout RPCRouter, owner: Bool) {
         if !owner {
-            router.registerUnary(Self.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
+            router.registerUnary(SalusMethods.Store.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
                 try await self.save(request, caller: try Caller.resolve(context))
             }
         }
-        router.registerUnary(Self.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
+        router.registerUnary(SalusMethods.Store.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
             try await self.delete(request, caller: try Caller.resolve(context))
         }
-        router.registerServerStreaming(Self.querySamples, onEventLoop: false) { (request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, context) in
+        router.registerServerStreaming(SalusMethods.Store.querySamples, onEventLoop: false) { (request: Salus_V1_SampleQueryRequest, writer: RPCWriter<Salus_V1_SampleBatch>, context) in
             try await self.querySamples(request, writer: writer, caller: try Caller.resolve(context))
         }
-        router.registerServerStreaming(Self.queryAnchored, onEventLoop: false) { (request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, context) in
+        router.registerServerStreaming(SalusMethods.Store.queryAnchored, onEventLoop: false) { (request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, context) in
             try await self.queryAnchored(request, writer: writer, caller: try Caller.resolve(context))
         }
-        router.registerServerStreaming(Self.observe, onEventLoop: false) { (request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>, context) in
+        router.registerServerStreaming(SalusMethods.Store.observe, onEventLoop: false) { (request: Salus_V1_ObserverRequest, writer: RPCWriter<Salus_V1_ObserverNotification>, context) in
             try await self.observe(request, writer: writer, caller: try Caller.resolve(context))
         }
-        router.registerUnary(Self.querySources, onEventLoop: false) { (request: Salus_V1_SourceQueryRequest, context) in
+        router.registerUnary(SalusMethods.Store.querySources, onEventLoop: false) { (request: Salus_V1_SourceQueryRequest, context) in
             return try await self.querySources(request, caller: try Caller.resolve(context))
         }
     }
