@@ -50,8 +50,9 @@ package struct CommitEvent: Hashable, Sendable {
 /// The commits after a subscription started, as an asynchronous sequence.
 ///
 /// **What may coalesce:** when the reader falls behind, the events that arrived while it was
-/// busy are merged into one (latest anchor, union of the types and of each type's writers), so memory stays bounded however
-/// slow the reader is. **What is never lost:** every commit after the subscription was made is
+/// busy are merged into one (latest anchor, union of the types and of each type's writers), so
+/// memory stays bounded however slow the reader is. **What is never lost:** every commit after
+/// the subscription was made is
 /// covered by some event the reader receives, with an anchor at or after that commit; a reader
 /// that re-runs an anchored query from its last anchor on each event sees every change once.
 ///
