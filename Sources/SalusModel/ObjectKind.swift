@@ -12,4 +12,7 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     case visionPrescription
     /// A clinical document (CDA); read access is granted per object.
     case document
+    /// Daily activity summaries (HKActivitySummaryTypeIdentifier): computed from samples and
+    /// goals, never saved; read-only for apps.
+    case activitySummary
 }

@@ -206,8 +206,9 @@ struct ManifestChecker {
         case .workout: kind = .workout
         case .visionPrescription: kind = .visionPrescription
         case .document: kind = .document
+        case .activitySummary: kind = .activitySummary
         case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION or DOCUMENT")
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT or ACTIVITY_SUMMARY")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic
@@ -330,7 +331,7 @@ struct ManifestChecker {
         return TypeRules(
             identifier: identifier, kind: kind, canonicalUnit: unit, aggregationStyle: style, cases: cases,
             deprecatedAliases: aliases, valueGroups: groups, bounds: bounds, requiredMetadataKeys: required,
-            optionalMetadataKeys: optional, readOnlyForApps: definition.readOnlyForApps || kind == .characteristic,
+            optionalMetadataKeys: optional, readOnlyForApps: definition.readOnlyForApps || kind == .characteristic || kind == .activitySummary,
             perObjectReadAuthorization: definition.perObjectReadAuthorization,
             allowedAttachmentContentTypes: definition.allowedAttachmentContentTypes,
             displayName: definition.displayName, isDateCharacteristic: isDate, pluginID: manifest.id)

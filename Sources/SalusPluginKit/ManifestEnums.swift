@@ -6,6 +6,8 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case workout = 4
     case visionPrescription = 5
     case document = 6
+    /// Daily activity summaries (computed, never saved).
+    case activitySummary = 14
 }
 
 /// How a quantity type's values combine (`salus.v1.AggregationStyle`). The names are

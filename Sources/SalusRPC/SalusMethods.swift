@@ -39,6 +39,16 @@ package enum SalusMethods {
         package static let setPreferredUnit = MethodDescriptor(service: name, method: "SetPreferredUnit")
     }
 
+    /// `salus.v1.Person`: characteristics and activity summaries.
+    package enum Person {
+        package static let name = "salus.v1.Person"
+        package static let getCharacteristics = MethodDescriptor(service: name, method: "GetCharacteristics")
+        package static let setCharacteristics = MethodDescriptor(service: name, method: "SetCharacteristics")
+        package static let queryActivitySummaries = MethodDescriptor(service: name, method: "QueryActivitySummaries")
+        package static let getActivitySettings = MethodDescriptor(service: name, method: "GetActivitySettings")
+        package static let setActivitySettings = MethodDescriptor(service: name, method: "SetActivitySettings")
+    }
+
     /// `salus.v1.Authorization`: an app's requests and status.
     package enum Authorization {
         package static let name = "salus.v1.Authorization"

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import SalusPluginHost
 import SalusRPC
+import SalusStatistics
 import SalusStore
 
 /// The daemon's parts, wired once from a ``DaemonConfiguration``: the plugins loaded, the store
@@ -29,6 +30,8 @@ package final class SalusServices: Sendable {
     package let store: SampleStore
     /// The open authorization engine.
     package let authorization: AuthorizationEngine
+    /// The owner's characteristics, activity goals and time zone.
+    package let settings: PersonSettings
     /// The server that every connection, socket or in-process, is served by.
     package let server: RPCServer
     /// The router of the app socket and of the per-app sockets.
@@ -65,19 +68,29 @@ package final class SalusServices: Sendable {
             await store.close()
             throw DaemonError("cannot open the authorization database at \(configuration.authorizationDatabasePath): \(error)")
         }
+        let settings: PersonSettings
+        do {
+            settings = try PersonSettings(path: configuration.dataDirectory + "/" + PersonSettings.fileName)
+        } catch {
+            await store.close()
+            throw DaemonError("cannot read the person settings: \(error.message)")
+        }
         if configuration.developmentMode {
             logger.warning("development mode: app ids declared in Hello are accepted, marked unverified")
         }
         if configuration.openAuthorization {
             logger.warning("authorization is open: every app may read and write every type (development only)")
         }
-        return SalusServices(configuration: configuration, plugins: plugins, store: store, authorization: authorization, logger: logger)
+        return SalusServices(
+            configuration: configuration, plugins: plugins, store: store, authorization: authorization, settings: settings,
+            logger: logger)
     }
 
     private init(
         configuration: DaemonConfiguration, plugins: PluginLoadReport, store: SampleStore,
-        authorization: AuthorizationEngine, logger: Logger
+        authorization: AuthorizationEngine, settings: PersonSettings, logger: Logger
     ) {
+        self.settings = settings
         self.configuration = configuration
         self.plugins = plugins
         self.store = store
@@ -93,10 +106,14 @@ package final class SalusServices: Sendable {
             priorityPath: configuration.dataDirectory + "/" + StatisticsService.priorityFileName,
             preferredUnitPath: configuration.dataDirectory + "/" + StatisticsService.preferredUnitFileName)
 
+        let person = PersonService(
+            store: store, authorization: authorization, settings: settings, statistics: statistics)
+
         var app = RPCRouter()
         DiagnosticsService.register(into: &app)
         storeService.register(into: &app, owner: false)
         statistics.register(into: &app, owner: false)
+        person.register(into: &app, owner: false)
         AuthorizationService(engine: authorization, store: store).register(into: &app)
         appRouter = app
 
@@ -109,6 +126,7 @@ package final class SalusServices: Sendable {
         TypesService.register(into: &admin, plugins: plugins, directories: configuration.pluginDirectories)
         storeService.register(into: &admin, owner: true)
         statistics.register(into: &admin, owner: true)
+        person.register(into: &admin, owner: true)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         adminRouter = admin
     }

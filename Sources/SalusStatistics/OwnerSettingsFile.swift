@@ -40,9 +40,15 @@ final class OwnerSettingsFile<Value: Codable & Sendable>: Sendable {
     /// Sets (nil: removes) the value for `key` and saves the file; on a write failure nothing
     /// changes and `database` names the file.
     func set(_ value: Value?, for key: String) throws(StoreError) {
+        try update([key: value])
+    }
+
+    /// Sets (nil: removes) every value of `changes` at once and saves the file: all of them or,
+    /// on a write failure, none, and `database` names the file.
+    func update(_ changes: [String: Value?]) throws(StoreError) {
         let failure = table.withLock { table -> String? in
             var updated = table
-            updated[key] = value
+            for (key, value) in changes { updated[key] = value }
             if let path {
                 do {
                     let encoder = JSONEncoder()

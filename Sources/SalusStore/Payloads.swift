@@ -227,7 +227,7 @@ enum Payloads {
         case .document:
             let payload = try decoder.decode(DocumentPayload.self, from: data)
             return .document(ClinicalDocument(contentType: payload.contentType, data: payload.data, title: payload.title))
-        case .quantity, .category, .characteristic:
+        case .quantity, .category, .characteristic, .activitySummary:
             throw StoreError(code: .database, message: "a \(kind.rawValue) sample has no payload")
         }
     }
@@ -243,6 +243,8 @@ enum StoredCodes {
         case .visionPrescription: 3
         case .document: 4
         case .characteristic: 5
+        // Computed, never stored; the code only keeps the switch whole.
+        case .activitySummary: 14
         }
     }
 

@@ -37,6 +37,9 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
   case workout // = 4
   case visionPrescription // = 5
   case document // = 6
+
+  /// HKActivitySummaryTypeIdentifier: computed daily summaries, read-only for apps.
+  case activitySummary // = 14
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -52,6 +55,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case 4: self = .workout
     case 5: self = .visionPrescription
     case 6: self = .document
+    case 14: self = .activitySummary
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -65,6 +69,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case .workout: return 4
     case .visionPrescription: return 5
     case .document: return 6
+    case .activitySummary: return 14
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -78,6 +83,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     .workout,
     .visionPrescription,
     .document,
+    .activitySummary,
   ]
 
 }
@@ -829,7 +835,7 @@ public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{2}\u{8}OBJECT_KIND_ACTIVITY_SUMMARY\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {

@@ -773,43 +773,6 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-/// A characteristic: one value per person (biological sex, blood type, wheelchair use, ...).
-public nonisolated struct Salus_V1_Characteristic: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var type: String = String()
-
-  public var value: Salus_V1_Characteristic.OneOf_Value? = nil
-
-  public var enumValue: Int64 {
-    get {
-      if case .enumValue(let v)? = value {return v}
-      return 0
-    }
-    set {value = .enumValue(newValue)}
-  }
-
-  public var dateValue: Int64 {
-    get {
-      if case .dateValue(let v)? = value {return v}
-      return 0
-    }
-    set {value = .dateValue(newValue)}
-  }
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public nonisolated enum OneOf_Value: Equatable, Sendable {
-    case enumValue(Int64)
-    case dateValue(Int64)
-
-  }
-
-  public init() {}
-}
-
 /// What an anchored query reports for a deleted sample.
 public nonisolated struct Salus_V1_DeletedObject: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1905,68 +1868,6 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
       }
       if !storagesAreEqual {return false}
     }
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension Salus_V1_Characteristic: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Characteristic"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}enum_value\0\u{3}date_value\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.type) }()
-      case 2: try {
-        var v: Int64?
-        try decoder.decodeSingularInt64Field(value: &v)
-        if let v = v {
-          if self.value != nil {try decoder.handleConflictingOneOf()}
-          self.value = .enumValue(v)
-        }
-      }()
-      case 3: try {
-        var v: Int64?
-        try decoder.decodeSingularInt64Field(value: &v)
-        if let v = v {
-          if self.value != nil {try decoder.handleConflictingOneOf()}
-          self.value = .dateValue(v)
-        }
-      }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.type.isEmpty {
-      try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
-    }
-    switch self.value {
-    case .enumValue?: try {
-      guard case .enumValue(let v)? = self.value else { preconditionFailure() }
-      try visitor.visitSingularInt64Field(value: v, fieldNumber: 2)
-    }()
-    case .dateValue?: try {
-      guard case .dateValue(let v)? = self.value else { preconditionFailure() }
-      try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
-    }()
-    case nil: break
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: Salus_V1_Characteristic, rhs: Salus_V1_Characteristic) -> Bool {
-    if lhs.type != rhs.type {return false}
-    if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

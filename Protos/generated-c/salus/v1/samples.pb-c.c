@@ -622,51 +622,6 @@ void   salus__v1__sample__free_unpacked
   assert(message->base.descriptor == &salus__v1__sample__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-void   salus__v1__characteristic__init
-                     (Salus__V1__Characteristic         *message)
-{
-  static const Salus__V1__Characteristic init_value = SALUS__V1__CHARACTERISTIC__INIT;
-  *message = init_value;
-}
-size_t salus__v1__characteristic__get_packed_size
-                     (const Salus__V1__Characteristic *message)
-{
-  assert(message->base.descriptor == &salus__v1__characteristic__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t salus__v1__characteristic__pack
-                     (const Salus__V1__Characteristic *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &salus__v1__characteristic__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t salus__v1__characteristic__pack_to_buffer
-                     (const Salus__V1__Characteristic *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &salus__v1__characteristic__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Salus__V1__Characteristic *
-       salus__v1__characteristic__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Salus__V1__Characteristic *)
-     protobuf_c_message_unpack (&salus__v1__characteristic__descriptor,
-                                allocator, len, data);
-}
-void   salus__v1__characteristic__free_unpacked
-                     (Salus__V1__Characteristic *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &salus__v1__characteristic__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
 void   salus__v1__deleted_object__metadata_entry__init
                      (Salus__V1__DeletedObject__MetadataEntry         *message)
 {
@@ -2271,70 +2226,6 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   salus__v1__sample__field_indices_by_name,
   1,  salus__v1__sample__number_ranges,
   (ProtobufCMessageInit) salus__v1__sample__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
-static const ProtobufCFieldDescriptor salus__v1__characteristic__field_descriptors[3] =
-{
-  {
-    "type",
-    1,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Salus__V1__Characteristic, type),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "enum_value",
-    2,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_INT64,
-    offsetof(Salus__V1__Characteristic, value_case),
-    offsetof(Salus__V1__Characteristic, enum_value),
-    NULL,
-    NULL,
-    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "date_value",
-    3,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_INT64,
-    offsetof(Salus__V1__Characteristic, value_case),
-    offsetof(Salus__V1__Characteristic, date_value),
-    NULL,
-    NULL,
-    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned salus__v1__characteristic__field_indices_by_name[] = {
-  2,   /* field[2] = date_value */
-  1,   /* field[1] = enum_value */
-  0,   /* field[0] = type */
-};
-static const ProtobufCIntRange salus__v1__characteristic__number_ranges[1 + 1] =
-{
-  { 1, 0 },
-  { 0, 3 }
-};
-const ProtobufCMessageDescriptor salus__v1__characteristic__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "salus.v1.Characteristic",
-  "Characteristic",
-  "Salus__V1__Characteristic",
-  "salus.v1",
-  sizeof(Salus__V1__Characteristic),
-  3,
-  salus__v1__characteristic__field_descriptors,
-  salus__v1__characteristic__field_indices_by_name,
-  1,  salus__v1__characteristic__number_ranges,
-  (ProtobufCMessageInit) salus__v1__characteristic__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__deleted_object__metadata_entry__field_descriptors[2] =

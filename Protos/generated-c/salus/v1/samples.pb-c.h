@@ -33,7 +33,6 @@ typedef struct Salus__V1__VisionPrescription Salus__V1__VisionPrescription;
 typedef struct Salus__V1__Document Salus__V1__Document;
 typedef struct Salus__V1__Sample Salus__V1__Sample;
 typedef struct Salus__V1__Sample__MetadataEntry Salus__V1__Sample__MetadataEntry;
-typedef struct Salus__V1__Characteristic Salus__V1__Characteristic;
 typedef struct Salus__V1__DeletedObject Salus__V1__DeletedObject;
 typedef struct Salus__V1__DeletedObject__MetadataEntry Salus__V1__DeletedObject__MetadataEntry;
 
@@ -574,31 +573,6 @@ struct  Salus__V1__Sample
     , {0,NULL}, (char *)protobuf_c_empty_string, 0, 0, NULL, NULL, 0,NULL, 0, SALUS__V1__SAMPLE__VALUE__NOT_SET, {0} }
 
 
-typedef enum {
-  SALUS__V1__CHARACTERISTIC__VALUE__NOT_SET = 0,
-  SALUS__V1__CHARACTERISTIC__VALUE_ENUM_VALUE = 2,
-  SALUS__V1__CHARACTERISTIC__VALUE_DATE_VALUE = 3
-    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__CHARACTERISTIC__VALUE__CASE)
-} Salus__V1__Characteristic__ValueCase;
-
-/*
- * A characteristic: one value per person (biological sex, blood type, wheelchair use, ...).
- */
-struct  Salus__V1__Characteristic
-{
-  ProtobufCMessage base;
-  char *type;
-  Salus__V1__Characteristic__ValueCase value_case;
-  union {
-    int64_t enum_value;
-    int64_t date_value;
-  };
-};
-#define SALUS__V1__CHARACTERISTIC__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&salus__v1__characteristic__descriptor) \
-    , (char *)protobuf_c_empty_string, SALUS__V1__CHARACTERISTIC__VALUE__NOT_SET, {0} }
-
-
 struct  Salus__V1__DeletedObject__MetadataEntry
 {
   ProtobufCMessage base;
@@ -891,25 +865,6 @@ Salus__V1__Sample *
 void   salus__v1__sample__free_unpacked
                      (Salus__V1__Sample *message,
                       ProtobufCAllocator *allocator);
-/* Salus__V1__Characteristic methods */
-void   salus__v1__characteristic__init
-                     (Salus__V1__Characteristic         *message);
-size_t salus__v1__characteristic__get_packed_size
-                     (const Salus__V1__Characteristic   *message);
-size_t salus__v1__characteristic__pack
-                     (const Salus__V1__Characteristic   *message,
-                      uint8_t             *out);
-size_t salus__v1__characteristic__pack_to_buffer
-                     (const Salus__V1__Characteristic   *message,
-                      ProtobufCBuffer     *buffer);
-Salus__V1__Characteristic *
-       salus__v1__characteristic__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   salus__v1__characteristic__free_unpacked
-                     (Salus__V1__Characteristic *message,
-                      ProtobufCAllocator *allocator);
 /* Salus__V1__DeletedObject__MetadataEntry methods */
 void   salus__v1__deleted_object__metadata_entry__init
                      (Salus__V1__DeletedObject__MetadataEntry         *message);
@@ -988,9 +943,6 @@ typedef void (*Salus__V1__Sample__MetadataEntry_Closure)
 typedef void (*Salus__V1__Sample_Closure)
                  (const Salus__V1__Sample *message,
                   void *closure_data);
-typedef void (*Salus__V1__Characteristic_Closure)
-                 (const Salus__V1__Characteristic *message,
-                  void *closure_data);
 typedef void (*Salus__V1__DeletedObject__MetadataEntry_Closure)
                  (const Salus__V1__DeletedObject__MetadataEntry *message,
                   void *closure_data);
@@ -1021,7 +973,6 @@ extern const ProtobufCMessageDescriptor salus__v1__vision_prescription__descript
 extern const ProtobufCMessageDescriptor salus__v1__document__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor;
-extern const ProtobufCMessageDescriptor salus__v1__characteristic__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__deleted_object__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__deleted_object__metadata_entry__descriptor;
 
