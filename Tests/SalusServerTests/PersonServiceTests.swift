@@ -1,4 +1,6 @@
 import Foundation
+import SalusKit
+import SalusModel
 import SalusProto
 import SalusRPC
 import SalusTestSupport
@@ -351,6 +353,47 @@ struct PersonServiceTests {
         #expect(share?.detail?.value == Self.summaryType)
         await rings.close()
         await other.close()
+        await owner.close()
+        await server.stop()
+    }
+}
+
+/// SalusKit's side of characteristics and activity summaries.
+@Suite("SalusKit: characteristics and activity summaries")
+struct PersonKitTests {
+    @Test("HealthStore reads characteristics as HealthKit does; ActivitySummaryQueryDescriptor once and live")
+    func kit() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        var birth = Salus_V1_Characteristic()
+        birth.type = PersonServiceTests.dateOfBirth
+        birth.dateValue = PersonServiceTests.date(1984, 2, 29)
+        _ = try await PersonServiceTests.set(owner, [birth, PersonServiceTests.enumValue(PersonServiceTests.bloodType, 8)])
+        try await Authz.register(owner, "org.example.kit", type: PersonServiceTests.bloodType, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.kit", PersonServiceTests.summaryType, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.kit", "HKQuantityTypeIdentifierAppleExerciseTime", read: nil, share: .granted)
+
+        let store = try await server.healthStore("org.example.kit")
+        #expect(try await store.characteristicRawValue(.bloodType) == 8)
+        #expect(try await store.dateOfBirth() == nil, "no read permission: not set")
+
+        let day = CalendarDate(year: 2026, month: 3, day: 29)
+        let query = ActivitySummaryQueryDescriptor(first: day, last: day, timeZone: PersonServiceTests.paris)
+        let updates = query.results(for: store)
+        var iterator = updates.makeAsyncIterator()
+        let initial = try #require(try await iterator.next())
+        #expect(initial.map(\.appleExerciseTime) == [0])
+        #expect(abs((initial.first?.interval.duration ?? 0) - 23 * 3600) < 1e-3, "a 23-hour day")
+        let sample = Sample.quantity(
+            QuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierAppleExerciseTime"),
+            Quantity(value: 25, unit: try SalusUnit(parsing: "min")),
+            start: Date(timeIntervalSince1970: Double(PersonServiceTests.local(29, 8)) / 1e6),
+            end: Date(timeIntervalSince1970: Double(PersonServiceTests.local(29, 8, 25)) / 1e6))
+        _ = try await store.save([sample])
+        let changed = try #require(try await iterator.next())
+        #expect(changed.map(\.appleExerciseTime) == [25])
+        #expect(try await query.result(for: store).map(\.appleExerciseTime) == [25])
+        await store.close()
         await owner.close()
         await server.stop()
     }
