@@ -54,6 +54,10 @@ let package = Package(
 
         // The system SQLite library.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The system libxml2 (clinical documents, and the Apple Health importer).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Clinical documents: the HL7 CDA check and the fields read from a document.
+        .target(name: "SalusDocuments", dependencies: ["SalusModel", "CLibXML2"]),
 
         // SQLite persistence.
         .target(
@@ -175,6 +179,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
+        .testTarget(name: "SalusDocumentsTests", dependencies: ["SalusDocuments", "SalusModel"]),
         // Depends on salus-store-crashtest so that it is built for the crash-safety test.
         .testTarget(
             name: "SalusStoreTests",
