@@ -120,7 +120,7 @@ struct OtherKindsServiceTests {
         await server.stop()
     }
 
-    @Test("an ECG's voltages stream in chunks of 1,024, in order, through the credit machinery")
+    @Test("an ECG's 15,360 voltages stream in 15 chunks of 1,024, in order; stopping early cancels the rest")
     func voltagesStreamInChunks() async throws {
         let server = try await Self.start(openAuthorization: true)
         let store = try await server.healthStore("org.example.ecg")
