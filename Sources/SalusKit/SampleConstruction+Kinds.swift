@@ -5,9 +5,9 @@ import SalusModel
 /// scored assessments: making them to save, and reading their values from query results.
 extension Sample {
     /// An electrocardiogram to save, with all its voltages (its `numberOfVoltageMeasurements`
-    /// must equal their count, as ``Electrocardiogram/init(classification:symptomsStatus:averageHeartRate:samplingFrequency:voltages:numberOfVoltageMeasurements:)``
-    /// sets it by default). The whole save must fit in one frame (4 MiB, about 190,000
-    /// voltages).
+    /// must equal their count, which is what ``Electrocardiogram``'s initializer sets by
+    /// default). The whole save must fit in one frame (4 MiB, about 190,000 voltages); a larger
+    /// one fails with ``SalusError/Code/resourceExhausted``.
     public static func electrocardiogram(
         _ value: Electrocardiogram,
         start: Date,

@@ -43,6 +43,7 @@ extension Validation {
         return []
     }
 
+    /// An electrocardiogram: heart rate and frequency, the count against the voltages, each voltage.
     static func electrocardiogram(_ value: Electrocardiogram, duration: Double?, at path: String) -> [ValidationError] {
         var errors = number(value.averageHeartRate, at: "\(path).averageHeartRate", minimum: 0, inclusive: true, unit: "count/min")
         errors += number(value.samplingFrequency, at: "\(path).samplingFrequency", minimum: 0, inclusive: false, unit: "Hz")
@@ -61,6 +62,7 @@ extension Validation {
         return errors
     }
 
+    /// An audiogram: frequencies positive and distinct, sensitivities finite, clamping ranges.
     static func audiogram(_ value: Audiogram, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
         var seen: [Double: Int] = [:]
@@ -89,6 +91,7 @@ extension Validation {
         return errors
     }
 
+    /// A clamping range: at least one bound, finite, lower below upper.
     static func clampingRange(_ range: AudiogramClampingRange, at path: String) -> [ValidationError] {
         guard range.lowerBound != nil || range.upperBound != nil else {
             return [
@@ -109,6 +112,7 @@ extension Validation {
         return errors
     }
 
+    /// A heartbeat series: each beat inside the interval and after the one before.
     static func heartbeats(_ value: HeartbeatSeries, duration: Double?, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
         var previous: (index: Int, time: Double)?
@@ -128,6 +132,7 @@ extension Validation {
         return errors
     }
 
+    /// A state of mind: a finite valence in -1...1.
     static func stateOfMind(_ value: StateOfMind, at path: String) -> [ValidationError] {
         let field = "\(path).valence"
         guard value.valence.isFinite else { return finite(value.valence, at: field) }
@@ -141,6 +146,7 @@ extension Validation {
         return []
     }
 
+    /// A medication dose: its concept, the scheduled fields exactly when scheduled, quantities.
     static func medicationDoseEvent(_ value: MedicationDoseEvent, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
         if value.medicationConceptIdentifier.isEmpty {
@@ -188,6 +194,8 @@ extension Validation {
         return errors
     }
 
+    /// A scored assessment: its type's instrument, one answer per question, preferNotToAnswer
+    /// only for PHQ-9's ninth.
     static func scoredAssessment(_ value: ScoredAssessment, type: TypeIdentifier, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
         let instrument = value.instrument
