@@ -45,6 +45,28 @@ public struct SampleType: Hashable, Sendable, Codable, CustomStringConvertible, 
     /// Vision prescriptions (`HKVisionPrescriptionTypeIdentifier`).
     public static let visionPrescription = SampleType("HKVisionPrescriptionTypeIdentifier")
 
+    /// Electrocardiograms (`HKDataTypeIdentifierElectrocardiogram`).
+    public static let electrocardiogram = SampleType("HKDataTypeIdentifierElectrocardiogram")
+
+    /// Audiograms (`HKDataTypeIdentifierAudiogram`).
+    public static let audiogram = SampleType("HKDataTypeIdentifierAudiogram")
+
+    /// Heartbeat series (`HKDataTypeIdentifierHeartbeatSeries`).
+    public static let heartbeatSeries = SampleType("HKDataTypeIdentifierHeartbeatSeries")
+
+    /// States of mind: HealthKit's constant `HKDataTypeIdentifierStateOfMind`, whose string is
+    /// `HKDataTypeStateOfMind`.
+    public static let stateOfMind = SampleType("HKDataTypeStateOfMind")
+
+    /// Medication dose events (`HKMedicationDoseEventTypeIdentifierMedicationDoseEvent`).
+    public static let medicationDoseEvent = SampleType("HKMedicationDoseEventTypeIdentifierMedicationDoseEvent")
+
+    /// GAD-7 assessments (`HKScoredAssessmentTypeIdentifierGAD7`).
+    public static let gad7Assessment = SampleType(ScoredAssessment.Instrument.gad7.typeIdentifier)
+
+    /// PHQ-9 assessments (`HKScoredAssessmentTypeIdentifierPHQ9`).
+    public static let phq9Assessment = SampleType(ScoredAssessment.Instrument.phq9.typeIdentifier)
+
     /// The identifier string.
     public var description: String { identifier.rawValue }
 

@@ -12,6 +12,18 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     case visionPrescription
     /// A clinical document (CDA); read access is granted per object.
     case document
+    /// An electrocardiogram; its voltages are read with their own streamed query.
+    case electrocardiogram
+    /// An audiogram: hearing sensitivity per frequency.
+    case audiogram
+    /// A heartbeat series: the time of each beat.
+    case heartbeatSeries
+    /// A state of mind: an emotion or mood with its valence, labels and associations.
+    case stateOfMind
+    /// A medication dose event.
+    case medicationDoseEvent
+    /// A scored questionnaire (GAD-7, PHQ-9).
+    case scoredAssessment
     /// Daily activity summaries (HKActivitySummaryTypeIdentifier): computed from samples and
     /// goals, never saved; read-only for apps.
     case activitySummary

@@ -206,9 +206,15 @@ struct ManifestChecker {
         case .workout: kind = .workout
         case .visionPrescription: kind = .visionPrescription
         case .document: kind = .document
+        case .electrocardiogram: kind = .electrocardiogram
+        case .audiogram: kind = .audiogram
+        case .heartbeatSeries: kind = .heartbeatSeries
+        case .stateOfMind: kind = .stateOfMind
+        case .medicationDoseEvent: kind = .medicationDoseEvent
+        case .scoredAssessment: kind = .scoredAssessment
         case .activitySummary: kind = .activitySummary
         case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT or ACTIVITY_SUMMARY")
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT or ACTIVITY_SUMMARY")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic

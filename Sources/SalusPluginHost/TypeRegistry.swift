@@ -18,6 +18,20 @@ package final class TypeRegistry: Sendable {
     /// A registry with nothing in it.
     package static let empty = TypeRegistry(plugins: [], catalog: .empty)
 
+    /// This registry with `types` registered too, as if a plugin declared them (no plugin is
+    /// listed for them); an identifier already registered keeps its plugin's rules. The result is
+    /// a new frozen registry: for assembling a daemon with types no loaded plugin declares (tests
+    /// of kinds the bundled plugins do not register yet).
+    package func adding(_ types: [TypeRules]) -> TypeRegistry {
+        let added = types.filter { catalog.types[$0.identifier] == nil }
+        guard !added.isEmpty else { return self }
+        return TypeRegistry(
+            plugins: plugins,
+            catalog: TypeCatalog(
+                types: Array(catalog.types.values) + added, workoutActivityTypes: catalog.workoutActivityTypes.values,
+                metadataKeys: catalog.metadataKeys.values, validators: catalog.validators))
+    }
+
     /// Types and characteristics by identifier.
     package var types: [String: TypeRules] { catalog.types }
     /// Workout activity types by raw value.

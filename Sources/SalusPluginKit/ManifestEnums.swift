@@ -6,6 +6,18 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case workout = 4
     case visionPrescription = 5
     case document = 6
+    /// An electrocardiogram (`HKElectrocardiogram`).
+    case electrocardiogram = 8
+    /// An audiogram (`HKAudiogramSample`).
+    case audiogram = 9
+    /// A heartbeat series (`HKHeartbeatSeriesSample`).
+    case heartbeatSeries = 10
+    /// A state of mind (`HKStateOfMind`).
+    case stateOfMind = 11
+    /// A medication dose event (`HKMedicationDoseEvent`).
+    case medicationDoseEvent = 12
+    /// A GAD-7 or PHQ-9 assessment (`HKScoredAssessment`).
+    case scoredAssessment = 13
     /// Daily activity summaries (computed, never saved).
     case activitySummary = 14
 }

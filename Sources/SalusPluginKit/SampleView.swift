@@ -14,6 +14,18 @@ public struct SampleView: Sendable, Hashable {
         case visionPrescription
         /// A document.
         case document
+        /// An electrocardiogram.
+        case electrocardiogram
+        /// An audiogram.
+        case audiogram
+        /// A heartbeat series.
+        case heartbeatSeries
+        /// A state of mind.
+        case stateOfMind
+        /// A medication dose event.
+        case medicationDoseEvent
+        /// A scored assessment.
+        case scoredAssessment
         /// No value set.
         case none
     }
@@ -74,6 +86,10 @@ public struct SampleView: Sendable, Hashable {
             case (9, 2):
                 _ = try reader.nested()
                 value = .document
+            case (15...20, 2):
+                _ = try reader.nested()
+                value = [.electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind, .medicationDoseEvent, .scoredAssessment][
+                    Int(number) - 15]
             case (12, 2):
                 var entry = try reader.nested()
                 var key = ""

@@ -26,6 +26,8 @@ package enum SalusMethods {
         package static let queryAnchored = MethodDescriptor(service: name, method: "QueryAnchored")
         package static let observe = MethodDescriptor(service: name, method: "Observe")
         package static let querySources = MethodDescriptor(service: name, method: "QuerySources")
+        package static let queryElectrocardiogramVoltages = MethodDescriptor(
+            service: name, method: "QueryElectrocardiogramVoltages")
     }
 
     /// `salus.v1.Statistics`: statistics and the owner's settings they follow.

@@ -5,6 +5,7 @@ import Musl
 #endif
 import Foundation
 import Logging
+import SalusModel
 import SalusPluginHost
 import SalusRPC
 import SalusStatistics
@@ -41,13 +42,18 @@ package final class SalusServices: Sendable {
     /// The per-app sockets made for `salusctl launch`.
     let endpoints: AppEndpoints
 
-    /// Opens everything `configuration` names, creating the data folder (0700) when missing.
+    /// Opens everything `configuration` names, creating the data folder (0700) when missing;
+    /// `additionalTypes` are registered beside the plugins' types (see `TypeRegistry.adding`),
+    /// for tests of kinds no bundled plugin declares yet; the daemon passes none.
     ///
     /// Throws ``DaemonError`` naming the path when the store or the authorization database
     /// cannot be opened.
-    package static func open(_ configuration: DaemonConfiguration, logger: Logger) async throws -> SalusServices {
+    package static func open(
+        _ configuration: DaemonConfiguration, logger: Logger, additionalTypes: [TypeRules] = []
+    ) async throws -> SalusServices {
         try SalusDaemon.makeDirectory(configuration.dataDirectory)
-        let plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
+        var plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
+        plugins.registry = plugins.registry.adding(additionalTypes)
         let store: SampleStore
         do {
             store = try await SampleStore.open(

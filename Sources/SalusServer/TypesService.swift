@@ -92,6 +92,12 @@ package enum TypesService {
             case .workout: .workout
             case .visionPrescription: .visionPrescription
             case .document: .document
+            case .electrocardiogram: .electrocardiogram
+            case .audiogram: .audiogram
+            case .heartbeatSeries: .heartbeatSeries
+            case .stateOfMind: .stateOfMind
+            case .medicationDoseEvent: .medicationDoseEvent
+            case .scoredAssessment: .scoredAssessment
             case .activitySummary: .activitySummary
             }
             $0.canonicalUnit = type.canonicalUnit?.description ?? ""

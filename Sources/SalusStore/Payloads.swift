@@ -1,10 +1,12 @@
 import Foundation
 import SalusModel
 
-/// The JSON the store keeps in `samples.payload` for workouts, prescriptions and documents.
+/// The JSON the store keeps in `samples.payload` for every kind but quantities and categories.
 ///
-/// These mirror the model's values field for field; dates are encoded as Foundation encodes
-/// them by default (seconds since 2001 as a double), which round-trips exactly.
+/// These mirror the model's values field for field, enumerations as HealthKit's raw values;
+/// dates are encoded as Foundation encodes them by default (seconds since 2001 as a double),
+/// which round-trips exactly. An electrocardiogram's payload leaves out its voltages, which live
+/// in `electrocardiogram_voltages` (`VoltageBlocks`).
 enum Payloads {
     struct QuantityPayload: Codable {
         var value: Double
@@ -80,6 +82,67 @@ enum Payloads {
         var title: String?
     }
 
+    struct ElectrocardiogramPayload: Codable {
+        var classification: Int
+        var symptomsStatus: Int
+        var averageHeartRate: Double?
+        var samplingFrequency: Double?
+        var numberOfVoltageMeasurements: Int
+    }
+
+    struct ClampingRangePayload: Codable {
+        var lowerBound: Double?
+        var upperBound: Double?
+    }
+
+    struct SensitivityTestPayload: Codable {
+        var sensitivity: Double
+        var conductionType: Int
+        var masked: Bool
+        var side: Int
+        var clampingRange: ClampingRangePayload?
+    }
+
+    struct SensitivityPointPayload: Codable {
+        var frequency: Double
+        var tests: [SensitivityTestPayload]
+    }
+
+    struct AudiogramPayload: Codable {
+        var sensitivityPoints: [SensitivityPointPayload]
+    }
+
+    struct HeartbeatPayload: Codable {
+        var timeSinceSeriesStart: Double
+        var precededByGap: Bool
+    }
+
+    struct HeartbeatSeriesPayload: Codable {
+        var beats: [HeartbeatPayload]
+    }
+
+    struct StateOfMindPayload: Codable {
+        var kind: Int
+        var valence: Double
+        var labels: [Int]
+        var associations: [Int]
+    }
+
+    struct MedicationDoseEventPayload: Codable {
+        var logStatus: Int
+        var scheduleType: Int
+        var medicationConceptIdentifier: String
+        var scheduledDate: Date?
+        var scheduledDoseQuantity: Double?
+        var doseQuantity: Double?
+        var unit: String
+    }
+
+    struct ScoredAssessmentPayload: Codable {
+        var instrument: String
+        var answers: [Int]
+    }
+
     // MARK: Encoding
 
     static func encode(_ value: SampleValue) throws -> [UInt8]? {
@@ -98,7 +161,62 @@ enum Payloads {
             return Array(
                 try encoder.encode(
                     DocumentPayload(contentType: document.contentType, data: document.data, title: document.title)))
+        case .electrocardiogram(let electrocardiogram):
+            return Array(try encoder.encode(payload(electrocardiogram)))
+        case .audiogram(let audiogram):
+            return Array(try encoder.encode(payload(audiogram)))
+        case .heartbeatSeries(let series):
+            return Array(
+                try encoder.encode(
+                    HeartbeatSeriesPayload(
+                        beats: series.beats.map {
+                            HeartbeatPayload(timeSinceSeriesStart: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap)
+                        })))
+        case .stateOfMind(let state):
+            return Array(
+                try encoder.encode(
+                    StateOfMindPayload(
+                        kind: state.kind.rawValue, valence: state.valence, labels: state.labels.map(\.rawValue),
+                        associations: state.associations.map(\.rawValue))))
+        case .medicationDoseEvent(let event):
+            return Array(
+                try encoder.encode(
+                    MedicationDoseEventPayload(
+                        logStatus: event.logStatus.rawValue, scheduleType: event.scheduleType.rawValue,
+                        medicationConceptIdentifier: event.medicationConceptIdentifier, scheduledDate: event.scheduledDate,
+                        scheduledDoseQuantity: event.scheduledDoseQuantity, doseQuantity: event.doseQuantity,
+                        unit: event.unit.description)))
+        case .scoredAssessment(let assessment):
+            return Array(
+                try encoder.encode(
+                    ScoredAssessmentPayload(
+                        instrument: assessment.instrument.rawValue, answers: assessment.answers.map(\.rawValue))))
         }
+    }
+
+    /// An electrocardiogram's payload: everything but the voltages.
+    static func payload(_ electrocardiogram: Electrocardiogram) -> ElectrocardiogramPayload {
+        ElectrocardiogramPayload(
+            classification: electrocardiogram.classification.rawValue,
+            symptomsStatus: electrocardiogram.symptomsStatus.rawValue,
+            averageHeartRate: electrocardiogram.averageHeartRate, samplingFrequency: electrocardiogram.samplingFrequency,
+            numberOfVoltageMeasurements: electrocardiogram.numberOfVoltageMeasurements)
+    }
+
+    static func payload(_ audiogram: Audiogram) -> AudiogramPayload {
+        AudiogramPayload(
+            sensitivityPoints: audiogram.sensitivityPoints.map { point in
+                SensitivityPointPayload(
+                    frequency: point.frequency,
+                    tests: point.tests.map { test in
+                        SensitivityTestPayload(
+                            sensitivity: test.sensitivity, conductionType: test.conductionType.rawValue,
+                            masked: test.masked, side: test.side.rawValue,
+                            clampingRange: test.clampingRange.map {
+                                ClampingRangePayload(lowerBound: $0.lowerBound, upperBound: $0.upperBound)
+                            })
+                    })
+            })
     }
 
     static func payload(_ quantity: Quantity) -> QuantityPayload {
@@ -227,13 +345,80 @@ enum Payloads {
         case .document:
             let payload = try decoder.decode(DocumentPayload.self, from: data)
             return .document(ClinicalDocument(contentType: payload.contentType, data: payload.data, title: payload.title))
+        case .electrocardiogram:
+            let payload = try decoder.decode(ElectrocardiogramPayload.self, from: data)
+            return .electrocardiogram(
+                Electrocardiogram(
+                    classification: try known(payload.classification, "electrocardiogram classification"),
+                    symptomsStatus: try known(payload.symptomsStatus, "electrocardiogram symptoms status"),
+                    averageHeartRate: payload.averageHeartRate, samplingFrequency: payload.samplingFrequency,
+                    numberOfVoltageMeasurements: payload.numberOfVoltageMeasurements))
+        case .audiogram:
+            let payload = try decoder.decode(AudiogramPayload.self, from: data)
+            return .audiogram(
+                Audiogram(
+                    sensitivityPoints: try payload.sensitivityPoints.map { point in
+                        AudiogramSensitivityPoint(
+                            frequency: point.frequency,
+                            tests: try point.tests.map { test in
+                                AudiogramSensitivityTest(
+                                    sensitivity: test.sensitivity,
+                                    conductionType: try known(test.conductionType, "audiogram conduction type"),
+                                    masked: test.masked, side: try known(test.side, "audiogram test side"),
+                                    clampingRange: test.clampingRange.map {
+                                        AudiogramClampingRange(lowerBound: $0.lowerBound, upperBound: $0.upperBound)
+                                    })
+                            })
+                    }))
+        case .heartbeatSeries:
+            let payload = try decoder.decode(HeartbeatSeriesPayload.self, from: data)
+            return .heartbeatSeries(
+                HeartbeatSeries(
+                    beats: payload.beats.map {
+                        Heartbeat(timeSinceSeriesStart: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap)
+                    }))
+        case .stateOfMind:
+            let payload = try decoder.decode(StateOfMindPayload.self, from: data)
+            return .stateOfMind(
+                StateOfMind(
+                    kind: try known(payload.kind, "state of mind kind"), valence: payload.valence,
+                    labels: try payload.labels.map { try known($0, "state of mind label") },
+                    associations: try payload.associations.map { try known($0, "state of mind association") }))
+        case .medicationDoseEvent:
+            let payload = try decoder.decode(MedicationDoseEventPayload.self, from: data)
+            return .medicationDoseEvent(
+                MedicationDoseEvent(
+                    logStatus: try known(payload.logStatus, "medication dose log status"),
+                    scheduleType: try known(payload.scheduleType, "medication dose schedule type"),
+                    medicationConceptIdentifier: payload.medicationConceptIdentifier,
+                    scheduledDate: payload.scheduledDate, scheduledDoseQuantity: payload.scheduledDoseQuantity,
+                    doseQuantity: payload.doseQuantity, unit: try SalusUnit(parsing: payload.unit)))
+        case .scoredAssessment:
+            let payload = try decoder.decode(ScoredAssessmentPayload.self, from: data)
+            guard let instrument = ScoredAssessment.Instrument(rawValue: payload.instrument) else {
+                throw StoreError(code: .database, message: "a stored scored assessment has unknown instrument \(payload.instrument)")
+            }
+            return .scoredAssessment(
+                ScoredAssessment(
+                    instrument: instrument, answers: try payload.answers.map { try known($0, "assessment answer") }))
         case .quantity, .category, .characteristic, .activitySummary:
             throw StoreError(code: .database, message: "a \(kind.rawValue) sample has no payload")
         }
     }
+
+    /// The case of a stored raw value; an unknown one is a damaged database.
+    static func known<E: RawRepresentable>(_ raw: Int, _ what: String) throws -> E where E.RawValue == Int {
+        guard let value = E(rawValue: raw) else {
+            throw StoreError(code: .database, message: "a stored \(what) has unknown raw value \(raw)")
+        }
+        return value
+    }
 }
 
 /// The integer codes the schema uses for object kinds and metadata value types.
+///
+/// The kinds after characteristic (5) take the numbers of `salus.v1.ObjectKind`
+/// (electrocardiogram 8 … scored assessment 13).
 enum StoredCodes {
     static func kind(_ kind: ObjectKind) -> Int64 {
         switch kind {
@@ -243,6 +428,12 @@ enum StoredCodes {
         case .visionPrescription: 3
         case .document: 4
         case .characteristic: 5
+        case .electrocardiogram: 8
+        case .audiogram: 9
+        case .heartbeatSeries: 10
+        case .stateOfMind: 11
+        case .medicationDoseEvent: 12
+        case .scoredAssessment: 13
         // Computed, never stored; the code only keeps the switch whole.
         case .activitySummary: 14
         }
@@ -256,6 +447,12 @@ enum StoredCodes {
         case 3: .visionPrescription
         case 4: .document
         case 5: .characteristic
+        case 8: .electrocardiogram
+        case 9: .audiogram
+        case 10: .heartbeatSeries
+        case 11: .stateOfMind
+        case 12: .medicationDoseEvent
+        case 13: .scoredAssessment
         default: nil
         }
     }

@@ -234,6 +234,34 @@ package final class SampleStore: Sendable {
         }
     }
 
+    /// The sample with this UUID, of any type, or nil when there is none; it carries no
+    /// electrocardiogram voltages (see `electrocardiogramVoltages(of:)`).
+    ///
+    /// The store does not know who asks: the caller decides whether the sample may be seen.
+    package func sample(uuid: UUID) async throws -> Sample? {
+        try checkOpen()
+        return try await readers.run { database in
+            try database.transaction(immediate: false) {
+                let statement = try database.prepare(
+                    "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.uuid = ?", cached: false)
+                try statement.bind([.uuid(uuid)])
+                var decoder = SampleRowDecoder()
+                guard try statement.step() else { return nil }
+                return try SampleRows.samples(database, rows: [try decoder.decode(statement)]).first
+            }
+        }
+    }
+
+    /// The voltages of the electrocardiogram with this UUID, in chunks of at most 1,024 in
+    /// recording order; see `ElectrocardiogramVoltagePages` for memory and consistency. No
+    /// chunk when there is no such electrocardiogram or it was saved without voltages.
+    ///
+    /// The store does not know who asks: check first that the caller may read the sample.
+    package func electrocardiogramVoltages(of uuid: UUID) throws -> ElectrocardiogramVoltagePages {
+        try checkOpen()
+        return ElectrocardiogramVoltagePages(readers: readers, uuid: uuid)
+    }
+
     /// The commits from now on, as an asynchronous sequence of events (changed types and the
     /// anchor after the commit).
     ///

@@ -164,8 +164,30 @@ package enum Schema {
                 FROM tombstones t GROUP BY type_id;
             """)
 
-    /// Every migration, in order; the last one's version is the current schema version.
-    package static let migrations: [Migration] = [migration1, migration2, migration3]
+    /// Migration 6: `electrocardiogram_voltages(sample_id, block, measurements)`, an
+    /// electrocardiogram's voltages in blocks of `VoltageBlocks.size` (the last one shorter),
+    /// numbered from 0 in recording order; `measurements` packs each voltage as 20 little-endian
+    /// bytes (time since the sample's start, float64 seconds; microvolts, float64; HealthKit's
+    /// lead raw value, int32). Rows go with their sample (`ON DELETE CASCADE`), so a deletion or
+    /// a sync-identifier replacement removes them in the same transaction. Blocks, not one row
+    /// per voltage: 15,000 voltages are 15 rows of 20 KB instead of 15,000 rows, and a streamed
+    /// read takes one block per chunk.
+    package static let migration6 = Migration(
+        version: 6, summary: "electrocardiogram voltages, in blocks, deleted with their sample",
+        sql: """
+            CREATE TABLE electrocardiogram_voltages (
+                sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                block INTEGER NOT NULL,
+                measurements BLOB NOT NULL,
+                PRIMARY KEY (sample_id, block)
+            );
+            """)
+
+    /// Every migration, in order of version; the last one's version is the current schema
+    /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
+    /// every migration above the database's version — so a new migration takes a version above
+    /// every released one (a lower one would never run on a database already past it).
+    package static let migrations: [Migration] = [migration1, migration2, migration3, migration6]
 
     /// The schema version a database has after `migrate`.
     package static var currentVersion: Int { migrations.last!.version }

@@ -228,7 +228,8 @@ final class StoreWriter: @unchecked Sendable {
             prepared.category = Int64(raw)
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
-        case .visionPrescription, .document:
+        case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
+            .medicationDoseEvent, .scoredAssessment:
             break
         }
         prepared.payload = try Payloads.encode(sample.value)
@@ -345,6 +346,10 @@ final class StoreWriter: @unchecked Sendable {
                     while try statement.step() {}
                     statement.reset()
                 }
+            }
+
+            if case .electrocardiogram(let electrocardiogram) = sample.value, !electrocardiogram.voltages.isEmpty {
+                try VoltageBlocks.insert(database, sampleID: sampleID, voltages: electrocardiogram.voltages)
             }
 
             if case .workout(let workout) = sample.value {

@@ -42,10 +42,23 @@ extension Sample {
                 data: document.data,
                 title: document.title.isEmpty ? nil : document.title
             ))
+        case .electrocardiogram(let electrocardiogram):
+            value = .electrocardiogram(try Electrocardiogram(wire: electrocardiogram, path: "\(path).electrocardiogram"))
+        case .audiogram(let audiogram):
+            value = .audiogram(try Audiogram(wire: audiogram, path: "\(path).audiogram"))
+        case .heartbeatSeries(let series):
+            value = .heartbeatSeries(HeartbeatSeries(wire: series))
+        case .stateOfMind(let state):
+            value = .stateOfMind(try StateOfMind(wire: state, path: "\(path).stateOfMind"))
+        case .medicationDoseEvent(let event):
+            value = .medicationDoseEvent(try MedicationDoseEvent(wire: event, path: "\(path).medicationDoseEvent"))
+        case .scoredAssessment(let assessment):
+            value = .scoredAssessment(try ScoredAssessment(wire: assessment, path: "\(path).scoredAssessment"))
         case nil:
             throw ValidationError(
                 reason: .missingValue, field: "\(path).value", value: "",
-                expected: "one of quantity, category, workout, vision_prescription, document"
+                expected: "one of quantity, category, workout, vision_prescription, document, electrocardiogram, "
+                    + "audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment"
             )
         }
         self.init(
@@ -82,6 +95,12 @@ extension Sample {
             wireDocument.data = document.data
             wireDocument.title = document.title ?? ""
             wire.document = wireDocument
+        case .electrocardiogram(let electrocardiogram): wire.electrocardiogram = electrocardiogram.wire
+        case .audiogram(let audiogram): wire.audiogram = audiogram.wire
+        case .heartbeatSeries(let series): wire.heartbeatSeries = series.wire
+        case .stateOfMind(let state): wire.stateOfMind = state.wire
+        case .medicationDoseEvent(let event): wire.medicationDoseEvent = event.wire
+        case .scoredAssessment(let assessment): wire.scoredAssessment = assessment.wire
         }
         wire.sourceRevision = sourceRevision.wire
         if let device { wire.device = device.wire }

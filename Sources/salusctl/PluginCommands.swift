@@ -84,6 +84,12 @@ struct Types: AdminCommand {
         case .workout: "workout"
         case .visionPrescription: "visionPrescription"
         case .document: "document"
+        case .electrocardiogram: "electrocardiogram"
+        case .audiogram: "audiogram"
+        case .heartbeatSeries: "heartbeatSeries"
+        case .stateOfMind: "stateOfMind"
+        case .medicationDoseEvent: "medicationDoseEvent"
+        case .scoredAssessment: "scoredAssessment"
         case .activitySummary: "activitySummary"
         case .unspecified, .UNRECOGNIZED: "-"
         }

@@ -239,6 +239,13 @@ final class SampleOutput {
             registry.activityNames[UInt32(clamping: workout.activityType)].map { "workout \($0)" } ?? "workout \(workout.activityType)"
         case .visionPrescription(let prescription): "prescription \(prescription.prescriptionType)"
         case .document(let document): "document \(document.title ?? document.contentType)"
+        case .electrocardiogram(let ecg): "ECG \(ecg.classification), \(ecg.numberOfVoltageMeasurements) voltages"
+        case .audiogram(let audiogram): "audiogram, \(audiogram.sensitivityPoints.count) frequencies"
+        case .heartbeatSeries(let series): "\(series.count) heartbeats"
+        case .stateOfMind(let state):
+            "\(state.kind) valence \(state.valence)" + (state.valenceClassification.map { " (\($0))" } ?? "")
+        case .medicationDoseEvent(let event): "dose \(event.logStatus) \(event.doseQuantity.map { "\($0) \(event.unit)" } ?? "")"
+        case .scoredAssessment(let assessment): "\(assessment.instrument) score \(assessment.score) (\(assessment.risk))"
         }
     }
 
@@ -263,7 +270,8 @@ final class SampleOutput {
             var category: [String: Any] = ["value": raw]
             if let name = registry.caseName(raw, of: definition) { category["name"] = name }
             object["category"] = category
-        case .workout, .visionPrescription, .document:
+        case .workout, .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
+            .medicationDoseEvent, .scoredAssessment:
             object["value"] = valueText(sample)
         }
         var source: [String: Any] = ["appID": sample.sourceRevision.appID, "name": sample.sourceRevision.name]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SalusKit
+import SalusModel
 import SalusRPC
 import SalusServer
 import Synchronization
@@ -35,14 +36,20 @@ final class ServerHarness: Sendable {
     let services: SalusServices
     /// The logger the services were opened with (a restart keeps it).
     let logger: Logger
+    /// Types registered beside the bundled plugins' (a restart keeps them).
+    let additionalTypes: [TypeRules]
     /// The harness whose folder this one reuses (a restart), kept alive so that its folder is.
     private let previous: ServerHarness?
 
-    private init(directory: URL, dataDirectory: URL, services: SalusServices, logger: Logger, previous: ServerHarness?) {
+    private init(
+        directory: URL, dataDirectory: URL, services: SalusServices, logger: Logger, additionalTypes: [TypeRules],
+        previous: ServerHarness?
+    ) {
         self.directory = directory
         self.dataDirectory = dataDirectory
         self.services = services
         self.logger = logger
+        self.additionalTypes = additionalTypes
         self.previous = previous
     }
 
@@ -59,12 +66,14 @@ final class ServerHarness: Sendable {
 
     /// Opens the services over a new folder: development mode (apps declare their id) unless
     /// `developmentMode` is false; `openAuthorization` as `salusd --authorization open`; logging
-    /// to `logger` (default: warnings and worse, to the console).
+    /// to `logger` (default: warnings and worse, to the console); `additionalTypes` registered
+    /// beside the bundled plugins' types (kinds no bundled plugin declares yet).
     static func start(
         developmentMode: Bool = true,
         openAuthorization: Bool = false,
         tombstoneRetention: Duration = .seconds(30 * 86_400),
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        additionalTypes: [TypeRules] = []
     ) async throws -> ServerHarness {
         let directory = try makeTemporaryDirectory()
         do {
@@ -79,7 +88,8 @@ final class ServerHarness: Sendable {
             }
             return try await open(
                 directory: directory, developmentMode: developmentMode, openAuthorization: openAuthorization,
-                tombstoneRetention: tombstoneRetention, logger: logger ?? quietLogger, previous: nil)
+                tombstoneRetention: tombstoneRetention, logger: logger ?? quietLogger, additionalTypes: additionalTypes,
+                previous: nil)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -99,7 +109,7 @@ final class ServerHarness: Sendable {
             developmentMode: developmentMode ?? configuration.developmentMode,
             openAuthorization: openAuthorization ?? configuration.openAuthorization,
             tombstoneRetention: tombstoneRetention ?? configuration.tombstoneRetention,
-            logger: logger, previous: self)
+            logger: logger, additionalTypes: additionalTypes, previous: self)
     }
 
     /// Warnings and worse, to the console.
@@ -111,7 +121,7 @@ final class ServerHarness: Sendable {
 
     private static func open(
         directory: URL, developmentMode: Bool, openAuthorization: Bool, tombstoneRetention: Duration, logger: Logger,
-        previous: ServerHarness?
+        additionalTypes: [TypeRules], previous: ServerHarness?
     ) async throws -> ServerHarness {
         let dataDirectory = directory.appendingPathComponent("data", isDirectory: true)
         var configuration = DaemonConfiguration(
@@ -124,8 +134,10 @@ final class ServerHarness: Sendable {
             tombstoneRetention: tombstoneRetention
         )
         configuration.openAuthorization = openAuthorization
-        let services = try await SalusServices.open(configuration, logger: logger)
-        return ServerHarness(directory: directory, dataDirectory: dataDirectory, services: services, logger: logger, previous: previous)
+        let services = try await SalusServices.open(configuration, logger: logger, additionalTypes: additionalTypes)
+        return ServerHarness(
+            directory: directory, dataDirectory: dataDirectory, services: services, logger: logger,
+            additionalTypes: additionalTypes, previous: previous)
     }
 
     /// Sends GoAway, drains the calls in flight and closes the store, as the daemon does on SIGTERM.

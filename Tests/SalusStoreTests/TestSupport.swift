@@ -18,6 +18,13 @@ enum Fixtures {
     static let prescription: TypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
     static let document: TypeIdentifier = "HKDocumentTypeIdentifierCDA"
     static let wheelchairUse: TypeIdentifier = "HKCharacteristicTypeIdentifierWheelchairUse"
+    static let electrocardiogram: TypeIdentifier = "HKDataTypeIdentifierElectrocardiogram"
+    static let audiogram: TypeIdentifier = "HKDataTypeIdentifierAudiogram"
+    static let heartbeatSeries: TypeIdentifier = "HKDataTypeIdentifierHeartbeatSeries"
+    static let stateOfMind: TypeIdentifier = "HKDataTypeStateOfMind"
+    static let medicationDoseEvent: TypeIdentifier = "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent"
+    static let gad7: TypeIdentifier = "HKScoredAssessmentTypeIdentifierGAD7"
+    static let phq9: TypeIdentifier = "HKScoredAssessmentTypeIdentifierPHQ9"
 
     static let quietLogger: Logger = {
         var logger = Logger(label: "salus.store.tests")
@@ -55,6 +62,13 @@ enum Fixtures {
         TypeRules(identifier: prescription.rawValue, kind: .visionPrescription),
         TypeRules(identifier: document.rawValue, kind: .document),
         TypeRules(identifier: wheelchairUse.rawValue, kind: .characteristic, readOnlyForApps: true),
+        TypeRules(identifier: electrocardiogram.rawValue, kind: .electrocardiogram),
+        TypeRules(identifier: audiogram.rawValue, kind: .audiogram),
+        TypeRules(identifier: heartbeatSeries.rawValue, kind: .heartbeatSeries),
+        TypeRules(identifier: stateOfMind.rawValue, kind: .stateOfMind),
+        TypeRules(identifier: medicationDoseEvent.rawValue, kind: .medicationDoseEvent),
+        TypeRules(identifier: gad7.rawValue, kind: .scoredAssessment),
+        TypeRules(identifier: phq9.rawValue, kind: .scoredAssessment),
     ])
 
     static let app = SourceRevision(

@@ -10,6 +10,18 @@ public enum SampleValue: Hashable, Sendable {
     case visionPrescription(VisionPrescription)
     /// A clinical document.
     case document(ClinicalDocument)
+    /// An electrocardiogram (its voltages only when saving).
+    case electrocardiogram(Electrocardiogram)
+    /// An audiogram.
+    case audiogram(Audiogram)
+    /// A heartbeat series.
+    case heartbeatSeries(HeartbeatSeries)
+    /// A state of mind.
+    case stateOfMind(StateOfMind)
+    /// A medication dose event.
+    case medicationDoseEvent(MedicationDoseEvent)
+    /// A GAD-7 or PHQ-9 assessment.
+    case scoredAssessment(ScoredAssessment)
 
     /// The object kind this value belongs to.
     public var kind: ObjectKind {
@@ -19,6 +31,12 @@ public enum SampleValue: Hashable, Sendable {
         case .workout: .workout
         case .visionPrescription: .visionPrescription
         case .document: .document
+        case .electrocardiogram: .electrocardiogram
+        case .audiogram: .audiogram
+        case .heartbeatSeries: .heartbeatSeries
+        case .stateOfMind: .stateOfMind
+        case .medicationDoseEvent: .medicationDoseEvent
+        case .scoredAssessment: .scoredAssessment
         }
     }
 }

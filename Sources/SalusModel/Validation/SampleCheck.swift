@@ -2,7 +2,7 @@ import Foundation
 
 extension TypeCatalog {
     /// Checks `samples` against every rule: the model's own (dates, finite numbers, sync keys,
-    /// workouts, prescriptions), then what each sample's type declares (kind, unit dimension,
+    /// workouts, prescriptions, the other kinds' values), then what each sample's type declares (kind, unit dimension,
     /// bounds, enumeration, workout activity types and statistics, required and typed metadata,
     /// read-only), then the owning plugin's validator. Throws the first error, whose field path
     /// starts with `path[index]` ("samples[3].quantity.unit").
@@ -57,7 +57,8 @@ extension TypeCatalog {
             }
         case .workout(let workout):
             errors += checkWorkout(workout, at: "\(path).workout")
-        case .visionPrescription, .document:
+        case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
+            .medicationDoseEvent, .scoredAssessment:
             break
         }
         errors += checkMetadata(sample.metadata, rules: rules, at: "\(path).metadata")
@@ -149,6 +150,12 @@ extension TypeCatalog {
         case .workout: "a workout value"
         case .visionPrescription: "a vision prescription value"
         case .document: "a document value"
+        case .electrocardiogram: "an electrocardiogram value"
+        case .audiogram: "an audiogram value"
+        case .heartbeatSeries: "a heartbeat series value"
+        case .stateOfMind: "a state of mind value"
+        case .medicationDoseEvent: "a medication dose event value"
+        case .scoredAssessment: "a scored assessment value"
         }
     }
 }

@@ -9,7 +9,15 @@ extension Sample {
     /// non-empty metadata keys with finite numbers and quantities; the sync identifier (a string)
     /// and sync version (a number) present together; workout events and activities with end ≥
     /// start and activities that do not overlap; a prescription that does not expire before it is
-    /// issued and finite lens values. Whether the category raw value, unit dimension or required
+    /// issued and finite lens values; an electrocardiogram with finite voltages inside the
+    /// sample's interval, as many as it says, and a finite non-negative heart rate and positive
+    /// sampling frequency; an audiogram whose frequencies are positive and distinct, with finite
+    /// sensitivities and clamping ranges of at least one bound, lower below upper; heartbeats
+    /// strictly ascending inside the sample's interval; a valence in -1...1; a medication dose
+    /// with its concept identifier, a scheduled date and dose exactly when scheduled, and
+    /// non-negative quantities; a scored assessment with one answer per question of its
+    /// instrument (preferNotToAnswer only for PHQ-9's ninth), of the instrument its HealthKit
+    /// type names. Whether the category raw value, unit dimension or required
     /// metadata suit the type is the registry's check. `path` prefixes every field path.
     package func validationErrors(at path: String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
@@ -19,7 +27,9 @@ extension Sample {
                     reason: .emptyTypeIdentifier, field: "\(path).type", value: "\"\"",
                     expected: "a type identifier such as \"HKQuantityTypeIdentifierStepCount\""))
         }
-        errors += Validation.dateRange(start: startDate, end: endDate, at: path)
+        let dateErrors = Validation.dateRange(start: startDate, end: endDate, at: path)
+        errors += dateErrors
+        let duration = dateErrors.isEmpty ? Validation.duration(start: startDate, end: endDate) : nil
         switch value {
         case .quantity(let quantity):
             errors += Validation.finite(quantity.value, at: "\(path).quantity.value")
@@ -31,6 +41,18 @@ extension Sample {
             errors += Validation.prescription(prescription, at: "\(path).visionPrescription")
         case .document:
             break
+        case .electrocardiogram(let electrocardiogram):
+            errors += Validation.electrocardiogram(electrocardiogram, duration: duration, at: "\(path).electrocardiogram")
+        case .audiogram(let audiogram):
+            errors += Validation.audiogram(audiogram, at: "\(path).audiogram")
+        case .heartbeatSeries(let series):
+            errors += Validation.heartbeats(series, duration: duration, at: "\(path).heartbeatSeries")
+        case .stateOfMind(let state):
+            errors += Validation.stateOfMind(state, at: "\(path).stateOfMind")
+        case .medicationDoseEvent(let event):
+            errors += Validation.medicationDoseEvent(event, at: "\(path).medicationDoseEvent")
+        case .scoredAssessment(let assessment):
+            errors += Validation.scoredAssessment(assessment, type: type, at: "\(path).scoredAssessment")
         }
         errors += Validation.metadata(metadata, at: "\(path).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path).metadata")

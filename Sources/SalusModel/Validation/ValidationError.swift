@@ -51,7 +51,8 @@ public struct ValidationError: Error, Equatable, CustomStringConvertible {
         public static let readOnlyType = Reason(rawValue: "readOnlyType")
         /// A category raw value outside the type's enumeration.
         public static let invalidCategoryValue = Reason(rawValue: "invalidCategoryValue")
-        /// A quantity outside the type's possible range.
+        /// A value outside its possible range: a quantity outside the type's bounds, a valence
+        /// outside -1...1.
         public static let valueOutOfRange = Reason(rawValue: "valueOutOfRange")
         /// A metadata key the type requires is missing.
         public static let missingMetadata = Reason(rawValue: "missingMetadata")

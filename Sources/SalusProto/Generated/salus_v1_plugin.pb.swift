@@ -37,6 +37,12 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
   case workout // = 4
   case visionPrescription // = 5
   case document // = 6
+  case electrocardiogram // = 8
+  case audiogram // = 9
+  case heartbeatSeries // = 10
+  case stateOfMind // = 11
+  case medicationDoseEvent // = 12
+  case scoredAssessment // = 13
 
   /// HKActivitySummaryTypeIdentifier: computed daily summaries, read-only for apps.
   case activitySummary // = 14
@@ -55,6 +61,12 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case 4: self = .workout
     case 5: self = .visionPrescription
     case 6: self = .document
+    case 8: self = .electrocardiogram
+    case 9: self = .audiogram
+    case 10: self = .heartbeatSeries
+    case 11: self = .stateOfMind
+    case 12: self = .medicationDoseEvent
+    case 13: self = .scoredAssessment
     case 14: self = .activitySummary
     default: self = .UNRECOGNIZED(rawValue)
     }
@@ -69,6 +81,12 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case .workout: return 4
     case .visionPrescription: return 5
     case .document: return 6
+    case .electrocardiogram: return 8
+    case .audiogram: return 9
+    case .heartbeatSeries: return 10
+    case .stateOfMind: return 11
+    case .medicationDoseEvent: return 12
+    case .scoredAssessment: return 13
     case .activitySummary: return 14
     case .UNRECOGNIZED(let i): return i
     }
@@ -83,6 +101,12 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     .workout,
     .visionPrescription,
     .document,
+    .electrocardiogram,
+    .audiogram,
+    .heartbeatSeries,
+    .stateOfMind,
+    .medicationDoseEvent,
+    .scoredAssessment,
     .activitySummary,
   ]
 
@@ -835,7 +859,7 @@ public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{2}\u{8}OBJECT_KIND_ACTIVITY_SUMMARY\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{2}\u{2}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {

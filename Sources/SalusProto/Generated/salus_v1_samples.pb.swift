@@ -29,6 +29,49 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+/// Which questionnaire a scored assessment answers.
+public nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// GAD-7, 7 questions (type HKScoredAssessmentTypeIdentifierGAD7).
+  case gad7 // = 1
+
+  /// PHQ-9, 9 questions (type HKScoredAssessmentTypeIdentifierPHQ9).
+  case phq9 // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .gad7
+    case 2: self = .phq9
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .gad7: return 1
+    case .phq9: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Salus_V1_AssessmentInstrument] = [
+    .unspecified,
+    .gad7,
+    .phq9,
+  ]
+
+}
+
 /// A value with its unit, in HealthKit's unit-string grammar ("count/min", "mmol<180.15588>/L").
 public nonisolated struct Salus_V1_Quantity: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -654,6 +697,355 @@ public nonisolated struct Salus_V1_Document: Sendable {
   public init() {}
 }
 
+/// An electrocardiogram (HKElectrocardiogram). Units are fixed: beats per minute, hertz,
+/// microvolts, seconds since the sample's start.
+///
+/// The voltages are not part of the sample's normal wire form: queries (QuerySamples,
+/// QueryAnchored) return the electrocardiogram with `voltages` empty and
+/// `number_of_voltage_measurements` set; Store/QueryElectrocardiogramVoltages streams one
+/// electrocardiogram's voltages in chunks. Saving takes every voltage with the sample, in the
+/// Save request, so an electrocardiogram saved is bounded by the frame size limit that Hello
+/// reports (Limits.max_frame_size, 4 MiB for the whole request: about 190,000 voltages of 22
+/// bytes each); a larger request fails with RESOURCE_EXHAUSTED.
+public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HKElectrocardiogramClassification raw value (notSet 0, sinusRhythm 1, atrialFibrillation 2,
+  /// inconclusiveLowHeartRate 3, inconclusiveHighHeartRate 4, inconclusivePoorReading 5,
+  /// inconclusiveOther 6, unrecognized 100).
+  public var classification: Int32 = 0
+
+  /// HKElectrocardiogramSymptomsStatus raw value (notSet 0, none 1, present 2).
+  public var symptomsStatus: Int32 = 0
+
+  /// Beats per minute; unset when not known.
+  public var optionalAverageHeartRate: Salus_V1_Electrocardiogram.OneOf_OptionalAverageHeartRate? = nil
+
+  public var averageHeartRate: Double {
+    get {
+      if case .averageHeartRate(let v)? = optionalAverageHeartRate {return v}
+      return 0
+    }
+    set {optionalAverageHeartRate = .averageHeartRate(newValue)}
+  }
+
+  /// Hertz; unset when not known.
+  public var optionalSamplingFrequency: Salus_V1_Electrocardiogram.OneOf_OptionalSamplingFrequency? = nil
+
+  public var samplingFrequency: Double {
+    get {
+      if case .samplingFrequency(let v)? = optionalSamplingFrequency {return v}
+      return 0
+    }
+    set {optionalSamplingFrequency = .samplingFrequency(newValue)}
+  }
+
+  /// How many voltages the electrocardiogram has; when saving, the number of `voltages`.
+  public var numberOfVoltageMeasurements: UInt64 = 0
+
+  /// Saving: every voltage, in recording order. Never set in query results.
+  public var voltages: [Salus_V1_ElectrocardiogramVoltage] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Beats per minute; unset when not known.
+  public nonisolated enum OneOf_OptionalAverageHeartRate: Equatable, Sendable {
+    case averageHeartRate(Double)
+
+  }
+
+  /// Hertz; unset when not known.
+  public nonisolated enum OneOf_OptionalSamplingFrequency: Equatable, Sendable {
+    case samplingFrequency(Double)
+
+  }
+
+  public init() {}
+}
+
+/// One voltage measurement (HKElectrocardiogram.VoltageMeasurement, for one lead).
+public nonisolated struct Salus_V1_ElectrocardiogramVoltage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Seconds from the sample's start date; inside the sample's interval.
+  public var timeSinceSampleStart: Double = 0
+
+  public var microvolts: Double = 0
+
+  /// HKElectrocardiogramLead raw value (appleWatchSimilarToLeadI 1).
+  public var lead: Int32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// An audiogram (HKAudiogramSample): hearing sensitivity per tested frequency.
+public nonisolated struct Salus_V1_Audiogram: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Each frequency once.
+  public var sensitivityPoints: [Salus_V1_AudiogramSensitivityPoint] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_AudiogramSensitivityPoint: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Hertz, positive.
+  public var frequency: Double = 0
+
+  public var tests: [Salus_V1_AudiogramSensitivityTest] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One test at one frequency (HKAudiogramSensitivityTest).
+public nonisolated struct Salus_V1_AudiogramSensitivityTest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// dBHL (decibels hearing level; 0 is the baseline, a hearing loss is higher).
+  public var sensitivity: Double = 0
+
+  /// HKAudiogramConductionType raw value (air 0).
+  public var conductionType: Int32 = 0
+
+  public var masked: Bool = false
+
+  /// HKAudiogramSensitivityTestSide raw value (left 0, right 1).
+  public var side: Int32 = 0
+
+  /// Unset: the sensitivity was not clamped.
+  public var clampingRange: Salus_V1_AudiogramClampingRange {
+    get {_clampingRange ?? Salus_V1_AudiogramClampingRange()}
+    set {_clampingRange = newValue}
+  }
+  /// Returns true if `clampingRange` has been explicitly set.
+  public var hasClampingRange: Bool {self._clampingRange != nil}
+  /// Clears the value of `clampingRange`. Subsequent reads from it will return its default value.
+  public mutating func clearClampingRange() {self._clampingRange = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _clampingRange: Salus_V1_AudiogramClampingRange? = nil
+}
+
+/// At least one bound, in dBHL; lower below upper when both are set.
+public nonisolated struct Salus_V1_AudiogramClampingRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var optionalLowerBound: Salus_V1_AudiogramClampingRange.OneOf_OptionalLowerBound? = nil
+
+  public var lowerBound: Double {
+    get {
+      if case .lowerBound(let v)? = optionalLowerBound {return v}
+      return 0
+    }
+    set {optionalLowerBound = .lowerBound(newValue)}
+  }
+
+  public var optionalUpperBound: Salus_V1_AudiogramClampingRange.OneOf_OptionalUpperBound? = nil
+
+  public var upperBound: Double {
+    get {
+      if case .upperBound(let v)? = optionalUpperBound {return v}
+      return 0
+    }
+    set {optionalUpperBound = .upperBound(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_OptionalLowerBound: Equatable, Sendable {
+    case lowerBound(Double)
+
+  }
+
+  public nonisolated enum OneOf_OptionalUpperBound: Equatable, Sendable {
+    case upperBound(Double)
+
+  }
+
+  public init() {}
+}
+
+/// A heartbeat series (HKHeartbeatSeriesSample with its beats).
+public nonisolated struct Salus_V1_HeartbeatSeries: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Strictly ascending, inside the sample's interval.
+  public var beats: [Salus_V1_Heartbeat] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Salus_V1_Heartbeat: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Seconds from the sample's start date.
+  public var timeSinceSeriesStart: Double = 0
+
+  /// A gap in the recording came before this beat.
+  public var precededByGap: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A state of mind (HKStateOfMind).
+public nonisolated struct Salus_V1_StateOfMind: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HKStateOfMindKind raw value (momentaryEmotion 1, dailyMood 2).
+  public var kind: Int32 = 0
+
+  /// -1 (very unpleasant) to 1 (very pleasant).
+  public var valence: Double = 0
+
+  /// HKStateOfMindValenceClassification raw value (veryUnpleasant 1 ... neutral 4 ...
+  /// veryPleasant 7), derived from the valence by the daemon; ignored when saving.
+  public var valenceClassification: Int32 = 0
+
+  /// HKStateOfMindLabel raw values (amazed 1 ... satisfied 38).
+  public var labels: [Int32] = []
+
+  /// HKStateOfMindAssociation raw values (community 1 ... weather 18).
+  public var associations: [Int32] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A medication dose event (HKMedicationDoseEvent).
+public nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HKMedicationDoseEventLogStatus raw value (notInteracted 1, notificationNotSent 2,
+  /// snoozed 3, taken 4, skipped 5, notLogged 6).
+  public var logStatus: Int32 = 0
+
+  /// HKMedicationDoseEventScheduleType raw value (asNeeded 1, schedule 2).
+  public var scheduleType: Int32 = 0
+
+  /// The medication concept, as the exporting system identifies it; not empty.
+  public var medicationConceptIdentifier: String = String()
+
+  /// Set exactly when schedule_type is schedule.
+  public var optionalScheduledDate: Salus_V1_MedicationDoseEvent.OneOf_OptionalScheduledDate? = nil
+
+  public var scheduledDate: Int64 {
+    get {
+      if case .scheduledDate(let v)? = optionalScheduledDate {return v}
+      return 0
+    }
+    set {optionalScheduledDate = .scheduledDate(newValue)}
+  }
+
+  /// In `unit`; set exactly when schedule_type is schedule.
+  public var optionalScheduledDoseQuantity: Salus_V1_MedicationDoseEvent.OneOf_OptionalScheduledDoseQuantity? = nil
+
+  public var scheduledDoseQuantity: Double {
+    get {
+      if case .scheduledDoseQuantity(let v)? = optionalScheduledDoseQuantity {return v}
+      return 0
+    }
+    set {optionalScheduledDoseQuantity = .scheduledDoseQuantity(newValue)}
+  }
+
+  /// In `unit`.
+  public var optionalDoseQuantity: Salus_V1_MedicationDoseEvent.OneOf_OptionalDoseQuantity? = nil
+
+  public var doseQuantity: Double {
+    get {
+      if case .doseQuantity(let v)? = optionalDoseQuantity {return v}
+      return 0
+    }
+    set {optionalDoseQuantity = .doseQuantity(newValue)}
+  }
+
+  /// A unit string ("count", "mg", "mL"); empty means "count".
+  public var unit: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Set exactly when schedule_type is schedule.
+  public nonisolated enum OneOf_OptionalScheduledDate: Equatable, Sendable {
+    case scheduledDate(Int64)
+
+  }
+
+  /// In `unit`; set exactly when schedule_type is schedule.
+  public nonisolated enum OneOf_OptionalScheduledDoseQuantity: Equatable, Sendable {
+    case scheduledDoseQuantity(Double)
+
+  }
+
+  /// In `unit`.
+  public nonisolated enum OneOf_OptionalDoseQuantity: Equatable, Sendable {
+    case doseQuantity(Double)
+
+  }
+
+  public init() {}
+}
+
+/// A GAD-7 or PHQ-9 assessment (HKGAD7Assessment, HKPHQ9Assessment).
+public nonisolated struct Salus_V1_ScoredAssessment: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var instrument: Salus_V1_AssessmentInstrument = .unspecified
+
+  /// One per question, in order: HKGAD7AssessmentAnswer / HKPHQ9AssessmentAnswer raw values
+  /// (notAtAll 0, severalDays 1, moreThanHalfTheDays 2, nearlyEveryDay 3; preferNotToAnswer 4,
+  /// PHQ-9's ninth question only).
+  public var answers: [Int32] = []
+
+  /// The total score, derived by the daemon; ignored when saving.
+  public var score: Int32 = 0
+
+  /// The risk band, derived by the daemon; ignored when saving: HKGAD7AssessmentRisk
+  /// (noneToMinimal 1, mild 2, moderate 3, severe 4) or HKPHQ9AssessmentRisk (noneToMinimal 1,
+  /// mild 2, moderate 3, moderatelySevere 4, severe 5).
+  public var risk: Int32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// One sample. Samples are immutable: an edit is a delete plus a new sample.
 public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -727,6 +1119,54 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .document(newValue)}
   }
 
+  public var electrocardiogram: Salus_V1_Electrocardiogram {
+    get {
+      if case .electrocardiogram(let v)? = _storage._value {return v}
+      return Salus_V1_Electrocardiogram()
+    }
+    set {_uniqueStorage()._value = .electrocardiogram(newValue)}
+  }
+
+  public var audiogram: Salus_V1_Audiogram {
+    get {
+      if case .audiogram(let v)? = _storage._value {return v}
+      return Salus_V1_Audiogram()
+    }
+    set {_uniqueStorage()._value = .audiogram(newValue)}
+  }
+
+  public var heartbeatSeries: Salus_V1_HeartbeatSeries {
+    get {
+      if case .heartbeatSeries(let v)? = _storage._value {return v}
+      return Salus_V1_HeartbeatSeries()
+    }
+    set {_uniqueStorage()._value = .heartbeatSeries(newValue)}
+  }
+
+  public var stateOfMind: Salus_V1_StateOfMind {
+    get {
+      if case .stateOfMind(let v)? = _storage._value {return v}
+      return Salus_V1_StateOfMind()
+    }
+    set {_uniqueStorage()._value = .stateOfMind(newValue)}
+  }
+
+  public var medicationDoseEvent: Salus_V1_MedicationDoseEvent {
+    get {
+      if case .medicationDoseEvent(let v)? = _storage._value {return v}
+      return Salus_V1_MedicationDoseEvent()
+    }
+    set {_uniqueStorage()._value = .medicationDoseEvent(newValue)}
+  }
+
+  public var scoredAssessment: Salus_V1_ScoredAssessment {
+    get {
+      if case .scoredAssessment(let v)? = _storage._value {return v}
+      return Salus_V1_ScoredAssessment()
+    }
+    set {_uniqueStorage()._value = .scoredAssessment(newValue)}
+  }
+
   /// Assigned by the daemon.
   public var sourceRevision: Salus_V1_SourceRevision {
     get {_storage._sourceRevision ?? Salus_V1_SourceRevision()}
@@ -765,6 +1205,12 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     case workout(Salus_V1_Workout)
     case visionPrescription(Salus_V1_VisionPrescription)
     case document(Salus_V1_Document)
+    case electrocardiogram(Salus_V1_Electrocardiogram)
+    case audiogram(Salus_V1_Audiogram)
+    case heartbeatSeries(Salus_V1_HeartbeatSeries)
+    case stateOfMind(Salus_V1_StateOfMind)
+    case medicationDoseEvent(Salus_V1_MedicationDoseEvent)
+    case scoredAssessment(Salus_V1_ScoredAssessment)
 
   }
 
@@ -794,6 +1240,10 @@ public nonisolated struct Salus_V1_DeletedObject: Sendable {
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "salus.v1"
+
+nonisolated extension Salus_V1_AssessmentInstrument: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ASSESSMENT_INSTRUMENT_UNSPECIFIED\0\u{1}ASSESSMENT_INSTRUMENT_GAD7\0\u{1}ASSESSMENT_INSTRUMENT_PHQ9\0")
+}
 
 nonisolated extension Salus_V1_Quantity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Quantity"
@@ -1663,9 +2113,539 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
   }
 }
 
+nonisolated extension Salus_V1_Electrocardiogram: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Electrocardiogram"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}classification\0\u{3}symptoms_status\0\u{3}average_heart_rate\0\u{3}sampling_frequency\0\u{3}number_of_voltage_measurements\0\u{1}voltages\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.classification) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.symptomsStatus) }()
+      case 3: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalAverageHeartRate != nil {try decoder.handleConflictingOneOf()}
+          self.optionalAverageHeartRate = .averageHeartRate(v)
+        }
+      }()
+      case 4: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalSamplingFrequency != nil {try decoder.handleConflictingOneOf()}
+          self.optionalSamplingFrequency = .samplingFrequency(v)
+        }
+      }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.numberOfVoltageMeasurements) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.voltages) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.classification != 0 {
+      try visitor.visitSingularInt32Field(value: self.classification, fieldNumber: 1)
+    }
+    if self.symptomsStatus != 0 {
+      try visitor.visitSingularInt32Field(value: self.symptomsStatus, fieldNumber: 2)
+    }
+    try { if case .averageHeartRate(let v)? = self.optionalAverageHeartRate {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 3)
+    } }()
+    try { if case .samplingFrequency(let v)? = self.optionalSamplingFrequency {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 4)
+    } }()
+    if self.numberOfVoltageMeasurements != 0 {
+      try visitor.visitSingularUInt64Field(value: self.numberOfVoltageMeasurements, fieldNumber: 5)
+    }
+    if !self.voltages.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.voltages, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_Electrocardiogram, rhs: Salus_V1_Electrocardiogram) -> Bool {
+    if lhs.classification != rhs.classification {return false}
+    if lhs.symptomsStatus != rhs.symptomsStatus {return false}
+    if lhs.optionalAverageHeartRate != rhs.optionalAverageHeartRate {return false}
+    if lhs.optionalSamplingFrequency != rhs.optionalSamplingFrequency {return false}
+    if lhs.numberOfVoltageMeasurements != rhs.numberOfVoltageMeasurements {return false}
+    if lhs.voltages != rhs.voltages {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ElectrocardiogramVoltage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltage"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_sample_start\0\u{1}microvolts\0\u{1}lead\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.timeSinceSampleStart) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.microvolts) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.lead) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.timeSinceSampleStart.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.timeSinceSampleStart, fieldNumber: 1)
+    }
+    if self.microvolts.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.microvolts, fieldNumber: 2)
+    }
+    if self.lead != 0 {
+      try visitor.visitSingularInt32Field(value: self.lead, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ElectrocardiogramVoltage, rhs: Salus_V1_ElectrocardiogramVoltage) -> Bool {
+    if lhs.timeSinceSampleStart != rhs.timeSinceSampleStart {return false}
+    if lhs.microvolts != rhs.microvolts {return false}
+    if lhs.lead != rhs.lead {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_Audiogram: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Audiogram"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}sensitivity_points\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.sensitivityPoints) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.sensitivityPoints.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.sensitivityPoints, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_Audiogram, rhs: Salus_V1_Audiogram) -> Bool {
+    if lhs.sensitivityPoints != rhs.sensitivityPoints {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_AudiogramSensitivityPoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AudiogramSensitivityPoint"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}frequency\0\u{1}tests\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.frequency) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.tests) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.frequency.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.frequency, fieldNumber: 1)
+    }
+    if !self.tests.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.tests, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_AudiogramSensitivityPoint, rhs: Salus_V1_AudiogramSensitivityPoint) -> Bool {
+    if lhs.frequency != rhs.frequency {return false}
+    if lhs.tests != rhs.tests {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_AudiogramSensitivityTest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AudiogramSensitivityTest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensitivity\0\u{3}conduction_type\0\u{1}masked\0\u{1}side\0\u{3}clamping_range\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.sensitivity) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.conductionType) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.masked) }()
+      case 4: try { try decoder.decodeSingularInt32Field(value: &self.side) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._clampingRange) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.sensitivity.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.sensitivity, fieldNumber: 1)
+    }
+    if self.conductionType != 0 {
+      try visitor.visitSingularInt32Field(value: self.conductionType, fieldNumber: 2)
+    }
+    if self.masked != false {
+      try visitor.visitSingularBoolField(value: self.masked, fieldNumber: 3)
+    }
+    if self.side != 0 {
+      try visitor.visitSingularInt32Field(value: self.side, fieldNumber: 4)
+    }
+    try { if let v = self._clampingRange {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_AudiogramSensitivityTest, rhs: Salus_V1_AudiogramSensitivityTest) -> Bool {
+    if lhs.sensitivity != rhs.sensitivity {return false}
+    if lhs.conductionType != rhs.conductionType {return false}
+    if lhs.masked != rhs.masked {return false}
+    if lhs.side != rhs.side {return false}
+    if lhs._clampingRange != rhs._clampingRange {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_AudiogramClampingRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AudiogramClampingRange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}lower_bound\0\u{3}upper_bound\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalLowerBound != nil {try decoder.handleConflictingOneOf()}
+          self.optionalLowerBound = .lowerBound(v)
+        }
+      }()
+      case 2: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalUpperBound != nil {try decoder.handleConflictingOneOf()}
+          self.optionalUpperBound = .upperBound(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if case .lowerBound(let v)? = self.optionalLowerBound {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 1)
+    } }()
+    try { if case .upperBound(let v)? = self.optionalUpperBound {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_AudiogramClampingRange, rhs: Salus_V1_AudiogramClampingRange) -> Bool {
+    if lhs.optionalLowerBound != rhs.optionalLowerBound {return false}
+    if lhs.optionalUpperBound != rhs.optionalUpperBound {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_HeartbeatSeries: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HeartbeatSeries"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}beats\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.beats) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.beats.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.beats, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_HeartbeatSeries, rhs: Salus_V1_HeartbeatSeries) -> Bool {
+    if lhs.beats != rhs.beats {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Heartbeat"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_series_start\0\u{3}preceded_by_gap\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.timeSinceSeriesStart) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.precededByGap) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.timeSinceSeriesStart.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.timeSinceSeriesStart, fieldNumber: 1)
+    }
+    if self.precededByGap != false {
+      try visitor.visitSingularBoolField(value: self.precededByGap, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_Heartbeat, rhs: Salus_V1_Heartbeat) -> Bool {
+    if lhs.timeSinceSeriesStart != rhs.timeSinceSeriesStart {return false}
+    if lhs.precededByGap != rhs.precededByGap {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_StateOfMind: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StateOfMind"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}valence\0\u{3}valence_classification\0\u{1}labels\0\u{1}associations\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.kind) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.valence) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.valenceClassification) }()
+      case 4: try { try decoder.decodeRepeatedInt32Field(value: &self.labels) }()
+      case 5: try { try decoder.decodeRepeatedInt32Field(value: &self.associations) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.kind != 0 {
+      try visitor.visitSingularInt32Field(value: self.kind, fieldNumber: 1)
+    }
+    if self.valence.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.valence, fieldNumber: 2)
+    }
+    if self.valenceClassification != 0 {
+      try visitor.visitSingularInt32Field(value: self.valenceClassification, fieldNumber: 3)
+    }
+    if !self.labels.isEmpty {
+      try visitor.visitPackedInt32Field(value: self.labels, fieldNumber: 4)
+    }
+    if !self.associations.isEmpty {
+      try visitor.visitPackedInt32Field(value: self.associations, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_StateOfMind, rhs: Salus_V1_StateOfMind) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.valence != rhs.valence {return false}
+    if lhs.valenceClassification != rhs.valenceClassification {return false}
+    if lhs.labels != rhs.labels {return false}
+    if lhs.associations != rhs.associations {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_MedicationDoseEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MedicationDoseEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}log_status\0\u{3}schedule_type\0\u{3}medication_concept_identifier\0\u{3}scheduled_date\0\u{3}scheduled_dose_quantity\0\u{3}dose_quantity\0\u{1}unit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.logStatus) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.scheduleType) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.medicationConceptIdentifier) }()
+      case 4: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalScheduledDate != nil {try decoder.handleConflictingOneOf()}
+          self.optionalScheduledDate = .scheduledDate(v)
+        }
+      }()
+      case 5: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalScheduledDoseQuantity != nil {try decoder.handleConflictingOneOf()}
+          self.optionalScheduledDoseQuantity = .scheduledDoseQuantity(v)
+        }
+      }()
+      case 6: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalDoseQuantity != nil {try decoder.handleConflictingOneOf()}
+          self.optionalDoseQuantity = .doseQuantity(v)
+        }
+      }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.logStatus != 0 {
+      try visitor.visitSingularInt32Field(value: self.logStatus, fieldNumber: 1)
+    }
+    if self.scheduleType != 0 {
+      try visitor.visitSingularInt32Field(value: self.scheduleType, fieldNumber: 2)
+    }
+    if !self.medicationConceptIdentifier.isEmpty {
+      try visitor.visitSingularStringField(value: self.medicationConceptIdentifier, fieldNumber: 3)
+    }
+    try { if case .scheduledDate(let v)? = self.optionalScheduledDate {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
+    } }()
+    try { if case .scheduledDoseQuantity(let v)? = self.optionalScheduledDoseQuantity {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 5)
+    } }()
+    try { if case .doseQuantity(let v)? = self.optionalDoseQuantity {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 6)
+    } }()
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_MedicationDoseEvent, rhs: Salus_V1_MedicationDoseEvent) -> Bool {
+    if lhs.logStatus != rhs.logStatus {return false}
+    if lhs.scheduleType != rhs.scheduleType {return false}
+    if lhs.medicationConceptIdentifier != rhs.medicationConceptIdentifier {return false}
+    if lhs.optionalScheduledDate != rhs.optionalScheduledDate {return false}
+    if lhs.optionalScheduledDoseQuantity != rhs.optionalScheduledDoseQuantity {return false}
+    if lhs.optionalDoseQuantity != rhs.optionalDoseQuantity {return false}
+    if lhs.unit != rhs.unit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ScoredAssessment"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}instrument\0\u{1}answers\0\u{1}score\0\u{1}risk\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.instrument) }()
+      case 2: try { try decoder.decodeRepeatedInt32Field(value: &self.answers) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.score) }()
+      case 4: try { try decoder.decodeSingularInt32Field(value: &self.risk) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.instrument != .unspecified {
+      try visitor.visitSingularEnumField(value: self.instrument, fieldNumber: 1)
+    }
+    if !self.answers.isEmpty {
+      try visitor.visitPackedInt32Field(value: self.answers, fieldNumber: 2)
+    }
+    if self.score != 0 {
+      try visitor.visitSingularInt32Field(value: self.score, fieldNumber: 3)
+    }
+    if self.risk != 0 {
+      try visitor.visitSingularInt32Field(value: self.risk, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ScoredAssessment, rhs: Salus_V1_ScoredAssessment) -> Bool {
+    if lhs.instrument != rhs.instrument {return false}
+    if lhs.answers != rhs.answers {return false}
+    if lhs.score != rhs.score {return false}
+    if lhs.risk != rhs.risk {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Sample"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{2}\u{2}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0")
 
   fileprivate class _StorageClass {
     var _uuid: Data = Data()
@@ -1787,6 +2767,84 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
         case 11: try { try decoder.decodeSingularMessageField(value: &_storage._device) }()
         case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_MetadataValue>.self, value: &_storage._metadata) }()
         case 13: try { try decoder.decodeSingularInt64Field(value: &_storage._creationDate) }()
+        case 15: try {
+          var v: Salus_V1_Electrocardiogram?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .electrocardiogram(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .electrocardiogram(v)
+          }
+        }()
+        case 16: try {
+          var v: Salus_V1_Audiogram?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .audiogram(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .audiogram(v)
+          }
+        }()
+        case 17: try {
+          var v: Salus_V1_HeartbeatSeries?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .heartbeatSeries(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .heartbeatSeries(v)
+          }
+        }()
+        case 18: try {
+          var v: Salus_V1_StateOfMind?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .stateOfMind(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .stateOfMind(v)
+          }
+        }()
+        case 19: try {
+          var v: Salus_V1_MedicationDoseEvent?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .medicationDoseEvent(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .medicationDoseEvent(v)
+          }
+        }()
+        case 20: try {
+          var v: Salus_V1_ScoredAssessment?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .scoredAssessment(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .scoredAssessment(v)
+          }
+        }()
         default: break
         }
       }
@@ -1832,7 +2890,7 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
         guard case .document(let v)? = _storage._value else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
       }()
-      case nil: break
+      default: break
       }
       try { if let v = _storage._sourceRevision {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
@@ -1845,6 +2903,33 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
       }
       if _storage._creationDate != 0 {
         try visitor.visitSingularInt64Field(value: _storage._creationDate, fieldNumber: 13)
+      }
+      switch _storage._value {
+      case .electrocardiogram?: try {
+        guard case .electrocardiogram(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+      }()
+      case .audiogram?: try {
+        guard case .audiogram(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+      }()
+      case .heartbeatSeries?: try {
+        guard case .heartbeatSeries(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+      }()
+      case .stateOfMind?: try {
+        guard case .stateOfMind(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+      }()
+      case .medicationDoseEvent?: try {
+        guard case .medicationDoseEvent(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+      }()
+      case .scoredAssessment?: try {
+        guard case .scoredAssessment(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+      }()
+      default: break
       }
     }
     try unknownFields.traverse(visitor: &visitor)

@@ -431,6 +431,37 @@ public nonisolated struct Salus_V1_SourceQueryResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Salus_V1_ElectrocardiogramVoltageQueryRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The electrocardiogram sample's UUID (16 bytes). A sample that does not exist and one the
+  /// caller may not read give the same NOT_FOUND.
+  public var uuid: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One chunk of voltages, in recording order; the chunks of one call together hold the
+/// electrocardiogram's number_of_voltage_measurements voltages.
+public nonisolated struct Salus_V1_ElectrocardiogramVoltageBatch: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var voltages: [Salus_V1_ElectrocardiogramVoltage] = []
+
+  /// The position of the chunk's first voltage among all of them (0 for the first chunk).
+  public var firstIndex: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "salus.v1"
@@ -1108,6 +1139,71 @@ nonisolated extension Salus_V1_SourceQueryResponse: SwiftProtobuf.Message, Swift
 
   public static func ==(lhs: Salus_V1_SourceQueryResponse, rhs: Salus_V1_SourceQueryResponse) -> Bool {
     if lhs.sources != rhs.sources {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ElectrocardiogramVoltageQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltageQueryRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.uuid) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.uuid.isEmpty {
+      try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ElectrocardiogramVoltageQueryRequest, rhs: Salus_V1_ElectrocardiogramVoltageQueryRequest) -> Bool {
+    if lhs.uuid != rhs.uuid {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ElectrocardiogramVoltageBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltageBatch"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}voltages\0\u{3}first_index\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.voltages) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.firstIndex) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.voltages.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.voltages, fieldNumber: 1)
+    }
+    if self.firstIndex != 0 {
+      try visitor.visitSingularUInt64Field(value: self.firstIndex, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ElectrocardiogramVoltageBatch, rhs: Salus_V1_ElectrocardiogramVoltageBatch) -> Bool {
+    if lhs.voltages != rhs.voltages {return false}
+    if lhs.firstIndex != rhs.firstIndex {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -54,6 +54,10 @@ package struct StoreService: Sendable {
         router.registerUnary(SalusMethods.Store.querySources, onEventLoop: false) { (request: Salus_V1_SourceQueryRequest, context) in
             return try await self.querySources(request, caller: try Caller.resolve(context))
         }
+        router.registerServerStreaming(SalusMethods.Store.queryElectrocardiogramVoltages, onEventLoop: false) {
+            (request: Salus_V1_ElectrocardiogramVoltageQueryRequest, writer: RPCWriter<Salus_V1_ElectrocardiogramVoltageBatch>, context) in
+            try await self.queryElectrocardiogramVoltages(request, writer: writer, caller: try Caller.resolve(context))
+        }
     }
 
     // MARK: Writing
@@ -246,6 +250,43 @@ package struct StoreService: Sendable {
             notification.changedTypes = changed.map(\.rawValue).sorted()
             notification.anchor = commit.anchor.rawValue
             try await writer.write(notification)
+        }
+    }
+
+    /// Streams the voltages of one electrocardiogram, a chunk (one stored block) per Data
+    /// frame, each read only when the stream has credit.
+    ///
+    /// The caller must be able to read the sample as a sample query would show it (read
+    /// permission, or its own sample with share permission): a sample that does not exist and one
+    /// the caller may not read give the same NOT_FOUND, so a denied reader learns nothing. A
+    /// readable sample of another kind is INVALID_ARGUMENT naming `uuid`.
+    func queryElectrocardiogramVoltages(
+        _ request: Salus_V1_ElectrocardiogramVoltageQueryRequest, writer: RPCWriter<Salus_V1_ElectrocardiogramVoltageBatch>,
+        caller: Caller
+    ) async throws {
+        guard let uuid = WireUUID.uuid(request.uuid) else {
+            throw RPCError.invalidArgument(
+                field: "uuid", value: "\(request.uuid.count) bytes", expected: "16 bytes: an electrocardiogram's UUID")
+        }
+        let sample = try await storeCall { try await store.sample(uuid: uuid) }
+        guard let sample, authorization.readAccess(caller, type: sample.type.rawValue).admits(sample) else {
+            throw RPCError(
+                code: .notFound, message: "uuid: \(uuid.uuidString) is not an electrocardiogram this app may read",
+                reason: .notFound, field: "uuid", value: uuid.uuidString,
+                expected: "the UUID of an electrocardiogram this app may read")
+        }
+        guard case .electrocardiogram = sample.value else {
+            throw RPCError.invalidArgument(
+                field: "uuid", value: uuid.uuidString,
+                expected: "the UUID of an electrocardiogram; this is a \(sample.kind.rawValue) sample of \(sample.type)")
+        }
+        try await storeCall {
+            for try await chunk in try store.electrocardiogramVoltages(of: uuid) {
+                var batch = Salus_V1_ElectrocardiogramVoltageBatch()
+                batch.firstIndex = UInt64(chunk.firstIndex)
+                batch.voltages = chunk.voltages.map(\.wire)
+                try await writer.write(batch)
+            }
         }
     }
 

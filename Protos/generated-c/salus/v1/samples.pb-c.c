@@ -571,6 +571,501 @@ void   salus__v1__document__free_unpacked
   assert(message->base.descriptor == &salus__v1__document__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__electrocardiogram__init
+                     (Salus__V1__Electrocardiogram         *message)
+{
+  static const Salus__V1__Electrocardiogram init_value = SALUS__V1__ELECTROCARDIOGRAM__INIT;
+  *message = init_value;
+}
+size_t salus__v1__electrocardiogram__get_packed_size
+                     (const Salus__V1__Electrocardiogram *message)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__electrocardiogram__pack
+                     (const Salus__V1__Electrocardiogram *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__electrocardiogram__pack_to_buffer
+                     (const Salus__V1__Electrocardiogram *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__Electrocardiogram *
+       salus__v1__electrocardiogram__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__Electrocardiogram *)
+     protobuf_c_message_unpack (&salus__v1__electrocardiogram__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__electrocardiogram__free_unpacked
+                     (Salus__V1__Electrocardiogram *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__electrocardiogram__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__electrocardiogram_voltage__init
+                     (Salus__V1__ElectrocardiogramVoltage         *message)
+{
+  static const Salus__V1__ElectrocardiogramVoltage init_value = SALUS__V1__ELECTROCARDIOGRAM_VOLTAGE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__electrocardiogram_voltage__get_packed_size
+                     (const Salus__V1__ElectrocardiogramVoltage *message)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__electrocardiogram_voltage__pack
+                     (const Salus__V1__ElectrocardiogramVoltage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__electrocardiogram_voltage__pack_to_buffer
+                     (const Salus__V1__ElectrocardiogramVoltage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ElectrocardiogramVoltage *
+       salus__v1__electrocardiogram_voltage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ElectrocardiogramVoltage *)
+     protobuf_c_message_unpack (&salus__v1__electrocardiogram_voltage__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__electrocardiogram_voltage__free_unpacked
+                     (Salus__V1__ElectrocardiogramVoltage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__audiogram__init
+                     (Salus__V1__Audiogram         *message)
+{
+  static const Salus__V1__Audiogram init_value = SALUS__V1__AUDIOGRAM__INIT;
+  *message = init_value;
+}
+size_t salus__v1__audiogram__get_packed_size
+                     (const Salus__V1__Audiogram *message)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__audiogram__pack
+                     (const Salus__V1__Audiogram *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__audiogram__pack_to_buffer
+                     (const Salus__V1__Audiogram *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__Audiogram *
+       salus__v1__audiogram__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__Audiogram *)
+     protobuf_c_message_unpack (&salus__v1__audiogram__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__audiogram__free_unpacked
+                     (Salus__V1__Audiogram *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__audiogram__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__audiogram_sensitivity_point__init
+                     (Salus__V1__AudiogramSensitivityPoint         *message)
+{
+  static const Salus__V1__AudiogramSensitivityPoint init_value = SALUS__V1__AUDIOGRAM_SENSITIVITY_POINT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__audiogram_sensitivity_point__get_packed_size
+                     (const Salus__V1__AudiogramSensitivityPoint *message)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_point__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__audiogram_sensitivity_point__pack
+                     (const Salus__V1__AudiogramSensitivityPoint *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_point__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__audiogram_sensitivity_point__pack_to_buffer
+                     (const Salus__V1__AudiogramSensitivityPoint *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_point__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__AudiogramSensitivityPoint *
+       salus__v1__audiogram_sensitivity_point__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__AudiogramSensitivityPoint *)
+     protobuf_c_message_unpack (&salus__v1__audiogram_sensitivity_point__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__audiogram_sensitivity_point__free_unpacked
+                     (Salus__V1__AudiogramSensitivityPoint *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_point__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__audiogram_sensitivity_test__init
+                     (Salus__V1__AudiogramSensitivityTest         *message)
+{
+  static const Salus__V1__AudiogramSensitivityTest init_value = SALUS__V1__AUDIOGRAM_SENSITIVITY_TEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__audiogram_sensitivity_test__get_packed_size
+                     (const Salus__V1__AudiogramSensitivityTest *message)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_test__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__audiogram_sensitivity_test__pack
+                     (const Salus__V1__AudiogramSensitivityTest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_test__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__audiogram_sensitivity_test__pack_to_buffer
+                     (const Salus__V1__AudiogramSensitivityTest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_test__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__AudiogramSensitivityTest *
+       salus__v1__audiogram_sensitivity_test__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__AudiogramSensitivityTest *)
+     protobuf_c_message_unpack (&salus__v1__audiogram_sensitivity_test__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__audiogram_sensitivity_test__free_unpacked
+                     (Salus__V1__AudiogramSensitivityTest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__audiogram_sensitivity_test__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__audiogram_clamping_range__init
+                     (Salus__V1__AudiogramClampingRange         *message)
+{
+  static const Salus__V1__AudiogramClampingRange init_value = SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__audiogram_clamping_range__get_packed_size
+                     (const Salus__V1__AudiogramClampingRange *message)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_clamping_range__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__audiogram_clamping_range__pack
+                     (const Salus__V1__AudiogramClampingRange *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_clamping_range__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__audiogram_clamping_range__pack_to_buffer
+                     (const Salus__V1__AudiogramClampingRange *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__audiogram_clamping_range__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__AudiogramClampingRange *
+       salus__v1__audiogram_clamping_range__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__AudiogramClampingRange *)
+     protobuf_c_message_unpack (&salus__v1__audiogram_clamping_range__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__audiogram_clamping_range__free_unpacked
+                     (Salus__V1__AudiogramClampingRange *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__audiogram_clamping_range__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__heartbeat_series__init
+                     (Salus__V1__HeartbeatSeries         *message)
+{
+  static const Salus__V1__HeartbeatSeries init_value = SALUS__V1__HEARTBEAT_SERIES__INIT;
+  *message = init_value;
+}
+size_t salus__v1__heartbeat_series__get_packed_size
+                     (const Salus__V1__HeartbeatSeries *message)
+{
+  assert(message->base.descriptor == &salus__v1__heartbeat_series__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__heartbeat_series__pack
+                     (const Salus__V1__HeartbeatSeries *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__heartbeat_series__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__heartbeat_series__pack_to_buffer
+                     (const Salus__V1__HeartbeatSeries *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__heartbeat_series__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__HeartbeatSeries *
+       salus__v1__heartbeat_series__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__HeartbeatSeries *)
+     protobuf_c_message_unpack (&salus__v1__heartbeat_series__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__heartbeat_series__free_unpacked
+                     (Salus__V1__HeartbeatSeries *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__heartbeat_series__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__heartbeat__init
+                     (Salus__V1__Heartbeat         *message)
+{
+  static const Salus__V1__Heartbeat init_value = SALUS__V1__HEARTBEAT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__heartbeat__get_packed_size
+                     (const Salus__V1__Heartbeat *message)
+{
+  assert(message->base.descriptor == &salus__v1__heartbeat__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__heartbeat__pack
+                     (const Salus__V1__Heartbeat *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__heartbeat__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__heartbeat__pack_to_buffer
+                     (const Salus__V1__Heartbeat *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__heartbeat__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__Heartbeat *
+       salus__v1__heartbeat__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__Heartbeat *)
+     protobuf_c_message_unpack (&salus__v1__heartbeat__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__heartbeat__free_unpacked
+                     (Salus__V1__Heartbeat *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__heartbeat__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__state_of_mind__init
+                     (Salus__V1__StateOfMind         *message)
+{
+  static const Salus__V1__StateOfMind init_value = SALUS__V1__STATE_OF_MIND__INIT;
+  *message = init_value;
+}
+size_t salus__v1__state_of_mind__get_packed_size
+                     (const Salus__V1__StateOfMind *message)
+{
+  assert(message->base.descriptor == &salus__v1__state_of_mind__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__state_of_mind__pack
+                     (const Salus__V1__StateOfMind *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__state_of_mind__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__state_of_mind__pack_to_buffer
+                     (const Salus__V1__StateOfMind *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__state_of_mind__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__StateOfMind *
+       salus__v1__state_of_mind__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__StateOfMind *)
+     protobuf_c_message_unpack (&salus__v1__state_of_mind__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__state_of_mind__free_unpacked
+                     (Salus__V1__StateOfMind *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__state_of_mind__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__medication_dose_event__init
+                     (Salus__V1__MedicationDoseEvent         *message)
+{
+  static const Salus__V1__MedicationDoseEvent init_value = SALUS__V1__MEDICATION_DOSE_EVENT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__medication_dose_event__get_packed_size
+                     (const Salus__V1__MedicationDoseEvent *message)
+{
+  assert(message->base.descriptor == &salus__v1__medication_dose_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__medication_dose_event__pack
+                     (const Salus__V1__MedicationDoseEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__medication_dose_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__medication_dose_event__pack_to_buffer
+                     (const Salus__V1__MedicationDoseEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__medication_dose_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__MedicationDoseEvent *
+       salus__v1__medication_dose_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__MedicationDoseEvent *)
+     protobuf_c_message_unpack (&salus__v1__medication_dose_event__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__medication_dose_event__free_unpacked
+                     (Salus__V1__MedicationDoseEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__medication_dose_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__scored_assessment__init
+                     (Salus__V1__ScoredAssessment         *message)
+{
+  static const Salus__V1__ScoredAssessment init_value = SALUS__V1__SCORED_ASSESSMENT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__scored_assessment__get_packed_size
+                     (const Salus__V1__ScoredAssessment *message)
+{
+  assert(message->base.descriptor == &salus__v1__scored_assessment__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__scored_assessment__pack
+                     (const Salus__V1__ScoredAssessment *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__scored_assessment__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__scored_assessment__pack_to_buffer
+                     (const Salus__V1__ScoredAssessment *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__scored_assessment__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ScoredAssessment *
+       salus__v1__scored_assessment__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ScoredAssessment *)
+     protobuf_c_message_unpack (&salus__v1__scored_assessment__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__scored_assessment__free_unpacked
+                     (Salus__V1__ScoredAssessment *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__scored_assessment__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__sample__metadata_entry__init
                      (Salus__V1__Sample__MetadataEntry         *message)
 {
@@ -1983,6 +2478,775 @@ const ProtobufCMessageDescriptor salus__v1__document__descriptor =
   (ProtobufCMessageInit) salus__v1__document__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__electrocardiogram__field_descriptors[6] =
+{
+  {
+    "classification",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Electrocardiogram, classification),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "symptoms_status",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Electrocardiogram, symptoms_status),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "average_heart_rate",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__Electrocardiogram, optional_average_heart_rate_case),
+    offsetof(Salus__V1__Electrocardiogram, average_heart_rate),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sampling_frequency",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__Electrocardiogram, optional_sampling_frequency_case),
+    offsetof(Salus__V1__Electrocardiogram, sampling_frequency),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "number_of_voltage_measurements",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Electrocardiogram, number_of_voltage_measurements),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "voltages",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Electrocardiogram, n_voltages),
+    offsetof(Salus__V1__Electrocardiogram, voltages),
+    &salus__v1__electrocardiogram_voltage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__electrocardiogram__field_indices_by_name[] = {
+  2,   /* field[2] = average_heart_rate */
+  0,   /* field[0] = classification */
+  4,   /* field[4] = number_of_voltage_measurements */
+  3,   /* field[3] = sampling_frequency */
+  1,   /* field[1] = symptoms_status */
+  5,   /* field[5] = voltages */
+};
+static const ProtobufCIntRange salus__v1__electrocardiogram__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor salus__v1__electrocardiogram__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Electrocardiogram",
+  "Electrocardiogram",
+  "Salus__V1__Electrocardiogram",
+  "salus.v1",
+  sizeof(Salus__V1__Electrocardiogram),
+  6,
+  salus__v1__electrocardiogram__field_descriptors,
+  salus__v1__electrocardiogram__field_indices_by_name,
+  1,  salus__v1__electrocardiogram__number_ranges,
+  (ProtobufCMessageInit) salus__v1__electrocardiogram__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__electrocardiogram_voltage__field_descriptors[3] =
+{
+  {
+    "time_since_sample_start",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ElectrocardiogramVoltage, time_since_sample_start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "microvolts",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ElectrocardiogramVoltage, microvolts),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lead",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ElectrocardiogramVoltage, lead),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__electrocardiogram_voltage__field_indices_by_name[] = {
+  2,   /* field[2] = lead */
+  1,   /* field[1] = microvolts */
+  0,   /* field[0] = time_since_sample_start */
+};
+static const ProtobufCIntRange salus__v1__electrocardiogram_voltage__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ElectrocardiogramVoltage",
+  "ElectrocardiogramVoltage",
+  "Salus__V1__ElectrocardiogramVoltage",
+  "salus.v1",
+  sizeof(Salus__V1__ElectrocardiogramVoltage),
+  3,
+  salus__v1__electrocardiogram_voltage__field_descriptors,
+  salus__v1__electrocardiogram_voltage__field_indices_by_name,
+  1,  salus__v1__electrocardiogram_voltage__number_ranges,
+  (ProtobufCMessageInit) salus__v1__electrocardiogram_voltage__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__audiogram__field_descriptors[1] =
+{
+  {
+    "sensitivity_points",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Audiogram, n_sensitivity_points),
+    offsetof(Salus__V1__Audiogram, sensitivity_points),
+    &salus__v1__audiogram_sensitivity_point__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__audiogram__field_indices_by_name[] = {
+  0,   /* field[0] = sensitivity_points */
+};
+static const ProtobufCIntRange salus__v1__audiogram__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__audiogram__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Audiogram",
+  "Audiogram",
+  "Salus__V1__Audiogram",
+  "salus.v1",
+  sizeof(Salus__V1__Audiogram),
+  1,
+  salus__v1__audiogram__field_descriptors,
+  salus__v1__audiogram__field_indices_by_name,
+  1,  salus__v1__audiogram__number_ranges,
+  (ProtobufCMessageInit) salus__v1__audiogram__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__audiogram_sensitivity_point__field_descriptors[2] =
+{
+  {
+    "frequency",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AudiogramSensitivityPoint, frequency),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "tests",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__AudiogramSensitivityPoint, n_tests),
+    offsetof(Salus__V1__AudiogramSensitivityPoint, tests),
+    &salus__v1__audiogram_sensitivity_test__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__audiogram_sensitivity_point__field_indices_by_name[] = {
+  0,   /* field[0] = frequency */
+  1,   /* field[1] = tests */
+};
+static const ProtobufCIntRange salus__v1__audiogram_sensitivity_point__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__audiogram_sensitivity_point__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.AudiogramSensitivityPoint",
+  "AudiogramSensitivityPoint",
+  "Salus__V1__AudiogramSensitivityPoint",
+  "salus.v1",
+  sizeof(Salus__V1__AudiogramSensitivityPoint),
+  2,
+  salus__v1__audiogram_sensitivity_point__field_descriptors,
+  salus__v1__audiogram_sensitivity_point__field_indices_by_name,
+  1,  salus__v1__audiogram_sensitivity_point__number_ranges,
+  (ProtobufCMessageInit) salus__v1__audiogram_sensitivity_point__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__audiogram_sensitivity_test__field_descriptors[5] =
+{
+  {
+    "sensitivity",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AudiogramSensitivityTest, sensitivity),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "conduction_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AudiogramSensitivityTest, conduction_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "masked",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AudiogramSensitivityTest, masked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "side",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AudiogramSensitivityTest, side),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "clamping_range",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AudiogramSensitivityTest, clamping_range),
+    &salus__v1__audiogram_clamping_range__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__audiogram_sensitivity_test__field_indices_by_name[] = {
+  4,   /* field[4] = clamping_range */
+  1,   /* field[1] = conduction_type */
+  2,   /* field[2] = masked */
+  0,   /* field[0] = sensitivity */
+  3,   /* field[3] = side */
+};
+static const ProtobufCIntRange salus__v1__audiogram_sensitivity_test__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor salus__v1__audiogram_sensitivity_test__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.AudiogramSensitivityTest",
+  "AudiogramSensitivityTest",
+  "Salus__V1__AudiogramSensitivityTest",
+  "salus.v1",
+  sizeof(Salus__V1__AudiogramSensitivityTest),
+  5,
+  salus__v1__audiogram_sensitivity_test__field_descriptors,
+  salus__v1__audiogram_sensitivity_test__field_indices_by_name,
+  1,  salus__v1__audiogram_sensitivity_test__number_ranges,
+  (ProtobufCMessageInit) salus__v1__audiogram_sensitivity_test__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__audiogram_clamping_range__field_descriptors[2] =
+{
+  {
+    "lower_bound",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__AudiogramClampingRange, optional_lower_bound_case),
+    offsetof(Salus__V1__AudiogramClampingRange, lower_bound),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "upper_bound",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__AudiogramClampingRange, optional_upper_bound_case),
+    offsetof(Salus__V1__AudiogramClampingRange, upper_bound),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__audiogram_clamping_range__field_indices_by_name[] = {
+  0,   /* field[0] = lower_bound */
+  1,   /* field[1] = upper_bound */
+};
+static const ProtobufCIntRange salus__v1__audiogram_clamping_range__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__audiogram_clamping_range__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.AudiogramClampingRange",
+  "AudiogramClampingRange",
+  "Salus__V1__AudiogramClampingRange",
+  "salus.v1",
+  sizeof(Salus__V1__AudiogramClampingRange),
+  2,
+  salus__v1__audiogram_clamping_range__field_descriptors,
+  salus__v1__audiogram_clamping_range__field_indices_by_name,
+  1,  salus__v1__audiogram_clamping_range__number_ranges,
+  (ProtobufCMessageInit) salus__v1__audiogram_clamping_range__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__heartbeat_series__field_descriptors[1] =
+{
+  {
+    "beats",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__HeartbeatSeries, n_beats),
+    offsetof(Salus__V1__HeartbeatSeries, beats),
+    &salus__v1__heartbeat__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__heartbeat_series__field_indices_by_name[] = {
+  0,   /* field[0] = beats */
+};
+static const ProtobufCIntRange salus__v1__heartbeat_series__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__heartbeat_series__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.HeartbeatSeries",
+  "HeartbeatSeries",
+  "Salus__V1__HeartbeatSeries",
+  "salus.v1",
+  sizeof(Salus__V1__HeartbeatSeries),
+  1,
+  salus__v1__heartbeat_series__field_descriptors,
+  salus__v1__heartbeat_series__field_indices_by_name,
+  1,  salus__v1__heartbeat_series__number_ranges,
+  (ProtobufCMessageInit) salus__v1__heartbeat_series__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__heartbeat__field_descriptors[2] =
+{
+  {
+    "time_since_series_start",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Heartbeat, time_since_series_start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "preceded_by_gap",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Heartbeat, preceded_by_gap),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__heartbeat__field_indices_by_name[] = {
+  1,   /* field[1] = preceded_by_gap */
+  0,   /* field[0] = time_since_series_start */
+};
+static const ProtobufCIntRange salus__v1__heartbeat__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__heartbeat__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Heartbeat",
+  "Heartbeat",
+  "Salus__V1__Heartbeat",
+  "salus.v1",
+  sizeof(Salus__V1__Heartbeat),
+  2,
+  salus__v1__heartbeat__field_descriptors,
+  salus__v1__heartbeat__field_indices_by_name,
+  1,  salus__v1__heartbeat__number_ranges,
+  (ProtobufCMessageInit) salus__v1__heartbeat__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__state_of_mind__field_descriptors[5] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__StateOfMind, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "valence",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__StateOfMind, valence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "valence_classification",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__StateOfMind, valence_classification),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "labels",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Salus__V1__StateOfMind, n_labels),
+    offsetof(Salus__V1__StateOfMind, labels),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "associations",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Salus__V1__StateOfMind, n_associations),
+    offsetof(Salus__V1__StateOfMind, associations),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__state_of_mind__field_indices_by_name[] = {
+  4,   /* field[4] = associations */
+  0,   /* field[0] = kind */
+  3,   /* field[3] = labels */
+  1,   /* field[1] = valence */
+  2,   /* field[2] = valence_classification */
+};
+static const ProtobufCIntRange salus__v1__state_of_mind__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor salus__v1__state_of_mind__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.StateOfMind",
+  "StateOfMind",
+  "Salus__V1__StateOfMind",
+  "salus.v1",
+  sizeof(Salus__V1__StateOfMind),
+  5,
+  salus__v1__state_of_mind__field_descriptors,
+  salus__v1__state_of_mind__field_indices_by_name,
+  1,  salus__v1__state_of_mind__number_ranges,
+  (ProtobufCMessageInit) salus__v1__state_of_mind__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__medication_dose_event__field_descriptors[7] =
+{
+  {
+    "log_status",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__MedicationDoseEvent, log_status),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "schedule_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__MedicationDoseEvent, schedule_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "medication_concept_identifier",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__MedicationDoseEvent, medication_concept_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scheduled_date",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Salus__V1__MedicationDoseEvent, optional_scheduled_date_case),
+    offsetof(Salus__V1__MedicationDoseEvent, scheduled_date),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scheduled_dose_quantity",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__MedicationDoseEvent, optional_scheduled_dose_quantity_case),
+    offsetof(Salus__V1__MedicationDoseEvent, scheduled_dose_quantity),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "dose_quantity",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__MedicationDoseEvent, optional_dose_quantity_case),
+    offsetof(Salus__V1__MedicationDoseEvent, dose_quantity),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__MedicationDoseEvent, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__medication_dose_event__field_indices_by_name[] = {
+  5,   /* field[5] = dose_quantity */
+  0,   /* field[0] = log_status */
+  2,   /* field[2] = medication_concept_identifier */
+  1,   /* field[1] = schedule_type */
+  3,   /* field[3] = scheduled_date */
+  4,   /* field[4] = scheduled_dose_quantity */
+  6,   /* field[6] = unit */
+};
+static const ProtobufCIntRange salus__v1__medication_dose_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor salus__v1__medication_dose_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.MedicationDoseEvent",
+  "MedicationDoseEvent",
+  "Salus__V1__MedicationDoseEvent",
+  "salus.v1",
+  sizeof(Salus__V1__MedicationDoseEvent),
+  7,
+  salus__v1__medication_dose_event__field_descriptors,
+  salus__v1__medication_dose_event__field_indices_by_name,
+  1,  salus__v1__medication_dose_event__number_ranges,
+  (ProtobufCMessageInit) salus__v1__medication_dose_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__scored_assessment__field_descriptors[4] =
+{
+  {
+    "instrument",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ScoredAssessment, instrument),
+    &salus__v1__assessment_instrument__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "answers",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Salus__V1__ScoredAssessment, n_answers),
+    offsetof(Salus__V1__ScoredAssessment, answers),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "score",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ScoredAssessment, score),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "risk",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ScoredAssessment, risk),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__scored_assessment__field_indices_by_name[] = {
+  1,   /* field[1] = answers */
+  0,   /* field[0] = instrument */
+  3,   /* field[3] = risk */
+  2,   /* field[2] = score */
+};
+static const ProtobufCIntRange salus__v1__scored_assessment__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor salus__v1__scored_assessment__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ScoredAssessment",
+  "ScoredAssessment",
+  "Salus__V1__ScoredAssessment",
+  "salus.v1",
+  sizeof(Salus__V1__ScoredAssessment),
+  4,
+  salus__v1__scored_assessment__field_descriptors,
+  salus__v1__scored_assessment__field_indices_by_name,
+  1,  salus__v1__scored_assessment__number_ranges,
+  (ProtobufCMessageInit) salus__v1__scored_assessment__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor salus__v1__sample__metadata_entry__field_descriptors[2] =
 {
   {
@@ -2034,7 +3298,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor =
   (ProtobufCMessageInit) salus__v1__sample__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[13] =
+static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[19] =
 {
   {
     "uuid",
@@ -2192,26 +3456,105 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[13] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "electrocardiogram",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, electrocardiogram),
+    &salus__v1__electrocardiogram__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "audiogram",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, audiogram),
+    &salus__v1__audiogram__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "heartbeat_series",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, heartbeat_series),
+    &salus__v1__heartbeat_series__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "state_of_mind",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, state_of_mind),
+    &salus__v1__state_of_mind__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "medication_dose_event",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, medication_dose_event),
+    &salus__v1__medication_dose_event__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scored_assessment",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, scored_assessment),
+    &salus__v1__scored_assessment__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample__field_indices_by_name[] = {
+  14,   /* field[14] = audiogram */
   5,   /* field[5] = category */
   12,   /* field[12] = creation_date */
   10,   /* field[10] = device */
   8,   /* field[8] = document */
+  13,   /* field[13] = electrocardiogram */
   3,   /* field[3] = end_date */
+  15,   /* field[15] = heartbeat_series */
+  17,   /* field[17] = medication_dose_event */
   11,   /* field[11] = metadata */
   4,   /* field[4] = quantity */
+  18,   /* field[18] = scored_assessment */
   9,   /* field[9] = source_revision */
   2,   /* field[2] = start_date */
+  16,   /* field[16] = state_of_mind */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
   7,   /* field[7] = vision_prescription */
   6,   /* field[6] = workout */
 };
-static const ProtobufCIntRange salus__v1__sample__number_ranges[1 + 1] =
+static const ProtobufCIntRange salus__v1__sample__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 15, 13 },
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
 {
@@ -2221,10 +3564,10 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   "Salus__V1__Sample",
   "salus.v1",
   sizeof(Salus__V1__Sample),
-  13,
+  19,
   salus__v1__sample__field_descriptors,
   salus__v1__sample__field_indices_by_name,
-  1,  salus__v1__sample__number_ranges,
+  2,  salus__v1__sample__number_ranges,
   (ProtobufCMessageInit) salus__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -2342,4 +3685,34 @@ const ProtobufCMessageDescriptor salus__v1__deleted_object__descriptor =
   1,  salus__v1__deleted_object__number_ranges,
   (ProtobufCMessageInit) salus__v1__deleted_object__init,
   NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue salus__v1__assessment_instrument__enum_values_by_number[3] =
+{
+  { "ASSESSMENT_INSTRUMENT_UNSPECIFIED", "SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_UNSPECIFIED", 0 },
+  { "ASSESSMENT_INSTRUMENT_GAD7", "SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_GAD7", 1 },
+  { "ASSESSMENT_INSTRUMENT_PHQ9", "SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_PHQ9", 2 },
+};
+static const ProtobufCIntRange salus__v1__assessment_instrument__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex salus__v1__assessment_instrument__enum_values_by_name[3] =
+{
+  { "ASSESSMENT_INSTRUMENT_GAD7", 1 },
+  { "ASSESSMENT_INSTRUMENT_PHQ9", 2 },
+  { "ASSESSMENT_INSTRUMENT_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor salus__v1__assessment_instrument__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "salus.v1.AssessmentInstrument",
+  "AssessmentInstrument",
+  "Salus__V1__AssessmentInstrument",
+  "salus.v1",
+  3,
+  salus__v1__assessment_instrument__enum_values_by_number,
+  3,
+  salus__v1__assessment_instrument__enum_values_by_name,
+  1,
+  salus__v1__assessment_instrument__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

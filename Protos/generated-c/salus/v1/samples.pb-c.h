@@ -31,6 +31,17 @@ typedef struct Salus__V1__PrismValue Salus__V1__PrismValue;
 typedef struct Salus__V1__LensSpecification Salus__V1__LensSpecification;
 typedef struct Salus__V1__VisionPrescription Salus__V1__VisionPrescription;
 typedef struct Salus__V1__Document Salus__V1__Document;
+typedef struct Salus__V1__Electrocardiogram Salus__V1__Electrocardiogram;
+typedef struct Salus__V1__ElectrocardiogramVoltage Salus__V1__ElectrocardiogramVoltage;
+typedef struct Salus__V1__Audiogram Salus__V1__Audiogram;
+typedef struct Salus__V1__AudiogramSensitivityPoint Salus__V1__AudiogramSensitivityPoint;
+typedef struct Salus__V1__AudiogramSensitivityTest Salus__V1__AudiogramSensitivityTest;
+typedef struct Salus__V1__AudiogramClampingRange Salus__V1__AudiogramClampingRange;
+typedef struct Salus__V1__HeartbeatSeries Salus__V1__HeartbeatSeries;
+typedef struct Salus__V1__Heartbeat Salus__V1__Heartbeat;
+typedef struct Salus__V1__StateOfMind Salus__V1__StateOfMind;
+typedef struct Salus__V1__MedicationDoseEvent Salus__V1__MedicationDoseEvent;
+typedef struct Salus__V1__ScoredAssessment Salus__V1__ScoredAssessment;
 typedef struct Salus__V1__Sample Salus__V1__Sample;
 typedef struct Salus__V1__Sample__MetadataEntry Salus__V1__Sample__MetadataEntry;
 typedef struct Salus__V1__DeletedObject Salus__V1__DeletedObject;
@@ -39,6 +50,21 @@ typedef struct Salus__V1__DeletedObject__MetadataEntry Salus__V1__DeletedObject_
 
 /* --- enums --- */
 
+/*
+ * Which questionnaire a scored assessment answers.
+ */
+typedef enum _Salus__V1__AssessmentInstrument {
+  SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_UNSPECIFIED = 0,
+  /*
+   * GAD-7, 7 questions (type HKScoredAssessmentTypeIdentifierGAD7).
+   */
+  SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_GAD7 = 1,
+  /*
+   * PHQ-9, 9 questions (type HKScoredAssessmentTypeIdentifierPHQ9).
+   */
+  SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_PHQ9 = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ASSESSMENT_INSTRUMENT)
+} Salus__V1__AssessmentInstrument;
 
 /* --- messages --- */
 
@@ -511,6 +537,337 @@ struct  Salus__V1__Document
     , (char *)protobuf_c_empty_string, {0,NULL}, (char *)protobuf_c_empty_string }
 
 
+typedef enum {
+  SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_AVERAGE_HEART_RATE__NOT_SET = 0,
+  SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_AVERAGE_HEART_RATE_AVERAGE_HEART_RATE = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_AVERAGE_HEART_RATE__CASE)
+} Salus__V1__Electrocardiogram__OptionalAverageHeartRateCase;
+
+typedef enum {
+  SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_SAMPLING_FREQUENCY__NOT_SET = 0,
+  SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_SAMPLING_FREQUENCY_SAMPLING_FREQUENCY = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_SAMPLING_FREQUENCY__CASE)
+} Salus__V1__Electrocardiogram__OptionalSamplingFrequencyCase;
+
+/*
+ * An electrocardiogram (HKElectrocardiogram). Units are fixed: beats per minute, hertz,
+ * microvolts, seconds since the sample's start.
+ * The voltages are not part of the sample's normal wire form: queries (QuerySamples,
+ * QueryAnchored) return the electrocardiogram with `voltages` empty and
+ * `number_of_voltage_measurements` set; Store/QueryElectrocardiogramVoltages streams one
+ * electrocardiogram's voltages in chunks. Saving takes every voltage with the sample, in the
+ * Save request, so an electrocardiogram saved is bounded by the frame size limit that Hello
+ * reports (Limits.max_frame_size, 4 MiB for the whole request: about 190,000 voltages of 22
+ * bytes each); a larger request fails with RESOURCE_EXHAUSTED.
+ */
+struct  Salus__V1__Electrocardiogram
+{
+  ProtobufCMessage base;
+  /*
+   * HKElectrocardiogramClassification raw value (notSet 0, sinusRhythm 1, atrialFibrillation 2,
+   * inconclusiveLowHeartRate 3, inconclusiveHighHeartRate 4, inconclusivePoorReading 5,
+   * inconclusiveOther 6, unrecognized 100).
+   */
+  int32_t classification;
+  /*
+   * HKElectrocardiogramSymptomsStatus raw value (notSet 0, none 1, present 2).
+   */
+  int32_t symptoms_status;
+  /*
+   * How many voltages the electrocardiogram has; when saving, the number of `voltages`.
+   */
+  uint64_t number_of_voltage_measurements;
+  /*
+   * Saving: every voltage, in recording order. Never set in query results.
+   */
+  size_t n_voltages;
+  Salus__V1__ElectrocardiogramVoltage **voltages;
+  Salus__V1__Electrocardiogram__OptionalAverageHeartRateCase optional_average_heart_rate_case;
+  union {
+    double average_heart_rate;
+  };
+  Salus__V1__Electrocardiogram__OptionalSamplingFrequencyCase optional_sampling_frequency_case;
+  union {
+    double sampling_frequency;
+  };
+};
+#define SALUS__V1__ELECTROCARDIOGRAM__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__electrocardiogram__descriptor) \
+    , 0, 0, 0, 0,NULL, SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_AVERAGE_HEART_RATE__NOT_SET, {0}, SALUS__V1__ELECTROCARDIOGRAM__OPTIONAL_SAMPLING_FREQUENCY__NOT_SET, {0} }
+
+
+/*
+ * One voltage measurement (HKElectrocardiogram.VoltageMeasurement, for one lead).
+ */
+struct  Salus__V1__ElectrocardiogramVoltage
+{
+  ProtobufCMessage base;
+  /*
+   * Seconds from the sample's start date; inside the sample's interval.
+   */
+  double time_since_sample_start;
+  double microvolts;
+  /*
+   * HKElectrocardiogramLead raw value (appleWatchSimilarToLeadI 1).
+   */
+  int32_t lead;
+};
+#define SALUS__V1__ELECTROCARDIOGRAM_VOLTAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__electrocardiogram_voltage__descriptor) \
+    , 0, 0, 0 }
+
+
+/*
+ * An audiogram (HKAudiogramSample): hearing sensitivity per tested frequency.
+ */
+struct  Salus__V1__Audiogram
+{
+  ProtobufCMessage base;
+  /*
+   * Each frequency once.
+   */
+  size_t n_sensitivity_points;
+  Salus__V1__AudiogramSensitivityPoint **sensitivity_points;
+};
+#define SALUS__V1__AUDIOGRAM__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__audiogram__descriptor) \
+    , 0,NULL }
+
+
+struct  Salus__V1__AudiogramSensitivityPoint
+{
+  ProtobufCMessage base;
+  /*
+   * Hertz, positive.
+   */
+  double frequency;
+  size_t n_tests;
+  Salus__V1__AudiogramSensitivityTest **tests;
+};
+#define SALUS__V1__AUDIOGRAM_SENSITIVITY_POINT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__audiogram_sensitivity_point__descriptor) \
+    , 0, 0,NULL }
+
+
+/*
+ * One test at one frequency (HKAudiogramSensitivityTest).
+ */
+struct  Salus__V1__AudiogramSensitivityTest
+{
+  ProtobufCMessage base;
+  /*
+   * dBHL (decibels hearing level; 0 is the baseline, a hearing loss is higher).
+   */
+  double sensitivity;
+  /*
+   * HKAudiogramConductionType raw value (air 0).
+   */
+  int32_t conduction_type;
+  protobuf_c_boolean masked;
+  /*
+   * HKAudiogramSensitivityTestSide raw value (left 0, right 1).
+   */
+  int32_t side;
+  /*
+   * Unset: the sensitivity was not clamped.
+   */
+  Salus__V1__AudiogramClampingRange *clamping_range;
+};
+#define SALUS__V1__AUDIOGRAM_SENSITIVITY_TEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__audiogram_sensitivity_test__descriptor) \
+    , 0, 0, 0, 0, NULL }
+
+
+typedef enum {
+  SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_LOWER_BOUND__NOT_SET = 0,
+  SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_LOWER_BOUND_LOWER_BOUND = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_LOWER_BOUND__CASE)
+} Salus__V1__AudiogramClampingRange__OptionalLowerBoundCase;
+
+typedef enum {
+  SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_UPPER_BOUND__NOT_SET = 0,
+  SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_UPPER_BOUND_UPPER_BOUND = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_UPPER_BOUND__CASE)
+} Salus__V1__AudiogramClampingRange__OptionalUpperBoundCase;
+
+/*
+ * At least one bound, in dBHL; lower below upper when both are set.
+ */
+struct  Salus__V1__AudiogramClampingRange
+{
+  ProtobufCMessage base;
+  Salus__V1__AudiogramClampingRange__OptionalLowerBoundCase optional_lower_bound_case;
+  union {
+    double lower_bound;
+  };
+  Salus__V1__AudiogramClampingRange__OptionalUpperBoundCase optional_upper_bound_case;
+  union {
+    double upper_bound;
+  };
+};
+#define SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__audiogram_clamping_range__descriptor) \
+    , SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_LOWER_BOUND__NOT_SET, {0}, SALUS__V1__AUDIOGRAM_CLAMPING_RANGE__OPTIONAL_UPPER_BOUND__NOT_SET, {0} }
+
+
+/*
+ * A heartbeat series (HKHeartbeatSeriesSample with its beats).
+ */
+struct  Salus__V1__HeartbeatSeries
+{
+  ProtobufCMessage base;
+  /*
+   * Strictly ascending, inside the sample's interval.
+   */
+  size_t n_beats;
+  Salus__V1__Heartbeat **beats;
+};
+#define SALUS__V1__HEARTBEAT_SERIES__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__heartbeat_series__descriptor) \
+    , 0,NULL }
+
+
+struct  Salus__V1__Heartbeat
+{
+  ProtobufCMessage base;
+  /*
+   * Seconds from the sample's start date.
+   */
+  double time_since_series_start;
+  /*
+   * A gap in the recording came before this beat.
+   */
+  protobuf_c_boolean preceded_by_gap;
+};
+#define SALUS__V1__HEARTBEAT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__heartbeat__descriptor) \
+    , 0, 0 }
+
+
+/*
+ * A state of mind (HKStateOfMind).
+ */
+struct  Salus__V1__StateOfMind
+{
+  ProtobufCMessage base;
+  /*
+   * HKStateOfMindKind raw value (momentaryEmotion 1, dailyMood 2).
+   */
+  int32_t kind;
+  /*
+   * -1 (very unpleasant) to 1 (very pleasant).
+   */
+  double valence;
+  /*
+   * HKStateOfMindValenceClassification raw value (veryUnpleasant 1 ... neutral 4 ...
+   * veryPleasant 7), derived from the valence by the daemon; ignored when saving.
+   */
+  int32_t valence_classification;
+  /*
+   * HKStateOfMindLabel raw values (amazed 1 ... satisfied 38).
+   */
+  size_t n_labels;
+  int32_t *labels;
+  /*
+   * HKStateOfMindAssociation raw values (community 1 ... weather 18).
+   */
+  size_t n_associations;
+  int32_t *associations;
+};
+#define SALUS__V1__STATE_OF_MIND__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__state_of_mind__descriptor) \
+    , 0, 0, 0, 0,NULL, 0,NULL }
+
+
+typedef enum {
+  SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DATE__NOT_SET = 0,
+  SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DATE_SCHEDULED_DATE = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DATE__CASE)
+} Salus__V1__MedicationDoseEvent__OptionalScheduledDateCase;
+
+typedef enum {
+  SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DOSE_QUANTITY__NOT_SET = 0,
+  SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DOSE_QUANTITY_SCHEDULED_DOSE_QUANTITY = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DOSE_QUANTITY__CASE)
+} Salus__V1__MedicationDoseEvent__OptionalScheduledDoseQuantityCase;
+
+typedef enum {
+  SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_DOSE_QUANTITY__NOT_SET = 0,
+  SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_DOSE_QUANTITY_DOSE_QUANTITY = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_DOSE_QUANTITY__CASE)
+} Salus__V1__MedicationDoseEvent__OptionalDoseQuantityCase;
+
+/*
+ * A medication dose event (HKMedicationDoseEvent).
+ */
+struct  Salus__V1__MedicationDoseEvent
+{
+  ProtobufCMessage base;
+  /*
+   * HKMedicationDoseEventLogStatus raw value (notInteracted 1, notificationNotSent 2,
+   * snoozed 3, taken 4, skipped 5, notLogged 6).
+   */
+  int32_t log_status;
+  /*
+   * HKMedicationDoseEventScheduleType raw value (asNeeded 1, schedule 2).
+   */
+  int32_t schedule_type;
+  /*
+   * The medication concept, as the exporting system identifies it; not empty.
+   */
+  char *medication_concept_identifier;
+  /*
+   * A unit string ("count", "mg", "mL"); empty means "count".
+   */
+  char *unit;
+  Salus__V1__MedicationDoseEvent__OptionalScheduledDateCase optional_scheduled_date_case;
+  union {
+    int64_t scheduled_date;
+  };
+  Salus__V1__MedicationDoseEvent__OptionalScheduledDoseQuantityCase optional_scheduled_dose_quantity_case;
+  union {
+    double scheduled_dose_quantity;
+  };
+  Salus__V1__MedicationDoseEvent__OptionalDoseQuantityCase optional_dose_quantity_case;
+  union {
+    double dose_quantity;
+  };
+};
+#define SALUS__V1__MEDICATION_DOSE_EVENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__medication_dose_event__descriptor) \
+    , 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DATE__NOT_SET, {0}, SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DOSE_QUANTITY__NOT_SET, {0}, SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_DOSE_QUANTITY__NOT_SET, {0} }
+
+
+/*
+ * A GAD-7 or PHQ-9 assessment (HKGAD7Assessment, HKPHQ9Assessment).
+ */
+struct  Salus__V1__ScoredAssessment
+{
+  ProtobufCMessage base;
+  Salus__V1__AssessmentInstrument instrument;
+  /*
+   * One per question, in order: HKGAD7AssessmentAnswer / HKPHQ9AssessmentAnswer raw values
+   * (notAtAll 0, severalDays 1, moreThanHalfTheDays 2, nearlyEveryDay 3; preferNotToAnswer 4,
+   * PHQ-9's ninth question only).
+   */
+  size_t n_answers;
+  int32_t *answers;
+  /*
+   * The total score, derived by the daemon; ignored when saving.
+   */
+  int32_t score;
+  /*
+   * The risk band, derived by the daemon; ignored when saving: HKGAD7AssessmentRisk
+   * (noneToMinimal 1, mild 2, moderate 3, severe 4) or HKPHQ9AssessmentRisk (noneToMinimal 1,
+   * mild 2, moderate 3, moderatelySevere 4, severe 5).
+   */
+  int32_t risk;
+};
+#define SALUS__V1__SCORED_ASSESSMENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__scored_assessment__descriptor) \
+    , SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_UNSPECIFIED, 0,NULL, 0, 0 }
+
+
 struct  Salus__V1__Sample__MetadataEntry
 {
   ProtobufCMessage base;
@@ -528,7 +885,13 @@ typedef enum {
   SALUS__V1__SAMPLE__VALUE_CATEGORY = 6,
   SALUS__V1__SAMPLE__VALUE_WORKOUT = 7,
   SALUS__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 8,
-  SALUS__V1__SAMPLE__VALUE_DOCUMENT = 9
+  SALUS__V1__SAMPLE__VALUE_DOCUMENT = 9,
+  SALUS__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 15,
+  SALUS__V1__SAMPLE__VALUE_AUDIOGRAM = 16,
+  SALUS__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 17,
+  SALUS__V1__SAMPLE__VALUE_STATE_OF_MIND = 18,
+  SALUS__V1__SAMPLE__VALUE_MEDICATION_DOSE_EVENT = 19,
+  SALUS__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__SAMPLE__VALUE__CASE)
 } Salus__V1__Sample__ValueCase;
 
@@ -566,6 +929,12 @@ struct  Salus__V1__Sample
     Salus__V1__Workout *workout;
     Salus__V1__VisionPrescription *vision_prescription;
     Salus__V1__Document *document;
+    Salus__V1__Electrocardiogram *electrocardiogram;
+    Salus__V1__Audiogram *audiogram;
+    Salus__V1__HeartbeatSeries *heartbeat_series;
+    Salus__V1__StateOfMind *state_of_mind;
+    Salus__V1__MedicationDoseEvent *medication_dose_event;
+    Salus__V1__ScoredAssessment *scored_assessment;
   };
 };
 #define SALUS__V1__SAMPLE__INIT \
@@ -843,6 +1212,215 @@ Salus__V1__Document *
 void   salus__v1__document__free_unpacked
                      (Salus__V1__Document *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__Electrocardiogram methods */
+void   salus__v1__electrocardiogram__init
+                     (Salus__V1__Electrocardiogram         *message);
+size_t salus__v1__electrocardiogram__get_packed_size
+                     (const Salus__V1__Electrocardiogram   *message);
+size_t salus__v1__electrocardiogram__pack
+                     (const Salus__V1__Electrocardiogram   *message,
+                      uint8_t             *out);
+size_t salus__v1__electrocardiogram__pack_to_buffer
+                     (const Salus__V1__Electrocardiogram   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__Electrocardiogram *
+       salus__v1__electrocardiogram__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__electrocardiogram__free_unpacked
+                     (Salus__V1__Electrocardiogram *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ElectrocardiogramVoltage methods */
+void   salus__v1__electrocardiogram_voltage__init
+                     (Salus__V1__ElectrocardiogramVoltage         *message);
+size_t salus__v1__electrocardiogram_voltage__get_packed_size
+                     (const Salus__V1__ElectrocardiogramVoltage   *message);
+size_t salus__v1__electrocardiogram_voltage__pack
+                     (const Salus__V1__ElectrocardiogramVoltage   *message,
+                      uint8_t             *out);
+size_t salus__v1__electrocardiogram_voltage__pack_to_buffer
+                     (const Salus__V1__ElectrocardiogramVoltage   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ElectrocardiogramVoltage *
+       salus__v1__electrocardiogram_voltage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__electrocardiogram_voltage__free_unpacked
+                     (Salus__V1__ElectrocardiogramVoltage *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__Audiogram methods */
+void   salus__v1__audiogram__init
+                     (Salus__V1__Audiogram         *message);
+size_t salus__v1__audiogram__get_packed_size
+                     (const Salus__V1__Audiogram   *message);
+size_t salus__v1__audiogram__pack
+                     (const Salus__V1__Audiogram   *message,
+                      uint8_t             *out);
+size_t salus__v1__audiogram__pack_to_buffer
+                     (const Salus__V1__Audiogram   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__Audiogram *
+       salus__v1__audiogram__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__audiogram__free_unpacked
+                     (Salus__V1__Audiogram *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__AudiogramSensitivityPoint methods */
+void   salus__v1__audiogram_sensitivity_point__init
+                     (Salus__V1__AudiogramSensitivityPoint         *message);
+size_t salus__v1__audiogram_sensitivity_point__get_packed_size
+                     (const Salus__V1__AudiogramSensitivityPoint   *message);
+size_t salus__v1__audiogram_sensitivity_point__pack
+                     (const Salus__V1__AudiogramSensitivityPoint   *message,
+                      uint8_t             *out);
+size_t salus__v1__audiogram_sensitivity_point__pack_to_buffer
+                     (const Salus__V1__AudiogramSensitivityPoint   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__AudiogramSensitivityPoint *
+       salus__v1__audiogram_sensitivity_point__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__audiogram_sensitivity_point__free_unpacked
+                     (Salus__V1__AudiogramSensitivityPoint *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__AudiogramSensitivityTest methods */
+void   salus__v1__audiogram_sensitivity_test__init
+                     (Salus__V1__AudiogramSensitivityTest         *message);
+size_t salus__v1__audiogram_sensitivity_test__get_packed_size
+                     (const Salus__V1__AudiogramSensitivityTest   *message);
+size_t salus__v1__audiogram_sensitivity_test__pack
+                     (const Salus__V1__AudiogramSensitivityTest   *message,
+                      uint8_t             *out);
+size_t salus__v1__audiogram_sensitivity_test__pack_to_buffer
+                     (const Salus__V1__AudiogramSensitivityTest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__AudiogramSensitivityTest *
+       salus__v1__audiogram_sensitivity_test__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__audiogram_sensitivity_test__free_unpacked
+                     (Salus__V1__AudiogramSensitivityTest *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__AudiogramClampingRange methods */
+void   salus__v1__audiogram_clamping_range__init
+                     (Salus__V1__AudiogramClampingRange         *message);
+size_t salus__v1__audiogram_clamping_range__get_packed_size
+                     (const Salus__V1__AudiogramClampingRange   *message);
+size_t salus__v1__audiogram_clamping_range__pack
+                     (const Salus__V1__AudiogramClampingRange   *message,
+                      uint8_t             *out);
+size_t salus__v1__audiogram_clamping_range__pack_to_buffer
+                     (const Salus__V1__AudiogramClampingRange   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__AudiogramClampingRange *
+       salus__v1__audiogram_clamping_range__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__audiogram_clamping_range__free_unpacked
+                     (Salus__V1__AudiogramClampingRange *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__HeartbeatSeries methods */
+void   salus__v1__heartbeat_series__init
+                     (Salus__V1__HeartbeatSeries         *message);
+size_t salus__v1__heartbeat_series__get_packed_size
+                     (const Salus__V1__HeartbeatSeries   *message);
+size_t salus__v1__heartbeat_series__pack
+                     (const Salus__V1__HeartbeatSeries   *message,
+                      uint8_t             *out);
+size_t salus__v1__heartbeat_series__pack_to_buffer
+                     (const Salus__V1__HeartbeatSeries   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__HeartbeatSeries *
+       salus__v1__heartbeat_series__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__heartbeat_series__free_unpacked
+                     (Salus__V1__HeartbeatSeries *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__Heartbeat methods */
+void   salus__v1__heartbeat__init
+                     (Salus__V1__Heartbeat         *message);
+size_t salus__v1__heartbeat__get_packed_size
+                     (const Salus__V1__Heartbeat   *message);
+size_t salus__v1__heartbeat__pack
+                     (const Salus__V1__Heartbeat   *message,
+                      uint8_t             *out);
+size_t salus__v1__heartbeat__pack_to_buffer
+                     (const Salus__V1__Heartbeat   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__Heartbeat *
+       salus__v1__heartbeat__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__heartbeat__free_unpacked
+                     (Salus__V1__Heartbeat *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__StateOfMind methods */
+void   salus__v1__state_of_mind__init
+                     (Salus__V1__StateOfMind         *message);
+size_t salus__v1__state_of_mind__get_packed_size
+                     (const Salus__V1__StateOfMind   *message);
+size_t salus__v1__state_of_mind__pack
+                     (const Salus__V1__StateOfMind   *message,
+                      uint8_t             *out);
+size_t salus__v1__state_of_mind__pack_to_buffer
+                     (const Salus__V1__StateOfMind   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__StateOfMind *
+       salus__v1__state_of_mind__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__state_of_mind__free_unpacked
+                     (Salus__V1__StateOfMind *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__MedicationDoseEvent methods */
+void   salus__v1__medication_dose_event__init
+                     (Salus__V1__MedicationDoseEvent         *message);
+size_t salus__v1__medication_dose_event__get_packed_size
+                     (const Salus__V1__MedicationDoseEvent   *message);
+size_t salus__v1__medication_dose_event__pack
+                     (const Salus__V1__MedicationDoseEvent   *message,
+                      uint8_t             *out);
+size_t salus__v1__medication_dose_event__pack_to_buffer
+                     (const Salus__V1__MedicationDoseEvent   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__MedicationDoseEvent *
+       salus__v1__medication_dose_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__medication_dose_event__free_unpacked
+                     (Salus__V1__MedicationDoseEvent *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ScoredAssessment methods */
+void   salus__v1__scored_assessment__init
+                     (Salus__V1__ScoredAssessment         *message);
+size_t salus__v1__scored_assessment__get_packed_size
+                     (const Salus__V1__ScoredAssessment   *message);
+size_t salus__v1__scored_assessment__pack
+                     (const Salus__V1__ScoredAssessment   *message,
+                      uint8_t             *out);
+size_t salus__v1__scored_assessment__pack_to_buffer
+                     (const Salus__V1__ScoredAssessment   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ScoredAssessment *
+       salus__v1__scored_assessment__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__scored_assessment__free_unpacked
+                     (Salus__V1__ScoredAssessment *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__Sample__MetadataEntry methods */
 void   salus__v1__sample__metadata_entry__init
                      (Salus__V1__Sample__MetadataEntry         *message);
@@ -937,6 +1515,39 @@ typedef void (*Salus__V1__VisionPrescription_Closure)
 typedef void (*Salus__V1__Document_Closure)
                  (const Salus__V1__Document *message,
                   void *closure_data);
+typedef void (*Salus__V1__Electrocardiogram_Closure)
+                 (const Salus__V1__Electrocardiogram *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ElectrocardiogramVoltage_Closure)
+                 (const Salus__V1__ElectrocardiogramVoltage *message,
+                  void *closure_data);
+typedef void (*Salus__V1__Audiogram_Closure)
+                 (const Salus__V1__Audiogram *message,
+                  void *closure_data);
+typedef void (*Salus__V1__AudiogramSensitivityPoint_Closure)
+                 (const Salus__V1__AudiogramSensitivityPoint *message,
+                  void *closure_data);
+typedef void (*Salus__V1__AudiogramSensitivityTest_Closure)
+                 (const Salus__V1__AudiogramSensitivityTest *message,
+                  void *closure_data);
+typedef void (*Salus__V1__AudiogramClampingRange_Closure)
+                 (const Salus__V1__AudiogramClampingRange *message,
+                  void *closure_data);
+typedef void (*Salus__V1__HeartbeatSeries_Closure)
+                 (const Salus__V1__HeartbeatSeries *message,
+                  void *closure_data);
+typedef void (*Salus__V1__Heartbeat_Closure)
+                 (const Salus__V1__Heartbeat *message,
+                  void *closure_data);
+typedef void (*Salus__V1__StateOfMind_Closure)
+                 (const Salus__V1__StateOfMind *message,
+                  void *closure_data);
+typedef void (*Salus__V1__MedicationDoseEvent_Closure)
+                 (const Salus__V1__MedicationDoseEvent *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ScoredAssessment_Closure)
+                 (const Salus__V1__ScoredAssessment *message,
+                  void *closure_data);
 typedef void (*Salus__V1__Sample__MetadataEntry_Closure)
                  (const Salus__V1__Sample__MetadataEntry *message,
                   void *closure_data);
@@ -955,6 +1566,7 @@ typedef void (*Salus__V1__DeletedObject_Closure)
 
 /* --- descriptors --- */
 
+extern const ProtobufCEnumDescriptor    salus__v1__assessment_instrument__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__quantity__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__metadata_value__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__source_revision__descriptor;
@@ -971,6 +1583,17 @@ extern const ProtobufCMessageDescriptor salus__v1__prism_value__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__lens_specification__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__document__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__audiogram__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__audiogram_sensitivity_point__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__audiogram_sensitivity_test__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__audiogram_clamping_range__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__heartbeat_series__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__heartbeat__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__state_of_mind__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__medication_dose_event__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__scored_assessment__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__deleted_object__descriptor;

@@ -772,6 +772,96 @@ void   salus__v1__source_query_response__free_unpacked
   assert(message->base.descriptor == &salus__v1__source_query_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__electrocardiogram_voltage_query_request__init
+                     (Salus__V1__ElectrocardiogramVoltageQueryRequest         *message)
+{
+  static const Salus__V1__ElectrocardiogramVoltageQueryRequest init_value = SALUS__V1__ELECTROCARDIOGRAM_VOLTAGE_QUERY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__electrocardiogram_voltage_query_request__get_packed_size
+                     (const Salus__V1__ElectrocardiogramVoltageQueryRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_query_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__electrocardiogram_voltage_query_request__pack
+                     (const Salus__V1__ElectrocardiogramVoltageQueryRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_query_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__electrocardiogram_voltage_query_request__pack_to_buffer
+                     (const Salus__V1__ElectrocardiogramVoltageQueryRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_query_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ElectrocardiogramVoltageQueryRequest *
+       salus__v1__electrocardiogram_voltage_query_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ElectrocardiogramVoltageQueryRequest *)
+     protobuf_c_message_unpack (&salus__v1__electrocardiogram_voltage_query_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__electrocardiogram_voltage_query_request__free_unpacked
+                     (Salus__V1__ElectrocardiogramVoltageQueryRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_query_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__electrocardiogram_voltage_batch__init
+                     (Salus__V1__ElectrocardiogramVoltageBatch         *message)
+{
+  static const Salus__V1__ElectrocardiogramVoltageBatch init_value = SALUS__V1__ELECTROCARDIOGRAM_VOLTAGE_BATCH__INIT;
+  *message = init_value;
+}
+size_t salus__v1__electrocardiogram_voltage_batch__get_packed_size
+                     (const Salus__V1__ElectrocardiogramVoltageBatch *message)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_batch__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__electrocardiogram_voltage_batch__pack
+                     (const Salus__V1__ElectrocardiogramVoltageBatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_batch__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__electrocardiogram_voltage_batch__pack_to_buffer
+                     (const Salus__V1__ElectrocardiogramVoltageBatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_batch__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ElectrocardiogramVoltageBatch *
+       salus__v1__electrocardiogram_voltage_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ElectrocardiogramVoltageBatch *)
+     protobuf_c_message_unpack (&salus__v1__electrocardiogram_voltage_batch__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__electrocardiogram_voltage_batch__free_unpacked
+                     (Salus__V1__ElectrocardiogramVoltageBatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__electrocardiogram_voltage_batch__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor salus__v1__save_request__field_descriptors[1] =
 {
   {
@@ -1691,6 +1781,95 @@ const ProtobufCMessageDescriptor salus__v1__source_query_response__descriptor =
   (ProtobufCMessageInit) salus__v1__source_query_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__electrocardiogram_voltage_query_request__field_descriptors[1] =
+{
+  {
+    "uuid",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ElectrocardiogramVoltageQueryRequest, uuid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__electrocardiogram_voltage_query_request__field_indices_by_name[] = {
+  0,   /* field[0] = uuid */
+};
+static const ProtobufCIntRange salus__v1__electrocardiogram_voltage_query_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage_query_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ElectrocardiogramVoltageQueryRequest",
+  "ElectrocardiogramVoltageQueryRequest",
+  "Salus__V1__ElectrocardiogramVoltageQueryRequest",
+  "salus.v1",
+  sizeof(Salus__V1__ElectrocardiogramVoltageQueryRequest),
+  1,
+  salus__v1__electrocardiogram_voltage_query_request__field_descriptors,
+  salus__v1__electrocardiogram_voltage_query_request__field_indices_by_name,
+  1,  salus__v1__electrocardiogram_voltage_query_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__electrocardiogram_voltage_query_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__electrocardiogram_voltage_batch__field_descriptors[2] =
+{
+  {
+    "voltages",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ElectrocardiogramVoltageBatch, n_voltages),
+    offsetof(Salus__V1__ElectrocardiogramVoltageBatch, voltages),
+    &salus__v1__electrocardiogram_voltage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_index",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ElectrocardiogramVoltageBatch, first_index),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__electrocardiogram_voltage_batch__field_indices_by_name[] = {
+  1,   /* field[1] = first_index */
+  0,   /* field[0] = voltages */
+};
+static const ProtobufCIntRange salus__v1__electrocardiogram_voltage_batch__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage_batch__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ElectrocardiogramVoltageBatch",
+  "ElectrocardiogramVoltageBatch",
+  "Salus__V1__ElectrocardiogramVoltageBatch",
+  "salus.v1",
+  sizeof(Salus__V1__ElectrocardiogramVoltageBatch),
+  2,
+  salus__v1__electrocardiogram_voltage_batch__field_descriptors,
+  salus__v1__electrocardiogram_voltage_batch__field_indices_by_name,
+  1,  salus__v1__electrocardiogram_voltage_batch__number_ranges,
+  (ProtobufCMessageInit) salus__v1__electrocardiogram_voltage_batch__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue salus__v1__save_outcome__enum_values_by_number[4] =
 {
   { "SAVE_OUTCOME_UNSPECIFIED", "SALUS__V1__SAVE_OUTCOME__SAVE_OUTCOME_UNSPECIFIED", 0 },
@@ -1753,7 +1932,7 @@ const ProtobufCEnumDescriptor salus__v1__sort_key__descriptor =
   salus__v1__sort_key__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor salus__v1__store__method_descriptors[6] =
+static const ProtobufCMethodDescriptor salus__v1__store__method_descriptors[7] =
 {
   { "Save", &salus__v1__save_request__descriptor, &salus__v1__save_response__descriptor },
   { "Delete", &salus__v1__delete_request__descriptor, &salus__v1__delete_response__descriptor },
@@ -1761,11 +1940,13 @@ static const ProtobufCMethodDescriptor salus__v1__store__method_descriptors[6] =
   { "QueryAnchored", &salus__v1__anchored_query_request__descriptor, &salus__v1__anchored_batch__descriptor },
   { "Observe", &salus__v1__observer_request__descriptor, &salus__v1__observer_notification__descriptor },
   { "QuerySources", &salus__v1__source_query_request__descriptor, &salus__v1__source_query_response__descriptor },
+  { "QueryElectrocardiogramVoltages", &salus__v1__electrocardiogram_voltage_query_request__descriptor, &salus__v1__electrocardiogram_voltage_batch__descriptor },
 };
 const unsigned salus__v1__store__method_indices_by_name[] = {
   1,        /* Delete */
   4,        /* Observe */
   3,        /* QueryAnchored */
+  6,        /* QueryElectrocardiogramVoltages */
   2,        /* QuerySamples */
   5,        /* QuerySources */
   0         /* Save */
@@ -1777,7 +1958,7 @@ const ProtobufCServiceDescriptor salus__v1__store__descriptor =
   "Store",
   "Salus__V1__Store",
   "salus.v1",
-  6,
+  7,
   salus__v1__store__method_descriptors,
   salus__v1__store__method_indices_by_name
 };
@@ -1828,6 +2009,14 @@ void salus__v1__store__query_sources(ProtobufCService *service,
 {
   assert(service->descriptor == &salus__v1__store__descriptor);
   service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__store__query_electrocardiogram_voltages(ProtobufCService *service,
+                                                        const Salus__V1__ElectrocardiogramVoltageQueryRequest *input,
+                                                        Salus__V1__ElectrocardiogramVoltageBatch_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__store__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__store__init (Salus__V1__Store_Service *service,
                              Salus__V1__Store_ServiceDestroy destroy)

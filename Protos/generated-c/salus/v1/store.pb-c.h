@@ -34,6 +34,8 @@ typedef struct Salus__V1__ObserverNotification Salus__V1__ObserverNotification;
 typedef struct Salus__V1__SourceQueryRequest Salus__V1__SourceQueryRequest;
 typedef struct Salus__V1__SourceInfo Salus__V1__SourceInfo;
 typedef struct Salus__V1__SourceQueryResponse Salus__V1__SourceQueryResponse;
+typedef struct Salus__V1__ElectrocardiogramVoltageQueryRequest Salus__V1__ElectrocardiogramVoltageQueryRequest;
+typedef struct Salus__V1__ElectrocardiogramVoltageBatch Salus__V1__ElectrocardiogramVoltageBatch;
 
 
 /* --- enums --- */
@@ -316,6 +318,39 @@ struct  Salus__V1__SourceQueryResponse
 #define SALUS__V1__SOURCE_QUERY_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__source_query_response__descriptor) \
     , 0,NULL }
+
+
+struct  Salus__V1__ElectrocardiogramVoltageQueryRequest
+{
+  ProtobufCMessage base;
+  /*
+   * The electrocardiogram sample's UUID (16 bytes). A sample that does not exist and one the
+   * caller may not read give the same NOT_FOUND.
+   */
+  ProtobufCBinaryData uuid;
+};
+#define SALUS__V1__ELECTROCARDIOGRAM_VOLTAGE_QUERY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__electrocardiogram_voltage_query_request__descriptor) \
+    , {0,NULL} }
+
+
+/*
+ * One chunk of voltages, in recording order; the chunks of one call together hold the
+ * electrocardiogram's number_of_voltage_measurements voltages.
+ */
+struct  Salus__V1__ElectrocardiogramVoltageBatch
+{
+  ProtobufCMessage base;
+  size_t n_voltages;
+  Salus__V1__ElectrocardiogramVoltage **voltages;
+  /*
+   * The position of the chunk's first voltage among all of them (0 for the first chunk).
+   */
+  uint64_t first_index;
+};
+#define SALUS__V1__ELECTROCARDIOGRAM_VOLTAGE_BATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__electrocardiogram_voltage_batch__descriptor) \
+    , 0,NULL, 0 }
 
 
 /* Salus__V1__SaveRequest methods */
@@ -641,6 +676,44 @@ Salus__V1__SourceQueryResponse *
 void   salus__v1__source_query_response__free_unpacked
                      (Salus__V1__SourceQueryResponse *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__ElectrocardiogramVoltageQueryRequest methods */
+void   salus__v1__electrocardiogram_voltage_query_request__init
+                     (Salus__V1__ElectrocardiogramVoltageQueryRequest         *message);
+size_t salus__v1__electrocardiogram_voltage_query_request__get_packed_size
+                     (const Salus__V1__ElectrocardiogramVoltageQueryRequest   *message);
+size_t salus__v1__electrocardiogram_voltage_query_request__pack
+                     (const Salus__V1__ElectrocardiogramVoltageQueryRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__electrocardiogram_voltage_query_request__pack_to_buffer
+                     (const Salus__V1__ElectrocardiogramVoltageQueryRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ElectrocardiogramVoltageQueryRequest *
+       salus__v1__electrocardiogram_voltage_query_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__electrocardiogram_voltage_query_request__free_unpacked
+                     (Salus__V1__ElectrocardiogramVoltageQueryRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ElectrocardiogramVoltageBatch methods */
+void   salus__v1__electrocardiogram_voltage_batch__init
+                     (Salus__V1__ElectrocardiogramVoltageBatch         *message);
+size_t salus__v1__electrocardiogram_voltage_batch__get_packed_size
+                     (const Salus__V1__ElectrocardiogramVoltageBatch   *message);
+size_t salus__v1__electrocardiogram_voltage_batch__pack
+                     (const Salus__V1__ElectrocardiogramVoltageBatch   *message,
+                      uint8_t             *out);
+size_t salus__v1__electrocardiogram_voltage_batch__pack_to_buffer
+                     (const Salus__V1__ElectrocardiogramVoltageBatch   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ElectrocardiogramVoltageBatch *
+       salus__v1__electrocardiogram_voltage_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__electrocardiogram_voltage_batch__free_unpacked
+                     (Salus__V1__ElectrocardiogramVoltageBatch *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Salus__V1__SaveRequest_Closure)
@@ -694,6 +767,12 @@ typedef void (*Salus__V1__SourceInfo_Closure)
 typedef void (*Salus__V1__SourceQueryResponse_Closure)
                  (const Salus__V1__SourceQueryResponse *message,
                   void *closure_data);
+typedef void (*Salus__V1__ElectrocardiogramVoltageQueryRequest_Closure)
+                 (const Salus__V1__ElectrocardiogramVoltageQueryRequest *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ElectrocardiogramVoltageBatch_Closure)
+                 (const Salus__V1__ElectrocardiogramVoltageBatch *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -725,6 +804,10 @@ struct Salus__V1__Store_Service
                         const Salus__V1__SourceQueryRequest *input,
                         Salus__V1__SourceQueryResponse_Closure closure,
                         void *closure_data);
+  void (*query_electrocardiogram_voltages)(Salus__V1__Store_Service *service,
+                                           const Salus__V1__ElectrocardiogramVoltageQueryRequest *input,
+                                           Salus__V1__ElectrocardiogramVoltageBatch_Closure closure,
+                                           void *closure_data);
 };
 typedef void (*Salus__V1__Store_ServiceDestroy)(Salus__V1__Store_Service *);
 void salus__v1__store__init (Salus__V1__Store_Service *service,
@@ -738,7 +821,8 @@ void salus__v1__store__init (Salus__V1__Store_Service *service,
       function_prefix__ ## query_samples,\
       function_prefix__ ## query_anchored,\
       function_prefix__ ## observe,\
-      function_prefix__ ## query_sources  }
+      function_prefix__ ## query_sources,\
+      function_prefix__ ## query_electrocardiogram_voltages  }
 void salus__v1__store__save(ProtobufCService *service,
                             const Salus__V1__SaveRequest *input,
                             Salus__V1__SaveResponse_Closure closure,
@@ -763,6 +847,10 @@ void salus__v1__store__query_sources(ProtobufCService *service,
                                      const Salus__V1__SourceQueryRequest *input,
                                      Salus__V1__SourceQueryResponse_Closure closure,
                                      void *closure_data);
+void salus__v1__store__query_electrocardiogram_voltages(ProtobufCService *service,
+                                                        const Salus__V1__ElectrocardiogramVoltageQueryRequest *input,
+                                                        Salus__V1__ElectrocardiogramVoltageBatch_Closure closure,
+                                                        void *closure_data);
 
 /* --- descriptors --- */
 
@@ -785,6 +873,8 @@ extern const ProtobufCMessageDescriptor salus__v1__observer_notification__descri
 extern const ProtobufCMessageDescriptor salus__v1__source_query_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__source_info__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__source_query_response__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage_query_request__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage_batch__descriptor;
 extern const ProtobufCServiceDescriptor salus__v1__store__descriptor;
 
 PROTOBUF_C__END_DECLS
