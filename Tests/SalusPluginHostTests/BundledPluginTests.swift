@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalusPluginHost
 
-/// The six bundled plugins load and carry HealthKit's identifiers, raw values, units and
+/// The twelve bundled plugins load and carry HealthKit's identifiers, raw values, units and
 /// aggregation styles as the reference tables give them.
 @Suite("Bundled plugins against the HealthKit reference")
 struct BundledPluginTests {
@@ -12,7 +12,7 @@ struct BundledPluginTests {
         PluginHost.check(directories: [try PluginFixtures.get().bundledDirectory])
     }
 
-    @Test func allSixLoad() throws {
+    @Test func allBundledLoad() throws {
         let report = try Self.report()
         #expect(report.refused.isEmpty, "\(report.refused)")
         #expect(Set(report.loaded.map(\.id)) == Set(PluginHost.bundledPlugins.keys))
