@@ -101,25 +101,21 @@ struct Types: AdminCommand {
         Salus_V1_ObjectKind.allCases.first { $0 != .unspecified && name($0) == text }
     }
 
+    /// "quantity", "visionPrescription": the proto name without its prefix, in lowerCamelCase.
     static func name(_ kind: Salus_V1_ObjectKind) -> String {
-        switch kind {
-        case .quantity: "quantity"
-        case .category: "category"
-        case .characteristic: "characteristic"
-        case .workout: "workout"
-        case .visionPrescription: "visionPrescription"
-        case .document: "document"
-        case .unspecified, .UNRECOGNIZED: "-"
-        }
+        kind == .unspecified ? "-" : lowerCamel(TypeListingJSON.name(kind), dropping: "OBJECT_KIND_")
     }
 
+    /// "cumulative", "discreteArithmetic".
     static func name(_ style: Salus_V1_AggregationStyle) -> String {
-        switch style {
-        case .cumulative: "cumulative"
-        case .discreteArithmetic: "discreteArithmetic"
-        case .discreteTemporallyWeighted: "discreteTemporallyWeighted"
-        case .discreteEquivalentContinuousLevel: "discreteEquivalentContinuousLevel"
-        case .unspecified, .UNRECOGNIZED: "-"
-        }
+        style == .unspecified ? "-" : lowerCamel(TypeListingJSON.name(style), dropping: "AGGREGATION_STYLE_")
+    }
+
+    /// `VISION_PRESCRIPTION` → `visionPrescription`, after dropping `prefix`.
+    static func lowerCamel(_ protoName: String, dropping prefix: String) -> String {
+        let words = protoName.dropFirst(protoName.hasPrefix(prefix) ? prefix.count : 0)
+            .split(separator: "_").map { $0.lowercased() }
+        guard let first = words.first else { return protoName }
+        return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }
