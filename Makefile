@@ -1,7 +1,8 @@
 # Salus: `make run` starts the daemon, `make test` runs every test, `make bench` measures.
 SHELL := /bin/bash
 SWIFT ?= swift
-PLUGINS := SalusCore SalusSleep SalusReproductive SalusMobility SalusVision SalusWheelchair
+PLUGINS := SalusCore SalusSleep SalusReproductive SalusMobility SalusVision SalusWheelchair \
+	SalusVitals SalusNutrition SalusHearing SalusSymptoms SalusLab SalusMindfulness
 DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
 PLUGIN_DIR := $(CURDIR)/.build/plugins

@@ -19,6 +19,12 @@ let package = Package(
         .library(name: "SalusMobility", type: .dynamic, targets: ["SalusMobility"]),
         .library(name: "SalusVision", type: .dynamic, targets: ["SalusVision"]),
         .library(name: "SalusWheelchair", type: .dynamic, targets: ["SalusWheelchair"]),
+        .library(name: "SalusVitals", type: .dynamic, targets: ["SalusVitals"]),
+        .library(name: "SalusNutrition", type: .dynamic, targets: ["SalusNutrition"]),
+        .library(name: "SalusHearing", type: .dynamic, targets: ["SalusHearing"]),
+        .library(name: "SalusSymptoms", type: .dynamic, targets: ["SalusSymptoms"]),
+        .library(name: "SalusLab", type: .dynamic, targets: ["SalusLab"]),
+        .library(name: "SalusMindfulness", type: .dynamic, targets: ["SalusMindfulness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -106,6 +112,12 @@ let package = Package(
         .target(
             name: "SalusWheelchair", dependencies: ["SalusPluginKit"], path: "Plugins/Wheelchair"
         ),
+        .target(name: "SalusVitals", dependencies: ["SalusPluginKit"], path: "Plugins/Vitals"),
+        .target(name: "SalusNutrition", dependencies: ["SalusPluginKit"], path: "Plugins/Nutrition"),
+        .target(name: "SalusHearing", dependencies: ["SalusPluginKit"], path: "Plugins/Hearing"),
+        .target(name: "SalusSymptoms", dependencies: ["SalusPluginKit"], path: "Plugins/Symptoms"),
+        .target(name: "SalusLab", dependencies: ["SalusPluginKit"], path: "Plugins/Lab"),
+        .target(name: "SalusMindfulness", dependencies: ["SalusPluginKit"], path: "Plugins/Mindfulness"),
 
         // The services, wired together.
         .target(

@@ -230,7 +230,10 @@ let binDirectory = URL(fileURLWithPath: (try? FileManager.default.destinationOfS
 // The bundled plugins, for the store figures.
 let pluginDirectory = directory + "/plugins"
 try FileManager.default.createDirectory(atPath: pluginDirectory, withIntermediateDirectories: true)
-for name in ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"] {
+for name in [
+    "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
+    "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness",
+] {
     try FileManager.default.copyItem(
         atPath: binDirectory.appendingPathComponent("lib\(name).so").path, toPath: pluginDirectory + "/lib\(name).so"
     )

@@ -7,6 +7,7 @@ extension CoreManifest {
     static let activitySummary: TypeDefinition = {
         var type = TypeDefinition(identifier: "HKActivitySummaryTypeIdentifier", kind: .activitySummary, displayName: "Activity summary")
         type.readOnlyForApps = true
+        type.area = "activity"
         return type
     }()
 }

@@ -1,69 +1,185 @@
 import SalusPluginKit
 
-/// Core: activity, heart, energy, running, body measurements, characteristics, workouts and the
-/// general metadata keys. Identifiers, raw values, units and aggregation styles are HealthKit's.
+/// Core: activity, energy, running, cycling, snow and water sports, cardio fitness, heart rate
+/// (with resting and walking averages, variability and recovery), body measurements and
+/// temperature, workouts and their effort, daylight, UV, hygiene events, the characteristics and
+/// the general metadata keys. Identifiers, raw values, units and aggregation styles are
+/// HealthKit's; each type's area is the HealthKit catalogue's.
 enum CoreManifest {
     static let manifest = PluginManifest(
-        id: "org.salus.core", name: "Salus Core", version: "1.0.0",
-        types: quantityTypes + categoryTypes + [workout, activitySummary],
+        id: "org.salus.core", name: "Salus Core", version: "1.1.0",
+        types: types.filter { $0.kind != .characteristic } + [activitySummary],
         workoutActivityTypes: workoutActivityTypes,
-        characteristicTypes: characteristicTypes,
+        characteristicTypes: types.filter { $0.kind == .characteristic },
         metadataKeys: metadataKeys
     )
 
-    // MARK: Quantity types
+    // MARK: The types, one row each
 
-    static let quantityTypes: [TypeDefinition] = [
+    static let types: [TypeDefinition] = [
+        // Activity.
         .quantity("HKQuantityTypeIdentifierStepCount", displayName: "Steps", unit: "count",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierDistanceWalkingRunning", displayName: "Walking + running distance",
-                  unit: "m", aggregation: .cumulative, bounds: .nonNegative),
+                  unit: "m", aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierDistanceCycling", displayName: "Cycling distance", unit: "m",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierDistanceSwimming", displayName: "Swimming distance", unit: "m",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierDistanceDownhillSnowSports", displayName: "Downhill snow sports distance",
+                  unit: "m", aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierDistanceCrossCountrySkiing", displayName: "Cross-country skiing distance",
+                  unit: "m", aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierDistancePaddleSports", displayName: "Paddle sports distance", unit: "m",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierDistanceRowing", displayName: "Rowing distance", unit: "m",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierDistanceSkatingSports", displayName: "Skating sports distance", unit: "m",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierSwimmingStrokeCount", displayName: "Swimming strokes", unit: "count",
-                  aggregation: .cumulative, bounds: .nonNegative),
-        heartRate,
-        .quantity("HKQuantityTypeIdentifierRestingHeartRate", displayName: "Resting heart rate", unit: "count/min",
-                  aggregation: .discreteArithmetic, bounds: heartRateBounds),
-        .quantity("HKQuantityTypeIdentifierWalkingHeartRateAverage", displayName: "Walking heart rate average",
-                  unit: "count/min", aggregation: .discreteArithmetic, bounds: heartRateBounds),
-        .quantity("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", displayName: "Heart rate variability (SDNN)",
-                  unit: "ms", aggregation: .discreteArithmetic, bounds: .nonNegative),
-        heartRateRecovery,
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierActiveEnergyBurned", displayName: "Active energy", unit: "kcal",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierBasalEnergyBurned", displayName: "Resting energy", unit: "kcal",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierAppleExerciseTime", displayName: "Exercise minutes", unit: "min",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierAppleStandTime", displayName: "Stand minutes", unit: "min",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierFlightsClimbed", displayName: "Flights climbed", unit: "count",
-                  aggregation: .cumulative, bounds: .nonNegative),
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierNikeFuel", displayName: "NikeFuel", unit: "count",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierRunningStrideLength", displayName: "Running stride length", unit: "m",
-                  aggregation: .discreteArithmetic, bounds: .nonNegative),
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierRunningPower", displayName: "Running power", unit: "W",
-                  aggregation: .discreteArithmetic, bounds: .nonNegative),
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierRunningSpeed", displayName: "Running speed", unit: "m/s",
-                  aggregation: .discreteArithmetic, bounds: .nonNegative),
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierRunningVerticalOscillation", displayName: "Vertical oscillation",
-                  unit: "cm", aggregation: .discreteArithmetic, bounds: .nonNegative),
+                  unit: "cm", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
         .quantity("HKQuantityTypeIdentifierRunningGroundContactTime", displayName: "Ground contact time",
-                  unit: "ms", aggregation: .discreteArithmetic, bounds: .nonNegative),
-        .quantity("HKQuantityTypeIdentifierDietaryWater", displayName: "Water", unit: "mL",
-                  aggregation: .cumulative, bounds: .nonNegative),
-        .quantity("HKQuantityTypeIdentifierUVExposure", displayName: "UV index", unit: "count",
-                  aggregation: .discreteArithmetic, bounds: .nonNegative),
+                  unit: "ms", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierCyclingCadence", displayName: "Cycling cadence", unit: "count/min",
+                  aggregation: .discreteTemporallyWeighted, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierCyclingPower", displayName: "Cycling power", unit: "W",
+                  aggregation: .discreteTemporallyWeighted, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierCyclingSpeed", displayName: "Cycling speed", unit: "m/s",
+                  aggregation: .discreteTemporallyWeighted, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierCyclingFunctionalThresholdPower",
+                  displayName: "Cycling functional threshold power", unit: "W",
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierCrossCountrySkiingSpeed", displayName: "Cross-country skiing speed",
+                  unit: "m/s", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierPaddleSportsSpeed", displayName: "Paddle sports speed", unit: "m/s",
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
+        .quantity("HKQuantityTypeIdentifierRowingSpeed", displayName: "Rowing speed", unit: "m/s",
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity"),
+        // METs: energy per body mass and time.
+        .quantity("HKQuantityTypeIdentifierPhysicalEffort", displayName: "Physical effort", unit: "kcal/(kg*hr)",
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "activity")
+            .documenting(MetadataKeyUse("HKPhysicalEffortEstimationType", .number)),
+        // HealthKit spells this unit with a lower-case "ml"; the listing shows it as declared.
+        .quantity("HKQuantityTypeIdentifierVO2Max", displayName: "Cardio fitness (VO2 max)", unit: "ml/(kg*min)",
+                  aggregation: .discreteArithmetic, bounds: .positive, area: "activity")
+            .documenting(MetadataKeyUse("HKVO2MaxTestType", .number)),
+        .category("HKCategoryTypeIdentifierAppleStandHour", displayName: "Stand hours",
+                  cases: [EnumerationCase("stood", 0), EnumerationCase("idle", 1)], area: "activity"),
+        .characteristic("HKCharacteristicTypeIdentifierActivityMoveMode", displayName: "Move mode", cases: [
+            EnumerationCase("activeEnergy", 1), EnumerationCase("appleMoveTime", 2),
+        ], area: "activity"),
+
+        // Heart and temperature (the catalogue's vitals; the rest of that area is Salus Vitals').
+        // Canonical count/s, as HealthKit's; 600 beats per minute is 10 per second.
+        .quantity("HKQuantityTypeIdentifierHeartRate", displayName: "Heart rate", unit: "count/s",
+                  aggregation: .discreteTemporallyWeighted,
+                  bounds: ValueBounds(min: 0, minInclusive: false, max: 10, maxInclusive: false), area: "vitals")
+            .documenting(MetadataKeyUse("HKMetadataKeyHeartRateMotionContext", .number),
+                         MetadataKeyUse("HKHeartRateSensorLocation", .number)),
+        .quantity("HKQuantityTypeIdentifierRestingHeartRate", displayName: "Resting heart rate", unit: "count/min",
+                  aggregation: .discreteTemporallyWeighted, bounds: heartRateBounds, area: "vitals"),
+        .quantity("HKQuantityTypeIdentifierWalkingHeartRateAverage", displayName: "Walking heart rate average",
+                  unit: "count/min", aggregation: .discreteTemporallyWeighted, bounds: heartRateBounds, area: "vitals"),
+        .quantity("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", displayName: "Heart rate variability (SDNN)",
+                  unit: "ms", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "vitals"),
+        // HealthKit: "always positive".
+        .quantity("HKQuantityTypeIdentifierHeartRateRecoveryOneMinute", displayName: "Cardio recovery",
+                  unit: "count/min", aggregation: .discreteArithmetic, bounds: heartRateBounds, area: "vitals")
+            .documenting(MetadataKeyUse("HKMetadataKeyHeartRateRecoveryTestType", .number),
+                         MetadataKeyUse("HKMetadataKeyHeartRateRecoveryActivityType", .number),
+                         MetadataKeyUse("HKMetadataKeyHeartRateRecoveryActivityDuration", .quantity),
+                         MetadataKeyUse("HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate", .quantity)),
         .quantity("HKQuantityTypeIdentifierBodyTemperature", displayName: "Body temperature", unit: "degC",
-                  aggregation: .discreteArithmetic, bounds: bodyTemperatureBounds),
+                  aggregation: .discreteArithmetic, bounds: bodyTemperatureBounds, area: "vitals")
+            .documenting(MetadataKeyUse("HKBodyTemperatureSensorLocation", .number)),
+
+        // Body measurements and characteristics.
         // A living body weighs something and less than a tonne (the heaviest recorded: 635 kg).
         .quantity("HKQuantityTypeIdentifierBodyMass", displayName: "Weight", unit: "kg",
-                  aggregation: .discreteArithmetic, bounds: ValueBounds(min: 0, minInclusive: false, max: 1000)),
+                  aggregation: .discreteArithmetic, bounds: bodyMassBounds, area: "body"),
+        .quantity("HKQuantityTypeIdentifierLeanBodyMass", displayName: "Lean body mass", unit: "kg",
+                  aggregation: .discreteArithmetic, bounds: bodyMassBounds, area: "body"),
+        // "%" is a hundredth of a count in SalusModel: 25 % is stored as 25.
+        .quantity("HKQuantityTypeIdentifierBodyFatPercentage", displayName: "Body fat percentage", unit: "%",
+                  aggregation: .discreteArithmetic, bounds: ValueBounds(min: 0, max: 100), area: "body"),
+        .quantity("HKQuantityTypeIdentifierBodyMassIndex", displayName: "Body mass index", unit: "count",
+                  aggregation: .discreteArithmetic, bounds: .positive, area: "body"),
         // Taller than 3 m has never been measured (the tallest: 2.72 m).
         .quantity("HKQuantityTypeIdentifierHeight", displayName: "Height", unit: "m",
-                  aggregation: .discreteArithmetic, bounds: ValueBounds(min: 0, minInclusive: false, max: 3)),
+                  aggregation: .discreteArithmetic, bounds: ValueBounds(min: 0, minInclusive: false, max: 3),
+                  area: "body"),
+        .quantity("HKQuantityTypeIdentifierWaistCircumference", displayName: "Waist circumference", unit: "m",
+                  aggregation: .discreteArithmetic, bounds: .positive, area: "body"),
+        .characteristic("HKCharacteristicTypeIdentifierBiologicalSex", displayName: "Sex", cases: [
+            EnumerationCase("notSet", 0), EnumerationCase("female", 1), EnumerationCase("male", 2),
+            EnumerationCase("other", 3),
+        ], area: "body"),
+        .characteristic("HKCharacteristicTypeIdentifierBloodType", displayName: "Blood type", cases: [
+            EnumerationCase("notSet", 0), EnumerationCase("aPositive", 1), EnumerationCase("aNegative", 2),
+            EnumerationCase("bPositive", 3), EnumerationCase("bNegative", 4), EnumerationCase("abPositive", 5),
+            EnumerationCase("abNegative", 6), EnumerationCase("oPositive", 7), EnumerationCase("oNegative", 8),
+        ], area: "body"),
+        .dateCharacteristic("HKCharacteristicTypeIdentifierDateOfBirth", displayName: "Date of birth", area: "body"),
+        .characteristic("HKCharacteristicTypeIdentifierFitzpatrickSkinType", displayName: "Skin type", cases: [
+            EnumerationCase("notSet", 0), EnumerationCase("I", 1), EnumerationCase("II", 2),
+            EnumerationCase("III", 3), EnumerationCase("IV", 4), EnumerationCase("V", 5), EnumerationCase("VI", 6),
+        ], area: "body"),
+        // HKReferenceSex (iOS 27.3 beta): the integers follow HKBiologicalSex's.
+        .characteristic("HKCharacteristicTypeIdentifierReferenceSex", displayName: "Reference sex", cases: [
+            EnumerationCase("notSet", 0), EnumerationCase("female", 1), EnumerationCase("male", 2),
+        ], area: "body"),
+
+        // Workouts and what is measured during them.
+        TypeDefinition(identifier: "HKWorkoutTypeIdentifier", kind: .workout, displayName: "Workouts")
+            .inArea("workouts")
+            .documenting(
+                MetadataKeyUse("HKIndoorWorkout", .bool), MetadataKeyUse("HKLapLength", .quantity),
+                MetadataKeyUse("HKSwimmingLocationType", .number), MetadataKeyUse("HKSWOLFScore", .number),
+                MetadataKeyUse("HKWeatherTemperature", .quantity), MetadataKeyUse("HKWeatherHumidity", .quantity),
+                MetadataKeyUse("HKWeatherCondition", .number), MetadataKeyUse("HKElevationAscended", .quantity),
+                MetadataKeyUse("HKElevationDescended", .quantity), MetadataKeyUse("HKAverageMETs", .quantity)),
+        .quantity("HKQuantityTypeIdentifierWorkoutEffortScore", displayName: "Workout effort",
+                  unit: "appleEffortScore", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "workouts"),
+        .quantity("HKQuantityTypeIdentifierEstimatedWorkoutEffortScore", displayName: "Estimated workout effort",
+                  unit: "appleEffortScore", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "workouts"),
+        .quantity("HKQuantityTypeIdentifierUnderwaterDepth", displayName: "Underwater depth", unit: "m",
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "workouts"),
+        .quantity("HKQuantityTypeIdentifierWaterTemperature", displayName: "Water temperature", unit: "degC",
+                  aggregation: .discreteArithmetic, area: "workouts"),
+
+        // Water intake (the other nutrients are Salus Nutrition's).
+        .quantity("HKQuantityTypeIdentifierDietaryWater", displayName: "Water", unit: "mL",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "nutrition"),
+
+        // The catalogue's "other": daylight, UV, hygiene.
+        .quantity("HKQuantityTypeIdentifierTimeInDaylight", displayName: "Time in daylight", unit: "min",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "other"),
+        .quantity("HKQuantityTypeIdentifierUVExposure", displayName: "UV index", unit: "count",
+                  aggregation: .discreteArithmetic, bounds: .nonNegative, area: "other"),
+        .category("HKCategoryTypeIdentifierHandwashingEvent", displayName: "Handwashing",
+                  cases: [.notApplicable], area: "other"),
+        .category("HKCategoryTypeIdentifierToothbrushingEvent", displayName: "Toothbrushing",
+                  cases: [.notApplicable], area: "other"),
     ]
 
     /// Beats per minute above zero and below 600 (no heart has been recorded above ~480).
@@ -72,74 +188,8 @@ enum CoreManifest {
     /// Degrees Celsius above freezing and at most 50 (the highest survived: 46.5 °C).
     static let bodyTemperatureBounds = ValueBounds(min: 0, minInclusive: false, max: 50)
 
-    static let heartRate: TypeDefinition = {
-        // Canonical count/s, as HealthKit's; 600 beats per minute is 10 per second.
-        var type = TypeDefinition.quantity(
-            "HKQuantityTypeIdentifierHeartRate", displayName: "Heart rate", unit: "count/s",
-            aggregation: .discreteTemporallyWeighted,
-            bounds: ValueBounds(min: 0, minInclusive: false, max: 10, maxInclusive: false))
-        type.optionalMetadataKeys = [MetadataKeyUse("HKMetadataKeyHeartRateMotionContext", .number)]
-        return type
-    }()
-
-    static let heartRateRecovery: TypeDefinition = {
-        // HealthKit: "always positive".
-        var type = TypeDefinition.quantity(
-            "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute", displayName: "Cardio recovery",
-            unit: "count/min", aggregation: .discreteArithmetic,
-            bounds: ValueBounds(min: 0, minInclusive: false, max: 600, maxInclusive: false))
-        type.optionalMetadataKeys = [
-            MetadataKeyUse("HKMetadataKeyHeartRateRecoveryTestType", .number),
-            MetadataKeyUse("HKMetadataKeyHeartRateRecoveryActivityType", .number),
-            MetadataKeyUse("HKMetadataKeyHeartRateRecoveryActivityDuration", .quantity),
-            MetadataKeyUse("HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate", .quantity),
-        ]
-        return type
-    }()
-
-    // MARK: Category, workout, characteristic types
-
-    static let categoryTypes: [TypeDefinition] = [
-        .category("HKCategoryTypeIdentifierAppleStandHour", displayName: "Stand hours",
-                  cases: [EnumerationCase("stood", 0), EnumerationCase("idle", 1)]),
-    ]
-
-    static let workout: TypeDefinition = {
-        var type = TypeDefinition(identifier: "HKWorkoutTypeIdentifier", kind: .workout, displayName: "Workouts")
-        type.optionalMetadataKeys = [
-            MetadataKeyUse("HKIndoorWorkout", .bool),
-            MetadataKeyUse("HKLapLength", .quantity),
-            MetadataKeyUse("HKSwimmingLocationType", .number),
-            MetadataKeyUse("HKSWOLFScore", .number),
-            MetadataKeyUse("HKWeatherTemperature", .quantity),
-            MetadataKeyUse("HKWeatherHumidity", .quantity),
-            MetadataKeyUse("HKWeatherCondition", .number),
-            MetadataKeyUse("HKElevationAscended", .quantity),
-            MetadataKeyUse("HKElevationDescended", .quantity),
-            MetadataKeyUse("HKAverageMETs", .quantity),
-        ]
-        return type
-    }()
-
-    static let characteristicTypes: [TypeDefinition] = [
-        .characteristic("HKCharacteristicTypeIdentifierBiologicalSex", displayName: "Sex", cases: [
-            EnumerationCase("notSet", 0), EnumerationCase("female", 1), EnumerationCase("male", 2),
-            EnumerationCase("other", 3),
-        ]),
-        .characteristic("HKCharacteristicTypeIdentifierBloodType", displayName: "Blood type", cases: [
-            EnumerationCase("notSet", 0), EnumerationCase("aPositive", 1), EnumerationCase("aNegative", 2),
-            EnumerationCase("bPositive", 3), EnumerationCase("bNegative", 4), EnumerationCase("abPositive", 5),
-            EnumerationCase("abNegative", 6), EnumerationCase("oPositive", 7), EnumerationCase("oNegative", 8),
-        ]),
-        .dateCharacteristic("HKCharacteristicTypeIdentifierDateOfBirth", displayName: "Date of birth"),
-        .characteristic("HKCharacteristicTypeIdentifierFitzpatrickSkinType", displayName: "Skin type", cases: [
-            EnumerationCase("notSet", 0), EnumerationCase("I", 1), EnumerationCase("II", 2),
-            EnumerationCase("III", 3), EnumerationCase("IV", 4), EnumerationCase("V", 5), EnumerationCase("VI", 6),
-        ]),
-        .characteristic("HKCharacteristicTypeIdentifierActivityMoveMode", displayName: "Move mode", cases: [
-            EnumerationCase("activeEnergy", 1), EnumerationCase("appleMoveTime", 2),
-        ]),
-    ]
+    /// Kilograms above zero and at most a tonne.
+    static let bodyMassBounds = ValueBounds(min: 0, minInclusive: false, max: 1000)
 
     // MARK: Workout activity types (HKWorkoutActivityType; 70 and 71 are Wheelchair's)
 
@@ -213,6 +263,26 @@ enum CoreManifest {
                               displayName: "Cardio recovery activity duration", unit: "s"),
         MetadataKeyDefinition("HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate", .quantity,
                               displayName: "Cardio recovery maximum heart rate", unit: "count/min"),
+        MetadataKeyDefinition("HKHeartRateSensorLocation", .number, displayName: "Heart rate sensor location",
+                              allowedValues: [EnumerationCase("other", 0), EnumerationCase("chest", 1),
+                                              EnumerationCase("wrist", 2), EnumerationCase("finger", 3),
+                                              EnumerationCase("hand", 4), EnumerationCase("earLobe", 5),
+                                              EnumerationCase("foot", 6)]),
+        MetadataKeyDefinition("HKBodyTemperatureSensorLocation", .number,
+                              displayName: "Body temperature sensor location",
+                              allowedValues: [EnumerationCase("other", 0), EnumerationCase("armpit", 1),
+                                              EnumerationCase("body", 2), EnumerationCase("ear", 3),
+                                              EnumerationCase("finger", 4), EnumerationCase("gastroIntestinal", 5),
+                                              EnumerationCase("mouth", 6), EnumerationCase("rectum", 7),
+                                              EnumerationCase("toe", 8), EnumerationCase("earDrum", 9),
+                                              EnumerationCase("temporalArtery", 10), EnumerationCase("forehead", 11)]),
+        MetadataKeyDefinition("HKVO2MaxTestType", .number, displayName: "VO2 max test type",
+                              allowedValues: [EnumerationCase("maxExercise", 1),
+                                              EnumerationCase("predictionSubMaxExercise", 2),
+                                              EnumerationCase("predictionNonExercise", 3),
+                                              EnumerationCase("predictionStepTest", 4)]),
+        MetadataKeyDefinition("HKPhysicalEffortEstimationType", .number, displayName: "Physical effort estimation",
+                              allowedValues: [EnumerationCase("activityLookup", 1), EnumerationCase("deviceSensed", 2)]),
     ]
 
     static let weatherConditions: [EnumerationCase] = [

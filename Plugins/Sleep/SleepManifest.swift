@@ -6,33 +6,31 @@ enum SleepManifest {
     static let sleepAnalysis = "HKCategoryTypeIdentifierSleepAnalysis"
 
     static let manifest = PluginManifest(
-        id: "org.salus.sleep", name: "Salus Sleep", version: "1.0.0",
-        types: [
-            {
-                var type = TypeDefinition.category(sleepAnalysis, displayName: "Sleep", cases: [
-                    EnumerationCase("inBed", 0), EnumerationCase("asleepUnspecified", 1),
-                    EnumerationCase("awake", 2), EnumerationCase("asleepCore", 3),
-                    EnumerationCase("asleepDeep", 4), EnumerationCase("asleepREM", 5),
-                ])
-                type.deprecatedAliases = [EnumerationCase("asleep", 1)]
-                type.valueGroups = [ValueGroup("allAsleep", [1, 3, 4, 5])]
-                // HealthKit recommends the time zone on sleep samples.
-                type.optionalMetadataKeys = [MetadataKeyUse("HKTimeZone", .string)]
-                return type
-            }(),
-            // Degrees Celsius above freezing and at most 50: the same physical limits as body
-            // temperature (the wrist is cooler, never colder than ice while the wearer lives).
-            .quantity("HKQuantityTypeIdentifierAppleSleepingWristTemperature",
-                      displayName: "Sleeping wrist temperature", unit: "degC",
-                      aggregation: .discreteArithmetic,
-                      bounds: ValueBounds(min: 0, minInclusive: false, max: 50)),
-            .quantity("HKQuantityTypeIdentifierAppleSleepingBreathingDisturbances",
-                      displayName: "Breathing disturbances", unit: "count",
-                      aggregation: .discreteArithmetic, bounds: .nonNegative),
-            .category("HKCategoryTypeIdentifierSleepApneaEvent", displayName: "Sleep apnea",
-                      cases: [EnumerationCase("notApplicable", 0)]),
-        ]
-    )
+        id: "org.salus.sleep", name: "Salus Sleep", version: "1.1.0",
+        types: types.map { $0.inArea("sleep") })
+
+    /// The types, one row each (all in the "sleep" area).
+    static let types: [TypeDefinition] = [
+        .category(sleepAnalysis, displayName: "Sleep", cases: [
+            EnumerationCase("inBed", 0), EnumerationCase("asleepUnspecified", 1),
+            EnumerationCase("awake", 2), EnumerationCase("asleepCore", 3),
+            EnumerationCase("asleepDeep", 4), EnumerationCase("asleepREM", 5),
+        ])
+            .withDeprecatedAliases(EnumerationCase("asleep", 1))
+            .withValueGroups(ValueGroup("allAsleep", [1, 3, 4, 5]))
+            // HealthKit recommends the time zone on sleep samples.
+            .documenting(MetadataKeyUse("HKTimeZone", .string)),
+        // Degrees Celsius above freezing and at most 50: the same physical limits as body
+        // temperature (the wrist is cooler, never colder than ice while the wearer lives).
+        .quantity("HKQuantityTypeIdentifierAppleSleepingWristTemperature",
+                  displayName: "Sleeping wrist temperature", unit: "degC", aggregation: .discreteArithmetic,
+                  bounds: ValueBounds(min: 0, minInclusive: false, max: 50)),
+        .quantity("HKQuantityTypeIdentifierAppleSleepingBreathingDisturbances",
+                  displayName: "Breathing disturbances", unit: "count", aggregation: .discreteArithmetic,
+                  bounds: .nonNegative),
+        .category("HKCategoryTypeIdentifierSleepApneaEvent", displayName: "Sleep apnea",
+                  cases: [.notApplicable]),
+    ]
 
     /// A sleep-analysis sample is one stretch of one state: it lasts less than 24 hours.
     @Sendable static func validate(_ sample: SampleView) -> SampleRefusal? {

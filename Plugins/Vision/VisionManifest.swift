@@ -6,19 +6,14 @@ enum VisionManifest {
     static let visionPrescription = "HKVisionPrescriptionTypeIdentifier"
 
     static let manifest = PluginManifest(
-        id: "org.salus.vision", name: "Salus Vision", version: "1.0.0",
+        id: "org.salus.vision", name: "Salus Vision", version: "1.1.0",
         types: [
-            {
-                var type = TypeDefinition(
-                    identifier: visionPrescription, kind: .visionPrescription, displayName: "Vision prescriptions")
-                type.perObjectReadAuthorization = true
+            TypeDefinition(identifier: visionPrescription, kind: .visionPrescription, displayName: "Vision prescriptions")
+                .inArea("vision")
+                .documenting(MetadataKeyUse("HKMetadataKeyGlassesPrescriptionDescription", .string))
+                .readPerObject()
                 // Still images and PDF; no video, no GIF (a Live Photo is stored as its key photo).
-                type.allowedAttachmentContentTypes = [
-                    "image/jpeg", "image/png", "image/heic", "image/heif", "image/tiff", "application/pdf",
-                ]
-                type.optionalMetadataKeys = [MetadataKeyUse("HKMetadataKeyGlassesPrescriptionDescription", .string)]
-                return type
-            }(),
+                .acceptingAttachments("image/jpeg", "image/png", "image/heic", "image/heif", "image/tiff", "application/pdf"),
         ],
         metadataKeys: [
             MetadataKeyDefinition("HKMetadataKeyGlassesPrescriptionDescription", .string,

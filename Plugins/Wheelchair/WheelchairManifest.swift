@@ -4,25 +4,28 @@ import SalusPluginKit
 /// wheelchair workout activity types.
 enum WheelchairManifest {
     static let manifest = PluginManifest(
-        id: "org.salus.wheelchair", name: "Salus Wheelchair", version: "1.0.0",
-        types: [
-            .quantity("HKQuantityTypeIdentifierDistanceWheelchair", displayName: "Wheelchair distance",
-                      unit: "m", aggregation: .cumulative, bounds: .nonNegative),
-            .quantity("HKQuantityTypeIdentifierPushCount", displayName: "Pushes", unit: "count",
-                      aggregation: .cumulative, bounds: .nonNegative),
-            .quantity("HKQuantityTypeIdentifierAppleMoveTime", displayName: "Move minutes", unit: "min",
-                      aggregation: .cumulative, bounds: .nonNegative),
-        ],
+        id: "org.salus.wheelchair", name: "Salus Wheelchair", version: "1.1.0",
+        types: types.filter { $0.kind != .characteristic },
         workoutActivityTypes: [
             WorkoutActivityTypeDefinition("wheelchairWalkPace", 70),
             WorkoutActivityTypeDefinition("wheelchairRunPace", 71),
         ],
-        characteristicTypes: [
-            .characteristic("HKCharacteristicTypeIdentifierWheelchairUse", displayName: "Wheelchair", cases: [
-                EnumerationCase("notSet", 0), EnumerationCase("no", 1), EnumerationCase("yes", 2),
-            ]),
-        ]
+        characteristicTypes: types.filter { $0.kind == .characteristic }
     )
+
+    /// The types, one row each; move time is in the catalogue's "activity" area (it is the move
+    /// goal of anyone who chooses it), the rest in "wheelchair".
+    static let types: [TypeDefinition] = [
+        .quantity("HKQuantityTypeIdentifierDistanceWheelchair", displayName: "Wheelchair distance",
+                  unit: "m", aggregation: .cumulative, bounds: .nonNegative, area: "wheelchair"),
+        .quantity("HKQuantityTypeIdentifierPushCount", displayName: "Pushes", unit: "count",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "wheelchair"),
+        .quantity("HKQuantityTypeIdentifierAppleMoveTime", displayName: "Move minutes", unit: "min",
+                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+        .characteristic("HKCharacteristicTypeIdentifierWheelchairUse", displayName: "Wheelchair", cases: [
+            EnumerationCase("notSet", 0), EnumerationCase("no", 1), EnumerationCase("yes", 2),
+        ], area: "wheelchair"),
+    ]
 
     /// Move time within one sample cannot exceed the sample's own duration. The host passes
     /// quantities in the canonical unit (min).

@@ -334,13 +334,19 @@ struct ManifestChecker {
             throw Refusal(.invalidManifest, "\(name).allowed_attachment_content_types: set on a characteristic; expected attachments only on sample types")
         }
 
+        let area = definition.area
+        guard area.isEmpty || Naming.isArea(area) else {
+            throw Refusal(.invalidManifest, "\(name).area: \"\(area)\" is not an area name; expected a short lowercase word such as \"vitals\" (letters, digits and '-', starting with a letter), or nothing")
+        }
+
         return TypeRules(
-            identifier: identifier, kind: kind, canonicalUnit: unit, aggregationStyle: style, cases: cases,
+            identifier: identifier, kind: kind, canonicalUnit: unit,
+            canonicalUnitText: unit == nil ? nil : definition.canonicalUnit, aggregationStyle: style, cases: cases,
             deprecatedAliases: aliases, valueGroups: groups, bounds: bounds, requiredMetadataKeys: required,
             optionalMetadataKeys: optional, readOnlyForApps: definition.readOnlyForApps || kind == .characteristic || kind == .activitySummary,
             perObjectReadAuthorization: definition.perObjectReadAuthorization,
             allowedAttachmentContentTypes: definition.allowedAttachmentContentTypes,
-            displayName: definition.displayName, isDateCharacteristic: isDate, pluginID: manifest.id)
+            displayName: definition.displayName, isDateCharacteristic: isDate, area: area, pluginID: manifest.id)
     }
 
     /// The dimension an aggregation style needs: sums of temperatures or sound levels mean

@@ -33,6 +33,13 @@ enum Naming {
         }
     }
 
+    /// An area name: lowercase letters, digits and `-`, starting with a letter ("vitals",
+    /// "lab", "state-of-mind"), so that it can be typed after `salusctl types --area`.
+    static func isArea(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
     /// HealthKit's namespace: identifiers and keys beginning with "HK".
     static func isHealthKitName(_ text: String) -> Bool { text.hasPrefix("HK") }
 }

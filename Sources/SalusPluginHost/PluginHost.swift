@@ -29,6 +29,12 @@ package enum PluginHost {
         "org.salus.mobility": "libSalusMobility.so",
         "org.salus.vision": "libSalusVision.so",
         "org.salus.wheelchair": "libSalusWheelchair.so",
+        "org.salus.vitals": "libSalusVitals.so",
+        "org.salus.nutrition": "libSalusNutrition.so",
+        "org.salus.hearing": "libSalusHearing.so",
+        "org.salus.symptoms": "libSalusSymptoms.so",
+        "org.salus.lab": "libSalusLab.so",
+        "org.salus.mindfulness": "libSalusMindfulness.so",
     ]
 
     /// The namespace reserved for bundled plugin ids.

@@ -67,6 +67,10 @@ public struct EnumerationCase: Sendable, Hashable {
         self.rawValue = rawValue
     }
 
+    /// HealthKit's `HKCategoryValue.notApplicable` (0): the one case of a category type whose
+    /// samples say only that something happened (a mindful session, a high heart rate event).
+    public static let notApplicable = EnumerationCase("notApplicable", 0)
+
     func encode(into writer: inout ProtoWriter) {
         writer.string(1, name)
         writer.int64(2, rawValue)

@@ -1,7 +1,18 @@
 /// One data type: the Swift form of `salus.v1.TypeDefinition`.
 ///
-/// Use the factory functions (``quantity(_:displayName:unit:aggregation:bounds:)``,
-/// ``category(_:displayName:cases:)``, ...) and set the remaining properties as needed.
+/// Use the factory functions (``quantity(_:displayName:unit:aggregation:bounds:area:)``,
+/// ``category(_:displayName:cases:area:)``, ...) and the modifiers that return a changed copy
+/// (``readOnly()``, ``requiring(_:)``, ``documenting(_:)``, ...), so that a plugin's types read as
+/// one table with one row per type:
+///
+/// ```swift
+/// static let types: [TypeDefinition] = [
+///     .quantity("org.example.hydration.electrolytes", displayName: "Electrolytes", unit: "mg",
+///               aggregation: .cumulative, bounds: .nonNegative, area: "nutrition"),
+///     .category("org.example.hydration.thirst", displayName: "Thirst", cases: [.notApplicable])
+///         .documenting(MetadataKeyUse("org.example.hydration.drink", .string)),
+/// ]
+/// ```
 public struct TypeDefinition: Sendable, Hashable {
     /// HealthKit's identifier (bundled plugins) or a reverse-DNS one inside the plugin's id.
     public var identifier: String
@@ -33,6 +44,9 @@ public struct TypeDefinition: Sendable, Hashable {
     public var displayName: String
     /// Characteristic types: how the value is expressed.
     public var characteristicValueType: CharacteristicValueKind?
+    /// The area the type belongs to, a short lowercase word ("vitals", "nutrition") that
+    /// `salusctl types --area` filters on; empty: none.
+    public var area: String = ""
 
     /// Creates a type of any kind; prefer the factory functions.
     public init(identifier: String, kind: TypeKind, displayName: String) {
@@ -44,40 +58,104 @@ public struct TypeDefinition: Sendable, Hashable {
     /// A quantity type.
     public static func quantity(
         _ identifier: String, displayName: String, unit: String, aggregation: QuantityAggregation,
-        bounds: ValueBounds? = nil
+        bounds: ValueBounds? = nil, area: String = ""
     ) -> TypeDefinition {
         var type = TypeDefinition(identifier: identifier, kind: .quantity, displayName: displayName)
         type.canonicalUnit = unit
         type.aggregation = aggregation
         type.bounds = bounds
+        type.area = area
         return type
     }
 
     /// A category type with its enumeration.
     public static func category(
-        _ identifier: String, displayName: String, cases: [EnumerationCase]
+        _ identifier: String, displayName: String, cases: [EnumerationCase], area: String = ""
     ) -> TypeDefinition {
         var type = TypeDefinition(identifier: identifier, kind: .category, displayName: displayName)
         type.cases = cases
+        type.area = area
         return type
     }
 
     /// A characteristic with an enumeration (read-only for apps, as HealthKit's).
     public static func characteristic(
-        _ identifier: String, displayName: String, cases: [EnumerationCase]
+        _ identifier: String, displayName: String, cases: [EnumerationCase], area: String = ""
     ) -> TypeDefinition {
         var type = TypeDefinition(identifier: identifier, kind: .characteristic, displayName: displayName)
         type.cases = cases
         type.characteristicValueType = .enumeration
         type.readOnlyForApps = true
+        type.area = area
         return type
     }
 
     /// A date-valued characteristic (read-only for apps).
-    public static func dateCharacteristic(_ identifier: String, displayName: String) -> TypeDefinition {
+    public static func dateCharacteristic(
+        _ identifier: String, displayName: String, area: String = ""
+    ) -> TypeDefinition {
         var type = TypeDefinition(identifier: identifier, kind: .characteristic, displayName: displayName)
         type.characteristicValueType = .date
         type.readOnlyForApps = true
+        type.area = area
+        return type
+    }
+
+    // MARK: Modifiers: each returns a changed copy, so a table row stays one expression.
+
+    /// This type, read-only for apps (HealthKit's walking steadiness, cycle deviations).
+    public func readOnly() -> TypeDefinition {
+        var type = self
+        type.readOnlyForApps = true
+        return type
+    }
+
+    /// This type, with `keys` added to the keys every sample must carry.
+    public func requiring(_ keys: MetadataKeyUse...) -> TypeDefinition {
+        var type = self
+        type.requiredMetadataKeys += keys
+        return type
+    }
+
+    /// This type, with `keys` added to the keys it documents as meaningful.
+    public func documenting(_ keys: MetadataKeyUse...) -> TypeDefinition {
+        var type = self
+        type.optionalMetadataKeys += keys
+        return type
+    }
+
+    /// This type, with old names of existing raw values (`asleep` = 1).
+    public func withDeprecatedAliases(_ aliases: EnumerationCase...) -> TypeDefinition {
+        var type = self
+        type.deprecatedAliases += aliases
+        return type
+    }
+
+    /// This type, with reads authorized object by object (vision prescriptions).
+    public func readPerObject() -> TypeDefinition {
+        var type = self
+        type.perObjectReadAuthorization = true
+        return type
+    }
+
+    /// This type, with its samples accepting attachments of `contentTypes` ("image/jpeg").
+    public func acceptingAttachments(_ contentTypes: String...) -> TypeDefinition {
+        var type = self
+        type.allowedAttachmentContentTypes += contentTypes
+        return type
+    }
+
+    /// This type, with named sets of raw values (`allAsleep` = {1, 3, 4, 5}).
+    public func withValueGroups(_ groups: ValueGroup...) -> TypeDefinition {
+        var type = self
+        type.valueGroups += groups
+        return type
+    }
+
+    /// This type, in `area` ("vitals").
+    public func inArea(_ area: String) -> TypeDefinition {
+        var type = self
+        type.area = area
         return type
     }
 
@@ -109,5 +187,6 @@ public struct TypeDefinition: Sendable, Hashable {
         for contentType in allowedAttachmentContentTypes { writer.string(13, contentType) }
         writer.string(14, displayName)
         writer.int64(15, characteristicValueType?.rawValue ?? 0)
+        writer.string(16, area)
     }
 }

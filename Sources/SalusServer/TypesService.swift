@@ -6,8 +6,6 @@ import SalusRPC
 /// salus.v1.Admin/ListPlugins and /ListTypes: what the daemon loaded, for `salusctl plugins` and
 /// `salusctl types`. Registered on the admin socket only.
 package enum TypesService {
-
-
     /// Adds the methods to `router`, answering from a load report (frozen after start).
     package static func register(into router: inout RPCRouter, plugins: PluginLoadReport, directories: [String]) {
         let pluginsResponse = Self.pluginsResponse(plugins, directories: directories)
@@ -100,7 +98,7 @@ package enum TypesService {
             case .scoredAssessment: .scoredAssessment
             case .activitySummary: .activitySummary
             }
-            $0.canonicalUnit = type.canonicalUnit?.description ?? ""
+            $0.canonicalUnit = type.canonicalUnitText
             $0.aggregationStyle = switch type.aggregationStyle {
             case .cumulative?: .cumulative
             case .discreteArithmetic?: .discreteArithmetic
@@ -130,6 +128,7 @@ package enum TypesService {
             $0.perObjectReadAuthorization = type.perObjectReadAuthorization
             $0.allowedAttachmentContentTypes = type.allowedAttachmentContentTypes
             $0.displayName = type.displayName
+            $0.area = type.area
             if type.kind == .characteristic {
                 $0.characteristicValueType = type.isDateCharacteristic ? .date : .enumeration
             }

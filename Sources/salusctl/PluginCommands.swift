@@ -39,75 +39,9 @@ struct Plugins: AdminCommand {
     }
 }
 
-/// `salusctl types`: every registered type with kind, unit, aggregation and values.
-struct Types: AdminCommand {
-    static let configuration = CommandConfiguration(abstract: "List registered data types, workout activity types and metadata keys.")
-
-    @OptionGroup var connection: ConnectionOptions
-
-    @Flag(name: .long, help: "Print JSON instead of a table.")
-    var json = false
-
-    func run(client: RPCClient) async throws {
-        let response = try await client.listTypes()
-        if json {
-            print(try response.jsonString(options: jsonOptions))
-            return
-        }
-        var rows = [["IDENTIFIER", "KIND", "UNIT", "AGGREGATION", "PLUGIN", "VALUES"]]
-        for info in response.types {
-            let type = info.definition
-            var values = type.cases.map { "\($0.name) \($0.rawValue)" }
-            values += type.deprecatedAliases.map { "\($0.name) \($0.rawValue) (deprecated)" }
-            values += type.valueGroups.map { "\($0.name) {\($0.rawValues.map(String.init).joined(separator: ","))}" }
-            if type.characteristicValueType == .date { values.append("date") }
-            var flags: [String] = []
-            if type.readOnlyForApps { flags.append("read-only") }
-            if type.perObjectReadAuthorization { flags.append("per-object read") }
-            if !type.requiredMetadataKeys.isEmpty { flags.append("requires " + type.requiredMetadataKeys.map(\.key).joined(separator: ",")) }
-            rows.append([
-                type.identifier, Self.name(type.kind), type.canonicalUnit.isEmpty ? "-" : type.canonicalUnit,
-                Self.name(type.aggregationStyle), info.pluginID,
-                (values + flags.map { "[\($0)]" }).joined(separator: ", "),
-            ])
-        }
-        print(Table.render(rows))
-        print("\n\(response.types.count) types, \(response.workoutActivityTypes.count) workout activity types, \(response.metadataKeys.count) metadata keys")
-        print("workout activity types: " + response.workoutActivityTypes.map { "\($0.definition.name) \($0.definition.rawValue)" }.joined(separator: ", "))
-    }
-
-    static func name(_ kind: Salus_V1_ObjectKind) -> String {
-        switch kind {
-        case .quantity: "quantity"
-        case .category: "category"
-        case .characteristic: "characteristic"
-        case .workout: "workout"
-        case .visionPrescription: "visionPrescription"
-        case .document: "document"
-        case .electrocardiogram: "electrocardiogram"
-        case .audiogram: "audiogram"
-        case .heartbeatSeries: "heartbeatSeries"
-        case .stateOfMind: "stateOfMind"
-        case .medicationDoseEvent: "medicationDoseEvent"
-        case .scoredAssessment: "scoredAssessment"
-        case .activitySummary: "activitySummary"
-        case .unspecified, .UNRECOGNIZED: "-"
-        }
-    }
-
-    static func name(_ style: Salus_V1_AggregationStyle) -> String {
-        switch style {
-        case .cumulative: "cumulative"
-        case .discreteArithmetic: "discreteArithmetic"
-        case .discreteTemporallyWeighted: "discreteTemporallyWeighted"
-        case .discreteEquivalentContinuousLevel: "discreteEquivalentContinuousLevel"
-        case .unspecified, .UNRECOGNIZED: "-"
-        }
-    }
-}
-
 /// The responses' proto3 JSON mapping, with raw values as numbers. As in every proto3 JSON, a
-/// field at its zero value is omitted: a case without "rawValue" has raw value 0 (inBed, notSet).
+/// field at its zero value is omitted. (`salusctl types --json` prints every field instead:
+/// ``TypeListingJSON``.)
 let jsonOptions: JSONEncodingOptions = {
     var options = JSONEncodingOptions()
     options.alwaysPrintInt64sAsNumbers = true

@@ -68,7 +68,7 @@ final class DaemonHarness {
     /// point into the temporary folder, and the daemon must find its places from them.
     ///
     /// With `bundledPlugins` the daemon gets `--plugins-dir` of a folder in the temporary folder
-    /// holding the six bundled plugins (links to the built libraries). `dataDirectory` reuses
+    /// holding the twelve bundled plugins (links to the built libraries). `dataDirectory` reuses
     /// another harness's data (a restart); that harness must outlive this one.
     static func start(
         arguments: [String] = [],
@@ -188,7 +188,10 @@ final class DaemonHarness {
     }
 
     /// The bundled plugins: `lib<name>.so` in ``binDirectory``.
-    static let bundled = ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"]
+    static let bundled = [
+        "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
+        "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness",
+    ]
 
     // MARK: - Where the built products are
 

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("salusd with plugins, as the owner sees it")
 struct PluginDaemonTests {
-    /// A folder with the six bundled plugins, and `extra` files copied in beside them.
+    /// A folder with the twelve bundled plugins, and `extra` files copied in beside them.
     static func pluginFolder(extra: [URL] = []) throws -> URL {
         let folder = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-plugins")
         for name in DaemonHarness.bundled {
@@ -18,7 +18,7 @@ struct PluginDaemonTests {
 
     static let notALibrary = DaemonHarness.packageRoot.appendingPathComponent("Tests/Fixtures/plugins/refused-not-a-library.so")
 
-    @Test("salusctl plugins and types list all six bundled plugins with HealthKit raw values; a bad file is refused by name")
+    @Test("salusctl plugins and types list all twelve bundled plugins with HealthKit raw values; a bad file is refused by name")
     func listing() async throws {
         let folder = try Self.pluginFolder(extra: [Self.notALibrary])
         defer { try? FileManager.default.removeItem(at: folder) }

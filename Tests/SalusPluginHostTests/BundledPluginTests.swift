@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalusPluginHost
 
-/// The six bundled plugins load and carry HealthKit's identifiers, raw values, units and
+/// The twelve bundled plugins load and carry HealthKit's identifiers, raw values, units and
 /// aggregation styles as the reference tables give them.
 @Suite("Bundled plugins against the HealthKit reference")
 struct BundledPluginTests {
@@ -12,7 +12,7 @@ struct BundledPluginTests {
         PluginHost.check(directories: [try PluginFixtures.get().bundledDirectory])
     }
 
-    @Test func allSixLoad() throws {
+    @Test func allBundledLoad() throws {
         let report = try Self.report()
         #expect(report.refused.isEmpty, "\(report.refused)")
         #expect(Set(report.loaded.map(\.id)) == Set(PluginHost.bundledPlugins.keys))
@@ -136,5 +136,22 @@ struct BundledPluginTests {
         let placement = try #require(registry.metadataKeys["HKMetadataKeyDevicePlacementSide"])
         #expect(placement.allowedValues.map(\.rawValue) == [0, 1, 2, 3])
         #expect(registry.metadataKeys["HKMetadataKeyAppleDeviceCalibrated"]?.readOnlyForApps == true)
+
+        // The catalogue's additions.
+        let insulin = try #require(registry.type("HKQuantityTypeIdentifierInsulinDelivery"))
+        #expect(insulin.requiredMetadataKeys.map(\.key) == ["HKInsulinDeliveryReason"])
+        #expect(registry.metadataKeys["HKInsulinDeliveryReason"]?.allowedValues.map(\.rawValue) == [1, 2])
+        #expect(registry.metadataKeys["HKBloodGlucoseMealTime"]?.allowedValues.map(\.rawValue) == [1, 2])
+        #expect(registry.metadataKeys["HKVO2MaxTestType"]?.allowedValues.map(\.rawValue) == [1, 2, 3, 4])
+        #expect(registry.metadataKeys["HKHeartRateSensorLocation"]?.allowedValues.map(\.rawValue) == Array(0...6))
+        #expect(registry.metadataKeys["HKBodyTemperatureSensorLocation"]?.allowedValues.map(\.rawValue) == Array(0...11))
+        // The unit as HealthKit spells it, parsed to the same unit as the upper-case spelling.
+        let vo2 = try #require(registry.type("HKQuantityTypeIdentifierVO2Max"))
+        #expect(vo2.canonicalUnitText == "ml/(kg*min)")
+        #expect(vo2.canonicalUnit == (try SalusUnit(parsing: "mL/(kg*min)")))
+        let audio = try #require(registry.type("HKCategoryTypeIdentifierAudioExposureEvent"))
+        #expect(audio.rawValue(named: "loudEnvironment") == 1 && audio.rawValue(named: "momentaryLimit") == 1)
+        // Every bundled type has an area.
+        #expect(registry.types.values.filter(\.area.isEmpty).map(\.identifier) == [])
     }
 }

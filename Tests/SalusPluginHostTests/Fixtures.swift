@@ -3,14 +3,14 @@ import Logging
 
 @testable import SalusPluginHost
 
-/// Builds, once per test process, a directory holding the six bundled plugins (symlinks to the
+/// Builds, once per test process, a directory holding the twelve bundled plugins (symlinks to the
 /// built products), the C example and the refused-plugin fixtures (compiled with `cc`).
 struct PluginFixtures: Sendable {
     /// The repository root.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Only the six bundled plugins.
+    /// Only the twelve bundled plugins.
     let bundledDirectory: String
     /// The C example alone.
     let exampleDirectory: String
@@ -20,7 +20,8 @@ struct PluginFixtures: Sendable {
     /// The bundled library file names.
     static let bundledFiles = [
         "libSalusCore.so", "libSalusSleep.so", "libSalusReproductive.so", "libSalusMobility.so",
-        "libSalusVision.so", "libSalusWheelchair.so",
+        "libSalusVision.so", "libSalusWheelchair.so", "libSalusVitals.so", "libSalusNutrition.so",
+        "libSalusHearing.so", "libSalusSymptoms.so", "libSalusLab.so", "libSalusMindfulness.so",
     ]
 
     static let shared: Result<PluginFixtures, FixtureError> = Result { () throws(FixtureError) in try build() }

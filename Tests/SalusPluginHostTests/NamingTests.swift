@@ -14,6 +14,11 @@ struct NamingTests {
         #expect(!Naming.isReverseDNS(name))
     }
 
+    @Test func areas() {
+        for area in ["vitals", "lab", "state-of-mind", "area51"] { #expect(Naming.isArea(area), "\(area)") }
+        for area in ["", "Vitals", "1lab", "-x", "body fat", "vitals.heart", "état"] { #expect(!Naming.isArea(area), "\(area)") }
+    }
+
     @Test func mediaTypes() {
         #expect(Naming.isMediaType("image/jpeg"))
         #expect(Naming.isMediaType("application/pdf"))

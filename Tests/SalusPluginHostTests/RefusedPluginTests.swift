@@ -1,4 +1,5 @@
 import Foundation
+import SalusProto
 import Testing
 
 @testable import SalusPluginHost
@@ -26,6 +27,34 @@ struct RefusedPluginTests {
         Expectation(file: "refused-healthkit-identifier.so", code: .reservedIdentifier, fragment: "HealthKit's HK namespace"),
         Expectation(file: "refused-reserved-plugin-id.so", code: .reservedIdentifier, fragment: "reserved for bundled plugins"),
     ]
+
+    /// The area is typed after `salusctl types --area`: a short lowercase word or nothing.
+    @Test("A type whose area is not a short lowercase word is refused, naming the field")
+    func badArea() throws {
+        func manifest(area: String) -> Salus_V1_PluginManifest {
+            Salus_V1_PluginManifest.with {
+                $0.id = "org.example.water"
+                $0.name = "Water"
+                $0.version = "1.0.0"
+                $0.types = [Salus_V1_TypeDefinition.with {
+                    $0.identifier = "org.example.water.glasses"
+                    $0.kind = .quantity
+                    $0.canonicalUnit = "count"
+                    $0.aggregationStyle = .cumulative
+                    $0.displayName = "Glasses"
+                    $0.area = area
+                }]
+            }
+        }
+        let accepted = try ManifestChecker(manifest: manifest(area: "nutrition"), isBundled: false, owners: .init()).check()
+        #expect(accepted.types.first?.area == "nutrition")
+        #expect(try ManifestChecker(manifest: manifest(area: ""), isBundled: false, owners: .init()).check().types.first?.area == "")
+        let error = try #require(throws: PluginRefusal.self) {
+            try ManifestChecker(manifest: manifest(area: "Water Intake"), isBundled: false, owners: .init()).check()
+        }
+        #expect(error.code == .invalidManifest)
+        #expect(error.message.hasPrefix("types[0] (org.example.water.glasses).area: \"Water Intake\" is not an area name"), "\(error.message)")
+    }
 
     static func report() throws -> PluginLoadReport {
         let fixtures = try PluginFixtures.get()

@@ -128,6 +128,50 @@ struct ValidatorTests {
         #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierAppleMoveTime", 30, "min", seconds: 3600)) == nil)
     }
 
+    @Test("The catalogue's new types: required metadata, percentages, molar units, symptom values")
+    func catalogueTypes() throws {
+        let registry = try Self.registry()
+        func number(_ value: Double) -> Salus_V1_MetadataValue { .with { $0.numberValue = value } }
+
+        // Insulin delivery must say basal (1) or bolus (2), as HealthKit requires.
+        let insulin = "HKQuantityTypeIdentifierInsulinDelivery"
+        let missing = try #require(registry.checkError(Self.quantity(insulin, 4, "IU")))
+        #expect(missing.field == "sample.metadata.HKInsulinDeliveryReason" && missing.reason == .missingMetadata)
+        var bolus = Self.quantity(insulin, 4, "IU")
+        bolus.metadata["HKInsulinDeliveryReason"] = number(2)
+        #expect(registry.check(bolus) == nil)
+        bolus.metadata["HKInsulinDeliveryReason"] = number(3)
+        let wrong = try #require(registry.checkError(bolus))
+        #expect(wrong.field == "sample.metadata.HKInsulinDeliveryReason" && wrong.reason == .invalidMetadataValue)
+        #expect(wrong.expected == "one of basal 1, bolus 2")
+        #expect(registry.check(Self.quantity(insulin, 4, "mg")) != nil, "insulin is counted in international units")
+
+        // "%" is a hundredth of a count: 97 % and 0.97 count are the same blood oxygen.
+        let oxygen = "HKQuantityTypeIdentifierOxygenSaturation"
+        #expect(registry.check(Self.quantity(oxygen, 97, "%")) == nil)
+        #expect(registry.check(Self.quantity(oxygen, 0.97, "count")) == nil)
+        #expect(registry.check(Self.quantity(oxygen, 101, "%"))?.contains("expected a value in [0, 100] %") == true)
+        #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierWalkingAsymmetryPercentage", 25, "%")) == nil)
+        #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierBodyFatPercentage", -1, "%")) != nil)
+
+        // Blood glucose in mmol/L converts to its canonical mg/dL through the molar mass.
+        let glucose = "HKQuantityTypeIdentifierBloodGlucose"
+        #expect(registry.check(Self.quantity(glucose, 5.5, "mmol<180.15588000005408>/L")) == nil)
+        #expect(registry.check(Self.quantity(glucose, 5.5, "mmol/L"))?.contains("sample.quantity.unit") == true)
+        #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierVO2Max", 45, "mL/(kg*min)")) == nil)
+        #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierVO2Max", 45, "mL/min")) != nil)
+        #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierDietaryVitaminC", 90, "mg")) == nil)
+
+        // Symptoms: severity 0 (unspecified) to 4 (severe); presence 0 or 1.
+        #expect(registry.check(Self.category("HKCategoryTypeIdentifierHeadache", 0)) == nil)
+        #expect(registry.check(Self.category("HKCategoryTypeIdentifierHeadache", 4)) == nil)
+        #expect(registry.check(Self.category("HKCategoryTypeIdentifierHeadache", 5))?.contains("unspecified 0, notPresent 1, mild 2, moderate 3, severe 4") == true)
+        #expect(registry.check(Self.category("HKCategoryTypeIdentifierMoodChanges", 2)) != nil)
+        // One type for the environmental audio event under both of HealthKit's names.
+        #expect(registry.check(Self.category("HKCategoryTypeIdentifierAudioExposureEvent", 1)) == nil)
+        #expect(registry.type("HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent") == nil)
+    }
+
     @Test func kindsAndUnknownTypes() throws {
         let registry = try Self.registry()
         #expect(registry.check(Self.quantity("org.example.unknown", 1, "count"))?.contains("sample.type: got \"org.example.unknown\"; expected a type identifier a loaded plugin declares") == true)

@@ -62,7 +62,10 @@ final class ServerHarness: Sendable {
     }
 
     /// The bundled plugins, as the daemon tests pass them with `--plugins-dir`.
-    static let bundled = ["SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair"]
+    static let bundled = [
+        "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
+        "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness",
+    ]
 
     /// Opens the services over a new folder: development mode (apps declare their id) unless
     /// `developmentMode` is false; `openAuthorization` as `salusd --authorization open`; logging

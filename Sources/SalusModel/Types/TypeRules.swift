@@ -91,6 +91,10 @@ package struct TypeRules: Hashable, Sendable {
     package var kind: ObjectKind
     /// Quantity types: the unit values are stored in.
     package var canonicalUnit: SalusUnit?
+    /// Quantity types: the canonical unit as the plugin spelled it (`ml/(kg*min)`, where
+    /// `canonicalUnit` prints `mL/min·kg`), which the type listing shows so that it matches
+    /// HealthKit's own spelling; empty for other kinds.
+    package var canonicalUnitText: String
     /// Quantity types: how values combine.
     package var aggregationStyle: AggregationStyle?
     /// Category and enumerated characteristic types: the cases, in the plugin's order.
@@ -115,21 +119,26 @@ package struct TypeRules: Hashable, Sendable {
     package var displayName: String
     /// Characteristic types: whether the value is a date (date of birth) rather than a case.
     package var isDateCharacteristic: Bool
+    /// The area it belongs to ("vitals", "nutrition"); empty: none.
+    package var area: String
     /// The plugin that registered it.
     package var pluginID: String
 
-    /// Rules for a type; everything but the identifier and kind is optional.
+    /// Rules for a type; everything but the identifier and kind is optional. Without
+    /// `canonicalUnitText` the unit's canonical description stands for its spelling.
     package init(
-        identifier: String, kind: ObjectKind, canonicalUnit: SalusUnit? = nil, aggregationStyle: AggregationStyle? = nil,
+        identifier: String, kind: ObjectKind, canonicalUnit: SalusUnit? = nil, canonicalUnitText: String? = nil,
+        aggregationStyle: AggregationStyle? = nil,
         cases: [Case] = [], deprecatedAliases: [Case] = [], valueGroups: [ValueGroup] = [], bounds: Bounds? = nil,
         requiredMetadataKeys: [MetadataKeyUse] = [], optionalMetadataKeys: [MetadataKeyUse] = [],
         readOnlyForApps: Bool = false, perObjectReadAuthorization: Bool = false,
         allowedAttachmentContentTypes: [String] = [], displayName: String = "", isDateCharacteristic: Bool = false,
-        pluginID: String = ""
+        area: String = "", pluginID: String = ""
     ) {
         self.identifier = identifier
         self.kind = kind
         self.canonicalUnit = canonicalUnit
+        self.canonicalUnitText = canonicalUnitText ?? canonicalUnit?.description ?? ""
         self.aggregationStyle = aggregationStyle
         self.cases = cases
         self.deprecatedAliases = deprecatedAliases
@@ -142,6 +151,7 @@ package struct TypeRules: Hashable, Sendable {
         self.allowedAttachmentContentTypes = allowedAttachmentContentTypes
         self.displayName = displayName
         self.isDateCharacteristic = isDateCharacteristic
+        self.area = area
         self.pluginID = pluginID
     }
 

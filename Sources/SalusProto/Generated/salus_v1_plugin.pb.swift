@@ -488,6 +488,14 @@ public nonisolated struct Salus_V1_TypeDefinition: @unchecked Sendable {
     set {_uniqueStorage()._characteristicValueType = newValue}
   }
 
+  /// The area the type belongs to, a short lowercase word for grouping and filtering
+  /// ("activity", "vitals", "nutrition", "symptoms"; `salusctl types --area`). The bundled plugins
+  /// use the areas of the HealthKit catalogue; empty: no area.
+  public var area: String {
+    get {_storage._area}
+    set {_uniqueStorage()._area = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -765,7 +773,8 @@ public nonisolated struct Salus_V1_ListTypesRequest: Sendable {
   public init() {}
 }
 
-/// A registered type, as its plugin declared it (canonical unit printed canonically).
+/// A registered type, as its plugin declared it (the canonical unit as the plugin spelled it,
+/// e.g. HealthKit's "ml/(kg*min)").
 public nonisolated struct Salus_V1_RegisteredTypeInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1104,7 +1113,7 @@ nonisolated extension Salus_V1_TypeMetadataKey: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TypeDefinition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}identifier\0\u{1}kind\0\u{3}canonical_unit\0\u{3}aggregation_style\0\u{1}cases\0\u{3}deprecated_aliases\0\u{3}value_groups\0\u{1}bounds\0\u{3}required_metadata_keys\0\u{3}optional_metadata_keys\0\u{3}read_only_for_apps\0\u{3}per_object_read_authorization\0\u{3}allowed_attachment_content_types\0\u{3}display_name\0\u{3}characteristic_value_type\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}identifier\0\u{1}kind\0\u{3}canonical_unit\0\u{3}aggregation_style\0\u{1}cases\0\u{3}deprecated_aliases\0\u{3}value_groups\0\u{1}bounds\0\u{3}required_metadata_keys\0\u{3}optional_metadata_keys\0\u{3}read_only_for_apps\0\u{3}per_object_read_authorization\0\u{3}allowed_attachment_content_types\0\u{3}display_name\0\u{3}characteristic_value_type\0\u{1}area\0")
 
   fileprivate class _StorageClass {
     var _identifier: String = String()
@@ -1122,6 +1131,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
     var _allowedAttachmentContentTypes: [String] = []
     var _displayName: String = String()
     var _characteristicValueType: Salus_V1_CharacteristicValueType = .unspecified
+    var _area: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1147,6 +1157,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
       _allowedAttachmentContentTypes = source._allowedAttachmentContentTypes
       _displayName = source._displayName
       _characteristicValueType = source._characteristicValueType
+      _area = source._area
     }
   }
 
@@ -1180,6 +1191,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
         case 13: try { try decoder.decodeRepeatedStringField(value: &_storage._allowedAttachmentContentTypes) }()
         case 14: try { try decoder.decodeSingularStringField(value: &_storage._displayName) }()
         case 15: try { try decoder.decodeSingularEnumField(value: &_storage._characteristicValueType) }()
+        case 16: try { try decoder.decodeSingularStringField(value: &_storage._area) }()
         default: break
         }
       }
@@ -1237,6 +1249,9 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
       if _storage._characteristicValueType != .unspecified {
         try visitor.visitSingularEnumField(value: _storage._characteristicValueType, fieldNumber: 15)
       }
+      if !_storage._area.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._area, fieldNumber: 16)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1261,6 +1276,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
         if _storage._allowedAttachmentContentTypes != rhs_storage._allowedAttachmentContentTypes {return false}
         if _storage._displayName != rhs_storage._displayName {return false}
         if _storage._characteristicValueType != rhs_storage._characteristicValueType {return false}
+        if _storage._area != rhs_storage._area {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -1304,7 +1304,7 @@ const ProtobufCMessageDescriptor salus__v1__type_metadata_key__descriptor =
   (ProtobufCMessageInit) salus__v1__type_metadata_key__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__type_definition__field_descriptors[15] =
+static const ProtobufCFieldDescriptor salus__v1__type_definition__field_descriptors[16] =
 {
   {
     "identifier",
@@ -1486,10 +1486,23 @@ static const ProtobufCFieldDescriptor salus__v1__type_definition__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "area",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__TypeDefinition, area),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__type_definition__field_indices_by_name[] = {
   3,   /* field[3] = aggregation_style */
   12,   /* field[12] = allowed_attachment_content_types */
+  15,   /* field[15] = area */
   7,   /* field[7] = bounds */
   2,   /* field[2] = canonical_unit */
   4,   /* field[4] = cases */
@@ -1507,7 +1520,7 @@ static const unsigned salus__v1__type_definition__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__type_definition__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor salus__v1__type_definition__descriptor =
 {
@@ -1517,7 +1530,7 @@ const ProtobufCMessageDescriptor salus__v1__type_definition__descriptor =
   "Salus__V1__TypeDefinition",
   "salus.v1",
   sizeof(Salus__V1__TypeDefinition),
-  15,
+  16,
   salus__v1__type_definition__field_descriptors,
   salus__v1__type_definition__field_indices_by_name,
   1,  salus__v1__type_definition__number_ranges,

@@ -311,10 +311,16 @@ struct  Salus__V1__TypeDefinition
    * Characteristic types only.
    */
   Salus__V1__CharacteristicValueType characteristic_value_type;
+  /*
+   * The area the type belongs to, a short lowercase word for grouping and filtering
+   * ("activity", "vitals", "nutrition", "symptoms"; `salusctl types --area`). The bundled plugins
+   * use the areas of the HealthKit catalogue; empty: no area.
+   */
+  char *area;
 };
 #define SALUS__V1__TYPE_DEFINITION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__type_definition__descriptor) \
-    , (char *)protobuf_c_empty_string, SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, SALUS__V1__AGGREGATION_STYLE__AGGREGATION_STYLE_UNSPECIFIED, 0,NULL, 0,NULL, 0,NULL, NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, (char *)protobuf_c_empty_string, SALUS__V1__CHARACTERISTIC_VALUE_TYPE__CHARACTERISTIC_VALUE_TYPE_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, SALUS__V1__AGGREGATION_STYLE__AGGREGATION_STYLE_UNSPECIFIED, 0,NULL, 0,NULL, 0,NULL, NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, (char *)protobuf_c_empty_string, SALUS__V1__CHARACTERISTIC_VALUE_TYPE__CHARACTERISTIC_VALUE_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -545,7 +551,8 @@ struct  Salus__V1__ListTypesRequest
 
 
 /*
- * A registered type, as its plugin declared it (canonical unit printed canonically).
+ * A registered type, as its plugin declared it (the canonical unit as the plugin spelled it,
+ * e.g. HealthKit's "ml/(kg*min)").
  */
 struct  Salus__V1__RegisteredTypeInfo
 {
