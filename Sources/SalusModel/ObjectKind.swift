@@ -12,4 +12,7 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     case visionPrescription
     /// A clinical document (CDA); read access is granted per object.
     case document
+    /// A sample that groups quantity and category samples (blood pressure, food); the value is a
+    /// `Correlation`.
+    case correlation
 }

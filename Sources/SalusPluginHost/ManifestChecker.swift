@@ -206,8 +206,9 @@ struct ManifestChecker {
         case .workout: kind = .workout
         case .visionPrescription: kind = .visionPrescription
         case .document: kind = .document
+        case .correlation: kind = .correlation
         case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION or DOCUMENT")
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT or CORRELATION")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic

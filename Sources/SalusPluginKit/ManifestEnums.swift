@@ -6,6 +6,7 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case workout = 4
     case visionPrescription = 5
     case document = 6
+    case correlation = 7
 }
 
 /// How a quantity type's values combine (`salus.v1.AggregationStyle`). The names are

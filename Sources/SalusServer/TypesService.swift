@@ -92,6 +92,7 @@ package enum TypesService {
             case .workout: .workout
             case .visionPrescription: .visionPrescription
             case .document: .document
+            case .correlation: .correlation
             }
             $0.canonicalUnit = type.canonicalUnit?.description ?? ""
             $0.aggregationStyle = switch type.aggregationStyle {

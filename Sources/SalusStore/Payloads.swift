@@ -85,10 +85,11 @@ enum Payloads {
     static func encode(_ value: SampleValue) throws -> [UInt8]? {
         if case .quantity = value { return nil }
         if case .category = value { return nil }
+        if case .correlation = value { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         switch value {
-        case .quantity, .category:
+        case .quantity, .category, .correlation:
             return nil
         case .workout(let workout):
             return Array(try encoder.encode(payload(workout)))
@@ -227,7 +228,7 @@ enum Payloads {
         case .document:
             let payload = try decoder.decode(DocumentPayload.self, from: data)
             return .document(ClinicalDocument(contentType: payload.contentType, data: payload.data, title: payload.title))
-        case .quantity, .category, .characteristic:
+        case .quantity, .category, .characteristic, .correlation:
             throw StoreError(code: .database, message: "a \(kind.rawValue) sample has no payload")
         }
     }
@@ -243,6 +244,9 @@ enum StoredCodes {
         case .visionPrescription: 3
         case .document: 4
         case .characteristic: 5
+        // The wire's OBJECT_KIND_CORRELATION: kinds added later take their wire numbers too, so
+        // codes stay unique whatever order the kinds were added in.
+        case .correlation: 7
         }
     }
 
@@ -254,6 +258,7 @@ enum StoredCodes {
         case 3: .visionPrescription
         case 4: .document
         case 5: .characteristic
+        case 7: .correlation
         default: nil
         }
     }

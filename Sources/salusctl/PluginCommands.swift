@@ -84,6 +84,7 @@ struct Types: AdminCommand {
         case .workout: "workout"
         case .visionPrescription: "visionPrescription"
         case .document: "document"
+        case .correlation: "correlation"
         case .unspecified, .UNRECOGNIZED: "-"
         }
     }

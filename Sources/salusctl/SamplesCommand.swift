@@ -239,6 +239,16 @@ final class SampleOutput {
             registry.activityNames[UInt32(clamping: workout.activityType)].map { "workout \($0)" } ?? "workout \(workout.activityType)"
         case .visionPrescription(let prescription): "prescription \(prescription.prescriptionType)"
         case .document(let document): "document \(document.title ?? document.contentType)"
+        case .correlation(let correlation):
+            correlation.objects.map { member in
+                let name = member.type.rawValue.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
+                    .replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
+                return switch member.value {
+                case .quantity(let quantity): "\(name) \(quantity)"
+                case .category(let raw): "\(name) \(raw)"
+                default: name
+                }
+            }.joined(separator: ", ")
         }
     }
 
@@ -265,6 +275,8 @@ final class SampleOutput {
             object["category"] = category
         case .workout, .visionPrescription, .document:
             object["value"] = valueText(sample)
+        case .correlation(let correlation):
+            object["objects"] = correlation.objects.map { jsonObject($0) }
         }
         var source: [String: Any] = ["appID": sample.sourceRevision.appID, "name": sample.sourceRevision.name]
         if let version = sample.sourceRevision.version { source["version"] = version }

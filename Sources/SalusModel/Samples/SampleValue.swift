@@ -10,6 +10,8 @@ public enum SampleValue: Hashable, Sendable {
     case visionPrescription(VisionPrescription)
     /// A clinical document.
     case document(ClinicalDocument)
+    /// Quantity and category samples saved, queried and deleted as one (blood pressure, food).
+    case correlation(Correlation)
 
     /// The object kind this value belongs to.
     public var kind: ObjectKind {
@@ -19,6 +21,7 @@ public enum SampleValue: Hashable, Sendable {
         case .workout: .workout
         case .visionPrescription: .visionPrescription
         case .document: .document
+        case .correlation: .correlation
         }
     }
 }

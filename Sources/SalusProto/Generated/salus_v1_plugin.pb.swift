@@ -37,6 +37,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
   case workout // = 4
   case visionPrescription // = 5
   case document // = 6
+  case correlation // = 7
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -52,6 +53,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case 4: self = .workout
     case 5: self = .visionPrescription
     case 6: self = .document
+    case 7: self = .correlation
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -65,6 +67,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case .workout: return 4
     case .visionPrescription: return 5
     case .document: return 6
+    case .correlation: return 7
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -78,6 +81,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     .workout,
     .visionPrescription,
     .document,
+    .correlation,
   ]
 
 }
@@ -829,7 +833,7 @@ public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {

@@ -2574,7 +2574,7 @@ const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor =
   (ProtobufCMessageInit) salus__v1__list_types_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[7] =
+static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[8] =
 {
   { "OBJECT_KIND_UNSPECIFIED", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_QUANTITY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_QUANTITY", 1 },
@@ -2583,14 +2583,16 @@ static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[7]
   { "OBJECT_KIND_WORKOUT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT", 4 },
   { "OBJECT_KIND_VISION_PRESCRIPTION", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_VISION_PRESCRIPTION", 5 },
   { "OBJECT_KIND_DOCUMENT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_DOCUMENT", 6 },
+  { "OBJECT_KIND_CORRELATION", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_CORRELATION", 7 },
 };
 static const ProtobufCIntRange salus__v1__object_kind__value_ranges[] = {
-{0, 0},{0, 7}
+{0, 0},{0, 8}
 };
-static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[7] =
+static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[8] =
 {
   { "OBJECT_KIND_CATEGORY", 2 },
   { "OBJECT_KIND_CHARACTERISTIC", 3 },
+  { "OBJECT_KIND_CORRELATION", 7 },
   { "OBJECT_KIND_DOCUMENT", 6 },
   { "OBJECT_KIND_QUANTITY", 1 },
   { "OBJECT_KIND_UNSPECIFIED", 0 },
@@ -2604,9 +2606,9 @@ const ProtobufCEnumDescriptor salus__v1__object_kind__descriptor =
   "ObjectKind",
   "Salus__V1__ObjectKind",
   "salus.v1",
-  7,
+  8,
   salus__v1__object_kind__enum_values_by_number,
-  7,
+  8,
   salus__v1__object_kind__enum_values_by_name,
   1,
   salus__v1__object_kind__value_ranges,

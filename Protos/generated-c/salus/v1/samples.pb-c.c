@@ -571,6 +571,51 @@ void   salus__v1__document__free_unpacked
   assert(message->base.descriptor == &salus__v1__document__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__correlation__init
+                     (Salus__V1__Correlation         *message)
+{
+  static const Salus__V1__Correlation init_value = SALUS__V1__CORRELATION__INIT;
+  *message = init_value;
+}
+size_t salus__v1__correlation__get_packed_size
+                     (const Salus__V1__Correlation *message)
+{
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__correlation__pack
+                     (const Salus__V1__Correlation *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__correlation__pack_to_buffer
+                     (const Salus__V1__Correlation *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__Correlation *
+       salus__v1__correlation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__Correlation *)
+     protobuf_c_message_unpack (&salus__v1__correlation__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__correlation__free_unpacked
+                     (Salus__V1__Correlation *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__sample__metadata_entry__init
                      (Salus__V1__Sample__MetadataEntry         *message)
 {
@@ -2028,6 +2073,44 @@ const ProtobufCMessageDescriptor salus__v1__document__descriptor =
   (ProtobufCMessageInit) salus__v1__document__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__correlation__field_descriptors[1] =
+{
+  {
+    "objects",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Correlation, n_objects),
+    offsetof(Salus__V1__Correlation, objects),
+    &salus__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__correlation__field_indices_by_name[] = {
+  0,   /* field[0] = objects */
+};
+static const ProtobufCIntRange salus__v1__correlation__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__correlation__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Correlation",
+  "Correlation",
+  "Salus__V1__Correlation",
+  "salus.v1",
+  sizeof(Salus__V1__Correlation),
+  1,
+  salus__v1__correlation__field_descriptors,
+  salus__v1__correlation__field_indices_by_name,
+  1,  salus__v1__correlation__number_ranges,
+  (ProtobufCMessageInit) salus__v1__correlation__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor salus__v1__sample__metadata_entry__field_descriptors[2] =
 {
   {
@@ -2079,7 +2162,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor =
   (ProtobufCMessageInit) salus__v1__sample__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[13] =
+static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[14] =
 {
   {
     "uuid",
@@ -2237,9 +2320,22 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[13] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "correlation",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, correlation),
+    &salus__v1__correlation__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category */
+  13,   /* field[13] = correlation */
   12,   /* field[12] = creation_date */
   10,   /* field[10] = device */
   8,   /* field[8] = document */
@@ -2256,7 +2352,7 @@ static const unsigned salus__v1__sample__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
 {
@@ -2266,7 +2362,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   "Salus__V1__Sample",
   "salus.v1",
   sizeof(Salus__V1__Sample),
-  13,
+  14,
   salus__v1__sample__field_descriptors,
   salus__v1__sample__field_indices_by_name,
   1,  salus__v1__sample__number_ranges,

@@ -31,6 +31,7 @@ typedef struct Salus__V1__PrismValue Salus__V1__PrismValue;
 typedef struct Salus__V1__LensSpecification Salus__V1__LensSpecification;
 typedef struct Salus__V1__VisionPrescription Salus__V1__VisionPrescription;
 typedef struct Salus__V1__Document Salus__V1__Document;
+typedef struct Salus__V1__Correlation Salus__V1__Correlation;
 typedef struct Salus__V1__Sample Salus__V1__Sample;
 typedef struct Salus__V1__Sample__MetadataEntry Salus__V1__Sample__MetadataEntry;
 typedef struct Salus__V1__Characteristic Salus__V1__Characteristic;
@@ -512,6 +513,24 @@ struct  Salus__V1__Document
     , (char *)protobuf_c_empty_string, {0,NULL}, (char *)protobuf_c_empty_string }
 
 
+/*
+ * A correlation's members: quantity and category samples saved, queried and deleted as one
+ * (HKCorrelation.objects). Each is an ordinary sample of its own type with its own UUID.
+ * Blood pressure holds exactly one BloodPressureSystolic and one BloodPressureDiastolic sample;
+ * food holds dietary quantity samples. Saving: leave the members' uuid, source_revision and
+ * creation_date empty, as for any sample.
+ */
+struct  Salus__V1__Correlation
+{
+  ProtobufCMessage base;
+  size_t n_objects;
+  Salus__V1__Sample **objects;
+};
+#define SALUS__V1__CORRELATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__correlation__descriptor) \
+    , 0,NULL }
+
+
 struct  Salus__V1__Sample__MetadataEntry
 {
   ProtobufCMessage base;
@@ -529,7 +548,8 @@ typedef enum {
   SALUS__V1__SAMPLE__VALUE_CATEGORY = 6,
   SALUS__V1__SAMPLE__VALUE_WORKOUT = 7,
   SALUS__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 8,
-  SALUS__V1__SAMPLE__VALUE_DOCUMENT = 9
+  SALUS__V1__SAMPLE__VALUE_DOCUMENT = 9,
+  SALUS__V1__SAMPLE__VALUE_CORRELATION = 14
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__SAMPLE__VALUE__CASE)
 } Salus__V1__Sample__ValueCase;
 
@@ -567,6 +587,7 @@ struct  Salus__V1__Sample
     Salus__V1__Workout *workout;
     Salus__V1__VisionPrescription *vision_prescription;
     Salus__V1__Document *document;
+    Salus__V1__Correlation *correlation;
   };
 };
 #define SALUS__V1__SAMPLE__INIT \
@@ -869,6 +890,25 @@ Salus__V1__Document *
 void   salus__v1__document__free_unpacked
                      (Salus__V1__Document *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__Correlation methods */
+void   salus__v1__correlation__init
+                     (Salus__V1__Correlation         *message);
+size_t salus__v1__correlation__get_packed_size
+                     (const Salus__V1__Correlation   *message);
+size_t salus__v1__correlation__pack
+                     (const Salus__V1__Correlation   *message,
+                      uint8_t             *out);
+size_t salus__v1__correlation__pack_to_buffer
+                     (const Salus__V1__Correlation   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__Correlation *
+       salus__v1__correlation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__correlation__free_unpacked
+                     (Salus__V1__Correlation *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__Sample__MetadataEntry methods */
 void   salus__v1__sample__metadata_entry__init
                      (Salus__V1__Sample__MetadataEntry         *message);
@@ -982,6 +1022,9 @@ typedef void (*Salus__V1__VisionPrescription_Closure)
 typedef void (*Salus__V1__Document_Closure)
                  (const Salus__V1__Document *message,
                   void *closure_data);
+typedef void (*Salus__V1__Correlation_Closure)
+                 (const Salus__V1__Correlation *message,
+                  void *closure_data);
 typedef void (*Salus__V1__Sample__MetadataEntry_Closure)
                  (const Salus__V1__Sample__MetadataEntry *message,
                   void *closure_data);
@@ -1019,6 +1062,7 @@ extern const ProtobufCMessageDescriptor salus__v1__prism_value__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__lens_specification__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__document__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__correlation__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__characteristic__descriptor;
