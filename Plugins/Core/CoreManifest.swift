@@ -5,7 +5,7 @@ import SalusPluginKit
 enum CoreManifest {
     static let manifest = PluginManifest(
         id: "org.salus.core", name: "Salus Core", version: "1.0.0",
-        types: quantityTypes + categoryTypes + [workout],
+        types: quantityTypes + categoryTypes + [workout] + correlationTypes + correlationMemberTypes,
         workoutActivityTypes: workoutActivityTypes,
         characteristicTypes: characteristicTypes,
         metadataKeys: metadataKeys

@@ -18,12 +18,13 @@ struct ModelTests {
     @Test("Object kinds cover every kind of object")
     func objectKinds() {
         #expect(ObjectKind.allCases.map(\.rawValue) == [
-            "quantity", "category", "characteristic", "workout", "visionPrescription", "document",
+            "quantity", "category", "characteristic", "workout", "visionPrescription", "document", "correlation",
         ])
         #expect(SampleValue.category(5).kind == .category)
         #expect(SampleValue.quantity(Quantity(value: 1, unit: .count)).kind == .quantity)
         #expect(SampleValue.workout(Workout(activityType: 37)).kind == .workout)
         #expect(SampleValue.document(ClinicalDocument(data: Data())).kind == .document)
+        #expect(SampleValue.correlation(Correlation(objects: [])).kind == .correlation)
     }
 
     @Test("Metadata values report their type and payload")
