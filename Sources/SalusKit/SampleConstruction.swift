@@ -58,12 +58,15 @@ extension Sample {
     }
 
     /// The wire form sent by ``HealthStore/save(_:)-(Sample)``: without the UUID, source revision and
-    /// creation date, which the daemon assigns.
+    /// creation date, which the daemon assigns (a correlation's members without theirs either).
     var wireForSaving: Salus_V1_Sample {
         var wire = self.wire
         wire.uuid = Data()
         wire.clearSourceRevision()
         wire.creationDate = 0
+        if case .correlation(let correlation) = value {
+            wire.correlation.objects = correlation.objects.map(\.wireForSaving)
+        }
         return wire
     }
 
