@@ -59,15 +59,7 @@ public struct CorrelationQueryDescriptor: Hashable, Sendable {
 
     /// Runs the query and returns every matching correlation, in start-date order.
     public func result(for store: HealthStore) async throws(SalusError) -> [Sample] {
-        var samples: [Sample] = []
-        do {
-            for try await sample in self.samples(for: store) {
-                samples.append(sample)
-            }
-        } catch {
-            throw SalusError.from(error)
-        }
-        return samples
+        try await samples(for: store).collect()
     }
 
     /// The matching correlations one by one, as the daemon streams them; the query runs when

@@ -222,6 +222,10 @@ struct CorrelationStoreTests {
             SampleQuery(type: Fixtures.food, predicate: .date(start: Fixtures.at(100), end: nil), memberPredicates: [hearty])
         ).collect()
         #expect(late.map { Self.values(Self.members($0))[0] } == [850])
+        // A member predicate over the member's own dates.
+        let earlyEnergy = QueryDescriptor(type: Fixtures.dietaryEnergy, predicate: .date(start: nil, end: Fixtures.at(90)))
+        let early = try await store.samples(SampleQuery(type: Fixtures.food, memberPredicates: [earlyEnergy])).collect()
+        #expect(early.map { Self.values(Self.members($0))[0] } == [105, 900])
         // Only on correlation types, with predicates valid for the member type.
         #expect(throws: StoreError.self) {
             _ = try store.samples(SampleQuery(type: Fixtures.steps, memberPredicates: [hearty]))
