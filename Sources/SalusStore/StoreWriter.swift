@@ -310,7 +310,7 @@ final class StoreWriter: @unchecked Sendable {
         /// Saves one sample — a sample of the batch at `path` "samples[i]", or a correlation's
         /// member at "samples[i].correlation.objects[j]" — and returns its result and the row id
         /// of the sample that stands for it (the new row, or the one kept by its sync identifier).
-        func save(_ sample: Sample, path: String, index: Int) throws -> (SaveResult, Int64) {
+        func saveSample(_ sample: Sample, path: String, index: Int) throws -> (SaveResult, Int64) {
             var prepared = try prepare(sample, path: path, index: index)
             if case .quantity(let quantity) = sample.value {
                 let text = unitTexts[quantity.unit] ?? quantity.unit.description
@@ -366,7 +366,7 @@ final class StoreWriter: @unchecked Sendable {
             var memberIDs: [Int64] = []
             if case .correlation(let correlation) = sample.value {
                 for (position, member) in correlation.objects.enumerated() {
-                    let (result, memberID) = try save(
+                    let (result, memberID) = try saveSample(
                         member, path: "\(path).correlation.objects[\(position)]", index: index)
                     memberResults.append(result)
                     memberIDs.append(memberID)
@@ -447,7 +447,7 @@ final class StoreWriter: @unchecked Sendable {
         }
 
         for (index, sample) in samples.enumerated() {
-            results.append(try save(sample, path: "samples[\(index)]", index: index).0)
+            results.append(try saveSample(sample, path: "samples[\(index)]", index: index).0)
         }
         for (typeID, span) in longest {
             try database.run(
