@@ -8,7 +8,7 @@ import SalusPluginKit
 enum CoreManifest {
     static let manifest = PluginManifest(
         id: "org.salus.core", name: "Salus Core", version: "1.1.0",
-        types: types.filter { $0.kind != .characteristic } + [activitySummary],
+        types: types.filter { $0.kind != .characteristic } + [activitySummary] + correlationTypes,
         workoutActivityTypes: workoutActivityTypes,
         characteristicTypes: types.filter { $0.kind == .characteristic },
         metadataKeys: metadataKeys

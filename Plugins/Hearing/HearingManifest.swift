@@ -10,7 +10,8 @@ import SalusPluginKit
 enum HearingManifest {
     static let manifest = PluginManifest(
         id: "org.salus.hearing", name: "Salus Hearing", version: "1.0.0",
-        types: types.map { $0.inArea("hearing") },
+        types: (types + [TypeDefinition(identifier: "HKDataTypeIdentifierAudiogram", kind: .audiogram, displayName: "Audiogram")])
+            .map { $0.inArea("hearing") },
         metadataKeys: [
             MetadataKeyDefinition("HKMetadataKeyAudioExposureLevel", .quantity, displayName: "Audio exposure level",
                                   unit: "dBASPL"),

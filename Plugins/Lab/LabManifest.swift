@@ -2,11 +2,15 @@ import SalusPluginKit
 
 /// Lab and test results: blood glucose (with the meal it relates to), insulin delivery (which
 /// must say whether it was basal or bolus, as HealthKit requires), blood alcohol, perfusion
-/// index, electrodermal activity and falls.
+/// index, electrodermal activity and falls; and medication dose events.
 enum LabManifest {
     static let manifest = PluginManifest(
         id: "org.salus.lab", name: "Salus Lab Results", version: "1.0.0",
-        types: types.map { $0.inArea("lab") },
+        types: types.map { $0.inArea("lab") } + [
+            // Medications: the doses taken, skipped or snoozed.
+            TypeDefinition(identifier: "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent", kind: .medicationDoseEvent,
+                           displayName: "Medication doses").inArea("medications"),
+        ],
         metadataKeys: [
             MetadataKeyDefinition("HKBloodGlucoseMealTime", .number, displayName: "Blood glucose meal time",
                                   allowedValues: [EnumerationCase("preprandial", 1), EnumerationCase("postprandial", 2)]),

@@ -10,7 +10,7 @@ enum VitalsManifest {
 
     static let manifest = PluginManifest(
         id: "org.salus.vitals", name: "Salus Vitals", version: "1.0.0",
-        types: types,
+        types: types + recordings.map { $0.inArea("vitals") },
         metadataKeys: [
             MetadataKeyDefinition("HKHeartRateEventThreshold", .quantity, displayName: "Heart rate event threshold",
                                   unit: "count/min"),
@@ -19,6 +19,13 @@ enum VitalsManifest {
                                   displayName: "Low cardio fitness threshold", unit: "ml/(kg*min)"),
         ]
     )
+
+    /// Recordings of the heart: electrocardiograms (their voltages streamed apart) and heartbeat
+    /// series.
+    static let recordings: [TypeDefinition] = [
+        TypeDefinition(identifier: "HKDataTypeIdentifierElectrocardiogram", kind: .electrocardiogram, displayName: "ECG"),
+        TypeDefinition(identifier: "HKDataTypeIdentifierHeartbeatSeries", kind: .heartbeatSeries, displayName: "Heartbeat series"),
+    ]
 
     /// The types, one row each.
     static let types: [TypeDefinition] = [

@@ -58,16 +58,20 @@ extension Sample {
     }
 
     /// The wire form sent by ``HealthStore/save(_:)-(Sample)``: without the UUID, source revision and
-    /// creation date, which the daemon assigns.
+    /// creation date, which the daemon assigns (a correlation's members without theirs either).
     var wireForSaving: Salus_V1_Sample {
         var wire = self.wire
         wire.uuid = Data()
         wire.clearSourceRevision()
         wire.creationDate = 0
+        if case .correlation(let correlation) = value {
+            wire.correlation.objects = correlation.objects.map(\.wireForSaving)
+        }
         return wire
     }
 
-    /// The sample the daemon sent, with the source revision and creation date it carries.
+    /// The sample the daemon sent, with the source revision and creation date it carries (a
+    /// correlation's members with their own).
     init(received wire: Salus_V1_Sample, path: String) throws(SalusError) {
         guard WireUUID.uuid(wire.uuid) != nil else {
             throw SalusError.malformed(field: "\(path).uuid", value: "\(wire.uuid.count) bytes", expected: "16 bytes")
@@ -79,6 +83,13 @@ extension Sample {
             )
         } catch {
             throw SalusError.malformed(field: error.field, value: error.value, expected: error.expected)
+        }
+        if case .correlation(let correlation) = wire.value {
+            var objects: [Sample] = []
+            for (index, member) in correlation.objects.enumerated() {
+                objects.append(try Sample(received: member, path: "\(path).correlation.objects[\(index)]"))
+            }
+            value = .correlation(Correlation(objects: objects))
         }
     }
 }

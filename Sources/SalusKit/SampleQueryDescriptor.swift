@@ -56,15 +56,7 @@ public struct SampleQueryDescriptor: Hashable, Sendable {
 
     /// Runs the query and returns every matching sample.
     public func result(for store: HealthStore) async throws(SalusError) -> [Sample] {
-        var samples: [Sample] = []
-        do {
-            for try await sample in self.samples(for: store) {
-                samples.append(sample)
-            }
-        } catch {
-            throw SalusError.from(error)
-        }
-        return samples
+        try await samples(for: store).collect()
     }
 
     /// The matching samples one by one, as the daemon streams them; the query runs when
@@ -81,6 +73,19 @@ public struct SampleQuerySamples: AsyncSequence, Sendable {
 
     let store: HealthStore
     let request: Salus_V1_SampleQueryRequest
+
+    /// Every sample, gathered into one array.
+    func collect() async throws(SalusError) -> [Sample] {
+        var samples: [Sample] = []
+        do {
+            for try await sample in self {
+                samples.append(sample)
+            }
+        } catch {
+            throw SalusError.from(error)
+        }
+        return samples
+    }
 
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {

@@ -23,12 +23,17 @@ public struct SaveResult: Hashable, Sendable {
     /// The change-sequence position of the save's commit: an anchored query from here sees
     /// only later changes.
     public var anchor: QueryAnchor
+    /// A saved correlation: what became of each member, in the order given (each member is a
+    /// sample of its own, with its own UUID). Empty for other samples, and for a correlation
+    /// kept by its sync identifier, whose members were not saved.
+    public var objects: [SaveResult]
 
     /// Creates a result.
-    public init(uuid: UUID, outcome: Outcome, anchor: QueryAnchor) {
+    public init(uuid: UUID, outcome: Outcome, anchor: QueryAnchor, objects: [SaveResult] = []) {
         self.uuid = uuid
         self.outcome = outcome
         self.anchor = anchor
+        self.objects = objects
     }
 
     init(wire: Salus_V1_SaveResult, path: String, anchor: QueryAnchor) throws(SalusError) {
@@ -51,6 +56,10 @@ public struct SaveResult: Hashable, Sendable {
                 field: "\(path).outcome", value: "\(wire.outcome.rawValue)", expected: "SAVED, KEPT_EXISTING or REPLACED"
             )
         }
-        self.init(uuid: uuid, outcome: outcome, anchor: anchor)
+        var objects: [SaveResult] = []
+        for (index, member) in wire.objects.enumerated() {
+            objects.append(try SaveResult(wire: member, path: "\(path).objects[\(index)]", anchor: anchor))
+        }
+        self.init(uuid: uuid, outcome: outcome, anchor: anchor, objects: objects)
     }
 }

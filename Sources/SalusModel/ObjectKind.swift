@@ -12,6 +12,9 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     case visionPrescription
     /// A clinical document (CDA); read access is granted per object.
     case document
+    /// A sample that groups quantity and category samples (blood pressure, food); the value is a
+    /// `Correlation`.
+    case correlation
     /// An electrocardiogram; its voltages are read with their own streamed query.
     case electrocardiogram
     /// An audiogram: hearing sensitivity per frequency.

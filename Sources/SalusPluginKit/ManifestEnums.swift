@@ -20,6 +20,7 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case scoredAssessment = 13
     /// Daily activity summaries (computed, never saved).
     case activitySummary = 14
+    case correlation = 7
 }
 
 /// How a quantity type's values combine (`salus.v1.AggregationStyle`). The names are

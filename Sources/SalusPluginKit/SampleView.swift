@@ -26,6 +26,9 @@ public struct SampleView: Sendable, Hashable {
         case medicationDoseEvent
         /// A scored assessment.
         case scoredAssessment
+        /// A correlation holding this many member samples (the host checks each member with the
+        /// validator of the plugin that owns the member's type).
+        case correlation(objectCount: Int)
         /// No value set.
         case none
     }
@@ -86,6 +89,14 @@ public struct SampleView: Sendable, Hashable {
             case (9, 2):
                 _ = try reader.nested()
                 value = .document
+            case (14, 2):
+                var inner = try reader.nested()
+                var count = 0
+                while let (field, wire) = try inner.nextField() {
+                    if field == 1, wire == 2 { count += 1 }
+                    try inner.skip(wireType: wire)
+                }
+                value = .correlation(objectCount: count)
             case (15...20, 2):
                 _ = try reader.nested()
                 value = [.electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind, .medicationDoseEvent, .scoredAssessment][

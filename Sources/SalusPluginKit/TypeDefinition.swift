@@ -90,6 +90,14 @@ public struct TypeDefinition: Sendable, Hashable {
         return type
     }
 
+    /// A correlation type: samples that group quantity and category samples (HealthKit's blood
+    /// pressure and food). Which member types each holds is the model's rule
+    /// (`Correlation.composition(of:)` in SalusModel): HealthKit's two have fixed rules, any other
+    /// holds quantity and category samples.
+    public static func correlation(_ identifier: String, displayName: String) -> TypeDefinition {
+        TypeDefinition(identifier: identifier, kind: .correlation, displayName: displayName)
+    }
+
     /// A date-valued characteristic (read-only for apps).
     public static func dateCharacteristic(
         _ identifier: String, displayName: String, area: String = ""

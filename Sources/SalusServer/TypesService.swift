@@ -97,6 +97,7 @@ package enum TypesService {
             case .medicationDoseEvent: .medicationDoseEvent
             case .scoredAssessment: .scoredAssessment
             case .activitySummary: .activitySummary
+            case .correlation: .correlation
             }
             $0.canonicalUnit = type.canonicalUnitText
             $0.aggregationStyle = switch type.aggregationStyle {

@@ -148,10 +148,11 @@ enum Payloads {
     static func encode(_ value: SampleValue) throws -> [UInt8]? {
         if case .quantity = value { return nil }
         if case .category = value { return nil }
+        if case .correlation = value { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         switch value {
-        case .quantity, .category:
+        case .quantity, .category, .correlation:
             return nil
         case .workout(let workout):
             return Array(try encoder.encode(payload(workout)))
@@ -401,7 +402,7 @@ enum Payloads {
             return .scoredAssessment(
                 ScoredAssessment(
                     instrument: instrument, answers: try payload.answers.map { try known($0, "assessment answer") }))
-        case .quantity, .category, .characteristic, .activitySummary:
+        case .quantity, .category, .characteristic, .activitySummary, .correlation:
             throw StoreError(code: .database, message: "a \(kind.rawValue) sample has no payload")
         }
     }
@@ -428,6 +429,9 @@ enum StoredCodes {
         case .visionPrescription: 3
         case .document: 4
         case .characteristic: 5
+        // The wire's OBJECT_KIND_CORRELATION: kinds added later take their wire numbers too, so
+        // codes stay unique whatever order the kinds were added in.
+        case .correlation: 7
         case .electrocardiogram: 8
         case .audiogram: 9
         case .heartbeatSeries: 10
@@ -447,6 +451,7 @@ enum StoredCodes {
         case 3: .visionPrescription
         case 4: .document
         case 5: .characteristic
+        case 7: .correlation
         case 8: .electrocardiogram
         case 9: .audiogram
         case 10: .heartbeatSeries

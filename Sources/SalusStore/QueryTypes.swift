@@ -13,13 +13,21 @@ package struct SampleQuery: Hashable, Sendable {
     package var sort: [SampleSortDescriptor]
     /// The most samples to return; nil for no limit.
     package var limit: Int?
+    /// Correlation types only, as HealthKit's `HKCorrelationQuery.samplePredicates`: a
+    /// correlation matches when, for every descriptor, it holds a member of that type matching
+    /// that predicate. Empty: no condition on the members.
+    package var memberPredicates: [QueryDescriptor]
 
     /// Creates a query.
-    package init(type: TypeIdentifier, predicate: SamplePredicate? = nil, sort: [SampleSortDescriptor] = [], limit: Int? = nil) {
+    package init(
+        type: TypeIdentifier, predicate: SamplePredicate? = nil, sort: [SampleSortDescriptor] = [], limit: Int? = nil,
+        memberPredicates: [QueryDescriptor] = []
+    ) {
         self.type = type
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
+        self.memberPredicates = memberPredicates
     }
 }
 

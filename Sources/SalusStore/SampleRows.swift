@@ -47,12 +47,41 @@ enum SampleRows {
         return result
     }
 
-    /// Attaches metadata to decoded rows and returns the samples.
+    /// The members of the correlations with these row ids, by correlation row id, in the order
+    /// they were saved (their metadata not attached yet): one query for a whole page.
+    static func members(_ database: Database, correlations ids: [Int64]) throws -> [Int64: [DecodedRow]] {
+        guard !ids.isEmpty else { return [:] }
+        let statement = try database.prepare(
+            "SELECT \(columns), m.correlation_id FROM correlation_members m JOIN samples r ON r.id = m.member_id "
+                + "JOIN types t ON t.id = r.type_id JOIN sources src ON src.id = r.source_id "
+                + "LEFT JOIN devices d ON d.id = r.device_id "
+                + "WHERE m.correlation_id IN (SELECT value FROM json_each(?)) ORDER BY m.correlation_id, r.id")
+        defer { statement.reset() }
+        try statement.bind(.text("[" + ids.map(String.init).joined(separator: ",") + "]"), at: 1)
+        var decoder = SampleRowDecoder()
+        var result: [Int64: [DecodedRow]] = [:]
+        while try statement.step() {
+            result[statement.int64(26), default: []].append(try decoder.decode(statement))
+        }
+        return result
+    }
+
+    /// Attaches metadata, and correlations' members with theirs, to decoded rows and returns the
+    /// samples: two queries for the page (three with correlations), not one per row.
     static func samples(_ database: Database, rows: [DecodedRow]) throws -> [Sample] {
-        let metadata = try self.metadata(database, ids: rows.map(\.id))
+        let correlationIDs = rows.filter { $0.sample.kind == .correlation }.map(\.id)
+        let members = try self.members(database, correlations: correlationIDs)
+        let metadata = try self.metadata(database, ids: rows.map(\.id) + members.values.flatMap { $0.map(\.id) })
         return rows.map { row in
             var sample = row.sample
             sample.metadata = metadata[row.id] ?? [:]
+            if case .correlation = sample.value {
+                sample.value = .correlation(Correlation(objects: (members[row.id] ?? []).map { member in
+                    var object = member.sample
+                    object.metadata = metadata[member.id] ?? [:]
+                    return object
+                }))
+            }
             return sample
         }
     }
@@ -88,6 +117,9 @@ struct SampleRowDecoder {
             value = .quantity(Quantity(value: statement.double(6), unit: unit))
         case .category:
             value = .category(Int(statement.int64(8)))
+        case .correlation:
+            // The members are attached by `SampleRows.samples`.
+            value = .correlation(Correlation(objects: []))
         default:
             value = try Payloads.decode(kind: kind, bytes: statement.blob(9) ?? [])
         }

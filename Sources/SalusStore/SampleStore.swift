@@ -188,9 +188,11 @@ package final class SampleStore: Sendable {
 
     /// The samples matching `query`, in pages of at most `pageSize` (by default
     /// `configuration.defaultPageSize`); see `SamplePages` for memory and consistency.
+    /// Correlations come with their members (read for the whole page in one query).
     ///
-    /// Throws `invalidArgument` at once, naming the node, when the predicate is invalid for the
-    /// type, or when `pageSize` or `limit` is not positive.
+    /// Throws `invalidArgument` at once, naming the node, when the predicate or a member
+    /// predicate is invalid for its type, when member predicates are given for a type that is not
+    /// a correlation type, or when `pageSize` or `limit` is not positive.
     package func samples(_ query: SampleQuery, pageSize: Int? = nil) throws -> SamplePages {
         try checkOpen()
         let size = pageSize ?? configuration.defaultPageSize
@@ -200,9 +202,28 @@ package final class SampleStore: Sendable {
         if let limit = query.limit, limit <= 0 {
             throw StoreError.invalid("limit", value: "\(limit)", expected: "a positive limit, or nil for no limit")
         }
-        let filter = try PredicateCompiler(
+        var filter = try PredicateCompiler(
             type: query.type, info: catalog.rules(for: query.type), catalog: catalog, target: .samples
         ).compile(query.predicate)
+        if !query.memberPredicates.isEmpty {
+            guard catalog.rules(for: query.type)?.kind == .correlation else {
+                throw StoreError.invalid(
+                    "samplePredicates", value: "\(query.memberPredicates.count) for \(query.type)",
+                    expected: "member predicates only in a query of a correlation type")
+            }
+        }
+        for (index, member) in query.memberPredicates.enumerated() {
+            // The members' alias `r` shadows the correlation's inside the subquery, which is what
+            // the compiled fragment refers to.
+            let fragment = try PredicateCompiler(
+                type: member.type, info: catalog.rules(for: member.type), catalog: catalog, target: .samples
+            ).compile(member.predicate, path: "samplePredicates[\(index)].predicate")
+            filter = SQLFragment(
+                sql: "(\(filter.sql) AND r.id IN (SELECT m.correlation_id FROM correlation_members m "
+                    + "JOIN samples r ON r.id = m.member_id "
+                    + "WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(fragment.sql)))",
+                arguments: filter.arguments + [.text(member.type.rawValue)] + fragment.arguments)
+        }
         let sort = query.sort.isEmpty ? [SampleSortDescriptor(.startDate)] : query.sort
         var keys = sort.map { (column: $0.column, descending: $0.descending) }
         keys.append((column: "r.id", descending: sort.last!.descending))

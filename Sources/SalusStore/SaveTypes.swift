@@ -41,11 +41,16 @@ package struct SaveResult: Hashable, Sendable {
     package var uuid: UUID
     /// What happened.
     package var outcome: SaveOutcome
+    /// A saved correlation: one result per member, in the order given (a member kept by its
+    /// sync identifier is the existing sample, which the correlation now holds). Empty for other
+    /// samples and for a correlation that was `.keptExisting`, whose members were not saved.
+    package var objects: [SaveResult]
 
     /// Creates a result.
-    package init(uuid: UUID, outcome: SaveOutcome) {
+    package init(uuid: UUID, outcome: SaveOutcome, objects: [SaveResult] = []) {
         self.uuid = uuid
         self.outcome = outcome
+        self.objects = objects
     }
 }
 

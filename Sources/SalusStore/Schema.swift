@@ -164,6 +164,25 @@ package enum Schema {
                 FROM tombstones t GROUP BY type_id;
             """)
 
+    /// Migration 4: `correlation_members(correlation_id, member_id)`, which samples a correlation
+    /// groups (blood pressure, food). The correlation and its members are ordinary `samples`
+    /// rows; a row here links them and goes with either (ON DELETE CASCADE): deleting a member
+    /// alone removes it from its correlations, and the writer deletes a correlation's members with
+    /// it. Keyed by correlation, so a page of correlations reads its members in one indexed
+    /// query; indexed by member, so a sample that replaces a member by sync identifier finds the
+    /// correlations it joins. A sample may belong to several correlations (a replacement joins every
+    /// correlation that held the sample it replaced, as HealthKit's).
+    package static let migration4 = Migration(
+        version: 4, summary: "correlations: which samples each correlation groups",
+        sql: """
+            CREATE TABLE correlation_members (
+                correlation_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                member_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                PRIMARY KEY (correlation_id, member_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX correlation_members_member ON correlation_members(member_id);
+            """)
+
     /// Migration 6: `electrocardiogram_voltages(sample_id, block, measurements)`, an
     /// electrocardiogram's voltages in blocks of `VoltageBlocks.size` (the last one shorter),
     /// numbered from 0 in recording order; `measurements` packs each voltage as 20 little-endian
@@ -187,7 +206,7 @@ package enum Schema {
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
-    package static let migrations: [Migration] = [migration1, migration2, migration3, migration6]
+    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6]
 
     /// The schema version a database has after `migrate`.
     package static var currentVersion: Int { migrations.last!.version }

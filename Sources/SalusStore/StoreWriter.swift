@@ -171,17 +171,50 @@ final class StoreWriter: @unchecked Sendable {
         return id
     }
 
-    /// Turns the sample with row id `id` into a tombstone at the next change position.
-    private func tombstone(_ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64) throws {
-        try database.run(
+    /// Turns the sample with row id `id` into a tombstone at the next change position; a
+    /// correlation's members follow it, each with its own tombstone at the next positions.
+    ///
+    /// **Rule: a correlation goes with its members.** They were saved as one object and are
+    /// deleted as one, in the same transaction, so no reader ever sees a correlation without
+    /// the members it was saved with, or its members left behind as if saved alone. A member
+    /// already gone (deleted alone, or with another correlation earlier in the transaction) left
+    /// its correlations then. Returns how many tombstones were made: none when the sample is
+    /// gone already (deleted with a correlation earlier in the transaction).
+    @discardableResult
+    private func tombstone(_ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64) throws -> Int {
+        let members = try database.prepare(
+            "SELECT m.member_id, t.identifier FROM correlation_members m JOIN samples s ON s.id = m.member_id "
+                + "JOIN types t ON t.id = s.type_id WHERE m.correlation_id = ? ORDER BY m.member_id")
+        try members.bind([.integer(id)])
+        var found: [(Int64, TypeIdentifier)] = []
+        while try members.step() { found.append((members.int64(0), TypeIdentifier(members.text(1) ?? ""))) }
+        members.reset()
+        guard try tombstoneRow(database, sampleID: id, type: type, now: now) else { return 0 }
+        var made = 1
+        for (memberID, memberType) in found {
+            if try tombstoneRow(database, sampleID: memberID, type: memberType, now: now) { made += 1 }
+        }
+        return made
+    }
+
+    /// One sample's tombstone at the next change position; false (and no position taken) when
+    /// the row is gone.
+    private func tombstoneRow(_ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64) throws -> Bool {
+        let position = nextSequence()
+        let made = try database.run(
             """
             INSERT INTO tombstones (seq, uuid, type_id, kind, app_ref, source_id, device_id, start_us, end_us, \
             value, category, activity_type, sync_identifier, sync_version, deleted_us) \
             SELECT ?, uuid, type_id, kind, app_ref, source_id, device_id, start_us, end_us, value, category, \
             activity_type, sync_identifier, sync_version, ? FROM samples WHERE id = ?
-            """, [.integer(nextSequence()), .integer(now), .integer(id)])
+            """, [.integer(position), .integer(now), .integer(id)])
+        guard made > 0 else {
+            sequence -= 1
+            return false
+        }
         try database.run("DELETE FROM samples WHERE id = ?", [.integer(id)])
         changedTypes.insert(type)
+        return true
     }
 
     // MARK: Save
@@ -204,14 +237,14 @@ final class StoreWriter: @unchecked Sendable {
         var payload: [UInt8]?
     }
 
-    /// What sample `index`'s row stores: the quantity in its type's canonical unit, the raw
-    /// category value, the workout's activity type and the encoded payload.
+    /// What the row of the sample at `path` stores: the quantity in its type's canonical unit,
+    /// the raw category value, the workout's activity type and the encoded payload.
     ///
     /// **Rule: samples arrive checked.** Every rule a sample must follow is checked once, by
     /// `TypeCatalog.check`, before the store sees it; the store decides only what needs the
     /// database (unique UUIDs, the sync-identifier rule). A sample it cannot store (an unknown
     /// type, a unit of another dimension) is a caller's bug and fails the batch.
-    private func prepare(_ sample: Sample, index: Int) throws -> Prepared {
+    private func prepare(_ sample: Sample, path: String, index: Int) throws -> Prepared {
         var prepared = Prepared()
         switch sample.value {
         case .quantity(let quantity):
@@ -219,7 +252,7 @@ final class StoreWriter: @unchecked Sendable {
                 let canonical = try? quantity.doubleValue(for: unit)
             else {
                 throw StoreError.invalid(
-                    "samples[\(index)].quantity", value: "\(quantity) for \(sample.type)",
+                    "\(path).quantity", value: "\(quantity) for \(sample.type)",
                     expected: "a sample checked against the type catalog before saving", sampleIndex: index)
             }
             prepared.value = canonical
@@ -229,7 +262,7 @@ final class StoreWriter: @unchecked Sendable {
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment:
+            .medicationDoseEvent, .scoredAssessment, .correlation:
             break
         }
         prepared.payload = try Payloads.encode(sample.value)
@@ -259,11 +292,27 @@ final class StoreWriter: @unchecked Sendable {
         let metadataInsert = try database.prepare(metadataSQL)
         let syncLookup = try database.prepare(
             "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
+        let membershipInsert = try database.prepare(
+            "INSERT OR IGNORE INTO correlation_members (correlation_id, member_id) VALUES (?, ?)")
+        let correlationsOfMember = try database.prepare(
+            "SELECT correlation_id FROM correlation_members WHERE member_id = ?")
         var unitTexts: [SalusUnit: String] = [:]
         // The longest span saved per type id, raised in `type_spans` before the commit.
         var longest: [Int64: Int64] = [:]
-        for (index, sample) in samples.enumerated() {
-            var prepared = try prepare(sample, index: index)
+        // Rows replaced by sync identifier in this batch, by row id: the row that replaced each.
+        var replacements: [Int64: Int64] = [:]
+
+        func link(correlation: Int64, member: Int64) throws {
+            try membershipInsert.bind([.integer(correlation), .integer(member)])
+            while try membershipInsert.step() {}
+            membershipInsert.reset()
+        }
+
+        /// Saves one sample — a sample of the batch at `path` "samples[i]", or a correlation's
+        /// member at "samples[i].correlation.objects[j]" — and returns its result and the row id
+        /// of the sample that stands for it (the new row, or the one kept by its sync identifier).
+        func saveSample(_ sample: Sample, path: String, index: Int) throws -> (SaveResult, Int64) {
+            var prepared = try prepare(sample, path: path, index: index)
             if case .quantity(let quantity) = sample.value {
                 let text = unitTexts[quantity.unit] ?? quantity.unit.description
                 unitTexts[quantity.unit] = text
@@ -283,7 +332,7 @@ final class StoreWriter: @unchecked Sendable {
                             + "OR EXISTS (SELECT 1 FROM tombstones WHERE uuid = ?1)", [.uuid(uuid)]) != nil
                 if known || batchUUIDs.contains(uuid) {
                     throw StoreError.invalid(
-                        "samples[\(index)].uuid", value: uuid.uuidString,
+                        "\(path).uuid", value: uuid.uuidString,
                         expected: known
                             ? "a UUID not already in the store" : "a UUID not already used earlier in the batch",
                         sampleIndex: index)
@@ -292,6 +341,9 @@ final class StoreWriter: @unchecked Sendable {
             batchUUIDs.insert(uuid)
 
             var outcome = SaveOutcome.saved
+            // The correlations that held the sample this one replaces: it takes its place in them.
+            var joins: [Int64] = []
+            var replacedRow: Int64?
             if let syncIdentifier = sample.syncIdentifier, let syncVersion = sample.syncVersion {
                 let lookup = syncLookup
                 try lookup.bind([.integer(appRef), .integer(typeID), .text(syncIdentifier)])
@@ -299,11 +351,26 @@ final class StoreWriter: @unchecked Sendable {
                 lookup.reset()
                 if let (existingID, existingUUID, existingVersion) = existing {
                     guard syncVersion > existingVersion else {
-                        results.append(SaveResult(uuid: existingUUID, outcome: .keptExisting))
-                        continue
+                        return (SaveResult(uuid: existingUUID, outcome: .keptExisting), existingID)
                     }
+                    try correlationsOfMember.bind([.integer(existingID)])
+                    while try correlationsOfMember.step() { joins.append(correlationsOfMember.int64(0)) }
+                    correlationsOfMember.reset()
                     try tombstone(database, sampleID: existingID, type: sample.type, now: now)
                     outcome = .replaced(existingUUID)
+                    replacedRow = existingID
+                }
+            }
+
+            // A correlation's members are saved first, each by these same rules.
+            var memberResults: [SaveResult] = []
+            var memberIDs: [Int64] = []
+            if case .correlation(let correlation) = sample.value {
+                for (position, member) in correlation.objects.enumerated() {
+                    let (result, memberID) = try saveSample(
+                        member, path: "\(path).correlation.objects[\(position)]", index: index)
+                    memberResults.append(result)
+                    memberIDs.append(memberID)
                 }
             }
 
@@ -358,7 +425,7 @@ final class StoreWriter: @unchecked Sendable {
                         let value = try? quantity.doubleValue(for: unit)
                     else {
                         throw StoreError.invalid(
-                            "samples[\(index)].workout.statistics.\(type)", value: "\(quantity)",
+                            "\(path).workout.statistics.\(type)", value: "\(quantity)",
                             expected: "a sample checked against the type catalog before saving", sampleIndex: index)
                     }
                     let statistic: WorkoutStatistic = (rules.aggregationStyle ?? .cumulative).isCumulative ? .sum : .average
@@ -370,7 +437,22 @@ final class StoreWriter: @unchecked Sendable {
                         ])
                 }
             }
-            results.append(SaveResult(uuid: uuid, outcome: outcome))
+            if case .replaced = outcome, let replacedID = replacedRow {
+                replacements[replacedID] = sampleID
+            }
+            for correlationID in joins {
+                try link(correlation: correlationID, member: sampleID)
+            }
+            for var memberID in memberIDs {
+                // A later member of the same correlation may have replaced an earlier one.
+                while let replacement = replacements[memberID] { memberID = replacement }
+                try link(correlation: sampleID, member: memberID)
+            }
+            return (SaveResult(uuid: uuid, outcome: outcome, objects: memberResults), sampleID)
+        }
+
+        for (index, sample) in samples.enumerated() {
+            results.append(try saveSample(sample, path: "samples[\(index)]", index: index).0)
         }
         for (typeID, span) in longest {
             try database.run(
@@ -411,10 +493,11 @@ final class StoreWriter: @unchecked Sendable {
                     }
                     targets.append((id, TypeIdentifier(type)))
                 }
+                var deleted = 0
                 for (id, type) in targets {
-                    try self.tombstone(database, sampleID: id, type: type, now: now)
+                    deleted += try self.tombstone(database, sampleID: id, type: type, now: now)
                 }
-                return targets.count
+                return deleted
             }
             return DeleteResponse(deleted: count, anchor: anchor)
         }
@@ -443,10 +526,11 @@ final class StoreWriter: @unchecked Sendable {
                 var ids: [Int64] = []
                 while try statement.step() { ids.append(statement.int64(0)) }
                 let now = StoredTime.microseconds(Date())
+                var deleted = 0
                 for id in ids {
-                    try self.tombstone(database, sampleID: id, type: type, now: now)
+                    deleted += try self.tombstone(database, sampleID: id, type: type, now: now)
                 }
-                return ids.count
+                return deleted
             }
             return DeleteResponse(deleted: count, anchor: anchor)
         }

@@ -8,7 +8,9 @@ import SalusProto
 /// enumerations are known. Errors name the field path under `path` ("samples[3].quantity.unit").
 extension Sample {
     /// The model sample for `wire`; `source` replaces whatever source the payload carried
-    /// (the daemon assigns it from the caller), and a missing UUID gets a new UUIDv7.
+    /// (the daemon assigns it from the caller), and a missing UUID gets a new UUIDv7. A
+    /// correlation's members are converted the same way, with the same source and creation date,
+    /// their fields named under `correlation.objects[i]`.
     package init(wire: Salus_V1_Sample, path: String, source: SourceRevision, creationDate: Date = Date()) throws(ValidationError) {
         var uuid = UUIDv7.make(at: creationDate)
         if !wire.uuid.isEmpty {
@@ -54,11 +56,20 @@ extension Sample {
             value = .medicationDoseEvent(try MedicationDoseEvent(wire: event, path: "\(path).medicationDoseEvent"))
         case .scoredAssessment(let assessment):
             value = .scoredAssessment(try ScoredAssessment(wire: assessment, path: "\(path).scoredAssessment"))
+        case .correlation(let correlation):
+            var objects: [Sample] = []
+            objects.reserveCapacity(correlation.objects.count)
+            for (index, member) in correlation.objects.enumerated() {
+                objects.append(try Sample(
+                    wire: member, path: "\(path).correlation.objects[\(index)]", source: source, creationDate: creationDate
+                ))
+            }
+            value = .correlation(Correlation(objects: objects))
         case nil:
             throw ValidationError(
                 reason: .missingValue, field: "\(path).value", value: "",
-                expected: "one of quantity, category, workout, vision_prescription, document, electrocardiogram, "
-                    + "audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment"
+                expected: "one of quantity, category, workout, vision_prescription, document, correlation, "
+                    + "electrocardiogram, audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment"
             )
         }
         self.init(
@@ -101,6 +112,10 @@ extension Sample {
         case .stateOfMind(let state): wire.stateOfMind = state.wire
         case .medicationDoseEvent(let event): wire.medicationDoseEvent = event.wire
         case .scoredAssessment(let assessment): wire.scoredAssessment = assessment.wire
+        case .correlation(let correlation):
+            var wireCorrelation = Salus_V1_Correlation()
+            wireCorrelation.objects = correlation.objects.map(\.wire)
+            wire.correlation = wireCorrelation
         }
         wire.sourceRevision = sourceRevision.wire
         if let device { wire.device = device.wire }

@@ -246,6 +246,16 @@ final class SampleOutput {
             "\(state.kind) valence \(state.valence)" + (state.valenceClassification.map { " (\($0))" } ?? "")
         case .medicationDoseEvent(let event): "dose \(event.logStatus) \(event.doseQuantity.map { "\($0) \(event.unit)" } ?? "")"
         case .scoredAssessment(let assessment): "\(assessment.instrument) score \(assessment.score) (\(assessment.risk))"
+        case .correlation(let correlation):
+            correlation.objects.map { member in
+                let name = member.type.rawValue.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
+                    .replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
+                return switch member.value {
+                case .quantity(let quantity): "\(name) \(quantity)"
+                case .category(let raw): "\(name) \(raw)"
+                default: name
+                }
+            }.joined(separator: ", ")
         }
     }
 
@@ -273,6 +283,8 @@ final class SampleOutput {
         case .workout, .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
             .medicationDoseEvent, .scoredAssessment:
             object["value"] = valueText(sample)
+        case .correlation(let correlation):
+            object["objects"] = correlation.objects.map { jsonObject($0) }
         }
         var source: [String: Any] = ["appID": sample.sourceRevision.appID, "name": sample.sourceRevision.name]
         if let version = sample.sourceRevision.version { source["version"] = version }

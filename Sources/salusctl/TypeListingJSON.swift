@@ -85,6 +85,7 @@ enum TypeListingJSON {
         case .workout: "OBJECT_KIND_WORKOUT"
         case .visionPrescription: "OBJECT_KIND_VISION_PRESCRIPTION"
         case .document: "OBJECT_KIND_DOCUMENT"
+        case .correlation: "OBJECT_KIND_CORRELATION"
         case .electrocardiogram: "OBJECT_KIND_ELECTROCARDIOGRAM"
         case .audiogram: "OBJECT_KIND_AUDIOGRAM"
         case .heartbeatSeries: "OBJECT_KIND_HEARTBEAT_SERIES"

@@ -18,8 +18,9 @@ struct ModelTests {
     @Test("Object kinds cover every kind of object")
     func objectKinds() {
         #expect(ObjectKind.allCases.map(\.rawValue) == [
-            "quantity", "category", "characteristic", "workout", "visionPrescription", "document",
+            "quantity", "category", "characteristic", "workout", "visionPrescription", "document", "correlation",
             "electrocardiogram", "audiogram", "heartbeatSeries", "stateOfMind", "medicationDoseEvent", "scoredAssessment",
+            "activitySummary",
         ])
         #expect(SampleValue.category(5).kind == .category)
         #expect(SampleValue.quantity(Quantity(value: 1, unit: .count)).kind == .quantity)
@@ -28,6 +29,7 @@ struct ModelTests {
         #expect(SampleValue.electrocardiogram(Electrocardiogram(classification: .notSet)).kind == .electrocardiogram)
         #expect(SampleValue.stateOfMind(StateOfMind(kind: .dailyMood, valence: 0)).kind == .stateOfMind)
         #expect(SampleValue.scoredAssessment(ScoredAssessment(instrument: .gad7, answers: [])).kind == .scoredAssessment)
+        #expect(SampleValue.correlation(Correlation(objects: [])).kind == .correlation)
     }
 
     @Test("Metadata values report their type and payload")

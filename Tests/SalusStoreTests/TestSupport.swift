@@ -25,6 +25,16 @@ enum Fixtures {
     static let medicationDoseEvent: TypeIdentifier = "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent"
     static let gad7: TypeIdentifier = "HKScoredAssessmentTypeIdentifierGAD7"
     static let phq9: TypeIdentifier = "HKScoredAssessmentTypeIdentifierPHQ9"
+    static let bloodPressure: TypeIdentifier = "HKCorrelationTypeIdentifierBloodPressure"
+    static let food: TypeIdentifier = "HKCorrelationTypeIdentifierFood"
+    static let systolic: TypeIdentifier = "HKQuantityTypeIdentifierBloodPressureSystolic"
+    static let diastolic: TypeIdentifier = "HKQuantityTypeIdentifierBloodPressureDiastolic"
+    static let dietaryEnergy: TypeIdentifier = "HKQuantityTypeIdentifierDietaryEnergyConsumed"
+    /// Grams: protein, carbohydrates, total fat, sugar.
+    static let nutrients: [TypeIdentifier] = [
+        "HKQuantityTypeIdentifierDietaryProtein", "HKQuantityTypeIdentifierDietaryCarbohydrates",
+        "HKQuantityTypeIdentifierDietaryFatTotal", "HKQuantityTypeIdentifierDietarySugar",
+    ]
 
     static let quietLogger: Logger = {
         var logger = Logger(label: "salus.store.tests")
@@ -69,7 +79,18 @@ enum Fixtures {
         TypeRules(identifier: medicationDoseEvent.rawValue, kind: .medicationDoseEvent),
         TypeRules(identifier: gad7.rawValue, kind: .scoredAssessment),
         TypeRules(identifier: phq9.rawValue, kind: .scoredAssessment),
-    ])
+        TypeRules(identifier: bloodPressure.rawValue, kind: .correlation),
+        TypeRules(identifier: food.rawValue, kind: .correlation),
+        TypeRules(
+            identifier: systolic.rawValue, kind: .quantity, canonicalUnit: .millimeterOfMercury,
+            aggregationStyle: .discreteArithmetic),
+        TypeRules(
+            identifier: diastolic.rawValue, kind: .quantity, canonicalUnit: .millimeterOfMercury,
+            aggregationStyle: .discreteArithmetic),
+        TypeRules(identifier: dietaryEnergy.rawValue, kind: .quantity, canonicalUnit: .kilocalorie, aggregationStyle: .cumulative),
+    ] + nutrients.map {
+        TypeRules(identifier: $0.rawValue, kind: .quantity, canonicalUnit: .gram, aggregationStyle: .cumulative)
+    })
 
     static let app = SourceRevision(
         appID: "org.example.diary", name: "Diary", version: "1.0", productType: "x86_64", osVersion: "6.1.0")
@@ -111,6 +132,34 @@ enum Fixtures {
     ) -> Sample {
         Sample(
             type: type, startDate: at(start), endDate: at(end ?? start), value: .category(value),
+            sourceRevision: SourceRevision(appID: "ignored", name: "ignored"), metadata: metadata)
+    }
+
+    /// A blood pressure correlation at `start` of a systolic and a diastolic reading in mmHg.
+    static func bloodPressure(
+        _ systolicValue: Double, _ diastolicValue: Double, start: Double = 0, metadata: [String: MetadataValue] = [:],
+        memberMetadata: [String: MetadataValue] = [:]
+    ) -> Sample {
+        correlation(bloodPressure, start: start, metadata: metadata, [
+            quantity(systolic, systolicValue, "mmHg", start: start, metadata: memberMetadata),
+            quantity(diastolic, diastolicValue, "mmHg", start: start),
+        ])
+    }
+
+    /// A food correlation at `start`: energy in kcal, then protein, carbohydrates, fat and sugar in
+    /// grams.
+    static func food(_ kilocalories: Double, grams: [Double] = [1, 2, 3, 4], start: Double = 0) -> Sample {
+        correlation(
+            food, start: start,
+            [quantity(dietaryEnergy, kilocalories, "kcal", start: start)]
+                + zip(nutrients, grams).map { quantity($0, $1, "g", start: start) })
+    }
+
+    static func correlation(
+        _ type: TypeIdentifier, start: Double = 0, metadata: [String: MetadataValue] = [:], _ objects: [Sample]
+    ) -> Sample {
+        Sample(
+            type: type, startDate: at(start), endDate: at(start), value: .correlation(Correlation(objects: objects)),
             sourceRevision: SourceRevision(appID: "ignored", name: "ignored"), metadata: metadata)
     }
 

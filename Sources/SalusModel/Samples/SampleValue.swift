@@ -22,6 +22,8 @@ public enum SampleValue: Hashable, Sendable {
     case medicationDoseEvent(MedicationDoseEvent)
     /// A GAD-7 or PHQ-9 assessment.
     case scoredAssessment(ScoredAssessment)
+    /// Quantity and category samples saved, queried and deleted as one (blood pressure, food).
+    case correlation(Correlation)
 
     /// The object kind this value belongs to.
     public var kind: ObjectKind {
@@ -37,6 +39,7 @@ public enum SampleValue: Hashable, Sendable {
         case .stateOfMind: .stateOfMind
         case .medicationDoseEvent: .medicationDoseEvent
         case .scoredAssessment: .scoredAssessment
+        case .correlation: .correlation
         }
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 
 extension TypeCatalog {
     /// Checks `samples` against every rule: the model's own (dates, finite numbers, sync keys,
-    /// workouts, prescriptions, the other kinds' values), then what each sample's type declares (kind, unit dimension,
-    /// bounds, enumeration, workout activity types and statistics, required and typed metadata,
-    /// read-only), then the owning plugin's validator. Throws the first error, whose field path
+    /// workouts, prescriptions, the other kinds' values, correlations' members), then what each
+    /// sample's type declares (kind, unit dimension, bounds, enumeration, workout activity types
+    /// and statistics, required and typed metadata, read-only; a correlation's members each as a
+    /// sample of its type, and the member types its correlation type holds), then the owning
+    /// plugin's validator. Throws the first error, whose field path
     /// starts with `path[index]` ("samples[3].quantity.unit").
     ///
     /// This is the one check a sample passes before it is saved; the store persists what it is
@@ -21,7 +23,18 @@ extension TypeCatalog {
     /// Every rule `sample` breaks (see `check(_:at:allowReadOnly:)`), in field order; the plugin's
     /// validator runs only when every declared rule passed. Empty when the sample is acceptable.
     package func validationErrors(of sample: Sample, at path: String = "sample", allowReadOnly: Bool = false) -> [ValidationError] {
-        var errors = sample.validationErrors(at: path)
+        let modelErrors = sample.validationErrors(at: path)
+        return modelErrors
+            + declaredErrors(of: sample, at: path, allowReadOnly: allowReadOnly, modelRulesPassed: modelErrors.isEmpty)
+    }
+
+    /// What `sample`'s type declares, then the owning plugin's validator when `modelRulesPassed`
+    /// and every declared rule passed; a correlation's members are checked here as samples of
+    /// their own types, under `correlation.objects[i]`.
+    private func declaredErrors(
+        of sample: Sample, at path: String, allowReadOnly: Bool, modelRulesPassed: Bool
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
         if sample.type.rawValue.isEmpty { return errors }
         guard let rules = rules(for: sample.type) else {
             errors.append(ValidationError(
@@ -60,9 +73,11 @@ extension TypeCatalog {
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
             .medicationDoseEvent, .scoredAssessment:
             break
+        case .correlation(let correlation):
+            errors += checkCorrelation(correlation, of: sample.type, at: "\(path).correlation", allowReadOnly: allowReadOnly)
         }
         errors += checkMetadata(sample.metadata, rules: rules, at: "\(path).metadata")
-        guard errors.isEmpty, let validator = validators[rules.pluginID] else { return errors }
+        guard modelRulesPassed, errors.isEmpty, let validator = validators[rules.pluginID] else { return errors }
         return validator.validationErrors(of: canonical, at: path)
     }
 
@@ -105,6 +120,58 @@ extension TypeCatalog {
                 errors.append(ValidationError(
                     reason: .invalidUnit, field: field, value: "\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)"))
             }
+        }
+        return errors
+    }
+
+    /// Each member as a sample of its own type (those of another kind than quantity and category
+    /// the model's rules refused already), then what the correlation type holds
+    /// (`Correlation.composition(of:)`).
+    private func checkCorrelation(
+        _ correlation: Correlation, of type: TypeIdentifier, at path: String, allowReadOnly: Bool
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        let objects = correlation.objects
+        for (index, member) in objects.enumerated() where member.kind == .quantity || member.kind == .category {
+            let memberPath = "\(path).objects[\(index)]"
+            errors += declaredErrors(
+                of: member, at: memberPath, allowReadOnly: allowReadOnly,
+                modelRulesPassed: member.validationErrors(at: memberPath).isEmpty)
+        }
+        guard !objects.isEmpty else { return errors }
+        switch Correlation.composition(of: type) {
+        case .exactlyOneOfEach(let required):
+            let names = required.map(\.rawValue).joined(separator: " and ")
+            var seen: [TypeIdentifier: Int] = [:]
+            for (index, member) in objects.enumerated() {
+                let field = "\(path).objects[\(index)].type"
+                if !required.contains(member.type) {
+                    errors.append(ValidationError(
+                        reason: .invalidCorrelationMember, field: field, value: "\"\(member.type)\"",
+                        expected: "\(names): \(type) holds exactly one sample of each and nothing else"))
+                } else if let earlier = seen[member.type] {
+                    errors.append(ValidationError(
+                        reason: .invalidCorrelationMember, field: field, value: "\"\(member.type)\"",
+                        expected: "one \(member.type) sample only: objects[\(earlier)] is one already"))
+                } else {
+                    seen[member.type] = index
+                }
+            }
+            for missing in required where seen[missing] == nil {
+                errors.append(ValidationError(
+                    reason: .invalidCorrelationMember, field: "\(path).objects", value: "no \(missing) sample",
+                    expected: "exactly one sample of each of \(names): \(type) holds both"))
+            }
+        case .quantityTypes(let prefix):
+            for (index, member) in objects.enumerated()
+            where member.kind != .quantity || !member.type.rawValue.hasPrefix(prefix) {
+                errors.append(ValidationError(
+                    reason: .invalidCorrelationMember, field: "\(path).objects[\(index)].type",
+                    value: "\"\(member.type)\"",
+                    expected: "a quantity type whose identifier starts with \(prefix): \(type) holds only those"))
+            }
+        case .anyQuantityOrCategory:
+            break
         }
         return errors
     }
@@ -156,6 +223,7 @@ extension TypeCatalog {
         case .stateOfMind: "a state of mind value"
         case .medicationDoseEvent: "a medication dose event value"
         case .scoredAssessment: "a scored assessment value"
+        case .correlation: "a correlation value"
         }
     }
 }

@@ -17,8 +17,10 @@ extension Sample {
     /// with its concept identifier, a scheduled date and dose exactly when scheduled, and
     /// non-negative quantities; a scored assessment with one answer per question of its
     /// instrument (preferNotToAnswer only for PHQ-9's ninth), of the instrument its HealthKit
-    /// type names. Whether the category raw value, unit dimension or required
-    /// metadata suit the type is the registry's check. `path` prefixes every field path.
+    /// type names; a correlation with at least one member, each a quantity or category sample
+    /// that passes these rules itself (under `correlation.objects[i]`). Whether the category raw
+    /// value, unit dimension or required metadata suit the type, and which member types a
+    /// correlation type holds, is the registry's check. `path` prefixes every field path.
     package func validationErrors(at path: String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
@@ -53,6 +55,8 @@ extension Sample {
             errors += Validation.medicationDoseEvent(event, at: "\(path).medicationDoseEvent")
         case .scoredAssessment(let assessment):
             errors += Validation.scoredAssessment(assessment, type: type, at: "\(path).scoredAssessment")
+        case .correlation(let correlation):
+            errors += Validation.correlation(correlation, at: "\(path).correlation")
         }
         errors += Validation.metadata(metadata, at: "\(path).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path).metadata")
@@ -173,6 +177,31 @@ enum Validation {
                         expected: "a start at or after the end of activities[\(previous.offset)]"
                             + (previous.element.endDate.map { " (\(render($0)))" } ?? ", which has not ended")))
             }
+        }
+        return errors
+    }
+
+    /// A correlation's own rules: members exist, are quantity or category samples, and each
+    /// passes the model's rules itself.
+    static func correlation(_ correlation: Correlation, at path: String) -> [ValidationError] {
+        guard !correlation.objects.isEmpty else {
+            return [
+                ValidationError(
+                    reason: .missingValue, field: "\(path).objects", value: "no samples",
+                    expected: "at least one quantity or category sample")
+            ]
+        }
+        var errors: [ValidationError] = []
+        for (index, member) in correlation.objects.enumerated() {
+            let memberPath = "\(path).objects[\(index)]"
+            guard member.kind == .quantity || member.kind == .category else {
+                errors.append(
+                    ValidationError(
+                        reason: .wrongKind, field: "\(memberPath).value", value: TypeCatalog.valueName(member.value),
+                        expected: "a quantity or category sample: a correlation groups only those"))
+                continue
+            }
+            errors += member.validationErrors(at: memberPath)
         }
         return errors
     }

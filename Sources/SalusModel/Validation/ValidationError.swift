@@ -58,6 +58,9 @@ public struct ValidationError: Error, Equatable, CustomStringConvertible {
         public static let missingMetadata = Reason(rawValue: "missingMetadata")
         /// The plugin that owns the type refused the sample.
         public static let refusedByPlugin = Reason(rawValue: "refusedByPlugin")
+        /// A correlation whose members are not what its type holds (a blood pressure correlation
+        /// without a diastolic sample, a food correlation holding steps).
+        public static let invalidCorrelationMember = Reason(rawValue: "invalidCorrelationMember")
     }
 
     /// Why the value was refused.

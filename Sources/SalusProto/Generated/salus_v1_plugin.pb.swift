@@ -46,6 +46,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
 
   /// HKActivitySummaryTypeIdentifier: computed daily summaries, read-only for apps.
   case activitySummary // = 14
+  case correlation // = 7
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -61,6 +62,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case 4: self = .workout
     case 5: self = .visionPrescription
     case 6: self = .document
+    case 7: self = .correlation
     case 8: self = .electrocardiogram
     case 9: self = .audiogram
     case 10: self = .heartbeatSeries
@@ -81,6 +83,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case .workout: return 4
     case .visionPrescription: return 5
     case .document: return 6
+    case .correlation: return 7
     case .electrocardiogram: return 8
     case .audiogram: return 9
     case .heartbeatSeries: return 10
@@ -108,6 +111,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     .medicationDoseEvent,
     .scoredAssessment,
     .activitySummary,
+    .correlation,
   ]
 
 }
@@ -868,7 +872,7 @@ public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{2}\u{2}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {

@@ -1046,6 +1046,23 @@ public nonisolated struct Salus_V1_ScoredAssessment: Sendable {
   public init() {}
 }
 
+/// A correlation's members: quantity and category samples saved, queried and deleted as one
+/// (HKCorrelation.objects). Each is an ordinary sample of its own type with its own UUID.
+/// Blood pressure holds exactly one BloodPressureSystolic and one BloodPressureDiastolic sample;
+/// food holds dietary quantity samples. Saving: leave the members' uuid, source_revision and
+/// creation_date empty, as for any sample.
+public nonisolated struct Salus_V1_Correlation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var objects: [Salus_V1_Sample] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// One sample. Samples are immutable: an edit is a delete plus a new sample.
 public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1117,6 +1134,14 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
       return Salus_V1_Document()
     }
     set {_uniqueStorage()._value = .document(newValue)}
+  }
+
+  public var correlation: Salus_V1_Correlation {
+    get {
+      if case .correlation(let v)? = _storage._value {return v}
+      return Salus_V1_Correlation()
+    }
+    set {_uniqueStorage()._value = .correlation(newValue)}
   }
 
   public var electrocardiogram: Salus_V1_Electrocardiogram {
@@ -1205,6 +1230,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     case workout(Salus_V1_Workout)
     case visionPrescription(Salus_V1_VisionPrescription)
     case document(Salus_V1_Document)
+    case correlation(Salus_V1_Correlation)
     case electrocardiogram(Salus_V1_Electrocardiogram)
     case audiogram(Salus_V1_Audiogram)
     case heartbeatSeries(Salus_V1_HeartbeatSeries)
@@ -2643,9 +2669,39 @@ nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftPro
   }
 }
 
+nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Correlation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}objects\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.objects) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.objects.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.objects, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_Correlation, rhs: Salus_V1_Correlation) -> Bool {
+    if lhs.objects != rhs.objects {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Sample"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{2}\u{2}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0")
 
   fileprivate class _StorageClass {
     var _uuid: Data = Data()
@@ -2767,6 +2823,19 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
         case 11: try { try decoder.decodeSingularMessageField(value: &_storage._device) }()
         case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_MetadataValue>.self, value: &_storage._metadata) }()
         case 13: try { try decoder.decodeSingularInt64Field(value: &_storage._creationDate) }()
+        case 14: try {
+          var v: Salus_V1_Correlation?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .correlation(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .correlation(v)
+          }
+        }()
         case 15: try {
           var v: Salus_V1_Electrocardiogram?
           var hadOneofValue = false
@@ -2905,6 +2974,10 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
         try visitor.visitSingularInt64Field(value: _storage._creationDate, fieldNumber: 13)
       }
       switch _storage._value {
+      case .correlation?: try {
+        guard case .correlation(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+      }()
       case .electrocardiogram?: try {
         guard case .electrocardiogram(let v)? = _storage._value else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 15)

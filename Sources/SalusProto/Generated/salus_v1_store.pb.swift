@@ -137,6 +137,10 @@ public nonisolated struct Salus_V1_SaveResult: Sendable {
   /// With REPLACED: the UUID of the sample it replaced.
   public var replacedUuid: Data = Data()
 
+  /// A saved correlation: one result per member, in the order sent. Empty when the correlation
+  /// itself was KEPT_EXISTING (its members were not saved).
+  public var objects: [Salus_V1_SaveResult] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -276,6 +280,10 @@ public nonisolated struct Salus_V1_SampleQueryRequest: Sendable {
 
   /// 0: no limit.
   public var limit: UInt64 = 0
+
+  /// Correlation types only (HKCorrelationQuery's samplePredicates): a correlation matches when,
+  /// for each entry, it holds a member of that type matching that predicate.
+  public var samplePredicates: [Salus_V1_TypedPredicate] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -506,7 +514,7 @@ nonisolated extension Salus_V1_SaveRequest: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SaveResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}outcome\0\u{3}replaced_uuid\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}outcome\0\u{3}replaced_uuid\0\u{1}objects\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -517,6 +525,7 @@ nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf.
       case 1: try { try decoder.decodeSingularBytesField(value: &self.uuid) }()
       case 2: try { try decoder.decodeSingularEnumField(value: &self.outcome) }()
       case 3: try { try decoder.decodeSingularBytesField(value: &self.replacedUuid) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.objects) }()
       default: break
       }
     }
@@ -532,6 +541,9 @@ nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf.
     if !self.replacedUuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.replacedUuid, fieldNumber: 3)
     }
+    if !self.objects.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.objects, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -539,6 +551,7 @@ nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf.
     if lhs.uuid != rhs.uuid {return false}
     if lhs.outcome != rhs.outcome {return false}
     if lhs.replacedUuid != rhs.replacedUuid {return false}
+    if lhs.objects != rhs.objects {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -787,7 +800,7 @@ nonisolated extension Salus_V1_SortDescriptor: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SampleQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}sort\0\u{1}limit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}sort\0\u{1}limit\0\u{3}sample_predicates\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -799,6 +812,7 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
       case 2: try { try decoder.decodeSingularMessageField(value: &self._predicate) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.sort) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.limit) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.samplePredicates) }()
       default: break
       }
     }
@@ -821,6 +835,9 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
     if self.limit != 0 {
       try visitor.visitSingularUInt64Field(value: self.limit, fieldNumber: 4)
     }
+    if !self.samplePredicates.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.samplePredicates, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -829,6 +846,7 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
     if lhs._predicate != rhs._predicate {return false}
     if lhs.sort != rhs.sort {return false}
     if lhs.limit != rhs.limit {return false}
+    if lhs.samplePredicates != rhs.samplePredicates {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

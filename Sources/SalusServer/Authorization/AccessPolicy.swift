@@ -113,9 +113,33 @@ package struct AccessPolicy: Sendable {
             return found
         }
         var filtered = result
-        filtered.added = result.added.filter { lookup($0.type).admits($0) }
+        filtered.added = narrowingCorrelations(result.added.filter { lookup($0.type).admits($0) }, for: caller, grants: grants)
         filtered.deleted = result.deleted.filter { lookup($0.type).seesAnything }
         return (filtered, filtered.added.count != result.added.count || filtered.deleted.count != result.deleted.count)
+    }
+
+    /// `samples` as `caller` may see them: a correlation keeps only the members it may read, each
+    /// judged by its own type's read access as any sample, and a correlation left with none is
+    /// dropped (HealthKit returns only the correlations that hold something the app may read, and
+    /// hides the rest of their members). Other samples pass unchanged; the owner (and open mode)
+    /// sees everything. Whether the correlation itself may be read is its own type's access,
+    /// applied before this.
+    package func narrowingCorrelations(_ samples: [Sample], for caller: Caller, grants: AppRecord?) -> [Sample] {
+        if caller.appIDSource == .owner || open { return samples }
+        guard samples.contains(where: { $0.kind == .correlation }) else { return samples }
+        var access: [TypeIdentifier: ReadAccess] = [:]
+        return samples.compactMap { sample in
+            guard case .correlation(let correlation) = sample.value else { return sample }
+            let visible = correlation.objects.filter { member in
+                let found = access[member.type] ?? readAccess(caller, type: member.type.rawValue, grants: grants)
+                access[member.type] = found
+                return found.admits(member)
+            }
+            guard !visible.isEmpty else { return nil }
+            var narrowed = sample
+            narrowed.value = .correlation(Correlation(objects: visible))
+            return narrowed
+        }
     }
 
     /// The types of `watched` an observer is told about for `event`: those it may read in full,

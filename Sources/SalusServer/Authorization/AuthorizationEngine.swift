@@ -70,6 +70,12 @@ package final class AuthorizationEngine: Sendable {
         policy.filter(result, for: caller, grants: apps.record(caller.appID))
     }
 
+    /// `samples` with each correlation narrowed to the members `caller` may read now (see
+    /// `AccessPolicy.narrowingCorrelations`).
+    func narrowingCorrelations(_ samples: [Sample], for caller: Caller) -> [Sample] {
+        policy.narrowingCorrelations(samples, for: caller, grants: apps.record(caller.appID))
+    }
+
     /// The watched types an observer is told about for a commit event.
     func observedChanges(_ event: CommitEvent, watched: Set<TypeIdentifier>, caller: Caller) -> Set<TypeIdentifier> {
         policy.observedChanges(event, watched: watched, caller: caller, grants: apps.record(caller.appID))

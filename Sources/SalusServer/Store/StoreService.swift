@@ -78,25 +78,39 @@ package struct StoreService: Sendable {
         } catch {
             throw RPCError.from(error)
         }
-        try await authorizationCall { try authorization.checkShare(caller, types: request.samples.map(\.type)) }
+        // A correlation needs share permission for its own type and every member's (HealthKit asks
+        // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
+        try await authorizationCall { try authorization.checkShare(caller, types: Self.typesWritten(by: samples)) }
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
         }
         var reply = Salus_V1_SaveResponse()
         reply.anchor = response.anchor.rawValue
-        reply.results = response.results.map { result in
-            var wire = Salus_V1_SaveResult()
-            wire.uuid = WireUUID.bytes(result.uuid)
-            switch result.outcome {
-            case .saved: wire.outcome = .saved
-            case .keptExisting: wire.outcome = .keptExisting
-            case .replaced(let old):
-                wire.outcome = .replaced
-                wire.replacedUuid = WireUUID.bytes(old)
-            }
-            return wire
-        }
+        reply.results = response.results.map(Self.wire)
         return reply
+    }
+
+    /// The types a save writes: each sample's, and each correlation member's.
+    static func typesWritten(by samples: [Sample]) -> [String] {
+        samples.flatMap { sample -> [String] in
+            guard case .correlation(let correlation) = sample.value else { return [sample.type.rawValue] }
+            return [sample.type.rawValue] + correlation.objects.map(\.type.rawValue)
+        }
+    }
+
+    /// The wire form of one save result, a correlation's members' results included.
+    static func wire(_ result: SaveResult) -> Salus_V1_SaveResult {
+        var wire = Salus_V1_SaveResult()
+        wire.uuid = WireUUID.bytes(result.uuid)
+        switch result.outcome {
+        case .saved: wire.outcome = .saved
+        case .keptExisting: wire.outcome = .keptExisting
+        case .replaced(let old):
+            wire.outcome = .replaced
+            wire.replacedUuid = WireUUID.bytes(old)
+        }
+        wire.objects = result.objects.map(Self.wire)
+        return wire
     }
 
     func delete(_ request: Salus_V1_DeleteRequest, caller: Caller) async throws -> Salus_V1_DeleteResponse {
@@ -167,20 +181,62 @@ package struct StoreService: Sendable {
                 throw RPCError.from(error)
             }
         }
+        let isCorrelation = registry.type(request.type)?.kind == .correlation
+        let memberPredicates = try memberPredicates(request, isCorrelation: isCorrelation, caller: caller)
+        let limit = request.limit == 0 ? nil : Int(clamping: request.limit)
         let query = SampleQuery(
             type: type,
             predicate: authorization.readAccess(caller, type: request.type)
                 .restrict(request.hasPredicate ? try modelPredicate(request.predicate) : nil),
             sort: sort,
-            limit: request.limit == 0 ? nil : Int(clamping: request.limit)
+            // Correlations the caller may read none of the members of are dropped below, so the
+            // limit counts what is sent.
+            limit: isCorrelation ? nil : limit,
+            memberPredicates: memberPredicates
         )
         try await storeCall {
+            var remaining = limit
             for try await page in try store.samples(query, pageSize: Self.pageSize) {
-                var batch = Salus_V1_SampleBatch()
-                batch.samples = page.map(\.wire)
-                try await writer.write(batch)
+                var samples = isCorrelation ? authorization.narrowingCorrelations(page, for: caller) : page
+                if let left = remaining {
+                    samples = Array(samples.prefix(left))
+                    remaining = left - samples.count
+                }
+                if !samples.isEmpty {
+                    var batch = Salus_V1_SampleBatch()
+                    batch.samples = samples.map(\.wire)
+                    try await writer.write(batch)
+                }
+                if remaining == 0 { return }
             }
         }
+    }
+
+    /// A correlation query's member predicates (HKCorrelationQuery's samplePredicates), each
+    /// restricted to what the caller may read of its type: a member the caller may not see
+    /// cannot make a correlation match.
+    func memberPredicates(
+        _ request: Salus_V1_SampleQueryRequest, isCorrelation: Bool, caller: Caller
+    ) throws(RPCError) -> [QueryDescriptor] {
+        guard !request.samplePredicates.isEmpty else { return [] }
+        guard isCorrelation else {
+            throw RPCError.invalidArgument(
+                field: "samplePredicates", value: "\(request.samplePredicates.count) for \(request.type)",
+                expected: "member predicates only in a query of a correlation type")
+        }
+        var descriptors: [QueryDescriptor] = []
+        for (index, wire) in request.samplePredicates.enumerated() {
+            var member = try descriptor(wire, path: "samplePredicates[\(index)]")
+            let kind = registry.type(member.type.rawValue)?.kind
+            guard kind == .quantity || kind == .category else {
+                throw RPCError.invalidArgument(
+                    field: "samplePredicates[\(index)].type", value: member.type.rawValue,
+                    expected: "a quantity or category type: what correlations hold")
+            }
+            member.predicate = authorization.readAccess(caller, type: member.type.rawValue).restrict(member.predicate)
+            descriptors.append(member)
+        }
+        return descriptors
     }
 
     func queryAnchored(_ request: Salus_V1_AnchoredQueryRequest, writer: RPCWriter<Salus_V1_AnchoredBatch>, caller: Caller) async throws {
@@ -198,7 +254,7 @@ package struct StoreService: Sendable {
             let result = try await storeCall {
                 try await store.anchoredQuery(descriptors, anchor: anchor, limit: Int(clamping: request.limit))
             }
-            var batch = Self.batch(result)
+            var batch = Self.batch(result.narrowed(authorization, for: caller))
             batch.initialResultsComplete = true
             batch.moreChanges = result.hasMore
             try await writer.write(batch)
@@ -306,5 +362,14 @@ package struct StoreService: Sendable {
             return info
         }
         return response
+    }
+}
+
+extension AnchoredQueryResult {
+    /// The result with each added correlation narrowed to the members `caller` may read.
+    func narrowed(_ authorization: AuthorizationEngine, for caller: Caller) -> AnchoredQueryResult {
+        var result = self
+        result.added = authorization.narrowingCorrelations(added, for: caller)
+        return result
     }
 }

@@ -2587,7 +2587,7 @@ const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor =
   (ProtobufCMessageInit) salus__v1__list_types_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[14] =
+static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[15] =
 {
   { "OBJECT_KIND_UNSPECIFIED", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_QUANTITY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_QUANTITY", 1 },
@@ -2596,6 +2596,7 @@ static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[14
   { "OBJECT_KIND_WORKOUT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT", 4 },
   { "OBJECT_KIND_VISION_PRESCRIPTION", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_VISION_PRESCRIPTION", 5 },
   { "OBJECT_KIND_DOCUMENT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_DOCUMENT", 6 },
+  { "OBJECT_KIND_CORRELATION", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_CORRELATION", 7 },
   { "OBJECT_KIND_ELECTROCARDIOGRAM", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_ELECTROCARDIOGRAM", 8 },
   { "OBJECT_KIND_AUDIOGRAM", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_AUDIOGRAM", 9 },
   { "OBJECT_KIND_HEARTBEAT_SERIES", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_HEARTBEAT_SERIES", 10 },
@@ -2605,21 +2606,22 @@ static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[14
   { "OBJECT_KIND_ACTIVITY_SUMMARY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
 };
 static const ProtobufCIntRange salus__v1__object_kind__value_ranges[] = {
-{0, 0},{8, 7},{0, 14}
+{0, 0},{0, 15}
 };
-static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[14] =
+static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[15] =
 {
-  { "OBJECT_KIND_ACTIVITY_SUMMARY", 13 },
-  { "OBJECT_KIND_AUDIOGRAM", 8 },
+  { "OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
+  { "OBJECT_KIND_AUDIOGRAM", 9 },
   { "OBJECT_KIND_CATEGORY", 2 },
   { "OBJECT_KIND_CHARACTERISTIC", 3 },
+  { "OBJECT_KIND_CORRELATION", 7 },
   { "OBJECT_KIND_DOCUMENT", 6 },
-  { "OBJECT_KIND_ELECTROCARDIOGRAM", 7 },
-  { "OBJECT_KIND_HEARTBEAT_SERIES", 9 },
-  { "OBJECT_KIND_MEDICATION_DOSE_EVENT", 11 },
+  { "OBJECT_KIND_ELECTROCARDIOGRAM", 8 },
+  { "OBJECT_KIND_HEARTBEAT_SERIES", 10 },
+  { "OBJECT_KIND_MEDICATION_DOSE_EVENT", 12 },
   { "OBJECT_KIND_QUANTITY", 1 },
-  { "OBJECT_KIND_SCORED_ASSESSMENT", 12 },
-  { "OBJECT_KIND_STATE_OF_MIND", 10 },
+  { "OBJECT_KIND_SCORED_ASSESSMENT", 13 },
+  { "OBJECT_KIND_STATE_OF_MIND", 11 },
   { "OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_VISION_PRESCRIPTION", 5 },
   { "OBJECT_KIND_WORKOUT", 4 },
@@ -2631,11 +2633,11 @@ const ProtobufCEnumDescriptor salus__v1__object_kind__descriptor =
   "ObjectKind",
   "Salus__V1__ObjectKind",
   "salus.v1",
-  14,
+  15,
   salus__v1__object_kind__enum_values_by_number,
-  14,
+  15,
   salus__v1__object_kind__enum_values_by_name,
-  2,
+  1,
   salus__v1__object_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

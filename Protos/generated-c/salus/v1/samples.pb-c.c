@@ -1066,6 +1066,51 @@ void   salus__v1__scored_assessment__free_unpacked
   assert(message->base.descriptor == &salus__v1__scored_assessment__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__correlation__init
+                     (Salus__V1__Correlation         *message)
+{
+  static const Salus__V1__Correlation init_value = SALUS__V1__CORRELATION__INIT;
+  *message = init_value;
+}
+size_t salus__v1__correlation__get_packed_size
+                     (const Salus__V1__Correlation *message)
+{
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__correlation__pack
+                     (const Salus__V1__Correlation *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__correlation__pack_to_buffer
+                     (const Salus__V1__Correlation *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__Correlation *
+       salus__v1__correlation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__Correlation *)
+     protobuf_c_message_unpack (&salus__v1__correlation__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__correlation__free_unpacked
+                     (Salus__V1__Correlation *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__correlation__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__sample__metadata_entry__init
                      (Salus__V1__Sample__MetadataEntry         *message)
 {
@@ -3247,6 +3292,44 @@ const ProtobufCMessageDescriptor salus__v1__scored_assessment__descriptor =
   (ProtobufCMessageInit) salus__v1__scored_assessment__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__correlation__field_descriptors[1] =
+{
+  {
+    "objects",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Correlation, n_objects),
+    offsetof(Salus__V1__Correlation, objects),
+    &salus__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__correlation__field_indices_by_name[] = {
+  0,   /* field[0] = objects */
+};
+static const ProtobufCIntRange salus__v1__correlation__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__correlation__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Correlation",
+  "Correlation",
+  "Salus__V1__Correlation",
+  "salus.v1",
+  sizeof(Salus__V1__Correlation),
+  1,
+  salus__v1__correlation__field_descriptors,
+  salus__v1__correlation__field_indices_by_name,
+  1,  salus__v1__correlation__number_ranges,
+  (ProtobufCMessageInit) salus__v1__correlation__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor salus__v1__sample__metadata_entry__field_descriptors[2] =
 {
   {
@@ -3298,7 +3381,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor =
   (ProtobufCMessageInit) salus__v1__sample__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[19] =
+static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[20] =
 {
   {
     "uuid",
@@ -3457,6 +3540,18 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[19] =
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "correlation",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, correlation),
+    &salus__v1__correlation__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "electrocardiogram",
     15,
     PROTOBUF_C_LABEL_NONE,
@@ -3530,31 +3625,31 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[19] =
   },
 };
 static const unsigned salus__v1__sample__field_indices_by_name[] = {
-  14,   /* field[14] = audiogram */
+  15,   /* field[15] = audiogram */
   5,   /* field[5] = category */
+  13,   /* field[13] = correlation */
   12,   /* field[12] = creation_date */
   10,   /* field[10] = device */
   8,   /* field[8] = document */
-  13,   /* field[13] = electrocardiogram */
+  14,   /* field[14] = electrocardiogram */
   3,   /* field[3] = end_date */
-  15,   /* field[15] = heartbeat_series */
-  17,   /* field[17] = medication_dose_event */
+  16,   /* field[16] = heartbeat_series */
+  18,   /* field[18] = medication_dose_event */
   11,   /* field[11] = metadata */
   4,   /* field[4] = quantity */
-  18,   /* field[18] = scored_assessment */
+  19,   /* field[19] = scored_assessment */
   9,   /* field[9] = source_revision */
   2,   /* field[2] = start_date */
-  16,   /* field[16] = state_of_mind */
+  17,   /* field[17] = state_of_mind */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
   7,   /* field[7] = vision_prescription */
   6,   /* field[6] = workout */
 };
-static const ProtobufCIntRange salus__v1__sample__number_ranges[2 + 1] =
+static const ProtobufCIntRange salus__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 15, 13 },
-  { 0, 19 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
 {
@@ -3564,10 +3659,10 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   "Salus__V1__Sample",
   "salus.v1",
   sizeof(Salus__V1__Sample),
-  19,
+  20,
   salus__v1__sample__field_descriptors,
   salus__v1__sample__field_indices_by_name,
-  2,  salus__v1__sample__number_ranges,
+  1,  salus__v1__sample__number_ranges,
   (ProtobufCMessageInit) salus__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -42,6 +42,7 @@ typedef struct Salus__V1__Heartbeat Salus__V1__Heartbeat;
 typedef struct Salus__V1__StateOfMind Salus__V1__StateOfMind;
 typedef struct Salus__V1__MedicationDoseEvent Salus__V1__MedicationDoseEvent;
 typedef struct Salus__V1__ScoredAssessment Salus__V1__ScoredAssessment;
+typedef struct Salus__V1__Correlation Salus__V1__Correlation;
 typedef struct Salus__V1__Sample Salus__V1__Sample;
 typedef struct Salus__V1__Sample__MetadataEntry Salus__V1__Sample__MetadataEntry;
 typedef struct Salus__V1__DeletedObject Salus__V1__DeletedObject;
@@ -868,6 +869,24 @@ struct  Salus__V1__ScoredAssessment
     , SALUS__V1__ASSESSMENT_INSTRUMENT__ASSESSMENT_INSTRUMENT_UNSPECIFIED, 0,NULL, 0, 0 }
 
 
+/*
+ * A correlation's members: quantity and category samples saved, queried and deleted as one
+ * (HKCorrelation.objects). Each is an ordinary sample of its own type with its own UUID.
+ * Blood pressure holds exactly one BloodPressureSystolic and one BloodPressureDiastolic sample;
+ * food holds dietary quantity samples. Saving: leave the members' uuid, source_revision and
+ * creation_date empty, as for any sample.
+ */
+struct  Salus__V1__Correlation
+{
+  ProtobufCMessage base;
+  size_t n_objects;
+  Salus__V1__Sample **objects;
+};
+#define SALUS__V1__CORRELATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__correlation__descriptor) \
+    , 0,NULL }
+
+
 struct  Salus__V1__Sample__MetadataEntry
 {
   ProtobufCMessage base;
@@ -886,6 +905,7 @@ typedef enum {
   SALUS__V1__SAMPLE__VALUE_WORKOUT = 7,
   SALUS__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 8,
   SALUS__V1__SAMPLE__VALUE_DOCUMENT = 9,
+  SALUS__V1__SAMPLE__VALUE_CORRELATION = 14,
   SALUS__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 15,
   SALUS__V1__SAMPLE__VALUE_AUDIOGRAM = 16,
   SALUS__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 17,
@@ -929,6 +949,7 @@ struct  Salus__V1__Sample
     Salus__V1__Workout *workout;
     Salus__V1__VisionPrescription *vision_prescription;
     Salus__V1__Document *document;
+    Salus__V1__Correlation *correlation;
     Salus__V1__Electrocardiogram *electrocardiogram;
     Salus__V1__Audiogram *audiogram;
     Salus__V1__HeartbeatSeries *heartbeat_series;
@@ -1421,6 +1442,25 @@ Salus__V1__ScoredAssessment *
 void   salus__v1__scored_assessment__free_unpacked
                      (Salus__V1__ScoredAssessment *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__Correlation methods */
+void   salus__v1__correlation__init
+                     (Salus__V1__Correlation         *message);
+size_t salus__v1__correlation__get_packed_size
+                     (const Salus__V1__Correlation   *message);
+size_t salus__v1__correlation__pack
+                     (const Salus__V1__Correlation   *message,
+                      uint8_t             *out);
+size_t salus__v1__correlation__pack_to_buffer
+                     (const Salus__V1__Correlation   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__Correlation *
+       salus__v1__correlation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__correlation__free_unpacked
+                     (Salus__V1__Correlation *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__Sample__MetadataEntry methods */
 void   salus__v1__sample__metadata_entry__init
                      (Salus__V1__Sample__MetadataEntry         *message);
@@ -1548,6 +1588,9 @@ typedef void (*Salus__V1__MedicationDoseEvent_Closure)
 typedef void (*Salus__V1__ScoredAssessment_Closure)
                  (const Salus__V1__ScoredAssessment *message,
                   void *closure_data);
+typedef void (*Salus__V1__Correlation_Closure)
+                 (const Salus__V1__Correlation *message,
+                  void *closure_data);
 typedef void (*Salus__V1__Sample__MetadataEntry_Closure)
                  (const Salus__V1__Sample__MetadataEntry *message,
                   void *closure_data);
@@ -1594,6 +1637,7 @@ extern const ProtobufCMessageDescriptor salus__v1__heartbeat__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__state_of_mind__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__medication_dose_event__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__scored_assessment__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__correlation__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__deleted_object__descriptor;

@@ -900,7 +900,7 @@ const ProtobufCMessageDescriptor salus__v1__save_request__descriptor =
   (ProtobufCMessageInit) salus__v1__save_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__save_result__field_descriptors[3] =
+static const ProtobufCFieldDescriptor salus__v1__save_result__field_descriptors[4] =
 {
   {
     "uuid",
@@ -938,8 +938,21 @@ static const ProtobufCFieldDescriptor salus__v1__save_result__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "objects",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__SaveResult, n_objects),
+    offsetof(Salus__V1__SaveResult, objects),
+    &salus__v1__save_result__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__save_result__field_indices_by_name[] = {
+  3,   /* field[3] = objects */
   1,   /* field[1] = outcome */
   2,   /* field[2] = replaced_uuid */
   0,   /* field[0] = uuid */
@@ -947,7 +960,7 @@ static const unsigned salus__v1__save_result__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__save_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor salus__v1__save_result__descriptor =
 {
@@ -957,7 +970,7 @@ const ProtobufCMessageDescriptor salus__v1__save_result__descriptor =
   "Salus__V1__SaveResult",
   "salus.v1",
   sizeof(Salus__V1__SaveResult),
-  3,
+  4,
   salus__v1__save_result__field_descriptors,
   salus__v1__save_result__field_indices_by_name,
   1,  salus__v1__save_result__number_ranges,
@@ -1257,7 +1270,7 @@ const ProtobufCMessageDescriptor salus__v1__sort_descriptor__descriptor =
   (ProtobufCMessageInit) salus__v1__sort_descriptor__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample_query_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__sample_query_request__field_descriptors[5] =
 {
   {
     "type",
@@ -1307,17 +1320,30 @@ static const ProtobufCFieldDescriptor salus__v1__sample_query_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sample_predicates",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__SampleQueryRequest, n_sample_predicates),
+    offsetof(Salus__V1__SampleQueryRequest, sample_predicates),
+    &salus__v1__typed_predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample_query_request__field_indices_by_name[] = {
   3,   /* field[3] = limit */
   1,   /* field[1] = predicate */
+  4,   /* field[4] = sample_predicates */
   2,   /* field[2] = sort */
   0,   /* field[0] = type */
 };
 static const ProtobufCIntRange salus__v1__sample_query_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample_query_request__descriptor =
 {
@@ -1327,7 +1353,7 @@ const ProtobufCMessageDescriptor salus__v1__sample_query_request__descriptor =
   "Salus__V1__SampleQueryRequest",
   "salus.v1",
   sizeof(Salus__V1__SampleQueryRequest),
-  4,
+  5,
   salus__v1__sample_query_request__field_descriptors,
   salus__v1__sample_query_request__field_indices_by_name,
   1,  salus__v1__sample_query_request__number_ranges,

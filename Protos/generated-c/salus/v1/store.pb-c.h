@@ -88,10 +88,16 @@ struct  Salus__V1__SaveResult
    * With REPLACED: the UUID of the sample it replaced.
    */
   ProtobufCBinaryData replaced_uuid;
+  /*
+   * A saved correlation: one result per member, in the order sent. Empty when the correlation
+   * itself was KEPT_EXISTING (its members were not saved).
+   */
+  size_t n_objects;
+  Salus__V1__SaveResult **objects;
 };
 #define SALUS__V1__SAVE_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__save_result__descriptor) \
-    , {0,NULL}, SALUS__V1__SAVE_OUTCOME__SAVE_OUTCOME_UNSPECIFIED, {0,NULL} }
+    , {0,NULL}, SALUS__V1__SAVE_OUTCOME__SAVE_OUTCOME_UNSPECIFIED, {0,NULL}, 0,NULL }
 
 
 struct  Salus__V1__SaveResponse
@@ -191,10 +197,16 @@ struct  Salus__V1__SampleQueryRequest
    * 0: no limit.
    */
   uint64_t limit;
+  /*
+   * Correlation types only (HKCorrelationQuery's samplePredicates): a correlation matches when,
+   * for each entry, it holds a member of that type matching that predicate.
+   */
+  size_t n_sample_predicates;
+  Salus__V1__TypedPredicate **sample_predicates;
 };
 #define SALUS__V1__SAMPLE_QUERY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_query_request__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, NULL, 0,NULL, 0, 0,NULL }
 
 
 struct  Salus__V1__SampleBatch
