@@ -64,6 +64,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Clinical documents: the HL7 CDA check and the fields read from a document.
         .target(name: "SalusDocuments", dependencies: ["SalusModel", "CLibXML2"]),
+        // Apple Health exports: the streaming export.xml reader and the mapping to samples.
+        .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2"]),
 
         // SQLite persistence.
         .target(
@@ -192,6 +194,10 @@ let package = Package(
         ),
         .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
         .testTarget(name: "SalusDocumentsTests", dependencies: ["SalusDocuments", "SalusModel"]),
+        .testTarget(
+            name: "SalusImportTests",
+            dependencies: ["SalusImport", "SalusModel", "SalusPluginHost", .product(name: "Logging", package: "swift-log")]
+        ),
         // Depends on salus-store-crashtest so that it is built for the crash-safety test.
         .testTarget(
             name: "SalusStoreTests",

@@ -1,0 +1,225 @@
+import Foundation
+import SalusModel
+
+/// A record of an export that cannot become a sample, with why: the importer reports these
+/// (counted, the first ones with their line) and goes on; nothing is dropped silently.
+package struct ImportRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The export's line.
+    package var line: Int
+    /// The attribute or child at fault (`type`, `unit`, `MetadataEntry[HKTimeZone]`).
+    package var field: String
+    /// The value found.
+    package var value: String
+    /// What was expected.
+    package var expected: String
+
+    package var description: String { "line \(line): \(field): \"\(value)\"; expected \(expected)" }
+}
+
+/// An export's `Record` as a sample, with the source it came from (the app or device name the
+/// export gives; the daemon decides which app id that becomes).
+package struct ImportedRecord: Hashable, Sendable {
+    /// The sample; its source revision carries the export's `sourceName` and `sourceVersion`
+    /// with an empty app id.
+    package var sample: Sample
+}
+
+/// Turns the elements of an export into model values, by the type rules of the running
+/// catalogue. What real exports hold that tidy examples do not (shared/data/README.md):
+/// - dates `YYYY-MM-DD HH:MM:SS ±ZZZZ`, and iOS 8's `20140108164300-0800`;
+/// - units `mmol<180.1558800000541>/L`, `mL/min·kg` (U+00B7 for a product), `kJ`, `Cal`,
+///   `km/hr`, which are parsed as HealthKit writes them;
+/// - category values as enumeration case names (`HKCategoryValueSleepAnalysisAsleepCore`), or
+///   missing (mindful sessions, heart-rate events: `notApplicable`);
+/// - metadata values as text, typed by the key's declared type: booleans `0`/`1`, quantities
+///   `"5348 cm"`, numbers; keys differing only in case are kept apart;
+/// - the device as HealthKit's description string
+///   (`<<HKDevice: 0x…>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>`).
+package struct RecordMapper: Sendable {
+    /// The types and metadata keys of the running daemon.
+    package let catalog: TypeCatalog
+
+    /// A mapper over `catalog`.
+    package init(catalog: TypeCatalog) {
+        self.catalog = catalog
+    }
+
+    /// The sample of a `Record` element.
+    package func record(_ element: ExportElement) throws(ImportRefusal) -> ImportedRecord {
+        let line = element.line
+        guard let typeName = element["type"], !typeName.isEmpty else {
+            throw ImportRefusal(line: line, field: "type", value: "", expected: "a HealthKit type identifier")
+        }
+        guard let rules = catalog.rules(for: typeName) else {
+            throw ImportRefusal(line: line, field: "type", value: typeName, expected: "a type a loaded plugin registers (salusctl types)")
+        }
+        let start = try date(element, "startDate")
+        let end = try date(element, "endDate")
+        let value: SampleValue
+        switch rules.kind {
+        case .quantity:
+            guard let text = element["value"], let number = Double(text), number.isFinite else {
+                throw ImportRefusal(line: line, field: "value", value: element["value"] ?? "", expected: "a number")
+            }
+            let unitText = element["unit"] ?? ""
+            let unit: SalusUnit
+            do {
+                unit = try Self.unit(unitText)
+            } catch {
+                throw ImportRefusal(line: line, field: "unit", value: unitText, expected: "a HealthKit unit (\(error))")
+            }
+            value = .quantity(Quantity(value: number, unit: unit))
+        case .category:
+            value = .category(try categoryValue(element["value"], rules: rules, line: line))
+        default:
+            throw ImportRefusal(
+                line: line, field: "type", value: typeName,
+                expected: "a quantity or category type in a Record; \(typeName) is a \(rules.kind.rawValue) type")
+        }
+        var metadata: [String: MetadataValue] = [:]
+        for entry in element.children(named: "MetadataEntry") {
+            guard let key = entry["key"], !key.isEmpty else { continue }
+            metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
+        }
+        let source = SourceRevision(appID: "", name: element["sourceName"] ?? "", version: element["sourceVersion"])
+        let creation = element["creationDate"].flatMap(Self.date) ?? start
+        return ImportedRecord(sample: Sample(
+            type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: value, sourceRevision: source,
+            device: element["device"].flatMap(Self.device), metadata: metadata, creationDate: creation))
+    }
+
+    func date(_ element: ExportElement, _ name: String) throws(ImportRefusal) -> Date {
+        guard let text = element[name], let date = Self.date(text) else {
+            throw ImportRefusal(
+                line: element.line, field: name, value: element[name] ?? "",
+                expected: "a date such as 2024-01-01 01:01:36 +0200")
+        }
+        return date
+    }
+
+    /// The raw value of a category record's value: a case name as exports write it
+    /// (`HKCategoryValueSleepAnalysisAsleepCore`: the longest case name it ends with), a bare
+    /// number, or missing for types whose only case is notApplicable.
+    func categoryValue(_ text: String?, rules: TypeRules, line: Int) throws(ImportRefusal) -> Int {
+        guard let text, !text.isEmpty else {
+            if let only = rules.cases.first(where: { $0.name == "notApplicable" }) { return Int(only.rawValue) }
+            throw ImportRefusal(line: line, field: "value", value: "", expected: "a value of \(rules.identifier)")
+        }
+        if let number = Int(text) { return number }
+        let lowered = text.lowercased()
+        let named = (rules.cases + rules.deprecatedAliases)
+            .filter { lowered.hasSuffix($0.name.lowercased()) }
+            .max { $0.name.count < $1.name.count }
+        guard let named else {
+            throw ImportRefusal(
+                line: line, field: "value", value: text,
+                expected: "one of " + rules.cases.map(\.name).joined(separator: ", "))
+        }
+        return Int(named.rawValue)
+    }
+
+    func metadataValue(_ text: String, key: String, rules: TypeRules, line: Int) throws(ImportRefusal) -> MetadataValue {
+        switch catalog.metadataValueType(key, on: rules) {
+        case .bool?:
+            switch text.lowercased() {
+            case "1", "true", "yes": return .bool(true)
+            case "0", "false", "no": return .bool(false)
+            default: throw ImportRefusal(line: line, field: "MetadataEntry[\(key)]", value: text, expected: "0 or 1")
+            }
+        case .number?:
+            guard let number = Double(text) else {
+                throw ImportRefusal(line: line, field: "MetadataEntry[\(key)]", value: text, expected: "a number")
+            }
+            return .number(number)
+        case .quantity?:
+            let parts = text.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let number = Double(parts[0]), let unit = try? Self.unit(String(parts[1])) else {
+                throw ImportRefusal(line: line, field: "MetadataEntry[\(key)]", value: text, expected: "a number and a unit, such as 5348 cm")
+            }
+            return .quantity(Quantity(value: number, unit: unit))
+        case .date?:
+            guard let date = Self.date(text) else {
+                throw ImportRefusal(line: line, field: "MetadataEntry[\(key)]", value: text, expected: "a date")
+            }
+            return .date(date)
+        case .string?, nil:
+            return .string(text)
+        }
+    }
+
+    // MARK: Text forms
+
+    /// A unit as exports write it: `·` (U+00B7) for a product, so `mL/min·kg` is `mL/(min*kg)`.
+    static func unit(_ text: String) throws(UnitError) -> SalusUnit {
+        var normalized = text
+        if normalized.contains("\u{00B7}") {
+            let parts = normalized.split(separator: "/", maxSplits: 1).map(String.init)
+            if parts.count == 2, parts[1].contains("\u{00B7}") {
+                normalized = parts[0] + "/(" + parts[1].replacingOccurrences(of: "\u{00B7}", with: "*") + ")"
+            } else {
+                normalized = normalized.replacingOccurrences(of: "\u{00B7}", with: "*")
+            }
+        }
+        return try SalusUnit(parsing: normalized)
+    }
+
+    /// `2024-01-01 01:01:36 +0200`, or iOS 8's `20140108164300-0800`.
+    static func date(_ text: String) -> Date? {
+        let digits = text.unicodeScalars.filter { CharacterSet.decimalDigits.contains($0) }.map { Int($0.value) - 48 }
+        guard digits.count == 18 else { return nil }
+        guard let signIndex = text.lastIndex(where: { $0 == "+" || $0 == "-" }),
+              text[text.index(after: signIndex)...].filter(\.isNumber).count == 4
+        else { return nil }
+        let sign = text[signIndex] == "-" ? -1 : 1
+        func number(_ from: Int, _ count: Int) -> Int { digits[from..<from + count].reduce(0) { $0 * 10 + $1 } }
+        let parts = DateComponents(
+            year: number(0, 4), month: number(4, 2), day: number(6, 2), hour: number(8, 2), minute: number(10, 2),
+            second: number(12, 2))
+        let offset = sign * (number(14, 2) * 3600 + number(16, 2) * 60)
+        guard CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!).isValid, parts.hour! < 24,
+              parts.minute! < 60, parts.second! < 61, abs(offset) <= 14 * 3600
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar.date(from: parts)?.addingTimeInterval(-Double(offset))
+    }
+
+    /// HealthKit's device description: `<<HKDevice: 0x…>, name:…, manufacturer:…, model:…,
+    /// hardware:…, software:…>`; values may contain commas (`hardware:Watch6,7`), so each field
+    /// runs to the next `, key:` of a known key.
+    static func device(_ text: String) -> Device? {
+        guard text.hasPrefix("<<HKDevice") else { return nil }
+        var body = Substring(text)
+        if let close = body.firstIndex(of: ">") { body = body[body.index(after: close)...] }
+        if body.hasSuffix(">") { body = body.dropLast() }
+        let keys = ["name", "manufacturer", "model", "hardware", "firmware", "software", "localIdentifier", "UDIDeviceIdentifier"]
+        var fields: [String: String] = [:]
+        var positions: [(key: String, range: Range<Substring.Index>)] = []
+        for key in keys {
+            var search = body.startIndex..<body.endIndex
+            while let found = body.range(of: key + ":", range: search) {
+                let before = body[body.startIndex..<found.lowerBound]
+                if before.hasSuffix(", ") || before.isEmpty { positions.append((key, found)) ; break }
+                search = found.upperBound..<body.endIndex
+            }
+        }
+        positions.sort { $0.range.lowerBound < $1.range.lowerBound }
+        for (index, position) in positions.enumerated() {
+            let end = index + 1 < positions.count ? positions[index + 1].range.lowerBound : body.endIndex
+            var value = body[position.range.upperBound..<end]
+            if value.hasSuffix(", ") { value = value.dropLast(2) }
+            fields[position.key] = String(value)
+        }
+        guard !fields.isEmpty else { return nil }
+        return Device(
+            name: fields["name"], manufacturer: fields["manufacturer"], model: fields["model"],
+            hardwareVersion: fields["hardware"], firmwareVersion: fields["firmware"], softwareVersion: fields["software"],
+            localIdentifier: fields["localIdentifier"], udiDeviceIdentifier: fields["UDIDeviceIdentifier"])
+    }
+}
+
+/// The export's date forms, for callers outside the mapper (tests, other elements).
+package enum RecordMapperDates {
+    /// `2024-01-01 01:01:36 +0200` or `20140108164300-0800`; nil when neither.
+    package static func parse(_ text: String) -> Date? { RecordMapper.date(text) }
+}
