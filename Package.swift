@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // The domain in plain values: no I/O.
@@ -126,7 +127,7 @@ let package = Package(
             name: "SalusServer",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
-                "SalusStatistics",
+                "SalusStatistics", "SalusImport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -170,6 +171,7 @@ let package = Package(
             dependencies: [
                 "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
 

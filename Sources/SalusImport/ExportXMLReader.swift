@@ -232,7 +232,8 @@ package struct ExportReadError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Drops the document type declaration (`<!DOCTYPE … [ … ]>`) from a byte stream, across chunk
-/// boundaries, leaving everything else untouched.
+/// boundaries, leaving everything else untouched and its newlines in place (line numbers in
+/// messages stay those of the file).
 struct DoctypeFilter {
     private enum State { case searching, inDoctype, inSubset, done }
     private var state = State.searching
@@ -271,9 +272,12 @@ struct DoctypeFilter {
                 }
                 output.append(bytes[index])
             case .inDoctype:
+                // Newlines stay, so that line numbers still match the file.
+                if bytes[index] == 0x0A { output.append(0x0A) }
                 if bytes[index] == UInt8(ascii: "[") { state = .inSubset }
                 if bytes[index] == UInt8(ascii: ">") { state = .done }
             case .inSubset:
+                if bytes[index] == 0x0A { output.append(0x0A) }
                 if bytes[index] == UInt8(ascii: "]") {
                     // The subset ends at "]" followed (after blanks) by ">".
                     var look = index + 1

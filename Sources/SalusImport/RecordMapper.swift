@@ -13,6 +13,14 @@ package struct ImportRefusal: Error, Hashable, Sendable, CustomStringConvertible
     /// What was expected.
     package var expected: String
 
+    /// A refusal.
+    package init(line: Int, field: String, value: String, expected: String) {
+        self.line = line
+        self.field = field
+        self.value = value
+        self.expected = expected
+    }
+
     package var description: String { "line \(line): \(field): \"\(value)\"; expected \(expected)" }
 }
 

@@ -41,6 +41,12 @@ package enum SalusMethods {
         package static let setPreferredUnit = MethodDescriptor(service: name, method: "SetPreferredUnit")
     }
 
+    /// `salus.v1.Import`: Apple Health exports (admin socket).
+    package enum Import {
+        package static let name = "salus.v1.Import"
+        package static let importAppleHealth = MethodDescriptor(service: name, method: "ImportAppleHealth")
+    }
+
     /// `salus.v1.Person`: characteristics and activity summaries.
     package enum Person {
         package static let name = "salus.v1.Person"

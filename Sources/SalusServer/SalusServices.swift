@@ -134,6 +134,7 @@ package final class SalusServices: Sendable {
         statistics.register(into: &admin, owner: true)
         person.register(into: &admin, owner: true)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
+        ImportService(store: store, settings: settings).register(into: &admin)
         adminRouter = admin
     }
 

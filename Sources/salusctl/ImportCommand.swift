@@ -1,0 +1,255 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import SalusProto
+import SalusRPC
+import SwiftProtobuf
+import ZIPFoundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `salusctl import PATH`: an Apple Health export into the store.
+struct Import: AdminCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import an Apple Health export (the zip, its unpacked folder, or export.xml).",
+        discussion: """
+            The file is streamed to the daemon and read as it arrives, never unpacked to disk. Each source
+            of the export (an iPhone, a watch, an app) is saved under its own app id, applehealth.<name>.
+            Importing the same export again adds nothing. This version imports records (quantities and
+            categories) and correlations; workouts, activity summaries, clinical records, audiograms and
+            prescriptions are counted and reported as not imported.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("export.zip, the apple_health_export folder, or export.xml (Export.xml, 导出.xml).", valueName: "path"))
+    var path: String
+
+    @Flag(name: .long, help: "Also set your characteristics (date of birth, sex, blood type, skin type) from the export.")
+    var characteristics = false
+
+    @Flag(name: .long, help: "Read and check everything, save nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Print the report as JSON.")
+    var json = false
+
+    /// The names export.xml has had.
+    static let exportNames: Set<String> = ["export.xml", "Export.xml", "导出.xml"]
+
+    func run(client: RPCClient) async throws {
+        let source = try ExportSource.open(path)
+        let progress = Progress(total: source.size)
+        let options = Salus_V1_ImportOptions.with {
+            $0.characteristics = characteristics
+            $0.dryRun = dryRun
+        }
+        let report: Salus_V1_ImportReport = try await client.clientStreaming(
+            SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self
+        ) { writer in
+            var first = true
+            for try await chunk in source.chunks() {
+                var message = Salus_V1_ImportChunk()
+                if first {
+                    message.options = options
+                    first = false
+                }
+                message.data = chunk
+                try await writer.write(message)
+                progress.advance(by: chunk.count)
+            }
+            if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options }) }
+        }
+        progress.finish()
+        if json {
+            print(try report.jsonString(options: jsonOptions))
+            return
+        }
+        Self.printReport(report, from: source.description)
+    }
+
+    static func printReport(_ report: Salus_V1_ImportReport, from name: String) {
+        print("\(report.dryRun ? "Checked" : "Imported") \(name): \(report.saved) samples \(report.dryRun ? "to save" : "saved"), "
+            + "\(report.keptExisting) already there, \(report.skipped) skipped")
+        for (element, count) in report.elements.sorted(by: { $0.key < $1.key }) {
+            let note = report.notImported[element].map { _ in " (not imported yet)" } ?? ""
+            print("  \(element): \(count)\(note)")
+        }
+        if !report.sources.isEmpty {
+            print("sources:")
+            for (name, appID) in report.sources.sorted(by: { $0.key < $1.key }) { print("  \(name) → \(appID)") }
+        }
+        if !report.characteristicsSet.isEmpty { print("characteristics set: " + report.characteristicsSet.joined(separator: ", ")) }
+        if !report.problems.isEmpty {
+            print("problems\(report.skipped > UInt64(report.problems.count) ? " (the first \(report.problems.count) of \(report.skipped))" : ""):")
+            for problem in report.problems {
+                print("  line \(problem.line) \(problem.element) \(problem.field): \"\(problem.value)\"; expected \(problem.expected)")
+            }
+        }
+    }
+}
+
+/// Where export.xml comes from: a file, or an entry of the export's zip read as a stream.
+struct ExportSource: CustomStringConvertible {
+    enum Kind {
+        case file(URL)
+        case zipEntry(URL, String)
+    }
+
+    var kind: Kind
+    /// The bytes of export.xml, for progress.
+    var size: Int64
+
+    var description: String {
+        switch kind {
+        case .file(let url): url.path
+        case .zipEntry(let url, let entry): "\(url.path) (\(entry))"
+        }
+    }
+
+    /// Finds export.xml at `path`: a zip (by its first bytes, whatever its name), a folder (the
+    /// file itself or `apple_health_export/` inside), or the XML file.
+    static func open(_ path: String) throws -> ExportSource {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CommandFailure("PATH: \(path) does not exist; expected an export zip, its folder or export.xml")
+        }
+        if isDirectory.boolValue {
+            for folder in [url, url.appendingPathComponent("apple_health_export")] {
+                for name in Import.exportNames.sorted() {
+                    let candidate = folder.appendingPathComponent(name)
+                    if FileManager.default.fileExists(atPath: candidate.path) { return try file(candidate) }
+                }
+            }
+            throw CommandFailure("PATH: \(path) holds no export.xml (nor Export.xml, 导出.xml); expected the unpacked apple_health_export folder")
+        }
+        let handle = try FileHandle(forReadingFrom: url)
+        let magic = try handle.read(upToCount: 4) ?? Data()
+        try handle.close()
+        guard magic == Data([0x50, 0x4B, 0x03, 0x04]) else { return try file(url) }
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw CommandFailure("PATH: \(path) is not a readable zip (\(error)); expected the export zip")
+        }
+        let entries = archive.filter { entry in
+            entry.type == .file && !entry.path.hasPrefix("__MACOSX/")
+                && Import.exportNames.contains(String(entry.path.split(separator: "/").last ?? ""))
+        }
+        guard let entry = entries.min(by: { $0.path.count < $1.path.count }) else {
+            throw CommandFailure("PATH: \(path) has no export.xml entry; expected Apple Health's \"Export All Health Data\" zip")
+        }
+        return ExportSource(kind: .zipEntry(url, entry.path), size: Int64(entry.uncompressedSize))
+    }
+
+    static func file(_ url: URL) throws -> ExportSource {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return ExportSource(kind: .file(url), size: (attributes[.size] as? NSNumber)?.int64Value ?? 0)
+    }
+
+    /// The bytes in chunks of 256 KiB, read as they are sent: a zip entry is inflated on a
+    /// thread of its own, at most four chunks ahead of the sender.
+    func chunks() -> AsyncThrowingStream<Data, any Error> {
+        let chunkSize = 256 * 1024
+        switch kind {
+        case .file(let url):
+            return AsyncThrowingStream { continuation in
+                let thread = Thread {
+                    do {
+                        let handle = try FileHandle(forReadingFrom: url)
+                        defer { try? handle.close() }
+                        while let data = try handle.read(upToCount: chunkSize), !data.isEmpty {
+                            continuation.yield(data)
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                thread.start()
+            }
+        case .zipEntry(let url, let path):
+            let slots = DispatchSemaphore(value: 4)
+            let cancelled = CancelFlag()
+            return AsyncThrowingStream { continuation in
+                continuation.onTermination = { _ in
+                    cancelled.set()
+                    slots.signal()
+                }
+                let thread = Thread {
+                    do {
+                        let archive = try Archive(url: url, accessMode: .read)
+                        guard let entry = archive[path] else { throw CommandFailure("\(path) vanished from \(url.path)") }
+                        _ = try archive.extract(entry, bufferSize: chunkSize) { data in
+                            slots.wait()
+                            if cancelled.isSet { throw CancellationError() }
+                            continuation.yield(data)
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                thread.start()
+            }
+            .releasing(slots)
+        }
+    }
+}
+
+/// A flag set once, read from any thread.
+final class CancelFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+extension AsyncThrowingStream where Element == Data, Failure == any Error {
+    /// This stream, giving a slot back to `slots` for every element taken.
+    func releasing(_ slots: DispatchSemaphore) -> AsyncThrowingStream<Data, any Error> {
+        var iterator = makeAsyncIterator()
+        return AsyncThrowingStream {
+            let next = try await iterator.next()
+            if next != nil { slots.signal() }
+            return next
+        }
+    }
+}
+
+/// Progress on standard error: a line rewritten in place on a terminal, every tenth otherwise.
+final class Progress {
+    let total: Int64
+    var done: Int64 = 0
+    var lastShown = Date.distantPast
+    var lastTenth = 0
+    let terminal = isatty(STDERR_FILENO) == 1
+
+    init(total: Int64) { self.total = total }
+
+    func advance(by count: Int) {
+        done += Int64(count)
+        let tenth = total > 0 ? Int(done * 10 / total) : 0
+        if terminal, Date().timeIntervalSince(lastShown) >= 0.5 {
+            lastShown = Date()
+            FileHandle.standardError.write(Data("\r\(line)".utf8))
+        } else if !terminal, tenth > lastTenth {
+            lastTenth = tenth
+            FileHandle.standardError.write(Data("\(line)\n".utf8))
+        }
+    }
+
+    func finish() {
+        if terminal { FileHandle.standardError.write(Data("\r\(line)\n".utf8)) }
+    }
+
+    var line: String {
+        let percent = total > 0 ? " (\(done * 100 / total)%)" : ""
+        return String(format: "read %.1f of %.1f MB", Double(done) / 1e6, Double(total) / 1e6) + percent
+    }
+}

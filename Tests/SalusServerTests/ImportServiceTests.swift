@@ -1,0 +1,142 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import SalusTestSupport
+import Testing
+
+/// Apple Health imports through salus.v1.Import, in process, on third-party exports.
+@Suite("salus.v1.Import")
+struct ImportServiceTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/apple-health")
+
+    /// Streams `data` in chunks of `chunk` bytes.
+    static func importExport(
+        _ owner: RPCClient, _ data: Data, chunk: Int = 4096, characteristics: Bool = false, dryRun: Bool = false
+    ) async throws -> Salus_V1_ImportReport {
+        try await owner.clientStreaming(SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self) { writer in
+            var offset = 0
+            repeat {
+                var message = Salus_V1_ImportChunk()
+                if offset == 0 {
+                    message.options.characteristics = characteristics
+                    message.options.dryRun = dryRun
+                }
+                let end = min(offset + chunk, data.count)
+                message.data = data.subdata(in: offset..<end)
+                try await writer.write(message)
+                offset = end
+            } while offset < data.count
+        }
+    }
+
+    static func samples(_ client: RPCClient, _ type: String) async throws -> [Salus_V1_Sample] {
+        try await Authz.batches(client, type: type).flatMap(\.samples)
+    }
+
+    @Test("an iOS 17 export: every record saved under its source's app id, once however often imported")
+    func iOS17Export() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("alxdrcirilo-apple-health-parser/export.xml"))
+        let report = try await Self.importExport(owner, data)
+        #expect(report.saved == 8 && report.keptExisting == 0 && report.skipped == 0, "\(report)")
+        #expect(report.elements["Record"] == 8 && report.elements["Me"] == 1)
+        #expect(report.sources["Alexandre's Apple Watch"] == "applehealth.alexandres-apple-watch")
+        #expect(report.bytesRead == UInt64(data.count))
+
+        let heart = try await Self.samples(owner, "HKQuantityTypeIdentifierHeartRate")
+        #expect(heart.map(\.quantity.value).sorted() == [74, 75])
+        #expect(heart.allSatisfy { $0.sourceRevision.appID == "applehealth.alexandres-apple-watch" && $0.sourceRevision.version == "10.2" })
+        #expect(heart.first?.device.name == "Apple Watch")
+        let sleep = try await Self.samples(owner, "HKCategoryTypeIdentifierSleepAnalysis")
+        #expect(sleep.map(\.category.value).sorted() == [0, 3])
+
+        let again = try await Self.importExport(owner, data, chunk: 977)
+        #expect(again.saved == 0 && again.keptExisting == 8, "\(again)")
+        #expect(try await Self.samples(owner, "HKQuantityTypeIdentifierHeartRate").count == 2)
+
+        // Characteristics only when asked; "not set" values are left out.
+        let before: Salus_V1_CharacteristicsResponse = try await owner.unary(
+            SalusMethods.Person.getCharacteristics, request: Salus_V1_CharacteristicsRequest())
+        #expect(before.characteristics.allSatisfy { $0.value == nil })
+        let withMe = try await Self.importExport(owner, data, characteristics: true)
+        #expect(Set(withMe.characteristicsSet) == [
+            "HKCharacteristicTypeIdentifierDateOfBirth", "HKCharacteristicTypeIdentifierBiologicalSex",
+            "HKCharacteristicTypeIdentifierBloodType",
+        ])
+        let after: Salus_V1_CharacteristicsResponse = try await owner.unary(
+            SalusMethods.Person.getCharacteristics, request: Salus_V1_CharacteristicsRequest())
+        let values = Dictionary(uniqueKeysWithValues: after.characteristics.map { ($0.type, $0) })
+        #expect(values["HKCharacteristicTypeIdentifierBloodType"]?.enumValue == 2, "aNegative")
+        #expect(values["HKCharacteristicTypeIdentifierBiologicalSex"]?.enumValue == 2, "male")
+        #expect(values["HKCharacteristicTypeIdentifierDateOfBirth"]?.dateValue.year == 1990)
+        await owner.close()
+        await server.stop()
+    }
+
+    static let bloodPressure = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout)*)
+        ]>
+        <HealthData locale="en_GB">
+         <ExportDate value="2024-06-01 08:10:05 +0100"/>
+         <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100" value="121"/>
+         <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100">
+          <MetadataEntry key="HKWasUserEntered" value="0"/>
+          <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Omron" unit="mmHg" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100" value="79"/>
+          <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100" value="121"/>
+         </Correlation>
+         <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Omron" unit="mmHg" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100" value="79"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Omron" unit="parsecs" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100" value="1"/>
+         <Record type="HKQuantityTypeIdentifierNoSuchThing" sourceName="Omron" unit="count" startDate="2024-05-01 08:00:00 +0100" endDate="2024-05-01 08:00:00 +0100" value="1"/>
+         <Workout workoutActivityType="HKWorkoutActivityTypeWalking" sourceName="Omron" startDate="2024-05-01 09:00:00 +0100" endDate="2024-05-01 10:00:00 +0100"/>
+        </HealthData>
+        """
+
+    @Test("a correlation's members, also listed at top level, count once; bad records are skipped with their line; the rest is counted")
+    func correlationsAndProblems() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let report = try await Self.importExport(owner, Data(Self.bloodPressure.utf8), chunk: 50)
+        // The first systolic record, then the correlation and its new diastolic member; the
+        // repeats are kept, not saved twice.
+        #expect(report.saved == 3, "\(report)")
+        #expect(report.keptExisting == 2, "\(report)")
+        #expect(report.skipped == 2)
+        #expect(report.problems.map(\.field) == ["unit", "type"])
+        #expect(report.problems.map(\.line) == [14, 15])
+        #expect(report.notImported["Workout"] == 1)
+        #expect(try await Self.samples(owner, "HKQuantityTypeIdentifierBloodPressureSystolic").count == 1)
+        #expect(try await Self.samples(owner, "HKQuantityTypeIdentifierBloodPressureDiastolic").count == 1)
+        let correlations = try await Self.samples(owner, "HKCorrelationTypeIdentifierBloodPressure")
+        #expect(correlations.count == 1)
+        #expect(correlations.first?.correlation.objects.map(\.quantity.value).sorted() == [79, 121])
+        await owner.close()
+        await server.stop()
+    }
+
+    @Test("a dry run saves nothing; a damaged export is refused naming its line; apps cannot import")
+    func dryRunAndRefusals() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let dry = try await Self.importExport(owner, Data(Self.bloodPressure.utf8), dryRun: true)
+        #expect(dry.dryRun && dry.saved == 5)
+        #expect(try await Self.samples(owner, "HKQuantityTypeIdentifierBloodPressureSystolic").isEmpty)
+
+        let broken = Data("<HealthData>\n<Record type=\"x\">\n</HealthData>".utf8)
+        let refused = await Authz.error { _ = try await Self.importExport(owner, broken) }
+        #expect(refused?.code == .invalidArgument)
+        #expect(refused?.detail?.value == "export.xml line 3", "\(String(describing: refused))")
+        let html = await Authz.error { _ = try await Self.importExport(owner, Data("<html><body/></html>".utf8)) }
+        #expect(html?.detail?.value == "a root element <html>")
+
+        let app = try await server.app("org.example.app")
+        let denied = await Authz.error { _ = try await Self.importExport(app, Data(Self.bloodPressure.utf8)) }
+        #expect(denied?.code == .unimplemented || denied?.code == .notFound || denied?.code == .permissionDenied, "\(String(describing: denied))")
+        await app.close()
+        await owner.close()
+        await server.stop()
+    }
+}
