@@ -26,7 +26,7 @@ extension RecordMapper {
         let end = try date(element, "endDate")
         let sample = Sample(
             type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: .correlation(Correlation(objects: members)),
-            sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? "", version: element["sourceVersion"]),
+            sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"]),
             device: element["device"].flatMap(Self.device), metadata: metadata,
             creationDate: element["creationDate"].flatMap(Self.date) ?? start)
         var identified = sample

@@ -89,7 +89,8 @@ package struct RecordMapper: Sendable {
             guard let key = entry["key"], !key.isEmpty else { continue }
             metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
         }
-        let source = SourceRevision(appID: "", name: element["sourceName"] ?? "", version: element["sourceVersion"])
+        // iOS 8 exports write `source=` where later ones write `sourceName=`.
+        let source = SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"])
         let creation = element["creationDate"].flatMap(Self.date) ?? start
         return ImportedRecord(sample: Sample(
             type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: value, sourceRevision: source,

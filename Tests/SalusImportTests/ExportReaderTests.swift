@@ -173,3 +173,41 @@ struct ExportReaderTests {
         #expect(refusal("type=\"HKCategoryTypeIdentifierSleepAnalysis\" value=\"HKCategoryValueSleepAnalysisDreaming\"")?.field == "value")
     }
 }
+
+/// The odd cases real exports hold (shared/data/README.md), each in a fixture of its own.
+@Suite("Apple Health export odd cases")
+struct ExportOddCaseTests {
+    @Test("iOS 8: compact dates and source= instead of sourceName=")
+    func iOS8() throws {
+        let xml = """
+            <HealthData locale="en_US"><Record type="HKQuantityTypeIdentifierStepCount" source="Health" unit="count" \
+            startDate="20140108164300-0800" endDate="20140108164500-0800" value="120"/></HealthData>
+            """
+        let element = try #require(try ExportReaderTests.read(Data(xml.utf8)).elements.first)
+        let sample = try RecordMapper(catalog: ExportReaderTests.catalog).record(element).sample
+        #expect(sample.sourceRevision.name == "Health")
+        #expect(sample.startDate == ISO8601DateFormatter().date(from: "2014-01-09T00:43:00Z"))
+        #expect(sample.endDate.timeIntervalSince(sample.startDate) == 120)
+    }
+
+    @Test("source names with no-break and trailing spaces and curly apostrophes make one app id")
+    func sourceNames() {
+        #expect(RecordMapper.appID(forSource: "Anna’s\u{00A0}iPhone ") == "applehealth.annas-iphone")
+        #expect(RecordMapper.appID(forSource: "Anna's iPhone") == "applehealth.annas-iphone")
+        #expect(RecordMapper.appID(forSource: "Zoé Wätch 7") == "applehealth.zoe-watch-7")
+        #expect(RecordMapper.appID(forSource: "") == "applehealth.unnamed")
+    }
+
+    @Test("exact duplicate records get the same sync identifier; different values do not")
+    func duplicates() throws {
+        let record = "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2020-01-01 10:00:00 +0100\" endDate=\"2020-01-01 10:05:00 +0100\" value=\"%@\"/>"
+        let xml = "<HealthData>" + String(format: record, "10") + String(format: record, "10") + String(format: record, "11") + "</HealthData>"
+        let elements = try ExportReaderTests.read(Data(xml.utf8)).elements
+        let identifiers = elements.map { RecordMapper.withImportIdentifier([:], of: $0)[MetadataKey.syncIdentifier] }
+        #expect(identifiers[0] == identifiers[1])
+        #expect(identifiers[0] != identifiers[2])
+        // A record with its own sync identifier keeps it.
+        let own: [String: MetadataValue] = [MetadataKey.syncIdentifier: .string("mine"), MetadataKey.syncVersion: .number(3)]
+        #expect(RecordMapper.withImportIdentifier(own, of: elements[0]) == own)
+    }
+}

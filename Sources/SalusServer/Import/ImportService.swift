@@ -134,7 +134,9 @@ final class ImportRun {
             problem(ImportRefusal(line: element.line, field: error.field, value: error.value, expected: error.expected), element: element.name)
             return
         }
-        let name = sample.sourceRevision.name
+        // Source names in real exports carry no-break spaces and trailing spaces: one source.
+        let name = sample.sourceRevision.name.replacingOccurrences(of: "\u{00A0}", with: " ")
+            .trimmingCharacters(in: .whitespaces)
         let appID = RecordMapper.appID(forSource: name)
         report.sources[name] = appID
         let source = SourceRevision(appID: appID, name: name.isEmpty ? appID : name, version: sample.sourceRevision.version)

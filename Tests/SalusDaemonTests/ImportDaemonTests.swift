@@ -1,0 +1,64 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import Testing
+
+/// `salusctl import` against a running daemon: the zip (with its __MACOSX entries), the unpacked
+/// folder and the bare file, per-type counts derived independently of the importer.
+@Suite("salusctl import on a running daemon")
+struct ImportDaemonTests {
+    static let fixtures = DaemonHarness.packageRoot.appendingPathComponent("Tests/Fixtures/apple-health")
+
+    /// The number of `<Record type="...">` per type, read with a plain text scan, not the importer.
+    static func recordCounts(_ file: URL) throws -> [String: Int] {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var counts: [String: Int] = [:]
+        var rest = Substring(text)
+        while let start = rest.range(of: "<Record") {
+            rest = rest[start.upperBound...]
+            guard let typeStart = rest.range(of: "type=\"") else { break }
+            let after = rest[typeStart.upperBound...]
+            guard let end = after.firstIndex(of: "\"") else { break }
+            counts[String(after[..<end]), default: 0] += 1
+        }
+        return counts
+    }
+
+    @Test("the zip, twice: every record once, the second run adds nothing; --json and --dry-run; a folder and a bare file")
+    func zipFolderAndFile() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let ctl = { (arguments: [String]) in try await StatisticsDaemonTests.salusctl(daemon, arguments) }
+        let zip = Self.fixtures.appendingPathComponent("alxdrcirilo-apple-health-parser/export.zip")
+        let expected = try Self.recordCounts(Self.fixtures.appendingPathComponent("alxdrcirilo-apple-health-parser/export.xml"))
+
+        let dry = try await ctl(["import", zip.path, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(dry.output.contains("Checked"), "\(dry.output)")
+
+        let first = try await ctl(["import", zip.path, "--json"])
+        #expect(first.status == 0, "\(first.output)")
+        let jsonStart = try #require(first.output.firstIndex(of: "{"))
+        let report = try Salus_V1_ImportReport(jsonString: String(first.output[jsonStart...]))
+        #expect(report.saved == UInt64(expected.values.reduce(0, +)), "\(report)")
+        #expect(report.elements["Record"] == UInt64(expected.values.reduce(0, +)))
+        let owner = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
+        for (type, count) in expected {
+            var request = Salus_V1_SampleQueryRequest()
+            request.type = type
+            var found = 0
+            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+                found += batch.samples.count
+            }
+            #expect(found == count, "\(type)")
+        }
+        let second = try await ctl(["import", zip.path])
+        #expect(second.status == 0 && second.output.contains("0 samples saved, \(report.saved) already there"), "\(second.output)")
+
+        let folder = try await ctl(["import", Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path])
+        #expect(folder.status == 0 && folder.output.contains("Workout: 1 (not imported yet)"), "\(folder.output)")
+        let missing = try await ctl(["import", "/nonexistent/export.zip"])
+        #expect(missing.status != 0 && missing.output.contains("does not exist"), "\(missing.output)")
+        await owner.close()
+        #expect(try await daemon.stop() == 0)
+    }
+}
