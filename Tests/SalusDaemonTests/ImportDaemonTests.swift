@@ -54,6 +54,27 @@ struct ImportDaemonTests {
         let second = try await ctl(["import", zip.path])
         #expect(second.status == 0 && second.output.contains("0 samples saved, \(report.saved) already there"), "\(second.output)")
 
+        // Out again: JSON lines, one per sample, and CSV in the preferred unit.
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
+        let lines = directory.appendingPathComponent("all.jsonl")
+        let exported = try await ctl(["export", "--format", "jsonl", "--output", lines.path])
+        #expect(exported.status == 0 && exported.output.contains("exported \(report.saved) samples"), "\(exported.output)")
+        try #require(exported.status == 0, "\(exported.output)")
+        let objects = try String(contentsOf: lines, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        #expect(objects.count == Int(report.saved))
+        let heartLine = try #require(objects.first { $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate" })
+        #expect((heartLine["startDate"] as? String)?.contains("T") == true)
+        #expect((heartLine["sourceRevision"] as? [String: Any])?["appId"] as? String == "applehealth.alexandres-apple-watch")
+        #expect(try await ctl(["units", "set", "heartRate", "count/s"]).status == 0)
+        let csv = try await ctl(["export", "--format", "csv", "--output", directory.appendingPathComponent("csv").path, "--types", "heartRate"])
+        #expect(csv.status == 0, "\(csv.output)")
+        let rows = try String(contentsOf: directory.appendingPathComponent("csv/heartRate.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 3 && rows[0].hasPrefix("start,end,value,unit"))
+        #expect(rows.dropFirst().allSatisfy { $0.contains(",count/s,applehealth.alexandres-apple-watch,") }, "\(rows)")
+        #expect(rows.contains { $0.contains(",\(74.0 / 60),count/s,") }, "\(rows)")
+
         let folder = try await ctl(["import", Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path])
         #expect(folder.status == 0 && folder.output.contains("Workout: 1 (not imported yet)"), "\(folder.output)")
         let missing = try await ctl(["import", "/nonexistent/export.zip"])

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import SalusKit
+import SalusModel
+import SalusProto
+import SalusRPC
+import SalusWire
+import SwiftProtobuf
+
+/// `salusctl export`: the person's samples out, in open formats, streamed.
+struct Export: AdminCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl
+        case csv
+    }
+
+    static let configuration = CommandConfiguration(
+        abstract: "Export your samples as JSON lines or CSV (one file per type).",
+        discussion: """
+            Samples are read from the daemon page by page and written as they come: memory does not grow
+            with the history. Times are ISO 8601 with the offset of your time zone (salusctl summary goals
+            --time-zone); CSV values are in your preferred units (salusctl units).
+              salusctl export --format jsonl > health.jsonl
+              salusctl export --format csv --output health-csv --types stepCount --since 2026-01-01
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .long, help: "jsonl (one sample per line) or csv (one file per type in --output).")
+    var format: Format = .jsonl
+
+    @Option(name: .long, help: ArgumentHelp("The file (jsonl; default standard output) or folder (csv).", valueName: "path"))
+    var output: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Only these types (identifiers or short names); default all.", valueName: "type"))
+    var types: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only samples that end at or after this date.", valueName: "date"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only samples that start at or before this date.", valueName: "date"))
+    var until: String?
+
+    func validate() throws {
+        if format == .csv, output == nil {
+            throw ValidationError("--output: missing; expected a folder for the CSV files (one per type)")
+        }
+    }
+
+    func run(client: RPCClient) async throws {
+        let listing = try await client.listTypes()
+        let registry = Registry(listing)
+        let selected: [Salus_V1_TypeDefinition]
+        if types.isEmpty {
+            selected = registry.types.filter { ![.characteristic, .activitySummary].contains($0.kind) }
+        } else {
+            selected = try types.map { try registry.resolve($0) }
+        }
+        let start = try since.map { try DateArgument.parse($0, flag: "--since", endOfDay: false) }
+        let end = try until.map { try DateArgument.parse($0, flag: "--until", endOfDay: true) }
+        let settings: Salus_V1_ActivitySettings = try await client.unary(
+            SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: settings.timeZone) ?? .current
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let preferred: Salus_V1_PreferredUnits = try await client.unary(
+            SalusMethods.Statistics.getPreferredUnits, request: Salus_V1_PreferredUnitsRequest.with { $0.types = selected.filter { $0.kind == .quantity }.map(\.identifier) })
+        let units = Dictionary(preferred.units.map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
+
+        let store = HealthStore(client: client)
+        var written = 0
+        var sink: FileHandle
+        switch format {
+        case .jsonl:
+            if let output {
+                FileManager.default.createFile(atPath: output, contents: nil)
+                sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            } else {
+                sink = FileHandle.standardOutput
+            }
+        case .csv:
+            try FileManager.default.createDirectory(atPath: output!, withIntermediateDirectories: true)
+            sink = FileHandle.standardOutput
+        }
+        for type in selected {
+            let query = SampleQueryDescriptor(
+                type: SampleType(type.identifier),
+                predicate: start != nil || end != nil ? .date(start: start, end: end) : nil,
+                sortDescriptors: [.startDate()])
+            var csv: FileHandle?
+            let unit = units[type.identifier].flatMap { try? SalusUnit(parsing: $0) }
+            do {
+                for try await sample in query.samples(for: store) {
+                    switch format {
+                    case .jsonl:
+                        sink.write(Data((try Self.jsonLine(sample, formatter: formatter) + "\n").utf8))
+                    case .csv:
+                        if csv == nil {
+                            let name = (Registry.shortNames(type.identifier).first ?? type.identifier) + ".csv"
+                            let path = URL(fileURLWithPath: output!).appendingPathComponent(name).path
+                            FileManager.default.createFile(atPath: path, contents: nil)
+                            csv = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                            csv?.write(Data("start,end,value,unit,source,source_version,device\n".utf8))
+                        }
+                        csv?.write(Data((Self.csvLine(sample, unit: unit, formatter: formatter) + "\n").utf8))
+                    }
+                    written += 1
+                    if written % 100_000 == 0 { FileHandle.standardError.write(Data("exported \(written) samples\n".utf8)) }
+                }
+            } catch let error as SalusError {
+                throw CommandFailure(error.message)
+            }
+            try csv?.close()
+        }
+        if output != nil, format == .jsonl { try sink.close() }
+        FileHandle.standardError.write(Data("exported \(written) samples of \(selected.count) types\n".utf8))
+    }
+
+    /// One sample as a JSON object: the wire form's fields, with the UUID as text and times in
+    /// ISO 8601.
+    static func jsonLine(_ sample: Sample, formatter: ISO8601DateFormatter) throws -> String {
+        let wire = sample.wire
+        var options = JSONEncodingOptions()
+        options.alwaysPrintInt64sAsNumbers = true
+        var object = try JSONSerialization.jsonObject(with: Data(try wire.jsonString(options: options).utf8)) as? [String: Any] ?? [:]
+        object["uuid"] = sample.uuid.uuidString.lowercased()
+        object["startDate"] = formatter.string(from: sample.startDate)
+        object["endDate"] = formatter.string(from: sample.endDate)
+        object["creationDate"] = formatter.string(from: sample.creationDate)
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One CSV row; quantities in `unit` when given.
+    static func csvLine(_ sample: Sample, unit: SalusUnit?, formatter: ISO8601DateFormatter) -> String {
+        var value = ""
+        var unitText = ""
+        switch sample.value {
+        case .quantity(let quantity):
+            let shown = unit.flatMap { try? quantity.converted(to: $0) } ?? quantity
+            value = String(shown.value)
+            unitText = shown.unit.description
+        case .category(let raw):
+            value = String(raw)
+        default:
+            value = sample.kind.rawValue
+        }
+        let device = [sample.device?.name, sample.device?.model].compactMap { $0 }.joined(separator: " ")
+        return [formatter.string(from: sample.startDate), formatter.string(from: sample.endDate), value, unitText,
+                sample.sourceRevision.appID, sample.sourceRevision.version ?? "", device].map(csvField).joined(separator: ",")
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
