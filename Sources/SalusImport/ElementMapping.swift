@@ -80,6 +80,27 @@ extension RecordMapper {
         return (values, problems)
     }
 
+    /// The goals of an `ActivitySummary` element (its day, and the move, exercise and stand goals
+    /// in kcal, minutes and hours; a goal missing from the element keeps `previous`'s), or nil
+    /// when it names no day or no goal.
+    package static func activityGoals(_ element: ExportElement, previous: ActivityGoals?) -> ActivityGoals? {
+        guard let day = element["dateComponents"].flatMap(CalendarDate.init) else { return nil }
+        let base = previous ?? .defaults
+        func number(_ name: String) -> Double? { element[name].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
+        var energy = number("activeEnergyBurnedGoal")
+        if let value = energy, let unitText = element["activeEnergyBurnedUnit"], let unit = try? unit(unitText),
+           let kcal = try? Quantity(value: value, unit: unit).converted(to: .kilocalorie) {
+            energy = kcal.value
+        }
+        let move = number("appleMoveTimeGoal")
+        let exercise = number("appleExerciseTimeGoal")
+        let stand = number("appleStandHoursGoal").map { min($0, 24) }
+        guard energy != nil || move != nil || exercise != nil || stand != nil else { return nil }
+        return ActivityGoals(
+            from: day, activeEnergyBurned: energy ?? base.activeEnergyBurned, appleMoveTime: move ?? base.appleMoveTime,
+            appleExerciseTime: exercise ?? base.appleExerciseTime, appleStandHours: stand ?? base.appleStandHours)
+    }
+
     /// The app id a source of the export is saved under: `applehealth.` and its name in lower
     /// case, letters and digits kept, apostrophes dropped, everything else one hyphen
     /// ("Alexandre's Apple Watch" → `applehealth.alexandres-apple-watch`).

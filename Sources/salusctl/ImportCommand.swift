@@ -18,7 +18,7 @@ struct Import: AdminCommand {
             The file is streamed to the daemon and read as it arrives, never unpacked to disk. Each source
             of the export (an iPhone, a watch, an app) is saved under its own app id, applehealth.<name>.
             Importing the same export again adds nothing. This version imports records (quantities and
-            categories) and correlations; workouts, activity summaries, clinical records, audiograms and
+            categories), correlations and the activity goals; workouts, clinical records, audiograms and
             prescriptions are counted and reported as not imported.
             """
     )
@@ -82,6 +82,7 @@ struct Import: AdminCommand {
             print("sources:")
             for (name, appID) in report.sources.sorted(by: { $0.key < $1.key }) { print("  \(name) → \(appID)") }
         }
+        if report.goalsSet > 0 { print("activity goals: \(report.goalsSet) entries from the export's summaries") }
         if !report.characteristicsSet.isEmpty { print("characteristics set: " + report.characteristicsSet.joined(separator: ", ")) }
         if !report.problems.isEmpty {
             print("problems\(report.skipped > UInt64(report.problems.count) ? " (the first \(report.problems.count) of \(report.skipped))" : ""):")

@@ -75,6 +75,24 @@ struct ImportServiceTests {
         await server.stop()
     }
 
+    @Test("activity summaries give the goal history: one entry for each day the goals changed")
+    func activitySummaryGoals() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/export.xml"))
+        let report = try await Self.importExport(owner, data)
+        #expect(report.elements["ActivitySummary"] == 2)
+        #expect(report.notImported["ActivitySummary"] == nil && report.notImported["Workout"] == 1)
+        #expect(report.goalsSet == 1, "both days have the same goals: \(report)")
+        let settings: Salus_V1_ActivitySettings = try await owner.unary(
+            SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
+        let goals = try #require(settings.goals.first)
+        #expect(goals.from.year == 2016 && goals.from.month == 11 && goals.from.day == 15)
+        #expect(goals.activeEnergyBurned == 630 && goals.appleExerciseTime == 30 && goals.appleStandHours == 12)
+        await owner.close()
+        await server.stop()
+    }
+
     static let bloodPressure = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE HealthData [

@@ -127,6 +127,10 @@ public nonisolated struct Salus_V1_ImportReport: Sendable {
 
   public var dryRun: Bool = false
 
+  /// Goal entries recorded from the export's activity summaries: one for each day the goals
+  /// changed (docs/person.md: goals apply from a day on).
+  public var goalsSet: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -262,7 +266,7 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportReport"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -280,6 +284,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
       case 8: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.sources) }()
       case 9: try { try decoder.decodeRepeatedStringField(value: &self.characteristicsSet) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
+      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.goalsSet) }()
       default: break
       }
     }
@@ -316,6 +321,9 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     if self.dryRun != false {
       try visitor.visitSingularBoolField(value: self.dryRun, fieldNumber: 10)
     }
+    if self.goalsSet != 0 {
+      try visitor.visitSingularUInt64Field(value: self.goalsSet, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -330,6 +338,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     if lhs.sources != rhs.sources {return false}
     if lhs.characteristicsSet != rhs.characteristicsSet {return false}
     if lhs.dryRun != rhs.dryRun {return false}
+    if lhs.goalsSet != rhs.goalsSet {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -22,7 +22,9 @@ import SalusStore
 ///   importing the same export again, or a record the export repeats (a correlation's members
 ///   are also listed at top level), saves it once: the repeat is reported as kept.
 /// - `<Me>` sets characteristics only when asked (`characteristics`).
-/// - Element kinds not imported yet (workouts, activity summaries, clinical records, audiograms,
+/// - `ActivitySummary` elements give the goal history: one entry for each day the goals changed
+///   (the day's figures themselves are computed from the samples).
+/// - Element kinds not imported yet (workouts, clinical records, audiograms,
 ///   prescriptions) are counted in the report, never silently dropped.
 package struct ImportService: Sendable {
     let store: SampleStore
@@ -89,6 +91,7 @@ final class ImportRun {
     var pending: [SourceRevision: [Sample]] = [:]
     var pendingCount = 0
     var characteristics: [Characteristic] = []
+    var summaryGoals: [ActivityGoals] = []
     private(set) var reader: ExportXMLReader!
 
     init(store: SampleStore, settings: PersonSettings) {
@@ -121,6 +124,9 @@ final class ImportRun {
             let (values, problems) = mapper.characteristics(element)
             characteristics += values
             for item in problems { problem(item, element: "Me") }
+        case "ActivitySummary":
+            // The figures are computed from the samples; what the export adds is the goals.
+            if let goals = RecordMapper.activityGoals(element, previous: nil) { summaryGoals.append(goals) }
         case "ExportDate":
             break
         default:
@@ -165,6 +171,20 @@ final class ImportRun {
             if !options.dryRun { try settings.setCharacteristics(valid, clear: []) }
             report.characteristicsSet = valid.map(\.type.rawValue)
             characteristics = []
+        }
+        if force, !summaryGoals.isEmpty {
+            // One entry for each day the goals changed, oldest first; later entries of the person
+            // are left alone.
+            var previous: ActivityGoals?
+            for goals in summaryGoals.sorted(by: { $0.from < $1.from }) {
+                if let previous, previous.fields.map(\.value) == goals.fields.map(\.value) { continue }
+                if goals.validationError(field: "goals") == nil {
+                    if !options.dryRun { try settings.setGoals(goals) }
+                    report.goalsSet += 1
+                }
+                previous = goals
+            }
+            summaryGoals = []
         }
         guard force || pendingCount >= ImportService.batchSize else { return }
         let batches = pending

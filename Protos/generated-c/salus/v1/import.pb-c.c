@@ -550,7 +550,7 @@ const ProtobufCMessageDescriptor salus__v1__import_report__sources_entry__descri
   (ProtobufCMessageInit) salus__v1__import_report__sources_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptors[10] =
+static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptors[11] =
 {
   {
     "bytes_read",
@@ -672,12 +672,25 @@ static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "goals_set",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportReport, goals_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_report__field_indices_by_name[] = {
   0,   /* field[0] = bytes_read */
   8,   /* field[8] = characteristics_set */
   9,   /* field[9] = dry_run */
   1,   /* field[1] = elements */
+  10,   /* field[10] = goals_set */
   3,   /* field[3] = kept_existing */
   6,   /* field[6] = not_imported */
   5,   /* field[5] = problems */
@@ -688,7 +701,7 @@ static const unsigned salus__v1__import_report__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__import_report__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
 {
@@ -698,7 +711,7 @@ const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
   "Salus__V1__ImportReport",
   "salus.v1",
   sizeof(Salus__V1__ImportReport),
-  10,
+  11,
   salus__v1__import_report__field_descriptors,
   salus__v1__import_report__field_indices_by_name,
   1,  salus__v1__import_report__number_ranges,

@@ -161,10 +161,15 @@ struct  Salus__V1__ImportReport
   size_t n_characteristics_set;
   char **characteristics_set;
   protobuf_c_boolean dry_run;
+  /*
+   * Goal entries recorded from the export's activity summaries: one for each day the goals
+   * changed (docs/person.md: goals apply from a day on).
+   */
+  uint64_t goals_set;
 };
 #define SALUS__V1__IMPORT_REPORT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_report__descriptor) \
-    , 0, 0,NULL, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0 }
+    , 0, 0,NULL, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0 }
 
 
 /* Salus__V1__ImportChunk methods */
