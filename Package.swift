@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: [
-                "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport",
+                "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
                 "SalusTestSupport",
             ]
         ),

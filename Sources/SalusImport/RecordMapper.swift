@@ -181,16 +181,22 @@ package struct RecordMapper: Sendable {
         else { return nil }
         let sign = text[signIndex] == "-" ? -1 : 1
         func number(_ from: Int, _ count: Int) -> Int { digits[from..<from + count].reduce(0) { $0 * 10 + $1 } }
-        let parts = DateComponents(
-            year: number(0, 4), month: number(4, 2), day: number(6, 2), hour: number(8, 2), minute: number(10, 2),
-            second: number(12, 2))
+        let (year, month, day) = (number(0, 4), number(4, 2), number(6, 2))
+        let (hour, minute, second) = (number(8, 2), number(10, 2), number(12, 2))
         let offset = sign * (number(14, 2) * 3600 + number(16, 2) * 60)
-        guard CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!).isValid, parts.hour! < 24,
-              parts.minute! < 60, parts.second! < 61, abs(offset) <= 14 * 3600
+        guard CalendarDate(year: year, month: month, day: day).isValid, hour < 24, minute < 60, second < 61,
+              abs(offset) <= 14 * 3600
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        return calendar.date(from: parts)?.addingTimeInterval(-Double(offset))
+        // Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's
+        // days_from_civil): a Calendar per record costs more than the rest of the record.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds))
     }
 
     /// HealthKit's device description: `<<HKDevice: 0x…>, name:…, manufacturer:…, model:…,

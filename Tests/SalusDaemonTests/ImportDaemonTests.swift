@@ -1,6 +1,7 @@
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusImport
 import Testing
 
 /// `salusctl import` against a running daemon: the zip (with its __MACOSX entries), the unpacked
@@ -81,5 +82,76 @@ struct ImportDaemonTests {
         #expect(missing.status != 0 && missing.output.contains("does not exist"), "\(missing.output)")
         await owner.close()
         #expect(try await daemon.stop() == 0)
+    }
+}
+
+/// An import killed mid-way and run again: the same samples as a clean import, none twice.
+@Suite("salusctl import, killed and resumed")
+struct ImportResumeTests {
+    /// Per-type sample counts, read by the owner.
+    static func counts(_ daemon: DaemonHarness, types: [String]) async throws -> [String: Int] {
+        let owner = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
+        var counts: [String: Int] = [:]
+        for type in types {
+            var request = Salus_V1_SampleQueryRequest()
+            request.type = type
+            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+                counts[type, default: 0] += batch.samples.count
+            }
+        }
+        await owner.close()
+        return counts
+    }
+
+    static let types = [
+        "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierActiveEnergyBurned",
+        "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKCategoryTypeIdentifierSleepAnalysis",
+        "HKQuantityTypeIdentifierBloodPressureSystolic", "HKCorrelationTypeIdentifierBloodPressure",
+    ]
+
+    @Test("kill -9 of the daemon during an import, then the import again: counts equal a clean import")
+    func killAndResume() async throws {
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "resume")
+        let file = directory.appendingPathComponent("export.xml")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        SyntheticExport.write(records: 6_000) { handle.write(Data($0.utf8)) }
+        try handle.close()
+
+        let clean = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let cleanRun = try await StatisticsDaemonTests.salusctl(clean, ["import", file.path])
+        #expect(cleanRun.status == 0, "\(cleanRun.output)")
+        let expected = try await Self.counts(clean, types: Self.types)
+        #expect(try await clean.stop() == 0)
+        #expect((expected["HKQuantityTypeIdentifierStepCount"] ?? 0) > 2000)
+        #expect(expected["HKCorrelationTypeIdentifierBloodPressure"] == expected["HKQuantityTypeIdentifierBloodPressureSystolic"])
+
+        let first = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let salusctl = Process()
+        salusctl.executableURL = DaemonHarness.binDirectory.appendingPathComponent("salusctl")
+        salusctl.arguments = ["import", file.path, "--admin-socket", first.adminSocketPath]
+        salusctl.standardOutput = FileHandle.nullDevice
+        salusctl.standardError = FileHandle.nullDevice
+        try salusctl.run()
+        // Kill the daemon once some batches are in, but not all.
+        var partial = 0
+        for _ in 0..<400 {
+            partial = (try? await Self.counts(first, types: ["HKQuantityTypeIdentifierStepCount"]))?["HKQuantityTypeIdentifierStepCount"] ?? 0
+            if partial > 0 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        salusctl.waitUntilExit()
+        #expect(partial > 0)
+
+        let second = try await DaemonHarness.start(
+            arguments: ["--dev", "--data-dir", first.dataDirectory.path], bundledPlugins: true)
+        let after = try await Self.counts(second, types: ["HKQuantityTypeIdentifierStepCount"])
+        #expect((after["HKQuantityTypeIdentifierStepCount"] ?? 0) < (expected["HKQuantityTypeIdentifierStepCount"] ?? 0), "killed before the end")
+        let again = try await StatisticsDaemonTests.salusctl(second, ["import", file.path])
+        #expect(again.status == 0, "\(again.output)")
+        #expect(try await Self.counts(second, types: Self.types) == expected)
+        #expect(try await second.stop() == 0)
     }
 }

@@ -92,6 +92,7 @@ final class ImportRun {
     var pendingCount = 0
     var characteristics: [Characteristic] = []
     var summaryGoals: [ActivityGoals] = []
+    var appIDs: [String: String] = [:]
     private(set) var reader: ExportXMLReader!
 
     init(store: SampleStore, settings: PersonSettings) {
@@ -143,8 +144,14 @@ final class ImportRun {
         // Source names in real exports carry no-break spaces and trailing spaces: one source.
         let name = sample.sourceRevision.name.replacingOccurrences(of: "\u{00A0}", with: " ")
             .trimmingCharacters(in: .whitespaces)
-        let appID = RecordMapper.appID(forSource: name)
-        report.sources[name] = appID
+        let appID: String
+        if let known = appIDs[name] {
+            appID = known
+        } else {
+            appID = RecordMapper.appID(forSource: name)
+            appIDs[name] = appID
+            report.sources[name] = appID
+        }
         let source = SourceRevision(appID: appID, name: name.isEmpty ? appID : name, version: sample.sourceRevision.version)
         pending[source, default: []].append(sample)
         pendingCount += 1
