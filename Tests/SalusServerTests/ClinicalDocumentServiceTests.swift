@@ -1,4 +1,6 @@
 import Foundation
+import SalusKit
+import SalusModel
 import SalusProto
 import SalusRPC
 import SalusTestSupport
@@ -89,6 +91,24 @@ struct ClinicalDocumentServiceTests {
         #expect(listed.map(\.document.patientName) == withData.map(\.document.patientName))
         #expect(listed.allSatisfy { $0.document.data.isEmpty })
         await app.close()
+        await server.stop()
+    }
+
+    @Test("SalusKit: a CDA document saved from its bytes comes back with its fields, and its bytes only when the query asks")
+    func kit() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.clinic")
+        let bytes = try Self.file("valid-hl7-examples", "Progress_Note.xml")
+        _ = try await store.save(.cdaDocument(bytes))
+        let listed = try await SampleQueryDescriptor(type: .cdaDocument).result(for: store)
+        let document = try #require(listed.first?.clinicalDocument)
+        #expect(document.title == "Progress Note")
+        #expect(document.patientName == "Mr. Adam Frankie Everyman")
+        #expect(document.effectiveTime == ISO8601DateFormatter().date(from: "2005-03-29T22:15:04Z"))
+        #expect(listed.first?.startDate == document.effectiveTime)
+        #expect(document.data.isEmpty)
+        let full = try await SampleQueryDescriptor(type: .cdaDocument, includeDocumentData: true).result(for: store)
+        #expect(full.first?.clinicalDocument?.data == bytes)
         await server.stop()
     }
 
