@@ -2,7 +2,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 PLUGINS := SalusCore SalusSleep SalusReproductive SalusMobility SalusVision SalusWheelchair \
-	SalusVitals SalusNutrition SalusHearing SalusSymptoms SalusLab SalusMindfulness
+	SalusVitals SalusNutrition SalusHearing SalusSymptoms SalusLab SalusMindfulness \
+	SalusClinical
 DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path)
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
 PLUGIN_DIR := $(CURDIR)/.build/plugins

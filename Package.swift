@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SalusSymptoms", type: .dynamic, targets: ["SalusSymptoms"]),
         .library(name: "SalusLab", type: .dynamic, targets: ["SalusLab"]),
         .library(name: "SalusMindfulness", type: .dynamic, targets: ["SalusMindfulness"]),
+        .library(name: "SalusClinical", type: .dynamic, targets: ["SalusClinical"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -121,13 +122,14 @@ let package = Package(
         .target(name: "SalusSymptoms", dependencies: ["SalusPluginKit"], path: "Plugins/Symptoms"),
         .target(name: "SalusLab", dependencies: ["SalusPluginKit"], path: "Plugins/Lab"),
         .target(name: "SalusMindfulness", dependencies: ["SalusPluginKit"], path: "Plugins/Mindfulness"),
+        .target(name: "SalusClinical", dependencies: ["SalusPluginKit"], path: "Plugins/Clinical"),
 
         // The services, wired together.
         .target(
             name: "SalusServer",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
-                "SalusStatistics", "SalusImport",
+                "SalusStatistics", "SalusImport", "SalusDocuments",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -232,7 +232,7 @@ let pluginDirectory = directory + "/plugins"
 try FileManager.default.createDirectory(atPath: pluginDirectory, withIntermediateDirectories: true)
 for name in [
     "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
-    "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness",
+    "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness", "SalusClinical",
 ] {
     try FileManager.default.copyItem(
         atPath: binDirectory.appendingPathComponent("lib\(name).so").path, toPath: pluginDirectory + "/lib\(name).so"

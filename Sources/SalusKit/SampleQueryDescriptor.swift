@@ -25,18 +25,24 @@ public struct SampleQueryDescriptor: Hashable, Sendable {
     public var sortDescriptors: [SampleSortDescriptor]
     /// At most this many samples; nil means no limit.
     public var limit: Int?
+    /// Clinical documents only (HKDocumentQuery's includeDocumentData): each document's bytes
+    /// too. Without it a document comes with its title, patient, author, custodian and effective
+    /// time, and empty `data`.
+    public var includeDocumentData: Bool
 
     /// A query for samples of `type` matching `predicate`.
     public init(
         type: SampleType,
         predicate: SamplePredicate? = nil,
         sortDescriptors: [SampleSortDescriptor] = [],
-        limit: Int? = nil
+        limit: Int? = nil,
+        includeDocumentData: Bool = false
     ) {
         self.type = type
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.limit = limit
+        self.includeDocumentData = includeDocumentData
     }
 
     /// A query for the samples `typed` selects.
@@ -51,6 +57,7 @@ public struct SampleQueryDescriptor: Hashable, Sendable {
         if let predicate { request.predicate = predicate.wire }
         request.sort = sortDescriptors.map(\.wire)
         request.limit = UInt64(max(0, limit ?? 0))
+        request.includeData = includeDocumentData
         return request
     }
 

@@ -30,4 +30,6 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     /// Daily activity summaries (HKActivitySummaryTypeIdentifier): computed from samples and
     /// goals, never saved; read-only for apps.
     case activitySummary
+    /// A FHIR R4 resource (an allergy, a lab result, ...); the value is a `ClinicalRecord`.
+    case clinicalRecord
 }

@@ -214,8 +214,9 @@ struct ManifestChecker {
         case .scoredAssessment: kind = .scoredAssessment
         case .activitySummary: kind = .activitySummary
         case .correlation: kind = .correlation
+        case .clinicalRecord: kind = .clinicalRecord
         case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT or ACTIVITY_SUMMARY")
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT, ACTIVITY_SUMMARY or CLINICAL_RECORD")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic

@@ -35,6 +35,7 @@ package enum PluginHost {
         "org.salus.symptoms": "libSalusSymptoms.so",
         "org.salus.lab": "libSalusLab.so",
         "org.salus.mindfulness": "libSalusMindfulness.so",
+        "org.salus.clinical": "libSalusClinical.so",
     ]
 
     /// The namespace reserved for bundled plugin ids.

@@ -20,6 +20,8 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case scoredAssessment = 13
     /// Daily activity summaries (computed, never saved).
     case activitySummary = 14
+    /// A FHIR R4 resource (`HKClinicalRecord`).
+    case clinicalRecord = 15
     case correlation = 7
 }
 

@@ -26,6 +26,8 @@ public struct SampleView: Sendable, Hashable {
         case medicationDoseEvent
         /// A scored assessment.
         case scoredAssessment
+        /// A clinical record (a FHIR resource).
+        case clinicalRecord
         /// A correlation holding this many member samples (the host checks each member with the
         /// validator of the plugin that owns the member's type).
         case correlation(objectCount: Int)
@@ -101,6 +103,9 @@ public struct SampleView: Sendable, Hashable {
                 _ = try reader.nested()
                 value = [.electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind, .medicationDoseEvent, .scoredAssessment][
                     Int(number) - 15]
+            case (21, 2):
+                _ = try reader.nested()
+                value = .clinicalRecord
             case (12, 2):
                 var entry = try reader.nested()
                 var key = ""

@@ -77,6 +77,7 @@ package enum SalusMethods {
         package static let setPolicy = MethodDescriptor(service: name, method: "SetPolicy")
         package static let setGrants = MethodDescriptor(service: name, method: "SetGrants")
         package static let withdrawObjects = MethodDescriptor(service: name, method: "WithdrawObjects")
+        package static let grantObjects = MethodDescriptor(service: name, method: "GrantObjects")
         package static let listRequests = MethodDescriptor(service: name, method: "ListRequests")
         package static let answerRequest = MethodDescriptor(service: name, method: "AnswerRequest")
         package static let watchRequests = MethodDescriptor(service: name, method: "WatchRequests")

@@ -98,6 +98,7 @@ package enum TypesService {
             case .scoredAssessment: .scoredAssessment
             case .activitySummary: .activitySummary
             case .correlation: .correlation
+            case .clinicalRecord: .clinicalRecord
             }
             $0.canonicalUnit = type.canonicalUnitText
             $0.aggregationStyle = switch type.aggregationStyle {

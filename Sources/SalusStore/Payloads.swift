@@ -76,10 +76,27 @@ enum Payloads {
         var brand: String?
     }
 
+    /// A document's payload; the extracted fields are optional, so documents stored before
+    /// they were extracted still decode.
     struct DocumentPayload: Codable {
         var contentType: String
         var data: Data
         var title: String?
+        var patientName: String?
+        var authorName: String?
+        var custodianName: String?
+        var effectiveTime: Date?
+    }
+
+    /// A clinical record's payload: the FHIR JSON verbatim (base64 in the payload's JSON) and
+    /// where it came from; the resource type and id are read from the resource again.
+    struct ClinicalRecordPayload: Codable {
+        var fhirData: Data
+        var fhirVersion: String
+        var displayName: String
+        var sourceName: String
+        var sourceURL: String?
+        var receivedDate: Date
     }
 
     struct ElectrocardiogramPayload: Codable {
@@ -161,7 +178,16 @@ enum Payloads {
         case .document(let document):
             return Array(
                 try encoder.encode(
-                    DocumentPayload(contentType: document.contentType, data: document.data, title: document.title)))
+                    DocumentPayload(
+                        contentType: document.contentType, data: document.data, title: document.title,
+                        patientName: document.patientName, authorName: document.authorName,
+                        custodianName: document.custodianName, effectiveTime: document.effectiveTime)))
+        case .clinicalRecord(let record):
+            return Array(
+                try encoder.encode(
+                    ClinicalRecordPayload(
+                        fhirData: record.fhirData, fhirVersion: record.fhirVersion, displayName: record.displayName,
+                        sourceName: record.sourceName, sourceURL: record.sourceURL, receivedDate: record.receivedDate)))
         case .electrocardiogram(let electrocardiogram):
             return Array(try encoder.encode(payload(electrocardiogram)))
         case .audiogram(let audiogram):
@@ -345,7 +371,17 @@ enum Payloads {
                     rightEye: lens(payload.rightEye), leftEye: lens(payload.leftEye), brand: payload.brand))
         case .document:
             let payload = try decoder.decode(DocumentPayload.self, from: data)
-            return .document(ClinicalDocument(contentType: payload.contentType, data: payload.data, title: payload.title))
+            return .document(
+                ClinicalDocument(
+                    contentType: payload.contentType, data: payload.data, title: payload.title,
+                    patientName: payload.patientName, authorName: payload.authorName, custodianName: payload.custodianName,
+                    effectiveTime: payload.effectiveTime))
+        case .clinicalRecord:
+            let payload = try decoder.decode(ClinicalRecordPayload.self, from: data)
+            return .clinicalRecord(
+                ClinicalRecord(
+                    fhirData: payload.fhirData, fhirVersion: payload.fhirVersion, displayName: payload.displayName,
+                    sourceName: payload.sourceName, sourceURL: payload.sourceURL, receivedDate: payload.receivedDate))
         case .electrocardiogram:
             let payload = try decoder.decode(ElectrocardiogramPayload.self, from: data)
             return .electrocardiogram(
@@ -419,7 +455,7 @@ enum Payloads {
 /// The integer codes the schema uses for object kinds and metadata value types.
 ///
 /// The kinds after characteristic (5) take the numbers of `salus.v1.ObjectKind`
-/// (electrocardiogram 8 … scored assessment 13).
+/// (electrocardiogram 8 … scored assessment 13, clinical record 15).
 enum StoredCodes {
     static func kind(_ kind: ObjectKind) -> Int64 {
         switch kind {
@@ -438,6 +474,7 @@ enum StoredCodes {
         case .stateOfMind: 11
         case .medicationDoseEvent: 12
         case .scoredAssessment: 13
+        case .clinicalRecord: 15
         // Computed, never stored; the code only keeps the switch whole.
         case .activitySummary: 14
         }
@@ -458,6 +495,7 @@ enum StoredCodes {
         case 11: .stateOfMind
         case 12: .medicationDoseEvent
         case 13: .scoredAssessment
+        case 15: .clinicalRecord
         default: nil
         }
     }

@@ -262,7 +262,7 @@ final class StoreWriter: @unchecked Sendable {
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .correlation:
+            .medicationDoseEvent, .scoredAssessment, .correlation, .clinicalRecord:
             break
         }
         prepared.payload = try Payloads.encode(sample.value)

@@ -39,11 +39,9 @@ extension Sample {
         case .visionPrescription(let prescription):
             value = .visionPrescription(try VisionPrescription(wire: prescription, path: "\(path).visionPrescription"))
         case .document(let document):
-            value = .document(ClinicalDocument(
-                contentType: document.contentType.isEmpty ? "application/xml" : document.contentType,
-                data: document.data,
-                title: document.title.isEmpty ? nil : document.title
-            ))
+            value = .document(ClinicalDocument(wire: document))
+        case .clinicalRecord(let record):
+            value = .clinicalRecord(ClinicalRecord(wire: record))
         case .electrocardiogram(let electrocardiogram):
             value = .electrocardiogram(try Electrocardiogram(wire: electrocardiogram, path: "\(path).electrocardiogram"))
         case .audiogram(let audiogram):
@@ -100,12 +98,8 @@ extension Sample {
             wire.category = category
         case .workout(let workout): wire.workout = workout.wire
         case .visionPrescription(let prescription): wire.visionPrescription = prescription.wire
-        case .document(let document):
-            var wireDocument = Salus_V1_Document()
-            wireDocument.contentType = document.contentType
-            wireDocument.data = document.data
-            wireDocument.title = document.title ?? ""
-            wire.document = wireDocument
+        case .document(let document): wire.document = document.wire
+        case .clinicalRecord(let record): wire.clinicalRecord = record.wire
         case .electrocardiogram(let electrocardiogram): wire.electrocardiogram = electrocardiogram.wire
         case .audiogram(let audiogram): wire.audiogram = audiogram.wire
         case .heartbeatSeries(let series): wire.heartbeatSeries = series.wire

@@ -93,6 +93,7 @@ enum TypeListingJSON {
         case .medicationDoseEvent: "OBJECT_KIND_MEDICATION_DOSE_EVENT"
         case .scoredAssessment: "OBJECT_KIND_SCORED_ASSESSMENT"
         case .activitySummary: "OBJECT_KIND_ACTIVITY_SUMMARY"
+        case .clinicalRecord: "OBJECT_KIND_CLINICAL_RECORD"
         case .UNRECOGNIZED(let value): "\(value)"
         }
     }

@@ -190,7 +190,7 @@ final class DaemonHarness {
     /// The bundled plugins: `lib<name>.so` in ``binDirectory``.
     static let bundled = [
         "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
-        "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness",
+        "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness", "SalusClinical",
     ]
 
     // MARK: - Where the built products are

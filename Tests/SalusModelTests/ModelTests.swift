@@ -20,12 +20,13 @@ struct ModelTests {
         #expect(ObjectKind.allCases.map(\.rawValue) == [
             "quantity", "category", "characteristic", "workout", "visionPrescription", "document", "correlation",
             "electrocardiogram", "audiogram", "heartbeatSeries", "stateOfMind", "medicationDoseEvent", "scoredAssessment",
-            "activitySummary",
+            "activitySummary", "clinicalRecord",
         ])
         #expect(SampleValue.category(5).kind == .category)
         #expect(SampleValue.quantity(Quantity(value: 1, unit: .count)).kind == .quantity)
         #expect(SampleValue.workout(Workout(activityType: 37)).kind == .workout)
         #expect(SampleValue.document(ClinicalDocument(data: Data())).kind == .document)
+        #expect(SampleValue.clinicalRecord(ClinicalRecord(fhirData: Data(), sourceName: "Clinic", receivedDate: Date())).kind == .clinicalRecord)
         #expect(SampleValue.electrocardiogram(Electrocardiogram(classification: .notSet)).kind == .electrocardiogram)
         #expect(SampleValue.stateOfMind(StateOfMind(kind: .dailyMood, valence: 0)).kind == .stateOfMind)
         #expect(SampleValue.scoredAssessment(ScoredAssessment(instrument: .gad7, answers: [])).kind == .scoredAssessment)

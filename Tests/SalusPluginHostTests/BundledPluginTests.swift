@@ -4,7 +4,7 @@ import Testing
 
 @testable import SalusPluginHost
 
-/// The twelve bundled plugins load and carry HealthKit's identifiers, raw values, units and
+/// The thirteen bundled plugins load and carry HealthKit's identifiers, raw values, units and
 /// aggregation styles as the reference tables give them.
 @Suite("Bundled plugins against the HealthKit reference")
 struct BundledPluginTests {

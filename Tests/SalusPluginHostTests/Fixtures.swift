@@ -3,14 +3,14 @@ import Logging
 
 @testable import SalusPluginHost
 
-/// Builds, once per test process, a directory holding the twelve bundled plugins (symlinks to the
+/// Builds, once per test process, a directory holding the thirteen bundled plugins (symlinks to the
 /// built products), the C example and the refused-plugin fixtures (compiled with `cc`).
 struct PluginFixtures: Sendable {
     /// The repository root.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Only the twelve bundled plugins.
+    /// Only the thirteen bundled plugins.
     let bundledDirectory: String
     /// The C example alone.
     let exampleDirectory: String
@@ -21,7 +21,7 @@ struct PluginFixtures: Sendable {
     static let bundledFiles = [
         "libSalusCore.so", "libSalusSleep.so", "libSalusReproductive.so", "libSalusMobility.so",
         "libSalusVision.so", "libSalusWheelchair.so", "libSalusVitals.so", "libSalusNutrition.so",
-        "libSalusHearing.so", "libSalusSymptoms.so", "libSalusLab.so", "libSalusMindfulness.so",
+        "libSalusHearing.so", "libSalusSymptoms.so", "libSalusLab.so", "libSalusMindfulness.so", "libSalusClinical.so",
     ]
 
     static let shared: Result<PluginFixtures, FixtureError> = Result { () throws(FixtureError) in try build() }

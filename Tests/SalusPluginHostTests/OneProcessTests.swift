@@ -6,7 +6,7 @@ import Testing
 
 @testable import SalusPluginHost
 
-/// All twelve bundled Swift plugins and the C example in one process: the process stays healthy (one Swift
+/// All thirteen bundled Swift plugins and the C example in one process: the process stays healthy (one Swift
 /// runtime, no duplicate-type trouble), shown by using the registry, the validators and
 /// SwiftProtobuf after loading.
 @Suite("The bundled plugins and the C example in one process")

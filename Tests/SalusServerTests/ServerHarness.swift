@@ -64,7 +64,7 @@ final class ServerHarness: Sendable {
     /// The bundled plugins, as the daemon tests pass them with `--plugins-dir`.
     static let bundled = [
         "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
-        "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness",
+        "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness", "SalusClinical",
     ]
 
     /// Opens the services over a new folder: development mode (apps declare their id) unless

@@ -216,7 +216,7 @@ struct StoreServiceTests {
         await server.stop()
     }
 
-    @Test("without an app id the store refuses with UNAUTHENTICATED; the owner reads every app's samples but does not save")
+    @Test("without an app id the store refuses with UNAUTHENTICATED; the owner reads every app's samples and saves only clinical documents and records")
     func identities() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let anonymous = try await server.app(nil)
@@ -239,7 +239,10 @@ struct StoreServiceTests {
         let ownerSave = await #expect(throws: RPCError.self) {
             let _: Salus_V1_SaveResponse = try await owner.unary(Self.save, request: Self.saveRequest([Self.stepSample(1, start: 1_700_000_000_000_000)]))
         }
-        #expect(ownerSave?.code == .unimplemented)
+        #expect(ownerSave?.code == .invalidArgument)
+        #expect(ownerSave?.detail?.field == "samples[0].type")
+        #expect(ownerSave?.detail?.value == Self.steps)
+        #expect(try await Self.all(owner).count == 2)
         await anonymous.close()
         await owner.close()
         await server.stop()

@@ -68,6 +68,22 @@ struct OtherKindsStoreTests {
             value: .scoredAssessment(
                 ScoredAssessment(instrument: .phq9, answers: Array(repeating: .notAtAll, count: 8) + [.preferNotToAnswer])),
             sourceRevision: Fixtures.app),
+        Sample(
+            type: Fixtures.document, startDate: Fixtures.at(400), endDate: Fixtures.at(400),
+            value: .document(
+                ClinicalDocument(
+                    data: Data("<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><title>Note</title></ClinicalDocument>".utf8),
+                    title: "Note", patientName: "Eve Betterhalf", authorName: "Henry Seven", custodianName: "Community Health",
+                    effectiveTime: Fixtures.at(400))),
+            sourceRevision: Fixtures.app),
+        Sample(
+            type: Fixtures.allergyRecord, startDate: Fixtures.at(500), endDate: Fixtures.at(500),
+            value: .clinicalRecord(
+                ClinicalRecord(
+                    fhirData: Data(#"{"resourceType":"AllergyIntolerance","id":"a-1","code":{"text":"Penicillin"}}"#.utf8),
+                    fhirVersion: "4.0.1", displayName: "Penicillin", sourceName: "Community Health",
+                    sourceURL: "https://fhir.example.org/r4", receivedDate: Fixtures.at(450))),
+            sourceRevision: Fixtures.app),
     ]
 
     /// How many voltage rows (blocks) the database holds.

@@ -17,6 +17,7 @@ enum Fixtures {
     static let workout: TypeIdentifier = "HKWorkoutTypeIdentifier"
     static let prescription: TypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
     static let document: TypeIdentifier = "HKDocumentTypeIdentifierCDA"
+    static let allergyRecord: TypeIdentifier = "HKClinicalTypeIdentifierAllergyRecord"
     static let wheelchairUse: TypeIdentifier = "HKCharacteristicTypeIdentifierWheelchairUse"
     static let electrocardiogram: TypeIdentifier = "HKDataTypeIdentifierElectrocardiogram"
     static let audiogram: TypeIdentifier = "HKDataTypeIdentifierAudiogram"
@@ -77,6 +78,7 @@ enum Fixtures {
         TypeRules(identifier: heartbeatSeries.rawValue, kind: .heartbeatSeries),
         TypeRules(identifier: stateOfMind.rawValue, kind: .stateOfMind),
         TypeRules(identifier: medicationDoseEvent.rawValue, kind: .medicationDoseEvent),
+        TypeRules(identifier: allergyRecord.rawValue, kind: .clinicalRecord),
         TypeRules(identifier: gad7.rawValue, kind: .scoredAssessment),
         TypeRules(identifier: phq9.rawValue, kind: .scoredAssessment),
         TypeRules(identifier: bloodPressure.rawValue, kind: .correlation),

@@ -79,7 +79,42 @@ struct OtherKindsConversionTests {
                     answers: [.nearlyEveryDay, .moreThanHalfTheDays, .severalDays, .notAtAll, .nearlyEveryDay, .nearlyEveryDay,
                               .nearlyEveryDay, .moreThanHalfTheDays, .preferNotToAnswer]))
         ),
+        (
+            "HKDocumentTypeIdentifierCDA",
+            .document(
+                ClinicalDocument(
+                    data: Data("<ClinicalDocument xmlns=\"urn:hl7-org:v3\"/>".utf8), title: "Referral Note",
+                    patientName: "Eve Betterhalf", authorName: "Henry Seven", custodianName: "Community Health",
+                    effectiveTime: Date(timeIntervalSince1970: 1_379_768_400)))
+        ),
+        ("HKDocumentTypeIdentifierCDA", .document(ClinicalDocument(data: Data()))),
+        (
+            "HKClinicalTypeIdentifierAllergyRecord",
+            .clinicalRecord(
+                ClinicalRecord(
+                    fhirData: Data(#"{"resourceType":"AllergyIntolerance","id":"a-1"}"#.utf8), displayName: "Penicillin",
+                    sourceName: "Community Health", sourceURL: "https://fhir.example.org/r4",
+                    receivedDate: Date(timeIntervalSince1970: 1_700_000_000.5)))
+        ),
     ]
+
+    @Test("a clinical record's resource type and id come from the resource, not from what the wire says")
+    func clinicalRecordDerivedFields() throws {
+        var wire = Self.sample(Self.values[10].0, Self.values[10].1).wire
+        #expect(wire.clinicalRecord.resourceType == "AllergyIntolerance")
+        #expect(wire.clinicalRecord.resourceID == "a-1")
+        #expect(wire.clinicalRecord.fhirVersion == "4.0.1")
+        wire.clinicalRecord.resourceType = "Patient"
+        wire.clinicalRecord.resourceID = "p-9"
+        wire.clinicalRecord.fhirVersion = ""
+        let back = try Sample(wire: wire, path: "sample", source: Self.source)
+        guard case .clinicalRecord(let record) = back.value else {
+            Issue.record("not a clinical record: \(back.value)")
+            return
+        }
+        #expect(record.resourceType == "AllergyIntolerance" && record.resourceID == "a-1")
+        #expect(record.fhirVersion == ClinicalRecord.defaultFHIRVersion)
+    }
 
     @Test("every new kind survives the wire unchanged", arguments: values.indices)
     func roundTrips(index: Int) throws {

@@ -24,6 +24,8 @@ public enum SampleValue: Hashable, Sendable {
     case scoredAssessment(ScoredAssessment)
     /// Quantity and category samples saved, queried and deleted as one (blood pressure, food).
     case correlation(Correlation)
+    /// A FHIR resource from a provider.
+    case clinicalRecord(ClinicalRecord)
 
     /// The object kind this value belongs to.
     public var kind: ObjectKind {
@@ -40,6 +42,7 @@ public enum SampleValue: Hashable, Sendable {
         case .medicationDoseEvent: .medicationDoseEvent
         case .scoredAssessment: .scoredAssessment
         case .correlation: .correlation
+        case .clinicalRecord: .clinicalRecord
         }
     }
 }

@@ -71,7 +71,7 @@ extension TypeCatalog {
         case .workout(let workout):
             errors += checkWorkout(workout, at: "\(path).workout")
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment:
+            .medicationDoseEvent, .scoredAssessment, .clinicalRecord:
             break
         case .correlation(let correlation):
             errors += checkCorrelation(correlation, of: sample.type, at: "\(path).correlation", allowReadOnly: allowReadOnly)
@@ -224,6 +224,7 @@ extension TypeCatalog {
         case .medicationDoseEvent: "a medication dose event value"
         case .scoredAssessment: "a scored assessment value"
         case .correlation: "a correlation value"
+        case .clinicalRecord: "a clinical record value"
         }
     }
 }

@@ -20,7 +20,9 @@ extension Sample {
     /// type names; a correlation with at least one member, each a quantity or category sample
     /// that passes these rules itself (under `correlation.objects[i]`). Whether the category raw
     /// value, unit dimension or required metadata suit the type, and which member types a
-    /// correlation type holds, is the registry's check. `path` prefixes every field path.
+    /// correlation type holds, is the registry's check; a clinical record whose FHIR data is a JSON
+    /// object with a resourceType its type holds, a FHIR version, a source name and a finite
+    /// received date. `path` prefixes every field path.
     package func validationErrors(at path: String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
@@ -57,6 +59,8 @@ extension Sample {
             errors += Validation.scoredAssessment(assessment, type: type, at: "\(path).scoredAssessment")
         case .correlation(let correlation):
             errors += Validation.correlation(correlation, at: "\(path).correlation")
+        case .clinicalRecord(let record):
+            errors += Validation.clinicalRecord(record, type: type, at: "\(path).clinicalRecord")
         }
         errors += Validation.metadata(metadata, at: "\(path).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path).metadata")

@@ -503,6 +503,23 @@ public nonisolated struct Salus_V1_SetGrantsRequest: Sendable {
   public init() {}
 }
 
+public nonisolated struct Salus_V1_GrantObjectsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var appID: String = String()
+
+  /// A type authorized per object (HKDocumentTypeIdentifierCDA, HKVisionPrescriptionTypeIdentifier).
+  public var type: String = String()
+
+  public var uuids: [Data] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Salus_V1_WithdrawObjectsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1251,6 +1268,46 @@ nonisolated extension Salus_V1_SetGrantsRequest: SwiftProtobuf.Message, SwiftPro
   public static func ==(lhs: Salus_V1_SetGrantsRequest, rhs: Salus_V1_SetGrantsRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.grants != rhs.grants {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_GrantObjectsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GrantObjectsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}type\0\u{1}uuids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.appID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.type) }()
+      case 3: try { try decoder.decodeRepeatedBytesField(value: &self.uuids) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.appID.isEmpty {
+      try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
+    }
+    if !self.type.isEmpty {
+      try visitor.visitSingularStringField(value: self.type, fieldNumber: 2)
+    }
+    if !self.uuids.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.uuids, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_GrantObjectsRequest, rhs: Salus_V1_GrantObjectsRequest) -> Bool {
+    if lhs.appID != rhs.appID {return false}
+    if lhs.type != rhs.type {return false}
+    if lhs.uuids != rhs.uuids {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -680,6 +680,10 @@ public nonisolated struct Salus_V1_VisionPrescription: Sendable {
   fileprivate var _leftEye: Salus_V1_LensSpecification? = nil
 }
 
+/// A clinical document (HKCDADocument). When saving, only content_type and data count: the
+/// daemon checks the CDA document and fills title, patient_name, author_name, custodian_name and
+/// effective_time from it, whatever the client sent. Sample queries return data only when the
+/// request asks for it (SampleQueryRequest.include_data); the extracted fields always.
 public nonisolated struct Salus_V1_Document: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -688,9 +692,74 @@ public nonisolated struct Salus_V1_Document: Sendable {
   /// The content type ("application/xml" for CDA).
   public var contentType: String = String()
 
+  /// The document's bytes (the CDA XML); empty in a query result without include_data.
   public var data: Data = Data()
 
+  /// ClinicalDocument/title.
   public var title: String = String()
+
+  /// The patient's name, given names first.
+  public var patientName: String = String()
+
+  /// The author's name (a person, else the authoring device or organization).
+  public var authorName: String = String()
+
+  /// The custodian organization's name.
+  public var custodianName: String = String()
+
+  /// ClinicalDocument/effectiveTime, in microseconds since 1970 like every date here.
+  public var optionalEffectiveTime: Salus_V1_Document.OneOf_OptionalEffectiveTime? = nil
+
+  public var effectiveTime: Int64 {
+    get {
+      if case .effectiveTime(let v)? = optionalEffectiveTime {return v}
+      return 0
+    }
+    set {optionalEffectiveTime = .effectiveTime(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// ClinicalDocument/effectiveTime, in microseconds since 1970 like every date here.
+  public nonisolated enum OneOf_OptionalEffectiveTime: Equatable, Sendable {
+    case effectiveTime(Int64)
+
+  }
+
+  public init() {}
+}
+
+/// A clinical record (HKClinicalRecord): one FHIR R4 resource as the provider sent it, typed by
+/// its HealthKit clinical type (an allergy is an AllergyIntolerance, a lab result or vital sign
+/// an Observation, ...).
+public nonisolated struct Salus_V1_ClinicalRecord: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The FHIR resource, verbatim: a JSON object whose resourceType suits the sample's type.
+  public var fhirData: Data = Data()
+
+  /// The FHIR release ("4.0.1"); "4.0.1" when left empty.
+  public var fhirVersion: String = String()
+
+  /// A display name for the record ("Penicillin allergy"); may be empty.
+  public var displayName: String = String()
+
+  /// The name of the organization or system that sent it.
+  public var sourceName: String = String()
+
+  /// The FHIR server's base URL; may be empty.
+  public var sourceURL: String = String()
+
+  /// When the record was received, in microseconds since 1970.
+  public var receivedDate: Int64 = 0
+
+  /// The resource's id: set by the daemon from the resource's "id" (empty when it has none).
+  public var resourceID: String = String()
+
+  /// The resource type: set by the daemon from the resource's "resourceType".
+  public var resourceType: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1192,6 +1261,14 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .scoredAssessment(newValue)}
   }
 
+  public var clinicalRecord: Salus_V1_ClinicalRecord {
+    get {
+      if case .clinicalRecord(let v)? = _storage._value {return v}
+      return Salus_V1_ClinicalRecord()
+    }
+    set {_uniqueStorage()._value = .clinicalRecord(newValue)}
+  }
+
   /// Assigned by the daemon.
   public var sourceRevision: Salus_V1_SourceRevision {
     get {_storage._sourceRevision ?? Salus_V1_SourceRevision()}
@@ -1237,6 +1314,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     case stateOfMind(Salus_V1_StateOfMind)
     case medicationDoseEvent(Salus_V1_MedicationDoseEvent)
     case scoredAssessment(Salus_V1_ScoredAssessment)
+    case clinicalRecord(Salus_V1_ClinicalRecord)
 
   }
 
@@ -2101,7 +2179,7 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Document"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}content_type\0\u{1}data\0\u{1}title\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}content_type\0\u{1}data\0\u{1}title\0\u{3}patient_name\0\u{3}author_name\0\u{3}custodian_name\0\u{3}effective_time\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2112,12 +2190,27 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
       case 1: try { try decoder.decodeSingularStringField(value: &self.contentType) }()
       case 2: try { try decoder.decodeSingularBytesField(value: &self.data) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.patientName) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.authorName) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.custodianName) }()
+      case 7: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalEffectiveTime != nil {try decoder.handleConflictingOneOf()}
+          self.optionalEffectiveTime = .effectiveTime(v)
+        }
+      }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.contentType.isEmpty {
       try visitor.visitSingularStringField(value: self.contentType, fieldNumber: 1)
     }
@@ -2127,6 +2220,18 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
     if !self.title.isEmpty {
       try visitor.visitSingularStringField(value: self.title, fieldNumber: 3)
     }
+    if !self.patientName.isEmpty {
+      try visitor.visitSingularStringField(value: self.patientName, fieldNumber: 4)
+    }
+    if !self.authorName.isEmpty {
+      try visitor.visitSingularStringField(value: self.authorName, fieldNumber: 5)
+    }
+    if !self.custodianName.isEmpty {
+      try visitor.visitSingularStringField(value: self.custodianName, fieldNumber: 6)
+    }
+    try { if case .effectiveTime(let v)? = self.optionalEffectiveTime {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 7)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2134,6 +2239,75 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.contentType != rhs.contentType {return false}
     if lhs.data != rhs.data {return false}
     if lhs.title != rhs.title {return false}
+    if lhs.patientName != rhs.patientName {return false}
+    if lhs.authorName != rhs.authorName {return false}
+    if lhs.custodianName != rhs.custodianName {return false}
+    if lhs.optionalEffectiveTime != rhs.optionalEffectiveTime {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ClinicalRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ClinicalRecord"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}fhir_data\0\u{3}fhir_version\0\u{3}display_name\0\u{3}source_name\0\u{3}source_url\0\u{3}received_date\0\u{3}resource_id\0\u{3}resource_type\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.fhirData) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fhirVersion) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.sourceName) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.sourceURL) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.receivedDate) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.resourceID) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.resourceType) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.fhirData.isEmpty {
+      try visitor.visitSingularBytesField(value: self.fhirData, fieldNumber: 1)
+    }
+    if !self.fhirVersion.isEmpty {
+      try visitor.visitSingularStringField(value: self.fhirVersion, fieldNumber: 2)
+    }
+    if !self.displayName.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 3)
+    }
+    if !self.sourceName.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceName, fieldNumber: 4)
+    }
+    if !self.sourceURL.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceURL, fieldNumber: 5)
+    }
+    if self.receivedDate != 0 {
+      try visitor.visitSingularInt64Field(value: self.receivedDate, fieldNumber: 6)
+    }
+    if !self.resourceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.resourceID, fieldNumber: 7)
+    }
+    if !self.resourceType.isEmpty {
+      try visitor.visitSingularStringField(value: self.resourceType, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ClinicalRecord, rhs: Salus_V1_ClinicalRecord) -> Bool {
+    if lhs.fhirData != rhs.fhirData {return false}
+    if lhs.fhirVersion != rhs.fhirVersion {return false}
+    if lhs.displayName != rhs.displayName {return false}
+    if lhs.sourceName != rhs.sourceName {return false}
+    if lhs.sourceURL != rhs.sourceURL {return false}
+    if lhs.receivedDate != rhs.receivedDate {return false}
+    if lhs.resourceID != rhs.resourceID {return false}
+    if lhs.resourceType != rhs.resourceType {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2701,7 +2875,7 @@ nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Sample"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0")
 
   fileprivate class _StorageClass {
     var _uuid: Data = Data()
@@ -2914,6 +3088,19 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
             _storage._value = .scoredAssessment(v)
           }
         }()
+        case 21: try {
+          var v: Salus_V1_ClinicalRecord?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .clinicalRecord(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .clinicalRecord(v)
+          }
+        }()
         default: break
         }
       }
@@ -3001,6 +3188,10 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case .scoredAssessment?: try {
         guard case .scoredAssessment(let v)? = _storage._value else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+      }()
+      case .clinicalRecord?: try {
+        guard case .clinicalRecord(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
       }()
       default: break
       }

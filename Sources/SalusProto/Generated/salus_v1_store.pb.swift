@@ -285,6 +285,10 @@ public nonisolated struct Salus_V1_SampleQueryRequest: Sendable {
   /// for each entry, it holds a member of that type matching that predicate.
   public var samplePredicates: [Salus_V1_TypedPredicate] = []
 
+  /// Document types only (HKDocumentQuery's includeDocumentData): return each document's bytes;
+  /// without it a document comes with its extracted fields and empty data.
+  public var includeData: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -800,7 +804,7 @@ nonisolated extension Salus_V1_SortDescriptor: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SampleQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}sort\0\u{1}limit\0\u{3}sample_predicates\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}sort\0\u{1}limit\0\u{3}sample_predicates\0\u{3}include_data\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -813,6 +817,7 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.sort) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.limit) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.samplePredicates) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.includeData) }()
       default: break
       }
     }
@@ -838,6 +843,9 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
     if !self.samplePredicates.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.samplePredicates, fieldNumber: 5)
     }
+    if self.includeData != false {
+      try visitor.visitSingularBoolField(value: self.includeData, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -847,6 +855,7 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
     if lhs.sort != rhs.sort {return false}
     if lhs.limit != rhs.limit {return false}
     if lhs.samplePredicates != rhs.samplePredicates {return false}
+    if lhs.includeData != rhs.includeData {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -186,6 +186,13 @@ package final class AppRegistry: Sendable {
         return record
     }
 
+    /// Grants the app read access to these objects of `type` (a type authorized per object).
+    package func grant(_ id: String, type: String, objects: Set<UUID>) async throws(AppRegistryError) -> AppRecord {
+        try await update(id) { record in
+            record.objects[type, default: []].formUnion(objects)
+        }
+    }
+
     /// Withdraws the app's access to these objects.
     package func withdraw(_ id: String, objects: Set<UUID>) async throws(AppRegistryError) -> AppRecord {
         try await update(id) { record in

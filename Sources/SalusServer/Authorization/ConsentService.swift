@@ -63,6 +63,24 @@ package struct ConsentService: Sendable {
             }
             return Self.info(try await authorizationCall { try await engine.apps.withdraw(request.appID, objects: uuids) }, engine)
         }
+        router.registerUnary(SalusMethods.Consent.grantObjects, onEventLoop: false) { (request: Salus_V1_GrantObjectsRequest, _) in
+            guard engine.policy.types[request.type]?.perObjectRead == true else {
+                throw RPCError.invalidArgument(
+                    field: "type", value: request.type,
+                    expected: "a type authorized per object, such as HKDocumentTypeIdentifierCDA or HKVisionPrescriptionTypeIdentifier")
+            }
+            guard !request.uuids.isEmpty else {
+                throw RPCError.invalidArgument(field: "uuids", value: "0 UUIDs", expected: "at least one object's UUID")
+            }
+            var uuids = Set<UUID>()
+            for (index, bytes) in request.uuids.enumerated() {
+                guard let uuid = WireUUID.uuid(bytes) else {
+                    throw RPCError.invalidArgument(field: "uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
+                }
+                uuids.insert(uuid)
+            }
+            return Self.info(try await authorizationCall { try await engine.apps.grant(request.appID, type: request.type, objects: uuids) }, engine)
+        }
         router.registerUnary(SalusMethods.Consent.listRequests, onEventLoop: false) { (_: Salus_V1_ListRequestsRequest, _) in
             var response = Salus_V1_ListRequestsResponse()
             response.requests = engine.consent.pending().map { Self.request($0, engine) }

@@ -11,7 +11,8 @@ import SalusWire
 ///
 /// On an app socket the caller is the connection's app: samples it saves carry its source
 /// revision, and it deletes only what it saved. On the admin socket the owner reads everything
-/// and may delete anything, but does not save.
+/// and may delete anything, and saves only clinical documents and records (what the person
+/// received from a clinic, `salusctl documents add`); everything else is an app's to write.
 ///
 /// Every call is checked against the authorization engine: writes need share permission, reads
 /// see other apps' samples only with read permission (and the app's own only with share
@@ -34,10 +35,8 @@ package struct StoreService: Sendable {
 
     /// Adds the service's methods to `router`; `owner` for the admin socket.
     package func register(into router: inout RPCRouter, owner: Bool) {
-        if !owner {
-            router.registerUnary(SalusMethods.Store.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
-                try await self.save(request, caller: try Caller.resolve(context))
-            }
+        router.registerUnary(SalusMethods.Store.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
+            try await self.save(request, caller: try Caller.resolve(context))
         }
         router.registerUnary(SalusMethods.Store.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
             try await self.delete(request, caller: try Caller.resolve(context))
@@ -75,12 +74,18 @@ package struct StoreService: Sendable {
                 samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
             }
             try registry.catalog.check(samples)
+            samples = try ClinicalDocumentIntake.read(samples)
         } catch {
             throw RPCError.from(error)
         }
+        if caller.appIDSource == .owner {
+            try ownerMaySave(samples)
+        }
         // A correlation needs share permission for its own type and every member's (HealthKit asks
         // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
-        try await authorizationCall { try authorization.checkShare(caller, types: Self.typesWritten(by: samples)) }
+        if caller.appIDSource != .owner {
+            try await authorizationCall { try authorization.checkShare(caller, types: Self.typesWritten(by: samples)) }
+        }
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
         }
@@ -88,6 +93,21 @@ package struct StoreService: Sendable {
         reply.anchor = response.anchor.rawValue
         reply.results = response.results.map(Self.wire)
         return reply
+    }
+
+    /// The kinds the owner saves on the admin socket: documents and records from a clinic.
+    static let ownerSavedKinds: Set<ObjectKind> = [.document, .clinicalRecord]
+
+    /// Refuses, naming `samples[i].type`, a sample of a kind the owner does not save.
+    func ownerMaySave(_ samples: [Sample]) throws(RPCError) {
+        for (index, sample) in samples.enumerated() {
+            let kind = registry.type(sample.type.rawValue)?.kind
+            guard let kind, Self.ownerSavedKinds.contains(kind) else {
+                throw RPCError.invalidArgument(
+                    field: "samples[\(index)].type", value: sample.type.rawValue,
+                    expected: "a clinical document or clinical record type: the owner saves what a clinic sent, apps save the rest")
+            }
+        }
     }
 
     /// The types a save writes: each sample's, and each correlation member's.
@@ -201,6 +221,9 @@ package struct StoreService: Sendable {
                 if let left = remaining {
                     samples = Array(samples.prefix(left))
                     remaining = left - samples.count
+                }
+                if !request.includeData {
+                    samples = samples.map(ClinicalDocumentIntake.withoutData)
                 }
                 if !samples.isEmpty {
                     var batch = Salus_V1_SampleBatch()

@@ -772,6 +772,51 @@ void   salus__v1__set_grants_request__free_unpacked
   assert(message->base.descriptor == &salus__v1__set_grants_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__grant_objects_request__init
+                     (Salus__V1__GrantObjectsRequest         *message)
+{
+  static const Salus__V1__GrantObjectsRequest init_value = SALUS__V1__GRANT_OBJECTS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__grant_objects_request__get_packed_size
+                     (const Salus__V1__GrantObjectsRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__grant_objects_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__grant_objects_request__pack
+                     (const Salus__V1__GrantObjectsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__grant_objects_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__grant_objects_request__pack_to_buffer
+                     (const Salus__V1__GrantObjectsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__grant_objects_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__GrantObjectsRequest *
+       salus__v1__grant_objects_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__GrantObjectsRequest *)
+     protobuf_c_message_unpack (&salus__v1__grant_objects_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__grant_objects_request__free_unpacked
+                     (Salus__V1__GrantObjectsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__grant_objects_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__withdraw_objects_request__init
                      (Salus__V1__WithdrawObjectsRequest         *message)
 {
@@ -1966,6 +2011,70 @@ const ProtobufCMessageDescriptor salus__v1__set_grants_request__descriptor =
   (ProtobufCMessageInit) salus__v1__set_grants_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__grant_objects_request__field_descriptors[3] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__GrantObjectsRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__GrantObjectsRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "uuids",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Salus__V1__GrantObjectsRequest, n_uuids),
+    offsetof(Salus__V1__GrantObjectsRequest, uuids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__grant_objects_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = type */
+  2,   /* field[2] = uuids */
+};
+static const ProtobufCIntRange salus__v1__grant_objects_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__grant_objects_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.GrantObjectsRequest",
+  "GrantObjectsRequest",
+  "Salus__V1__GrantObjectsRequest",
+  "salus.v1",
+  sizeof(Salus__V1__GrantObjectsRequest),
+  3,
+  salus__v1__grant_objects_request__field_descriptors,
+  salus__v1__grant_objects_request__field_indices_by_name,
+  1,  salus__v1__grant_objects_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__grant_objects_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor salus__v1__withdraw_objects_request__field_descriptors[2] =
 {
   {
@@ -2661,7 +2770,7 @@ void salus__v1__authorization__init (Salus__V1__Authorization_Service *service,
                                      &salus__v1__authorization__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[12] =
+static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[13] =
 {
   { "AddApp", &salus__v1__add_app_request__descriptor, &salus__v1__app_info__descriptor },
   { "ListApps", &salus__v1__list_apps_request__descriptor, &salus__v1__list_apps_response__descriptor },
@@ -2671,6 +2780,7 @@ static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[12
   { "SetPolicy", &salus__v1__set_policy_request__descriptor, &salus__v1__app_info__descriptor },
   { "SetGrants", &salus__v1__set_grants_request__descriptor, &salus__v1__app_info__descriptor },
   { "WithdrawObjects", &salus__v1__withdraw_objects_request__descriptor, &salus__v1__app_info__descriptor },
+  { "GrantObjects", &salus__v1__grant_objects_request__descriptor, &salus__v1__app_info__descriptor },
   { "ListRequests", &salus__v1__list_requests_request__descriptor, &salus__v1__list_requests_response__descriptor },
   { "AnswerRequest", &salus__v1__answer_request_request__descriptor, &salus__v1__consent_request__descriptor },
   { "WatchRequests", &salus__v1__list_requests_request__descriptor, &salus__v1__consent_request__descriptor },
@@ -2678,16 +2788,17 @@ static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[12
 };
 const unsigned salus__v1__consent__method_indices_by_name[] = {
   0,        /* AddApp */
-  9,        /* AnswerRequest */
-  11,        /* CreateAppEndpoint */
+  10,        /* AnswerRequest */
+  12,        /* CreateAppEndpoint */
+  8,        /* GrantObjects */
   1,        /* ListApps */
-  8,        /* ListRequests */
+  9,        /* ListRequests */
   4,        /* RemoveApp */
   3,        /* ResetApp */
   6,        /* SetGrants */
   5,        /* SetPolicy */
   2,        /* ShowApp */
-  10,        /* WatchRequests */
+  11,        /* WatchRequests */
   7         /* WithdrawObjects */
 };
 const ProtobufCServiceDescriptor salus__v1__consent__descriptor =
@@ -2697,7 +2808,7 @@ const ProtobufCServiceDescriptor salus__v1__consent__descriptor =
   "Consent",
   "Salus__V1__Consent",
   "salus.v1",
-  12,
+  13,
   salus__v1__consent__method_descriptors,
   salus__v1__consent__method_indices_by_name
 };
@@ -2765,13 +2876,21 @@ void salus__v1__consent__withdraw_objects(ProtobufCService *service,
   assert(service->descriptor == &salus__v1__consent__descriptor);
   service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void salus__v1__consent__grant_objects(ProtobufCService *service,
+                                       const Salus__V1__GrantObjectsRequest *input,
+                                       Salus__V1__AppInfo_Closure closure,
+                                       void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__consent__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void salus__v1__consent__list_requests(ProtobufCService *service,
                                        const Salus__V1__ListRequestsRequest *input,
                                        Salus__V1__ListRequestsResponse_Closure closure,
                                        void *closure_data)
 {
   assert(service->descriptor == &salus__v1__consent__descriptor);
-  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__consent__answer_request(ProtobufCService *service,
                                         const Salus__V1__AnswerRequestRequest *input,
@@ -2779,7 +2898,7 @@ void salus__v1__consent__answer_request(ProtobufCService *service,
                                         void *closure_data)
 {
   assert(service->descriptor == &salus__v1__consent__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__consent__watch_requests(ProtobufCService *service,
                                         const Salus__V1__ListRequestsRequest *input,
@@ -2787,7 +2906,7 @@ void salus__v1__consent__watch_requests(ProtobufCService *service,
                                         void *closure_data)
 {
   assert(service->descriptor == &salus__v1__consent__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__consent__create_app_endpoint(ProtobufCService *service,
                                              const Salus__V1__AppRequest *input,
@@ -2795,7 +2914,7 @@ void salus__v1__consent__create_app_endpoint(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &salus__v1__consent__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__consent__init (Salus__V1__Consent_Service *service,
                                Salus__V1__Consent_ServiceDestroy destroy)

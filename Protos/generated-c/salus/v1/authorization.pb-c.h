@@ -33,6 +33,7 @@ typedef struct Salus__V1__Policy Salus__V1__Policy;
 typedef struct Salus__V1__AppInfo Salus__V1__AppInfo;
 typedef struct Salus__V1__SetPolicyRequest Salus__V1__SetPolicyRequest;
 typedef struct Salus__V1__SetGrantsRequest Salus__V1__SetGrantsRequest;
+typedef struct Salus__V1__GrantObjectsRequest Salus__V1__GrantObjectsRequest;
 typedef struct Salus__V1__WithdrawObjectsRequest Salus__V1__WithdrawObjectsRequest;
 typedef struct Salus__V1__RequestedObject Salus__V1__RequestedObject;
 typedef struct Salus__V1__ConsentRequest Salus__V1__ConsentRequest;
@@ -304,6 +305,22 @@ struct  Salus__V1__SetGrantsRequest
 #define SALUS__V1__SET_GRANTS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__set_grants_request__descriptor) \
     , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Salus__V1__GrantObjectsRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  /*
+   * A type authorized per object (HKDocumentTypeIdentifierCDA, HKVisionPrescriptionTypeIdentifier).
+   */
+  char *type;
+  size_t n_uuids;
+  ProtobufCBinaryData *uuids;
+};
+#define SALUS__V1__GRANT_OBJECTS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__grant_objects_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 struct  Salus__V1__WithdrawObjectsRequest
@@ -742,6 +759,25 @@ Salus__V1__SetGrantsRequest *
 void   salus__v1__set_grants_request__free_unpacked
                      (Salus__V1__SetGrantsRequest *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__GrantObjectsRequest methods */
+void   salus__v1__grant_objects_request__init
+                     (Salus__V1__GrantObjectsRequest         *message);
+size_t salus__v1__grant_objects_request__get_packed_size
+                     (const Salus__V1__GrantObjectsRequest   *message);
+size_t salus__v1__grant_objects_request__pack
+                     (const Salus__V1__GrantObjectsRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__grant_objects_request__pack_to_buffer
+                     (const Salus__V1__GrantObjectsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__GrantObjectsRequest *
+       salus__v1__grant_objects_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__grant_objects_request__free_unpacked
+                     (Salus__V1__GrantObjectsRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__WithdrawObjectsRequest methods */
 void   salus__v1__withdraw_objects_request__init
                      (Salus__V1__WithdrawObjectsRequest         *message);
@@ -928,6 +964,9 @@ typedef void (*Salus__V1__SetPolicyRequest_Closure)
 typedef void (*Salus__V1__SetGrantsRequest_Closure)
                  (const Salus__V1__SetGrantsRequest *message,
                   void *closure_data);
+typedef void (*Salus__V1__GrantObjectsRequest_Closure)
+                 (const Salus__V1__GrantObjectsRequest *message,
+                  void *closure_data);
 typedef void (*Salus__V1__WithdrawObjectsRequest_Closure)
                  (const Salus__V1__WithdrawObjectsRequest *message,
                   void *closure_data);
@@ -1036,6 +1075,10 @@ struct Salus__V1__Consent_Service
                            const Salus__V1__WithdrawObjectsRequest *input,
                            Salus__V1__AppInfo_Closure closure,
                            void *closure_data);
+  void (*grant_objects)(Salus__V1__Consent_Service *service,
+                        const Salus__V1__GrantObjectsRequest *input,
+                        Salus__V1__AppInfo_Closure closure,
+                        void *closure_data);
   void (*list_requests)(Salus__V1__Consent_Service *service,
                         const Salus__V1__ListRequestsRequest *input,
                         Salus__V1__ListRequestsResponse_Closure closure,
@@ -1068,6 +1111,7 @@ void salus__v1__consent__init (Salus__V1__Consent_Service *service,
       function_prefix__ ## set_policy,\
       function_prefix__ ## set_grants,\
       function_prefix__ ## withdraw_objects,\
+      function_prefix__ ## grant_objects,\
       function_prefix__ ## list_requests,\
       function_prefix__ ## answer_request,\
       function_prefix__ ## watch_requests,\
@@ -1104,6 +1148,10 @@ void salus__v1__consent__withdraw_objects(ProtobufCService *service,
                                           const Salus__V1__WithdrawObjectsRequest *input,
                                           Salus__V1__AppInfo_Closure closure,
                                           void *closure_data);
+void salus__v1__consent__grant_objects(ProtobufCService *service,
+                                       const Salus__V1__GrantObjectsRequest *input,
+                                       Salus__V1__AppInfo_Closure closure,
+                                       void *closure_data);
 void salus__v1__consent__list_requests(ProtobufCService *service,
                                        const Salus__V1__ListRequestsRequest *input,
                                        Salus__V1__ListRequestsResponse_Closure closure,
@@ -1145,6 +1193,7 @@ extern const ProtobufCMessageDescriptor salus__v1__policy__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__app_info__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_policy_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_grants_request__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__grant_objects_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__withdraw_objects_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__requested_object__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__consent_request__descriptor;

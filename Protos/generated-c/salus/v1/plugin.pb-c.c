@@ -2587,7 +2587,7 @@ const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor =
   (ProtobufCMessageInit) salus__v1__list_types_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[15] =
+static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[16] =
 {
   { "OBJECT_KIND_UNSPECIFIED", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_QUANTITY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_QUANTITY", 1 },
@@ -2604,16 +2604,18 @@ static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[15
   { "OBJECT_KIND_MEDICATION_DOSE_EVENT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_MEDICATION_DOSE_EVENT", 12 },
   { "OBJECT_KIND_SCORED_ASSESSMENT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_SCORED_ASSESSMENT", 13 },
   { "OBJECT_KIND_ACTIVITY_SUMMARY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
+  { "OBJECT_KIND_CLINICAL_RECORD", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_CLINICAL_RECORD", 15 },
 };
 static const ProtobufCIntRange salus__v1__object_kind__value_ranges[] = {
-{0, 0},{0, 15}
+{0, 0},{0, 16}
 };
-static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[15] =
+static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[16] =
 {
   { "OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
   { "OBJECT_KIND_AUDIOGRAM", 9 },
   { "OBJECT_KIND_CATEGORY", 2 },
   { "OBJECT_KIND_CHARACTERISTIC", 3 },
+  { "OBJECT_KIND_CLINICAL_RECORD", 15 },
   { "OBJECT_KIND_CORRELATION", 7 },
   { "OBJECT_KIND_DOCUMENT", 6 },
   { "OBJECT_KIND_ELECTROCARDIOGRAM", 8 },
@@ -2633,9 +2635,9 @@ const ProtobufCEnumDescriptor salus__v1__object_kind__descriptor =
   "ObjectKind",
   "Salus__V1__ObjectKind",
   "salus.v1",
-  15,
+  16,
   salus__v1__object_kind__enum_values_by_number,
-  15,
+  16,
   salus__v1__object_kind__enum_values_by_name,
   1,
   salus__v1__object_kind__value_ranges,

@@ -62,6 +62,10 @@ typedef enum _Salus__V1__ObjectKind {
    * HKActivitySummaryTypeIdentifier: computed daily summaries, read-only for apps.
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_ACTIVITY_SUMMARY = 14,
+  /*
+   * A FHIR R4 resource (HKClinicalRecord).
+   */
+  SALUS__V1__OBJECT_KIND__OBJECT_KIND_CLINICAL_RECORD = 15,
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CORRELATION = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__OBJECT_KIND)
 } Salus__V1__ObjectKind;

@@ -571,6 +571,51 @@ void   salus__v1__document__free_unpacked
   assert(message->base.descriptor == &salus__v1__document__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__clinical_record__init
+                     (Salus__V1__ClinicalRecord         *message)
+{
+  static const Salus__V1__ClinicalRecord init_value = SALUS__V1__CLINICAL_RECORD__INIT;
+  *message = init_value;
+}
+size_t salus__v1__clinical_record__get_packed_size
+                     (const Salus__V1__ClinicalRecord *message)
+{
+  assert(message->base.descriptor == &salus__v1__clinical_record__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__clinical_record__pack
+                     (const Salus__V1__ClinicalRecord *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__clinical_record__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__clinical_record__pack_to_buffer
+                     (const Salus__V1__ClinicalRecord *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__clinical_record__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ClinicalRecord *
+       salus__v1__clinical_record__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ClinicalRecord *)
+     protobuf_c_message_unpack (&salus__v1__clinical_record__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__clinical_record__free_unpacked
+                     (Salus__V1__ClinicalRecord *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__clinical_record__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__electrocardiogram__init
                      (Salus__V1__Electrocardiogram         *message)
 {
@@ -2459,7 +2504,7 @@ const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor =
   (ProtobufCMessageInit) salus__v1__vision_prescription__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__document__field_descriptors[3] =
+static const ProtobufCFieldDescriptor salus__v1__document__field_descriptors[7] =
 {
   {
     "content_type",
@@ -2497,16 +2542,68 @@ static const ProtobufCFieldDescriptor salus__v1__document__field_descriptors[3] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "patient_name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Document, patient_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "author_name",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Document, author_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "custodian_name",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Document, custodian_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "effective_time",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Salus__V1__Document, optional_effective_time_case),
+    offsetof(Salus__V1__Document, effective_time),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__document__field_indices_by_name[] = {
+  4,   /* field[4] = author_name */
   0,   /* field[0] = content_type */
+  5,   /* field[5] = custodian_name */
   1,   /* field[1] = data */
+  6,   /* field[6] = effective_time */
+  3,   /* field[3] = patient_name */
   2,   /* field[2] = title */
 };
 static const ProtobufCIntRange salus__v1__document__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor salus__v1__document__descriptor =
 {
@@ -2516,11 +2613,140 @@ const ProtobufCMessageDescriptor salus__v1__document__descriptor =
   "Salus__V1__Document",
   "salus.v1",
   sizeof(Salus__V1__Document),
-  3,
+  7,
   salus__v1__document__field_descriptors,
   salus__v1__document__field_indices_by_name,
   1,  salus__v1__document__number_ranges,
   (ProtobufCMessageInit) salus__v1__document__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__clinical_record__field_descriptors[8] =
+{
+  {
+    "fhir_data",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, fhir_data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "fhir_version",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, fhir_version),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, display_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source_name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, source_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source_url",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, source_url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "received_date",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, received_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "resource_id",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, resource_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "resource_type",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalRecord, resource_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__clinical_record__field_indices_by_name[] = {
+  2,   /* field[2] = display_name */
+  0,   /* field[0] = fhir_data */
+  1,   /* field[1] = fhir_version */
+  5,   /* field[5] = received_date */
+  6,   /* field[6] = resource_id */
+  7,   /* field[7] = resource_type */
+  3,   /* field[3] = source_name */
+  4,   /* field[4] = source_url */
+};
+static const ProtobufCIntRange salus__v1__clinical_record__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor salus__v1__clinical_record__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ClinicalRecord",
+  "ClinicalRecord",
+  "Salus__V1__ClinicalRecord",
+  "salus.v1",
+  sizeof(Salus__V1__ClinicalRecord),
+  8,
+  salus__v1__clinical_record__field_descriptors,
+  salus__v1__clinical_record__field_indices_by_name,
+  1,  salus__v1__clinical_record__number_ranges,
+  (ProtobufCMessageInit) salus__v1__clinical_record__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__electrocardiogram__field_descriptors[6] =
@@ -3381,7 +3607,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor =
   (ProtobufCMessageInit) salus__v1__sample__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[20] =
+static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[21] =
 {
   {
     "uuid",
@@ -3623,10 +3849,23 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[20] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "clinical_record",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, clinical_record),
+    &salus__v1__clinical_record__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample__field_indices_by_name[] = {
   15,   /* field[15] = audiogram */
   5,   /* field[5] = category */
+  20,   /* field[20] = clinical_record */
   13,   /* field[13] = correlation */
   12,   /* field[12] = creation_date */
   10,   /* field[10] = device */
@@ -3649,7 +3888,7 @@ static const unsigned salus__v1__sample__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 20 }
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
 {
@@ -3659,7 +3898,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   "Salus__V1__Sample",
   "salus.v1",
   sizeof(Salus__V1__Sample),
-  20,
+  21,
   salus__v1__sample__field_descriptors,
   salus__v1__sample__field_indices_by_name,
   1,  salus__v1__sample__number_ranges,

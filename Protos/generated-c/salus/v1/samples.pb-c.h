@@ -31,6 +31,7 @@ typedef struct Salus__V1__PrismValue Salus__V1__PrismValue;
 typedef struct Salus__V1__LensSpecification Salus__V1__LensSpecification;
 typedef struct Salus__V1__VisionPrescription Salus__V1__VisionPrescription;
 typedef struct Salus__V1__Document Salus__V1__Document;
+typedef struct Salus__V1__ClinicalRecord Salus__V1__ClinicalRecord;
 typedef struct Salus__V1__Electrocardiogram Salus__V1__Electrocardiogram;
 typedef struct Salus__V1__ElectrocardiogramVoltage Salus__V1__ElectrocardiogramVoltage;
 typedef struct Salus__V1__Audiogram Salus__V1__Audiogram;
@@ -523,6 +524,18 @@ struct  Salus__V1__VisionPrescription
     , 0, 0, NULL, NULL, SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_EXPIRATION_DATE__NOT_SET, {0}, SALUS__V1__VISION_PRESCRIPTION__OPTIONAL_BRAND__NOT_SET, {0} }
 
 
+typedef enum {
+  SALUS__V1__DOCUMENT__OPTIONAL_EFFECTIVE_TIME__NOT_SET = 0,
+  SALUS__V1__DOCUMENT__OPTIONAL_EFFECTIVE_TIME_EFFECTIVE_TIME = 7
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__DOCUMENT__OPTIONAL_EFFECTIVE_TIME__CASE)
+} Salus__V1__Document__OptionalEffectiveTimeCase;
+
+/*
+ * A clinical document (HKCDADocument). When saving, only content_type and data count: the
+ * daemon checks the CDA document and fills title, patient_name, author_name, custodian_name and
+ * effective_time from it, whatever the client sent. Sample queries return data only when the
+ * request asks for it (SampleQueryRequest.include_data); the extracted fields always.
+ */
 struct  Salus__V1__Document
 {
   ProtobufCMessage base;
@@ -530,12 +543,80 @@ struct  Salus__V1__Document
    * The content type ("application/xml" for CDA).
    */
   char *content_type;
+  /*
+   * The document's bytes (the CDA XML); empty in a query result without include_data.
+   */
   ProtobufCBinaryData data;
+  /*
+   * ClinicalDocument/title.
+   */
   char *title;
+  /*
+   * The patient's name, given names first.
+   */
+  char *patient_name;
+  /*
+   * The author's name (a person, else the authoring device or organization).
+   */
+  char *author_name;
+  /*
+   * The custodian organization's name.
+   */
+  char *custodian_name;
+  Salus__V1__Document__OptionalEffectiveTimeCase optional_effective_time_case;
+  union {
+    int64_t effective_time;
+  };
 };
 #define SALUS__V1__DOCUMENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__document__descriptor) \
-    , (char *)protobuf_c_empty_string, {0,NULL}, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, {0,NULL}, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SALUS__V1__DOCUMENT__OPTIONAL_EFFECTIVE_TIME__NOT_SET, {0} }
+
+
+/*
+ * A clinical record (HKClinicalRecord): one FHIR R4 resource as the provider sent it, typed by
+ * its HealthKit clinical type (an allergy is an AllergyIntolerance, a lab result or vital sign
+ * an Observation, ...).
+ */
+struct  Salus__V1__ClinicalRecord
+{
+  ProtobufCMessage base;
+  /*
+   * The FHIR resource, verbatim: a JSON object whose resourceType suits the sample's type.
+   */
+  ProtobufCBinaryData fhir_data;
+  /*
+   * The FHIR release ("4.0.1"); "4.0.1" when left empty.
+   */
+  char *fhir_version;
+  /*
+   * A display name for the record ("Penicillin allergy"); may be empty.
+   */
+  char *display_name;
+  /*
+   * The name of the organization or system that sent it.
+   */
+  char *source_name;
+  /*
+   * The FHIR server's base URL; may be empty.
+   */
+  char *source_url;
+  /*
+   * When the record was received, in microseconds since 1970.
+   */
+  int64_t received_date;
+  /*
+   * The resource's id: set by the daemon from the resource's "id" (empty when it has none).
+   */
+  char *resource_id;
+  /*
+   * The resource type: set by the daemon from the resource's "resourceType".
+   */
+  char *resource_type;
+};
+#define SALUS__V1__CLINICAL_RECORD__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__clinical_record__descriptor) \
+    , {0,NULL}, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 typedef enum {
@@ -911,7 +992,8 @@ typedef enum {
   SALUS__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 17,
   SALUS__V1__SAMPLE__VALUE_STATE_OF_MIND = 18,
   SALUS__V1__SAMPLE__VALUE_MEDICATION_DOSE_EVENT = 19,
-  SALUS__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 20
+  SALUS__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 20,
+  SALUS__V1__SAMPLE__VALUE_CLINICAL_RECORD = 21
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__SAMPLE__VALUE__CASE)
 } Salus__V1__Sample__ValueCase;
 
@@ -956,6 +1038,7 @@ struct  Salus__V1__Sample
     Salus__V1__StateOfMind *state_of_mind;
     Salus__V1__MedicationDoseEvent *medication_dose_event;
     Salus__V1__ScoredAssessment *scored_assessment;
+    Salus__V1__ClinicalRecord *clinical_record;
   };
 };
 #define SALUS__V1__SAMPLE__INIT \
@@ -1232,6 +1315,25 @@ Salus__V1__Document *
                       const uint8_t       *data);
 void   salus__v1__document__free_unpacked
                      (Salus__V1__Document *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ClinicalRecord methods */
+void   salus__v1__clinical_record__init
+                     (Salus__V1__ClinicalRecord         *message);
+size_t salus__v1__clinical_record__get_packed_size
+                     (const Salus__V1__ClinicalRecord   *message);
+size_t salus__v1__clinical_record__pack
+                     (const Salus__V1__ClinicalRecord   *message,
+                      uint8_t             *out);
+size_t salus__v1__clinical_record__pack_to_buffer
+                     (const Salus__V1__ClinicalRecord   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ClinicalRecord *
+       salus__v1__clinical_record__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__clinical_record__free_unpacked
+                     (Salus__V1__ClinicalRecord *message,
                       ProtobufCAllocator *allocator);
 /* Salus__V1__Electrocardiogram methods */
 void   salus__v1__electrocardiogram__init
@@ -1555,6 +1657,9 @@ typedef void (*Salus__V1__VisionPrescription_Closure)
 typedef void (*Salus__V1__Document_Closure)
                  (const Salus__V1__Document *message,
                   void *closure_data);
+typedef void (*Salus__V1__ClinicalRecord_Closure)
+                 (const Salus__V1__ClinicalRecord *message,
+                  void *closure_data);
 typedef void (*Salus__V1__Electrocardiogram_Closure)
                  (const Salus__V1__Electrocardiogram *message,
                   void *closure_data);
@@ -1626,6 +1731,7 @@ extern const ProtobufCMessageDescriptor salus__v1__prism_value__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__lens_specification__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__document__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__clinical_record__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__audiogram__descriptor;

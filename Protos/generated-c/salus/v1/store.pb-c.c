@@ -1270,7 +1270,7 @@ const ProtobufCMessageDescriptor salus__v1__sort_descriptor__descriptor =
   (ProtobufCMessageInit) salus__v1__sort_descriptor__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample_query_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor salus__v1__sample_query_request__field_descriptors[6] =
 {
   {
     "type",
@@ -1332,8 +1332,21 @@ static const ProtobufCFieldDescriptor salus__v1__sample_query_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "include_data",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SampleQueryRequest, include_data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample_query_request__field_indices_by_name[] = {
+  5,   /* field[5] = include_data */
   3,   /* field[3] = limit */
   1,   /* field[1] = predicate */
   4,   /* field[4] = sample_predicates */
@@ -1343,7 +1356,7 @@ static const unsigned salus__v1__sample_query_request__field_indices_by_name[] =
 static const ProtobufCIntRange salus__v1__sample_query_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample_query_request__descriptor =
 {
@@ -1353,7 +1366,7 @@ const ProtobufCMessageDescriptor salus__v1__sample_query_request__descriptor =
   "Salus__V1__SampleQueryRequest",
   "salus.v1",
   sizeof(Salus__V1__SampleQueryRequest),
-  5,
+  6,
   salus__v1__sample_query_request__field_descriptors,
   salus__v1__sample_query_request__field_indices_by_name,
   1,  salus__v1__sample_query_request__number_ranges,

@@ -203,10 +203,15 @@ struct  Salus__V1__SampleQueryRequest
    */
   size_t n_sample_predicates;
   Salus__V1__TypedPredicate **sample_predicates;
+  /*
+   * Document types only (HKDocumentQuery's includeDocumentData): return each document's bytes;
+   * without it a document comes with its extracted fields and empty data.
+   */
+  protobuf_c_boolean include_data;
 };
 #define SALUS__V1__SAMPLE_QUERY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__sample_query_request__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, 0,NULL, 0, 0,NULL }
+    , (char *)protobuf_c_empty_string, NULL, 0,NULL, 0, 0,NULL, 0 }
 
 
 struct  Salus__V1__SampleBatch
