@@ -122,3 +122,73 @@ extension RecordMapper {
         return "applehealth." + (slug.isEmpty ? "unnamed" : slug)
     }
 }
+
+extension RecordMapper {
+    /// The heartbeat series behind a heart-rate-variability record: exports list the beats of the
+    /// measurement as `HeartRateVariabilityMetadataList/InstantaneousBeatsPerMinute(bpm, time)`,
+    /// where `time` is a wall-clock time of the record's day in the device's locale (`00:20:37,80`
+    /// or `7:47:41.86 PM`). Each becomes a beat at that time, in seconds from the record's start
+    /// (read in the record's own UTC offset; a time before the start is on the next day). Nil when
+    /// the record has no list.
+    package func heartbeatSeries(_ element: ExportElement, record: Sample) throws(ImportRefusal) -> Sample? {
+        guard let list = element.children(named: "HeartRateVariabilityMetadataList").first else { return nil }
+        let entries = list.children(named: "InstantaneousBeatsPerMinute")
+        guard !entries.isEmpty else { return nil }
+        guard let startText = element["startDate"], let offset = Self.utcOffset(startText) else {
+            throw ImportRefusal(line: element.line, field: "startDate", value: element["startDate"] ?? "", expected: "a date with a UTC offset")
+        }
+        // Seconds since local midnight of the start.
+        let localStart = record.startDate.timeIntervalSince1970 + Double(offset)
+        let startOfDay = (localStart / 86_400).rounded(.down) * 86_400
+        let startSeconds = localStart - startOfDay
+        var beats: [Heartbeat] = []
+        for entry in entries {
+            guard let text = entry["time"], let seconds = Self.timeOfDay(text) else {
+                throw ImportRefusal(
+                    line: entry.line, field: "InstantaneousBeatsPerMinute.time", value: entry["time"] ?? "",
+                    expected: "a time of day such as 00:20:37,80 or 7:47:41.86 PM")
+            }
+            var since = seconds - startSeconds
+            if since < -1 { since += 86_400 }
+            beats.append(Heartbeat(timeSinceSeriesStart: max(0, since)))
+        }
+        beats.sort { $0.timeSinceSeriesStart < $1.timeSinceSeriesStart }
+        let last = beats.last?.timeSinceSeriesStart ?? 0
+        let end = max(record.endDate, record.startDate.addingTimeInterval(last))
+        var metadata: [String: MetadataValue] = [:]
+        metadata[MetadataKey.syncIdentifier] = .string("applehealth:beats|\(startText)|\(element["endDate"] ?? "")")
+        metadata[MetadataKey.syncVersion] = .number(1)
+        return Sample(
+            type: TypeIdentifier("HKDataTypeIdentifierHeartbeatSeries"), startDate: record.startDate, endDate: end,
+            value: .heartbeatSeries(HeartbeatSeries(beats: beats)), sourceRevision: record.sourceRevision,
+            device: record.device, metadata: metadata, creationDate: record.creationDate)
+    }
+
+    /// The UTC offset in seconds of an export date (`… +0200`).
+    static func utcOffset(_ text: String) -> Int? {
+        guard let signIndex = text.lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        let digits = text[text.index(after: signIndex)...].filter(\.isNumber)
+        guard digits.count == 4, let value = Int(digits) else { return nil }
+        return (text[signIndex] == "-" ? -1 : 1) * ((value / 100) * 3600 + (value % 100) * 60)
+    }
+
+    /// Seconds since midnight of `00:20:37,80`, `19:47:41.86` or `7:47:41.86 PM`.
+    static func timeOfDay(_ text: String) -> Double? {
+        var body = text.trimmingCharacters(in: .whitespaces)
+        var meridiem: String?
+        for suffix in ["AM", "PM", "am", "pm"] where body.hasSuffix(suffix) {
+            meridiem = suffix.uppercased()
+            body = String(body.dropLast(2)).trimmingCharacters(in: .whitespaces)
+        }
+        let parts = body.replacingOccurrences(of: ",", with: ".").split(separator: ":")
+        guard parts.count == 3, var hour = Int(parts[0]), let minute = Int(parts[1]), let second = Double(parts[2]),
+              minute < 60, second < 61
+        else { return nil }
+        if let meridiem {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (meridiem == "PM" ? 12 : 0)
+        }
+        guard hour < 24 else { return nil }
+        return Double(hour * 3600 + minute * 60) + second
+    }
+}

@@ -211,3 +211,36 @@ struct ExportOddCaseTests {
         #expect(RecordMapper.withImportIdentifier(own, of: elements[0]) == own)
     }
 }
+
+/// Heart rate variability with its list of beats, in both time styles exports use.
+@Suite("Apple Health HRV beat lists")
+struct HeartbeatListTests {
+    static func series(_ start: String, _ end: String, _ times: [String]) throws -> Sample? {
+        let beats = times.map { "<InstantaneousBeatsPerMinute bpm=\"62\" time=\"\($0)\"/>" }.joined()
+        let xml = """
+            <HealthData><Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" \
+            startDate="\(start)" endDate="\(end)" value="41"><HeartRateVariabilityMetadataList>\(beats)</HeartRateVariabilityMetadataList></Record></HealthData>
+            """
+        let element = try #require(try ExportReaderTests.read(Data(xml.utf8)).elements.first)
+        let mapper = RecordMapper(catalog: ExportReaderTests.catalog)
+        let record = try mapper.record(element).sample
+        return try mapper.heartbeatSeries(element, record: record)
+    }
+
+    @Test("12-hour and 24-hour comma times become beats from the record's start; midnight is crossed")
+    func beats() throws {
+        let series = try #require(try Self.series(
+            "2024-03-01 19:47:40 +0100", "2024-03-01 19:48:40 +0100", ["7:47:41.86 PM", "19:47:42,71", "7:47:43.50 PM"]))
+        guard case .heartbeatSeries(let value) = series.value else { Issue.record("not a series"); return }
+        let times = value.beats.map(\.timeSinceSeriesStart)
+        #expect(times.count == 3)
+        for (time, expected) in zip(times, [1.86, 2.71, 3.5]) { #expect(abs(time - expected) < 1e-6, "\(times)") }
+        #expect(series.type.rawValue == "HKDataTypeIdentifierHeartbeatSeries")
+        #expect(ExportReaderTests.catalog.validationErrors(of: series).isEmpty, "\(ExportReaderTests.catalog.validationErrors(of: series))")
+
+        let late = try #require(try Self.series("2024-03-01 23:59:59 +0100", "2024-03-02 00:00:59 +0100", ["00:00:00,50"]))
+        guard case .heartbeatSeries(let crossing) = late.value else { Issue.record("not a series"); return }
+        #expect(abs((crossing.beats.first?.timeSinceSeriesStart ?? 0) - 1.5) < 1e-6)
+        #expect(throws: ImportRefusal.self) { _ = try Self.series("2024-03-01 19:47:40 +0100", "2024-03-01 19:48:40 +0100", ["soon"]) }
+    }
+}

@@ -21,6 +21,8 @@ import SalusStore
 /// - Each sample carries a sync identifier naming it by its content (unless it has its own), so
 ///   importing the same export again, or a record the export repeats (a correlation's members
 ///   are also listed at top level), saves it once: the repeat is reported as kept.
+/// - A heart-rate-variability record's list of instantaneous beats becomes a heartbeat series
+///   beside it.
 /// - `<Me>` sets characteristics only when asked (`characteristics`).
 /// - `ActivitySummary` elements give the goal history: one entry for each day the goals changed
 ///   (the day's figures themselves are computed from the samples).
@@ -111,6 +113,11 @@ final class ImportRun {
                 var sample = try mapper.record(element).sample
                 sample.metadata = RecordMapper.withImportIdentifier(sample.metadata, of: element)
                 add(sample, element: element)
+                // Heart rate variability: the beats behind it, as a heartbeat series.
+                if store.catalog.rules(for: "HKDataTypeIdentifierHeartbeatSeries") != nil,
+                   let series = try mapper.heartbeatSeries(element, record: sample) {
+                    add(series, element: element)
+                }
             } catch {
                 problem(error, element: element.name)
             }
