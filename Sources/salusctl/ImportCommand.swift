@@ -249,8 +249,21 @@ final class Progress {
         if terminal { FileHandle.standardError.write(Data("\r\(line)\n".utf8)) }
     }
 
+    let started = Date()
+
+    /// "read 12.3 of 540.0 MB (2%), 8.1 MB/s, 1:05 left".
     var line: String {
         let percent = total > 0 ? " (\(done * 100 / total)%)" : ""
-        return String(format: "read %.1f of %.1f MB", Double(done) / 1e6, Double(total) / 1e6) + percent
+        let elapsed = Date().timeIntervalSince(started)
+        var rate = ""
+        if elapsed > 0.2, done > 0 {
+            let perSecond = Double(done) / elapsed
+            rate = String(format: ", %.1f MB/s", perSecond / 1e6)
+            if total > done {
+                let left = Int(Double(total - done) / perSecond)
+                rate += String(format: ", %d:%02d left", left / 60, left % 60)
+            }
+        }
+        return String(format: "read %.1f of %.1f MB", Double(done) / 1e6, Double(total) / 1e6) + percent + rate
     }
 }
