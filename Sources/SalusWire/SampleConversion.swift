@@ -98,7 +98,7 @@ extension Sample {
             var category = Salus_V1_CategoryValue()
             category.value = Int64(raw)
             wire.category = category
-        case .workout(let workout): wire.workout = workout.wire
+        case .workout(let workout): wire.workout = workout.wire(start: startDate, end: endDate)
         case .visionPrescription(let prescription): wire.visionPrescription = prescription.wire
         case .document(let document):
             var wireDocument = Salus_V1_Document()

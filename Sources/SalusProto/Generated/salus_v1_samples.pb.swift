@@ -367,6 +367,18 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   /// Statistics per quantity type identifier, in that type's canonical unit.
   public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
+  public var configuration: Salus_V1_WorkoutConfiguration {
+    get {_configuration ?? Salus_V1_WorkoutConfiguration()}
+    set {_configuration = newValue}
+  }
+  /// Returns true if `configuration` has been explicitly set.
+  public var hasConfiguration: Bool {self._configuration != nil}
+  /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
+  public mutating func clearConfiguration() {self._configuration = nil}
+
+  /// Output only: seconds between start and end that the workout was not paused.
+  public var duration: Double = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset while the activity is open.
@@ -376,6 +388,37 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   }
 
   public init() {}
+
+  fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
+}
+
+/// Where a workout or activity took place (HKWorkoutConfiguration without its activity type).
+public nonisolated struct Salus_V1_WorkoutConfiguration: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HKWorkoutSessionLocationType raw value: unknown 1 (also 0, unset), indoor 2, outdoor 3.
+  public var locationType: Int32 = 0
+
+  /// HKWorkoutSwimmingLocationType raw value: unknown 0, pool 1, open water 2.
+  public var swimmingLocationType: Int32 = 0
+
+  /// For pool swimming: one pool length, a length (25 m).
+  public var lapLength: Salus_V1_Quantity {
+    get {_lapLength ?? Salus_V1_Quantity()}
+    set {_lapLength = newValue}
+  }
+  /// Returns true if `lapLength` has been explicitly set.
+  public var hasLapLength: Bool {self._lapLength != nil}
+  /// Clears the value of `lapLength`. Subsequent reads from it will return its default value.
+  public mutating func clearLapLength() {self._lapLength = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _lapLength: Salus_V1_Quantity? = nil
 }
 
 public nonisolated struct Salus_V1_Workout: Sendable {
@@ -393,9 +436,23 @@ public nonisolated struct Salus_V1_Workout: Sendable {
   /// Statistics per quantity type identifier.
   public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
+  public var configuration: Salus_V1_WorkoutConfiguration {
+    get {_configuration ?? Salus_V1_WorkoutConfiguration()}
+    set {_configuration = newValue}
+  }
+  /// Returns true if `configuration` has been explicitly set.
+  public var hasConfiguration: Bool {self._configuration != nil}
+  /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
+  public mutating func clearConfiguration() {self._configuration = nil}
+
+  /// Output only: seconds between the sample's start and end that the workout was not paused.
+  public var duration: Double = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
 public nonisolated struct Salus_V1_PrismValue: Sendable {
@@ -1656,7 +1713,7 @@ nonisolated extension Salus_V1_WorkoutEvent: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WorkoutActivity"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0\u{1}statistics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1677,6 +1734,8 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
       }()
       case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_MetadataValue>.self, value: &self.metadata) }()
       case 6: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: &self.statistics) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._configuration) }()
+      case 8: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
       default: break
       }
     }
@@ -1705,6 +1764,12 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     if !self.statistics.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: self.statistics, fieldNumber: 6)
     }
+    try { if let v = self._configuration {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    if self.duration.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.duration, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1715,6 +1780,52 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     if lhs.optionalEndDate != rhs.optionalEndDate {return false}
     if lhs.metadata != rhs.metadata {return false}
     if lhs.statistics != rhs.statistics {return false}
+    if lhs._configuration != rhs._configuration {return false}
+    if lhs.duration != rhs.duration {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WorkoutConfiguration"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}location_type\0\u{3}swimming_location_type\0\u{3}lap_length\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.locationType) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.swimmingLocationType) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._lapLength) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.locationType != 0 {
+      try visitor.visitSingularInt32Field(value: self.locationType, fieldNumber: 1)
+    }
+    if self.swimmingLocationType != 0 {
+      try visitor.visitSingularInt32Field(value: self.swimmingLocationType, fieldNumber: 2)
+    }
+    try { if let v = self._lapLength {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_WorkoutConfiguration, rhs: Salus_V1_WorkoutConfiguration) -> Bool {
+    if lhs.locationType != rhs.locationType {return false}
+    if lhs.swimmingLocationType != rhs.swimmingLocationType {return false}
+    if lhs._lapLength != rhs._lapLength {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1722,7 +1833,7 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Workout"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1734,12 +1845,18 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.activities) }()
       case 4: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: &self.statistics) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._configuration) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.activityType != 0 {
       try visitor.visitSingularUInt32Field(value: self.activityType, fieldNumber: 1)
     }
@@ -1752,6 +1869,12 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.statistics.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: self.statistics, fieldNumber: 4)
     }
+    try { if let v = self._configuration {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.duration.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.duration, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1760,6 +1883,8 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.events != rhs.events {return false}
     if lhs.activities != rhs.activities {return false}
     if lhs.statistics != rhs.statistics {return false}
+    if lhs._configuration != rhs._configuration {return false}
+    if lhs.duration != rhs.duration {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

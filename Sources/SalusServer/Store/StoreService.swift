@@ -72,7 +72,12 @@ package struct StoreService: Sendable {
         samples.reserveCapacity(request.samples.count)
         do throws(ValidationError) {
             for (index, wire) in request.samples.enumerated() {
-                samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
+                var sample = try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now)
+                // Every workout has an activity: one spanning it, of its type, when none is given.
+                if case .workout(let workout) = sample.value {
+                    sample.value = .workout(workout.withDefaultActivity(start: sample.startDate, end: sample.endDate))
+                }
+                samples.append(sample)
             }
             try registry.catalog.check(samples)
         } catch {

@@ -25,6 +25,7 @@ typedef struct Salus__V1__WorkoutEvent__MetadataEntry Salus__V1__WorkoutEvent__M
 typedef struct Salus__V1__WorkoutActivity Salus__V1__WorkoutActivity;
 typedef struct Salus__V1__WorkoutActivity__MetadataEntry Salus__V1__WorkoutActivity__MetadataEntry;
 typedef struct Salus__V1__WorkoutActivity__StatisticsEntry Salus__V1__WorkoutActivity__StatisticsEntry;
+typedef struct Salus__V1__WorkoutConfiguration Salus__V1__WorkoutConfiguration;
 typedef struct Salus__V1__Workout Salus__V1__Workout;
 typedef struct Salus__V1__Workout__StatisticsEntry Salus__V1__Workout__StatisticsEntry;
 typedef struct Salus__V1__PrismValue Salus__V1__PrismValue;
@@ -318,6 +319,11 @@ struct  Salus__V1__WorkoutActivity
    */
   size_t n_statistics;
   Salus__V1__WorkoutActivity__StatisticsEntry **statistics;
+  Salus__V1__WorkoutConfiguration *configuration;
+  /*
+   * Output only: seconds between start and end that the workout was not paused.
+   */
+  double duration;
   Salus__V1__WorkoutActivity__OptionalEndDateCase optional_end_date_case;
   union {
     int64_t end_date;
@@ -325,7 +331,31 @@ struct  Salus__V1__WorkoutActivity
 };
 #define SALUS__V1__WORKOUT_ACTIVITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_activity__descriptor) \
-    , {0,NULL}, 0, 0, 0,NULL, 0,NULL, SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET, {0} }
+    , {0,NULL}, 0, 0, 0,NULL, 0,NULL, NULL, 0, SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET, {0} }
+
+
+/*
+ * Where a workout or activity took place (HKWorkoutConfiguration without its activity type).
+ */
+struct  Salus__V1__WorkoutConfiguration
+{
+  ProtobufCMessage base;
+  /*
+   * HKWorkoutSessionLocationType raw value: unknown 1 (also 0, unset), indoor 2, outdoor 3.
+   */
+  int32_t location_type;
+  /*
+   * HKWorkoutSwimmingLocationType raw value: unknown 0, pool 1, open water 2.
+   */
+  int32_t swimming_location_type;
+  /*
+   * For pool swimming: one pool length, a length (25 m).
+   */
+  Salus__V1__Quantity *lap_length;
+};
+#define SALUS__V1__WORKOUT_CONFIGURATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_configuration__descriptor) \
+    , 0, 0, NULL }
 
 
 struct  Salus__V1__Workout__StatisticsEntry
@@ -355,10 +385,15 @@ struct  Salus__V1__Workout
    */
   size_t n_statistics;
   Salus__V1__Workout__StatisticsEntry **statistics;
+  Salus__V1__WorkoutConfiguration *configuration;
+  /*
+   * Output only: seconds between the sample's start and end that the workout was not paused.
+   */
+  double duration;
 };
 #define SALUS__V1__WORKOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout__descriptor) \
-    , 0, 0,NULL, 0,NULL, 0,NULL }
+    , 0, 0,NULL, 0,NULL, 0,NULL, NULL, 0 }
 
 
 struct  Salus__V1__PrismValue
@@ -1135,6 +1170,25 @@ Salus__V1__WorkoutActivity *
 void   salus__v1__workout_activity__free_unpacked
                      (Salus__V1__WorkoutActivity *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__WorkoutConfiguration methods */
+void   salus__v1__workout_configuration__init
+                     (Salus__V1__WorkoutConfiguration         *message);
+size_t salus__v1__workout_configuration__get_packed_size
+                     (const Salus__V1__WorkoutConfiguration   *message);
+size_t salus__v1__workout_configuration__pack
+                     (const Salus__V1__WorkoutConfiguration   *message,
+                      uint8_t             *out);
+size_t salus__v1__workout_configuration__pack_to_buffer
+                     (const Salus__V1__WorkoutConfiguration   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__WorkoutConfiguration *
+       salus__v1__workout_configuration__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__workout_configuration__free_unpacked
+                     (Salus__V1__WorkoutConfiguration *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__Workout__StatisticsEntry methods */
 void   salus__v1__workout__statistics_entry__init
                      (Salus__V1__Workout__StatisticsEntry         *message);
@@ -1537,6 +1591,9 @@ typedef void (*Salus__V1__WorkoutActivity__StatisticsEntry_Closure)
 typedef void (*Salus__V1__WorkoutActivity_Closure)
                  (const Salus__V1__WorkoutActivity *message,
                   void *closure_data);
+typedef void (*Salus__V1__WorkoutConfiguration_Closure)
+                 (const Salus__V1__WorkoutConfiguration *message,
+                  void *closure_data);
 typedef void (*Salus__V1__Workout__StatisticsEntry_Closure)
                  (const Salus__V1__Workout__StatisticsEntry *message,
                   void *closure_data);
@@ -1620,6 +1677,7 @@ extern const ProtobufCMessageDescriptor salus__v1__workout_event__metadata_entry
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity__metadata_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity__statistics_entry__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout_configuration__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout__statistics_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__prism_value__descriptor;
