@@ -32,6 +32,8 @@ extension Workout {
                 metadata: try MetadataValue.dictionary(wire: activity.metadata, path: "\(activityPath).metadata"),
                 statistics: try Self.statistics(activity.statistics, path: "\(activityPath).statistics")
             ))
+            activities[activities.count - 1].allStatistics = try Self.allStatistics(
+                activity.allStatistics, path: "\(activityPath).allStatistics")
         }
         self.init(
             activityType: UInt(wire.activityType),
@@ -40,6 +42,33 @@ extension Workout {
             activities: activities,
             statistics: try Self.statistics(wire.statistics, path: "\(path).statistics")
         )
+        allStatistics = try Self.allStatistics(wire.allStatistics, path: "\(path).allStatistics")
+    }
+
+    static func allStatistics(
+        _ wire: [String: Salus_V1_WorkoutStatistics], path: String
+    ) throws(ValidationError) -> [TypeIdentifier: WorkoutStatistics] {
+        var result: [TypeIdentifier: WorkoutStatistics] = [:]
+        for (type, statistics) in wire {
+            let field = "\(path).\(type)"
+            result[TypeIdentifier(rawValue: type)] = WorkoutStatistics(
+                sum: statistics.hasSum ? try Quantity(wire: statistics.sum, path: "\(field).sum") : nil,
+                average: statistics.hasAverage ? try Quantity(wire: statistics.average, path: "\(field).average") : nil,
+                minimum: statistics.hasMinimum ? try Quantity(wire: statistics.minimum, path: "\(field).minimum") : nil,
+                maximum: statistics.hasMaximum ? try Quantity(wire: statistics.maximum, path: "\(field).maximum") : nil)
+        }
+        return result
+    }
+
+    static func wire(_ all: [TypeIdentifier: WorkoutStatistics]) -> [String: Salus_V1_WorkoutStatistics] {
+        Dictionary(uniqueKeysWithValues: all.map { type, statistics in
+            var wire = Salus_V1_WorkoutStatistics()
+            if let sum = statistics.sum { wire.sum = sum.wire }
+            if let average = statistics.average { wire.average = average.wire }
+            if let minimum = statistics.minimum { wire.minimum = minimum.wire }
+            if let maximum = statistics.maximum { wire.maximum = maximum.wire }
+            return (type.rawValue, wire)
+        })
     }
 
     static func statistics(_ wire: [String: Salus_V1_Quantity], path: String) throws(ValidationError) -> [TypeIdentifier: Quantity] {
@@ -74,9 +103,11 @@ extension Workout {
             if let end = activity.endDate { wireActivity.endDate = WireDate.microseconds(end) }
             wireActivity.metadata = activity.metadata.mapValues(\.wire)
             wireActivity.statistics = Dictionary(uniqueKeysWithValues: activity.statistics.map { ($0.key.rawValue, $0.value.wire) })
+            wireActivity.allStatistics = Self.wire(activity.allStatistics)
             return wireActivity
         }
         wire.statistics = Dictionary(uniqueKeysWithValues: statistics.map { ($0.key.rawValue, $0.value.wire) })
+        wire.allStatistics = Self.wire(allStatistics)
         return wire
     }
 }

@@ -21,6 +21,10 @@ public struct Workout: Hashable, Sendable {
     /// when the workout is read; what a save gives stands only for types with no associated
     /// samples (an imported workout's totals).
     public var statistics: [TypeIdentifier: Quantity]
+    /// Every statistic the type's aggregation allows (sum; or average, minimum and maximum) per
+    /// associated quantity type, computed from the associated samples when the workout is served
+    /// (docs/workouts.md, "Statistics"); empty in what apps save.
+    public var allStatistics: [TypeIdentifier: WorkoutStatistics] = [:]
 
     /// Creates a workout value.
     public init(
@@ -75,6 +79,30 @@ public struct Workout: Hashable, Sendable {
         if let since = paused { pausedSeconds += end.timeIntervalSince(since) }
         return max(0, total - pausedSeconds)
     }
+}
+
+/// The statistics of one quantity type over a workout or activity, in the type's canonical unit:
+/// the sum for cumulative types; the average, minimum and maximum for discrete ones.
+public struct WorkoutStatistics: Hashable, Sendable {
+    /// The pro-rated total (cumulative types).
+    public var sum: Quantity?
+    /// The pro-rated mean (discrete types).
+    public var average: Quantity?
+    /// The smallest value counted (discrete types).
+    public var minimum: Quantity?
+    /// The largest value counted (discrete types).
+    public var maximum: Quantity?
+
+    /// Creates statistics; absent ones are nil.
+    public init(sum: Quantity? = nil, average: Quantity? = nil, minimum: Quantity? = nil, maximum: Quantity? = nil) {
+        self.sum = sum
+        self.average = average
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// The one figure `Workout.statistics` keeps: the sum, else the average.
+    public var main: Quantity? { sum ?? average }
 }
 
 /// Named `HKWorkoutActivityType` raw values the rules refer to; every registered raw value is a
@@ -212,6 +240,8 @@ public struct WorkoutActivity: Hashable, Sendable {
     /// Statistics per quantity type over the activity, in each type's canonical unit (see
     /// `Workout.statistics`).
     public var statistics: [TypeIdentifier: Quantity]
+    /// Every statistic over the activity's interval (see `Workout.allStatistics`).
+    public var allStatistics: [TypeIdentifier: WorkoutStatistics] = [:]
 
     /// Creates an activity.
     public init(

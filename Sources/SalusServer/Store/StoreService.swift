@@ -4,6 +4,7 @@ import SalusModel
 import SalusPluginHost
 import SalusProto
 import SalusRPC
+import SalusStatistics
 import SalusStore
 import SalusWire
 
@@ -208,6 +209,7 @@ package struct StoreService: Sendable {
                     remaining = left - samples.count
                 }
                 if !samples.isEmpty {
+                    samples = try await completingWorkouts(samples, for: caller)
                     var batch = Salus_V1_SampleBatch()
                     batch.samples = samples.map(\.wire)
                     try await writer.write(batch)
@@ -259,7 +261,9 @@ package struct StoreService: Sendable {
             let result = try await storeCall {
                 try await store.anchoredQuery(descriptors, anchor: anchor, limit: Int(clamping: request.limit))
             }
-            var batch = Self.batch(result.narrowed(authorization, for: caller))
+            var narrowed = result.narrowed(authorization, for: caller)
+            narrowed.added = try await completingWorkouts(narrowed.added, for: caller)
+            var batch = Self.batch(narrowed)
             batch.initialResultsComplete = true
             batch.moreChanges = result.hasMore
             try await writer.write(batch)
@@ -270,13 +274,26 @@ package struct StoreService: Sendable {
             for try await change in try store.anchoredChanges(descriptors, from: anchor, pageSize: Self.pageSize) {
                 // Access is checked again at each delivery, so a revocation stops the type at once,
                 // and a live update left empty by it is not sent (its anchor would tell of a write).
-                let (result, filtered) = authorization.filter(change.result, for: caller)
+                var (result, filtered) = authorization.filter(change.result, for: caller)
                 if filtered && initialDone && result.added.isEmpty && result.deleted.isEmpty { continue }
+                result.added = try await completingWorkouts(result.added, for: caller)
                 initialDone = initialDone || change.initialResultsComplete
                 var batch = Self.batch(result)
                 batch.initialResultsComplete = change.initialResultsComplete
                 try await writer.write(batch)
                 if change.initialResultsComplete && !request.live { return }
+            }
+        }
+    }
+
+    /// `samples` with each workout's statistics and SWOLF computed from its associated samples,
+    /// over the types `caller` may read of the workout's app (docs/workouts.md, "Statistics").
+    func completingWorkouts(_ samples: [Sample], for caller: Caller) async throws -> [Sample] {
+        try await WorkoutFigures.completingWorkouts(samples, store: store) { type, appID in
+            switch authorization.readAccess(caller, type: type.rawValue) {
+            case .all: true
+            case .own(let own, _): own == appID
+            case .nothing: false
             }
         }
     }

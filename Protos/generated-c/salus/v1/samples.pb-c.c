@@ -295,6 +295,12 @@ void   salus__v1__workout_activity__statistics_entry__init
   static const Salus__V1__WorkoutActivity__StatisticsEntry init_value = SALUS__V1__WORKOUT_ACTIVITY__STATISTICS_ENTRY__INIT;
   *message = init_value;
 }
+void   salus__v1__workout_activity__all_statistics_entry__init
+                     (Salus__V1__WorkoutActivity__AllStatisticsEntry         *message)
+{
+  static const Salus__V1__WorkoutActivity__AllStatisticsEntry init_value = SALUS__V1__WORKOUT_ACTIVITY__ALL_STATISTICS_ENTRY__INIT;
+  *message = init_value;
+}
 void   salus__v1__workout_activity__init
                      (Salus__V1__WorkoutActivity         *message)
 {
@@ -338,6 +344,51 @@ void   salus__v1__workout_activity__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &salus__v1__workout_activity__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__workout_statistics__init
+                     (Salus__V1__WorkoutStatistics         *message)
+{
+  static const Salus__V1__WorkoutStatistics init_value = SALUS__V1__WORKOUT_STATISTICS__INIT;
+  *message = init_value;
+}
+size_t salus__v1__workout_statistics__get_packed_size
+                     (const Salus__V1__WorkoutStatistics *message)
+{
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__workout_statistics__pack
+                     (const Salus__V1__WorkoutStatistics *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__workout_statistics__pack_to_buffer
+                     (const Salus__V1__WorkoutStatistics *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__WorkoutStatistics *
+       salus__v1__workout_statistics__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__WorkoutStatistics *)
+     protobuf_c_message_unpack (&salus__v1__workout_statistics__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__workout_statistics__free_unpacked
+                     (Salus__V1__WorkoutStatistics *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   salus__v1__workout_configuration__init
@@ -389,6 +440,12 @@ void   salus__v1__workout__statistics_entry__init
                      (Salus__V1__Workout__StatisticsEntry         *message)
 {
   static const Salus__V1__Workout__StatisticsEntry init_value = SALUS__V1__WORKOUT__STATISTICS_ENTRY__INIT;
+  *message = init_value;
+}
+void   salus__v1__workout__all_statistics_entry__init
+                     (Salus__V1__Workout__AllStatisticsEntry         *message)
+{
+  static const Salus__V1__Workout__AllStatisticsEntry init_value = SALUS__V1__WORKOUT__ALL_STATISTICS_ENTRY__INIT;
   *message = init_value;
 }
 void   salus__v1__workout__init
@@ -1886,7 +1943,58 @@ const ProtobufCMessageDescriptor salus__v1__workout_activity__statistics_entry__
   (ProtobufCMessageInit) salus__v1__workout_activity__statistics_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descriptors[8] =
+static const ProtobufCFieldDescriptor salus__v1__workout_activity__all_statistics_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity__AllStatisticsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity__AllStatisticsEntry, value),
+    &salus__v1__workout_statistics__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_activity__all_statistics_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__workout_activity__all_statistics_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_activity__all_statistics_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutActivity.AllStatisticsEntry",
+  "AllStatisticsEntry",
+  "Salus__V1__WorkoutActivity__AllStatisticsEntry",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutActivity__AllStatisticsEntry),
+  2,
+  salus__v1__workout_activity__all_statistics_entry__field_descriptors,
+  salus__v1__workout_activity__all_statistics_entry__field_indices_by_name,
+  1,  salus__v1__workout_activity__all_statistics_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_activity__all_statistics_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descriptors[9] =
 {
   {
     "uuid",
@@ -1984,9 +2092,22 @@ static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "all_statistics",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__WorkoutActivity, n_all_statistics),
+    offsetof(Salus__V1__WorkoutActivity, all_statistics),
+    &salus__v1__workout_activity__all_statistics_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout_activity__field_indices_by_name[] = {
   1,   /* field[1] = activity_type */
+  8,   /* field[8] = all_statistics */
   6,   /* field[6] = configuration */
   7,   /* field[7] = duration */
   3,   /* field[3] = end_date */
@@ -1998,7 +2119,7 @@ static const unsigned salus__v1__workout_activity__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__workout_activity__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor =
 {
@@ -2008,11 +2129,88 @@ const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor =
   "Salus__V1__WorkoutActivity",
   "salus.v1",
   sizeof(Salus__V1__WorkoutActivity),
-  8,
+  9,
   salus__v1__workout_activity__field_descriptors,
   salus__v1__workout_activity__field_indices_by_name,
   1,  salus__v1__workout_activity__number_ranges,
   (ProtobufCMessageInit) salus__v1__workout_activity__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout_statistics__field_descriptors[4] =
+{
+  {
+    "sum",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, sum),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "average",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, average),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "minimum",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, minimum),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "maximum",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, maximum),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_statistics__field_indices_by_name[] = {
+  1,   /* field[1] = average */
+  3,   /* field[3] = maximum */
+  2,   /* field[2] = minimum */
+  0,   /* field[0] = sum */
+};
+static const ProtobufCIntRange salus__v1__workout_statistics__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_statistics__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutStatistics",
+  "WorkoutStatistics",
+  "Salus__V1__WorkoutStatistics",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutStatistics),
+  4,
+  salus__v1__workout_statistics__field_descriptors,
+  salus__v1__workout_statistics__field_indices_by_name,
+  1,  salus__v1__workout_statistics__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_statistics__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__workout_configuration__field_descriptors[3] =
@@ -2130,7 +2328,58 @@ const ProtobufCMessageDescriptor salus__v1__workout__statistics_entry__descripto
   (ProtobufCMessageInit) salus__v1__workout__statistics_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[6] =
+static const ProtobufCFieldDescriptor salus__v1__workout__all_statistics_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Workout__AllStatisticsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Workout__AllStatisticsEntry, value),
+    &salus__v1__workout_statistics__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout__all_statistics_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__workout__all_statistics_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout__all_statistics_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Workout.AllStatisticsEntry",
+  "AllStatisticsEntry",
+  "Salus__V1__Workout__AllStatisticsEntry",
+  "salus.v1",
+  sizeof(Salus__V1__Workout__AllStatisticsEntry),
+  2,
+  salus__v1__workout__all_statistics_entry__field_descriptors,
+  salus__v1__workout__all_statistics_entry__field_indices_by_name,
+  1,  salus__v1__workout__all_statistics_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout__all_statistics_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[7] =
 {
   {
     "activity_type",
@@ -2204,10 +2453,23 @@ static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[6] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "all_statistics",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Workout, n_all_statistics),
+    offsetof(Salus__V1__Workout, all_statistics),
+    &salus__v1__workout__all_statistics_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout__field_indices_by_name[] = {
   2,   /* field[2] = activities */
   0,   /* field[0] = activity_type */
+  6,   /* field[6] = all_statistics */
   4,   /* field[4] = configuration */
   5,   /* field[5] = duration */
   1,   /* field[1] = events */
@@ -2216,7 +2478,7 @@ static const unsigned salus__v1__workout__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__workout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout__descriptor =
 {
@@ -2226,7 +2488,7 @@ const ProtobufCMessageDescriptor salus__v1__workout__descriptor =
   "Salus__V1__Workout",
   "salus.v1",
   sizeof(Salus__V1__Workout),
-  6,
+  7,
   salus__v1__workout__field_descriptors,
   salus__v1__workout__field_indices_by_name,
   1,  salus__v1__workout__number_ranges,
