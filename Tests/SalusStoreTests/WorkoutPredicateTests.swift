@@ -99,4 +99,22 @@ struct WorkoutPredicateTests {
         #expect(
             try await Self.uuids(store, .workout(.activity(WorkoutActivityTest(activityType: 46, duration: (.greaterThan, 1000))))) == [])
     }
+
+    @Test("Deleting a workout deletes its activities and events, leaves a tombstone anchored queries report, and keeps its samples")
+    func deletion() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let (triathlon, run) = try await Self.populate(store)
+        let before = try await store.currentAnchor()
+        let deleted = try await store.delete([triathlon], requester: .app(Fixtures.app.appID))
+        #expect(deleted.deleted == 1)
+        #expect(try await Self.uuids(store, .workoutActivity(46)) == [])
+        #expect(try await Self.uuids(store, .workoutActivity(37)) == [run])
+        #expect(try await store.all(Fixtures.workout).map(\.uuid) == [run])
+        let changes = try await store.anchoredQuery([QueryDescriptor(type: Fixtures.workout)], anchor: before)
+        #expect(changes.added.isEmpty)
+        #expect(changes.deleted.map(\.uuid) == [triathlon])
+        // The heart rates and distances are samples of their own and stay.
+        #expect(try await store.count(Fixtures.heartRate) == 4)
+    }
 }
