@@ -2,6 +2,7 @@ import Foundation
 import SalusKit
 import SalusModel
 import SalusRPC
+import SalusTestSupport
 import Testing
 
 /// Workouts through the store service with the bundled plugins: a workout saved without
@@ -79,5 +80,34 @@ struct WorkoutServiceTests {
             return message.contains("samples[0].workout.activities[1].activityType") && message.contains("71")
         }
         #expect(try await Self.workouts(store).isEmpty)
+    }
+
+    @Test("A reader may filter workouts by a statistic only over a type it may read, and sees only those statistics")
+    func statisticsUnderAuthorization() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
+        let workoutType = SampleType.workout.description
+        for app in ["org.example.run", "org.example.coach", "org.example.stranger"] { _ = try await Authz.register(owner, app) }
+        try await Authz.grant(owner, "org.example.run", workoutType, read: nil, share: .granted)
+        try await Authz.grant(owner, "org.example.run", Authz.heartRate, read: nil, share: .granted)
+        try await Authz.grant(owner, "org.example.coach", workoutType, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.coach", Authz.heartRate, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.stranger", workoutType, read: .granted, share: nil)
+        let run = HealthStore(client: try await Authz.app(server, "org.example.run"))
+        _ = try await run.save(Self.workout(Workout(activityType: WorkoutActivityType.running), duration: 1200))
+        _ = try await run.save(.quantity(.heartRate, Quantity(value: 170, unit: Self.perMinute), start: Self.at(600)))
+
+        let fast = SamplePredicate.workoutActivityStatistic(
+            37, TypeIdentifier(rawValue: Authz.heartRate), .average, .greaterThan, Quantity(value: 150, unit: Self.perMinute))
+        let coach = HealthStore(client: try await Authz.app(server, "org.example.coach"))
+        let stranger = HealthStore(client: try await Authz.app(server, "org.example.stranger"))
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: fast).result(for: coach).count == 1)
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: fast).result(for: run).count == 1)
+        // Without heart-rate read the test is false, and its negation true: nothing is learnt.
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: fast).result(for: stranger).isEmpty)
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: !fast).result(for: stranger).count == 1)
+        let seen = try #require(try await Self.workouts(stranger).first)
+        #expect(seen.allStatistics.isEmpty)
+        #expect(try #require(try await Self.workouts(coach).first).allStatistics.count == 1)
     }
 }

@@ -193,7 +193,11 @@ package struct StoreService: Sendable {
         let query = SampleQuery(
             type: type,
             predicate: authorization.readAccess(caller, type: request.type)
-                .restrict(request.hasPredicate ? try modelPredicate(request.predicate) : nil),
+                .restrict(
+                    request.hasPredicate
+                        ? try modelPredicate(request.predicate).limitingWorkoutStatistics {
+                            authorization.readAccess(caller, type: $0.rawValue)
+                        } : nil),
             sort: sort,
             // Correlations the caller may read none of the members of are dropped below, so the
             // limit counts what is sent.
@@ -253,7 +257,8 @@ package struct StoreService: Sendable {
         var descriptors: [QueryDescriptor] = []
         for (index, descriptor) in request.descriptors.enumerated() {
             var typed = try self.descriptor(descriptor, path: "descriptors[\(index)]")
-            typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(typed.predicate)
+            typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(
+                typed.predicate?.limitingWorkoutStatistics { authorization.readAccess(caller, type: $0.rawValue) })
             descriptors.append(typed)
         }
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
