@@ -28,9 +28,18 @@ enum Payloads {
         var metadata: [String: MetadataPayload]
     }
 
+    /// A workout's or activity's configuration; absent from payloads written before it existed
+    /// (read as unknown).
+    struct ConfigurationPayload: Codable {
+        var locationType: Int
+        var swimmingLocationType: Int
+        var lapLength: QuantityPayload?
+    }
+
     struct ActivityPayload: Codable {
         var uuid: UUID
         var activityType: UInt
+        var configuration: ConfigurationPayload?
         var startDate: Date
         var endDate: Date?
         var metadata: [String: MetadataPayload]
@@ -39,6 +48,7 @@ enum Payloads {
 
     struct WorkoutPayload: Codable {
         var activityType: UInt
+        var configuration: ConfigurationPayload?
         var events: [EventPayload]
         var activities: [ActivityPayload]
         var statistics: [String: QuantityPayload]
@@ -268,15 +278,33 @@ enum Payloads {
         Dictionary(uniqueKeysWithValues: statistics.map { ($0.key.rawValue, payload($0.value)) })
     }
 
+    static func payload(_ configuration: WorkoutConfiguration) -> ConfigurationPayload? {
+        guard configuration != WorkoutConfiguration() else { return nil }
+        return ConfigurationPayload(
+            locationType: configuration.locationType.rawValue,
+            swimmingLocationType: configuration.swimmingLocationType.rawValue,
+            lapLength: configuration.lapLength.map(payload))
+    }
+
+    static func configuration(_ payload: ConfigurationPayload?) throws -> WorkoutConfiguration {
+        guard let payload else { return WorkoutConfiguration() }
+        return WorkoutConfiguration(
+            locationType: WorkoutLocationType(rawValue: payload.locationType) ?? .unknown,
+            swimmingLocationType: WorkoutSwimmingLocationType(rawValue: payload.swimmingLocationType) ?? .unknown,
+            lapLength: try payload.lapLength.map(quantity))
+    }
+
     static func payload(_ workout: Workout) -> WorkoutPayload {
         WorkoutPayload(
             activityType: workout.activityType,
+            configuration: payload(workout.configuration),
             events: workout.events.map {
                 EventPayload(type: $0.type, startDate: $0.startDate, endDate: $0.endDate, metadata: payload($0.metadata))
             },
             activities: workout.activities.map {
                 ActivityPayload(
-                    uuid: $0.uuid, activityType: $0.activityType, startDate: $0.startDate, endDate: $0.endDate,
+                    uuid: $0.uuid, activityType: $0.activityType, configuration: payload($0.configuration),
+                    startDate: $0.startDate, endDate: $0.endDate,
                     metadata: payload($0.metadata), statistics: payload($0.statistics))
             },
             statistics: payload(workout.statistics))
@@ -334,6 +362,7 @@ enum Payloads {
             return .workout(
                 Workout(
                     activityType: payload.activityType,
+                    configuration: try configuration(payload.configuration),
                     events: try payload.events.map {
                         WorkoutEvent(
                             type: $0.type, startDate: $0.startDate, endDate: $0.endDate,
@@ -341,7 +370,8 @@ enum Payloads {
                     },
                     activities: try payload.activities.map {
                         WorkoutActivity(
-                            uuid: $0.uuid, activityType: $0.activityType, startDate: $0.startDate,
+                            uuid: $0.uuid, activityType: $0.activityType,
+                            configuration: try configuration($0.configuration), startDate: $0.startDate,
                             endDate: $0.endDate, metadata: try metadata($0.metadata),
                             statistics: try statistics($0.statistics))
                     },

@@ -317,31 +317,94 @@ struct PredicateCompiler {
             arguments.append(.integer(StoredTime.microseconds(seconds: seconds)))
             return "((r.end_us - r.start_us) \(comparison.sql) ?)"
         case .statistic(let quantityType, let statistic, let comparison, let quantity):
-            let field = "\(path).statistic"
-            guard let statisticInfo = catalog.rules(for: quantityType), statisticInfo.kind == .quantity,
-                let unit = statisticInfo.canonicalUnit
-            else {
-                throw StoreError.invalid(
-                    "\(field).quantityType", value: "\"\(quantityType)\"", expected: "a quantity type the catalog knows")
+            let test = WorkoutStatisticTest(quantityType, statistic, comparison, quantity)
+            let (style, value) = try statisticTarget(test, field: "\(path).statistic")
+            switch target {
+            case .tombstones:
+                return "NULL"
+            case .samples:
+                guard let computed = Self.statisticSQL(statistic, style: style, from: "r.start_us", to: "r.end_us", closed: true)
+                else { return "0" }
+                // Computed from the associated samples; without any, the total the save gave.
+                arguments += [.text(quantityType.rawValue), .text(quantityType.rawValue), .integer(Int64(statistic.rawValue)), .real(value)]
+                return "coalesce(coalesce(\(computed), (SELECT w.value FROM workout_statistics w WHERE w.sample_id = r.id AND "
+                    + "w.quantity_type_id = (SELECT id FROM types WHERE identifier = ?) AND w.statistic = ?)) "
+                    + "\(comparison.sql) ?, 0)"
             }
-            let value: Double
-            do {
-                value = try quantity.doubleValue(for: unit)
-            } catch {
-                throw StoreError.invalid(
-                    "\(field).quantity", value: "\(quantity)",
-                    expected: "a unit of \(unit.dimension), like \(quantityType)'s canonical unit \(unit)")
+        case .activity(let activity):
+            let field = "\(path).activity"
+            var tests: [String] = []
+            var activityArguments: [SQLValue] = []
+            if let activityType = activity.activityType {
+                tests.append("a.activity_type = ?")
+                activityArguments.append(.integer(Int64(activityType)))
+            }
+            if let duration = activity.duration {
+                guard duration.seconds.isFinite else {
+                    throw StoreError.invalid("\(field).duration", value: "\(duration.seconds)", expected: "a finite number of seconds")
+                }
+                tests.append("(a.end_us - a.start_us) \(duration.comparison.sql) ?")
+                activityArguments.append(.integer(StoredTime.microseconds(seconds: duration.seconds)))
+            }
+            if let statistic = activity.statistic {
+                let (style, value) = try statisticTarget(statistic, field: "\(field).statistic")
+                if let computed = Self.statisticSQL(statistic.statistic, style: style, from: "a.start_us", to: "a.end_us", closed: false) {
+                    tests.append("coalesce(\(computed) \(statistic.comparison.sql) ?, 0)")
+                    activityArguments += [.text(statistic.quantityType.rawValue), .real(value)]
+                } else {
+                    tests.append("0")
+                }
             }
             switch target {
             case .tombstones:
                 return "NULL"
             case .samples:
-                arguments += [.text(quantityType.rawValue), .integer(Int64(statistic.rawValue)), .real(value)]
-                return "EXISTS (SELECT 1 FROM workout_statistics w WHERE w.sample_id = r.id AND "
-                    + "w.quantity_type_id = (SELECT id FROM types WHERE identifier = ?) AND w.statistic = ? "
-                    + "AND w.value \(comparison.sql) ?)"
+                arguments += activityArguments
+                return "EXISTS (SELECT 1 FROM workout_activities a WHERE a.sample_id = r.id"
+                    + tests.map { " AND \($0)" }.joined() + ")"
             }
         }
+    }
+
+    /// The quantity type's aggregation style and the compared value in its canonical unit, or an
+    /// invalid-argument error naming the field.
+    private func statisticTarget(_ test: WorkoutStatisticTest, field: String) throws(StoreError)
+        -> (AggregationStyle, Double)
+    {
+        guard let rules = catalog.rules(for: test.quantityType), rules.kind == .quantity, let unit = rules.canonicalUnit else {
+            throw StoreError.invalid(
+                "\(field).quantityType", value: "\"\(test.quantityType)\"", expected: "a quantity type the catalog knows")
+        }
+        do {
+            return (rules.aggregationStyle ?? .cumulative, try test.quantity.doubleValue(for: unit))
+        } catch {
+            throw StoreError.invalid(
+                "\(field).quantity", value: "\(test.quantity)",
+                expected: "a unit of \(unit.dimension), like \(test.quantityType)'s canonical unit \(unit)")
+        }
+    }
+
+    /// A scalar subquery computing `statistic` over `from`..<`to` (`...to` when `closed`) from
+    /// the quantity samples of one type (its identifier the one bound parameter) saved by the
+    /// workout's app (`r.app_ref`), pro-rated as `WorkoutFigures` does (docs/workouts.md): NULL
+    /// when no sample counts; nil when the type's style does not allow the statistic (sum for
+    /// cumulative types; average, minimum, maximum for discrete ones).
+    static func statisticSQL(
+        _ statistic: WorkoutStatistic, style: AggregationStyle, from: String, to: String, closed: Bool
+    ) -> String? {
+        let fraction = "(CASE WHEN q.end_us = q.start_us THEN (CASE WHEN q.start_us >= \(from) AND q.start_us \(closed ? "<=" : "<") \(to) "
+            + "THEN 1.0 ELSE 0.0 END) ELSE max(0, min(q.end_us, \(to)) - max(q.start_us, \(from))) * 1.0 / (q.end_us - q.start_us) END)"
+        let aggregate: String
+        switch (statistic, style.isCumulative) {
+        case (.sum, true): aggregate = "sum(q.value * \(fraction))"
+        case (.average, false): aggregate = "sum(q.value * \(fraction)) / sum(\(fraction))"
+        case (.minimum, false): aggregate = "min(q.value)"
+        case (.maximum, false): aggregate = "max(q.value)"
+        default: return nil
+        }
+        return "(SELECT \(aggregate) FROM samples q WHERE q.app_ref = r.app_ref AND q.kind = 0 "
+            + "AND q.type_id = (SELECT id FROM types WHERE identifier = ?) AND q.value IS NOT NULL "
+            + "AND q.end_us >= \(from) AND q.start_us <= \(to) AND \(fraction) > 0)"
     }
 }
 

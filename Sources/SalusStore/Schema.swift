@@ -32,7 +32,8 @@ package struct Migration: Sendable {
 ///   typed values (0 string, 1 number, 2 bool, 3 date as Unix seconds, 4 quantity with
 ///   `number_value` in the dimension's base unit, `quantity_value` and `text_value` (the unit)
 ///   as given), indexed by (key, text) and (key, number) for predicates;
-/// - `workout_statistics(sample_id, quantity_type_id, statistic, value)`;
+/// - `workout_statistics(sample_id, quantity_type_id, statistic, value)`: the totals a save gave;
+///   `workout_activities` (migration 9): each activity's type and interval;
 /// - `tombstones`: one row per deletion at its own `seq`, keeping what predicates need to filter
 ///   deletions (type, app, source, device, dates, value, category, activity type) and the two
 ///   sync keys, with the deletion time.
@@ -202,11 +203,37 @@ package enum Schema {
             );
             """)
 
+    /// Migration 9: `workout_activities(sample_id, position, activity_type, start_us, end_us)`, a
+    /// workout's activities as rows (the payload keeps the whole value), so predicates on
+    /// activities — their type, duration and statistics over their interval — compile to SQL
+    /// with an index instead of decoding every workout. Rows go with their workout (`ON DELETE
+    /// CASCADE`); existing workouts are filled in from their payloads (dates there are seconds
+    /// since 2001; an open activity ends with its workout).
+    package static let migration9 = Migration(
+        version: 9, summary: "workout activities as rows, for activity predicates",
+        sql: """
+            CREATE TABLE workout_activities (
+                sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                activity_type INTEGER NOT NULL,
+                start_us INTEGER NOT NULL,
+                end_us INTEGER NOT NULL,
+                PRIMARY KEY (sample_id, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX workout_activities_type ON workout_activities(activity_type);
+            INSERT INTO workout_activities (sample_id, position, activity_type, start_us, end_us)
+                SELECT s.id, a.key, json_extract(a.value, '$.activityType'),
+                    CAST(round((json_extract(a.value, '$.startDate') + 978307200) * 1000000) AS INTEGER),
+                    coalesce(CAST(round((json_extract(a.value, '$.endDate') + 978307200) * 1000000) AS INTEGER), s.end_us)
+                FROM samples s, json_each(CAST(s.payload AS TEXT), '$.activities') a
+                WHERE s.kind = 2 AND s.payload IS NOT NULL;
+            """)
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
-    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6]
+    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6, migration9]
 
     /// The schema version a database has after `migrate`.
     package static var currentVersion: Int { migrations.last!.version }

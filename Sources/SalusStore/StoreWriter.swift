@@ -420,6 +420,15 @@ final class StoreWriter: @unchecked Sendable {
             }
 
             if case .workout(let workout) = sample.value {
+                for (position, activity) in workout.activities.enumerated() {
+                    try database.run(
+                        "INSERT INTO workout_activities (sample_id, position, activity_type, start_us, end_us) VALUES (?, ?, ?, ?, ?)",
+                        [
+                            .integer(sampleID), .integer(Int64(position)), .integer(Int64(activity.activityType)),
+                            .integer(StoredTime.microseconds(activity.startDate)),
+                            .integer(StoredTime.microseconds(activity.endDate ?? sample.endDate)),
+                        ])
+                }
                 for (type, quantity) in workout.statistics {
                     guard let rules = catalog.rules(for: type), let unit = rules.canonicalUnit,
                         let value = try? quantity.doubleValue(for: unit)

@@ -85,11 +85,17 @@ extension SamplePredicate {
                     $0.seconds = seconds
                 }
             case .statistic(let type, let statistic, let comparison, let quantity):
-                predicate.statistic = Salus_V1_WorkoutStatisticComparison.with {
-                    $0.quantityType = type.rawValue
-                    $0.statistic = Salus_V1_WorkoutStatistic(rawValue: statistic.rawValue) ?? .unspecified
-                    $0.operator = comparison.wire
-                    $0.quantity = quantity.wire
+                predicate.statistic = WorkoutStatisticTest(type, statistic, comparison, quantity).wire
+            case .activity(let activity):
+                predicate.activity = Salus_V1_WorkoutActivityPredicate.with {
+                    if let type = activity.activityType { $0.activityType = UInt32(clamping: type) }
+                    if let duration = activity.duration {
+                        $0.duration = Salus_V1_DurationComparison.with {
+                            $0.operator = duration.comparison.wire
+                            $0.seconds = duration.seconds
+                        }
+                    }
+                    if let statistic = activity.statistic { $0.statistic = statistic.wire }
                 }
             }
             wire.workout = predicate
@@ -191,26 +197,55 @@ extension WorkoutTest {
         case .activityType(let type):
             self = .activityType(UInt(type))
         case .duration(let duration):
-            guard duration.seconds.isFinite else {
-                throw ValidationError(
-                    reason: .nonFiniteValue, field: "\(path).duration.seconds", value: "\(duration.seconds)",
-                    expected: "a finite number")
-            }
-            self = .duration(
-                try ComparisonOperator(wire: duration.operator, path: "\(path).duration.operator"), seconds: duration.seconds)
+            let (comparison, seconds) = try Self.duration(duration, path: "\(path).duration")
+            self = .duration(comparison, seconds: seconds)
         case .statistic(let statistic):
-            guard let kind = WorkoutStatistic(rawValue: statistic.statistic.rawValue) else {
-                throw ValidationError(
-                    reason: .invalidValue, field: "\(path).statistic.statistic", value: "\(statistic.statistic.rawValue)",
-                    expected: "SUM, AVERAGE, MINIMUM or MAXIMUM")
-            }
-            self = .statistic(
-                quantityType: TypeIdentifier(rawValue: statistic.quantityType), kind,
-                try ComparisonOperator(wire: statistic.operator, path: "\(path).statistic.operator"),
-                try Quantity(wire: statistic.quantity, path: "\(path).statistic.quantity"))
+            let test = try WorkoutStatisticTest(wire: statistic, path: "\(path).statistic")
+            self = .statistic(quantityType: test.quantityType, test.statistic, test.comparison, test.quantity)
+        case .activity(let activity):
+            let activityPath = "\(path).activity"
+            self = .activity(WorkoutActivityTest(
+                activityType: activity.optionalActivityType != nil ? UInt(activity.activityType) : nil,
+                duration: activity.hasDuration ? try Self.duration(activity.duration, path: "\(activityPath).duration") : nil,
+                statistic: activity.hasStatistic
+                    ? try WorkoutStatisticTest(wire: activity.statistic, path: "\(activityPath).statistic") : nil))
         case nil:
             throw ValidationError(
-                reason: .missingValue, field: "\(path).test", value: "none", expected: "activityType, duration or statistic")
+                reason: .missingValue, field: "\(path).test", value: "none",
+                expected: "activityType, duration, statistic or activity")
+        }
+    }
+
+    static func duration(
+        _ duration: Salus_V1_DurationComparison, path: String
+    ) throws(ValidationError) -> (comparison: ComparisonOperator, seconds: Double) {
+        guard duration.seconds.isFinite else {
+            throw ValidationError(
+                reason: .nonFiniteValue, field: "\(path).seconds", value: "\(duration.seconds)", expected: "a finite number")
+        }
+        return (try ComparisonOperator(wire: duration.operator, path: "\(path).operator"), duration.seconds)
+    }
+}
+
+extension WorkoutStatisticTest {
+    init(wire statistic: Salus_V1_WorkoutStatisticComparison, path: String) throws(ValidationError) {
+        guard let kind = WorkoutStatistic(rawValue: statistic.statistic.rawValue) else {
+            throw ValidationError(
+                reason: .invalidValue, field: "\(path).statistic", value: "\(statistic.statistic.rawValue)",
+                expected: "SUM, AVERAGE, MINIMUM or MAXIMUM")
+        }
+        self.init(
+            TypeIdentifier(rawValue: statistic.quantityType), kind,
+            try ComparisonOperator(wire: statistic.operator, path: "\(path).operator"),
+            try Quantity(wire: statistic.quantity, path: "\(path).quantity"))
+    }
+
+    var wire: Salus_V1_WorkoutStatisticComparison {
+        Salus_V1_WorkoutStatisticComparison.with {
+            $0.quantityType = quantityType.rawValue
+            $0.statistic = Salus_V1_WorkoutStatistic(rawValue: statistic.rawValue) ?? .unspecified
+            $0.operator = comparison.wire
+            $0.quantity = quantity.wire
         }
     }
 }

@@ -96,7 +96,7 @@ extension Sample {
             var category = Salus_V1_CategoryValue()
             category.value = Int64(raw)
             wire.category = category
-        case .workout(let workout): wire.workout = workout.wire
+        case .workout(let workout): wire.workout = workout.wire(start: startDate, end: endDate)
         case .visionPrescription(let prescription): wire.visionPrescription = prescription.wire
         case .document(let document): wire.document = document.wire
         case .clinicalRecord(let record): wire.clinicalRecord = record.wire

@@ -26,18 +26,49 @@ extension Workout {
             activities.append(WorkoutActivity(
                 uuid: uuid,
                 activityType: UInt(activity.activityType),
+                configuration: try WorkoutConfiguration(wire: activity.configuration, path: "\(activityPath).configuration"),
                 startDate: WireDate.date(activity.startDate),
                 endDate: activity.optionalEndDate != nil ? WireDate.date(activity.endDate) : nil,
                 metadata: try MetadataValue.dictionary(wire: activity.metadata, path: "\(activityPath).metadata"),
                 statistics: try Self.statistics(activity.statistics, path: "\(activityPath).statistics")
             ))
+            activities[activities.count - 1].allStatistics = try Self.allStatistics(
+                activity.allStatistics, path: "\(activityPath).allStatistics")
         }
         self.init(
             activityType: UInt(wire.activityType),
+            configuration: try WorkoutConfiguration(wire: wire.configuration, path: "\(path).configuration"),
             events: events,
             activities: activities,
             statistics: try Self.statistics(wire.statistics, path: "\(path).statistics")
         )
+        allStatistics = try Self.allStatistics(wire.allStatistics, path: "\(path).allStatistics")
+    }
+
+    static func allStatistics(
+        _ wire: [String: Salus_V1_WorkoutStatistics], path: String
+    ) throws(ValidationError) -> [TypeIdentifier: WorkoutStatistics] {
+        var result: [TypeIdentifier: WorkoutStatistics] = [:]
+        for (type, statistics) in wire {
+            let field = "\(path).\(type)"
+            result[TypeIdentifier(rawValue: type)] = WorkoutStatistics(
+                sum: statistics.hasSum ? try Quantity(wire: statistics.sum, path: "\(field).sum") : nil,
+                average: statistics.hasAverage ? try Quantity(wire: statistics.average, path: "\(field).average") : nil,
+                minimum: statistics.hasMinimum ? try Quantity(wire: statistics.minimum, path: "\(field).minimum") : nil,
+                maximum: statistics.hasMaximum ? try Quantity(wire: statistics.maximum, path: "\(field).maximum") : nil)
+        }
+        return result
+    }
+
+    static func wire(_ all: [TypeIdentifier: WorkoutStatistics]) -> [String: Salus_V1_WorkoutStatistics] {
+        Dictionary(uniqueKeysWithValues: all.map { type, statistics in
+            var wire = Salus_V1_WorkoutStatistics()
+            if let sum = statistics.sum { wire.sum = sum.wire }
+            if let average = statistics.average { wire.average = average.wire }
+            if let minimum = statistics.minimum { wire.minimum = minimum.wire }
+            if let maximum = statistics.maximum { wire.maximum = maximum.wire }
+            return (type.rawValue, wire)
+        })
     }
 
     static func statistics(_ wire: [String: Salus_V1_Quantity], path: String) throws(ValidationError) -> [TypeIdentifier: Quantity] {
@@ -48,9 +79,12 @@ extension Workout {
         return result
     }
 
-    package var wire: Salus_V1_Workout {
+    /// The wire form; `duration` (seconds not paused) is set when the workout's dates are given.
+    package func wire(start: Date? = nil, end: Date? = nil) -> Salus_V1_Workout {
         var wire = Salus_V1_Workout()
         wire.activityType = UInt32(clamping: activityType)
+        wire.configuration = configuration.wire
+        if let start, let end { wire.duration = activeDuration(from: start, to: end) }
         wire.events = events.map { event in
             var wireEvent = Salus_V1_WorkoutEvent()
             wireEvent.type = Int32(clamping: event.type)
@@ -63,13 +97,47 @@ extension Workout {
             var wireActivity = Salus_V1_WorkoutActivity()
             wireActivity.uuid = WireUUID.bytes(activity.uuid)
             wireActivity.activityType = UInt32(clamping: activity.activityType)
+            wireActivity.configuration = activity.configuration.wire
+            if let end = activity.endDate { wireActivity.duration = activeDuration(from: activity.startDate, to: end) }
             wireActivity.startDate = WireDate.microseconds(activity.startDate)
             if let end = activity.endDate { wireActivity.endDate = WireDate.microseconds(end) }
             wireActivity.metadata = activity.metadata.mapValues(\.wire)
             wireActivity.statistics = Dictionary(uniqueKeysWithValues: activity.statistics.map { ($0.key.rawValue, $0.value.wire) })
+            wireActivity.allStatistics = Self.wire(activity.allStatistics)
             return wireActivity
         }
         wire.statistics = Dictionary(uniqueKeysWithValues: statistics.map { ($0.key.rawValue, $0.value.wire) })
+        wire.allStatistics = Self.wire(allStatistics)
+        return wire
+    }
+}
+
+extension WorkoutConfiguration {
+    /// Reads a configuration; an unset location type (0) is unknown, other raw values outside
+    /// HealthKit's enumerations are refused naming the field.
+    package init(wire: Salus_V1_WorkoutConfiguration, path: String) throws(ValidationError) {
+        let location = wire.locationType == 0 ? .unknown : WorkoutLocationType(rawValue: Int(wire.locationType))
+        guard let location else {
+            throw ValidationError(
+                reason: .invalidValue, field: "\(path).locationType", value: "\(wire.locationType)",
+                expected: "an HKWorkoutSessionLocationType raw value: 1 unknown, 2 indoor, 3 outdoor")
+        }
+        guard let swimming = WorkoutSwimmingLocationType(rawValue: Int(wire.swimmingLocationType)) else {
+            throw ValidationError(
+                reason: .invalidValue, field: "\(path).swimmingLocationType", value: "\(wire.swimmingLocationType)",
+                expected: "an HKWorkoutSwimmingLocationType raw value: 0 unknown, 1 pool, 2 openWater")
+        }
+        self.init(
+            locationType: location, swimmingLocationType: swimming,
+            lapLength: wire.hasLapLength ? try Quantity(wire: wire.lapLength, path: "\(path).lapLength") : nil)
+    }
+
+    /// The wire form.
+    package var wire: Salus_V1_WorkoutConfiguration {
+        var wire = Salus_V1_WorkoutConfiguration()
+        wire.locationType = Int32(locationType.rawValue)
+        wire.swimmingLocationType = Int32(swimmingLocationType.rawValue)
+        if let lapLength { wire.lapLength = lapLength.wire }
         return wire
     }
 }

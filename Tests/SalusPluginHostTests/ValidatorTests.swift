@@ -178,7 +178,14 @@ struct ValidatorTests {
         #expect(registry.check(Self.category("HKQuantityTypeIdentifierStepCount", 1))?.contains("expected a quantity value") == true)
         #expect(registry.check(Self.category("HKCharacteristicTypeIdentifierBloodType", 1))?.contains("characteristic") == true)
         let workout = OneProcessTests.sample("HKWorkoutTypeIdentifier", seconds: 1800) {
-            $0.workout = Salus_V1_Workout.with { $0.activityType = 81 }
+            var activity = Salus_V1_WorkoutActivity()
+            activity.activityType = 81
+            activity.startDate = $0.startDate
+            activity.endDate = $0.endDate
+            $0.workout = Salus_V1_Workout.with {
+                $0.activityType = 81
+                $0.activities = [activity]
+            }
         }
         #expect(registry.check(workout)?.contains("sample.workout.activityType: got 81; expected a registered workout activity type") == true)
     }

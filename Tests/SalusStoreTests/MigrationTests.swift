@@ -174,6 +174,38 @@ struct MigrationTests {
         database.close()
     }
 
+    @Test("migration 9 fills in the activities of workouts saved before it, from their payloads")
+    func workoutActivitiesBackfill() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("workouts.sqlite").path
+        var store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let workout = Sample(
+            type: Fixtures.workout, startDate: Fixtures.at(0), endDate: Fixtures.at(600),
+            value: .workout(Workout(activityType: 82, activities: [
+                WorkoutActivity(activityType: 46, startDate: Fixtures.at(0), endDate: Fixtures.at(240.5)),
+                WorkoutActivity(activityType: 37, startDate: Fixtures.at(300), endDate: Fixtures.at(600)),
+            ])),
+            sourceRevision: Fixtures.app)
+        let saved = try await store.save([workout], source: Fixtures.app)
+        await store.close()
+
+        // The database as schema 6 left it: no activity rows.
+        var database = try Database(path: path)
+        try database.execute("DROP TABLE workout_activities; PRAGMA user_version = 6;")
+        database.close()
+
+        store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        #expect(try await store.all(Fixtures.workout, .workoutActivity(46)).map(\.uuid) == [saved.results[0].uuid])
+        await store.close()
+        database = try Database(path: path)
+        let rows = try database.scalarText(
+            "SELECT group_concat(position || ':' || activity_type || ':' || (start_us - 1700000000000000) || '-' "
+                + "|| (end_us - 1700000000000000), ' ') FROM (SELECT * FROM workout_activities ORDER BY position)")
+        #expect(rows == "0:46:0-240500000 1:37:300000000-600000000")
+        database.close()
+    }
+
     @Test("the released migration 1 is unchanged")
     func migrationOneUnchanged() {
         #expect(Schema.migration1.sql == Self.firstSchema)

@@ -75,6 +75,23 @@ extension SamplePredicate {
         .workout(.statistic(quantityType: type, statistic, comparison, quantity))
     }
 
+    /// Workouts with an activity of this type (a running workout, running intervals, a
+    /// triathlon's run), as HealthKit's `predicateForWorkoutActivities(workoutActivityType:)`.
+    public static func workoutActivity(_ rawValue: UInt) -> SamplePredicate {
+        .workout(.activity(WorkoutActivityTest(activityType: rawValue)))
+    }
+
+    /// Workouts with an activity (of `activityType`, when given) whose statistic of a quantity
+    /// type compares to the quantity: `.workoutActivityStatistic(37, heartRate, .average,
+    /// .greaterThan, 150 count/min)`.
+    public static func workoutActivityStatistic(
+        _ activityType: UInt?, _ type: TypeIdentifier, _ statistic: WorkoutStatistic, _ comparison: ComparisonOperator,
+        _ quantity: Quantity
+    ) -> SamplePredicate {
+        .workout(.activity(WorkoutActivityTest(
+            activityType: activityType, statistic: WorkoutStatisticTest(type, statistic, comparison, quantity))))
+    }
+
     /// Both predicates; nested conjunctions are flattened.
     public static func && (lhs: SamplePredicate, rhs: SamplePredicate) -> SamplePredicate {
         switch (lhs, rhs) {

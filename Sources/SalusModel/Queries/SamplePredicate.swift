@@ -161,9 +161,68 @@ public enum WorkoutTest: Hashable, Sendable {
     /// A statistic of the workout for `quantityType` compared with `quantity` (converted to that
     /// type's canonical unit).
     ///
-    /// A workout keeps one statistic per quantity type: the sum for cumulative types, the
-    /// average for discrete ones. A test on a statistic the workout does not keep matches nothing.
+    /// Computed from the workout's associated samples as when it is served (docs/workouts.md,
+    /// "Statistics"): the sum for cumulative types; average, minimum and maximum for discrete
+    /// ones. With no associated sample of the type, the total the save gave (sum or average)
+    /// counts. A statistic the type does not allow matches nothing.
     case statistic(quantityType: TypeIdentifier, WorkoutStatistic, ComparisonOperator, Quantity)
+    /// The workout has an activity that passes every part of the test ("a running activity
+    /// whose average heart rate is above 150 count/min").
+    case activity(WorkoutActivityTest)
+}
+
+/// A test on one activity of a workout, as `salus.v1.WorkoutActivityPredicate`: every part given
+/// must hold for the same activity; an empty test matches any workout (every workout has an
+/// activity).
+public struct WorkoutActivityTest: Hashable, Sendable {
+    /// The activity's `HKWorkoutActivityType` raw value.
+    public var activityType: UInt?
+    /// The activity's duration (end − start) compared with seconds.
+    public var duration: (comparison: ComparisonOperator, seconds: Double)? {
+        get { durationTest.map { ($0.comparison, $0.seconds) } }
+        set { durationTest = newValue.map { DurationTest(comparison: $0.comparison, seconds: $0.seconds) } }
+    }
+    /// A statistic over the activity's interval, computed from the workout's associated samples
+    /// pro-rated at its boundaries, compared with a quantity.
+    public var statistic: WorkoutStatisticTest?
+
+    private var durationTest: DurationTest?
+
+    private struct DurationTest: Hashable, Sendable {
+        var comparison: ComparisonOperator
+        var seconds: Double
+    }
+
+    /// Creates a test; nil parts are not tested.
+    public init(
+        activityType: UInt? = nil, duration: (comparison: ComparisonOperator, seconds: Double)? = nil,
+        statistic: WorkoutStatisticTest? = nil
+    ) {
+        self.activityType = activityType
+        self.statistic = statistic
+        self.duration = duration
+    }
+}
+
+/// A statistic of a quantity type compared with a quantity (converted to the type's canonical
+/// unit).
+public struct WorkoutStatisticTest: Hashable, Sendable {
+    /// The quantity type.
+    public var quantityType: TypeIdentifier
+    /// Which statistic.
+    public var statistic: WorkoutStatistic
+    /// How it compares.
+    public var comparison: ComparisonOperator
+    /// The quantity compared with.
+    public var quantity: Quantity
+
+    /// Creates a statistic test.
+    public init(_ quantityType: TypeIdentifier, _ statistic: WorkoutStatistic, _ comparison: ComparisonOperator, _ quantity: Quantity) {
+        self.quantityType = quantityType
+        self.statistic = statistic
+        self.comparison = comparison
+        self.quantity = quantity
+    }
 }
 
 /// Which statistic of a workout, as `salus.v1.WorkoutStatistic`.

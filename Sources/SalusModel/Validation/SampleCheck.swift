@@ -69,7 +69,7 @@ extension TypeCatalog {
                     expected: "one of \(sample.type)'s values: \(allowed)"))
             }
         case .workout(let workout):
-            errors += checkWorkout(workout, at: "\(path).workout")
+            errors += checkWorkout(workout, rules: rules, at: "\(path).workout")
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
             .medicationDoseEvent, .scoredAssessment, .clinicalRecord:
             break
@@ -102,12 +102,27 @@ extension TypeCatalog {
         return value
     }
 
-    private func checkWorkout(_ workout: Workout, at path: String) -> [ValidationError] {
+    /// What the registry decides about a workout: registered activity types (the workout's and
+    /// each activity's), typed metadata on events and activities (a lap's
+    /// `HKSwimmingStrokeStyle` among its values), statistics of known quantity types in units of
+    /// their dimension.
+    private func checkWorkout(_ workout: Workout, rules workoutRules: TypeRules, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
-        if workoutActivityTypes[UInt32(clamping: workout.activityType)] == nil {
-            errors.append(ValidationError(
-                reason: .invalidValue, field: "\(path).activityType", value: "\(workout.activityType)",
-                expected: "a registered workout activity type raw value such as 37 (running)"))
+        func activityType(_ raw: UInt, at field: String) {
+            if workoutActivityTypes[UInt32(clamping: raw)] == nil {
+                errors.append(ValidationError(
+                    reason: .invalidValue, field: field, value: "\(raw)",
+                    expected: "a registered workout activity type raw value such as 37 (running)"))
+            }
+        }
+        activityType(workout.activityType, at: "\(path).activityType")
+        for (index, event) in workout.events.enumerated() {
+            errors += checkMetadata(event.metadata, rules: workoutRules, at: "\(path).events[\(index)].metadata", checkRequired: false)
+        }
+        for (index, activity) in workout.activities.enumerated() {
+            let activityPath = "\(path).activities[\(index)]"
+            activityType(activity.activityType, at: "\(activityPath).activityType")
+            errors += checkMetadata(activity.metadata, rules: workoutRules, at: "\(activityPath).metadata", checkRequired: false)
         }
         for (type, quantity) in workout.statistics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let field = "\(path).statistics.\(type)"
@@ -176,9 +191,13 @@ extension TypeCatalog {
         return errors
     }
 
-    private func checkMetadata(_ metadata: [String: MetadataValue], rules: TypeRules, at path: String) -> [ValidationError] {
+    /// Typed metadata keys with values of their type, among their allowed values and in units of
+    /// their dimension; with `checkRequired`, the keys the type requires.
+    private func checkMetadata(
+        _ metadata: [String: MetadataValue], rules: TypeRules, at path: String, checkRequired: Bool = true
+    ) -> [ValidationError] {
         var errors: [ValidationError] = []
-        for required in rules.requiredMetadataKeys where metadata[required.key] == nil {
+        for required in rules.requiredMetadataKeys where checkRequired && metadata[required.key] == nil {
             errors.append(ValidationError(
                 reason: .missingMetadata, field: "\(path).\(required.key)", value: "nil",
                 expected: "a \(required.valueType.rawValue) value: \(rules.identifier) requires it"))

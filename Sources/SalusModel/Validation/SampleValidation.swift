@@ -7,8 +7,10 @@ extension Sample {
     ///
     /// Checked: a non-empty type; finite dates with start ≤ end; a finite quantity value;
     /// non-empty metadata keys with finite numbers and quantities; the sync identifier (a string)
-    /// and sync version (a number) present together; workout events and activities with end ≥
-    /// start and activities that do not overlap; a prescription that does not expire before it is
+    /// and sync version (a number) present together; a workout with at least one activity, events
+    /// of a known type and activities that have ended, each with end ≥ start inside the workout,
+    /// activities that do not overlap, of the workout's type (swimming, cycling, running or
+    /// transition in a swimBikeRun workout), and a positive lap length; a prescription that does not expire before it is
     /// issued and finite lens values; an electrocardiogram with finite voltages inside the
     /// sample's interval, as many as it says, and a finite non-negative heart rate and positive
     /// sampling frequency; an audiogram whose frequencies are positive and distinct, with finite
@@ -40,7 +42,9 @@ extension Sample {
         case .category:
             break
         case .workout(let workout):
-            errors += Validation.workout(workout, at: "\(path).workout")
+            errors += Validation.workout(
+                workout, start: dateErrors.isEmpty ? startDate : nil, end: dateErrors.isEmpty ? endDate : nil,
+                at: "\(path).workout")
         case .visionPrescription(let prescription):
             errors += Validation.prescription(prescription, at: "\(path).visionPrescription")
         case .document:
@@ -157,17 +161,65 @@ enum Validation {
         return errors
     }
 
-    static func workout(_ workout: Workout, at path: String) -> [ValidationError] {
+    /// A workout's own rules (docs/workouts.md): at least one activity; events of a known type
+    /// inside the workout, end ≥ start; activities that have ended, lie inside the workout and do
+    /// not overlap; a swimBikeRun workout's activities swimming, cycling, running or transition,
+    /// any other workout's of the workout's own type; a lap length that is a positive length.
+    /// `start` and `end` are the workout sample's dates (nil when they are not a valid range).
+    static func workout(_ workout: Workout, start: Date?, end: Date?, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
+        errors += configuration(workout.configuration, at: "\(path).configuration")
         for (index, event) in workout.events.enumerated() {
             let eventPath = "\(path).events[\(index)]"
-            errors += dateRange(start: event.startDate, end: event.endDate, at: eventPath)
+            if WorkoutEventType(rawValue: event.type) == nil {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(eventPath).type", value: "\(event.type)",
+                        expected: "an HKWorkoutEventType raw value: \(WorkoutEventType.allowedDescription)"))
+            }
+            let eventDates = dateRange(start: event.startDate, end: event.endDate, at: eventPath)
+            errors += eventDates
+            if eventDates.isEmpty {
+                errors += inside(event.startDate, event.endDate, start: start, end: end, at: eventPath, what: "an event")
+            }
             errors += metadata(event.metadata, at: "\(eventPath).metadata")
         }
+        if workout.activities.isEmpty {
+            errors.append(
+                ValidationError(
+                    reason: .missingValue, field: "\(path).activities", value: "no activities",
+                    expected: "at least one activity (a save adds one spanning the workout when none is given)"))
+        }
+        let multisport = workout.activityType == WorkoutActivityType.swimBikeRun
         for (index, activity) in workout.activities.enumerated() {
             let activityPath = "\(path).activities[\(index)]"
-            errors += dateRange(
-                start: activity.startDate, end: activity.endDate ?? activity.startDate, at: activityPath)
+            if multisport && !WorkoutActivityType.multisportLegs.contains(activity.activityType) {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(activityPath).activityType", value: "\(activity.activityType)",
+                        expected: "46 (swimming), 13 (cycling), 37 (running) or 83 (transition): "
+                            + "the activities of a swimBikeRun (82) workout"))
+            } else if !multisport && activity.activityType != workout.activityType {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(activityPath).activityType", value: "\(activity.activityType)",
+                        expected: "\(workout.activityType), the workout's activity type: only a swimBikeRun (82) "
+                            + "workout's activities have other types"))
+            }
+            errors += configuration(activity.configuration, at: "\(activityPath).configuration")
+            guard let activityEnd = activity.endDate else {
+                errors.append(
+                    ValidationError(
+                        reason: .missingValue, field: "\(activityPath).endDate", value: "nil",
+                        expected: "the date the activity ended: a saved workout's activities have ended"))
+                errors += metadata(activity.metadata, at: "\(activityPath).metadata")
+                continue
+            }
+            let activityDates = dateRange(start: activity.startDate, end: activityEnd, at: activityPath)
+            errors += activityDates
+            if activityDates.isEmpty {
+                errors += inside(activity.startDate, activityEnd, start: start, end: end, at: activityPath, what: "an activity")
+            }
             errors += metadata(activity.metadata, at: "\(activityPath).metadata")
         }
         let ordered = workout.activities.enumerated().sorted { $0.element.startDate < $1.element.startDate }
@@ -183,6 +235,48 @@ enum Validation {
             }
         }
         return errors
+    }
+
+    /// A span of a workout (event, activity) lies inside the workout's `start`...`end`.
+    private static func inside(
+        _ spanStart: Date, _ spanEnd: Date, start: Date?, end: Date?, at path: String, what: String
+    ) -> [ValidationError] {
+        guard let start, let end else { return [] }
+        var errors: [ValidationError] = []
+        if spanStart < start {
+            errors.append(
+                ValidationError(
+                    reason: .outsideWorkout, field: "\(path).startDate", value: render(spanStart),
+                    expected: "a date at or after the workout's startDate \(render(start)): \(what) lies inside its workout"))
+        }
+        if spanEnd > end {
+            errors.append(
+                ValidationError(
+                    reason: .outsideWorkout, field: "\(path).endDate", value: render(spanEnd),
+                    expected: "a date at or before the workout's endDate \(render(end)): \(what) lies inside its workout"))
+        }
+        return errors
+    }
+
+    /// A configuration's lap length is a finite, positive length.
+    static func configuration(_ configuration: WorkoutConfiguration, at path: String) -> [ValidationError] {
+        guard let lap = configuration.lapLength else { return [] }
+        let field = "\(path).lapLength"
+        guard lap.unit.isCompatible(with: .meter) else {
+            return [
+                ValidationError(
+                    reason: .invalidUnit, field: field, value: "\(lap) (\(lap.unit.dimension))",
+                    expected: "a length, like 25 m or 25 yd")
+            ]
+        }
+        guard lap.value.isFinite else { return finite(lap.value, at: "\(field).value") }
+        guard lap.value > 0 else {
+            return [
+                ValidationError(
+                    reason: .valueOutOfRange, field: field, value: "\(lap)", expected: "a length above 0, like 25 m")
+            ]
+        }
+        return []
     }
 
     /// A correlation's own rules: members exist, are quantity or category samples, and each

@@ -34,6 +34,8 @@ public struct ValidationError: Error, Equatable, CustomStringConvertible {
         public static let missingSyncIdentifier = Reason(rawValue: "missingSyncIdentifier")
         /// Workout activities whose time ranges overlap.
         public static let overlappingActivities = Reason(rawValue: "overlappingActivities")
+        /// A workout's event or activity that starts before the workout or ends after it.
+        public static let outsideWorkout = Reason(rawValue: "outsideWorkout")
         /// An empty type identifier.
         public static let emptyTypeIdentifier = Reason(rawValue: "emptyTypeIdentifier")
         /// A field holds a value of the right type that is not allowed.

@@ -637,16 +637,74 @@ public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
     set {test = .statistic(newValue)}
   }
 
+  public var activity: Salus_V1_WorkoutActivityPredicate {
+    get {
+      if case .activity(let v)? = test {return v}
+      return Salus_V1_WorkoutActivityPredicate()
+    }
+    set {test = .activity(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Test: Equatable, Sendable {
     case activityType(UInt32)
     case duration(Salus_V1_DurationComparison)
     case statistic(Salus_V1_WorkoutStatisticComparison)
+    case activity(Salus_V1_WorkoutActivityPredicate)
 
   }
 
   public init() {}
+}
+
+/// The workout has an activity for which every part given holds.
+public nonisolated struct Salus_V1_WorkoutActivityPredicate: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var optionalActivityType: Salus_V1_WorkoutActivityPredicate.OneOf_OptionalActivityType? = nil
+
+  public var activityType: UInt32 {
+    get {
+      if case .activityType(let v)? = optionalActivityType {return v}
+      return 0
+    }
+    set {optionalActivityType = .activityType(newValue)}
+  }
+
+  public var duration: Salus_V1_DurationComparison {
+    get {_duration ?? Salus_V1_DurationComparison()}
+    set {_duration = newValue}
+  }
+  /// Returns true if `duration` has been explicitly set.
+  public var hasDuration: Bool {self._duration != nil}
+  /// Clears the value of `duration`. Subsequent reads from it will return its default value.
+  public mutating func clearDuration() {self._duration = nil}
+
+  /// Over the activity's interval, from the workout's associated samples pro-rated at its
+  /// boundaries.
+  public var statistic: Salus_V1_WorkoutStatisticComparison {
+    get {_statistic ?? Salus_V1_WorkoutStatisticComparison()}
+    set {_statistic = newValue}
+  }
+  /// Returns true if `statistic` has been explicitly set.
+  public var hasStatistic: Bool {self._statistic != nil}
+  /// Clears the value of `statistic`. Subsequent reads from it will return its default value.
+  public mutating func clearStatistic() {self._statistic = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_OptionalActivityType: Equatable, Sendable {
+    case activityType(UInt32)
+
+  }
+
+  public init() {}
+
+  fileprivate var _duration: Salus_V1_DurationComparison? = nil
+  fileprivate var _statistic: Salus_V1_WorkoutStatisticComparison? = nil
 }
 
 public nonisolated struct Salus_V1_DurationComparison: Sendable {
@@ -1519,7 +1577,7 @@ nonisolated extension Salus_V1_CategoryValuesPredicate: SwiftProtobuf.Message, S
 
 nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WorkoutPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0\u{1}activity\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1561,6 +1619,19 @@ nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftPro
           self.test = .statistic(v)
         }
       }()
+      case 4: try {
+        var v: Salus_V1_WorkoutActivityPredicate?
+        var hadOneofValue = false
+        if let current = self.test {
+          hadOneofValue = true
+          if case .activity(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.test = .activity(v)
+        }
+      }()
       default: break
       }
     }
@@ -1584,6 +1655,10 @@ nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftPro
       guard case .statistic(let v)? = self.test else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     }()
+    case .activity?: try {
+      guard case .activity(let v)? = self.test else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1591,6 +1666,57 @@ nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftPro
 
   public static func ==(lhs: Salus_V1_WorkoutPredicate, rhs: Salus_V1_WorkoutPredicate) -> Bool {
     if lhs.test != rhs.test {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_WorkoutActivityPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WorkoutActivityPredicate"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalActivityType != nil {try decoder.handleConflictingOneOf()}
+          self.optionalActivityType = .activityType(v)
+        }
+      }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._duration) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._statistic) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if case .activityType(let v)? = self.optionalActivityType {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._duration {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._statistic {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_WorkoutActivityPredicate, rhs: Salus_V1_WorkoutActivityPredicate) -> Bool {
+    if lhs.optionalActivityType != rhs.optionalActivityType {return false}
+    if lhs._duration != rhs._duration {return false}
+    if lhs._statistic != rhs._statistic {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

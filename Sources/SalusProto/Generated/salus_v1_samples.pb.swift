@@ -367,6 +367,21 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   /// Statistics per quantity type identifier, in that type's canonical unit.
   public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
+  public var configuration: Salus_V1_WorkoutConfiguration {
+    get {_configuration ?? Salus_V1_WorkoutConfiguration()}
+    set {_configuration = newValue}
+  }
+  /// Returns true if `configuration` has been explicitly set.
+  public var hasConfiguration: Bool {self._configuration != nil}
+  /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
+  public mutating func clearConfiguration() {self._configuration = nil}
+
+  /// Output only: seconds between start and end that the workout was not paused.
+  public var duration: Double = 0
+
+  /// Output only: every statistic per associated quantity type over the activity.
+  public var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset while the activity is open.
@@ -376,6 +391,90 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   }
 
   public init() {}
+
+  fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
+}
+
+/// The statistics of one quantity type over a workout or activity, in its canonical unit: sum for
+/// cumulative types; average, minimum and maximum for discrete ones. Unset when not allowed.
+public nonisolated struct Salus_V1_WorkoutStatistics: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var sum: Salus_V1_Quantity {
+    get {_sum ?? Salus_V1_Quantity()}
+    set {_sum = newValue}
+  }
+  /// Returns true if `sum` has been explicitly set.
+  public var hasSum: Bool {self._sum != nil}
+  /// Clears the value of `sum`. Subsequent reads from it will return its default value.
+  public mutating func clearSum() {self._sum = nil}
+
+  public var average: Salus_V1_Quantity {
+    get {_average ?? Salus_V1_Quantity()}
+    set {_average = newValue}
+  }
+  /// Returns true if `average` has been explicitly set.
+  public var hasAverage: Bool {self._average != nil}
+  /// Clears the value of `average`. Subsequent reads from it will return its default value.
+  public mutating func clearAverage() {self._average = nil}
+
+  public var minimum: Salus_V1_Quantity {
+    get {_minimum ?? Salus_V1_Quantity()}
+    set {_minimum = newValue}
+  }
+  /// Returns true if `minimum` has been explicitly set.
+  public var hasMinimum: Bool {self._minimum != nil}
+  /// Clears the value of `minimum`. Subsequent reads from it will return its default value.
+  public mutating func clearMinimum() {self._minimum = nil}
+
+  public var maximum: Salus_V1_Quantity {
+    get {_maximum ?? Salus_V1_Quantity()}
+    set {_maximum = newValue}
+  }
+  /// Returns true if `maximum` has been explicitly set.
+  public var hasMaximum: Bool {self._maximum != nil}
+  /// Clears the value of `maximum`. Subsequent reads from it will return its default value.
+  public mutating func clearMaximum() {self._maximum = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _sum: Salus_V1_Quantity? = nil
+  fileprivate var _average: Salus_V1_Quantity? = nil
+  fileprivate var _minimum: Salus_V1_Quantity? = nil
+  fileprivate var _maximum: Salus_V1_Quantity? = nil
+}
+
+/// Where a workout or activity took place (HKWorkoutConfiguration without its activity type).
+public nonisolated struct Salus_V1_WorkoutConfiguration: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HKWorkoutSessionLocationType raw value: unknown 1 (also 0, unset), indoor 2, outdoor 3.
+  public var locationType: Int32 = 0
+
+  /// HKWorkoutSwimmingLocationType raw value: unknown 0, pool 1, open water 2.
+  public var swimmingLocationType: Int32 = 0
+
+  /// For pool swimming: one pool length, a length (25 m).
+  public var lapLength: Salus_V1_Quantity {
+    get {_lapLength ?? Salus_V1_Quantity()}
+    set {_lapLength = newValue}
+  }
+  /// Returns true if `lapLength` has been explicitly set.
+  public var hasLapLength: Bool {self._lapLength != nil}
+  /// Clears the value of `lapLength`. Subsequent reads from it will return its default value.
+  public mutating func clearLapLength() {self._lapLength = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _lapLength: Salus_V1_Quantity? = nil
 }
 
 public nonisolated struct Salus_V1_Workout: Sendable {
@@ -393,9 +492,26 @@ public nonisolated struct Salus_V1_Workout: Sendable {
   /// Statistics per quantity type identifier.
   public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
+  public var configuration: Salus_V1_WorkoutConfiguration {
+    get {_configuration ?? Salus_V1_WorkoutConfiguration()}
+    set {_configuration = newValue}
+  }
+  /// Returns true if `configuration` has been explicitly set.
+  public var hasConfiguration: Bool {self._configuration != nil}
+  /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
+  public mutating func clearConfiguration() {self._configuration = nil}
+
+  /// Output only: seconds between the sample's start and end that the workout was not paused.
+  public var duration: Double = 0
+
+  /// Output only: every statistic per associated quantity type over the workout.
+  public var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
 public nonisolated struct Salus_V1_PrismValue: Sendable {
@@ -1734,7 +1850,7 @@ nonisolated extension Salus_V1_WorkoutEvent: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WorkoutActivity"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0\u{1}statistics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1755,6 +1871,9 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
       }()
       case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_MetadataValue>.self, value: &self.metadata) }()
       case 6: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: &self.statistics) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._configuration) }()
+      case 8: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
+      case 9: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_WorkoutStatistics>.self, value: &self.allStatistics) }()
       default: break
       }
     }
@@ -1783,6 +1902,15 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     if !self.statistics.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: self.statistics, fieldNumber: 6)
     }
+    try { if let v = self._configuration {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    if self.duration.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.duration, fieldNumber: 8)
+    }
+    if !self.allStatistics.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_WorkoutStatistics>.self, value: self.allStatistics, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1793,6 +1921,102 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     if lhs.optionalEndDate != rhs.optionalEndDate {return false}
     if lhs.metadata != rhs.metadata {return false}
     if lhs.statistics != rhs.statistics {return false}
+    if lhs._configuration != rhs._configuration {return false}
+    if lhs.duration != rhs.duration {return false}
+    if lhs.allStatistics != rhs.allStatistics {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WorkoutStatistics"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._sum) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._average) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._minimum) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._maximum) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._sum {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._average {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._minimum {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._maximum {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_WorkoutStatistics, rhs: Salus_V1_WorkoutStatistics) -> Bool {
+    if lhs._sum != rhs._sum {return false}
+    if lhs._average != rhs._average {return false}
+    if lhs._minimum != rhs._minimum {return false}
+    if lhs._maximum != rhs._maximum {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WorkoutConfiguration"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}location_type\0\u{3}swimming_location_type\0\u{3}lap_length\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.locationType) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.swimmingLocationType) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._lapLength) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.locationType != 0 {
+      try visitor.visitSingularInt32Field(value: self.locationType, fieldNumber: 1)
+    }
+    if self.swimmingLocationType != 0 {
+      try visitor.visitSingularInt32Field(value: self.swimmingLocationType, fieldNumber: 2)
+    }
+    try { if let v = self._lapLength {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_WorkoutConfiguration, rhs: Salus_V1_WorkoutConfiguration) -> Bool {
+    if lhs.locationType != rhs.locationType {return false}
+    if lhs.swimmingLocationType != rhs.swimmingLocationType {return false}
+    if lhs._lapLength != rhs._lapLength {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1800,7 +2024,7 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Workout"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1812,12 +2036,19 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.activities) }()
       case 4: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: &self.statistics) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._configuration) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
+      case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_WorkoutStatistics>.self, value: &self.allStatistics) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.activityType != 0 {
       try visitor.visitSingularUInt32Field(value: self.activityType, fieldNumber: 1)
     }
@@ -1830,6 +2061,15 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.statistics.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_Quantity>.self, value: self.statistics, fieldNumber: 4)
     }
+    try { if let v = self._configuration {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.duration.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.duration, fieldNumber: 6)
+    }
+    if !self.allStatistics.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_WorkoutStatistics>.self, value: self.allStatistics, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1838,6 +2078,9 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.events != rhs.events {return false}
     if lhs.activities != rhs.activities {return false}
     if lhs.statistics != rhs.statistics {return false}
+    if lhs._configuration != rhs._configuration {return false}
+    if lhs.duration != rhs.duration {return false}
+    if lhs.allStatistics != rhs.allStatistics {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

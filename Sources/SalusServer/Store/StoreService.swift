@@ -4,6 +4,7 @@ import SalusModel
 import SalusPluginHost
 import SalusProto
 import SalusRPC
+import SalusStatistics
 import SalusStore
 import SalusWire
 
@@ -71,7 +72,12 @@ package struct StoreService: Sendable {
         samples.reserveCapacity(request.samples.count)
         do throws(ValidationError) {
             for (index, wire) in request.samples.enumerated() {
-                samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
+                var sample = try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now)
+                // Every workout has an activity: one spanning it, of its type, when none is given.
+                if case .workout(let workout) = sample.value {
+                    sample.value = .workout(workout.withDefaultActivity(start: sample.startDate, end: sample.endDate))
+                }
+                samples.append(sample)
             }
             try registry.catalog.check(samples)
             samples = try ClinicalDocumentIntake.read(samples)
@@ -207,7 +213,11 @@ package struct StoreService: Sendable {
         let query = SampleQuery(
             type: type,
             predicate: authorization.readAccess(caller, type: request.type)
-                .restrict(request.hasPredicate ? try modelPredicate(request.predicate) : nil),
+                .restrict(
+                    request.hasPredicate
+                        ? try modelPredicate(request.predicate).limitingWorkoutStatistics {
+                            authorization.readAccess(caller, type: $0.rawValue)
+                        } : nil),
             sort: sort,
             // Correlations the caller may read none of the members of are dropped below, so the
             // limit counts what is sent.
@@ -226,6 +236,7 @@ package struct StoreService: Sendable {
                     samples = samples.map(ClinicalDocumentIntake.withoutData)
                 }
                 if !samples.isEmpty {
+                    samples = try await completingWorkouts(samples, for: caller)
                     var batch = Salus_V1_SampleBatch()
                     batch.samples = samples.map(\.wire)
                     try await writer.write(batch)
@@ -269,7 +280,8 @@ package struct StoreService: Sendable {
         var descriptors: [QueryDescriptor] = []
         for (index, descriptor) in request.descriptors.enumerated() {
             var typed = try self.descriptor(descriptor, path: "descriptors[\(index)]")
-            typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(typed.predicate)
+            typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(
+                typed.predicate?.limitingWorkoutStatistics { authorization.readAccess(caller, type: $0.rawValue) })
             descriptors.append(typed)
         }
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
@@ -277,7 +289,9 @@ package struct StoreService: Sendable {
             let result = try await storeCall {
                 try await store.anchoredQuery(descriptors, anchor: anchor, limit: Int(clamping: request.limit))
             }
-            var batch = Self.batch(result.narrowed(authorization, for: caller))
+            var narrowed = result.narrowed(authorization, for: caller)
+            narrowed.added = try await completingWorkouts(narrowed.added, for: caller)
+            var batch = Self.batch(narrowed)
             batch.initialResultsComplete = true
             batch.moreChanges = result.hasMore
             try await writer.write(batch)
@@ -288,13 +302,26 @@ package struct StoreService: Sendable {
             for try await change in try store.anchoredChanges(descriptors, from: anchor, pageSize: Self.pageSize) {
                 // Access is checked again at each delivery, so a revocation stops the type at once,
                 // and a live update left empty by it is not sent (its anchor would tell of a write).
-                let (result, filtered) = authorization.filter(change.result, for: caller)
+                var (result, filtered) = authorization.filter(change.result, for: caller)
                 if filtered && initialDone && result.added.isEmpty && result.deleted.isEmpty { continue }
+                result.added = try await completingWorkouts(result.added, for: caller)
                 initialDone = initialDone || change.initialResultsComplete
                 var batch = Self.batch(result)
                 batch.initialResultsComplete = change.initialResultsComplete
                 try await writer.write(batch)
                 if change.initialResultsComplete && !request.live { return }
+            }
+        }
+    }
+
+    /// `samples` with each workout's statistics and SWOLF computed from its associated samples,
+    /// over the types `caller` may read of the workout's app (docs/workouts.md, "Statistics").
+    func completingWorkouts(_ samples: [Sample], for caller: Caller) async throws -> [Sample] {
+        try await WorkoutFigures.completingWorkouts(samples, store: store) { type, appID in
+            switch authorization.readAccess(caller, type: type.rawValue) {
+            case .all: true
+            case .own(let own, _): own == appID
+            case .nothing: false
             }
         }
     }

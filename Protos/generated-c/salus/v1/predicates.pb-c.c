@@ -682,6 +682,51 @@ void   salus__v1__workout_predicate__free_unpacked
   assert(message->base.descriptor == &salus__v1__workout_predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__workout_activity_predicate__init
+                     (Salus__V1__WorkoutActivityPredicate         *message)
+{
+  static const Salus__V1__WorkoutActivityPredicate init_value = SALUS__V1__WORKOUT_ACTIVITY_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__workout_activity_predicate__get_packed_size
+                     (const Salus__V1__WorkoutActivityPredicate *message)
+{
+  assert(message->base.descriptor == &salus__v1__workout_activity_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__workout_activity_predicate__pack
+                     (const Salus__V1__WorkoutActivityPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__workout_activity_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__workout_activity_predicate__pack_to_buffer
+                     (const Salus__V1__WorkoutActivityPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__workout_activity_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__WorkoutActivityPredicate *
+       salus__v1__workout_activity_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__WorkoutActivityPredicate *)
+     protobuf_c_message_unpack (&salus__v1__workout_activity_predicate__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__workout_activity_predicate__free_unpacked
+                     (Salus__V1__WorkoutActivityPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__workout_activity_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__duration_comparison__init
                      (Salus__V1__DurationComparison         *message)
 {
@@ -1603,7 +1648,7 @@ const ProtobufCMessageDescriptor salus__v1__category_values_predicate__descripto
   (ProtobufCMessageInit) salus__v1__category_values_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout_predicate__field_descriptors[3] =
+static const ProtobufCFieldDescriptor salus__v1__workout_predicate__field_descriptors[4] =
 {
   {
     "activity_type",
@@ -1641,8 +1686,21 @@ static const ProtobufCFieldDescriptor salus__v1__workout_predicate__field_descri
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "activity",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__WorkoutPredicate, test_case),
+    offsetof(Salus__V1__WorkoutPredicate, activity),
+    &salus__v1__workout_activity_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout_predicate__field_indices_by_name[] = {
+  3,   /* field[3] = activity */
   0,   /* field[0] = activity_type */
   1,   /* field[1] = duration */
   2,   /* field[2] = statistic */
@@ -1650,7 +1708,7 @@ static const unsigned salus__v1__workout_predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__workout_predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout_predicate__descriptor =
 {
@@ -1660,11 +1718,75 @@ const ProtobufCMessageDescriptor salus__v1__workout_predicate__descriptor =
   "Salus__V1__WorkoutPredicate",
   "salus.v1",
   sizeof(Salus__V1__WorkoutPredicate),
-  3,
+  4,
   salus__v1__workout_predicate__field_descriptors,
   salus__v1__workout_predicate__field_indices_by_name,
   1,  salus__v1__workout_predicate__number_ranges,
   (ProtobufCMessageInit) salus__v1__workout_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout_activity_predicate__field_descriptors[3] =
+{
+  {
+    "activity_type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Salus__V1__WorkoutActivityPredicate, optional_activity_type_case),
+    offsetof(Salus__V1__WorkoutActivityPredicate, activity_type),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivityPredicate, duration),
+    &salus__v1__duration_comparison__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "statistic",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivityPredicate, statistic),
+    &salus__v1__workout_statistic_comparison__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_activity_predicate__field_indices_by_name[] = {
+  0,   /* field[0] = activity_type */
+  1,   /* field[1] = duration */
+  2,   /* field[2] = statistic */
+};
+static const ProtobufCIntRange salus__v1__workout_activity_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_activity_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutActivityPredicate",
+  "WorkoutActivityPredicate",
+  "Salus__V1__WorkoutActivityPredicate",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutActivityPredicate),
+  3,
+  salus__v1__workout_activity_predicate__field_descriptors,
+  salus__v1__workout_activity_predicate__field_indices_by_name,
+  1,  salus__v1__workout_activity_predicate__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_activity_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__duration_comparison__field_descriptors[2] =

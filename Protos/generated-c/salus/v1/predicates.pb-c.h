@@ -31,6 +31,7 @@ typedef struct Salus__V1__MetadataComparison Salus__V1__MetadataComparison;
 typedef struct Salus__V1__QuantityPredicate Salus__V1__QuantityPredicate;
 typedef struct Salus__V1__CategoryValuesPredicate Salus__V1__CategoryValuesPredicate;
 typedef struct Salus__V1__WorkoutPredicate Salus__V1__WorkoutPredicate;
+typedef struct Salus__V1__WorkoutActivityPredicate Salus__V1__WorkoutActivityPredicate;
 typedef struct Salus__V1__DurationComparison Salus__V1__DurationComparison;
 typedef struct Salus__V1__WorkoutStatisticComparison Salus__V1__WorkoutStatisticComparison;
 
@@ -335,7 +336,8 @@ typedef enum {
   SALUS__V1__WORKOUT_PREDICATE__TEST__NOT_SET = 0,
   SALUS__V1__WORKOUT_PREDICATE__TEST_ACTIVITY_TYPE = 1,
   SALUS__V1__WORKOUT_PREDICATE__TEST_DURATION = 2,
-  SALUS__V1__WORKOUT_PREDICATE__TEST_STATISTIC = 3
+  SALUS__V1__WORKOUT_PREDICATE__TEST_STATISTIC = 3,
+  SALUS__V1__WORKOUT_PREDICATE__TEST_ACTIVITY = 4
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__WORKOUT_PREDICATE__TEST__CASE)
 } Salus__V1__WorkoutPredicate__TestCase;
 
@@ -347,11 +349,40 @@ struct  Salus__V1__WorkoutPredicate
     uint32_t activity_type;
     Salus__V1__DurationComparison *duration;
     Salus__V1__WorkoutStatisticComparison *statistic;
+    Salus__V1__WorkoutActivityPredicate *activity;
   };
 };
 #define SALUS__V1__WORKOUT_PREDICATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_predicate__descriptor) \
     , SALUS__V1__WORKOUT_PREDICATE__TEST__NOT_SET, {0} }
+
+
+typedef enum {
+  SALUS__V1__WORKOUT_ACTIVITY_PREDICATE__OPTIONAL_ACTIVITY_TYPE__NOT_SET = 0,
+  SALUS__V1__WORKOUT_ACTIVITY_PREDICATE__OPTIONAL_ACTIVITY_TYPE_ACTIVITY_TYPE = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__WORKOUT_ACTIVITY_PREDICATE__OPTIONAL_ACTIVITY_TYPE__CASE)
+} Salus__V1__WorkoutActivityPredicate__OptionalActivityTypeCase;
+
+/*
+ * The workout has an activity for which every part given holds.
+ */
+struct  Salus__V1__WorkoutActivityPredicate
+{
+  ProtobufCMessage base;
+  Salus__V1__DurationComparison *duration;
+  /*
+   * Over the activity's interval, from the workout's associated samples pro-rated at its
+   * boundaries.
+   */
+  Salus__V1__WorkoutStatisticComparison *statistic;
+  Salus__V1__WorkoutActivityPredicate__OptionalActivityTypeCase optional_activity_type_case;
+  union {
+    uint32_t activity_type;
+  };
+};
+#define SALUS__V1__WORKOUT_ACTIVITY_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_activity_predicate__descriptor) \
+    , NULL, NULL, SALUS__V1__WORKOUT_ACTIVITY_PREDICATE__OPTIONAL_ACTIVITY_TYPE__NOT_SET, {0} }
 
 
 struct  Salus__V1__DurationComparison
@@ -663,6 +694,25 @@ Salus__V1__WorkoutPredicate *
 void   salus__v1__workout_predicate__free_unpacked
                      (Salus__V1__WorkoutPredicate *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__WorkoutActivityPredicate methods */
+void   salus__v1__workout_activity_predicate__init
+                     (Salus__V1__WorkoutActivityPredicate         *message);
+size_t salus__v1__workout_activity_predicate__get_packed_size
+                     (const Salus__V1__WorkoutActivityPredicate   *message);
+size_t salus__v1__workout_activity_predicate__pack
+                     (const Salus__V1__WorkoutActivityPredicate   *message,
+                      uint8_t             *out);
+size_t salus__v1__workout_activity_predicate__pack_to_buffer
+                     (const Salus__V1__WorkoutActivityPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__WorkoutActivityPredicate *
+       salus__v1__workout_activity_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__workout_activity_predicate__free_unpacked
+                     (Salus__V1__WorkoutActivityPredicate *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__DurationComparison methods */
 void   salus__v1__duration_comparison__init
                      (Salus__V1__DurationComparison         *message);
@@ -748,6 +798,9 @@ typedef void (*Salus__V1__CategoryValuesPredicate_Closure)
 typedef void (*Salus__V1__WorkoutPredicate_Closure)
                  (const Salus__V1__WorkoutPredicate *message,
                   void *closure_data);
+typedef void (*Salus__V1__WorkoutActivityPredicate_Closure)
+                 (const Salus__V1__WorkoutActivityPredicate *message,
+                  void *closure_data);
 typedef void (*Salus__V1__DurationComparison_Closure)
                  (const Salus__V1__DurationComparison *message,
                   void *closure_data);
@@ -778,6 +831,7 @@ extern const ProtobufCMessageDescriptor salus__v1__metadata_comparison__descript
 extern const ProtobufCMessageDescriptor salus__v1__quantity_predicate__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__category_values_predicate__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_predicate__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout_activity_predicate__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__duration_comparison__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_statistic_comparison__descriptor;
 

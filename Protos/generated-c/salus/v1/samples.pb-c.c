@@ -295,6 +295,12 @@ void   salus__v1__workout_activity__statistics_entry__init
   static const Salus__V1__WorkoutActivity__StatisticsEntry init_value = SALUS__V1__WORKOUT_ACTIVITY__STATISTICS_ENTRY__INIT;
   *message = init_value;
 }
+void   salus__v1__workout_activity__all_statistics_entry__init
+                     (Salus__V1__WorkoutActivity__AllStatisticsEntry         *message)
+{
+  static const Salus__V1__WorkoutActivity__AllStatisticsEntry init_value = SALUS__V1__WORKOUT_ACTIVITY__ALL_STATISTICS_ENTRY__INIT;
+  *message = init_value;
+}
 void   salus__v1__workout_activity__init
                      (Salus__V1__WorkoutActivity         *message)
 {
@@ -340,10 +346,106 @@ void   salus__v1__workout_activity__free_unpacked
   assert(message->base.descriptor == &salus__v1__workout_activity__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__workout_statistics__init
+                     (Salus__V1__WorkoutStatistics         *message)
+{
+  static const Salus__V1__WorkoutStatistics init_value = SALUS__V1__WORKOUT_STATISTICS__INIT;
+  *message = init_value;
+}
+size_t salus__v1__workout_statistics__get_packed_size
+                     (const Salus__V1__WorkoutStatistics *message)
+{
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__workout_statistics__pack
+                     (const Salus__V1__WorkoutStatistics *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__workout_statistics__pack_to_buffer
+                     (const Salus__V1__WorkoutStatistics *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__WorkoutStatistics *
+       salus__v1__workout_statistics__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__WorkoutStatistics *)
+     protobuf_c_message_unpack (&salus__v1__workout_statistics__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__workout_statistics__free_unpacked
+                     (Salus__V1__WorkoutStatistics *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__workout_statistics__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__workout_configuration__init
+                     (Salus__V1__WorkoutConfiguration         *message)
+{
+  static const Salus__V1__WorkoutConfiguration init_value = SALUS__V1__WORKOUT_CONFIGURATION__INIT;
+  *message = init_value;
+}
+size_t salus__v1__workout_configuration__get_packed_size
+                     (const Salus__V1__WorkoutConfiguration *message)
+{
+  assert(message->base.descriptor == &salus__v1__workout_configuration__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__workout_configuration__pack
+                     (const Salus__V1__WorkoutConfiguration *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__workout_configuration__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__workout_configuration__pack_to_buffer
+                     (const Salus__V1__WorkoutConfiguration *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__workout_configuration__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__WorkoutConfiguration *
+       salus__v1__workout_configuration__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__WorkoutConfiguration *)
+     protobuf_c_message_unpack (&salus__v1__workout_configuration__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__workout_configuration__free_unpacked
+                     (Salus__V1__WorkoutConfiguration *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__workout_configuration__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__workout__statistics_entry__init
                      (Salus__V1__Workout__StatisticsEntry         *message)
 {
   static const Salus__V1__Workout__StatisticsEntry init_value = SALUS__V1__WORKOUT__STATISTICS_ENTRY__INIT;
+  *message = init_value;
+}
+void   salus__v1__workout__all_statistics_entry__init
+                     (Salus__V1__Workout__AllStatisticsEntry         *message)
+{
+  static const Salus__V1__Workout__AllStatisticsEntry init_value = SALUS__V1__WORKOUT__ALL_STATISTICS_ENTRY__INIT;
   *message = init_value;
 }
 void   salus__v1__workout__init
@@ -1886,7 +1988,58 @@ const ProtobufCMessageDescriptor salus__v1__workout_activity__statistics_entry__
   (ProtobufCMessageInit) salus__v1__workout_activity__statistics_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descriptors[6] =
+static const ProtobufCFieldDescriptor salus__v1__workout_activity__all_statistics_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity__AllStatisticsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity__AllStatisticsEntry, value),
+    &salus__v1__workout_statistics__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_activity__all_statistics_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__workout_activity__all_statistics_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_activity__all_statistics_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutActivity.AllStatisticsEntry",
+  "AllStatisticsEntry",
+  "Salus__V1__WorkoutActivity__AllStatisticsEntry",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutActivity__AllStatisticsEntry),
+  2,
+  salus__v1__workout_activity__all_statistics_entry__field_descriptors,
+  salus__v1__workout_activity__all_statistics_entry__field_indices_by_name,
+  1,  salus__v1__workout_activity__all_statistics_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_activity__all_statistics_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descriptors[9] =
 {
   {
     "uuid",
@@ -1960,9 +2113,48 @@ static const ProtobufCFieldDescriptor salus__v1__workout_activity__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "configuration",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity, configuration),
+    &salus__v1__workout_configuration__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutActivity, duration),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all_statistics",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__WorkoutActivity, n_all_statistics),
+    offsetof(Salus__V1__WorkoutActivity, all_statistics),
+    &salus__v1__workout_activity__all_statistics_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout_activity__field_indices_by_name[] = {
   1,   /* field[1] = activity_type */
+  8,   /* field[8] = all_statistics */
+  6,   /* field[6] = configuration */
+  7,   /* field[7] = duration */
   3,   /* field[3] = end_date */
   4,   /* field[4] = metadata */
   2,   /* field[2] = start_date */
@@ -1972,7 +2164,7 @@ static const unsigned salus__v1__workout_activity__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__workout_activity__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor =
 {
@@ -1982,11 +2174,152 @@ const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor =
   "Salus__V1__WorkoutActivity",
   "salus.v1",
   sizeof(Salus__V1__WorkoutActivity),
-  6,
+  9,
   salus__v1__workout_activity__field_descriptors,
   salus__v1__workout_activity__field_indices_by_name,
   1,  salus__v1__workout_activity__number_ranges,
   (ProtobufCMessageInit) salus__v1__workout_activity__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout_statistics__field_descriptors[4] =
+{
+  {
+    "sum",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, sum),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "average",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, average),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "minimum",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, minimum),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "maximum",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, maximum),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_statistics__field_indices_by_name[] = {
+  1,   /* field[1] = average */
+  3,   /* field[3] = maximum */
+  2,   /* field[2] = minimum */
+  0,   /* field[0] = sum */
+};
+static const ProtobufCIntRange salus__v1__workout_statistics__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_statistics__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutStatistics",
+  "WorkoutStatistics",
+  "Salus__V1__WorkoutStatistics",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutStatistics),
+  4,
+  salus__v1__workout_statistics__field_descriptors,
+  salus__v1__workout_statistics__field_indices_by_name,
+  1,  salus__v1__workout_statistics__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_statistics__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout_configuration__field_descriptors[3] =
+{
+  {
+    "location_type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutConfiguration, location_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "swimming_location_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutConfiguration, swimming_location_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lap_length",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutConfiguration, lap_length),
+    &salus__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_configuration__field_indices_by_name[] = {
+  2,   /* field[2] = lap_length */
+  0,   /* field[0] = location_type */
+  1,   /* field[1] = swimming_location_type */
+};
+static const ProtobufCIntRange salus__v1__workout_configuration__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_configuration__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutConfiguration",
+  "WorkoutConfiguration",
+  "Salus__V1__WorkoutConfiguration",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutConfiguration),
+  3,
+  salus__v1__workout_configuration__field_descriptors,
+  salus__v1__workout_configuration__field_indices_by_name,
+  1,  salus__v1__workout_configuration__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_configuration__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__workout__statistics_entry__field_descriptors[2] =
@@ -2040,7 +2373,58 @@ const ProtobufCMessageDescriptor salus__v1__workout__statistics_entry__descripto
   (ProtobufCMessageInit) salus__v1__workout__statistics_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__workout__all_statistics_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Workout__AllStatisticsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Workout__AllStatisticsEntry, value),
+    &salus__v1__workout_statistics__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout__all_statistics_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__workout__all_statistics_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout__all_statistics_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.Workout.AllStatisticsEntry",
+  "AllStatisticsEntry",
+  "Salus__V1__Workout__AllStatisticsEntry",
+  "salus.v1",
+  sizeof(Salus__V1__Workout__AllStatisticsEntry),
+  2,
+  salus__v1__workout__all_statistics_entry__field_descriptors,
+  salus__v1__workout__all_statistics_entry__field_indices_by_name,
+  1,  salus__v1__workout__all_statistics_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout__all_statistics_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[7] =
 {
   {
     "activity_type",
@@ -2090,17 +2474,56 @@ static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[4] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "configuration",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Workout, configuration),
+    &salus__v1__workout_configuration__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Workout, duration),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all_statistics",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Workout, n_all_statistics),
+    offsetof(Salus__V1__Workout, all_statistics),
+    &salus__v1__workout__all_statistics_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout__field_indices_by_name[] = {
   2,   /* field[2] = activities */
   0,   /* field[0] = activity_type */
+  6,   /* field[6] = all_statistics */
+  4,   /* field[4] = configuration */
+  5,   /* field[5] = duration */
   1,   /* field[1] = events */
   3,   /* field[3] = statistics */
 };
 static const ProtobufCIntRange salus__v1__workout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout__descriptor =
 {
@@ -2110,7 +2533,7 @@ const ProtobufCMessageDescriptor salus__v1__workout__descriptor =
   "Salus__V1__Workout",
   "salus.v1",
   sizeof(Salus__V1__Workout),
-  4,
+  7,
   salus__v1__workout__field_descriptors,
   salus__v1__workout__field_indices_by_name,
   1,  salus__v1__workout__number_ranges,

@@ -25,8 +25,12 @@ typedef struct Salus__V1__WorkoutEvent__MetadataEntry Salus__V1__WorkoutEvent__M
 typedef struct Salus__V1__WorkoutActivity Salus__V1__WorkoutActivity;
 typedef struct Salus__V1__WorkoutActivity__MetadataEntry Salus__V1__WorkoutActivity__MetadataEntry;
 typedef struct Salus__V1__WorkoutActivity__StatisticsEntry Salus__V1__WorkoutActivity__StatisticsEntry;
+typedef struct Salus__V1__WorkoutActivity__AllStatisticsEntry Salus__V1__WorkoutActivity__AllStatisticsEntry;
+typedef struct Salus__V1__WorkoutStatistics Salus__V1__WorkoutStatistics;
+typedef struct Salus__V1__WorkoutConfiguration Salus__V1__WorkoutConfiguration;
 typedef struct Salus__V1__Workout Salus__V1__Workout;
 typedef struct Salus__V1__Workout__StatisticsEntry Salus__V1__Workout__StatisticsEntry;
+typedef struct Salus__V1__Workout__AllStatisticsEntry Salus__V1__Workout__AllStatisticsEntry;
 typedef struct Salus__V1__PrismValue Salus__V1__PrismValue;
 typedef struct Salus__V1__LensSpecification Salus__V1__LensSpecification;
 typedef struct Salus__V1__VisionPrescription Salus__V1__VisionPrescription;
@@ -297,6 +301,17 @@ struct  Salus__V1__WorkoutActivity__StatisticsEntry
     , (char *)protobuf_c_empty_string, NULL }
 
 
+struct  Salus__V1__WorkoutActivity__AllStatisticsEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  Salus__V1__WorkoutStatistics *value;
+};
+#define SALUS__V1__WORKOUT_ACTIVITY__ALL_STATISTICS_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_activity__all_statistics_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
 typedef enum {
   SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET = 0,
   SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE_END_DATE = 4
@@ -319,6 +334,16 @@ struct  Salus__V1__WorkoutActivity
    */
   size_t n_statistics;
   Salus__V1__WorkoutActivity__StatisticsEntry **statistics;
+  Salus__V1__WorkoutConfiguration *configuration;
+  /*
+   * Output only: seconds between start and end that the workout was not paused.
+   */
+  double duration;
+  /*
+   * Output only: every statistic per associated quantity type over the activity.
+   */
+  size_t n_all_statistics;
+  Salus__V1__WorkoutActivity__AllStatisticsEntry **all_statistics;
   Salus__V1__WorkoutActivity__OptionalEndDateCase optional_end_date_case;
   union {
     int64_t end_date;
@@ -326,7 +351,48 @@ struct  Salus__V1__WorkoutActivity
 };
 #define SALUS__V1__WORKOUT_ACTIVITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_activity__descriptor) \
-    , {0,NULL}, 0, 0, 0,NULL, 0,NULL, SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET, {0} }
+    , {0,NULL}, 0, 0, 0,NULL, 0,NULL, NULL, 0, 0,NULL, SALUS__V1__WORKOUT_ACTIVITY__OPTIONAL_END_DATE__NOT_SET, {0} }
+
+
+/*
+ * The statistics of one quantity type over a workout or activity, in its canonical unit: sum for
+ * cumulative types; average, minimum and maximum for discrete ones. Unset when not allowed.
+ */
+struct  Salus__V1__WorkoutStatistics
+{
+  ProtobufCMessage base;
+  Salus__V1__Quantity *sum;
+  Salus__V1__Quantity *average;
+  Salus__V1__Quantity *minimum;
+  Salus__V1__Quantity *maximum;
+};
+#define SALUS__V1__WORKOUT_STATISTICS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_statistics__descriptor) \
+    , NULL, NULL, NULL, NULL }
+
+
+/*
+ * Where a workout or activity took place (HKWorkoutConfiguration without its activity type).
+ */
+struct  Salus__V1__WorkoutConfiguration
+{
+  ProtobufCMessage base;
+  /*
+   * HKWorkoutSessionLocationType raw value: unknown 1 (also 0, unset), indoor 2, outdoor 3.
+   */
+  int32_t location_type;
+  /*
+   * HKWorkoutSwimmingLocationType raw value: unknown 0, pool 1, open water 2.
+   */
+  int32_t swimming_location_type;
+  /*
+   * For pool swimming: one pool length, a length (25 m).
+   */
+  Salus__V1__Quantity *lap_length;
+};
+#define SALUS__V1__WORKOUT_CONFIGURATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_configuration__descriptor) \
+    , 0, 0, NULL }
 
 
 struct  Salus__V1__Workout__StatisticsEntry
@@ -337,6 +403,17 @@ struct  Salus__V1__Workout__StatisticsEntry
 };
 #define SALUS__V1__WORKOUT__STATISTICS_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout__statistics_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Salus__V1__Workout__AllStatisticsEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  Salus__V1__WorkoutStatistics *value;
+};
+#define SALUS__V1__WORKOUT__ALL_STATISTICS_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout__all_statistics_entry__descriptor) \
     , (char *)protobuf_c_empty_string, NULL }
 
 
@@ -356,10 +433,20 @@ struct  Salus__V1__Workout
    */
   size_t n_statistics;
   Salus__V1__Workout__StatisticsEntry **statistics;
+  Salus__V1__WorkoutConfiguration *configuration;
+  /*
+   * Output only: seconds between the sample's start and end that the workout was not paused.
+   */
+  double duration;
+  /*
+   * Output only: every statistic per associated quantity type over the workout.
+   */
+  size_t n_all_statistics;
+  Salus__V1__Workout__AllStatisticsEntry **all_statistics;
 };
 #define SALUS__V1__WORKOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout__descriptor) \
-    , 0, 0,NULL, 0,NULL, 0,NULL }
+    , 0, 0,NULL, 0,NULL, 0,NULL, NULL, 0, 0,NULL }
 
 
 struct  Salus__V1__PrismValue
@@ -1199,6 +1286,9 @@ void   salus__v1__workout_activity__metadata_entry__init
 /* Salus__V1__WorkoutActivity__StatisticsEntry methods */
 void   salus__v1__workout_activity__statistics_entry__init
                      (Salus__V1__WorkoutActivity__StatisticsEntry         *message);
+/* Salus__V1__WorkoutActivity__AllStatisticsEntry methods */
+void   salus__v1__workout_activity__all_statistics_entry__init
+                     (Salus__V1__WorkoutActivity__AllStatisticsEntry         *message);
 /* Salus__V1__WorkoutActivity methods */
 void   salus__v1__workout_activity__init
                      (Salus__V1__WorkoutActivity         *message);
@@ -1218,9 +1308,50 @@ Salus__V1__WorkoutActivity *
 void   salus__v1__workout_activity__free_unpacked
                      (Salus__V1__WorkoutActivity *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__WorkoutStatistics methods */
+void   salus__v1__workout_statistics__init
+                     (Salus__V1__WorkoutStatistics         *message);
+size_t salus__v1__workout_statistics__get_packed_size
+                     (const Salus__V1__WorkoutStatistics   *message);
+size_t salus__v1__workout_statistics__pack
+                     (const Salus__V1__WorkoutStatistics   *message,
+                      uint8_t             *out);
+size_t salus__v1__workout_statistics__pack_to_buffer
+                     (const Salus__V1__WorkoutStatistics   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__WorkoutStatistics *
+       salus__v1__workout_statistics__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__workout_statistics__free_unpacked
+                     (Salus__V1__WorkoutStatistics *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__WorkoutConfiguration methods */
+void   salus__v1__workout_configuration__init
+                     (Salus__V1__WorkoutConfiguration         *message);
+size_t salus__v1__workout_configuration__get_packed_size
+                     (const Salus__V1__WorkoutConfiguration   *message);
+size_t salus__v1__workout_configuration__pack
+                     (const Salus__V1__WorkoutConfiguration   *message,
+                      uint8_t             *out);
+size_t salus__v1__workout_configuration__pack_to_buffer
+                     (const Salus__V1__WorkoutConfiguration   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__WorkoutConfiguration *
+       salus__v1__workout_configuration__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__workout_configuration__free_unpacked
+                     (Salus__V1__WorkoutConfiguration *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__Workout__StatisticsEntry methods */
 void   salus__v1__workout__statistics_entry__init
                      (Salus__V1__Workout__StatisticsEntry         *message);
+/* Salus__V1__Workout__AllStatisticsEntry methods */
+void   salus__v1__workout__all_statistics_entry__init
+                     (Salus__V1__Workout__AllStatisticsEntry         *message);
 /* Salus__V1__Workout methods */
 void   salus__v1__workout__init
                      (Salus__V1__Workout         *message);
@@ -1636,11 +1767,23 @@ typedef void (*Salus__V1__WorkoutActivity__MetadataEntry_Closure)
 typedef void (*Salus__V1__WorkoutActivity__StatisticsEntry_Closure)
                  (const Salus__V1__WorkoutActivity__StatisticsEntry *message,
                   void *closure_data);
+typedef void (*Salus__V1__WorkoutActivity__AllStatisticsEntry_Closure)
+                 (const Salus__V1__WorkoutActivity__AllStatisticsEntry *message,
+                  void *closure_data);
 typedef void (*Salus__V1__WorkoutActivity_Closure)
                  (const Salus__V1__WorkoutActivity *message,
                   void *closure_data);
+typedef void (*Salus__V1__WorkoutStatistics_Closure)
+                 (const Salus__V1__WorkoutStatistics *message,
+                  void *closure_data);
+typedef void (*Salus__V1__WorkoutConfiguration_Closure)
+                 (const Salus__V1__WorkoutConfiguration *message,
+                  void *closure_data);
 typedef void (*Salus__V1__Workout__StatisticsEntry_Closure)
                  (const Salus__V1__Workout__StatisticsEntry *message,
+                  void *closure_data);
+typedef void (*Salus__V1__Workout__AllStatisticsEntry_Closure)
+                 (const Salus__V1__Workout__AllStatisticsEntry *message,
                   void *closure_data);
 typedef void (*Salus__V1__Workout_Closure)
                  (const Salus__V1__Workout *message,
@@ -1725,8 +1868,12 @@ extern const ProtobufCMessageDescriptor salus__v1__workout_event__metadata_entry
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity__metadata_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity__statistics_entry__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout_activity__all_statistics_entry__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout_statistics__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout_configuration__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout__statistics_entry__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout__all_statistics_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__prism_value__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__lens_specification__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__vision_prescription__descriptor;

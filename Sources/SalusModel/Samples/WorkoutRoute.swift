@@ -1,0 +1,171 @@
+import Foundation
+
+/// One location of a workout route, as CoreLocation's `CLLocation` that HealthKit's
+/// `HKWorkoutRoute` holds.
+public struct RouteLocation: Hashable, Sendable {
+    /// When the location was recorded.
+    public var timestamp: Date
+    /// Degrees north, -90...90 (WGS 84).
+    public var latitude: Double
+    /// Degrees east, -180...180 (WGS 84).
+    public var longitude: Double
+    /// Meters above sea level.
+    public var altitude: Double?
+    /// The radius of uncertainty of latitude and longitude, in meters (not negative).
+    public var horizontalAccuracy: Double?
+    /// The uncertainty of the altitude, in meters (not negative).
+    public var verticalAccuracy: Double?
+    /// The direction of travel in degrees from true north, 0..<360.
+    public var course: Double?
+    /// The speed in meters per second (not negative).
+    public var speed: Double?
+
+    /// Creates a location.
+    public init(
+        timestamp: Date, latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
+        verticalAccuracy: Double? = nil, course: Double? = nil, speed: Double? = nil
+    ) {
+        self.timestamp = timestamp
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.course = course
+        self.speed = speed
+    }
+}
+
+/// A workout route: the locations of a workout in time order, as HealthKit's `HKWorkoutRoute`
+/// (`HKWorkoutRouteTypeIdentifier`, a series type). A marathon at one location a second is about
+/// 15,000 locations.
+public struct WorkoutRoute: Hashable, Sendable {
+    /// The locations, timestamps ascending.
+    public var locations: [RouteLocation]
+
+    /// Creates a route.
+    public init(locations: [RouteLocation]) {
+        self.locations = locations
+    }
+
+    /// The locations recorded in `start`...`end`, found by binary search on the ascending
+    /// timestamps.
+    public func locations(from start: Date, to end: Date) -> ArraySlice<RouteLocation> {
+        func firstIndex(where predicate: (RouteLocation) -> Bool) -> Int {
+            var low = 0
+            var high = locations.count
+            while low < high {
+                let middle = (low + high) / 2
+                if predicate(locations[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+        let lower = firstIndex { $0.timestamp >= start }
+        let upper = firstIndex { $0.timestamp > end }
+        return lower < upper ? locations[lower..<upper] : []
+    }
+
+    /// The length of the path in meters: the sum of great-circle distances (haversine, mean
+    /// Earth radius 6,371,008.8 m) between consecutive locations.
+    public var length: Double {
+        zip(locations, locations.dropFirst()).reduce(0) { total, pair in
+            total + Self.distance(pair.0, pair.1)
+        }
+    }
+
+    /// The great-circle distance between two locations in meters.
+    static func distance(_ a: RouteLocation, _ b: RouteLocation) -> Double {
+        let radians = Double.pi / 180
+        let dLatitude = (b.latitude - a.latitude) * radians
+        let dLongitude = (b.longitude - a.longitude) * radians
+        let h = sin(dLatitude / 2) * sin(dLatitude / 2)
+            + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
+        return 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
+    }
+
+    /// Every rule the locations break, under `path` ("route.locations[3].latitude"): finite
+    /// coordinates in range, accuracies and speed not negative, a course in 0..<360,
+    /// timestamps finite and ascending. Empty when the route is valid.
+    public func validationErrors(at path: String = "route") -> [ValidationError] {
+        var errors: [ValidationError] = []
+        var previous: (index: Int, time: Date)?
+        for (index, location) in locations.enumerated() {
+            let field = "\(path).locations[\(index)]"
+            func check(_ value: Double?, _ name: String, _ range: ClosedRange<Double>?, _ expected: String) {
+                guard let value else { return }
+                if !value.isFinite || !(range?.contains(value) ?? true) {
+                    errors.append(ValidationError(
+                        reason: value.isFinite ? .valueOutOfRange : .nonFiniteValue, field: "\(field).\(name)",
+                        value: "\(value)", expected: expected))
+                }
+            }
+            check(location.latitude, "latitude", -90...90, "degrees north in -90...90")
+            check(location.longitude, "longitude", -180...180, "degrees east in -180...180")
+            check(location.altitude, "altitude", nil, "a finite number of meters")
+            check(location.horizontalAccuracy, "horizontalAccuracy", 0...Double.greatestFiniteMagnitude, "meters, not negative")
+            check(location.verticalAccuracy, "verticalAccuracy", 0...Double.greatestFiniteMagnitude, "meters, not negative")
+            check(location.course, "course", 0...359.999999, "degrees from true north in 0..<360")
+            check(location.speed, "speed", 0...Double.greatestFiniteMagnitude, "meters per second, not negative")
+            if !location.timestamp.timeIntervalSinceReferenceDate.isFinite {
+                errors.append(ValidationError(
+                    reason: .nonFiniteValue, field: "\(field).timestamp", value: Validation.render(location.timestamp),
+                    expected: "a finite date"))
+                continue
+            }
+            if let previous, location.timestamp <= previous.time {
+                errors.append(ValidationError(
+                    reason: .invalidValue, field: "\(field).timestamp", value: Validation.render(location.timestamp),
+                    expected: "a time after locations[\(previous.index)] (\(Validation.render(previous.time))): locations ascend"))
+            }
+            previous = (index, location.timestamp)
+        }
+        return errors
+    }
+
+    /// The route as a GPX 1.1 document, as Apple Health exports write `workout-routes/*.gpx`: one
+    /// track named `name` with one segment, each location a `trkpt` with its elevation, UTC time
+    /// and, as extensions, speed, course and the two accuracies.
+    public func gpx(name: String, creator: String = "Salus") -> String {
+        let time = Date.ISO8601FormatStyle()
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="\(Self.escaped(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+
+            """
+        if let first = locations.first {
+            text += " <metadata>\n  <time>\(first.timestamp.formatted(time))</time>\n </metadata>\n"
+        }
+        text += " <trk>\n  <name>\(Self.escaped(name))</name>\n  <trkseg>\n"
+        for location in locations {
+            text += "   <trkpt lon=\"\(Self.number(location.longitude))\" lat=\"\(Self.number(location.latitude))\">"
+            if let altitude = location.altitude { text += "<ele>\(Self.number(altitude))</ele>" }
+            text += "<time>\(location.timestamp.formatted(time))</time>"
+            let extensions: [(String, Double?)] = [
+                ("speed", location.speed), ("course", location.course),
+                ("hAcc", location.horizontalAccuracy), ("vAcc", location.verticalAccuracy),
+            ]
+            let present = extensions.compactMap { name, value in value.map { "<\(name)>\(Self.number($0))</\(name)>" } }
+            if !present.isEmpty { text += "<extensions>\(present.joined())</extensions>" }
+            text += "</trkpt>\n"
+        }
+        text += "  </trkseg>\n </trk>\n</gpx>\n"
+        return text
+    }
+
+    /// A number in plain decimal notation, never exponential.
+    static func number(_ value: Double) -> String {
+        var text = String(format: "%.8f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    /// Text with XML's five special characters escaped.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&apos;")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SalusKit
+import SalusModel
+import SalusRPC
+import Testing
+
+/// `salusctl workouts` on a running daemon: a triathlon's per-activity figures.
+@Suite("salusctl workouts on a running daemon")
+struct WorkoutsCommandTests {
+    static let app = "org.example.triathlon"
+    static let start = Date(timeIntervalSince1970: 1_795_250_000)
+    static func at(_ seconds: TimeInterval) -> Date { start.addingTimeInterval(seconds) }
+
+    static func salusctl(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {
+        try await DaemonHarness.run(
+            DaemonHarness.binDirectory.appendingPathComponent("salusctl"), arguments + ["--admin-socket", daemon.adminSocketPath],
+            environment: ["TZ": "UTC"], timeout: .seconds(60))
+    }
+
+    @Test("list --type running finds the triathlon; show prints each leg's heart rate and distance")
+    func listAndShow() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let store = try await DaemonClients.store(daemon, Self.app)
+        let perMinute = SalusUnit.count.divided(by: .minute)
+        let triathlon = Sample(
+            type: TypeIdentifier(rawValue: SampleType.workout.description), startDate: Self.start, endDate: Self.at(3600),
+            value: .workout(Workout(
+                activityType: WorkoutActivityType.swimBikeRun,
+                events: [WorkoutEvent(.pause, startDate: Self.at(1000)), WorkoutEvent(.resume, startDate: Self.at(1060))],
+                activities: [
+                    WorkoutActivity(activityType: WorkoutActivityType.swimming, startDate: Self.at(0), endDate: Self.at(900)),
+                    WorkoutActivity(activityType: WorkoutActivityType.cycling, startDate: Self.at(900), endDate: Self.at(2400)),
+                    WorkoutActivity(activityType: WorkoutActivityType.running, startDate: Self.at(2400), endDate: Self.at(3600)),
+                ])),
+            sourceRevision: Sample.unsavedSource)
+        let saved = try await store.save([
+            triathlon,
+            .quantity(.heartRate, Quantity(value: 130, unit: perMinute), start: Self.at(400)),
+            .quantity(.heartRate, Quantity(value: 150, unit: perMinute), start: Self.at(1500)),
+            .quantity(.heartRate, Quantity(value: 160, unit: perMinute), start: Self.at(3000)),
+            .quantity(.heartRate, Quantity(value: 170, unit: perMinute), start: Self.at(3300)),
+            .quantity(.distanceWalkingRunning, Quantity(value: 10, unit: .kilometer), start: Self.at(2400), end: Self.at(3600)),
+        ])
+        let uuid = saved[0].uuid.uuidString.lowercased()
+
+        let list = try await Self.salusctl(daemon, ["workouts", "list", "--type", "running", "--json"])
+        #expect(list.status == 0, "\(list.output)")
+        let listed = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
+        #expect(listed.map { $0["uuid"] as? String } == [uuid])
+        #expect(listed.first?["activityTypeName"] as? String == "swimBikeRun")
+        #expect(listed.first?["duration"] as? Double == 3540)
+        let none = try await Self.salusctl(daemon, ["workouts", "list", "--type", "walking"])
+        #expect(none.output.contains("no workouts"), "\(none.output)")
+
+        let shown = try await Self.salusctl(daemon, ["workouts", "show", uuid])
+        #expect(shown.status == 0, Comment(rawValue: shown.output))
+        #expect(shown.output.contains("swimBikeRun workout \(uuid)"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("59:00 excluding pauses"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("3. running"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("HeartRate: average 165"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("DistanceWalkingRunning: 10000 m"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("pause"), Comment(rawValue: shown.output))
+
+        let json = try await Self.salusctl(daemon, ["workouts", "show", uuid, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any] ?? [:]
+        let activities = object["activities"] as? [[String: Any]] ?? []
+        // In the canonical unit count/s: 130, 150 and 165 count/min.
+        var averages: [Double] = []
+        for activity in activities {
+            let statistics = activity["statistics"] as? [String: Any] ?? [:]
+            let heartRate = statistics["HKQuantityTypeIdentifierHeartRate"] as? [String: Any] ?? [:]
+            let average = heartRate["average"] as? Double ?? 0
+            averages.append((average * 60 * 1000).rounded() / 1000)
+        }
+        #expect(averages == [130, 150, 165])
+
+        let missing = try await Self.salusctl(daemon, ["workouts", "show", "0190c2a0-0000-7000-8000-000000000001"])
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("no workout has the UUID"), "\(missing.output)")
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import SalusKit
+import SalusModel
+import SalusRPC
+import SalusTestSupport
+import Testing
+
+/// Workouts through the store service with the bundled plugins: a workout saved without
+/// activities gets one, and is served with statistics computed from the samples its app saved
+/// during it, recomputed when those samples change.
+@Suite("Workouts through the store service")
+struct WorkoutServiceTests {
+    static let morning = Date(timeIntervalSince1970: 1_795_250_000)
+    static func at(_ seconds: TimeInterval) -> Date { morning.addingTimeInterval(seconds) }
+    static let perMinute = SalusUnit.count.divided(by: .minute)
+
+    static func workout(_ value: Workout, duration: TimeInterval) -> Sample {
+        Sample(
+            type: TypeIdentifier(rawValue: SampleType.workout.description), startDate: morning, endDate: at(duration),
+            value: .workout(value), sourceRevision: Sample.unsavedSource)
+    }
+
+    /// A heart rate in count/min, rounded to 1e-9.
+    static func bpm(_ quantity: Quantity?) throws -> Double? {
+        try quantity.map { (try $0.doubleValue(for: perMinute) * 1e9).rounded() / 1e9 }
+    }
+
+    static func workouts(_ store: HealthStore) async throws -> [Workout] {
+        try await SampleQueryDescriptor(type: .workout).result(for: store).compactMap {
+            if case .workout(let workout) = $0.value { return workout }
+            return nil
+        }
+    }
+
+    @Test("A run saved without activities gets one; its statistics follow its samples")
+    func defaultActivityAndLiveStatistics() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.run", name: "Run")
+        let other = try await server.healthStore("org.example.other", name: "Other")
+        _ = try await store.save(Self.workout(Workout(activityType: WorkoutActivityType.running), duration: 1200))
+        let rates = try await store.save([
+            .quantity(.heartRate, Quantity(value: 140, unit: Self.perMinute), start: Self.at(100)),
+            .quantity(.heartRate, Quantity(value: 160, unit: Self.perMinute), start: Self.at(700)),
+            .quantity(.distanceWalkingRunning, Quantity(value: 3, unit: .kilometer), start: Self.at(0), end: Self.at(1200)),
+        ])
+        // Another app's samples are not this workout's.
+        _ = try await other.save(.quantity(.heartRate, Quantity(value: 60, unit: Self.perMinute), start: Self.at(200)))
+
+        let saved = try #require(try await Self.workouts(store).first)
+        #expect(saved.activities.count == 1)
+        #expect(saved.activities[0].activityType == WorkoutActivityType.running)
+        #expect(saved.activities[0].startDate == Self.morning)
+        #expect(saved.activities[0].endDate == Self.at(1200))
+        let heartRate = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRate")
+        let distance = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierDistanceWalkingRunning")
+        #expect(try Self.bpm(saved.allStatistics[heartRate]?.average) == 150)
+        #expect(try Self.bpm(saved.allStatistics[heartRate]?.minimum) == 140)
+        #expect(saved.activities[0].allStatistics[distance]?.sum == Quantity(value: 3000, unit: .meter))
+
+        _ = try await store.delete(uuids: [rates[1].uuid])
+        let after = try #require(try await Self.workouts(store).first)
+        #expect(try Self.bpm(after.allStatistics[heartRate]?.average) == 140)
+        #expect(try Self.bpm(after.activities[0].statistics[heartRate]) == 140)
+    }
+
+    @Test("A refused workout names the field and value and saves nothing")
+    func refusal() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.run", name: "Run")
+        let legs = Workout(
+            activityType: WorkoutActivityType.swimBikeRun,
+            activities: [
+                WorkoutActivity(activityType: WorkoutActivityType.swimming, startDate: Self.at(0), endDate: Self.at(600)),
+                WorkoutActivity(activityType: WorkoutActivityType.wheelchairRunPace, startDate: Self.at(600), endDate: Self.at(900)),
+            ])
+        await #expect {
+            _ = try await store.save(Self.workout(legs, duration: 900))
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("samples[0].workout.activities[1].activityType") && message.contains("71")
+        }
+        #expect(try await Self.workouts(store).isEmpty)
+    }
+
+    @Test("A reader may filter workouts by a statistic only over a type it may read, and sees only those statistics")
+    func statisticsUnderAuthorization() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
+        let workoutType = SampleType.workout.description
+        for app in ["org.example.run", "org.example.coach", "org.example.stranger"] { _ = try await Authz.register(owner, app) }
+        try await Authz.grant(owner, "org.example.run", workoutType, read: nil, share: .granted)
+        try await Authz.grant(owner, "org.example.run", Authz.heartRate, read: nil, share: .granted)
+        try await Authz.grant(owner, "org.example.coach", workoutType, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.coach", Authz.heartRate, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.stranger", workoutType, read: .granted, share: nil)
+        let run = HealthStore(client: try await Authz.app(server, "org.example.run"))
+        _ = try await run.save(Self.workout(Workout(activityType: WorkoutActivityType.running), duration: 1200))
+        _ = try await run.save(.quantity(.heartRate, Quantity(value: 170, unit: Self.perMinute), start: Self.at(600)))
+
+        let fast = SamplePredicate.workoutActivityStatistic(
+            37, TypeIdentifier(rawValue: Authz.heartRate), .average, .greaterThan, Quantity(value: 150, unit: Self.perMinute))
+        let coach = HealthStore(client: try await Authz.app(server, "org.example.coach"))
+        let stranger = HealthStore(client: try await Authz.app(server, "org.example.stranger"))
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: fast).result(for: coach).count == 1)
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: fast).result(for: run).count == 1)
+        // Without heart-rate read the test is false, and its negation true: nothing is learnt.
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: fast).result(for: stranger).isEmpty)
+        #expect(try await SampleQueryDescriptor(type: .workout, predicate: !fast).result(for: stranger).count == 1)
+        let seen = try #require(try await Self.workouts(stranger).first)
+        #expect(seen.allStatistics.isEmpty)
+        #expect(try #require(try await Self.workouts(coach).first).allStatistics.count == 1)
+    }
+}
