@@ -44,6 +44,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case categoryValues(Set<Int>, valueGroups: Set<String> = [])
     /// A test on a workout.
     case workout(WorkoutTest)
+    /// A test on a vision prescription.
+    case prescription(PrescriptionTest)
 
     /// The most UUIDs one `uuids` node may list (each is a bound parameter).
     public static let maximumUUIDs = 10_000
@@ -164,6 +166,22 @@ public enum WorkoutTest: Hashable, Sendable {
     /// A workout keeps one statistic per quantity type: the sum for cumulative types, the
     /// average for discrete ones. A test on a statistic the workout does not keep matches nothing.
     case statistic(quantityType: TypeIdentifier, WorkoutStatistic, ComparisonOperator, Quantity)
+}
+
+/// A test on a vision prescription, as `salus.v1.PrescriptionPredicate`. Date ranges are
+/// half-open, `[start, end)`, a nil bound open.
+///
+/// On tombstones (anchored queries' deletions) these tests cannot be decided and count as "may
+/// match".
+public enum PrescriptionTest: Hashable, Sendable {
+    /// Glasses or contacts.
+    case prescriptionType(VisionPrescription.PrescriptionType)
+    /// Issued inside the range.
+    case dateIssued(start: Date?, end: Date?)
+    /// Expiring inside the range; a prescription without an expiration date never matches.
+    case expirationDate(start: Date?, end: Date?)
+    /// In force at the date (`VisionPrescription.isValid(at:)`): "valid today" is `.validAt(Date())`.
+    case validAt(Date)
 }
 
 /// Which statistic of a workout, as `salus.v1.WorkoutStatistic`.
