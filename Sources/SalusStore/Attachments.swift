@@ -5,26 +5,6 @@ import SalusModel
 import Glibc
 #endif
 
-/// One attachment of an object, as HealthKit's `HKAttachment`: what the `attachments` row says.
-package struct AttachmentRecord: Hashable, Sendable {
-    /// The attachment's UUID (time-ordered, assigned by the store).
-    package var uuid: UUID
-    /// The sample it is attached to.
-    package var objectUUID: UUID
-    /// The file name, for people.
-    package var name: String
-    /// The media type found from the content.
-    package var contentType: String
-    /// The content's size in bytes.
-    package var size: Int64
-    /// When it was added.
-    package var creationDate: Date
-    /// The app that added it; nil for the owner.
-    package var appID: String?
-    /// Free-form string metadata.
-    package var metadata: [String: String]
-}
-
 /// An attachment's content being written: a partial file under `attachments/` that no row
 /// names yet, so nothing sees it until `SampleStore.commitAttachment` publishes it.
 ///
@@ -213,13 +193,13 @@ extension SampleStore {
     package func commitAttachment(
         _ upload: AttachmentUpload, objectUUID: UUID, name: String, contentType: String, appID: String?,
         metadata: [String: String], now: Date = Date()
-    ) async throws -> AttachmentRecord {
+    ) async throws -> Attachment {
         try checkOpen()
         try upload.finish()
         let folder = attachmentFolder
-        let record = AttachmentRecord(
+        let record = Attachment(
             uuid: upload.uuid, objectUUID: objectUUID, name: name, contentType: contentType, size: upload.size,
-            creationDate: now, appID: appID, metadata: metadata)
+            creationDate: StoredTime.date(StoredTime.microseconds(now)), appID: appID, metadata: metadata)
         let metadataJSON = String(decoding: try JSONEncoder().encode(metadata), as: UTF8.self)
         return try await writer.connection.run { database in
             guard rename(upload.partialPath, upload.finalPath) == 0 else {
@@ -258,11 +238,11 @@ extension SampleStore {
     private static let attachmentColumns =
         "a.uuid, s.uuid, a.name, a.content_type, a.size, a.created_us, a.app_id, a.metadata"
 
-    private static func attachment(_ statement: Statement) -> AttachmentRecord {
+    private static func attachment(_ statement: Statement) -> Attachment {
         let metadata = statement.text(7).flatMap {
             try? JSONDecoder().decode([String: String].self, from: Data($0.utf8))
         }
-        return AttachmentRecord(
+        return Attachment(
             uuid: statement.uuid(0) ?? UUID(), objectUUID: statement.uuid(1) ?? UUID(), name: statement.text(2) ?? "",
             contentType: statement.text(3) ?? "", size: statement.int64(4),
             creationDate: StoredTime.date(statement.int64(5)), appID: statement.text(6), metadata: metadata ?? [:])
@@ -270,21 +250,21 @@ extension SampleStore {
 
     /// The attachments of the sample `objectUUID`, oldest first (none when there is no such
     /// sample). The store does not know who asks: check first that the caller may read it.
-    package func attachments(of objectUUID: UUID) async throws -> [AttachmentRecord] {
+    package func attachments(of objectUUID: UUID) async throws -> [Attachment] {
         try checkOpen()
         return try await readers.run { database in
             let statement = try database.prepare(
                 "SELECT \(Self.attachmentColumns) FROM attachments a JOIN samples s ON s.id = a.sample_id "
                     + "WHERE s.uuid = ? ORDER BY a.id", cached: false)
             try statement.bind([.uuid(objectUUID)])
-            var records: [AttachmentRecord] = []
+            var records: [Attachment] = []
             while try statement.step() { records.append(Self.attachment(statement)) }
             return records
         }
     }
 
     /// The attachment with this UUID, or nil.
-    package func attachment(uuid: UUID) async throws -> AttachmentRecord? {
+    package func attachment(uuid: UUID) async throws -> Attachment? {
         try checkOpen()
         return try await readers.run { database in
             let statement = try database.prepare(
@@ -296,7 +276,7 @@ extension SampleStore {
     }
 
     /// The content of the attachment `record`, in chunks of at most `chunkSize` bytes.
-    package func attachmentContent(_ record: AttachmentRecord, chunkSize: Int = 1 << 20) throws -> AttachmentChunks {
+    package func attachmentContent(_ record: Attachment, chunkSize: Int = 1 << 20) throws -> AttachmentChunks {
         try checkOpen()
         let path = "\(attachmentFolder)/\(record.uuid.uuidString)"
         guard let handle = FileHandle(forReadingAtPath: path) else {
