@@ -146,8 +146,8 @@ public struct LensSpecification: Hashable, Sendable {
         Range(field: "diameter", bounds: 9...15, unit: "mm", expected: "a diameter from 9 to 15 millimetres"),
     ]
 
-    /// Every numeric field with its name, for validation and display.
-    var numericFields: [(String, Double?)] {
+    /// Every numeric field with its name (`sphere`, ..., `diameter`), for validation and display.
+    public var numericFields: [(String, Double?)] {
         [
             ("sphere", sphere), ("cylinder", cylinder), ("axis", axis), ("addPower", addPower),
             ("vertexDistance", vertexDistance), ("farPupillaryDistance", farPupillaryDistance),
