@@ -17,8 +17,8 @@ import SalusWire
 /// daemon decides the content type from the bytes (still images and PDF; never GIF or video)
 /// and refuses files above the size Hello reports (``maximumAttachmentSize``).
 public struct AttachmentStore: Sendable {
-    /// Bytes per uploaded chunk.
-    public static let chunkSize = 1 << 20
+    /// Bytes per uploaded chunk (64 KiB: a full window of 64 frames is 4 MiB in the daemon).
+    public static let chunkSize = 64 * 1024
 
     let client: RPCClient
 

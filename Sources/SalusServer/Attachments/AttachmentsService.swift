@@ -26,8 +26,9 @@ import SalusWire
 /// 5. **Above `maximumSize` an upload fails with RESOURCE_EXHAUSTED naming the limit,** which
 ///    Hello reports (`Limits.max_attachment_size`); nothing of it remains.
 package struct AttachmentsService: Sendable {
-    /// Bytes per Data frame of a download.
-    package static let chunkSize = 1 << 20
+    /// Bytes per Data frame of a download: 64 KiB, so a full window of credits (64 frames) is
+    /// 4 MiB, not the 64 MiB that 1 MiB chunks would allow in flight.
+    package static let chunkSize = 64 * 1024
 
     let store: SampleStore
     let registry: TypeRegistry
