@@ -158,6 +158,13 @@ let package = Package(
             dependencies: ["SalusKit", "SalusModel"],
             path: "Examples/WeeklyReport"
         ),
+        // An example app: a glasses prescription saved with a scan of the paper, then read
+        // back object by object as the owner grants.
+        .executableTarget(
+            name: "VisionCard",
+            dependencies: ["SalusKit", "SalusModel"],
+            path: "Examples/VisionCard"
+        ),
 
         .executableTarget(
             name: "salusd",
@@ -244,7 +251,7 @@ let package = Package(
             name: "SalusDaemonTests",
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
-                "SalusTestSupport",
+                "VisionCard", "SalusTestSupport",
             ]
         ),
     ],

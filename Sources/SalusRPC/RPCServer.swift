@@ -26,6 +26,9 @@ package final class RPCServer: Sendable {
         /// Run handlers on their connection's event loop (no thread hop to answer). Handlers
         /// must then never block; turn this off for handlers that might.
         package var runHandlersOnEventLoop = true
+        /// The largest attachment the services accept, reported in Hello's limits (0: none
+        /// stated). The attachments service enforces it; the transport only reports it.
+        package var maxAttachmentSize: UInt64 = 0
         package var serverName = "salusd"
         package var serverVersion = "0.1.0"
 

@@ -90,4 +90,13 @@ package enum SalusMethods {
         package static let listPlugins = MethodDescriptor(service: name, method: "ListPlugins")
         package static let listTypes = MethodDescriptor(service: name, method: "ListTypes")
     }
+
+    /// `salus.v1.Attachments`: files attached to objects (HealthKit's `HKAttachmentStore`).
+    package enum Attachments {
+        package static let name = "salus.v1.Attachments"
+        package static let add = MethodDescriptor(service: name, method: "Add")
+        package static let list = MethodDescriptor(service: name, method: "List")
+        package static let read = MethodDescriptor(service: name, method: "Read")
+        package static let remove = MethodDescriptor(service: name, method: "Remove")
+    }
 }

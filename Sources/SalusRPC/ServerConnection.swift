@@ -274,6 +274,7 @@ final class ServerConnection: FrameConnection {
         hello.limits.maxMetadataSize = UInt32(WireLimits.maxMetadataSize)
         hello.limits.initialWindow = UInt32(configuration.initialWindow)
         hello.limits.receiveWindow = UInt32(configuration.receiveWindow)
+        hello.limits.maxAttachmentSize = configuration.maxAttachmentSize
         var services = router.methods.map { service in
             var info = Salus_V1_ServiceInfo()
             info.name = service.service

@@ -103,6 +103,7 @@ package final class SalusServices: Sendable {
         self.authorization = authorization
         var serverConfiguration = RPCServer.Configuration()
         serverConfiguration.serverVersion = SalusDaemon.version
+        serverConfiguration.maxAttachmentSize = UInt64(max(0, configuration.maxAttachmentSize))
         server = RPCServer(configuration: serverConfiguration, logger: logger)
 
         let storeService = StoreService(store: store, registry: plugins.registry, authorization: authorization)
@@ -121,6 +122,10 @@ package final class SalusServices: Sendable {
         statistics.register(into: &app, owner: false)
         person.register(into: &app, owner: false)
         AuthorizationService(engine: authorization, store: store).register(into: &app)
+        let attachments = AttachmentsService(
+            store: store, registry: plugins.registry, authorization: authorization,
+            maximumSize: configuration.maxAttachmentSize)
+        attachments.register(into: &app)
         appRouter = app
 
         let endpoints = AppEndpoints(
@@ -133,6 +138,7 @@ package final class SalusServices: Sendable {
         storeService.register(into: &admin, owner: true)
         statistics.register(into: &admin, owner: true)
         person.register(into: &admin, owner: true)
+        attachments.register(into: &admin)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         ImportService(store: store, settings: settings).register(into: &admin)
         adminRouter = admin

@@ -141,6 +141,8 @@ struct PredicateCompiler {
             return "coalesce(r.category IN (\(placeholders(all.count))), 0)"
         case .workout(let test):
             return try workout(test, path: "\(path).workout", into: &arguments)
+        case .prescription(let test):
+            return try prescription(test, path: "\(path).prescription", into: &arguments)
         }
     }
 
@@ -405,6 +407,57 @@ struct PredicateCompiler {
         return "(SELECT \(aggregate) FROM samples q WHERE q.app_ref = r.app_ref AND q.kind = 0 "
             + "AND q.type_id = (SELECT id FROM types WHERE identifier = ?) AND q.value IS NOT NULL "
             + "AND q.end_us >= \(from) AND q.start_us <= \(to) AND \(fraction) > 0)"
+    }
+}
+
+extension PredicateCompiler {
+    /// A prescription test, over the JSON payload (`Payloads.PrescriptionPayload`: raw type,
+    /// dates as seconds since 2001). Undecidable on tombstones, which keep no payload.
+    fileprivate func prescription(_ test: PrescriptionTest, path: String, into arguments: inout [SQLValue])
+        throws(StoreError) -> String
+    {
+        try requireKind(.visionPrescription, field: path)
+        func field(_ name: String) -> String { "json_extract(CAST(r.payload AS TEXT), '$.\(name)')" }
+        // Check the ranges first, so an invalid predicate is refused whatever the target.
+        switch test {
+        case .dateIssued(let start?, let end?) where end < start:
+            throw StoreError.invalid(
+                "\(path).dateIssued.endDate", value: Rendering.date(end),
+                expected: "a range end at or after its start \(Rendering.date(start))")
+        case .expirationDate(let start?, let end?) where end < start:
+            throw StoreError.invalid(
+                "\(path).expirationDate.endDate", value: Rendering.date(end),
+                expected: "a range end at or after its start \(Rendering.date(start))")
+        default:
+            break
+        }
+        func range(_ name: String, _ start: Date?, _ end: Date?) -> String {
+            var tests = ["\(field(name)) IS NOT NULL"]
+            if let start {
+                tests.append("\(field(name)) >= ?")
+                arguments.append(.real(start.timeIntervalSinceReferenceDate))
+            }
+            if let end {
+                tests.append("\(field(name)) < ?")
+                arguments.append(.real(end.timeIntervalSinceReferenceDate))
+            }
+            return "coalesce(" + tests.joined(separator: " AND ") + ", 0)"
+        }
+        if target == .tombstones { return "NULL" }
+        switch test {
+        case .prescriptionType(let type):
+            arguments.append(.integer(Int64(type.rawValue)))
+            return "coalesce(\(field("prescriptionType")) = ?, 0)"
+        case .dateIssued(let start, let end):
+            return range("dateIssued", start, end)
+        case .expirationDate(let start, let end):
+            return range("expirationDate", start, end)
+        case .validAt(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            arguments += [.real(seconds), .real(seconds)]
+            return "coalesce(\(field("dateIssued")) <= ? AND (\(field("expirationDate")) IS NULL OR "
+                + "\(field("expirationDate")) > ?), 0)"
+        }
     }
 }
 

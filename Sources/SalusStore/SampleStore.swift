@@ -43,7 +43,7 @@ package final class SampleStore: Sendable {
     /// Where type rules come from.
     package let catalog: TypeCatalog
 
-    private let writer: StoreWriter
+    let writer: StoreWriter
     let readers: ReaderPool
     private let broadcaster: CommitBroadcaster
     private let closed = Atomic<Bool>(false)
@@ -79,6 +79,10 @@ package final class SampleStore: Sendable {
         let writer = StoreWriter(
             connection: writerConnection, catalog: catalog, broadcaster: broadcaster, logger: logger)
         try await writer.load()
+        let attachmentFolder = AttachmentFiles.folder(storePath: path)
+        _ = try await writerConnection.run { database in
+            try AttachmentFiles.sweep(database, folder: attachmentFolder, includingPartial: true)
+        }
         let readers = ReaderPool(count: configuration.readerCount, label: label)
         for reader in readers.readers {
             try await reader.open { try Database(path: path, create: false, readOnly: true) }
@@ -136,7 +140,9 @@ package final class SampleStore: Sendable {
     /// once. An empty list is `invalidArgument`.
     package func delete(_ uuids: [UUID], requester: Requester) async throws -> DeleteResponse {
         try checkOpen()
-        return try await writer.delete(uuids, requester: requester)
+        let response = try await writer.delete(uuids, requester: requester)
+        _ = try? await sweepAttachmentFiles()
+        return response
     }
 
     /// Deletes every sample of `type` matching `predicate` (nil: all) that `requester` may
@@ -146,7 +152,9 @@ package final class SampleStore: Sendable {
         -> DeleteResponse
     {
         try checkOpen()
-        return try await writer.delete(type: type, matching: predicate, requester: requester)
+        let response = try await writer.delete(type: type, matching: predicate, requester: requester)
+        _ = try? await sweepAttachmentFiles()
+        return response
     }
 
     /// Removes the tombstones of deletions made before `date`, oldest first, and moves the

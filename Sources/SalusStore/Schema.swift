@@ -203,6 +203,29 @@ package enum Schema {
             );
             """)
 
+    /// Migration 7: attachments (HealthKit's `HKAttachment`), one row per attachment naming its
+    /// sample, the app that added it and the content's file under the data folder's
+    /// `attachments/` (named by the attachment's UUID). Rows go with their sample
+    /// (`ON DELETE CASCADE`); the file is written and synced before the row is committed, so a
+    /// row always names a complete file, and a file without a row is never visible (and is
+    /// removed by `AttachmentFiles.sweep`).
+    package static let migration7 = Migration(
+        version: 7, summary: "attachments, deleted with their sample",
+        sql: """
+            CREATE TABLE attachments (
+                id INTEGER PRIMARY KEY,
+                uuid BLOB NOT NULL UNIQUE,
+                sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                content_type TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                created_us INTEGER NOT NULL,
+                app_id TEXT,
+                metadata TEXT NOT NULL
+            );
+            CREATE INDEX attachments_by_sample ON attachments(sample_id);
+            """)
+
     /// Migration 9: `workout_activities(sample_id, position, activity_type, start_us, end_us)`, a
     /// workout's activities as rows (the payload keeps the whole value), so predicates on
     /// activities — their type, duration and statistics over their interval — compile to SQL
@@ -233,7 +256,7 @@ package enum Schema {
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
-    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6, migration9]
+    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6, migration7, migration9]
 
     /// The schema version a database has after `migrate`.
     package static var currentVersion: Int { migrations.last!.version }

@@ -34,6 +34,8 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
         package static let database = Code(rawValue: "database")
         /// The store was closed.
         package static let closed = Code(rawValue: "closed")
+        /// A value is larger than a stated limit (an attachment above its maximum size).
+        package static let resourceExhausted = Code(rawValue: "resourceExhausted")
     }
 
     /// Why the call failed.

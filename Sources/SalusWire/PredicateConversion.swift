@@ -99,6 +99,8 @@ extension SamplePredicate {
                 }
             }
             wire.workout = predicate
+        case .prescription(let test):
+            wire.prescription = test.wire
         }
         return wire
     }
@@ -183,10 +185,12 @@ extension SamplePredicate {
             self = .categoryValues(raw, valueGroups: Set(values.valueGroups))
         case .workout(let workout):
             self = .workout(try WorkoutTest(wire: workout, path: "\(path).workout"))
+        case .prescription(let prescription):
+            self = .prescription(try PrescriptionTest(wire: prescription, path: "\(path).prescription"))
         case nil:
             throw ValidationError(
                 reason: .missingValue, field: path, value: "an empty node",
-                expected: "one of and, or, not, dateWindow, sources, sourceRevisions, devices, deviceProperty, uuids, metadata, quantity, categoryValues, workout")
+                expected: "one of and, or, not, dateWindow, sources, sourceRevisions, devices, deviceProperty, uuids, metadata, quantity, categoryValues, workout, prescription")
         }
     }
 }
@@ -246,6 +250,56 @@ extension WorkoutStatisticTest {
             $0.statistic = Salus_V1_WorkoutStatistic(rawValue: statistic.rawValue) ?? .unspecified
             $0.operator = comparison.wire
             $0.quantity = quantity.wire
+        }
+    }
+}
+
+extension PrescriptionTest {
+    /// The wire form.
+    package var wire: Salus_V1_PrescriptionPredicate {
+        func range(_ start: Date?, _ end: Date?) -> Salus_V1_PrescriptionDateRange {
+            var range = Salus_V1_PrescriptionDateRange()
+            if let start { range.startDate = WireDate.microseconds(start) }
+            if let end { range.endDate = WireDate.microseconds(end) }
+            return range
+        }
+        var wire = Salus_V1_PrescriptionPredicate()
+        switch self {
+        case .prescriptionType(let type): wire.prescriptionType = Int32(type.rawValue)
+        case .dateIssued(let start, let end): wire.dateIssued = range(start, end)
+        case .expirationDate(let start, let end): wire.expirationDate = range(start, end)
+        case .validAt(let date): wire.validAt = WireDate.microseconds(date)
+        }
+        return wire
+    }
+
+    init(wire: Salus_V1_PrescriptionPredicate, path: String) throws(ValidationError) {
+        func bounds(_ range: Salus_V1_PrescriptionDateRange) -> (Date?, Date?) {
+            (
+                range.optionalStartDate != nil ? WireDate.date(range.startDate) : nil,
+                range.optionalEndDate != nil ? WireDate.date(range.endDate) : nil
+            )
+        }
+        switch wire.test {
+        case .prescriptionType(let raw):
+            guard let type = VisionPrescription.PrescriptionType(rawValue: Int(raw)) else {
+                throw ValidationError(
+                    reason: .invalidValue, field: "\(path).prescriptionType", value: "\(raw)",
+                    expected: "1 (glasses) or 2 (contacts)")
+            }
+            self = .prescriptionType(type)
+        case .dateIssued(let range):
+            let (start, end) = bounds(range)
+            self = .dateIssued(start: start, end: end)
+        case .expirationDate(let range):
+            let (start, end) = bounds(range)
+            self = .expirationDate(start: start, end: end)
+        case .validAt(let microseconds):
+            self = .validAt(WireDate.date(microseconds))
+        case nil:
+            throw ValidationError(
+                reason: .missingValue, field: "\(path).test", value: "none",
+                expected: "prescriptionType, dateIssued, expirationDate or validAt")
         }
     }
 }

@@ -53,6 +53,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How long deletions are kept for anchored queries: 30d, 12h, 90m, 45s or seconds.", valueName: "duration"))
     var tombstoneRetention: String = "30d"
 
+    @Option(name: .long, help: ArgumentHelp("The largest attachment accepted, in MiB (reported in Hello's limits).", valueName: "MiB"))
+    var maxAttachmentSize: Int = 100
+
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
         "Check the plugins (*.so) in these folders, print what would load and why anything would not, and exit (1 if anything was refused).",
         valueName: "dir"))
@@ -70,6 +73,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         }
         guard drainTimeout >= 0, drainTimeout.isFinite else {
             throw ValidationError("--drain-timeout: '\(drainTimeout)' must be a number of seconds, 0 or more")
+        }
+        guard (1...1_048_576).contains(maxAttachmentSize) else {
+            throw ValidationError("--max-attachment-size: '\(maxAttachmentSize)' is not a size; expected 1 to 1048576 MiB")
         }
         guard Self.duration(tombstoneRetention) != nil else {
             throw ValidationError("--tombstone-retention: '\(tombstoneRetention)' is not a duration; expected a positive number with d, h, m or s (30d, 12h, 90m, 45s)")
@@ -127,6 +133,7 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             tombstoneRetention: Self.duration(tombstoneRetention)!
         )
         configuration.openAuthorization = authorization == "open"
+        configuration.maxAttachmentSize = Int64(maxAttachmentSize) * 1024 * 1024
         let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
             FileHandle.standardOutput.write(Data((report + "\n").utf8))
         }

@@ -76,7 +76,8 @@ final class ServerHarness: Sendable {
         openAuthorization: Bool = false,
         tombstoneRetention: Duration = .seconds(30 * 86_400),
         logger: Logger? = nil,
-        additionalTypes: [TypeRules] = []
+        additionalTypes: [TypeRules] = [],
+        maxAttachmentSize: Int64? = nil
     ) async throws -> ServerHarness {
         let directory = try makeTemporaryDirectory()
         do {
@@ -92,7 +93,7 @@ final class ServerHarness: Sendable {
             return try await open(
                 directory: directory, developmentMode: developmentMode, openAuthorization: openAuthorization,
                 tombstoneRetention: tombstoneRetention, logger: logger ?? quietLogger, additionalTypes: additionalTypes,
-                previous: nil)
+                previous: nil, maxAttachmentSize: maxAttachmentSize)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -124,7 +125,7 @@ final class ServerHarness: Sendable {
 
     private static func open(
         directory: URL, developmentMode: Bool, openAuthorization: Bool, tombstoneRetention: Duration, logger: Logger,
-        additionalTypes: [TypeRules], previous: ServerHarness?
+        additionalTypes: [TypeRules], previous: ServerHarness?, maxAttachmentSize: Int64? = nil
     ) async throws -> ServerHarness {
         let dataDirectory = directory.appendingPathComponent("data", isDirectory: true)
         var configuration = DaemonConfiguration(
@@ -137,6 +138,7 @@ final class ServerHarness: Sendable {
             tombstoneRetention: tombstoneRetention
         )
         configuration.openAuthorization = openAuthorization
+        if let maxAttachmentSize { configuration.maxAttachmentSize = maxAttachmentSize }
         let services = try await SalusServices.open(configuration, logger: logger, additionalTypes: additionalTypes)
         return ServerHarness(
             directory: directory, dataDirectory: dataDirectory, services: services, logger: logger,

@@ -26,6 +26,10 @@ struct PredicateConversionTests {
         .workoutActivityType(37),
         .workoutDuration(.lessThan, 1800),
         .workoutStatistic(TypeIdentifier("HKQuantityTypeIdentifierDistanceWalkingRunning"), .sum, .greaterThan, Quantity(value: 5, unit: .meter)),
+        .prescription(.prescriptionType(.contacts)),
+        .prescription(.dateIssued(start: start, end: nil)),
+        .prescription(.expirationDate(start: nil, end: start)),
+        .prescription(.validAt(start)),
         .and([]),
         .or([]),
     ]
@@ -65,5 +69,12 @@ struct PredicateConversionTests {
         comparison.quantity.quantity.value = 1
         comparison.quantity.quantity.unit = "count"
         #expect((#expect(throws: ValidationError.self) { try SamplePredicate(wire: comparison) })?.field == "predicate.quantity.operator")
+
+        var prescription = Salus_V1_Predicate()
+        prescription.prescription.prescriptionType = 3
+        let badType = #expect(throws: ValidationError.self) { try SamplePredicate(wire: prescription) }
+        #expect(badType?.field == "predicate.prescription.prescriptionType" && badType?.value == "3")
+        prescription.prescription = Salus_V1_PrescriptionPredicate()
+        #expect((#expect(throws: ValidationError.self) { try SamplePredicate(wire: prescription) })?.field == "predicate.prescription.test")
     }
 }

@@ -44,6 +44,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case categoryValues(Set<Int>, valueGroups: Set<String> = [])
     /// A test on a workout.
     case workout(WorkoutTest)
+    /// A test on a vision prescription.
+    case prescription(PrescriptionTest)
 
     /// The most UUIDs one `uuids` node may list (each is a bound parameter).
     public static let maximumUUIDs = 10_000
@@ -223,6 +225,22 @@ public struct WorkoutStatisticTest: Hashable, Sendable {
         self.comparison = comparison
         self.quantity = quantity
     }
+}
+
+/// A test on a vision prescription, as `salus.v1.PrescriptionPredicate`. Date ranges are
+/// half-open, `[start, end)`, a nil bound open.
+///
+/// On tombstones (anchored queries' deletions) these tests cannot be decided and count as "may
+/// match".
+public enum PrescriptionTest: Hashable, Sendable {
+    /// Glasses or contacts.
+    case prescriptionType(VisionPrescription.PrescriptionType)
+    /// Issued inside the range.
+    case dateIssued(start: Date?, end: Date?)
+    /// Expiring inside the range; a prescription without an expiration date never matches.
+    case expirationDate(start: Date?, end: Date?)
+    /// In force at the date (`VisionPrescription.isValid(at:)`): "valid today" is `.validAt(Date())`.
+    case validAt(Date)
 }
 
 /// Which statistic of a workout, as `salus.v1.WorkoutStatistic`.

@@ -13,6 +13,23 @@ public struct VisionPrescription: Hashable, Sendable {
         case contacts = 2
     }
 
+    /// An eye; raw values are HealthKit's `HKVisionEye`.
+    public enum Eye: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+        /// The left eye (1).
+        case left = 1
+        /// The right eye (2).
+        case right = 2
+
+        /// "left" or "right".
+        public var description: String { self == .left ? "left" : "right" }
+    }
+
+    /// Whether the prescription is in force at `date`: issued at or before it and not expired
+    /// (an expiration date after `date`, or none).
+    public func isValid(at date: Date) -> Bool {
+        dateIssued <= date && (expirationDate.map { $0 > date } ?? true)
+    }
+
     /// Glasses or contacts.
     public var prescriptionType: PrescriptionType
     /// When the prescription was issued.
@@ -96,8 +113,41 @@ public struct LensSpecification: Hashable, Sendable {
         self.diameter = diameter
     }
 
-    /// Every numeric field with its name, for validation and display.
-    var numericFields: [(String, Double?)] {
+    /// One field's allowed values, in the field's fixed unit.
+    package struct Range: Sendable {
+        /// The field's name (`sphere`).
+        package var field: String
+        /// The allowed values, bounds included.
+        package var bounds: ClosedRange<Double>
+        /// The fixed unit (`D`, `deg`, `mm`).
+        package var unit: String
+        /// What a refusal says was expected.
+        package var expected: String
+    }
+
+    /// The allowed values of each field: HealthKit's documented ranges (sphere, cylinder, add
+    /// power, vertex distance, base curve, diameter); where HealthKit gives none, what the
+    /// quantity can physically be (an axis of 0–180 degrees, a positive pupillary distance).
+    package static let ranges: [Range] = [
+        Range(field: "sphere", bounds: -10.5...6.5, unit: "D", expected: "a sphere from -10.5 to +6.5 diopters"),
+        Range(field: "cylinder", bounds: -3...3, unit: "D", expected: "a cylinder from -3.0 to +3.0 diopters"),
+        Range(field: "axis", bounds: 0...180, unit: "deg", expected: "an axis from 0 to 180 degrees"),
+        Range(field: "addPower", bounds: 0.25...2.5, unit: "D", expected: "an add power from 0.25 to 2.5 diopters"),
+        Range(
+            field: "vertexDistance", bounds: 12...14, unit: "mm",
+            expected: "a vertex distance from 12 to 14 millimetres"),
+        Range(
+            field: "farPupillaryDistance", bounds: Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude,
+            unit: "mm", expected: "a far pupillary distance above 0 millimetres"),
+        Range(
+            field: "nearPupillaryDistance", bounds: Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude,
+            unit: "mm", expected: "a near pupillary distance above 0 millimetres"),
+        Range(field: "baseCurve", bounds: 7.8...9.2, unit: "mm", expected: "a base curve from 7.8 to 9.2 millimetres"),
+        Range(field: "diameter", bounds: 9...15, unit: "mm", expected: "a diameter from 9 to 15 millimetres"),
+    ]
+
+    /// Every numeric field with its name (`sphere`, ..., `diameter`), for validation and display.
+    public var numericFields: [(String, Double?)] {
         [
             ("sphere", sphere), ("cylinder", cylinder), ("axis", axis), ("addPower", addPower),
             ("vertexDistance", vertexDistance), ("farPupillaryDistance", farPupillaryDistance),

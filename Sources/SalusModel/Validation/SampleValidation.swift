@@ -10,8 +10,10 @@ extension Sample {
     /// and sync version (a number) present together; a workout with at least one activity, events
     /// of a known type and activities that have ended, each with end ≥ start inside the workout,
     /// activities that do not overlap, of the workout's type (swimming, cycling, running or
-    /// transition in a swimBikeRun workout), and a positive lap length; a prescription that does not expire before it is
-    /// issued and finite lens values; an electrocardiogram with finite voltages inside the
+    /// transition in a swimBikeRun workout), and a positive lap length; a prescription that does
+    /// not expire before it is issued, a brand exactly for contacts, lenses with a sphere, finite
+    /// values inside HealthKit's ranges (`LensSpecification.ranges`), no field of the other
+    /// prescription type and a well-formed prism for the lens's own eye; an electrocardiogram with finite voltages inside the
     /// sample's interval, as many as it says, and a finite non-negative heart rate and positive
     /// sampling frequency; an audiogram whose frequencies are positive and distinct, with finite
     /// sensitivities and clamping ranges of at least one bound, lower below upper; heartbeats
@@ -311,11 +313,130 @@ enum Validation {
                 start: prescription.dateIssued, end: expiration, at: path, startName: "dateIssued",
                 endName: "expirationDate")
         }
-        for (eye, lens) in [("rightEye", prescription.rightEye), ("leftEye", prescription.leftEye)] {
-            guard let lens else { continue }
-            for (name, value) in lens.numericFields {
-                if let value { errors += finite(value, at: "\(path).\(eye).\(name)") }
+        switch prescription.prescriptionType {
+        case .contacts:
+            if (prescription.brand ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                errors.append(
+                    ValidationError(
+                        reason: .missingValue, field: "\(path).brand",
+                        value: prescription.brand.map { "\"\($0)\"" } ?? "none",
+                        expected: "the contact lens brand: a contacts prescription requires one"))
             }
+        case .glasses:
+            if let brand = prescription.brand {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(path).brand", value: "\"\(brand)\"",
+                        expected: "no brand: only a contacts prescription has one"))
+            }
+        }
+        for (eye, raw, lens) in [
+            ("rightEye", VisionPrescription.Eye.right, prescription.rightEye),
+            ("leftEye", VisionPrescription.Eye.left, prescription.leftEye),
+        ] {
+            guard let lens else { continue }
+            errors += Validation.lens(lens, eye: raw, type: prescription.prescriptionType, at: "\(path).\(eye)")
+        }
+        return errors
+    }
+
+    /// One eye's lens: sphere required, every value finite and inside HealthKit's documented
+    /// range, the fields of the other prescription type absent, the prism well formed.
+    static func lens(
+        _ lens: LensSpecification, eye: VisionPrescription.Eye, type: VisionPrescription.PrescriptionType,
+        at path: String
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for (name, value) in lens.numericFields {
+            if let value { errors += finite(value, at: "\(path).\(name)") }
+        }
+        guard errors.isEmpty else { return errors }
+        if lens.sphere == nil {
+            errors.append(
+                ValidationError(
+                    reason: .missingValue, field: "\(path).sphere", value: "none",
+                    expected: "a sphere in diopters: every lens specification requires one"))
+        }
+        let otherKind: [(String, Bool)]
+        switch type {
+        case .glasses:
+            otherKind = [("baseCurve", lens.baseCurve != nil), ("diameter", lens.diameter != nil)]
+        case .contacts:
+            otherKind = [
+                ("vertexDistance", lens.vertexDistance != nil), ("prism", lens.prism != nil),
+                ("farPupillaryDistance", lens.farPupillaryDistance != nil),
+                ("nearPupillaryDistance", lens.nearPupillaryDistance != nil),
+            ]
+        }
+        for (name, present) in otherKind where present {
+            let owner = type == .glasses ? "contacts" : "glasses"
+            errors.append(
+                ValidationError(
+                    reason: .invalidValue, field: "\(path).\(name)",
+                    value: name == "prism" ? "a prism" : "\(lens.numericFields.first { $0.0 == name }?.1 ?? 0)",
+                    expected: "no \(name) on a \(type == .glasses ? "glasses" : "contacts") lens: it belongs to a \(owner) lens"))
+        }
+        for range in LensSpecification.ranges {
+            guard let value = lens.numericFields.first(where: { $0.0 == range.field })?.1 else { continue }
+            if !range.bounds.contains(value) {
+                errors.append(
+                    ValidationError(
+                        reason: .valueOutOfRange, field: "\(path).\(range.field)", value: "\(value) \(range.unit)",
+                        expected: range.expected))
+            }
+        }
+        if let prism = lens.prism {
+            errors += Validation.prism(prism, eye: eye, at: "\(path).prism")
+        }
+        return errors
+    }
+
+    /// A prism: finite, non-negative amounts, an angle in 0..<360 degrees, bases that are
+    /// HealthKit's `HKPrismBase` values for their direction (required when the component is not
+    /// zero), and the eye of the lens that holds it.
+    static func prism(_ prism: VisionPrism, eye: VisionPrescription.Eye, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        let numbers = [
+            ("amount", prism.amount), ("angle", prism.angle), ("verticalAmount", prism.verticalAmount),
+            ("horizontalAmount", prism.horizontalAmount),
+        ]
+        for (name, value) in numbers { errors += finite(value, at: "\(path).\(name)") }
+        guard errors.isEmpty else { return errors }
+        for (name, value) in numbers where name != "angle" && value < 0 {
+            errors.append(
+                ValidationError(
+                    reason: .valueOutOfRange, field: "\(path).\(name)", value: "\(value) prismDiopter",
+                    expected: "a prism amount of 0 or more prism diopters"))
+        }
+        if !(0..<360).contains(prism.angle) {
+            errors.append(
+                ValidationError(
+                    reason: .valueOutOfRange, field: "\(path).angle", value: "\(prism.angle) deg",
+                    expected: "a base direction from 0 up to (not including) 360 degrees"))
+        }
+        let vertical: Set<Int> = prism.verticalAmount > 0 ? [1, 2] : [0, 1, 2]
+        if !vertical.contains(prism.verticalBase) {
+            errors.append(
+                ValidationError(
+                    reason: .invalidValue, field: "\(path).verticalBase", value: "\(prism.verticalBase)",
+                    expected: prism.verticalAmount > 0
+                        ? "1 (up) or 2 (down) for a vertical amount of \(prism.verticalAmount)"
+                        : "0 (none), 1 (up) or 2 (down)"))
+        }
+        let horizontal: Set<Int> = prism.horizontalAmount > 0 ? [3, 4] : [0, 3, 4]
+        if !horizontal.contains(prism.horizontalBase) {
+            errors.append(
+                ValidationError(
+                    reason: .invalidValue, field: "\(path).horizontalBase", value: "\(prism.horizontalBase)",
+                    expected: prism.horizontalAmount > 0
+                        ? "3 (in) or 4 (out) for a horizontal amount of \(prism.horizontalAmount)"
+                        : "0 (none), 3 (in) or 4 (out)"))
+        }
+        if prism.eye != eye.rawValue {
+            errors.append(
+                ValidationError(
+                    reason: .invalidValue, field: "\(path).eye", value: "\(prism.eye)",
+                    expected: "\(eye.rawValue) (\(eye)), the eye of the lens that holds the prism"))
         }
         return errors
     }

@@ -303,6 +303,14 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .workout(newValue)}
   }
 
+  public var prescription: Salus_V1_PrescriptionPredicate {
+    get {
+      if case .prescription(let v)? = _storage._node {return v}
+      return Salus_V1_PrescriptionPredicate()
+    }
+    set {_uniqueStorage()._node = .prescription(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Node: Equatable, Sendable {
@@ -319,6 +327,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     case quantity(Salus_V1_QuantityPredicate)
     case categoryValues(Salus_V1_CategoryValuesPredicate)
     case workout(Salus_V1_WorkoutPredicate)
+    case prescription(Salus_V1_PrescriptionPredicate)
 
   }
 
@@ -748,6 +757,110 @@ public nonisolated struct Salus_V1_WorkoutStatisticComparison: Sendable {
   fileprivate var _quantity: Salus_V1_Quantity? = nil
 }
 
+/// A test on a vision prescription (HKVisionPrescriptionTypeIdentifier samples only).
+public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var test: Salus_V1_PrescriptionPredicate.OneOf_Test? = nil
+
+  /// HKVisionPrescriptionType raw value (glasses 1, contacts 2).
+  public var prescriptionType: Int32 {
+    get {
+      if case .prescriptionType(let v)? = test {return v}
+      return 0
+    }
+    set {test = .prescriptionType(newValue)}
+  }
+
+  /// Issued in [start, end); an unset bound is open.
+  public var dateIssued: Salus_V1_PrescriptionDateRange {
+    get {
+      if case .dateIssued(let v)? = test {return v}
+      return Salus_V1_PrescriptionDateRange()
+    }
+    set {test = .dateIssued(newValue)}
+  }
+
+  /// Expires in [start, end); a prescription without an expiration date never matches.
+  public var expirationDate: Salus_V1_PrescriptionDateRange {
+    get {
+      if case .expirationDate(let v)? = test {return v}
+      return Salus_V1_PrescriptionDateRange()
+    }
+    set {test = .expirationDate(newValue)}
+  }
+
+  /// In force at this instant (microseconds since 1970): issued at or before it and not yet
+  /// expired (expiration date after it, or none). "Valid today" is valid_at = now.
+  public var validAt: Int64 {
+    get {
+      if case .validAt(let v)? = test {return v}
+      return 0
+    }
+    set {test = .validAt(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Test: Equatable, Sendable {
+    /// HKVisionPrescriptionType raw value (glasses 1, contacts 2).
+    case prescriptionType(Int32)
+    /// Issued in [start, end); an unset bound is open.
+    case dateIssued(Salus_V1_PrescriptionDateRange)
+    /// Expires in [start, end); a prescription without an expiration date never matches.
+    case expirationDate(Salus_V1_PrescriptionDateRange)
+    /// In force at this instant (microseconds since 1970): issued at or before it and not yet
+    /// expired (expiration date after it, or none). "Valid today" is valid_at = now.
+    case validAt(Int64)
+
+  }
+
+  public init() {}
+}
+
+/// A half-open range of dates, microseconds since 1970; an unset bound is open.
+public nonisolated struct Salus_V1_PrescriptionDateRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var optionalStartDate: Salus_V1_PrescriptionDateRange.OneOf_OptionalStartDate? = nil
+
+  public var startDate: Int64 {
+    get {
+      if case .startDate(let v)? = optionalStartDate {return v}
+      return 0
+    }
+    set {optionalStartDate = .startDate(newValue)}
+  }
+
+  public var optionalEndDate: Salus_V1_PrescriptionDateRange.OneOf_OptionalEndDate? = nil
+
+  public var endDate: Int64 {
+    get {
+      if case .endDate(let v)? = optionalEndDate {return v}
+      return 0
+    }
+    set {optionalEndDate = .endDate(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_OptionalStartDate: Equatable, Sendable {
+    case startDate(Int64)
+
+  }
+
+  public nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
+    case endDate(Int64)
+
+  }
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "salus.v1"
@@ -766,7 +879,7 @@ nonisolated extension Salus_V1_WorkoutStatistic: SwiftProtobuf._ProtoNameProvidi
 
 nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Predicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}and\0\u{1}or\0\u{1}not\0\u{3}date_window\0\u{1}sources\0\u{3}source_revisions\0\u{1}devices\0\u{3}device_property\0\u{1}uuids\0\u{1}metadata\0\u{1}quantity\0\u{3}category_values\0\u{1}workout\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}and\0\u{1}or\0\u{1}not\0\u{3}date_window\0\u{1}sources\0\u{3}source_revisions\0\u{1}devices\0\u{3}device_property\0\u{1}uuids\0\u{1}metadata\0\u{1}quantity\0\u{3}category_values\0\u{1}workout\0\u{1}prescription\0")
 
   fileprivate class _StorageClass {
     var _node: Salus_V1_Predicate.OneOf_Node?
@@ -968,6 +1081,19 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
             _storage._node = .workout(v)
           }
         }()
+        case 14: try {
+          var v: Salus_V1_PrescriptionPredicate?
+          var hadOneofValue = false
+          if let current = _storage._node {
+            hadOneofValue = true
+            if case .prescription(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._node = .prescription(v)
+          }
+        }()
         default: break
         }
       }
@@ -1032,6 +1158,10 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
       case .workout?: try {
         guard case .workout(let v)? = _storage._node else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+      }()
+      case .prescription?: try {
+        guard case .prescription(let v)? = _storage._node else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
       }()
       case nil: break
       }
@@ -1801,6 +1931,150 @@ nonisolated extension Salus_V1_WorkoutStatisticComparison: SwiftProtobuf.Message
     if lhs.statistic != rhs.statistic {return false}
     if lhs.`operator` != rhs.`operator` {return false}
     if lhs._quantity != rhs._quantity {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_PrescriptionPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PrescriptionPredicate"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}valid_at\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Int32?
+        try decoder.decodeSingularInt32Field(value: &v)
+        if let v = v {
+          if self.test != nil {try decoder.handleConflictingOneOf()}
+          self.test = .prescriptionType(v)
+        }
+      }()
+      case 2: try {
+        var v: Salus_V1_PrescriptionDateRange?
+        var hadOneofValue = false
+        if let current = self.test {
+          hadOneofValue = true
+          if case .dateIssued(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.test = .dateIssued(v)
+        }
+      }()
+      case 3: try {
+        var v: Salus_V1_PrescriptionDateRange?
+        var hadOneofValue = false
+        if let current = self.test {
+          hadOneofValue = true
+          if case .expirationDate(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.test = .expirationDate(v)
+        }
+      }()
+      case 4: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.test != nil {try decoder.handleConflictingOneOf()}
+          self.test = .validAt(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.test {
+    case .prescriptionType?: try {
+      guard case .prescriptionType(let v)? = self.test else { preconditionFailure() }
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 1)
+    }()
+    case .dateIssued?: try {
+      guard case .dateIssued(let v)? = self.test else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .expirationDate?: try {
+      guard case .expirationDate(let v)? = self.test else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .validAt?: try {
+      guard case .validAt(let v)? = self.test else { preconditionFailure() }
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_PrescriptionPredicate, rhs: Salus_V1_PrescriptionPredicate) -> Bool {
+    if lhs.test != rhs.test {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_PrescriptionDateRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PrescriptionDateRange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalStartDate != nil {try decoder.handleConflictingOneOf()}
+          self.optionalStartDate = .startDate(v)
+        }
+      }()
+      case 2: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalEndDate != nil {try decoder.handleConflictingOneOf()}
+          self.optionalEndDate = .endDate(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if case .startDate(let v)? = self.optionalStartDate {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 1)
+    } }()
+    try { if case .endDate(let v)? = self.optionalEndDate {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_PrescriptionDateRange, rhs: Salus_V1_PrescriptionDateRange) -> Bool {
+    if lhs.optionalStartDate != rhs.optionalStartDate {return false}
+    if lhs.optionalEndDate != rhs.optionalEndDate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -92,6 +92,10 @@ public nonisolated struct Salus_V1_Limits: Sendable {
   /// Data frames the client may send on a stream before the server grants more.
   public var receiveWindow: UInt32 = 0
 
+  /// Largest attachment (salus.v1.Attachments/Add), in bytes; a larger upload fails with
+  /// RESOURCE_EXHAUSTED naming this limit.
+  public var maxAttachmentSize: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -242,7 +246,7 @@ nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Limits"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -254,6 +258,7 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.maxMetadataSize) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.initialWindow) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.receiveWindow) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.maxAttachmentSize) }()
       default: break
       }
     }
@@ -272,6 +277,9 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if self.receiveWindow != 0 {
       try visitor.visitSingularUInt32Field(value: self.receiveWindow, fieldNumber: 4)
     }
+    if self.maxAttachmentSize != 0 {
+      try visitor.visitSingularUInt64Field(value: self.maxAttachmentSize, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -280,6 +288,7 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if lhs.maxMetadataSize != rhs.maxMetadataSize {return false}
     if lhs.initialWindow != rhs.initialWindow {return false}
     if lhs.receiveWindow != rhs.receiveWindow {return false}
+    if lhs.maxAttachmentSize != rhs.maxAttachmentSize {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

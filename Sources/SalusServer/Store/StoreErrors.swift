@@ -24,6 +24,10 @@ extension RPCError {
                 message: "\(field.isEmpty ? "uuid" : field): \(value) is not a sample this app may delete",
                 reason: .notFound, field: field, value: value, expected: "the UUID of a sample this app saved"
             )
+        case .resourceExhausted:
+            return RPCError(
+                code: .resourceExhausted, message: error.message, reason: .resourceExhausted, field: field, value: value,
+                expected: expected)
         case .closed:
             return RPCError(code: .unavailable, message: "the store is closing", reason: .unavailable)
         default:

@@ -817,7 +817,97 @@ void   salus__v1__workout_statistic_comparison__free_unpacked
   assert(message->base.descriptor == &salus__v1__workout_statistic_comparison__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor salus__v1__predicate__field_descriptors[13] =
+void   salus__v1__prescription_predicate__init
+                     (Salus__V1__PrescriptionPredicate         *message)
+{
+  static const Salus__V1__PrescriptionPredicate init_value = SALUS__V1__PRESCRIPTION_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__prescription_predicate__get_packed_size
+                     (const Salus__V1__PrescriptionPredicate *message)
+{
+  assert(message->base.descriptor == &salus__v1__prescription_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__prescription_predicate__pack
+                     (const Salus__V1__PrescriptionPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__prescription_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__prescription_predicate__pack_to_buffer
+                     (const Salus__V1__PrescriptionPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__prescription_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__PrescriptionPredicate *
+       salus__v1__prescription_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__PrescriptionPredicate *)
+     protobuf_c_message_unpack (&salus__v1__prescription_predicate__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__prescription_predicate__free_unpacked
+                     (Salus__V1__PrescriptionPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__prescription_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__prescription_date_range__init
+                     (Salus__V1__PrescriptionDateRange         *message)
+{
+  static const Salus__V1__PrescriptionDateRange init_value = SALUS__V1__PRESCRIPTION_DATE_RANGE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__prescription_date_range__get_packed_size
+                     (const Salus__V1__PrescriptionDateRange *message)
+{
+  assert(message->base.descriptor == &salus__v1__prescription_date_range__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__prescription_date_range__pack
+                     (const Salus__V1__PrescriptionDateRange *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__prescription_date_range__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__prescription_date_range__pack_to_buffer
+                     (const Salus__V1__PrescriptionDateRange *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__prescription_date_range__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__PrescriptionDateRange *
+       salus__v1__prescription_date_range__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__PrescriptionDateRange *)
+     protobuf_c_message_unpack (&salus__v1__prescription_date_range__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__prescription_date_range__free_unpacked
+                     (Salus__V1__PrescriptionDateRange *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__prescription_date_range__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor salus__v1__predicate__field_descriptors[14] =
 {
   {
     "and",
@@ -975,6 +1065,18 @@ static const ProtobufCFieldDescriptor salus__v1__predicate__field_descriptors[13
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "prescription",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Predicate, node_case),
+    offsetof(Salus__V1__Predicate, prescription),
+    &salus__v1__prescription_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__predicate__field_indices_by_name[] = {
   0,   /* field[0] = and */
@@ -985,6 +1087,7 @@ static const unsigned salus__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = metadata */
   2,   /* field[2] = not */
   1,   /* field[1] = or */
+  13,   /* field[13] = prescription */
   10,   /* field[10] = quantity */
   5,   /* field[5] = source_revisions */
   4,   /* field[4] = sources */
@@ -994,7 +1097,7 @@ static const unsigned salus__v1__predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor salus__v1__predicate__descriptor =
 {
@@ -1004,7 +1107,7 @@ const ProtobufCMessageDescriptor salus__v1__predicate__descriptor =
   "Salus__V1__Predicate",
   "salus.v1",
   sizeof(Salus__V1__Predicate),
-  13,
+  14,
   salus__v1__predicate__field_descriptors,
   salus__v1__predicate__field_indices_by_name,
   1,  salus__v1__predicate__number_ranges,
@@ -1915,6 +2018,134 @@ const ProtobufCMessageDescriptor salus__v1__workout_statistic_comparison__descri
   salus__v1__workout_statistic_comparison__field_indices_by_name,
   1,  salus__v1__workout_statistic_comparison__number_ranges,
   (ProtobufCMessageInit) salus__v1__workout_statistic_comparison__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__prescription_predicate__field_descriptors[4] =
+{
+  {
+    "prescription_type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Salus__V1__PrescriptionPredicate, test_case),
+    offsetof(Salus__V1__PrescriptionPredicate, prescription_type),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date_issued",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__PrescriptionPredicate, test_case),
+    offsetof(Salus__V1__PrescriptionPredicate, date_issued),
+    &salus__v1__prescription_date_range__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "expiration_date",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__PrescriptionPredicate, test_case),
+    offsetof(Salus__V1__PrescriptionPredicate, expiration_date),
+    &salus__v1__prescription_date_range__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "valid_at",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Salus__V1__PrescriptionPredicate, test_case),
+    offsetof(Salus__V1__PrescriptionPredicate, valid_at),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__prescription_predicate__field_indices_by_name[] = {
+  1,   /* field[1] = date_issued */
+  2,   /* field[2] = expiration_date */
+  0,   /* field[0] = prescription_type */
+  3,   /* field[3] = valid_at */
+};
+static const ProtobufCIntRange salus__v1__prescription_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor salus__v1__prescription_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.PrescriptionPredicate",
+  "PrescriptionPredicate",
+  "Salus__V1__PrescriptionPredicate",
+  "salus.v1",
+  sizeof(Salus__V1__PrescriptionPredicate),
+  4,
+  salus__v1__prescription_predicate__field_descriptors,
+  salus__v1__prescription_predicate__field_indices_by_name,
+  1,  salus__v1__prescription_predicate__number_ranges,
+  (ProtobufCMessageInit) salus__v1__prescription_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__prescription_date_range__field_descriptors[2] =
+{
+  {
+    "start_date",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Salus__V1__PrescriptionDateRange, optional_start_date_case),
+    offsetof(Salus__V1__PrescriptionDateRange, start_date),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_date",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Salus__V1__PrescriptionDateRange, optional_end_date_case),
+    offsetof(Salus__V1__PrescriptionDateRange, end_date),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__prescription_date_range__field_indices_by_name[] = {
+  1,   /* field[1] = end_date */
+  0,   /* field[0] = start_date */
+};
+static const ProtobufCIntRange salus__v1__prescription_date_range__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__prescription_date_range__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.PrescriptionDateRange",
+  "PrescriptionDateRange",
+  "Salus__V1__PrescriptionDateRange",
+  "salus.v1",
+  sizeof(Salus__V1__PrescriptionDateRange),
+  2,
+  salus__v1__prescription_date_range__field_descriptors,
+  salus__v1__prescription_date_range__field_indices_by_name,
+  1,  salus__v1__prescription_date_range__number_ranges,
+  (ProtobufCMessageInit) salus__v1__prescription_date_range__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue salus__v1__comparison_operator__enum_values_by_number[7] =

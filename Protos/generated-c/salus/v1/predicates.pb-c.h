@@ -34,6 +34,8 @@ typedef struct Salus__V1__WorkoutPredicate Salus__V1__WorkoutPredicate;
 typedef struct Salus__V1__WorkoutActivityPredicate Salus__V1__WorkoutActivityPredicate;
 typedef struct Salus__V1__DurationComparison Salus__V1__DurationComparison;
 typedef struct Salus__V1__WorkoutStatisticComparison Salus__V1__WorkoutStatisticComparison;
+typedef struct Salus__V1__PrescriptionPredicate Salus__V1__PrescriptionPredicate;
+typedef struct Salus__V1__PrescriptionDateRange Salus__V1__PrescriptionDateRange;
 
 
 /* --- enums --- */
@@ -85,7 +87,8 @@ typedef enum {
   SALUS__V1__PREDICATE__NODE_METADATA = 10,
   SALUS__V1__PREDICATE__NODE_QUANTITY = 11,
   SALUS__V1__PREDICATE__NODE_CATEGORY_VALUES = 12,
-  SALUS__V1__PREDICATE__NODE_WORKOUT = 13
+  SALUS__V1__PREDICATE__NODE_WORKOUT = 13,
+  SALUS__V1__PREDICATE__NODE_PRESCRIPTION = 14
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__PREDICATE__NODE__CASE)
 } Salus__V1__Predicate__NodeCase;
 
@@ -107,6 +110,7 @@ struct  Salus__V1__Predicate
     Salus__V1__QuantityPredicate *quantity;
     Salus__V1__CategoryValuesPredicate *category_values;
     Salus__V1__WorkoutPredicate *workout;
+    Salus__V1__PrescriptionPredicate *prescription;
   };
 };
 #define SALUS__V1__PREDICATE__INIT \
@@ -407,6 +411,79 @@ struct  Salus__V1__WorkoutStatisticComparison
 #define SALUS__V1__WORKOUT_STATISTIC_COMPARISON__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_statistic_comparison__descriptor) \
     , (char *)protobuf_c_empty_string, SALUS__V1__WORKOUT_STATISTIC__WORKOUT_STATISTIC_UNSPECIFIED, SALUS__V1__COMPARISON_OPERATOR__COMPARISON_OPERATOR_UNSPECIFIED, NULL }
+
+
+typedef enum {
+  SALUS__V1__PRESCRIPTION_PREDICATE__TEST__NOT_SET = 0,
+  SALUS__V1__PRESCRIPTION_PREDICATE__TEST_PRESCRIPTION_TYPE = 1,
+  SALUS__V1__PRESCRIPTION_PREDICATE__TEST_DATE_ISSUED = 2,
+  SALUS__V1__PRESCRIPTION_PREDICATE__TEST_EXPIRATION_DATE = 3,
+  SALUS__V1__PRESCRIPTION_PREDICATE__TEST_VALID_AT = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__PRESCRIPTION_PREDICATE__TEST__CASE)
+} Salus__V1__PrescriptionPredicate__TestCase;
+
+/*
+ * A test on a vision prescription (HKVisionPrescriptionTypeIdentifier samples only).
+ */
+struct  Salus__V1__PrescriptionPredicate
+{
+  ProtobufCMessage base;
+  Salus__V1__PrescriptionPredicate__TestCase test_case;
+  union {
+    /*
+     * HKVisionPrescriptionType raw value (glasses 1, contacts 2).
+     */
+    int32_t prescription_type;
+    /*
+     * Issued in [start, end); an unset bound is open.
+     */
+    Salus__V1__PrescriptionDateRange *date_issued;
+    /*
+     * Expires in [start, end); a prescription without an expiration date never matches.
+     */
+    Salus__V1__PrescriptionDateRange *expiration_date;
+    /*
+     * In force at this instant (microseconds since 1970): issued at or before it and not yet
+     * expired (expiration date after it, or none). "Valid today" is valid_at = now.
+     */
+    int64_t valid_at;
+  };
+};
+#define SALUS__V1__PRESCRIPTION_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__prescription_predicate__descriptor) \
+    , SALUS__V1__PRESCRIPTION_PREDICATE__TEST__NOT_SET, {0} }
+
+
+typedef enum {
+  SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_START_DATE__NOT_SET = 0,
+  SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_START_DATE_START_DATE = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_START_DATE__CASE)
+} Salus__V1__PrescriptionDateRange__OptionalStartDateCase;
+
+typedef enum {
+  SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_END_DATE__NOT_SET = 0,
+  SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_END_DATE_END_DATE = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_END_DATE__CASE)
+} Salus__V1__PrescriptionDateRange__OptionalEndDateCase;
+
+/*
+ * A half-open range of dates, microseconds since 1970; an unset bound is open.
+ */
+struct  Salus__V1__PrescriptionDateRange
+{
+  ProtobufCMessage base;
+  Salus__V1__PrescriptionDateRange__OptionalStartDateCase optional_start_date_case;
+  union {
+    int64_t start_date;
+  };
+  Salus__V1__PrescriptionDateRange__OptionalEndDateCase optional_end_date_case;
+  union {
+    int64_t end_date;
+  };
+};
+#define SALUS__V1__PRESCRIPTION_DATE_RANGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__prescription_date_range__descriptor) \
+    , SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_START_DATE__NOT_SET, {0}, SALUS__V1__PRESCRIPTION_DATE_RANGE__OPTIONAL_END_DATE__NOT_SET, {0} }
 
 
 /* Salus__V1__Predicate methods */
@@ -751,6 +828,44 @@ Salus__V1__WorkoutStatisticComparison *
 void   salus__v1__workout_statistic_comparison__free_unpacked
                      (Salus__V1__WorkoutStatisticComparison *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__PrescriptionPredicate methods */
+void   salus__v1__prescription_predicate__init
+                     (Salus__V1__PrescriptionPredicate         *message);
+size_t salus__v1__prescription_predicate__get_packed_size
+                     (const Salus__V1__PrescriptionPredicate   *message);
+size_t salus__v1__prescription_predicate__pack
+                     (const Salus__V1__PrescriptionPredicate   *message,
+                      uint8_t             *out);
+size_t salus__v1__prescription_predicate__pack_to_buffer
+                     (const Salus__V1__PrescriptionPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__PrescriptionPredicate *
+       salus__v1__prescription_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__prescription_predicate__free_unpacked
+                     (Salus__V1__PrescriptionPredicate *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__PrescriptionDateRange methods */
+void   salus__v1__prescription_date_range__init
+                     (Salus__V1__PrescriptionDateRange         *message);
+size_t salus__v1__prescription_date_range__get_packed_size
+                     (const Salus__V1__PrescriptionDateRange   *message);
+size_t salus__v1__prescription_date_range__pack
+                     (const Salus__V1__PrescriptionDateRange   *message,
+                      uint8_t             *out);
+size_t salus__v1__prescription_date_range__pack_to_buffer
+                     (const Salus__V1__PrescriptionDateRange   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__PrescriptionDateRange *
+       salus__v1__prescription_date_range__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__prescription_date_range__free_unpacked
+                     (Salus__V1__PrescriptionDateRange *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Salus__V1__Predicate_Closure)
@@ -807,6 +922,12 @@ typedef void (*Salus__V1__DurationComparison_Closure)
 typedef void (*Salus__V1__WorkoutStatisticComparison_Closure)
                  (const Salus__V1__WorkoutStatisticComparison *message,
                   void *closure_data);
+typedef void (*Salus__V1__PrescriptionPredicate_Closure)
+                 (const Salus__V1__PrescriptionPredicate *message,
+                  void *closure_data);
+typedef void (*Salus__V1__PrescriptionDateRange_Closure)
+                 (const Salus__V1__PrescriptionDateRange *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -834,6 +955,8 @@ extern const ProtobufCMessageDescriptor salus__v1__workout_predicate__descriptor
 extern const ProtobufCMessageDescriptor salus__v1__workout_activity_predicate__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__duration_comparison__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__workout_statistic_comparison__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__prescription_predicate__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__prescription_date_range__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -425,7 +425,7 @@ const ProtobufCMessageDescriptor salus__v1__hello_response__descriptor =
   (ProtobufCMessageInit) salus__v1__hello_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[5] =
 {
   {
     "max_frame_size",
@@ -475,9 +475,22 @@ static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[4] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "max_attachment_size",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Limits, max_attachment_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__limits__field_indices_by_name[] = {
   2,   /* field[2] = initial_window */
+  4,   /* field[4] = max_attachment_size */
   0,   /* field[0] = max_frame_size */
   1,   /* field[1] = max_metadata_size */
   3,   /* field[3] = receive_window */
@@ -485,7 +498,7 @@ static const unsigned salus__v1__limits__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__limits__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor salus__v1__limits__descriptor =
 {
@@ -495,7 +508,7 @@ const ProtobufCMessageDescriptor salus__v1__limits__descriptor =
   "Salus__V1__Limits",
   "salus.v1",
   sizeof(Salus__V1__Limits),
-  4,
+  5,
   salus__v1__limits__field_descriptors,
   salus__v1__limits__field_indices_by_name,
   1,  salus__v1__limits__number_ranges,

@@ -90,10 +90,15 @@ struct  Salus__V1__Limits
    * Data frames the client may send on a stream before the server grants more.
    */
   uint32_t receive_window;
+  /*
+   * Largest attachment (salus.v1.Attachments/Add), in bytes; a larger upload fails with
+   * RESOURCE_EXHAUSTED naming this limit.
+   */
+  uint64_t max_attachment_size;
 };
 #define SALUS__V1__LIMITS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__limits__descriptor) \
-    , 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0 }
 
 
 struct  Salus__V1__ServiceInfo
