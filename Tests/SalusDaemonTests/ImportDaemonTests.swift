@@ -78,6 +78,26 @@ struct ImportDaemonTests {
 
         let folder = try await ctl(["import", Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path])
         #expect(folder.status == 0 && folder.output.contains("Workout: 1 (not imported yet)"), "\(folder.output)")
+        // The other names export.xml has had, in an unpacked folder.
+        for name in ["Export.xml", "导出.xml"] {
+            let renamed = try DaemonHarness.makeTemporaryDirectory(prefix: "renamed")
+            try FileManager.default.createDirectory(at: renamed.appendingPathComponent("apple_health_export"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: Self.fixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml"),
+                to: renamed.appendingPathComponent("apple_health_export/\(name)"))
+            let run = try await ctl(["import", renamed.path])
+            #expect(run.status == 0 && run.output.contains("Record: 15"), "\(name): \(run.output)")
+        }
+        let tdda = try Self.recordCounts(Self.fixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml"))
+        for (type, count) in tdda {
+            var request = Salus_V1_SampleQueryRequest()
+            request.type = type
+            var found = 0
+            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+                found += batch.samples.count
+            }
+            #expect(found == count, "\(type) from the iPhone 6s export")
+        }
         let missing = try await ctl(["import", "/nonexistent/export.zip"])
         #expect(missing.status != 0 && missing.output.contains("does not exist"), "\(missing.output)")
         await owner.close()
