@@ -192,3 +192,94 @@ extension RecordMapper {
         return Double(hour * 3600 + minute * 60) + second
     }
 }
+
+extension RecordMapper {
+    /// HKWorkoutEventType names as exports write them (`HKWorkoutEventTypePause`).
+    static let workoutEventTypes: [String: Int] = [
+        "pause": 1, "resume": 2, "lap": 3, "marker": 4, "motionpaused": 5, "motionresumed": 6, "segment": 7,
+        "pauseorresumerequest": 8,
+    ]
+
+    /// The workout of a `Workout` element: its activity type by name
+    /// (`HKWorkoutActivityTypeRunning`), its events (`WorkoutEvent` with a date and a duration),
+    /// its activities (`WorkoutActivity`, iOS 16; of the workout's type, since exports do not
+    /// say theirs), its totals (`WorkoutStatistics`, or before iOS 16 `totalDistance` and
+    /// `totalEnergyBurned`) and metadata; one activity spanning the workout when it lists none.
+    /// Routes are not imported yet.
+    package func workout(_ element: ExportElement) throws(ImportRefusal) -> Sample {
+        let line = element.line
+        guard let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else {
+            throw ImportRefusal(line: line, field: "Workout", value: "", expected: "the workout type registered by a plugin")
+        }
+        let typeName = element["workoutActivityType"] ?? ""
+        var short = typeName.hasPrefix("HKWorkoutActivityType") ? String(typeName.dropFirst("HKWorkoutActivityType".count)) : typeName
+        short = short.prefix(1).lowercased() + short.dropFirst()
+        guard let activity = catalog.workoutActivityType(named: short) else {
+            throw ImportRefusal(line: line, field: "workoutActivityType", value: typeName, expected: "a HealthKit workout activity type")
+        }
+        let start = try date(element, "startDate")
+        let end = try date(element, "endDate")
+        func duration(_ node: ExportElement) -> TimeInterval? {
+            guard let value = node["duration"].flatMap(Double.init) else { return nil }
+            let unit = node["durationUnit"].flatMap { try? Self.unit($0) } ?? .minute
+            return (try? Quantity(value: value, unit: unit).converted(to: .second))?.value
+        }
+        var events: [WorkoutEvent] = []
+        for node in element.children(named: "WorkoutEvent") {
+            let name = (node["type"] ?? "").replacingOccurrences(of: "HKWorkoutEventType", with: "").lowercased()
+            guard let type = Self.workoutEventTypes[name] else {
+                throw ImportRefusal(line: node.line, field: "WorkoutEvent.type", value: node["type"] ?? "", expected: "a HealthKit workout event type")
+            }
+            let at = try date(node, "date")
+            var metadata: [String: MetadataValue] = [:]
+            for entry in node.children(named: "MetadataEntry") {
+                guard let key = entry["key"], !key.isEmpty else { continue }
+                metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
+            }
+            events.append(WorkoutEvent(type: type, startDate: at, endDate: at.addingTimeInterval(duration(node) ?? 0), metadata: metadata))
+        }
+        var activities: [WorkoutActivity] = []
+        for node in element.children(named: "WorkoutActivity") {
+            let from = try date(node, "startDate")
+            let to = node["endDate"] == nil ? from.addingTimeInterval(duration(node) ?? 0) : try date(node, "endDate")
+            activities.append(WorkoutActivity(
+                uuid: node["uuid"].flatMap(UUID.init(uuidString:)) ?? UUID(), activityType: UInt(activity.rawValue),
+                startDate: from, endDate: to))
+        }
+        var statistics: [TypeIdentifier: Quantity] = [:]
+        for node in element.children(named: "WorkoutStatistics") {
+            guard let type = node["type"], catalog.rules(for: type)?.kind == .quantity, let unitText = node["unit"],
+                  let unit = try? Self.unit(unitText),
+                  let value = (node["sum"] ?? node["average"]).flatMap(Double.init)
+            else { continue }
+            statistics[TypeIdentifier(type)] = Quantity(value: value, unit: unit)
+        }
+        if statistics.isEmpty {
+            if let value = element["totalEnergyBurned"].flatMap(Double.init),
+               let unit = element["totalEnergyBurnedUnit"].flatMap({ try? Self.unit($0) }) {
+                statistics[TypeIdentifier("HKQuantityTypeIdentifierActiveEnergyBurned")] = Quantity(value: value, unit: unit)
+            }
+            if let value = element["totalDistance"].flatMap(Double.init),
+               let unit = element["totalDistanceUnit"].flatMap({ try? Self.unit($0) }) {
+                let distance = switch short {
+                case "cycling": "HKQuantityTypeIdentifierDistanceCycling"
+                case "swimming": "HKQuantityTypeIdentifierDistanceSwimming"
+                default: "HKQuantityTypeIdentifierDistanceWalkingRunning"
+                }
+                statistics[TypeIdentifier(distance)] = Quantity(value: value, unit: unit)
+            }
+        }
+        var metadata: [String: MetadataValue] = [:]
+        for entry in element.children(named: "MetadataEntry") {
+            guard let key = entry["key"], !key.isEmpty else { continue }
+            metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
+        }
+        let workout = Workout(activityType: UInt(activity.rawValue), events: events, activities: activities, statistics: statistics)
+            .withDefaultActivity(start: start, end: end)
+        return Sample(
+            type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: .workout(workout),
+            sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"]),
+            device: element["device"].flatMap(Self.device), metadata: Self.withImportIdentifier(metadata, of: element),
+            creationDate: element["creationDate"].flatMap(Self.date) ?? start)
+    }
+}

@@ -18,8 +18,8 @@ struct Import: AdminCommand {
             The file is streamed to the daemon and read as it arrives, never unpacked to disk. Each source
             of the export (an iPhone, a watch, an app) is saved under its own app id, applehealth.<name>.
             Importing the same export again adds nothing. This version imports records (quantities and
-            categories), correlations and the activity goals; workouts, clinical records, audiograms and
-            prescriptions are counted and reported as not imported.
+            categories), correlations, workouts (without their routes) and the activity goals; routes,
+            clinical records, audiograms and prescriptions are counted and reported as not imported.
             """
     )
 
@@ -77,6 +77,9 @@ struct Import: AdminCommand {
         for (element, count) in report.elements.sorted(by: { $0.key < $1.key }) {
             let note = report.notImported[element].map { _ in " (not imported yet)" } ?? ""
             print("  \(element): \(count)\(note)")
+        }
+        for (element, count) in report.notImported.sorted(by: { $0.key < $1.key }) where report.elements[element] == nil {
+            print("  \(element): \(count) (not imported yet)")
         }
         if !report.sources.isEmpty {
             print("sources:")

@@ -26,7 +26,9 @@ import SalusStore
 /// - `<Me>` sets characteristics only when asked (`characteristics`).
 /// - `ActivitySummary` elements give the goal history: one entry for each day the goals changed
 ///   (the day's figures themselves are computed from the samples).
-/// - Element kinds not imported yet (workouts, clinical records, audiograms,
+/// - `Workout` elements become workouts with their events, activities (one spanning the workout
+///   when none is listed) and totals; their routes are counted, not imported yet.
+/// - Element kinds not imported yet (clinical records, audiograms,
 ///   prescriptions) are counted in the report, never silently dropped.
 package struct ImportService: Sendable {
     let store: SampleStore
@@ -124,6 +126,14 @@ final class ImportRun {
         case "Correlation":
             do {
                 add(try mapper.correlation(element), element: element)
+            } catch {
+                problem(error, element: element.name)
+            }
+        case "Workout":
+            do {
+                add(try mapper.workout(element), element: element)
+                let routes = element.children(named: "WorkoutRoute").count
+                if routes > 0 { report.notImported["WorkoutRoute", default: 0] += UInt64(routes) }
             } catch {
                 problem(error, element: element.name)
             }
