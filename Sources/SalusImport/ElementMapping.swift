@@ -66,9 +66,7 @@ extension RecordMapper {
                 values.append(Characteristic(type: TypeIdentifier(rules.identifier), value: .date(date)))
                 continue
             }
-            let lowered = attribute.value.lowercased()
-            let named = rules.cases.filter { lowered.hasSuffix($0.name.lowercased()) }.max { $0.name.count < $1.name.count }
-            guard let named else {
+            guard let named = Self.caseNamed(attribute.value, in: rules.cases) else {
                 problems.append(ImportRefusal(
                     line: element.line, field: attribute.name, value: attribute.value,
                     expected: "one of " + rules.cases.map(\.name).joined(separator: ", ")))

@@ -115,11 +115,7 @@ package struct RecordMapper: Sendable {
             throw ImportRefusal(line: line, field: "value", value: "", expected: "a value of \(rules.identifier)")
         }
         if let number = Int(text) { return number }
-        let lowered = text.lowercased()
-        let named = (rules.cases + rules.deprecatedAliases)
-            .filter { lowered.hasSuffix($0.name.lowercased()) }
-            .max { $0.name.count < $1.name.count }
-        guard let named else {
+        guard let named = Self.caseNamed(text, in: rules.cases + rules.deprecatedAliases) else {
             throw ImportRefusal(
                 line: line, field: "value", value: text,
                 expected: "one of " + rules.cases.map(\.name).joined(separator: ", "))
@@ -157,6 +153,14 @@ package struct RecordMapper: Sendable {
     }
 
     // MARK: Text forms
+
+    /// The case an export's enumeration name stands for: the longest case name it ends with,
+    /// ignoring case (`HKCategoryValueSeverityNotPresent` is notPresent, not present;
+    /// `HKBloodTypeANegative` is aNegative).
+    static func caseNamed(_ text: String, in cases: [TypeRules.Case]) -> TypeRules.Case? {
+        let lowered = text.lowercased()
+        return cases.filter { lowered.hasSuffix($0.name.lowercased()) }.max { $0.name.count < $1.name.count }
+    }
 
     /// A unit as exports write it: `·` (U+00B7) for a product, so `mL/min·kg` is `mL/(min*kg)`.
     static func unit(_ text: String) throws(UnitError) -> SalusUnit {

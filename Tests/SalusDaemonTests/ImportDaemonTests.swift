@@ -42,16 +42,7 @@ struct ImportDaemonTests {
         let report = try Salus_V1_ImportReport(jsonString: String(first.output[jsonStart...]))
         #expect(report.saved == UInt64(expected.values.reduce(0, +)), "\(report)")
         #expect(report.elements["Record"] == UInt64(expected.values.reduce(0, +)))
-        let owner = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
-        for (type, count) in expected {
-            var request = Salus_V1_SampleQueryRequest()
-            request.type = type
-            var found = 0
-            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
-                found += batch.samples.count
-            }
-            #expect(found == count, "\(type)")
-        }
+        #expect(try await ImportResumeTests.counts(daemon, types: Array(expected.keys)) == expected)
         let second = try await ctl(["import", zip.path])
         #expect(second.status == 0 && second.output.contains("0 samples saved, \(report.saved) already there"), "\(second.output)")
 
@@ -89,18 +80,9 @@ struct ImportDaemonTests {
             #expect(run.status == 0 && run.output.contains("Record: 15"), "\(name): \(run.output)")
         }
         let tdda = try Self.recordCounts(Self.fixtures.appendingPathComponent("tdda-applehealthdata/export6s3sample.xml"))
-        for (type, count) in tdda {
-            var request = Salus_V1_SampleQueryRequest()
-            request.type = type
-            var found = 0
-            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
-                found += batch.samples.count
-            }
-            #expect(found == count, "\(type) from the iPhone 6s export")
-        }
+        #expect(try await ImportResumeTests.counts(daemon, types: Array(tdda.keys)) == tdda, "the iPhone 6s export")
         let missing = try await ctl(["import", "/nonexistent/export.zip"])
         #expect(missing.status != 0 && missing.output.contains("does not exist"), "\(missing.output)")
-        await owner.close()
         #expect(try await daemon.stop() == 0)
     }
 }
