@@ -137,6 +137,21 @@ final class ImportRun {
             } catch {
                 problem(error, element: element.name)
             }
+        case "Audiogram":
+            do {
+                add(try mapper.audiogram(element), element: element)
+            } catch {
+                problem(error, element: element.name)
+            }
+        case "VisionPrescription":
+            do {
+                add(try mapper.visionPrescription(element), element: element)
+                // The export names its attachments but does not carry their files.
+                let attachments = element.children(named: "Attachment").count
+                if attachments > 0 { report.notImported["VisionPrescription.Attachment", default: 0] += UInt64(attachments) }
+            } catch {
+                problem(error, element: element.name)
+            }
         case "Me":
             guard options.characteristics else { return }
             let (values, problems) = mapper.characteristics(element)
