@@ -192,6 +192,19 @@ extension RecordMapper {
 }
 
 extension RecordMapper {
+    /// The activity type of a `WorkoutActivity`, which exports do not write. An activity of
+    /// any workout but a swimBikeRun (82) has the workout's type (the workout rules require
+    /// it). A swimBikeRun leg is told by the distance it measured: swimming (46) for
+    /// `DistanceSwimming`, cycling (13) for `DistanceCycling`, running (37) for
+    /// `DistanceWalkingRunning`, and a leg with no distance is a transition (83).
+    static func legType(of node: ExportElement, statistics: [TypeIdentifier: Quantity], workoutType: Int) -> Int {
+        guard workoutType == 82 else { return workoutType }
+        if statistics["HKQuantityTypeIdentifierDistanceSwimming"] != nil { return 46 }
+        if statistics["HKQuantityTypeIdentifierDistanceCycling"] != nil { return 13 }
+        if statistics["HKQuantityTypeIdentifierDistanceWalkingRunning"] != nil { return 37 }
+        return 83
+    }
+
     /// HKWorkoutEventType names as exports write them (`HKWorkoutEventTypePause`).
     static let workoutEventTypes: [String: Int] = [
         "pause": 1, "resume": 2, "lap": 3, "marker": 4, "motionpaused": 5, "motionresumed": 6, "segment": 7,
@@ -199,11 +212,12 @@ extension RecordMapper {
     ]
 
     /// The workout of a `Workout` element: its activity type by name
-    /// (`HKWorkoutActivityTypeRunning`), its events (`WorkoutEvent` with a date and a duration),
-    /// its activities (`WorkoutActivity`, iOS 16; of the workout's type, since exports do not
-    /// say theirs), its totals (`WorkoutStatistics`, or before iOS 16 `totalDistance` and
-    /// `totalEnergyBurned`) and metadata; one activity spanning the workout when it lists none.
-    /// Routes are not imported yet.
+    /// (`HKWorkoutActivityTypeRunning`), its events (`WorkoutEvent` with a date and a duration,
+    /// at workout level or inside an activity), its activities (`WorkoutActivity`, iOS 16, with
+    /// their own `WorkoutStatistics` and metadata; see `legType` for their type), its totals
+    /// (`WorkoutStatistics`, or before iOS 16 `totalDistance` and `totalEnergyBurned`) and
+    /// metadata; one activity spanning the workout when it lists none. Routes are not imported
+    /// yet.
     package func workout(_ element: ExportElement) throws(ImportRefusal) -> Sample {
         let line = element.line
         guard let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else {
@@ -222,56 +236,58 @@ extension RecordMapper {
             let unit = node["durationUnit"].flatMap { try? Self.unit($0) } ?? .minute
             return (try? Quantity(value: value, unit: unit).converted(to: .second))?.value
         }
-        var events: [WorkoutEvent] = []
-        for node in element.children(named: "WorkoutEvent") {
-            let name = (node["type"] ?? "").replacingOccurrences(of: "HKWorkoutEventType", with: "").lowercased()
-            guard let type = Self.workoutEventTypes[name] else {
-                throw ImportRefusal(line: node.line, field: "WorkoutEvent.type", value: node["type"] ?? "", expected: "a HealthKit workout event type")
-            }
-            let at = try date(node, "date")
+        func readMetadata(of node: ExportElement) throws(ImportRefusal) -> [String: MetadataValue] {
+            // Real exports may write a workout's whole metadata block twice: a key read again
+            // keeps its one value.
             var metadata: [String: MetadataValue] = [:]
             for entry in node.children(named: "MetadataEntry") {
                 guard let key = entry["key"], !key.isEmpty else { continue }
                 metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
             }
-            events.append(WorkoutEvent(type: type, startDate: at, endDate: at.addingTimeInterval(duration(node) ?? 0), metadata: metadata))
+            return metadata
         }
+        func readEvents(of node: ExportElement) throws(ImportRefusal) -> [WorkoutEvent] {
+            var events: [WorkoutEvent] = []
+            for child in node.children(named: "WorkoutEvent") {
+                let name = (child["type"] ?? "").replacingOccurrences(of: "HKWorkoutEventType", with: "").lowercased()
+                guard let type = Self.workoutEventTypes[name] else {
+                    throw ImportRefusal(
+                        line: child.line, field: "WorkoutEvent.type", value: child["type"] ?? "", expected: "a HealthKit workout event type")
+                }
+                let at = try date(child, "date")
+                events.append(WorkoutEvent(
+                    type: type, startDate: at, endDate: at.addingTimeInterval(duration(child) ?? 0), metadata: try readMetadata(of: child)))
+            }
+            return events
+        }
+        /// Sums (cumulative types) or averages (discrete ones) of `WorkoutStatistics` children.
+        func readTotals(of node: ExportElement) -> [TypeIdentifier: Quantity] {
+            var statistics: [TypeIdentifier: Quantity] = [:]
+            for child in node.children(named: "WorkoutStatistics") {
+                guard let type = child["type"], catalog.rules(for: type)?.kind == .quantity, let unitText = child["unit"],
+                      let unit = try? Self.unit(unitText),
+                      let value = (child["sum"] ?? child["average"]).flatMap(Double.init)
+                else { continue }
+                statistics[TypeIdentifier(type)] = Quantity(value: value, unit: unit)
+            }
+            return statistics
+        }
+        // Events are the workout's; iOS 16+ exports may list an activity's inside it as well.
+        var events = try readEvents(of: element)
         var activities: [WorkoutActivity] = []
         for node in element.children(named: "WorkoutActivity") {
             let from = try date(node, "startDate")
             let to = node["endDate"] == nil ? from.addingTimeInterval(duration(node) ?? 0) : try date(node, "endDate")
+            for event in try readEvents(of: node) where !events.contains(event) { events.append(event) }
+            let figures = readTotals(of: node)
             activities.append(WorkoutActivity(
-                uuid: node["uuid"].flatMap(UUID.init(uuidString:)) ?? UUID(), activityType: UInt(activity.rawValue),
-                startDate: from, endDate: to))
+                uuid: node["uuid"].flatMap(UUID.init(uuidString:)) ?? UUID(),
+                activityType: UInt(Self.legType(of: node, statistics: figures, workoutType: Int(activity.rawValue))),
+                startDate: from, endDate: to, metadata: try readMetadata(of: node), statistics: figures))
         }
-        var statistics: [TypeIdentifier: Quantity] = [:]
-        for node in element.children(named: "WorkoutStatistics") {
-            guard let type = node["type"], catalog.rules(for: type)?.kind == .quantity, let unitText = node["unit"],
-                  let unit = try? Self.unit(unitText),
-                  let value = (node["sum"] ?? node["average"]).flatMap(Double.init)
-            else { continue }
-            statistics[TypeIdentifier(type)] = Quantity(value: value, unit: unit)
-        }
-        if statistics.isEmpty {
-            if let value = element["totalEnergyBurned"].flatMap(Double.init),
-               let unit = element["totalEnergyBurnedUnit"].flatMap({ try? Self.unit($0) }) {
-                statistics[TypeIdentifier("HKQuantityTypeIdentifierActiveEnergyBurned")] = Quantity(value: value, unit: unit)
-            }
-            if let value = element["totalDistance"].flatMap(Double.init),
-               let unit = element["totalDistanceUnit"].flatMap({ try? Self.unit($0) }) {
-                let distance = switch short {
-                case "cycling": "HKQuantityTypeIdentifierDistanceCycling"
-                case "swimming": "HKQuantityTypeIdentifierDistanceSwimming"
-                default: "HKQuantityTypeIdentifierDistanceWalkingRunning"
-                }
-                statistics[TypeIdentifier(distance)] = Quantity(value: value, unit: unit)
-            }
-        }
-        var metadata: [String: MetadataValue] = [:]
-        for entry in element.children(named: "MetadataEntry") {
-            guard let key = entry["key"], !key.isEmpty else { continue }
-            metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
-        }
+        events.sort { $0.startDate < $1.startDate }
+        var statistics = readTotals(of: element)
+        let metadata = try readMetadata(of: element)
         let workout = Workout(activityType: UInt(activity.rawValue), events: events, activities: activities, statistics: statistics)
             .withDefaultActivity(start: start, end: end)
         return Sample(
