@@ -10,7 +10,8 @@ extension WorkoutRouteValue {
 
     /// The model value of `wire`; a workout UUID that is not 16 bytes or more than
     /// `inlineLocationLimit` locations are refused naming the field under `path`. The count is
-    /// the number of locations given (the wire's count is output only).
+    /// the number of locations given, or the wire's count when it carries none (a route read
+    /// from the daemon).
     package init(wire: Salus_V1_WorkoutRoute, path: String) throws(ValidationError) {
         guard let workout = WireUUID.uuid(wire.workoutUuid) else {
             throw ValidationError(
@@ -23,6 +24,7 @@ extension WorkoutRouteValue {
                 expected: "at most \(Self.inlineLocationLimit) locations inline; stream larger routes with salus.v1.Routes/SaveRoute")
         }
         self.init(workoutUUID: workout, locations: wire.locations.map(RouteLocation.init(wire:)))
+        if wire.locations.isEmpty { locationCount = Int(clamping: wire.locationCount) }
     }
 
     /// The wire form: the workout, the count and any locations the value carries.
