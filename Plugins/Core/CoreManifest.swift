@@ -158,6 +158,9 @@ enum CoreManifest {
                 MetadataKeyUse("HKWeatherTemperature", .quantity), MetadataKeyUse("HKWeatherHumidity", .quantity),
                 MetadataKeyUse("HKWeatherCondition", .number), MetadataKeyUse("HKElevationAscended", .quantity),
                 MetadataKeyUse("HKElevationDescended", .quantity), MetadataKeyUse("HKAverageMETs", .quantity)),
+        // HKWorkoutRoute: locations attached to one workout (docs/workouts.md, "Routes").
+        TypeDefinition(identifier: "HKWorkoutRouteTypeIdentifier", kind: .workoutRoute, displayName: "Workout routes")
+            .inArea("workouts"),
         .quantity("HKQuantityTypeIdentifierWorkoutEffortScore", displayName: "Workout effort",
                   unit: "appleEffortScore", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "workouts"),
         .quantity("HKQuantityTypeIdentifierEstimatedWorkoutEffortScore", displayName: "Estimated workout effort",

@@ -32,4 +32,7 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     case activitySummary
     /// A FHIR R4 resource (an allergy, a lab result, ...); the value is a `ClinicalRecord`.
     case clinicalRecord
+    /// A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout; the
+    /// value is a `WorkoutRouteValue`, the locations are read with their own streamed query.
+    case workoutRoute
 }

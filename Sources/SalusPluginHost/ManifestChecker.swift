@@ -215,8 +215,9 @@ struct ManifestChecker {
         case .activitySummary: kind = .activitySummary
         case .correlation: kind = .correlation
         case .clinicalRecord: kind = .clinicalRecord
+        case .workoutRoute: kind = .workoutRoute
         case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT, ACTIVITY_SUMMARY or CLINICAL_RECORD")
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT, ACTIVITY_SUMMARY, CLINICAL_RECORD or WORKOUT_ROUTE")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic

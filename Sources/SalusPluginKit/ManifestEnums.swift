@@ -22,6 +22,8 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case activitySummary = 14
     /// A FHIR R4 resource (`HKClinicalRecord`).
     case clinicalRecord = 15
+    /// A workout route (`HKWorkoutRoute`): locations attached to one workout.
+    case workoutRoute = 16
     case correlation = 7
 }
 

@@ -28,6 +28,8 @@ public struct SampleView: Sendable, Hashable {
         case scoredAssessment
         /// A clinical record (a FHIR resource).
         case clinicalRecord
+        /// A workout route (its locations when saving).
+        case workoutRoute
         /// A correlation holding this many member samples (the host checks each member with the
         /// validator of the plugin that owns the member's type).
         case correlation(objectCount: Int)
@@ -106,6 +108,9 @@ public struct SampleView: Sendable, Hashable {
             case (21, 2):
                 _ = try reader.nested()
                 value = .clinicalRecord
+            case (22, 2):
+                _ = try reader.nested()
+                value = .workoutRoute
             case (12, 2):
                 var entry = try reader.nested()
                 var key = ""

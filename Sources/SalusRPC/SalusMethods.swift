@@ -91,6 +91,13 @@ package enum SalusMethods {
         package static let listTypes = MethodDescriptor(service: name, method: "ListTypes")
     }
 
+    /// `salus.v1.Routes`: workout routes, streamed both ways.
+    package enum Routes {
+        package static let name = "salus.v1.Routes"
+        package static let saveRoute = MethodDescriptor(service: name, method: "SaveRoute")
+        package static let readRoute = MethodDescriptor(service: name, method: "ReadRoute")
+    }
+
     /// `salus.v1.Attachments`: files attached to objects (HealthKit's `HKAttachmentStore`).
     package enum Attachments {
         package static let name = "salus.v1.Attachments"

@@ -126,6 +126,8 @@ package final class SalusServices: Sendable {
             store: store, registry: plugins.registry, authorization: authorization,
             maximumSize: configuration.maxAttachmentSize)
         attachments.register(into: &app)
+        let routes = RoutesService(store: store, registry: plugins.registry, authorization: authorization)
+        routes.register(into: &app)
         appRouter = app
 
         let endpoints = AppEndpoints(
@@ -139,6 +141,7 @@ package final class SalusServices: Sendable {
         statistics.register(into: &admin, owner: true)
         person.register(into: &admin, owner: true)
         attachments.register(into: &admin)
+        routes.register(into: &admin)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         ImportService(store: store, settings: settings).register(into: &admin)
         adminRouter = admin

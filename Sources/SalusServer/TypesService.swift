@@ -99,6 +99,7 @@ package enum TypesService {
             case .activitySummary: .activitySummary
             case .correlation: .correlation
             case .clinicalRecord: .clinicalRecord
+            case .workoutRoute: .workoutRoute
             }
             $0.canonicalUnit = type.canonicalUnitText
             $0.aggregationStyle = switch type.aggregationStyle {

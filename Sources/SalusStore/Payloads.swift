@@ -6,7 +6,8 @@ import SalusModel
 /// These mirror the model's values field for field, enumerations as HealthKit's raw values;
 /// dates are encoded as Foundation encodes them by default (seconds since 2001 as a double),
 /// which round-trips exactly. An electrocardiogram's payload leaves out its voltages, which live
-/// in `electrocardiogram_voltages` (`VoltageBlocks`).
+/// in `electrocardiogram_voltages` (`VoltageBlocks`); a route's, its locations, which live in
+/// `route_locations` (`RouteBlocks`).
 enum Payloads {
     struct QuantityPayload: Codable {
         var value: Double
@@ -109,6 +110,13 @@ enum Payloads {
         var receivedDate: Date
     }
 
+    /// A workout route's payload: its workout and location count; the locations live in
+    /// `route_locations` (`RouteBlocks`).
+    struct WorkoutRoutePayload: Codable {
+        var workout: UUID
+        var locationCount: Int
+    }
+
     struct ElectrocardiogramPayload: Codable {
         var classification: Int
         var symptomsStatus: Int
@@ -200,6 +208,9 @@ enum Payloads {
                         sourceName: record.sourceName, sourceURL: record.sourceURL, receivedDate: record.receivedDate)))
         case .electrocardiogram(let electrocardiogram):
             return Array(try encoder.encode(payload(electrocardiogram)))
+        case .workoutRoute(let route):
+            return Array(
+                try encoder.encode(WorkoutRoutePayload(workout: route.workoutUUID, locationCount: route.locationCount)))
         case .audiogram(let audiogram):
             return Array(try encoder.encode(payload(audiogram)))
         case .heartbeatSeries(let series):
@@ -412,6 +423,9 @@ enum Payloads {
                 ClinicalRecord(
                     fhirData: payload.fhirData, fhirVersion: payload.fhirVersion, displayName: payload.displayName,
                     sourceName: payload.sourceName, sourceURL: payload.sourceURL, receivedDate: payload.receivedDate))
+        case .workoutRoute:
+            let payload = try decoder.decode(WorkoutRoutePayload.self, from: data)
+            return .workoutRoute(WorkoutRouteValue(workoutUUID: payload.workout, locationCount: payload.locationCount))
         case .electrocardiogram:
             let payload = try decoder.decode(ElectrocardiogramPayload.self, from: data)
             return .electrocardiogram(
@@ -485,7 +499,7 @@ enum Payloads {
 /// The integer codes the schema uses for object kinds and metadata value types.
 ///
 /// The kinds after characteristic (5) take the numbers of `salus.v1.ObjectKind`
-/// (electrocardiogram 8 … scored assessment 13, clinical record 15).
+/// (electrocardiogram 8 … scored assessment 13, clinical record 15, workout route 16).
 enum StoredCodes {
     static func kind(_ kind: ObjectKind) -> Int64 {
         switch kind {
@@ -505,6 +519,7 @@ enum StoredCodes {
         case .medicationDoseEvent: 12
         case .scoredAssessment: 13
         case .clinicalRecord: 15
+        case .workoutRoute: 16
         // Computed, never stored; the code only keeps the switch whole.
         case .activitySummary: 14
         }
@@ -526,6 +541,7 @@ enum StoredCodes {
         case 12: .medicationDoseEvent
         case 13: .scoredAssessment
         case 15: .clinicalRecord
+        case 16: .workoutRoute
         default: nil
         }
     }

@@ -33,7 +33,8 @@ package struct Migration: Sendable {
 ///   `number_value` in the dimension's base unit, `quantity_value` and `text_value` (the unit)
 ///   as given), indexed by (key, text) and (key, number) for predicates;
 /// - `workout_statistics(sample_id, quantity_type_id, statistic, value)`: the totals a save gave;
-///   `workout_activities` (migration 9): each activity's type and interval;
+///   `workout_activities` (migration 9): each activity's type and interval; `workout_routes` and
+///   `route_locations` (migration 10): each route's workout and its locations in blocks;
 /// - `tombstones`: one row per deletion at its own `seq`, keeping what predicates need to filter
 ///   deletions (type, app, source, device, dates, value, category, activity type) and the two
 ///   sync keys, with the deletion time.
@@ -252,11 +253,39 @@ package enum Schema {
                 WHERE s.kind = 2 AND s.payload IS NOT NULL;
             """)
 
+    /// Migration 10: workout routes. `workout_routes(route_id, workout_id)` links each route
+    /// sample to its workout, indexed by workout so deleting a workout finds its routes;
+    /// `route_locations(route_id, block, first_us, last_us, locations)` holds a route's locations
+    /// in blocks of `RouteBlocks.size` (the last one shorter), numbered from 0 in time order, each
+    /// with its first and last timestamp; `locations` packs each location as 64 little-endian
+    /// bytes (`RouteBlocks`). The index on (route, last_us) makes a time-range read start at the
+    /// first block that reaches the range, instead of reading the route from its start. Rows go
+    /// with their route sample (`ON DELETE CASCADE`); the writer deletes a workout's routes, with
+    /// their tombstones, when it deletes the workout.
+    package static let migration10 = Migration(
+        version: 10, summary: "workout routes: the workout of each route and its locations, in blocks",
+        sql: """
+            CREATE TABLE workout_routes (
+                route_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                workout_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE
+            );
+            CREATE INDEX workout_routes_workout ON workout_routes(workout_id);
+            CREATE TABLE route_locations (
+                route_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                block INTEGER NOT NULL,
+                first_us INTEGER NOT NULL,
+                last_us INTEGER NOT NULL,
+                locations BLOB NOT NULL,
+                PRIMARY KEY (route_id, block)
+            ) WITHOUT ROWID;
+            CREATE INDEX route_locations_time ON route_locations(route_id, last_us);
+            """)
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
-    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6, migration7, migration9]
+    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10]
 
     /// The schema version a database has after `migrate`.
     package static var currentVersion: Int { migrations.last!.version }

@@ -172,7 +172,14 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     /// Turns the sample with row id `id` into a tombstone at the next change position; a
-    /// correlation's members follow it, each with its own tombstone at the next positions.
+    /// correlation's members and a workout's routes follow it, each with its own tombstone at the
+    /// next positions.
+    ///
+    /// **Rule: a workout goes with its routes.** A route means nothing without its workout
+    /// (HealthKit deletes a workout's route with it), so deleting a workout, or replacing it by
+    /// sync identifier, deletes its routes in the same transaction, each leaving a tombstone
+    /// that anchored queries of the route type report. The workout's activities and events are
+    /// parts of the workout's value, not samples: the workout's tombstone stands for them.
     ///
     /// **Rule: a correlation goes with its members.** They were saved as one object and are
     /// deleted as one, in the same transaction, so no reader ever sees a correlation without
@@ -189,6 +196,12 @@ final class StoreWriter: @unchecked Sendable {
         var found: [(Int64, TypeIdentifier)] = []
         while try members.step() { found.append((members.int64(0), TypeIdentifier(members.text(1) ?? ""))) }
         members.reset()
+        let routes = try database.prepare(
+            "SELECT w.route_id, t.identifier FROM workout_routes w JOIN samples s ON s.id = w.route_id "
+                + "JOIN types t ON t.id = s.type_id WHERE w.workout_id = ? ORDER BY w.route_id")
+        try routes.bind([.integer(id)])
+        while try routes.step() { found.append((routes.int64(0), TypeIdentifier(routes.text(1) ?? ""))) }
+        routes.reset()
         guard try tombstoneRow(database, sampleID: id, type: type, now: now) else { return 0 }
         var made = 1
         for (memberID, memberType) in found {
@@ -262,7 +275,7 @@ final class StoreWriter: @unchecked Sendable {
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .correlation, .clinicalRecord:
+            .medicationDoseEvent, .scoredAssessment, .correlation, .clinicalRecord, .workoutRoute:
             break
         }
         prepared.payload = try Payloads.encode(sample.value)
@@ -362,6 +375,12 @@ final class StoreWriter: @unchecked Sendable {
                 }
             }
 
+            // A route is attached to a workout in the store, inside the workout's interval.
+            var routeWorkout: Int64?
+            if case .workoutRoute(let route) = sample.value {
+                routeWorkout = try workoutOfRoute(database, route, path: "\(path).workoutRoute", index: index)
+            }
+
             // A correlation's members are saved first, each by these same rules.
             var memberResults: [SaveResult] = []
             var memberIDs: [Int64] = []
@@ -418,6 +437,9 @@ final class StoreWriter: @unchecked Sendable {
             if case .electrocardiogram(let electrocardiogram) = sample.value, !electrocardiogram.voltages.isEmpty {
                 try VoltageBlocks.insert(database, sampleID: sampleID, voltages: electrocardiogram.voltages)
             }
+            if case .workoutRoute(let route) = sample.value, let routeWorkout {
+                try RouteBlocks.insert(database, routeID: sampleID, workoutID: routeWorkout, locations: route.locations)
+            }
 
             if case .workout(let workout) = sample.value {
                 for (position, activity) in workout.activities.enumerated() {
@@ -470,6 +492,33 @@ final class StoreWriter: @unchecked Sendable {
                 [.integer(typeID), .integer(span)])
         }
         return results
+    }
+
+    /// The row id of the workout `route` belongs to, checked in the save's transaction: the
+    /// workout exists, is a workout, and every location lies inside its interval
+    /// (`WorkoutRouteValue.errors(insideWorkoutFrom:to:at:)`); otherwise an error naming the
+    /// field under `path` ("samples[0].workoutRoute.workoutUuid").
+    private func workoutOfRoute(_ database: Database, _ route: WorkoutRouteValue, path: String, index: Int) throws -> Int64 {
+        let lookup = try database.prepare("SELECT id, kind, start_us, end_us FROM samples WHERE uuid = ?")
+        try lookup.bind([.uuid(route.workoutUUID)])
+        let row = try lookup.step() ? (lookup.int64(0), lookup.int64(1), lookup.int64(2), lookup.int64(3)) : nil
+        lookup.reset()
+        guard let (id, kind, start, end) = row else {
+            throw StoreError(
+                code: .notFound, field: "\(path).workoutUuid", value: route.workoutUUID.uuidString,
+                expected: "the UUID of a workout in the store", sampleIndex: index)
+        }
+        guard kind == StoredCodes.kind(.workout) else {
+            throw StoreError.invalid(
+                "\(path).workoutUuid", value: route.workoutUUID.uuidString,
+                expected: "the UUID of a workout; this is a sample of another kind", sampleIndex: index)
+        }
+        if let error = route.errors(
+            insideWorkoutFrom: StoredTime.date(start), to: StoredTime.date(end), at: path
+        ).first {
+            throw StoreError(error, sampleIndex: index)
+        }
+        return id
     }
 
     // MARK: Delete

@@ -42,6 +42,8 @@ extension Sample {
             value = .document(ClinicalDocument(wire: document))
         case .clinicalRecord(let record):
             value = .clinicalRecord(ClinicalRecord(wire: record))
+        case .workoutRoute(let route):
+            value = .workoutRoute(try WorkoutRouteValue(wire: route, path: "\(path).workoutRoute"))
         case .electrocardiogram(let electrocardiogram):
             value = .electrocardiogram(try Electrocardiogram(wire: electrocardiogram, path: "\(path).electrocardiogram"))
         case .audiogram(let audiogram):
@@ -67,7 +69,8 @@ extension Sample {
             throw ValidationError(
                 reason: .missingValue, field: "\(path).value", value: "",
                 expected: "one of quantity, category, workout, vision_prescription, document, correlation, "
-                    + "electrocardiogram, audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment"
+                    + "electrocardiogram, audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment, "
+                    + "clinical_record, workout_route"
             )
         }
         self.init(
@@ -100,6 +103,7 @@ extension Sample {
         case .visionPrescription(let prescription): wire.visionPrescription = prescription.wire
         case .document(let document): wire.document = document.wire
         case .clinicalRecord(let record): wire.clinicalRecord = record.wire
+        case .workoutRoute(let route): wire.workoutRoute = route.wire
         case .electrocardiogram(let electrocardiogram): wire.electrocardiogram = electrocardiogram.wire
         case .audiogram(let audiogram): wire.audiogram = audiogram.wire
         case .heartbeatSeries(let series): wire.heartbeatSeries = series.wire

@@ -246,6 +246,7 @@ final class SampleOutput {
             "\(state.kind) valence \(state.valence)" + (state.valenceClassification.map { " (\($0))" } ?? "")
         case .medicationDoseEvent(let event): "dose \(event.logStatus) \(event.doseQuantity.map { "\($0) \(event.unit)" } ?? "")"
         case .scoredAssessment(let assessment): "\(assessment.instrument) score \(assessment.score) (\(assessment.risk))"
+        case .workoutRoute(let route): "route of workout \(route.workoutUUID.uuidString.lowercased()), \(route.locationCount) locations"
         case .clinicalRecord(let record):
             "\(record.resourceType)\(record.displayName.isEmpty ? "" : " \(record.displayName)") from \(record.sourceName)"
         case .correlation(let correlation):
@@ -283,7 +284,7 @@ final class SampleOutput {
             if let name = registry.caseName(raw, of: definition) { category["name"] = name }
             object["category"] = category
         case .workout, .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .clinicalRecord:
+            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute:
             object["value"] = valueText(sample)
         case .correlation(let correlation):
             object["objects"] = correlation.objects.map { jsonObject($0) }

@@ -94,6 +94,7 @@ enum TypeListingJSON {
         case .scoredAssessment: "OBJECT_KIND_SCORED_ASSESSMENT"
         case .activitySummary: "OBJECT_KIND_ACTIVITY_SUMMARY"
         case .clinicalRecord: "OBJECT_KIND_CLINICAL_RECORD"
+        case .workoutRoute: "OBJECT_KIND_WORKOUT_ROUTE"
         case .UNRECOGNIZED(let value): "\(value)"
         }
     }

@@ -40,7 +40,9 @@ struct WorkoutRouteTests {
         #expect(Self.marathon.validationErrors().isEmpty)
         let bad = WorkoutRoute(locations: [
             RouteLocation(timestamp: Self.start, latitude: 91, longitude: 0),
-            RouteLocation(timestamp: Self.start, latitude: 0, longitude: .nan, horizontalAccuracy: -1, course: 360, speed: -2),
+            RouteLocation(
+                timestamp: Self.start.addingTimeInterval(-1), latitude: 0, longitude: .nan, horizontalAccuracy: -1, course: 360,
+                speed: -2),
         ])
         let errors = bad.validationErrors()
         #expect(errors.map(\.field) == [
@@ -49,6 +51,12 @@ struct WorkoutRouteTests {
         ])
         #expect(errors.map(\.reason) == [.valueOutOfRange, .nonFiniteValue, .valueOutOfRange, .valueOutOfRange, .valueOutOfRange, .invalidValue])
         #expect(errors[0].value == "91.0")
+        // Two fixes in one second, as Apple's exports have them, are in order.
+        let sameSecond = WorkoutRoute(locations: [
+            RouteLocation(timestamp: Self.start, latitude: 1, longitude: 1),
+            RouteLocation(timestamp: Self.start, latitude: 1.00001, longitude: 1),
+        ])
+        #expect(sameSecond.validationErrors().isEmpty)
     }
 
     @Test("GPX export as Apple Health writes it")

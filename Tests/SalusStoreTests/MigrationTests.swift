@@ -190,10 +190,12 @@ struct MigrationTests {
         let saved = try await store.save([workout], source: Fixtures.app)
         await store.close()
 
-        // The database as the migration before 9 left it: no activity rows.
+        // The database as the migration before 9 left it: no activity rows, nor the tables of
+        // the migrations after 9.
         let before = Schema.migrations[Schema.migrations.firstIndex { $0.version == 9 }! - 1].version
         var database = try Database(path: path)
-        try database.execute("DROP TABLE workout_activities; PRAGMA user_version = \(before);")
+        try database.execute(
+            "DROP TABLE workout_activities; DROP TABLE route_locations; DROP TABLE workout_routes; PRAGMA user_version = \(before);")
         database.close()
 
         store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)

@@ -26,6 +26,8 @@ public enum SampleValue: Hashable, Sendable {
     case correlation(Correlation)
     /// A FHIR resource from a provider.
     case clinicalRecord(ClinicalRecord)
+    /// A workout route (its locations only when saving).
+    case workoutRoute(WorkoutRouteValue)
 
     /// The object kind this value belongs to.
     public var kind: ObjectKind {
@@ -43,6 +45,7 @@ public enum SampleValue: Hashable, Sendable {
         case .scoredAssessment: .scoredAssessment
         case .correlation: .correlation
         case .clinicalRecord: .clinicalRecord
+        case .workoutRoute: .workoutRoute
         }
     }
 }

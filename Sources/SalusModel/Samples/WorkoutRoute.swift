@@ -40,7 +40,7 @@ public struct RouteLocation: Hashable, Sendable {
 /// (`HKWorkoutRouteTypeIdentifier`, a series type). A marathon at one location a second is about
 /// 15,000 locations.
 public struct WorkoutRoute: Hashable, Sendable {
-    /// The locations, timestamps ascending.
+    /// The locations, timestamps ascending (equal timestamps allowed).
     public var locations: [RouteLocation]
 
     /// Creates a route.
@@ -85,7 +85,8 @@ public struct WorkoutRoute: Hashable, Sendable {
 
     /// Every rule the locations break, under `path` ("route.locations[3].latitude"): finite
     /// coordinates in range, accuracies and speed not negative, a course in 0..<360,
-    /// timestamps finite and ascending. Empty when the route is valid.
+    /// timestamps finite and never decreasing (two fixes in the same second are common: Apple's
+    /// own exports have them). Empty when the route is valid.
     public func validationErrors(at path: String = "route") -> [ValidationError] {
         var errors: [ValidationError] = []
         var previous: (index: Int, time: Date)?
@@ -112,10 +113,10 @@ public struct WorkoutRoute: Hashable, Sendable {
                     expected: "a finite date"))
                 continue
             }
-            if let previous, location.timestamp <= previous.time {
+            if let previous, location.timestamp < previous.time {
                 errors.append(ValidationError(
                     reason: .invalidValue, field: "\(field).timestamp", value: Validation.render(location.timestamp),
-                    expected: "a time after locations[\(previous.index)] (\(Validation.render(previous.time))): locations ascend"))
+                    expected: "a time not before locations[\(previous.index)] (\(Validation.render(previous.time))): locations ascend"))
             }
             previous = (index, location.timestamp)
         }
@@ -167,5 +168,78 @@ public struct WorkoutRoute: Hashable, Sendable {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
             .replacingOccurrences(of: "'", with: "&apos;")
+    }
+}
+
+/// The value of a route sample (`HKWorkoutRouteTypeIdentifier`), as HealthKit's `HKWorkoutRoute`:
+/// the workout it belongs to and how many locations it has. The sample's start and end are the
+/// first and last location's timestamps.
+///
+/// The locations travel with the value only when saving (`locations`); a route read from the
+/// store has `locationCount` and no locations, which are read with their own streamed query,
+/// whole or by time range (docs/workouts.md, "Routes").
+public struct WorkoutRouteValue: Hashable, Sendable {
+    /// The most locations a route holds: 200,000, 55 hours at one location a second.
+    public static let maximumLocationCount = 200_000
+
+    /// How far a location may lie outside its workout's interval: 60 seconds at each end, for the
+    /// fixes a device records while a workout starts and ends.
+    public static let workoutSlack: TimeInterval = 60
+
+    /// The workout the route belongs to (HealthKit: `HKWorkoutRouteBuilder.finishRoute(with:)`).
+    public var workoutUUID: UUID
+    /// How many locations the route has; when saving, the number of `locations`.
+    public var locationCount: Int
+    /// Saving only: every location, timestamps not decreasing. Empty in what the store returns.
+    public var locations: [RouteLocation]
+
+    /// A route of `locations` for the workout `workoutUUID`.
+    public init(workoutUUID: UUID, locations: [RouteLocation]) {
+        self.workoutUUID = workoutUUID
+        self.locationCount = locations.count
+        self.locations = locations
+    }
+
+    /// A route as the store returns it: its workout and its count, without locations.
+    public init(workoutUUID: UUID, locationCount: Int) {
+        self.workoutUUID = workoutUUID
+        self.locationCount = locationCount
+        self.locations = []
+    }
+
+    /// The locations as a `WorkoutRoute`, for its length, time slices and GPX.
+    public var route: WorkoutRoute { WorkoutRoute(locations: locations) }
+
+    /// Every rule the locations break against the workout they belong to, under `path`
+    /// ("route.locations[3].timestamp"): each timestamp inside `start`...`end` widened by
+    /// `workoutSlack` at both ends. Only the first location outside is reported, with the
+    /// count of the others. Empty when every location fits.
+    package func errors(insideWorkoutFrom start: Date, to end: Date, at path: String) -> [ValidationError] {
+        let earliest = start.addingTimeInterval(-Self.workoutSlack)
+        let latest = end.addingTimeInterval(Self.workoutSlack)
+        let outside = locations.indices.filter { locations[$0].timestamp < earliest || locations[$0].timestamp > latest }
+        guard let first = outside.first else { return [] }
+        let others = outside.count > 1 ? " (and \(outside.count - 1) more locations outside it)" : ""
+        return [
+            ValidationError(
+                reason: .valueOutOfRange, field: "\(path).locations[\(first)].timestamp",
+                value: Validation.render(locations[first].timestamp),
+                expected: "a time inside the workout \(workoutUUID.uuidString), \(Validation.render(start)) to "
+                    + "\(Validation.render(end)), give or take \(Int(Self.workoutSlack)) seconds\(others)")
+        ]
+    }
+}
+
+extension Sample {
+    /// This sample with its start and end set to the first and last location of its route, when
+    /// it is a route with locations; unchanged otherwise. The save paths apply it before the
+    /// sample is checked: a route's interval is its locations', whatever the client sent.
+    public func withRouteInterval() -> Sample {
+        guard case .workoutRoute(let route) = value, let first = route.locations.first, let last = route.locations.last
+        else { return self }
+        var sample = self
+        sample.startDate = first.timestamp
+        sample.endDate = max(first.timestamp, last.timestamp)
+        return sample
     }
 }

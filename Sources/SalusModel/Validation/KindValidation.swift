@@ -62,6 +62,25 @@ extension Validation {
         return errors
     }
 
+    /// A workout route: 1 to `WorkoutRouteValue.maximumLocationCount` locations, as many as it
+    /// says, each valid and in time order.
+    static func workoutRoute(_ value: WorkoutRouteValue, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        if value.locations.isEmpty || value.locations.count > WorkoutRouteValue.maximumLocationCount {
+            errors.append(
+                ValidationError(
+                    reason: .valueOutOfRange, field: "\(path).locations", value: "\(value.locations.count) locations",
+                    expected: "1 to \(WorkoutRouteValue.maximumLocationCount) locations"))
+        } else if value.locationCount != value.locations.count {
+            errors.append(
+                ValidationError(
+                    reason: .invalidValue, field: "\(path).locationCount", value: "\(value.locationCount)",
+                    expected: "the number of locations saved with it, \(value.locations.count)"))
+        }
+        errors += value.route.validationErrors(at: path)
+        return errors
+    }
+
     /// An audiogram: frequencies positive and distinct, sensitivities finite, clamping ranges.
     static func audiogram(_ value: Audiogram, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []

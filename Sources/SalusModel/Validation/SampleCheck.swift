@@ -71,7 +71,7 @@ extension TypeCatalog {
         case .workout(let workout):
             errors += checkWorkout(workout, rules: rules, at: "\(path).workout")
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .clinicalRecord:
+            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute:
             break
         case .correlation(let correlation):
             errors += checkCorrelation(correlation, of: sample.type, at: "\(path).correlation", allowReadOnly: allowReadOnly)
@@ -244,6 +244,7 @@ extension TypeCatalog {
         case .scoredAssessment: "a scored assessment value"
         case .correlation: "a correlation value"
         case .clinicalRecord: "a clinical record value"
+        case .workoutRoute: "a workout route value"
         }
     }
 }

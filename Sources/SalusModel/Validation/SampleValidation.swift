@@ -26,7 +26,9 @@ extension Sample {
     /// value, unit dimension or required metadata suit the type, and which member types a
     /// correlation type holds, is the registry's check; a clinical record whose FHIR data is a JSON
     /// object with a resourceType its type holds, a FHIR version, a source name and a finite
-    /// received date. `path` prefixes every field path.
+    /// received date; a workout route with 1 to `WorkoutRouteValue.maximumLocationCount`
+    /// locations, as many as it says, each valid (`WorkoutRoute.validationErrors(at:)`).
+    /// `path` prefixes every field path.
     package func validationErrors(at path: String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
@@ -67,6 +69,8 @@ extension Sample {
             errors += Validation.correlation(correlation, at: "\(path).correlation")
         case .clinicalRecord(let record):
             errors += Validation.clinicalRecord(record, type: type, at: "\(path).clinicalRecord")
+        case .workoutRoute(let route):
+            errors += Validation.workoutRoute(route, at: "\(path).workoutRoute")
         }
         errors += Validation.metadata(metadata, at: "\(path).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path).metadata")

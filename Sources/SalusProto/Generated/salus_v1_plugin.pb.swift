@@ -49,6 +49,9 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
 
   /// A FHIR R4 resource (HKClinicalRecord).
   case clinicalRecord // = 15
+
+  /// A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout.
+  case workoutRoute // = 16
   case correlation // = 7
   case UNRECOGNIZED(Int)
 
@@ -74,6 +77,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case 13: self = .scoredAssessment
     case 14: self = .activitySummary
     case 15: self = .clinicalRecord
+    case 16: self = .workoutRoute
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -96,6 +100,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     case .scoredAssessment: return 13
     case .activitySummary: return 14
     case .clinicalRecord: return 15
+    case .workoutRoute: return 16
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -117,6 +122,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     .scoredAssessment,
     .activitySummary,
     .clinicalRecord,
+    .workoutRoute,
     .correlation,
   ]
 
@@ -878,7 +884,7 @@ public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0\u{1}OBJECT_KIND_CLINICAL_RECORD\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0\u{1}OBJECT_KIND_CLINICAL_RECORD\0\u{1}OBJECT_KIND_WORKOUT_ROUTE\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {

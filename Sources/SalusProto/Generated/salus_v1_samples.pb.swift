@@ -950,6 +950,137 @@ public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
   public init() {}
 }
 
+/// A workout route (HKWorkoutRoute, HKWorkoutRouteTypeIdentifier): the locations recorded during
+/// one workout. The sample's start and end dates are the first and last location's timestamps
+/// (set by the daemon). Query results carry `location_count` only; Routes/ReadRoute streams the
+/// locations in chunks, optionally of a time range. Saving: Routes/SaveRoute streams any number
+/// of locations; Store/Save takes at most 1,000 inline (larger: INVALID_ARGUMENT naming
+/// `workout_route.locations`).
+public nonisolated struct Salus_V1_WorkoutRoute: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The workout the route belongs to, 16 bytes; a workout the saving app may read.
+  public var workoutUuid: Data = Data()
+
+  /// How many locations the route has (set by the daemon; ignored when saving).
+  public var locationCount: UInt64 = 0
+
+  /// Store/Save only: the locations, timestamps not decreasing. Never set in query results.
+  public var locations: [Salus_V1_RouteLocation] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One location of a route (CoreLocation's CLLocation). An unknown altitude, accuracy, course or
+/// speed is unset (CoreLocation's -1 for "invalid" is not a value here).
+public nonisolated struct Salus_V1_RouteLocation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Microseconds since 1970.
+  public var timestamp: Int64 = 0
+
+  /// Degrees north, -90...90 (WGS 84).
+  public var latitude: Double = 0
+
+  /// Degrees east, -180...180 (WGS 84).
+  public var longitude: Double = 0
+
+  /// Meters above sea level.
+  public var optionalAltitude: Salus_V1_RouteLocation.OneOf_OptionalAltitude? = nil
+
+  public var altitude: Double {
+    get {
+      if case .altitude(let v)? = optionalAltitude {return v}
+      return 0
+    }
+    set {optionalAltitude = .altitude(newValue)}
+  }
+
+  /// Meters, not negative.
+  public var optionalHorizontalAccuracy: Salus_V1_RouteLocation.OneOf_OptionalHorizontalAccuracy? = nil
+
+  public var horizontalAccuracy: Double {
+    get {
+      if case .horizontalAccuracy(let v)? = optionalHorizontalAccuracy {return v}
+      return 0
+    }
+    set {optionalHorizontalAccuracy = .horizontalAccuracy(newValue)}
+  }
+
+  /// Meters, not negative.
+  public var optionalVerticalAccuracy: Salus_V1_RouteLocation.OneOf_OptionalVerticalAccuracy? = nil
+
+  public var verticalAccuracy: Double {
+    get {
+      if case .verticalAccuracy(let v)? = optionalVerticalAccuracy {return v}
+      return 0
+    }
+    set {optionalVerticalAccuracy = .verticalAccuracy(newValue)}
+  }
+
+  /// Degrees from true north, 0 up to (not including) 360.
+  public var optionalCourse: Salus_V1_RouteLocation.OneOf_OptionalCourse? = nil
+
+  public var course: Double {
+    get {
+      if case .course(let v)? = optionalCourse {return v}
+      return 0
+    }
+    set {optionalCourse = .course(newValue)}
+  }
+
+  /// Meters per second, not negative.
+  public var optionalSpeed: Salus_V1_RouteLocation.OneOf_OptionalSpeed? = nil
+
+  public var speed: Double {
+    get {
+      if case .speed(let v)? = optionalSpeed {return v}
+      return 0
+    }
+    set {optionalSpeed = .speed(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// Meters above sea level.
+  public nonisolated enum OneOf_OptionalAltitude: Equatable, Sendable {
+    case altitude(Double)
+
+  }
+
+  /// Meters, not negative.
+  public nonisolated enum OneOf_OptionalHorizontalAccuracy: Equatable, Sendable {
+    case horizontalAccuracy(Double)
+
+  }
+
+  /// Meters, not negative.
+  public nonisolated enum OneOf_OptionalVerticalAccuracy: Equatable, Sendable {
+    case verticalAccuracy(Double)
+
+  }
+
+  /// Degrees from true north, 0 up to (not including) 360.
+  public nonisolated enum OneOf_OptionalCourse: Equatable, Sendable {
+    case course(Double)
+
+  }
+
+  /// Meters per second, not negative.
+  public nonisolated enum OneOf_OptionalSpeed: Equatable, Sendable {
+    case speed(Double)
+
+  }
+
+  public init() {}
+}
+
 /// One voltage measurement (HKElectrocardiogram.VoltageMeasurement, for one lead).
 public nonisolated struct Salus_V1_ElectrocardiogramVoltage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1385,6 +1516,14 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .clinicalRecord(newValue)}
   }
 
+  public var workoutRoute: Salus_V1_WorkoutRoute {
+    get {
+      if case .workoutRoute(let v)? = _storage._value {return v}
+      return Salus_V1_WorkoutRoute()
+    }
+    set {_uniqueStorage()._value = .workoutRoute(newValue)}
+  }
+
   /// Assigned by the daemon.
   public var sourceRevision: Salus_V1_SourceRevision {
     get {_storage._sourceRevision ?? Salus_V1_SourceRevision()}
@@ -1431,6 +1570,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     case medicationDoseEvent(Salus_V1_MedicationDoseEvent)
     case scoredAssessment(Salus_V1_ScoredAssessment)
     case clinicalRecord(Salus_V1_ClinicalRecord)
+    case workoutRoute(Salus_V1_WorkoutRoute)
 
   }
 
@@ -2629,6 +2769,150 @@ nonisolated extension Salus_V1_Electrocardiogram: SwiftProtobuf.Message, SwiftPr
   }
 }
 
+nonisolated extension Salus_V1_WorkoutRoute: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WorkoutRoute"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}workout_uuid\0\u{3}location_count\0\u{1}locations\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.workoutUuid) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.locationCount) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.locations) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.workoutUuid.isEmpty {
+      try visitor.visitSingularBytesField(value: self.workoutUuid, fieldNumber: 1)
+    }
+    if self.locationCount != 0 {
+      try visitor.visitSingularUInt64Field(value: self.locationCount, fieldNumber: 2)
+    }
+    if !self.locations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.locations, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_WorkoutRoute, rhs: Salus_V1_WorkoutRoute) -> Bool {
+    if lhs.workoutUuid != rhs.workoutUuid {return false}
+    if lhs.locationCount != rhs.locationCount {return false}
+    if lhs.locations != rhs.locations {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_RouteLocation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RouteLocation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}timestamp\0\u{1}latitude\0\u{1}longitude\0\u{1}altitude\0\u{3}horizontal_accuracy\0\u{3}vertical_accuracy\0\u{1}course\0\u{1}speed\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.timestamp) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.latitude) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.longitude) }()
+      case 4: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalAltitude != nil {try decoder.handleConflictingOneOf()}
+          self.optionalAltitude = .altitude(v)
+        }
+      }()
+      case 5: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalHorizontalAccuracy != nil {try decoder.handleConflictingOneOf()}
+          self.optionalHorizontalAccuracy = .horizontalAccuracy(v)
+        }
+      }()
+      case 6: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalVerticalAccuracy != nil {try decoder.handleConflictingOneOf()}
+          self.optionalVerticalAccuracy = .verticalAccuracy(v)
+        }
+      }()
+      case 7: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalCourse != nil {try decoder.handleConflictingOneOf()}
+          self.optionalCourse = .course(v)
+        }
+      }()
+      case 8: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalSpeed != nil {try decoder.handleConflictingOneOf()}
+          self.optionalSpeed = .speed(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.timestamp != 0 {
+      try visitor.visitSingularInt64Field(value: self.timestamp, fieldNumber: 1)
+    }
+    if self.latitude.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.latitude, fieldNumber: 2)
+    }
+    if self.longitude.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.longitude, fieldNumber: 3)
+    }
+    try { if case .altitude(let v)? = self.optionalAltitude {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 4)
+    } }()
+    try { if case .horizontalAccuracy(let v)? = self.optionalHorizontalAccuracy {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 5)
+    } }()
+    try { if case .verticalAccuracy(let v)? = self.optionalVerticalAccuracy {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 6)
+    } }()
+    try { if case .course(let v)? = self.optionalCourse {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 7)
+    } }()
+    try { if case .speed(let v)? = self.optionalSpeed {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 8)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_RouteLocation, rhs: Salus_V1_RouteLocation) -> Bool {
+    if lhs.timestamp != rhs.timestamp {return false}
+    if lhs.latitude != rhs.latitude {return false}
+    if lhs.longitude != rhs.longitude {return false}
+    if lhs.optionalAltitude != rhs.optionalAltitude {return false}
+    if lhs.optionalHorizontalAccuracy != rhs.optionalHorizontalAccuracy {return false}
+    if lhs.optionalVerticalAccuracy != rhs.optionalVerticalAccuracy {return false}
+    if lhs.optionalCourse != rhs.optionalCourse {return false}
+    if lhs.optionalSpeed != rhs.optionalSpeed {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Salus_V1_ElectrocardiogramVoltage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltage"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_sample_start\0\u{1}microvolts\0\u{1}lead\0")
@@ -3118,7 +3402,7 @@ nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Sample"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0\u{3}workout_route\0")
 
   fileprivate class _StorageClass {
     var _uuid: Data = Data()
@@ -3344,6 +3628,19 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
             _storage._value = .clinicalRecord(v)
           }
         }()
+        case 22: try {
+          var v: Salus_V1_WorkoutRoute?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .workoutRoute(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .workoutRoute(v)
+          }
+        }()
         default: break
         }
       }
@@ -3435,6 +3732,10 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case .clinicalRecord?: try {
         guard case .clinicalRecord(let v)? = _storage._value else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+      }()
+      case .workoutRoute?: try {
+        guard case .workoutRoute(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
       }()
       default: break
       }

@@ -77,6 +77,8 @@ package struct StoreService: Sendable {
                 if case .workout(let workout) = sample.value {
                     sample.value = .workout(workout.withDefaultActivity(start: sample.startDate, end: sample.endDate))
                 }
+                // A route's interval is its locations'.
+                sample = sample.withRouteInterval()
                 samples.append(sample)
             }
             try registry.catalog.check(samples)
@@ -87,6 +89,9 @@ package struct StoreService: Sendable {
         if caller.appIDSource == .owner {
             try ownerMaySave(samples)
         }
+        try await RoutesService.checkWorkoutsReadable(
+            samples, store: store, authorization: authorization, caller: caller,
+            field: { "samples[\($0)].workoutRoute.workoutUuid" })
         // A correlation needs share permission for its own type and every member's (HealthKit asks
         // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
         if caller.appIDSource != .owner {

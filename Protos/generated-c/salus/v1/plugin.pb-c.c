@@ -2587,7 +2587,7 @@ const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor =
   (ProtobufCMessageInit) salus__v1__list_types_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[16] =
+static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[17] =
 {
   { "OBJECT_KIND_UNSPECIFIED", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_QUANTITY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_QUANTITY", 1 },
@@ -2605,11 +2605,12 @@ static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[16
   { "OBJECT_KIND_SCORED_ASSESSMENT", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_SCORED_ASSESSMENT", 13 },
   { "OBJECT_KIND_ACTIVITY_SUMMARY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
   { "OBJECT_KIND_CLINICAL_RECORD", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_CLINICAL_RECORD", 15 },
+  { "OBJECT_KIND_WORKOUT_ROUTE", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT_ROUTE", 16 },
 };
 static const ProtobufCIntRange salus__v1__object_kind__value_ranges[] = {
-{0, 0},{0, 16}
+{0, 0},{0, 17}
 };
-static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[16] =
+static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[17] =
 {
   { "OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
   { "OBJECT_KIND_AUDIOGRAM", 9 },
@@ -2627,6 +2628,7 @@ static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name
   { "OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_VISION_PRESCRIPTION", 5 },
   { "OBJECT_KIND_WORKOUT", 4 },
+  { "OBJECT_KIND_WORKOUT_ROUTE", 16 },
 };
 const ProtobufCEnumDescriptor salus__v1__object_kind__descriptor =
 {
@@ -2635,9 +2637,9 @@ const ProtobufCEnumDescriptor salus__v1__object_kind__descriptor =
   "ObjectKind",
   "Salus__V1__ObjectKind",
   "salus.v1",
-  16,
+  17,
   salus__v1__object_kind__enum_values_by_number,
-  16,
+  17,
   salus__v1__object_kind__enum_values_by_name,
   1,
   salus__v1__object_kind__value_ranges,

@@ -66,6 +66,10 @@ typedef enum _Salus__V1__ObjectKind {
    * A FHIR R4 resource (HKClinicalRecord).
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CLINICAL_RECORD = 15,
+  /*
+   * A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout.
+   */
+  SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT_ROUTE = 16,
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CORRELATION = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__OBJECT_KIND)
 } Salus__V1__ObjectKind;

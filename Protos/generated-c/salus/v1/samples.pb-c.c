@@ -763,6 +763,96 @@ void   salus__v1__electrocardiogram__free_unpacked
   assert(message->base.descriptor == &salus__v1__electrocardiogram__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__workout_route__init
+                     (Salus__V1__WorkoutRoute         *message)
+{
+  static const Salus__V1__WorkoutRoute init_value = SALUS__V1__WORKOUT_ROUTE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__workout_route__get_packed_size
+                     (const Salus__V1__WorkoutRoute *message)
+{
+  assert(message->base.descriptor == &salus__v1__workout_route__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__workout_route__pack
+                     (const Salus__V1__WorkoutRoute *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__workout_route__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__workout_route__pack_to_buffer
+                     (const Salus__V1__WorkoutRoute *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__workout_route__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__WorkoutRoute *
+       salus__v1__workout_route__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__WorkoutRoute *)
+     protobuf_c_message_unpack (&salus__v1__workout_route__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__workout_route__free_unpacked
+                     (Salus__V1__WorkoutRoute *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__workout_route__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__route_location__init
+                     (Salus__V1__RouteLocation         *message)
+{
+  static const Salus__V1__RouteLocation init_value = SALUS__V1__ROUTE_LOCATION__INIT;
+  *message = init_value;
+}
+size_t salus__v1__route_location__get_packed_size
+                     (const Salus__V1__RouteLocation *message)
+{
+  assert(message->base.descriptor == &salus__v1__route_location__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__route_location__pack
+                     (const Salus__V1__RouteLocation *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__route_location__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__route_location__pack_to_buffer
+                     (const Salus__V1__RouteLocation *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__route_location__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__RouteLocation *
+       salus__v1__route_location__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__RouteLocation *)
+     protobuf_c_message_unpack (&salus__v1__route_location__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__route_location__free_unpacked
+                     (Salus__V1__RouteLocation *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__route_location__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__electrocardiogram_voltage__init
                      (Salus__V1__ElectrocardiogramVoltage         *message)
 {
@@ -3275,6 +3365,199 @@ const ProtobufCMessageDescriptor salus__v1__electrocardiogram__descriptor =
   (ProtobufCMessageInit) salus__v1__electrocardiogram__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__workout_route__field_descriptors[3] =
+{
+  {
+    "workout_uuid",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutRoute, workout_uuid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "location_count",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutRoute, location_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "locations",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__WorkoutRoute, n_locations),
+    offsetof(Salus__V1__WorkoutRoute, locations),
+    &salus__v1__route_location__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__workout_route__field_indices_by_name[] = {
+  1,   /* field[1] = location_count */
+  2,   /* field[2] = locations */
+  0,   /* field[0] = workout_uuid */
+};
+static const ProtobufCIntRange salus__v1__workout_route__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__workout_route__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.WorkoutRoute",
+  "WorkoutRoute",
+  "Salus__V1__WorkoutRoute",
+  "salus.v1",
+  sizeof(Salus__V1__WorkoutRoute),
+  3,
+  salus__v1__workout_route__field_descriptors,
+  salus__v1__workout_route__field_indices_by_name,
+  1,  salus__v1__workout_route__number_ranges,
+  (ProtobufCMessageInit) salus__v1__workout_route__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__route_location__field_descriptors[8] =
+{
+  {
+    "timestamp",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RouteLocation, timestamp),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "latitude",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RouteLocation, latitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "longitude",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__RouteLocation, longitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "altitude",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__RouteLocation, optional_altitude_case),
+    offsetof(Salus__V1__RouteLocation, altitude),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "horizontal_accuracy",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__RouteLocation, optional_horizontal_accuracy_case),
+    offsetof(Salus__V1__RouteLocation, horizontal_accuracy),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "vertical_accuracy",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__RouteLocation, optional_vertical_accuracy_case),
+    offsetof(Salus__V1__RouteLocation, vertical_accuracy),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "course",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__RouteLocation, optional_course_case),
+    offsetof(Salus__V1__RouteLocation, course),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "speed",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__RouteLocation, optional_speed_case),
+    offsetof(Salus__V1__RouteLocation, speed),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__route_location__field_indices_by_name[] = {
+  3,   /* field[3] = altitude */
+  6,   /* field[6] = course */
+  4,   /* field[4] = horizontal_accuracy */
+  1,   /* field[1] = latitude */
+  2,   /* field[2] = longitude */
+  7,   /* field[7] = speed */
+  0,   /* field[0] = timestamp */
+  5,   /* field[5] = vertical_accuracy */
+};
+static const ProtobufCIntRange salus__v1__route_location__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor salus__v1__route_location__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.RouteLocation",
+  "RouteLocation",
+  "Salus__V1__RouteLocation",
+  "salus.v1",
+  sizeof(Salus__V1__RouteLocation),
+  8,
+  salus__v1__route_location__field_descriptors,
+  salus__v1__route_location__field_indices_by_name,
+  1,  salus__v1__route_location__number_ranges,
+  (ProtobufCMessageInit) salus__v1__route_location__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor salus__v1__electrocardiogram_voltage__field_descriptors[3] =
 {
   {
@@ -4030,7 +4313,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor =
   (ProtobufCMessageInit) salus__v1__sample__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[21] =
+static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[22] =
 {
   {
     "uuid",
@@ -4284,6 +4567,18 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[21] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "workout_route",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, workout_route),
+    &salus__v1__workout_route__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample__field_indices_by_name[] = {
   15,   /* field[15] = audiogram */
@@ -4307,11 +4602,12 @@ static const unsigned salus__v1__sample__field_indices_by_name[] = {
   0,   /* field[0] = uuid */
   7,   /* field[7] = vision_prescription */
   6,   /* field[6] = workout */
+  21,   /* field[21] = workout_route */
 };
 static const ProtobufCIntRange salus__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 21 }
+  { 0, 22 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
 {
@@ -4321,7 +4617,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   "Salus__V1__Sample",
   "salus.v1",
   sizeof(Salus__V1__Sample),
-  21,
+  22,
   salus__v1__sample__field_descriptors,
   salus__v1__sample__field_indices_by_name,
   1,  salus__v1__sample__number_ranges,

@@ -37,6 +37,8 @@ typedef struct Salus__V1__VisionPrescription Salus__V1__VisionPrescription;
 typedef struct Salus__V1__Document Salus__V1__Document;
 typedef struct Salus__V1__ClinicalRecord Salus__V1__ClinicalRecord;
 typedef struct Salus__V1__Electrocardiogram Salus__V1__Electrocardiogram;
+typedef struct Salus__V1__WorkoutRoute Salus__V1__WorkoutRoute;
+typedef struct Salus__V1__RouteLocation Salus__V1__RouteLocation;
 typedef struct Salus__V1__ElectrocardiogramVoltage Salus__V1__ElectrocardiogramVoltage;
 typedef struct Salus__V1__Audiogram Salus__V1__Audiogram;
 typedef struct Salus__V1__AudiogramSensitivityPoint Salus__V1__AudiogramSensitivityPoint;
@@ -766,6 +768,111 @@ struct  Salus__V1__Electrocardiogram
 
 
 /*
+ * A workout route (HKWorkoutRoute, HKWorkoutRouteTypeIdentifier): the locations recorded during
+ * one workout. The sample's start and end dates are the first and last location's timestamps
+ * (set by the daemon). Query results carry `location_count` only; Routes/ReadRoute streams the
+ * locations in chunks, optionally of a time range. Saving: Routes/SaveRoute streams any number
+ * of locations; Store/Save takes at most 1,000 inline (larger: INVALID_ARGUMENT naming
+ * `workout_route.locations`).
+ */
+struct  Salus__V1__WorkoutRoute
+{
+  ProtobufCMessage base;
+  /*
+   * The workout the route belongs to, 16 bytes; a workout the saving app may read.
+   */
+  ProtobufCBinaryData workout_uuid;
+  /*
+   * How many locations the route has (set by the daemon; ignored when saving).
+   */
+  uint64_t location_count;
+  /*
+   * Store/Save only: the locations, timestamps not decreasing. Never set in query results.
+   */
+  size_t n_locations;
+  Salus__V1__RouteLocation **locations;
+};
+#define SALUS__V1__WORKOUT_ROUTE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_route__descriptor) \
+    , {0,NULL}, 0, 0,NULL }
+
+
+typedef enum {
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_ALTITUDE__NOT_SET = 0,
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_ALTITUDE_ALTITUDE = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ROUTE_LOCATION__OPTIONAL_ALTITUDE__CASE)
+} Salus__V1__RouteLocation__OptionalAltitudeCase;
+
+typedef enum {
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_HORIZONTAL_ACCURACY__NOT_SET = 0,
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_HORIZONTAL_ACCURACY_HORIZONTAL_ACCURACY = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ROUTE_LOCATION__OPTIONAL_HORIZONTAL_ACCURACY__CASE)
+} Salus__V1__RouteLocation__OptionalHorizontalAccuracyCase;
+
+typedef enum {
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_VERTICAL_ACCURACY__NOT_SET = 0,
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_VERTICAL_ACCURACY_VERTICAL_ACCURACY = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ROUTE_LOCATION__OPTIONAL_VERTICAL_ACCURACY__CASE)
+} Salus__V1__RouteLocation__OptionalVerticalAccuracyCase;
+
+typedef enum {
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_COURSE__NOT_SET = 0,
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_COURSE_COURSE = 7
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ROUTE_LOCATION__OPTIONAL_COURSE__CASE)
+} Salus__V1__RouteLocation__OptionalCourseCase;
+
+typedef enum {
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_SPEED__NOT_SET = 0,
+  SALUS__V1__ROUTE_LOCATION__OPTIONAL_SPEED_SPEED = 8
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__ROUTE_LOCATION__OPTIONAL_SPEED__CASE)
+} Salus__V1__RouteLocation__OptionalSpeedCase;
+
+/*
+ * One location of a route (CoreLocation's CLLocation). An unknown altitude, accuracy, course or
+ * speed is unset (CoreLocation's -1 for "invalid" is not a value here).
+ */
+struct  Salus__V1__RouteLocation
+{
+  ProtobufCMessage base;
+  /*
+   * Microseconds since 1970.
+   */
+  int64_t timestamp;
+  /*
+   * Degrees north, -90...90 (WGS 84).
+   */
+  double latitude;
+  /*
+   * Degrees east, -180...180 (WGS 84).
+   */
+  double longitude;
+  Salus__V1__RouteLocation__OptionalAltitudeCase optional_altitude_case;
+  union {
+    double altitude;
+  };
+  Salus__V1__RouteLocation__OptionalHorizontalAccuracyCase optional_horizontal_accuracy_case;
+  union {
+    double horizontal_accuracy;
+  };
+  Salus__V1__RouteLocation__OptionalVerticalAccuracyCase optional_vertical_accuracy_case;
+  union {
+    double vertical_accuracy;
+  };
+  Salus__V1__RouteLocation__OptionalCourseCase optional_course_case;
+  union {
+    double course;
+  };
+  Salus__V1__RouteLocation__OptionalSpeedCase optional_speed_case;
+  union {
+    double speed;
+  };
+};
+#define SALUS__V1__ROUTE_LOCATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__route_location__descriptor) \
+    , 0, 0, 0, SALUS__V1__ROUTE_LOCATION__OPTIONAL_ALTITUDE__NOT_SET, {0}, SALUS__V1__ROUTE_LOCATION__OPTIONAL_HORIZONTAL_ACCURACY__NOT_SET, {0}, SALUS__V1__ROUTE_LOCATION__OPTIONAL_VERTICAL_ACCURACY__NOT_SET, {0}, SALUS__V1__ROUTE_LOCATION__OPTIONAL_COURSE__NOT_SET, {0}, SALUS__V1__ROUTE_LOCATION__OPTIONAL_SPEED__NOT_SET, {0} }
+
+
+/*
  * One voltage measurement (HKElectrocardiogram.VoltageMeasurement, for one lead).
  */
 struct  Salus__V1__ElectrocardiogramVoltage
@@ -1080,7 +1187,8 @@ typedef enum {
   SALUS__V1__SAMPLE__VALUE_STATE_OF_MIND = 18,
   SALUS__V1__SAMPLE__VALUE_MEDICATION_DOSE_EVENT = 19,
   SALUS__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 20,
-  SALUS__V1__SAMPLE__VALUE_CLINICAL_RECORD = 21
+  SALUS__V1__SAMPLE__VALUE_CLINICAL_RECORD = 21,
+  SALUS__V1__SAMPLE__VALUE_WORKOUT_ROUTE = 22
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__SAMPLE__VALUE__CASE)
 } Salus__V1__Sample__ValueCase;
 
@@ -1126,6 +1234,7 @@ struct  Salus__V1__Sample
     Salus__V1__MedicationDoseEvent *medication_dose_event;
     Salus__V1__ScoredAssessment *scored_assessment;
     Salus__V1__ClinicalRecord *clinical_record;
+    Salus__V1__WorkoutRoute *workout_route;
   };
 };
 #define SALUS__V1__SAMPLE__INIT \
@@ -1485,6 +1594,44 @@ Salus__V1__Electrocardiogram *
 void   salus__v1__electrocardiogram__free_unpacked
                      (Salus__V1__Electrocardiogram *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__WorkoutRoute methods */
+void   salus__v1__workout_route__init
+                     (Salus__V1__WorkoutRoute         *message);
+size_t salus__v1__workout_route__get_packed_size
+                     (const Salus__V1__WorkoutRoute   *message);
+size_t salus__v1__workout_route__pack
+                     (const Salus__V1__WorkoutRoute   *message,
+                      uint8_t             *out);
+size_t salus__v1__workout_route__pack_to_buffer
+                     (const Salus__V1__WorkoutRoute   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__WorkoutRoute *
+       salus__v1__workout_route__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__workout_route__free_unpacked
+                     (Salus__V1__WorkoutRoute *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__RouteLocation methods */
+void   salus__v1__route_location__init
+                     (Salus__V1__RouteLocation         *message);
+size_t salus__v1__route_location__get_packed_size
+                     (const Salus__V1__RouteLocation   *message);
+size_t salus__v1__route_location__pack
+                     (const Salus__V1__RouteLocation   *message,
+                      uint8_t             *out);
+size_t salus__v1__route_location__pack_to_buffer
+                     (const Salus__V1__RouteLocation   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__RouteLocation *
+       salus__v1__route_location__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__route_location__free_unpacked
+                     (Salus__V1__RouteLocation *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__ElectrocardiogramVoltage methods */
 void   salus__v1__electrocardiogram_voltage__init
                      (Salus__V1__ElectrocardiogramVoltage         *message);
@@ -1806,6 +1953,12 @@ typedef void (*Salus__V1__ClinicalRecord_Closure)
 typedef void (*Salus__V1__Electrocardiogram_Closure)
                  (const Salus__V1__Electrocardiogram *message,
                   void *closure_data);
+typedef void (*Salus__V1__WorkoutRoute_Closure)
+                 (const Salus__V1__WorkoutRoute *message,
+                  void *closure_data);
+typedef void (*Salus__V1__RouteLocation_Closure)
+                 (const Salus__V1__RouteLocation *message,
+                  void *closure_data);
 typedef void (*Salus__V1__ElectrocardiogramVoltage_Closure)
                  (const Salus__V1__ElectrocardiogramVoltage *message,
                   void *closure_data);
@@ -1880,6 +2033,8 @@ extern const ProtobufCMessageDescriptor salus__v1__vision_prescription__descript
 extern const ProtobufCMessageDescriptor salus__v1__document__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__clinical_record__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__workout_route__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__route_location__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__electrocardiogram_voltage__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__audiogram__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__audiogram_sensitivity_point__descriptor;
