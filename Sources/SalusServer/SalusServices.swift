@@ -59,7 +59,9 @@ package final class SalusServices: Sendable {
             store = try await SampleStore.open(
                 path: configuration.databasePath,
                 catalog: plugins.registry.catalog,
-                configuration: SampleStore.Configuration(tombstoneRetention: configuration.tombstoneRetention),
+                configuration: SampleStore.Configuration(
+                    tombstoneRetention: configuration.tombstoneRetention,
+                    beforeFinishingWorkoutBuilderCommits: WorkoutBuilderService.finishHold(logger: logger)),
                 logger: logger
             )
         } catch {
@@ -126,6 +128,8 @@ package final class SalusServices: Sendable {
             store: store, registry: plugins.registry, authorization: authorization,
             maximumSize: configuration.maxAttachmentSize)
         attachments.register(into: &app)
+        let workoutBuilders = WorkoutBuilderService(store: store, registry: plugins.registry, authorization: authorization)
+        workoutBuilders.register(into: &app)
         appRouter = app
 
         let endpoints = AppEndpoints(
