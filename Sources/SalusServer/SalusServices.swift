@@ -130,6 +130,7 @@ package final class SalusServices: Sendable {
         attachments.register(into: &app)
         let workoutBuilders = WorkoutBuilderService(store: store, registry: plugins.registry, authorization: authorization)
         workoutBuilders.register(into: &app)
+        WorkoutSessionService(builders: workoutBuilders).register(into: &app)
         appRouter = app
 
         let endpoints = AppEndpoints(

@@ -30,8 +30,9 @@ package final class WorkoutBuilderService: Sendable {
     let registry: TypeRegistry
     let authorization: AuthorizationEngine
     let lock = AsyncLock()
-    /// Announces a builder's id after each change, for the session service's live statistics.
-    let changes = Broadcast<UUID>()
+    /// Announces each change of a builder and each session update, in the order made: what
+    /// the session service streams to its observers.
+    let changes = Broadcast<WorkoutChange>()
 
     /// A service over `store`, checked by `authorization`.
     package init(store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine) {
@@ -136,7 +137,7 @@ package final class WorkoutBuilderService: Sendable {
         }
         return try await lock.run {
             try await save(recording, caller: caller)
-            return try await state(of: recording, samples: [], caller: caller)
+            return try await state(of: recording, samples: [], source: caller.sourceRevision)
         }
     }
 
@@ -179,8 +180,8 @@ package final class WorkoutBuilderService: Sendable {
                     id: recording.id, appID: caller.appID, state: try recording.wire(source: source).serializedBytes(),
                     appending: encoded)
             }
-            changes.publish(recording.id)
-            return try await state(of: recording, samples: try decode(stored.samples, caller: caller) + samples, caller: caller)
+            changes.publish(.builder(recording.id))
+            return try await state(of: recording, samples: try decode(stored.samples, source: caller.sourceRevision) + samples, source: caller.sourceRevision)
         }
     }
 
@@ -193,8 +194,8 @@ package final class WorkoutBuilderService: Sendable {
             let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
             let next = try wireCall { () throws(ValidationError) in try body(recording).checked(with: registry.catalog) }
             try await save(next, caller: caller)
-            changes.publish(next.id)
-            return try await state(of: next, samples: try decode(stored.samples, caller: caller), caller: caller)
+            changes.publish(.builder(next.id))
+            return try await state(of: next, samples: try decode(stored.samples, source: caller.sourceRevision), source: caller.sourceRevision)
         }
     }
 
@@ -210,7 +211,7 @@ package final class WorkoutBuilderService: Sendable {
             let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
             try wireCall { () throws(ValidationError) in try recording.requireEnded() }
             let source = caller.sourceRevision
-            let samples = try decode(stored.samples, caller: caller)
+            let samples = try decode(stored.samples, source: caller.sourceRevision)
             let workout = recording.sample(source: source, closingOpenActivity: true)
             let all = samples + [workout]
             try wireCall { () throws(ValidationError) in try registry.catalog.check(all) }
@@ -219,7 +220,7 @@ package final class WorkoutBuilderService: Sendable {
                 try await store.save(
                     all, source: source, options: SaveOptions(uuidPolicy: .assign, finishingWorkoutBuilder: recording.id))
             }
-            changes.publish(recording.id)
+            changes.publish(.builder(recording.id))
             var response = Salus_V1_FinishWorkoutResponse()
             response.anchor = saved.anchor.rawValue
             response.sampleUuids = saved.results.dropLast().map { WireUUID.bytes($0.uuid) }
@@ -235,7 +236,7 @@ package final class WorkoutBuilderService: Sendable {
         try await lock.run {
             let (_, recording) = try await load(id, caller: caller, includingSamples: false)
             let dropped = try await storeCall { try await store.discardWorkoutBuilder(id: recording.id) }
-            changes.publish(recording.id)
+            changes.publish(.builder(recording.id))
             var response = Salus_V1_DiscardWorkoutResponse()
             response.droppedSamples = UInt64(dropped ?? 0)
             return response
@@ -252,10 +253,20 @@ package final class WorkoutBuilderService: Sendable {
         return response
     }
 
+    /// The state of builder `id` as its app `appID` sees it, with live statistics, whoever
+    /// asks (a session's observers); nil when it is gone.
+    func state(ofBuilder id: UUID, appID: String) async throws -> Salus_V1_WorkoutBuilderState? {
+        guard let stored = try await store.workoutBuilder(id: id, includingSamples: true) else { return nil }
+        let source = SourceRevision(appID: stored.appID, name: stored.appID)
+        let wire = try Salus_V1_WorkoutBuilderState(serializedBytes: stored.state)
+        let recording = try wireCall { () throws(ValidationError) in try WorkoutRecording(wire: wire) }
+        return try await state(of: recording, samples: try decode(stored.samples, source: source), source: source)
+    }
+
     /// The builder's state with the live statistics of its samples.
     func state(_ id: Data, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
-        return try await state(of: recording, samples: try decode(stored.samples, caller: caller), caller: caller)
+        return try await state(of: recording, samples: try decode(stored.samples, source: caller.sourceRevision), source: caller.sourceRevision)
     }
 
     // MARK: Parts
@@ -290,8 +301,7 @@ package final class WorkoutBuilderService: Sendable {
         try await storeCall { try await store.saveWorkoutBuilder(id: recording.id, appID: caller.appID, state: bytes) }
     }
 
-    func decode(_ stored: [[UInt8]], caller: Caller) throws -> [Sample] {
-        let source = caller.sourceRevision
+    func decode(_ stored: [[UInt8]], source: SourceRevision) throws -> [Sample] {
         return try stored.enumerated().map { index, bytes in
             let wire = try Salus_V1_Sample(serializedBytes: bytes)
             return try wireCall { () throws(ValidationError) in
@@ -301,8 +311,8 @@ package final class WorkoutBuilderService: Sendable {
     }
 
     /// `recording`'s wire state with the statistics of `samples` over the workout and each
-    /// activity, over the types the caller may read of its own samples.
-    func state(of recording: WorkoutRecording, samples: [Sample], caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
+    /// activity (the app's own samples, which it may always read back).
+    func state(of recording: WorkoutRecording, samples: [Sample], source: SourceRevision) async throws -> Salus_V1_WorkoutBuilderState {
         var styles: [TypeIdentifier: (style: AggregationStyle, unit: SalusUnit)] = [:]
         var entries: [WorkoutFigures.Entry] = []
         for sample in samples {
@@ -316,7 +326,7 @@ package final class WorkoutBuilderService: Sendable {
         let end = recording.endDate ?? max(recording.latestDate, samples.map(\.endDate).max() ?? recording.startDate)
         let figures = WorkoutFigures(styles: styles).completing(
             recording.workout, from: recording.startDate, to: end, entries: entries)
-        return recording.wire(source: caller.sourceRevision, statistics: figures, sampleCount: samples.count)
+        return recording.wire(source: source, statistics: figures, sampleCount: samples.count)
     }
 
     /// The events of a request, their fields named under `events[i]`.
@@ -345,4 +355,13 @@ func wireCall<T>(_ body: () throws(ValidationError) -> T) throws(RPCError) -> T 
         }
         throw mapped
     }
+}
+
+/// A change the workout services announce: a builder changed (its live statistics), or a
+/// session moved.
+enum WorkoutChange: Sendable {
+    /// The builder with this id changed.
+    case builder(UUID)
+    /// A session moved; the update observers get.
+    case session(Salus_V1_WorkoutSessionUpdate)
 }
