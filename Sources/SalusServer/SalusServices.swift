@@ -59,7 +59,9 @@ package final class SalusServices: Sendable {
             store = try await SampleStore.open(
                 path: configuration.databasePath,
                 catalog: plugins.registry.catalog,
-                configuration: SampleStore.Configuration(tombstoneRetention: configuration.tombstoneRetention),
+                configuration: SampleStore.Configuration(
+                    tombstoneRetention: configuration.tombstoneRetention,
+                    beforeFinishingWorkoutBuilderCommits: WorkoutBuilderService.finishHold(logger: logger)),
                 logger: logger
             )
         } catch {
@@ -128,6 +130,9 @@ package final class SalusServices: Sendable {
         attachments.register(into: &app)
         let routes = RoutesService(store: store, registry: plugins.registry, authorization: authorization)
         routes.register(into: &app)
+        let workoutBuilders = WorkoutBuilderService(store: store, registry: plugins.registry, authorization: authorization)
+        workoutBuilders.register(into: &app)
+        WorkoutSessionService(builders: workoutBuilders).register(into: &app)
         appRouter = app
 
         let endpoints = AppEndpoints(

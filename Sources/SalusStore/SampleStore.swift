@@ -27,9 +27,16 @@ package final class SampleStore: Sendable {
         package var tombstoneRetention: Duration
         /// The page size `samples(_:pageSize:)` uses when none is given.
         package var defaultPageSize: Int
+        /// Called on the writer's queue inside the transaction that finishes a workout builder,
+        /// just before it commits: the crash-safety test stops the daemon there. Nil in use.
+        package var beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)?
 
         /// Creates a configuration.
-        package init(readerCount: Int = 3, tombstoneRetention: Duration = .seconds(30 * 86_400), defaultPageSize: Int = 500) {
+        package init(
+            readerCount: Int = 3, tombstoneRetention: Duration = .seconds(30 * 86_400), defaultPageSize: Int = 500,
+            beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)? = nil
+        ) {
+            self.beforeFinishingWorkoutBuilderCommits = beforeFinishingWorkoutBuilderCommits
             self.readerCount = readerCount
             self.tombstoneRetention = tombstoneRetention
             self.defaultPageSize = defaultPageSize
@@ -77,7 +84,8 @@ package final class SampleStore: Sendable {
         _ = try await writerConnection.run { database in try Schema.migrate(database, logger: logger) }
         let broadcaster = CommitBroadcaster()
         let writer = StoreWriter(
-            connection: writerConnection, catalog: catalog, broadcaster: broadcaster, logger: logger)
+            connection: writerConnection, catalog: catalog, broadcaster: broadcaster, logger: logger,
+            beforeFinishingWorkoutBuilderCommits: configuration.beforeFinishingWorkoutBuilderCommits)
         try await writer.load()
         let attachmentFolder = AttachmentFiles.folder(storePath: path)
         _ = try await writerConnection.run { database in

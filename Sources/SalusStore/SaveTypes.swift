@@ -16,10 +16,16 @@ package struct SaveOptions: Hashable, Sendable {
 
     /// Where UUIDs come from; `.assign` by default.
     package var uuidPolicy: UUIDPolicy
+    /// The workout builder this save finishes: it is deleted, with the samples added to it, in
+    /// the save's transaction, and the save is refused (`notFound`, naming `builderID`) when it
+    /// no longer exists — so a builder is finished once, and a crash leaves the workout saved
+    /// and the builder gone, or neither.
+    package var finishingWorkoutBuilder: UUID?
 
     /// Creates options.
-    package init(uuidPolicy: UUIDPolicy = .assign) {
+    package init(uuidPolicy: UUIDPolicy = .assign, finishingWorkoutBuilder: UUID? = nil) {
         self.uuidPolicy = uuidPolicy
+        self.finishingWorkoutBuilder = finishingWorkoutBuilder
     }
 }
 

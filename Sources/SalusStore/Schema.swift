@@ -35,6 +35,8 @@ package struct Migration: Sendable {
 /// - `workout_statistics(sample_id, quantity_type_id, statistic, value)`: the totals a save gave;
 ///   `workout_activities` (migration 9): each activity's type and interval; `workout_routes` and
 ///   `route_locations` (migration 10): each route's workout and its locations in blocks;
+/// - `workout_builders`, `workout_builder_samples` (migration 11) and `workout_sessions`
+///   (migration 12): workouts being recorded, as bytes the server encodes;
 /// - `tombstones`: one row per deletion at its own `seq`, keeping what predicates need to filter
 ///   deletions (type, app, source, device, dates, value, category, activity type) and the two
 ///   sync keys, with the deletion time.
@@ -281,11 +283,52 @@ package enum Schema {
             CREATE INDEX route_locations_time ON route_locations(route_id, last_us);
             """)
 
+    /// Migration 11: `workout_builders(id, app_id, state, updated_us)` and
+    /// `workout_builder_samples(builder_id, position, sample)`, the workouts being recorded
+    /// (docs/workouts.md, "The builder"). A builder's state and the samples added to it are bytes
+    /// the server encodes (the store does not read them); they live in the database so that a
+    /// daemon restarted mid-workout loses nothing, and finishing deletes them in the transaction
+    /// that saves the workout. Samples go with their builder (`ON DELETE CASCADE`).
+    package static let migration11 = Migration(
+        version: 11, summary: "workout builders and the samples added to them",
+        sql: """
+            CREATE TABLE workout_builders (
+                id BLOB PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                state BLOB NOT NULL,
+                updated_us INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX workout_builders_app ON workout_builders(app_id);
+            CREATE TABLE workout_builder_samples (
+                builder_id BLOB NOT NULL REFERENCES workout_builders(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                sample BLOB NOT NULL,
+                PRIMARY KEY (builder_id, position)
+            ) WITHOUT ROWID;
+            """)
+
+    /// Migration 12: `workout_sessions(id, app_id, state, updated_us)`, the person's workout
+    /// sessions (docs/workouts.md, "The session"); `state` is bytes the server encodes, kept so
+    /// that a session survives a restart of the daemon.
+    package static let migration12 = Migration(
+        version: 12, summary: "workout sessions",
+        sql: """
+            CREATE TABLE workout_sessions (
+                id BLOB PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                state BLOB NOT NULL,
+                updated_us INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """)
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
-    package static let migrations: [Migration] = [migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10]
+    package static let migrations: [Migration] = [
+        migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10, migration11,
+        migration12,
+    ]
 
     /// The schema version a database has after `migrate`.
     package static var currentVersion: Int { migrations.last!.version }

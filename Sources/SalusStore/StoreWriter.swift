@@ -41,7 +41,15 @@ final class StoreWriter: @unchecked Sendable {
     private var sourceIDs = IDCache<SourceRevision>()
     private var deviceIDs = IDCache<Device>()
 
-    init(connection: ConnectionQueue, catalog: TypeCatalog, broadcaster: CommitBroadcaster, logger: Logger) {
+    /// Called inside a transaction that finishes a workout builder, before it commits (see
+    /// `SampleStore.Configuration.beforeFinishingWorkoutBuilderCommits`).
+    let beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)?
+
+    init(
+        connection: ConnectionQueue, catalog: TypeCatalog, broadcaster: CommitBroadcaster, logger: Logger,
+        beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)? = nil
+    ) {
+        self.beforeFinishingWorkoutBuilderCommits = beforeFinishingWorkoutBuilderCommits
         self.connection = connection
         self.catalog = catalog
         self.broadcaster = broadcaster
@@ -234,8 +242,18 @@ final class StoreWriter: @unchecked Sendable {
 
     func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions) async throws -> SaveResponse {
         try await connection.run { database in
-            let (results, anchor) = try self.write(database, writer: source.appID) {
-                try self.saveInTransaction(database, samples, source: source, options: options)
+            let (results, anchor) = try self.write(database, writer: source.appID) { () throws -> [SaveResult] in
+                let results = try self.saveInTransaction(database, samples, source: source, options: options)
+                if let builder = options.finishingWorkoutBuilder {
+                    try database.run("DELETE FROM workout_builder_samples WHERE builder_id = ?", [.uuid(builder)])
+                    guard try database.run("DELETE FROM workout_builders WHERE id = ?", [.uuid(builder)]) == 1 else {
+                        throw StoreError(
+                            code: .notFound, field: "builderID", value: builder.uuidString,
+                            expected: "a workout builder not yet finished or discarded")
+                    }
+                    self.beforeFinishingWorkoutBuilderCommits?()
+                }
+                return results
             }
             return SaveResponse(results: results, anchor: anchor)
         }
