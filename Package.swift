@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
+                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -243,7 +243,7 @@ let package = Package(
             name: "SalusServerTests",
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
-                "SalusPluginHost", "SalusTestSupport",
+                "SalusPluginHost", "SalusTestSupport", "SalusImport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
