@@ -81,7 +81,7 @@ struct Export: AdminCommand {
         case .appleHealth:
             return try await exportAppleHealth(client: client, store: store, listing: listing, types: selected, predicate: filter, settings: settings)
         case .fhir:
-            return try await exportFHIR(store: store, types: selected, predicate: filter, timeZone: formatter.timeZone)
+            return try await exportFHIR(store: store, listing: listing, types: selected, predicate: filter, timeZone: formatter.timeZone)
         case .jsonl, .csv:
             break
         }
