@@ -66,8 +66,10 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Clinical documents: the HL7 CDA check and the fields read from a document.
         .target(name: "SalusDocuments", dependencies: ["SalusModel", "CLibXML2"]),
-        // Apple Health exports: the streaming export.xml reader and the mapping to samples.
+        // Apple Health exports: the streaming export.xml reader, the mapping to samples, and the writer.
         .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2"]),
+        // FHIR R4: samples as Observations in a Bundle, streamed (salusctl export --format fhir).
+        .target(name: "SalusFHIR", dependencies: ["SalusModel"]),
 
         // SQLite persistence.
         .target(
@@ -178,7 +180,7 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
+                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -243,7 +245,7 @@ let package = Package(
             name: "SalusServerTests",
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
-                "SalusPluginHost", "SalusTestSupport",
+                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -12,22 +12,26 @@ struct Export: AdminCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case jsonl
         case csv
+        case appleHealth = "apple-health"
+        case fhir
     }
 
     static let configuration = CommandConfiguration(
-        abstract: "Export your samples as JSON lines or CSV (one file per type).",
+        abstract: "Export your samples as JSON lines, CSV (one file per type), an Apple Health zip or FHIR.",
         discussion: """
             Samples are read from the daemon page by page and written as they come: memory does not grow
             with the history. Times are ISO 8601 with the offset of your time zone (salusctl summary goals
             --time-zone); CSV values are in your preferred units (salusctl units).
               salusctl export --format jsonl > health.jsonl
               salusctl export --format csv --output health-csv --types stepCount --since 2026-01-01
+              salusctl export --format apple-health --output export.zip      # salusctl import reads it back
+              salusctl export --format fhir --output health.fhir.json        # a FHIR R4 Bundle of Observations
             """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: "jsonl (one sample per line) or csv (one file per type in --output).")
+    @Option(name: .long, help: "jsonl (one sample per line), csv (one file per type in --output), apple-health (a zip in --output) or fhir (a FHIR R4 Bundle).")
     var format: Format = .jsonl
 
     @Option(name: .long, help: ArgumentHelp("The file (jsonl; default standard output) or folder (csv).", valueName: "path"))
@@ -45,6 +49,9 @@ struct Export: AdminCommand {
     func validate() throws {
         if format == .csv, output == nil {
             throw ValidationError("--output: missing; expected a folder for the CSV files (one per type)")
+        }
+        if format == .appleHealth, output == nil {
+            throw ValidationError("--output: missing; expected the path of the zip to write (export.zip)")
         }
     }
 
@@ -69,6 +76,15 @@ struct Export: AdminCommand {
         let units = Dictionary(preferred.units.map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
 
         let store = HealthStore(client: client)
+        let filter: SamplePredicate? = start != nil || end != nil ? .date(start: start, end: end) : nil
+        switch format {
+        case .appleHealth:
+            return try await exportAppleHealth(client: client, store: store, listing: listing, types: selected, predicate: filter, settings: settings)
+        case .fhir:
+            return try await exportFHIR(store: store, listing: listing, types: selected, predicate: filter, timeZone: formatter.timeZone)
+        case .jsonl, .csv:
+            break
+        }
         var written = 0
         var sink: FileHandle
         switch format {
@@ -79,14 +95,14 @@ struct Export: AdminCommand {
             } else {
                 sink = FileHandle.standardOutput
             }
-        case .csv:
+        case .csv, .appleHealth, .fhir:
             try FileManager.default.createDirectory(atPath: output!, withIntermediateDirectories: true)
             sink = FileHandle.standardOutput
         }
         for type in selected {
             let query = SampleQueryDescriptor(
                 type: SampleType(type.identifier),
-                predicate: start != nil || end != nil ? .date(start: start, end: end) : nil,
+                predicate: filter,
                 sortDescriptors: [.startDate()])
             var csv: FileHandle?
             let unit = units[type.identifier].flatMap { try? SalusUnit(parsing: $0) }
@@ -95,7 +111,7 @@ struct Export: AdminCommand {
                     switch format {
                     case .jsonl:
                         sink.write(Data((try Self.jsonLine(sample, formatter: formatter) + "\n").utf8))
-                    case .csv:
+                    case .csv, .appleHealth, .fhir:
                         if csv == nil {
                             let name = (Registry.shortNames(type.identifier).first ?? type.identifier) + ".csv"
                             let path = URL(fileURLWithPath: output!).appendingPathComponent(name).path

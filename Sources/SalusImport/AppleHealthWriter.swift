@@ -1,0 +1,325 @@
+import CLibXML2
+import Foundation
+import SalusModel
+
+/// A failure to write an export: the file could not be opened or written.
+package struct AppleHealthWriteError: Error, CustomStringConvertible {
+    /// What failed, with the path.
+    package var description: String
+}
+
+/// Writes Apple Health's `export.xml`, element by element, with libxml2's `xmlTextWriter`
+/// straight to a file: memory holds one element at a time, never the document. What it writes
+/// is what `ExportXMLReader` and `RecordMapper` read back to the same samples.
+///
+/// **Rules.**
+/// - The document is `HealthData` with no DOCTYPE (the DTD Apple writes is itself broken and no
+///   reader needs it), then `ExportDate`, `Me`, and the samples in the caller's order; Apple puts
+///   `Record`s first, then `Correlation`s, `Workout`s and `ActivitySummary`s, and
+///   `AppleHealthWriter.rank(of:)` gives that order.
+/// - Dates are `yyyy-MM-dd HH:mm:ss ±HHMM` in `timeZone`, whole seconds, as Apple writes them:
+///   fractions of a second are not kept.
+/// - Quantities keep the unit they are given, written as HealthKit writes units (`mL/min·kg`);
+///   category values are case names (`HKCategoryValueSleepAnalysisAsleepCore`); metadata values
+///   are text (`5348 cm`, `1`/`0` for booleans, dates as above).
+/// - A sample's source is written as its source name and version; its app id, product type and
+///   OS version have no place in the format.
+/// - Only records, correlations and workouts have elements; `write(_:)` returns false for other
+///   kinds, so the caller can count what the format could not hold.
+package final class AppleHealthWriter {
+    private var writer: xmlTextWriterPtr?
+    private let path: String
+    private let names: ExportNames
+    private let timeZone: TimeZone
+
+    /// A writer of a new file at `path` (replaced if it exists); dates in `timeZone`.
+    package init(path: String, names: ExportNames, timeZone: TimeZone) throws {
+        guard let writer = xmlNewTextWriterFilename(path, 0) else {
+            throw AppleHealthWriteError(description: "\(path): cannot be created")
+        }
+        self.writer = writer
+        self.path = path
+        self.names = names
+        self.timeZone = timeZone
+        xmlTextWriterSetIndent(writer, 1)
+        xmlTextWriterSetIndentString(writer, " ")
+    }
+
+    deinit {
+        if let writer { xmlFreeTextWriter(writer) }
+    }
+
+    /// The order an element of this kind takes in an export: records, then correlations, then
+    /// workouts; nil for kinds the format does not hold.
+    package static func rank(of kind: ObjectKind) -> Int? {
+        switch kind {
+        case .quantity, .category: 0
+        case .correlation: 1
+        case .workout: 2
+        default: nil
+        }
+    }
+
+    /// Starts the document: `HealthData`, `ExportDate` and `Me` with the characteristics Apple
+    /// exports (date of birth, biological sex, blood type, skin type, cardio fitness medications
+    /// use); one that is not set is written as Apple does, empty or its notSet case.
+    package func begin(exportDate: Date, locale: String, characteristics: [Characteristic]) throws {
+        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
+        try start("HealthData")
+        try attribute("locale", locale)
+        try start("ExportDate")
+        try attribute("value", date(exportDate))
+        try end()
+        try start("Me")
+        let values = Dictionary(characteristics.map { ($0.type.rawValue, $0.value) }) { first, _ in first }
+        for type in Self.meCharacteristics {
+            switch values[type] ?? nil {
+            case .date(let day)?:
+                try attribute(type, day.description)
+            case .enumeration(let raw)?:
+                try attribute(type, names.characteristicValue(raw, of: type) ?? String(raw))
+            case nil:
+                try attribute(type, type == TypeIdentifier.dateOfBirth.rawValue ? "" : names.characteristicValue(0, of: type) ?? "")
+            }
+        }
+        try end()
+    }
+
+    /// The characteristics `Me` holds (shared/reference/healthkit-catalogue.md: wheelchair use,
+    /// move mode and reference sex are not exported).
+    static let meCharacteristics = [
+        "HKCharacteristicTypeIdentifierDateOfBirth", "HKCharacteristicTypeIdentifierBiologicalSex",
+        "HKCharacteristicTypeIdentifierBloodType", "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+        "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse",
+    ]
+
+    /// Writes `sample` as a `Record`, `Correlation` or `Workout`; false (nothing written) for
+    /// other kinds.
+    @discardableResult
+    package func write(_ sample: Sample) throws -> Bool {
+        switch sample.value {
+        case .quantity, .category:
+            try record(sample)
+        case .correlation(let correlation):
+            try start("Correlation")
+            try attribute("type", sample.type.rawValue)
+            try source(sample)
+            try dates(sample)
+            try metadata(sample.metadata)
+            for member in correlation.objects { try record(member) }
+            try end()
+        case .workout(let workout):
+            try self.workout(workout, of: sample)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Writes one `ActivitySummary` per goal entry: the day the goals took effect, and the move
+    /// (kcal), move time, exercise and stand goals. The day's figures are not written: Salus
+    /// computes them from the samples.
+    package func activitySummaries(_ goals: [ActivityGoals]) throws {
+        for entry in goals {
+            try start("ActivitySummary")
+            try attribute("dateComponents", entry.from.description)
+            try attribute("activeEnergyBurnedGoal", Self.number(entry.activeEnergyBurned))
+            try attribute("activeEnergyBurnedUnit", "kcal")
+            try attribute("appleMoveTimeGoal", Self.number(entry.appleMoveTime))
+            try attribute("appleExerciseTimeGoal", Self.number(entry.appleExerciseTime))
+            try attribute("appleStandHoursGoal", Self.number(entry.appleStandHours))
+            try end()
+        }
+    }
+
+    /// Ends the document and closes the file.
+    package func finish() throws {
+        try check(xmlTextWriterEndDocument(writer))
+        try check(xmlTextWriterFlush(writer))
+        xmlFreeTextWriter(writer)
+        writer = nil
+    }
+
+    // MARK: Elements
+
+    private func record(_ sample: Sample) throws {
+        try start("Record")
+        try attribute("type", sample.type.rawValue)
+        try source(sample)
+        switch sample.value {
+        case .quantity(let quantity):
+            try attribute("unit", quantity.unit.description)
+            try dates(sample)
+            try attribute("value", Self.number(quantity.value))
+        case .category(let raw):
+            try dates(sample)
+            try attribute("value", names.categoryValue(raw, of: sample.type.rawValue))
+        default:
+            try dates(sample)
+        }
+        try metadata(sample.metadata)
+        try end()
+    }
+
+    private func workout(_ workout: Workout, of sample: Sample) throws {
+        try start("Workout")
+        try attribute("workoutActivityType", names.activityType(workout.activityType))
+        try attribute("duration", Self.number(sample.endDate.timeIntervalSince(sample.startDate) / 60))
+        try attribute("durationUnit", "min")
+        try source(sample)
+        try dates(sample)
+        try metadata(sample.metadata)
+        for event in workout.events {
+            try start("WorkoutEvent")
+            let name = WorkoutEventType(rawValue: event.type).map { String(describing: $0) } ?? String(event.type)
+            try attribute("type", "HKWorkoutEventType" + ExportNames.capitalized(name))
+            try attribute("date", date(event.startDate))
+            // Seconds, so the end comes back exactly; Apple writes minutes, and readers take the unit given.
+            try attribute("duration", Self.number(event.endDate.timeIntervalSince(event.startDate)))
+            try attribute("durationUnit", "s")
+            try metadata(event.metadata)
+            try end()
+        }
+        for activity in workout.activities {
+            try start("WorkoutActivity")
+            try attribute("uuid", activity.uuid.uuidString)
+            try attribute("startDate", date(activity.startDate))
+            if let endDate = activity.endDate {
+                try attribute("endDate", date(endDate))
+                try attribute("duration", Self.number(endDate.timeIntervalSince(activity.startDate) / 60))
+                try attribute("durationUnit", "min")
+            }
+            try metadata(activity.metadata)
+            try end()
+        }
+        let all = workout.allStatistics.isEmpty
+            ? workout.statistics.mapValues { total in
+                WorkoutStatistics(sum: total) }
+            : workout.allStatistics
+        for (type, statistics) in all.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let cumulative = names.cumulative.contains(type.rawValue)
+            guard let unit = (statistics.sum ?? statistics.average ?? statistics.minimum ?? statistics.maximum)?.unit else { continue }
+            try start("WorkoutStatistics")
+            try attribute("type", type.rawValue)
+            try dates(sample, creation: false)
+            func value(_ quantity: Quantity?) -> String? {
+                quantity.flatMap { try? $0.converted(to: unit) }.map { Self.number($0.value) }
+            }
+            if workout.allStatistics.isEmpty, !cumulative {
+                // A total kept without its aggregation is an average for discrete types.
+                if let text = value(statistics.sum) { try attribute("average", text) }
+            } else {
+                for (name, quantity) in [("average", statistics.average), ("minimum", statistics.minimum), ("maximum", statistics.maximum), ("sum", statistics.sum)] {
+                    if let text = value(quantity) { try attribute(name, text) }
+                }
+            }
+            try attribute("unit", unit.description)
+            try end()
+        }
+        // Routes: `WorkoutRoute` elements with their `FileReference` (workout-routes/*.gpx) go here
+        // once routes are saved with workouts.
+        try end()
+    }
+
+    private func source(_ sample: Sample) throws {
+        let revision = sample.sourceRevision
+        try attribute("sourceName", revision.name.isEmpty ? revision.appID : revision.name)
+        if let version = revision.version, !version.isEmpty { try attribute("sourceVersion", version) }
+        if let device = sample.device, let text = Self.device(device) { try attribute("device", text) }
+    }
+
+    private func dates(_ sample: Sample, creation: Bool = true) throws {
+        if creation { try attribute("creationDate", date(sample.creationDate)) }
+        try attribute("startDate", date(sample.startDate))
+        try attribute("endDate", date(sample.endDate))
+    }
+
+    private func metadata(_ metadata: [String: MetadataValue]) throws {
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            try start("MetadataEntry")
+            try attribute("key", key)
+            try attribute("value", metadataText(value))
+            try end()
+        }
+    }
+
+    /// A metadata value as exports write it.
+    func metadataText(_ value: MetadataValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .number(let number): Self.number(number)
+        case .bool(let flag): flag ? "1" : "0"
+        case .date(let moment): date(moment)
+        case .quantity(let quantity): Self.number(quantity.value) + " " + quantity.unit.description
+        }
+    }
+
+    // MARK: Text forms
+
+    /// HealthKit's device description, with the fields that are set
+    /// (`<<HKDevice: 0x0>, name:Apple Watch, manufacturer:Apple Inc., …>`).
+    static func device(_ device: Device) -> String? {
+        let fields: [(String, String?)] = [
+            ("name", device.name), ("manufacturer", device.manufacturer), ("model", device.model),
+            ("hardware", device.hardwareVersion), ("firmware", device.firmwareVersion), ("software", device.softwareVersion),
+            ("localIdentifier", device.localIdentifier), ("UDIDeviceIdentifier", device.udiDeviceIdentifier),
+        ]
+        let present = fields.compactMap { name, value in value.map { "\(name):\($0)" } }
+        guard !present.isEmpty else { return nil }
+        return "<<HKDevice: 0x0>, " + present.joined(separator: ", ") + ">"
+    }
+
+    /// A number as exports write it: integers without a fraction, others in the shortest form
+    /// that reads back to the same value.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// `2024-05-01 08:00:00 +0100`: `moment` in the writer's time zone, whole seconds.
+    func date(_ moment: Date) -> String {
+        let seconds = Int(moment.timeIntervalSince1970.rounded(.down))
+        let offset = timeZone.secondsFromGMT(for: moment)
+        let local = seconds + offset
+        var days = local / 86_400
+        var rest = local % 86_400
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let sign = offset < 0 ? "-" : "+"
+        let magnitude = abs(offset) / 60
+        let year4 = year < 1000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        return "\(year4)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)) \(sign)\(two(magnitude / 60))\(two(magnitude % 60))"
+    }
+
+    // MARK: libxml2
+
+    private func start(_ name: String) throws {
+        try check(xmlTextWriterStartElement(writer, name))
+    }
+
+    private func end() throws {
+        try check(xmlTextWriterEndElement(writer))
+    }
+
+    private func attribute(_ name: String, _ value: String) throws {
+        try check(xmlTextWriterWriteAttribute(writer, name, value))
+    }
+
+    private func check(_ result: Int32) throws {
+        guard writer != nil else { throw AppleHealthWriteError(description: "\(path): already finished") }
+        if result < 0 { throw AppleHealthWriteError(description: "\(path): cannot be written (disk full or closed)") }
+    }
+}
