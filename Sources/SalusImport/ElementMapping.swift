@@ -285,7 +285,6 @@ extension RecordMapper {
                 activityType: UInt(Self.legType(of: node, statistics: figures, workoutType: Int(activity.rawValue))),
                 startDate: from, endDate: to, metadata: try readMetadata(of: node), statistics: figures))
         }
-        events.sort { $0.startDate < $1.startDate }
         var statistics = readTotals(of: element)
         let metadata = try readMetadata(of: element)
         let workout = Workout(activityType: UInt(activity.rawValue), events: events, activities: activities, statistics: statistics)

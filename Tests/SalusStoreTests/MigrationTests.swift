@@ -193,9 +193,12 @@ struct MigrationTests {
         // The database as the migration before 9 left it: no activity rows, nor the tables of
         // the migrations after 9.
         let before = Schema.migrations[Schema.migrations.firstIndex { $0.version == 9 }! - 1].version
+        // Every table a migration from 9 on creates, read from its SQL, dropped children first.
+        let later = Schema.migrations.filter { $0.version >= 9 }.flatMap { migration in
+            migration.sql.components(separatedBy: "CREATE TABLE ").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+        }
         var database = try Database(path: path)
-        try database.execute(
-            "DROP TABLE workout_activities; DROP TABLE route_locations; DROP TABLE workout_routes; PRAGMA user_version = \(before);")
+        try database.execute(later.reversed().map { "DROP TABLE \($0);" }.joined(separator: " ") + " PRAGMA user_version = \(before);")
         database.close()
 
         store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
