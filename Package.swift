@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire",
+                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

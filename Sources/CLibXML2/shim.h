@@ -8,6 +8,8 @@
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
+#include <libxml/xmlwriter.h>
 
 // xmlFree is a global function pointer; Swift sees it as shared mutable state.
 static inline void salus_xml_free(void *pointer) { xmlFree(pointer); }
