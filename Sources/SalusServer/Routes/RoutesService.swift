@@ -16,7 +16,7 @@ import SalusWire
 ///    route. Memory per call is bounded by `WorkoutRouteValue.maximumLocationCount` (about
 ///    15 MB at the limit); beyond it the call fails with RESOURCE_EXHAUSTED.
 /// 2. **Saving needs share permission for HKWorkoutRouteTypeIdentifier and read access to the
-///    workout** (its own workouts always; another app's with read permission for workouts): an
+///    workout, and its locations lie inside the workout give or take a minute** (its own workouts always; another app's with read permission for workouts): an
 ///    app attaches a route only to a workout it can see, and a workout it may not read and one
 ///    that does not exist give the same NOT_FOUND, so it learns nothing about workouts it cannot
 ///    see. Store/Save applies the same rule to routes saved inline.
@@ -53,10 +53,15 @@ package struct RoutesService: Sendable {
     // MARK: Checks
 
     /// NOT_FOUND naming `field` unless the workout of every route among `samples` is a sample
-    /// the caller may read (rule 2); `field(i)` names the workout field of `samples[i]`.
-    static func checkWorkoutsReadable(
+    /// the caller may read (rule 2); INVALID_ARGUMENT naming the location when one lies outside
+    /// its workout's interval, give or take `WorkoutRouteValue.workoutSlack`. `field(i)` names
+    /// the workout field of `samples[i]`, `location(i)` the path of its route
+    /// ("samples[3].workoutRoute"). A workout is never changed once saved, so reading it here,
+    /// before the save, is as good as in the save's transaction; the store still checks that it
+    /// exists and is a workout there.
+    static func checkWorkouts(
         _ samples: [Sample], store: SampleStore, authorization: AuthorizationEngine, caller: Caller,
-        field: (Int) -> String
+        field: (Int) -> String, route routePath: (Int) -> String, renamed: (String) -> String = { $0 }
     ) async throws {
         for (index, sample) in samples.enumerated() {
             guard case .workoutRoute(let route) = sample.value else { continue }
@@ -67,6 +72,11 @@ package struct RoutesService: Sendable {
                     code: .notFound, message: "\(field(index)): \(route.workoutUUID.uuidString) is not a workout this app may read",
                     reason: .notFound, field: field(index), value: route.workoutUUID.uuidString,
                     expected: "the UUID of a workout this app may read")
+            }
+            guard let workout, case .workout = workout.value else { continue }
+            if var error = route.errors(insideWorkoutFrom: workout.startDate, to: workout.endDate, at: routePath(index)).first {
+                error.field = renamed(error.field)
+                throw RPCError.from(error)
             }
         }
     }
@@ -95,9 +105,6 @@ package struct RoutesService: Sendable {
                 expected: "workout_route: a route sample of HKWorkoutRouteTypeIdentifier")
         }
         route = value
-        try await Self.checkWorkoutsReadable(
-            [sample], store: store, authorization: authorization, caller: caller,
-            field: { _ in "header.sample.workoutRoute.workoutUuid" })
         if caller.appIDSource != .owner {
             try await authorizationCall { try authorization.checkShare(caller, types: [sample.type.rawValue]) }
         }
@@ -130,6 +137,10 @@ package struct RoutesService: Sendable {
             error.field = Self.renamed(error.field)
             throw RPCError.from(error)
         }
+        try await Self.checkWorkouts(
+            [sample], store: store, authorization: authorization, caller: caller,
+            field: { _ in "header.sample.workoutRoute.workoutUuid" }, route: { _ in "header.sample.workoutRoute" },
+            renamed: Self.renamed)
         let response: SaveResponse
         do {
             response = try await store.save([sample], source: source, options: SaveOptions(uuidPolicy: .assign))

@@ -89,9 +89,9 @@ package struct StoreService: Sendable {
         if caller.appIDSource == .owner {
             try ownerMaySave(samples)
         }
-        try await RoutesService.checkWorkoutsReadable(
+        try await RoutesService.checkWorkouts(
             samples, store: store, authorization: authorization, caller: caller,
-            field: { "samples[\($0)].workoutRoute.workoutUuid" })
+            field: { "samples[\($0)].workoutRoute.workoutUuid" }, route: { "samples[\($0)].workoutRoute" })
         // A correlation needs share permission for its own type and every member's (HealthKit asks
         // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
         if caller.appIDSource != .owner {
