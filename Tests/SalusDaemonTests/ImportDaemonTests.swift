@@ -68,7 +68,15 @@ struct ImportDaemonTests {
         #expect(rows.contains { $0.contains(",\(74.0 / 60),count/s,") }, "\(rows)")
 
         let folder = try await ctl(["import", Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path])
-        #expect(folder.status == 0 && folder.output.contains("Workout: 1\n") && folder.output.contains("WorkoutRoute: 1 (not imported yet)"), "\(folder.output)")
+        #expect(folder.status == 0 && folder.output.contains("Workout: 1\n") && !folder.output.contains("problems"), "\(folder.output)")
+        // Its route comes from the folder's GPX: as many locations as the file has trkpts.
+        let gpx = try String(
+            contentsOf: Self.fixtures.appendingPathComponent(
+                "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx"),
+            encoding: .utf8)
+        let points = gpx.components(separatedBy: "<trkpt ").count - 1
+        let routes = try await ctl(["samples", "HKWorkoutRouteTypeIdentifier"])
+        #expect(routes.output.contains(", \(points) locations"), "\(routes.output)")
         // The other names export.xml has had, in an unpacked folder.
         for name in ["Export.xml", "导出.xml"] {
             let renamed = try DaemonHarness.makeTemporaryDirectory(prefix: "renamed")
