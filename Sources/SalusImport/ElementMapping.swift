@@ -203,7 +203,7 @@ extension RecordMapper {
     /// its activities (`WorkoutActivity`, iOS 16; of the workout's type, since exports do not
     /// say theirs), its totals (`WorkoutStatistics`, or before iOS 16 `totalDistance` and
     /// `totalEnergyBurned`) and metadata; one activity spanning the workout when it lists none.
-    /// Routes are not imported yet.
+    /// Its routes are `routes(of:)`'s.
     package func workout(_ element: ExportElement) throws(ImportRefusal) -> Sample {
         let line = element.line
         guard let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else {
