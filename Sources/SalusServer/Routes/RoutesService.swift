@@ -181,18 +181,7 @@ package struct RoutesService: Sendable {
             throw RPCError.invalidArgument(
                 field: "end", value: "\(request.end)", expected: "a time not before start (\(request.start))")
         }
-        let sample = try await storeCall { try await store.sample(uuid: uuid) }
-        guard let sample, authorization.readAccess(caller, type: sample.type.rawValue).admits(sample) else {
-            throw RPCError(
-                code: .notFound, message: "uuid: \(uuid.uuidString) is not a workout route this app may read",
-                reason: .notFound, field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of a workout route this app may read")
-        }
-        guard case .workoutRoute = sample.value else {
-            throw RPCError.invalidArgument(
-                field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of a workout route; this is a \(sample.kind.rawValue) sample of \(sample.type)")
-        }
+        _ = try await authorization.readableSample(uuid, of: .workoutRoute, named: "a workout route", in: store, caller: caller)
         try await storeCall {
             for try await chunk in try store.routeLocations(of: uuid, from: start, to: end) {
                 var batch = Salus_V1_RouteLocationBatch()

@@ -379,18 +379,8 @@ package struct StoreService: Sendable {
             throw RPCError.invalidArgument(
                 field: "uuid", value: "\(request.uuid.count) bytes", expected: "16 bytes: an electrocardiogram's UUID")
         }
-        let sample = try await storeCall { try await store.sample(uuid: uuid) }
-        guard let sample, authorization.readAccess(caller, type: sample.type.rawValue).admits(sample) else {
-            throw RPCError(
-                code: .notFound, message: "uuid: \(uuid.uuidString) is not an electrocardiogram this app may read",
-                reason: .notFound, field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of an electrocardiogram this app may read")
-        }
-        guard case .electrocardiogram = sample.value else {
-            throw RPCError.invalidArgument(
-                field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of an electrocardiogram; this is a \(sample.kind.rawValue) sample of \(sample.type)")
-        }
+        _ = try await authorization.readableSample(
+            uuid, of: .electrocardiogram, named: "an electrocardiogram", in: store, caller: caller)
         try await storeCall {
             for try await chunk in try store.electrocardiogramVoltages(of: uuid) {
                 var batch = Salus_V1_ElectrocardiogramVoltageBatch()
