@@ -108,8 +108,14 @@ struct WorkoutsShow: AdminCommand {
         guard let sample = found.first, case .workout(let workout) = sample.value else {
             throw CommandFailure("no workout has the UUID \(uuid.lowercased())")
         }
+        let routes = try await WorkoutText.routes(of: id, client: client)
         if json {
-            print(WorkoutText.json(WorkoutText.object(sample, registry: registry, detailed: true)))
+            var object = WorkoutText.object(sample, registry: registry, detailed: true)
+            object["routes"] = routes.map { route, locations in
+                ["uuid": route.uuid.uuidString.lowercased(), "points": locations.count, "meters": WorkoutRoute(locations: locations).length]
+                    as [String: Any]
+            }
+            print(WorkoutText.json(object))
             return
         }
         let total = workout.activeDuration(from: sample.startDate, to: sample.endDate)
@@ -136,7 +142,7 @@ struct WorkoutsShow: AdminCommand {
                 print(line)
             }
         }
-        for (route, locations) in try await WorkoutText.routes(of: id, client: client) {
+        for (route, locations) in routes {
             let kilometers = WorkoutRoute(locations: locations).length / 1000
             print("Route \(route.uuid.uuidString.lowercased()): \(locations.count) points, "
                   + "\(String(format: "%.2f", kilometers)) km")

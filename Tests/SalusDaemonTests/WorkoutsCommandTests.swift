@@ -100,6 +100,12 @@ struct WorkoutsCommandTests {
         let shown = try await Self.salusctl(daemon, ["workouts", "show", uuid])
         #expect(shown.output.contains("Route \(route.uuid.uuidString.lowercased()): 3 points, 2.00 km"), Comment(rawValue: shown.output))
 
+        let json = try await Self.salusctl(daemon, ["workouts", "show", uuid, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any] ?? [:]
+        let routes = object["routes"] as? [[String: Any]] ?? []
+        #expect(routes.count == 1 && routes.first?["points"] as? Int == 3, "\(json.output)")
+        #expect(abs((routes.first?["meters"] as? Double ?? 0) - 2 * 0.009 * Double.pi / 180 * 6_371_008.8) < 0.01)
+
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("route-\(UUID().uuidString).gpx")
         defer { try? FileManager.default.removeItem(at: file) }
         let written = try await Self.salusctl(daemon, ["workouts", "route", uuid, "--gpx", file.path])
