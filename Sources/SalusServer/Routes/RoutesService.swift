@@ -20,7 +20,9 @@ import SalusWire
 ///    app attaches a route only to a workout it can see, and a workout it may not read and one
 ///    that does not exist give the same NOT_FOUND, so it learns nothing about workouts it cannot
 ///    see. Store/Save applies the same rule to routes saved inline.
-/// 3. **Reading follows the route's read access,** as any sample's: read permission for the
+/// 3. **The owner reads routes, apps save them,** as with samples (Store/Save on the admin socket
+///    takes only what a clinic sent): a route is recorded by the app that recorded the workout.
+/// 4. **Reading follows the route's read access,** as any sample's: read permission for the
 ///    route type, or the app's own route with share permission; a route it may not read is
 ///    NOT_FOUND. Chunks are read from SQLite only when the stream has credit.
 package struct RoutesService: Sendable {
@@ -105,9 +107,13 @@ package struct RoutesService: Sendable {
                 expected: "workout_route: a route sample of HKWorkoutRouteTypeIdentifier")
         }
         route = value
-        if caller.appIDSource != .owner {
-            try await authorizationCall { try authorization.checkShare(caller, types: [sample.type.rawValue]) }
+        // As Store/Save: the owner saves what a clinic sent; routes are an app's to write.
+        guard caller.appIDSource != .owner else {
+            throw RPCError.invalidArgument(
+                field: "header.sample.type", value: sample.type.rawValue,
+                expected: "a route saved by an app: the owner reads routes (salusctl workouts route) but does not save them")
         }
+        try await authorizationCall { try authorization.checkShare(caller, types: [sample.type.rawValue]) }
         var index = 1
         while let message = try await iterator.next() {
             guard case .locations(let batch) = message.part else {
