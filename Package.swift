@@ -253,7 +253,7 @@ let package = Package(
             name: "SalusDaemonTests",
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
-                "VisionCard", "SalusTestSupport",
+                "VisionCard", "SalusTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
     ],

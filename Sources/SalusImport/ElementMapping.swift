@@ -216,8 +216,8 @@ extension RecordMapper {
     /// at workout level or inside an activity), its activities (`WorkoutActivity`, iOS 16, with
     /// their own `WorkoutStatistics` and metadata; see `legType` for their type), its totals
     /// (`WorkoutStatistics`, or before iOS 16 `totalDistance` and `totalEnergyBurned`) and
-    /// metadata; one activity spanning the workout when it lists none. Routes are not imported
-    /// yet.
+    /// metadata; one activity spanning the workout when it lists none. Its routes are
+    /// `routes(of:)`'s.
     package func workout(_ element: ExportElement) throws(ImportRefusal) -> Sample {
         let line = element.line
         guard let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else {

@@ -105,6 +105,15 @@ package struct RouteLocationPages: AsyncSequence, Sendable {
     /// One chunk, never empty.
     package typealias Element = RouteLocationChunk
 
+    /// The first block whose last timestamp reaches a time (bound: the route's UUID, the time in
+    /// microseconds): a seek on the (route, last_us) index, never a scan of the route.
+    package static let firstBlockSQL =
+        "SELECT block FROM route_locations WHERE route_id = (SELECT id FROM samples WHERE uuid = ?) AND last_us >= ? "
+        + "ORDER BY last_us, block LIMIT 1"
+    /// One block by number (bound: the route's UUID, the block): a primary-key lookup.
+    package static let blockSQL =
+        "SELECT first_us, locations FROM route_locations WHERE route_id = (SELECT id FROM samples WHERE uuid = ?) AND block = ?"
+
     let readers: ReaderPool
     /// The route sample's UUID.
     package let uuid: UUID
@@ -124,19 +133,15 @@ package struct RouteLocationPages: AsyncSequence, Sendable {
                 try Task.checkCancellation()
                 let (uuid, start, end, block) = (pages.uuid, pages.start, pages.end, nextBlock)
                 let found = try await pages.readers.run { database -> (Int64, Int64, [UInt8])? in
-                    let route = "(SELECT id FROM samples WHERE uuid = ?)"
                     var number = block
                     if number == nil {
-                        let first = try database.prepare(
-                            "SELECT block FROM route_locations WHERE route_id = \(route) AND last_us >= ? "
-                                + "ORDER BY last_us, block LIMIT 1")
+                        let first = try database.prepare(RouteLocationPages.firstBlockSQL)
                         defer { first.reset() }
                         try first.bind([.uuid(uuid), .integer(start)])
                         guard try first.step() else { return nil }
                         number = first.int64(0)
                     }
-                    let statement = try database.prepare(
-                        "SELECT first_us, locations FROM route_locations WHERE route_id = \(route) AND block = ?")
+                    let statement = try database.prepare(RouteLocationPages.blockSQL)
                     defer { statement.reset() }
                     try statement.bind([.uuid(uuid), .integer(number!)])
                     guard try statement.step(), statement.int64(0) <= end else { return nil }

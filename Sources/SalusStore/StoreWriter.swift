@@ -513,15 +513,16 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     /// The row id of the workout `route` belongs to, checked in the save's transaction: the
-    /// workout exists, is a workout, and every location lies inside its interval
-    /// (`WorkoutRouteValue.errors(insideWorkoutFrom:to:at:)`); otherwise an error naming the
-    /// field under `path` ("samples[0].workoutRoute.workoutUuid").
+    /// workout exists and is a workout; otherwise an error naming the field under `path`
+    /// ("samples[0].workoutRoute.workoutUuid"). Whether the locations lie inside the workout is
+    /// the services' check for what apps save (a workout never changes once saved, so reading it
+    /// before the save is enough); an import keeps what Apple exported.
     private func workoutOfRoute(_ database: Database, _ route: WorkoutRouteValue, path: String, index: Int) throws -> Int64 {
-        let lookup = try database.prepare("SELECT id, kind, start_us, end_us FROM samples WHERE uuid = ?")
+        let lookup = try database.prepare("SELECT id, kind FROM samples WHERE uuid = ?")
         try lookup.bind([.uuid(route.workoutUUID)])
-        let row = try lookup.step() ? (lookup.int64(0), lookup.int64(1), lookup.int64(2), lookup.int64(3)) : nil
+        let row = try lookup.step() ? (lookup.int64(0), lookup.int64(1)) : nil
         lookup.reset()
-        guard let (id, kind, start, end) = row else {
+        guard let (id, kind) = row else {
             throw StoreError(
                 code: .notFound, field: "\(path).workoutUuid", value: route.workoutUUID.uuidString,
                 expected: "the UUID of a workout in the store", sampleIndex: index)
@@ -530,11 +531,6 @@ final class StoreWriter: @unchecked Sendable {
             throw StoreError.invalid(
                 "\(path).workoutUuid", value: route.workoutUUID.uuidString,
                 expected: "the UUID of a workout; this is a sample of another kind", sampleIndex: index)
-        }
-        if let error = route.errors(
-            insideWorkoutFrom: StoredTime.date(start), to: StoredTime.date(end), at: path
-        ).first {
-            throw StoreError(error, sampleIndex: index)
         }
         return id
     }

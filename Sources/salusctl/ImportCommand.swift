@@ -18,8 +18,9 @@ struct Import: AdminCommand {
             The file is streamed to the daemon and read as it arrives, never unpacked to disk. Each source
             of the export (an iPhone, a watch, an app) is saved under its own app id, applehealth.<name>.
             Importing the same export again adds nothing. This version imports records (quantities and
-            categories), correlations, workouts (without their routes) and the activity goals; routes,
-            clinical records, audiograms and prescriptions are counted and reported as not imported.
+            categories), correlations, workouts with their routes (inline, or the GPX files of \
+            workout-routes/, sent after export.xml) and the activity goals; clinical records, \
+            audiograms and prescriptions are counted and reported as not imported.
             """
     )
 
@@ -62,6 +63,20 @@ struct Import: AdminCommand {
                 progress.advance(by: chunk.count)
             }
             if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options }) }
+            // Then the side files export.xml may refer to, each in chunks of its own path.
+            for file in try source.sideFiles() {
+                let data = try file.read()
+                var offset = 0
+                repeat {
+                    let end = min(offset + 256 * 1024, data.count)
+                    var message = Salus_V1_ImportChunk()
+                    message.path = file.path
+                    message.data = data.subdata(in: offset..<end)
+                    message.endOfFile = end == data.count
+                    try await writer.write(message)
+                    offset = end
+                } while offset < data.count
+            }
         }
         progress.finish()
         if json {
@@ -149,6 +164,49 @@ struct ExportSource: CustomStringConvertible {
             throw CommandFailure("PATH: \(path) has no export.xml entry; expected Apple Health's \"Export All Health Data\" zip")
         }
         return ExportSource(kind: .zipEntry(url, entry.path), size: Int64(entry.uncompressedSize))
+    }
+
+    /// The folders of an export whose files export.xml refers to, sent after it.
+    static let sideFolders = ["workout-routes"]
+
+    /// A side file: its path inside the export's folder and how to read it.
+    struct SideFile {
+        var path: String
+        var read: () throws -> Data
+    }
+
+    /// The files of `sideFolders` beside export.xml (in its folder, or its zip folder), by path.
+    func sideFiles() throws -> [SideFile] {
+        switch kind {
+        case .file(let url):
+            let root = url.deletingLastPathComponent()
+            var files: [SideFile] = []
+            for folder in Self.sideFolders {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+                for name in names.sorted() where !name.hasPrefix(".") {
+                    let file = root.appendingPathComponent(folder).appendingPathComponent(name)
+                    files.append(SideFile(path: "\(folder)/\(name)", read: { try Data(contentsOf: file) }))
+                }
+            }
+            return files
+        case .zipEntry(let url, let entryPath):
+            let archive = try Archive(url: url, accessMode: .read)
+            let root = entryPath.split(separator: "/").dropLast().map { $0 + "/" }.joined()
+            var files: [SideFile] = []
+            for entry in archive where entry.type == .file && entry.path.hasPrefix(root) {
+                let relative = String(entry.path.dropFirst(root.count))
+                guard Self.sideFolders.contains(where: { relative.hasPrefix($0 + "/") }) else { continue }
+                let entryName = entry.path
+                files.append(SideFile(path: relative, read: {
+                    let archive = try Archive(url: url, accessMode: .read)
+                    guard let entry = archive[entryName] else { throw CommandFailure("\(entryName) vanished from \(url.path)") }
+                    var data = Data()
+                    _ = try archive.extract(entry) { data.append($0) }
+                    return data
+                }))
+            }
+            return files.sorted { $0.path < $1.path }
+        }
     }
 
     static func file(_ url: URL) throws -> ExportSource {

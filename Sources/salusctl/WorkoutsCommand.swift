@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import SalusKit
+import SalusImport
 import SalusModel
 import SalusRPC
 
-/// `salusctl workouts`: the owner lists workouts and shows one with its activities, events and
-/// per-activity statistics.
+/// `salusctl workouts`: the owner lists workouts, shows one with its activities, events,
+/// per-activity statistics and route, and writes a workout's route as GPX.
 struct Workouts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List workouts, or show one with its activities, events and statistics.",
-        subcommands: [WorkoutsList.self, WorkoutsShow.self],
+        abstract: "List workouts, show one with its activities, events, statistics and route, or write its route as GPX.",
+        subcommands: [WorkoutsList.self, WorkoutsShow.self, WorkoutsRoute.self],
         defaultSubcommand: WorkoutsList.self
     )
 }
@@ -107,8 +108,14 @@ struct WorkoutsShow: AdminCommand {
         guard let sample = found.first, case .workout(let workout) = sample.value else {
             throw CommandFailure("no workout has the UUID \(uuid.lowercased())")
         }
+        let routes = try await WorkoutText.routes(of: id, client: client)
         if json {
-            print(WorkoutText.json(WorkoutText.object(sample, registry: registry, detailed: true)))
+            var object = WorkoutText.object(sample, registry: registry, detailed: true)
+            object["routes"] = routes.map { route, locations in
+                ["uuid": route.uuid.uuidString.lowercased(), "points": locations.count, "meters": WorkoutRoute(locations: locations).length]
+                    as [String: Any]
+            }
+            print(WorkoutText.json(object))
             return
         }
         let total = workout.activeDuration(from: sample.startDate, to: sample.endDate)
@@ -135,11 +142,80 @@ struct WorkoutsShow: AdminCommand {
                 print(line)
             }
         }
+        for (route, locations) in routes {
+            let kilometers = WorkoutRoute(locations: locations).length / 1000
+            print("Route \(route.uuid.uuidString.lowercased()): \(locations.count) points, "
+                  + "\(String(format: "%.2f", kilometers)) km")
+        }
+    }
+}
+
+/// `salusctl workouts route UUID`: a workout's route as GPX 1.1, as Apple Health exports it.
+struct WorkoutsRoute: AdminCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Write a workout's route as GPX 1.1, to a file or to standard output.",
+        discussion: """
+            The GPX has one track with one segment, each location a trkpt with its elevation, UTC \
+            time and, as extensions, speed, course, hAcc and vAcc, as Apple Health writes \
+            workout-routes/*.gpx. A workout with several routes writes the first.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The workout's UUID.", valueName: "uuid"))
+    var uuid: String
+
+    @Option(name: .long, help: ArgumentHelp("Write the GPX to this file instead of standard output.", valueName: "file"))
+    var gpx: String?
+
+    func validate() throws {
+        guard UUID(uuidString: uuid) != nil else {
+            throw ValidationError("uuid: \"\(uuid)\" is not a UUID; expected one such as 0190c2a0-0000-7000-8000-000000000001")
+        }
+    }
+
+    func run(client: RPCClient) async throws {
+        let id = UUID(uuidString: uuid)!
+        guard let (route, locations) = try await WorkoutText.routes(of: id, client: client).first else {
+            throw CommandFailure("the workout \(uuid.lowercased()) has no route")
+        }
+        let name = "Route " + route.startDate.formatted(WorkoutText.localDate)
+        let document = GPX.write(locations, name: name)
+        if let gpx {
+            do {
+                try document.write(to: URL(fileURLWithPath: gpx))
+            } catch {
+                throw CommandFailure("--gpx: cannot write \(gpx): \(error.localizedDescription)")
+            }
+            print("wrote \(locations.count) points to \(gpx)")
+        } else {
+            FileHandle.standardOutput.write(document)
+        }
     }
 }
 
 /// How `salusctl workouts` writes workouts.
 enum WorkoutText {
+    /// The routes of the workout `workout`, oldest first, each with all its locations.
+    static func routes(of workout: UUID, client: RPCClient) async throws -> [(Sample, [RouteLocation])] {
+        let store = HealthStore(client: client)
+        let routes = try await fetch(SampleQueryDescriptor(type: .workoutRoute), client: client).filter {
+            if case .workoutRoute(let route) = $0.value { return route.workoutUUID == workout }
+            return false
+        }
+        var result: [(Sample, [RouteLocation])] = []
+        for route in routes {
+            do {
+                result.append((route, try await store.routeLocations(of: route.uuid).collect()))
+            } catch {
+                throw CommandFailure(error.message)
+            }
+        }
+        return result
+    }
+
     /// The samples `query` finds; a refusal becomes the command's failure with its message.
     static func fetch(_ query: SampleQueryDescriptor, client: RPCClient) async throws -> [Sample] {
         do {

@@ -3,6 +3,7 @@ import SalusProto
 import SalusRPC
 import SalusImport
 import Testing
+import ZIPFoundation
 
 /// `salusctl import` against a running daemon: the zip (with its __MACOSX entries), the unpacked
 /// folder and the bare file, per-type counts derived independently of the importer.
@@ -23,6 +24,27 @@ struct ImportDaemonTests {
             counts[String(after[..<end]), default: 0] += 1
         }
         return counts
+    }
+
+    @Test("a zip's workout-routes GPX becomes its workout's route, as many locations as the file's trkpts")
+    func zippedRoute() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let ctl = { (arguments: [String]) in try await StatisticsDaemonTests.salusctl(daemon, arguments) }
+        let folder = Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export")
+        let gpx = try String(
+            contentsOf: folder.appendingPathComponent("workout-routes/route_2019-06-11_3.00pm.gpx"), encoding: .utf8)
+        let points = gpx.components(separatedBy: "<trkpt ").count - 1
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "zipped-route")
+        let zip = directory.appendingPathComponent("export.zip")
+        try FileManager.default.zipItem(at: folder, to: zip)
+
+        let run = try await ctl(["import", zip.path])
+        #expect(run.status == 0 && run.output.contains("Workout: 1\n") && !run.output.contains("problems"), "\(run.output)")
+        let routes = try await ctl(["samples", "HKWorkoutRouteTypeIdentifier"])
+        #expect(routes.output.contains(", \(points) locations") && points == 3, "\(routes.output)")
+        let again = try await ctl(["import", zip.path])
+        #expect(again.output.contains("0 samples saved"), "\(again.output)")
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test("the zip, twice: every record once, the second run adds nothing; --json and --dry-run; a folder and a bare file")
@@ -68,7 +90,15 @@ struct ImportDaemonTests {
         #expect(rows.contains { $0.contains(",\(74.0 / 60),count/s,") }, "\(rows)")
 
         let folder = try await ctl(["import", Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path])
-        #expect(folder.status == 0 && folder.output.contains("Workout: 1\n") && folder.output.contains("WorkoutRoute: 1 (not imported yet)"), "\(folder.output)")
+        #expect(folder.status == 0 && folder.output.contains("Workout: 1\n") && !folder.output.contains("problems"), "\(folder.output)")
+        // Its route comes from the folder's GPX: as many locations as the file has trkpts.
+        let gpx = try String(
+            contentsOf: Self.fixtures.appendingPathComponent(
+                "dogsheep-healthkit-to-sqlite/zip_contents/apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx"),
+            encoding: .utf8)
+        let points = gpx.components(separatedBy: "<trkpt ").count - 1
+        let routes = try await ctl(["samples", "HKWorkoutRouteTypeIdentifier"])
+        #expect(routes.output.contains(", \(points) locations"), "\(routes.output)")
         // The other names export.xml has had, in an unpacked folder.
         for name in ["Export.xml", "导出.xml"] {
             let renamed = try DaemonHarness.makeTemporaryDirectory(prefix: "renamed")

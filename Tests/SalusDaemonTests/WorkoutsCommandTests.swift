@@ -78,4 +78,41 @@ struct WorkoutsCommandTests {
         #expect(missing.status != 0)
         #expect(missing.output.contains("no workout has the UUID"), "\(missing.output)")
     }
+
+    @Test("show prints a workout's route in points and km; route --gpx writes it as GPX")
+    func route() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let store = try await DaemonClients.store(daemon, Self.app)
+        let run = try await store.save(
+            Sample(
+                type: TypeIdentifier(rawValue: SampleType.workout.description), startDate: Self.start, endDate: Self.at(600),
+                value: .workout(Workout(activityType: WorkoutActivityType.running)), sourceRevision: Sample.unsavedSource))
+        // Three points 0.009° apart on one meridian: 2 × 0.009 × π/180 × 6,371,008.8 m = 2,001.5 m.
+        let builder = WorkoutRouteBuilder(healthStore: store)
+        builder.insertRouteData((0..<3).map { index in
+            RouteLocation(
+                timestamp: Self.at(Double(index) * 200), latitude: 47 + Double(index) * 0.009, longitude: 8.5, altitude: 400,
+                speed: 5)
+        })
+        let route = try await builder.finishRoute(with: run.uuid)
+        let uuid = run.uuid.uuidString.lowercased()
+
+        let shown = try await Self.salusctl(daemon, ["workouts", "show", uuid])
+        #expect(shown.output.contains("Route \(route.uuid.uuidString.lowercased()): 3 points, 2.00 km"), Comment(rawValue: shown.output))
+
+        let json = try await Self.salusctl(daemon, ["workouts", "show", uuid, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any] ?? [:]
+        let routes = object["routes"] as? [[String: Any]] ?? []
+        #expect(routes.count == 1 && routes.first?["points"] as? Int == 3, "\(json.output)")
+        #expect(abs((routes.first?["meters"] as? Double ?? 0) - 2 * 0.009 * Double.pi / 180 * 6_371_008.8) < 0.01)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("route-\(UUID().uuidString).gpx")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let written = try await Self.salusctl(daemon, ["workouts", "route", uuid, "--gpx", file.path])
+        #expect(written.status == 0, Comment(rawValue: written.output))
+        let gpx = try String(contentsOf: file, encoding: .utf8)
+        #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == 3)
+        #expect(gpx.contains("<trkpt lon=\"8.5\" lat=\"47.018\">"), Comment(rawValue: gpx))
+        #expect(gpx.contains("<time>2026-11-21T08:40:00Z</time>"), Comment(rawValue: gpx))
+    }
 }

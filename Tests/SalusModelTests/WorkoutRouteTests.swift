@@ -3,7 +3,7 @@ import Testing
 
 @testable import SalusModel
 
-/// Workout routes in the model: time-range lookup, length, rules and GPX export.
+/// Workout routes in the model: time-range lookup, length and rules (GPX is SalusImport's: GPXTests).
 @Suite("Workout routes")
 struct WorkoutRouteTests {
     static let start = Date(timeIntervalSince1970: 1_795_250_000)  // 2026-11-21T08:33:20Z
@@ -57,34 +57,5 @@ struct WorkoutRouteTests {
             RouteLocation(timestamp: Self.start, latitude: 1.00001, longitude: 1),
         ])
         #expect(sameSecond.validationErrors().isEmpty)
-    }
-
-    @Test("GPX export as Apple Health writes it")
-    func gpx() {
-        let route = WorkoutRoute(locations: [
-            RouteLocation(
-                timestamp: Self.start, latitude: 52.520008, longitude: 13.404954, altitude: 34.5, horizontalAccuracy: 4.8,
-                verticalAccuracy: 3.2, course: 271.25, speed: 2.9),
-            RouteLocation(timestamp: Self.start.addingTimeInterval(1), latitude: 52.52003, longitude: -0.0001),
-        ])
-        #expect(route.gpx(name: "Run <Tiergarten> & back") == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="Salus" xmlns="http://www.topografix.com/GPX/1/1" \
-            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
-             <metadata>
-              <time>2026-11-21T08:33:20Z</time>
-             </metadata>
-             <trk>
-              <name>Run &lt;Tiergarten&gt; &amp; back</name>
-              <trkseg>
-               <trkpt lon="13.404954" lat="52.520008"><ele>34.5</ele><time>2026-11-21T08:33:20Z</time>\
-            <extensions><speed>2.9</speed><course>271.25</course><hAcc>4.8</hAcc><vAcc>3.2</vAcc></extensions></trkpt>
-               <trkpt lon="-0.0001" lat="52.52003"><time>2026-11-21T08:33:21Z</time></trkpt>
-              </trkseg>
-             </trk>
-            </gpx>
-
-            """)
     }
 }

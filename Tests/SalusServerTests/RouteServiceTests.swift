@@ -188,6 +188,17 @@ struct RouteServiceTests {
         builder.insertRouteData(Self.locations(600))
         let route = try await builder.finishRoute(with: workout.uuid)
         #expect(try await maps.routeLocations(of: route.uuid).collect().count == 600)
+        // The owner reads every route, and saves none.
+        let ownerStore = HealthStore(client: owner)
+        #expect(try await ownerStore.routeLocations(of: route.uuid).collect().count == 600)
+        let ownerBuilder = WorkoutRouteBuilder(healthStore: ownerStore)
+        ownerBuilder.insertRouteData(Self.locations(10))
+        do {
+            try await ownerBuilder.finishRoute(with: workout.uuid)
+            Issue.record("the owner saved a route")
+        } catch {
+            #expect(error.code == .invalidArgument && error.field == "header.sample.type", "\(error)")
+        }
     }
 
     @Test("A cancelled save leaves nothing, and the next save works")

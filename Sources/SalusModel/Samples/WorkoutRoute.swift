@@ -122,53 +122,6 @@ public struct WorkoutRoute: Hashable, Sendable {
         }
         return errors
     }
-
-    /// The route as a GPX 1.1 document, as Apple Health exports write `workout-routes/*.gpx`: one
-    /// track named `name` with one segment, each location a `trkpt` with its elevation, UTC time
-    /// and, as extensions, speed, course and the two accuracies.
-    public func gpx(name: String, creator: String = "Salus") -> String {
-        let time = Date.ISO8601FormatStyle()
-        var text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="\(Self.escaped(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
-            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
-
-            """
-        if let first = locations.first {
-            text += " <metadata>\n  <time>\(first.timestamp.formatted(time))</time>\n </metadata>\n"
-        }
-        text += " <trk>\n  <name>\(Self.escaped(name))</name>\n  <trkseg>\n"
-        for location in locations {
-            text += "   <trkpt lon=\"\(Self.number(location.longitude))\" lat=\"\(Self.number(location.latitude))\">"
-            if let altitude = location.altitude { text += "<ele>\(Self.number(altitude))</ele>" }
-            text += "<time>\(location.timestamp.formatted(time))</time>"
-            let extensions: [(String, Double?)] = [
-                ("speed", location.speed), ("course", location.course),
-                ("hAcc", location.horizontalAccuracy), ("vAcc", location.verticalAccuracy),
-            ]
-            let present = extensions.compactMap { name, value in value.map { "<\(name)>\(Self.number($0))</\(name)>" } }
-            if !present.isEmpty { text += "<extensions>\(present.joined())</extensions>" }
-            text += "</trkpt>\n"
-        }
-        text += "  </trkseg>\n </trk>\n</gpx>\n"
-        return text
-    }
-
-    /// A number in plain decimal notation, never exponential.
-    static func number(_ value: Double) -> String {
-        var text = String(format: "%.8f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
-    }
-
-    /// Text with XML's five special characters escaped.
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&apos;")
-    }
 }
 
 /// The value of a route sample (`HKWorkoutRouteTypeIdentifier`), as HealthKit's `HKWorkoutRoute`:
@@ -207,7 +160,7 @@ public struct WorkoutRouteValue: Hashable, Sendable {
         self.locations = []
     }
 
-    /// The locations as a `WorkoutRoute`, for its length, time slices and GPX.
+    /// The locations as a `WorkoutRoute`, for its length and time slices.
     public var route: WorkoutRoute { WorkoutRoute(locations: locations) }
 
     /// Every rule the locations break against the workout they belong to, under `path`

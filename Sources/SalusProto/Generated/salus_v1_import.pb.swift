@@ -43,8 +43,19 @@ public nonisolated struct Salus_V1_ImportChunk: Sendable {
   /// Clears the value of `options`. Subsequent reads from it will return its default value.
   public mutating func clearOptions() {self._options = nil}
 
-  /// The next bytes of export.xml.
+  /// The next bytes of export.xml; or, with `path`, of that side file.
   public var data: Data = Data()
+
+  /// Side files, after the whole export.xml: the path of the file inside the export's folder
+  /// ("workout-routes/route_2019-06-11_3.00pm.gpx"; later "electrocardiograms/…csv",
+  /// "clinical-records/…json"), set on every chunk of that file. The file's chunks come in order,
+  /// one file after another; the first chunk with a path ends export.xml. A client sends every
+  /// file of the folders it knows; the daemon uses those export.xml refers to
+  /// (`FileReference path="/workout-routes/…"`) and counts the others as not imported.
+  public var path: String = String()
+
+  /// Set on the last chunk of the file named by `path` (a file may be one chunk).
+  public var endOfFile: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -142,7 +153,7 @@ fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}options\0\u{1}data\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}options\0\u{1}data\0\u{1}path\0\u{3}end_of_file\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -152,6 +163,8 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._options) }()
       case 2: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.path) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.endOfFile) }()
       default: break
       }
     }
@@ -168,12 +181,20 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
     if !self.data.isEmpty {
       try visitor.visitSingularBytesField(value: self.data, fieldNumber: 2)
     }
+    if !self.path.isEmpty {
+      try visitor.visitSingularStringField(value: self.path, fieldNumber: 3)
+    }
+    if self.endOfFile != false {
+      try visitor.visitSingularBoolField(value: self.endOfFile, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Salus_V1_ImportChunk, rhs: Salus_V1_ImportChunk) -> Bool {
     if lhs._options != rhs._options {return false}
     if lhs.data != rhs.data {return false}
+    if lhs.path != rhs.path {return false}
+    if lhs.endOfFile != rhs.endOfFile {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

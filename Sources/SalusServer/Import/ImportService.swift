@@ -27,7 +27,13 @@ import SalusStore
 /// - `ActivitySummary` elements give the goal history: one entry for each day the goals changed
 ///   (the day's figures themselves are computed from the samples).
 /// - `Workout` elements become workouts with their events, activities (one spanning the workout
-///   when none is listed) and totals; their routes are counted, not imported yet.
+///   when none is listed) and totals. Each `WorkoutRoute` becomes a route attached to the workout
+///   once the workout is saved (its UUID is the store's): inline `Location`s at once, a
+///   `FileReference` when the side file arrives (`ImportChunk.path`, after export.xml). A
+///   referenced file that never arrives, or does not parse, is a problem in the report, never an
+///   abort. Routes keep what Apple exported, even locations outside their workout.
+/// - Side files arrive after export.xml, each in chunks of its own path; a file nothing refers to
+///   is counted as not imported. A file above `maximumSideFileSize` is a problem, not kept.
 /// - Element kinds not imported yet (clinical records, audiograms,
 ///   prescriptions) are counted in the report, never silently dropped.
 package struct ImportService: Sendable {
@@ -52,17 +58,46 @@ package struct ImportService: Sendable {
     static let listedProblems = 100
     /// Samples per save.
     static let batchSize = 1000
+    /// The largest side file kept: 64 MiB (a GPX of a day at one location a second is ~20 MB).
+    static let maximumSideFileSize = 64 << 20
 
     func importAppleHealth(_ chunks: RPCRequestStream<Salus_V1_ImportChunk>) async throws -> Salus_V1_ImportReport {
         let run = ImportRun(store: store, settings: settings)
         var first = true
+        var exportRead = false
+        var sideFile: (path: String, data: Data, tooLarge: Bool)?
         for try await chunk in chunks {
             if first {
                 run.options = chunk.options
                 run.report.dryRun = chunk.options.dryRun
                 first = false
             }
+            if !chunk.path.isEmpty {
+                if !exportRead {
+                    try await Self.finishExport(run)
+                    exportRead = true
+                }
+                if sideFile?.path != chunk.path {
+                    if let done = sideFile { try await run.receive(done.path, data: done.tooLarge ? nil : done.data) }
+                    sideFile = (chunk.path, Data(), false)
+                }
+                if sideFile!.data.count + chunk.data.count > Self.maximumSideFileSize {
+                    sideFile!.tooLarge = true
+                    sideFile!.data = Data()
+                } else if !sideFile!.tooLarge {
+                    sideFile!.data.append(chunk.data)
+                }
+                if chunk.endOfFile, let done = sideFile {
+                    try await run.receive(done.path, data: done.tooLarge ? nil : done.data)
+                    sideFile = nil
+                }
+                continue
+            }
             guard !chunk.data.isEmpty else { continue }
+            guard !exportRead else {
+                throw RPCError.invalidArgument(
+                    field: "data", value: "export.xml bytes after a side file", expected: "the whole export.xml first, then side files")
+            }
             do {
                 try run.reader.feed(chunk.data)
             } catch let error as ExportReadError {
@@ -70,6 +105,17 @@ package struct ImportService: Sendable {
             }
             try await run.flush(force: false)
         }
+        if !exportRead { try await Self.finishExport(run) }
+        if let done = sideFile { try await run.receive(done.path, data: done.tooLarge ? nil : done.data) }
+        run.missingFiles()
+        while run.pendingCount > 0 { try await run.flush(force: true) }
+        run.report.bytesRead = UInt64(run.reader.bytesRead)
+        return run.report
+    }
+
+    /// Ends export.xml: the reader's last bytes, the root checked, everything read saved (so the
+    /// workouts that side files attach to have their UUIDs).
+    static func finishExport(_ run: ImportRun) async throws {
         do {
             try run.reader.finish()
         } catch let error as ExportReadError {
@@ -79,9 +125,7 @@ package struct ImportService: Sendable {
             throw RPCError.invalidArgument(
                 field: "data", value: "a root element <\(run.reader.rootName ?? "")>", expected: "an Apple Health export (root element HealthData)")
         }
-        try await run.flush(force: true)
-        run.report.bytesRead = UInt64(run.reader.bytesRead)
-        return run.report
+        repeat { try await run.flush(force: true) } while run.pendingCount > 0
     }
 }
 
@@ -97,7 +141,18 @@ final class ImportRun {
     var characteristics: [Characteristic] = []
     var summaryGoals: [ActivityGoals] = []
     var appIDs: [String: String] = [:]
+    /// The routes of workouts waiting in `pending`, by source and position there: attached once
+    /// the workout is saved.
+    var routesOfPending: [SourceRevision: [Int: [ImportedRoute]]] = [:]
+    /// The uses of side files not arrived yet, by path.
+    var awaitingFiles: [String: [SideFileUse]] = [:]
     private(set) var reader: ExportXMLReader!
+
+    /// What a side file is for, once it arrives.
+    enum SideFileUse {
+        /// The GPX of a route of the workout with this UUID.
+        case route(ImportedRoute, workout: UUID)
+    }
 
     init(store: SampleStore, settings: PersonSettings) {
         self.store = store
@@ -131,9 +186,11 @@ final class ImportRun {
             }
         case "Workout":
             do {
-                add(try mapper.workout(element), element: element)
-                let routes = element.children(named: "WorkoutRoute").count
-                if routes > 0 { report.notImported["WorkoutRoute", default: 0] += UInt64(routes) }
+                let workout = try mapper.workout(element)
+                let routes = try mapper.routes(of: element)
+                if let (source, index) = add(workout, element: element), !routes.isEmpty {
+                    routesOfPending[source, default: [:]][index] = routes
+                }
             } catch {
                 problem(error, element: element.name)
             }
@@ -167,11 +224,20 @@ final class ImportRun {
         }
     }
 
-    func add(_ sample: Sample, element: ExportElement) {
-        let errors = store.catalog.validationErrors(of: sample, at: element.name, allowReadOnly: true)
+    /// Adds a sample to the next save under its source's app id; its source and position in
+    /// `pending`, or nil when it is refused (and reported).
+    @discardableResult
+    func add(_ sample: Sample, element: ExportElement) -> (SourceRevision, Int)? {
+        add(sample, line: element.line, name: element.name)
+    }
+
+    /// `add(_:element:)` for a sample not read from one element (a route from a side file).
+    @discardableResult
+    func add(_ sample: Sample, line: Int, name elementName: String) -> (SourceRevision, Int)? {
+        let errors = store.catalog.validationErrors(of: sample, at: elementName, allowReadOnly: true)
         if let error = errors.first {
-            problem(ImportRefusal(line: element.line, field: error.field, value: error.value, expected: error.expected), element: element.name)
-            return
+            problem(ImportRefusal(line: line, field: error.field, value: error.value, expected: error.expected), element: elementName)
+            return nil
         }
         // Source names in real exports carry no-break spaces and trailing spaces: one source.
         let name = sample.sourceRevision.name.replacingOccurrences(of: "\u{00A0}", with: " ")
@@ -187,6 +253,67 @@ final class ImportRun {
         let source = SourceRevision(appID: appID, name: name.isEmpty ? appID : name, version: sample.sourceRevision.version)
         pending[source, default: []].append(sample)
         pendingCount += 1
+        return (source, pending[source]!.count - 1)
+    }
+
+    /// Attaches the routes of a saved workout: inline ones at once, the others when their side
+    /// file arrives.
+    func attach(_ routes: [ImportedRoute], to workout: UUID) {
+        for route in routes {
+            if let file = route.file {
+                awaitingFiles[file, default: []].append(.route(route, workout: workout))
+            } else {
+                add(mapper.routeSample(route, locations: route.locations, workout: workout), line: route.line, name: "WorkoutRoute")
+            }
+        }
+    }
+
+    /// A side file has arrived (nil: it was above the size limit): every use waiting for it is
+    /// served, then what that added is saved.
+    func receive(_ path: String, data: Data?) async throws {
+        guard let uses = awaitingFiles.removeValue(forKey: path) else {
+            report.notImported["file not referenced by export.xml", default: 0] += 1
+            return
+        }
+        for use in uses {
+            switch use {
+            case .route(let route, let workout):
+                guard let data else {
+                    problem(
+                        ImportRefusal(
+                            line: route.line, field: "FileReference.path", value: path,
+                            expected: "a file of at most \(ImportService.maximumSideFileSize) bytes"),
+                        element: "WorkoutRoute")
+                    continue
+                }
+                do {
+                    let locations = try GPX.read(data)
+                    add(mapper.routeSample(route, locations: locations, workout: workout), line: route.line, name: "WorkoutRoute")
+                } catch {
+                    problem(
+                        ImportRefusal(line: route.line, field: "FileReference.path", value: path, expected: "a GPX 1.1 route: \(error)"),
+                        element: "WorkoutRoute")
+                }
+            }
+        }
+        try await flush(force: false)
+    }
+
+    /// Reports every use whose side file never arrived.
+    func missingFiles() {
+        for (path, uses) in awaitingFiles.sorted(by: { $0.key < $1.key }) {
+            for use in uses {
+                switch use {
+                case .route(let route, _):
+                    problem(
+                        ImportRefusal(
+                            line: route.line, field: "FileReference.path", value: path,
+                            expected: "a file the import sends after export.xml (the export's workout-routes folder); none arrived"),
+                        element: "WorkoutRoute")
+                }
+            }
+        }
+        awaitingFiles = [:]
     }
 
     func problem(_ refusal: ImportRefusal, element: String) {
@@ -227,17 +354,24 @@ final class ImportRun {
         }
         guard force || pendingCount >= ImportService.batchSize else { return }
         let batches = pending
+        let routes = routesOfPending
         pending = [:]
+        routesOfPending = [:]
         pendingCount = 0
         for (source, samples) in batches.sorted(by: { $0.key.name < $1.key.name }) {
             if options.dryRun {
                 report.saved += UInt64(samples.reduce(0) { $0 + 1 + Self.memberCount($1) })
+                // Routes are checked against a stand-in for the workout's UUID.
+                for (_, workoutRoutes) in routes[source] ?? [:] { attach(workoutRoutes, to: UUID()) }
                 continue
             }
             let response = try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) }
             for result in response.results {
                 count(result)
                 for member in result.objects { count(member) }
+            }
+            for (index, workoutRoutes) in (routes[source] ?? [:]).sorted(by: { $0.key < $1.key }) where index < response.results.count {
+                attach(workoutRoutes, to: response.results[index].uuid)
             }
         }
     }

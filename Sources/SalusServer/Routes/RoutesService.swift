@@ -16,11 +16,13 @@ import SalusWire
 ///    route. Memory per call is bounded by `WorkoutRouteValue.maximumLocationCount` (about
 ///    15 MB at the limit); beyond it the call fails with RESOURCE_EXHAUSTED.
 /// 2. **Saving needs share permission for HKWorkoutRouteTypeIdentifier and read access to the
-///    workout** (its own workouts always; another app's with read permission for workouts): an
+///    workout, and its locations lie inside the workout give or take a minute** (its own workouts always; another app's with read permission for workouts): an
 ///    app attaches a route only to a workout it can see, and a workout it may not read and one
 ///    that does not exist give the same NOT_FOUND, so it learns nothing about workouts it cannot
 ///    see. Store/Save applies the same rule to routes saved inline.
-/// 3. **Reading follows the route's read access,** as any sample's: read permission for the
+/// 3. **The owner reads routes, apps save them,** as with samples (Store/Save on the admin socket
+///    takes only what a clinic sent): a route is recorded by the app that recorded the workout.
+/// 4. **Reading follows the route's read access,** as any sample's: read permission for the
 ///    route type, or the app's own route with share permission; a route it may not read is
 ///    NOT_FOUND. Chunks are read from SQLite only when the stream has credit.
 package struct RoutesService: Sendable {
@@ -53,10 +55,15 @@ package struct RoutesService: Sendable {
     // MARK: Checks
 
     /// NOT_FOUND naming `field` unless the workout of every route among `samples` is a sample
-    /// the caller may read (rule 2); `field(i)` names the workout field of `samples[i]`.
-    static func checkWorkoutsReadable(
+    /// the caller may read (rule 2); INVALID_ARGUMENT naming the location when one lies outside
+    /// its workout's interval, give or take `WorkoutRouteValue.workoutSlack`. `field(i)` names
+    /// the workout field of `samples[i]`, `location(i)` the path of its route
+    /// ("samples[3].workoutRoute"). A workout is never changed once saved, so reading it here,
+    /// before the save, is as good as in the save's transaction; the store still checks that it
+    /// exists and is a workout there.
+    static func checkWorkouts(
         _ samples: [Sample], store: SampleStore, authorization: AuthorizationEngine, caller: Caller,
-        field: (Int) -> String
+        field: (Int) -> String, route routePath: (Int) -> String, renamed: (String) -> String = { $0 }
     ) async throws {
         for (index, sample) in samples.enumerated() {
             guard case .workoutRoute(let route) = sample.value else { continue }
@@ -67,6 +74,11 @@ package struct RoutesService: Sendable {
                     code: .notFound, message: "\(field(index)): \(route.workoutUUID.uuidString) is not a workout this app may read",
                     reason: .notFound, field: field(index), value: route.workoutUUID.uuidString,
                     expected: "the UUID of a workout this app may read")
+            }
+            guard let workout, case .workout = workout.value else { continue }
+            if var error = route.errors(insideWorkoutFrom: workout.startDate, to: workout.endDate, at: routePath(index)).first {
+                error.field = renamed(error.field)
+                throw RPCError.from(error)
             }
         }
     }
@@ -95,12 +107,13 @@ package struct RoutesService: Sendable {
                 expected: "workout_route: a route sample of HKWorkoutRouteTypeIdentifier")
         }
         route = value
-        try await Self.checkWorkoutsReadable(
-            [sample], store: store, authorization: authorization, caller: caller,
-            field: { _ in "header.sample.workoutRoute.workoutUuid" })
-        if caller.appIDSource != .owner {
-            try await authorizationCall { try authorization.checkShare(caller, types: [sample.type.rawValue]) }
+        // As Store/Save: the owner saves what a clinic sent; routes are an app's to write.
+        guard caller.appIDSource != .owner else {
+            throw RPCError.invalidArgument(
+                field: "header.sample.type", value: sample.type.rawValue,
+                expected: "a route saved by an app: the owner reads routes (salusctl workouts route) but does not save them")
         }
+        try await authorizationCall { try authorization.checkShare(caller, types: [sample.type.rawValue]) }
         var index = 1
         while let message = try await iterator.next() {
             guard case .locations(let batch) = message.part else {
@@ -130,6 +143,10 @@ package struct RoutesService: Sendable {
             error.field = Self.renamed(error.field)
             throw RPCError.from(error)
         }
+        try await Self.checkWorkouts(
+            [sample], store: store, authorization: authorization, caller: caller,
+            field: { _ in "header.sample.workoutRoute.workoutUuid" }, route: { _ in "header.sample.workoutRoute" },
+            renamed: Self.renamed)
         let response: SaveResponse
         do {
             response = try await store.save([sample], source: source, options: SaveOptions(uuidPolicy: .assign))
@@ -170,18 +187,7 @@ package struct RoutesService: Sendable {
             throw RPCError.invalidArgument(
                 field: "end", value: "\(request.end)", expected: "a time not before start (\(request.start))")
         }
-        let sample = try await storeCall { try await store.sample(uuid: uuid) }
-        guard let sample, authorization.readAccess(caller, type: sample.type.rawValue).admits(sample) else {
-            throw RPCError(
-                code: .notFound, message: "uuid: \(uuid.uuidString) is not a workout route this app may read",
-                reason: .notFound, field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of a workout route this app may read")
-        }
-        guard case .workoutRoute = sample.value else {
-            throw RPCError.invalidArgument(
-                field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of a workout route; this is a \(sample.kind.rawValue) sample of \(sample.type)")
-        }
+        _ = try await authorization.readableSample(uuid, of: .workoutRoute, named: "a workout route", in: store, caller: caller)
         try await storeCall {
             for try await chunk in try store.routeLocations(of: uuid, from: start, to: end) {
                 var batch = Salus_V1_RouteLocationBatch()

@@ -89,9 +89,9 @@ package struct StoreService: Sendable {
         if caller.appIDSource == .owner {
             try ownerMaySave(samples)
         }
-        try await RoutesService.checkWorkoutsReadable(
+        try await RoutesService.checkWorkouts(
             samples, store: store, authorization: authorization, caller: caller,
-            field: { "samples[\($0)].workoutRoute.workoutUuid" })
+            field: { "samples[\($0)].workoutRoute.workoutUuid" }, route: { "samples[\($0)].workoutRoute" })
         // A correlation needs share permission for its own type and every member's (HealthKit asks
         // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
         if caller.appIDSource != .owner {
@@ -379,18 +379,8 @@ package struct StoreService: Sendable {
             throw RPCError.invalidArgument(
                 field: "uuid", value: "\(request.uuid.count) bytes", expected: "16 bytes: an electrocardiogram's UUID")
         }
-        let sample = try await storeCall { try await store.sample(uuid: uuid) }
-        guard let sample, authorization.readAccess(caller, type: sample.type.rawValue).admits(sample) else {
-            throw RPCError(
-                code: .notFound, message: "uuid: \(uuid.uuidString) is not an electrocardiogram this app may read",
-                reason: .notFound, field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of an electrocardiogram this app may read")
-        }
-        guard case .electrocardiogram = sample.value else {
-            throw RPCError.invalidArgument(
-                field: "uuid", value: uuid.uuidString,
-                expected: "the UUID of an electrocardiogram; this is a \(sample.kind.rawValue) sample of \(sample.type)")
-        }
+        _ = try await authorization.readableSample(
+            uuid, of: .electrocardiogram, named: "an electrocardiogram", in: store, caller: caller)
         try await storeCall {
             for try await chunk in try store.electrocardiogramVoltages(of: uuid) {
                 var batch = Salus_V1_ElectrocardiogramVoltageBatch()

@@ -205,7 +205,7 @@ void   salus__v1__import_report__free_unpacked
   assert(message->base.descriptor == &salus__v1__import_report__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor salus__v1__import_chunk__field_descriptors[2] =
+static const ProtobufCFieldDescriptor salus__v1__import_chunk__field_descriptors[4] =
 {
   {
     "options",
@@ -231,15 +231,41 @@ static const ProtobufCFieldDescriptor salus__v1__import_chunk__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "path",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportChunk, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_of_file",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportChunk, end_of_file),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_chunk__field_indices_by_name[] = {
   1,   /* field[1] = data */
+  3,   /* field[3] = end_of_file */
   0,   /* field[0] = options */
+  2,   /* field[2] = path */
 };
 static const ProtobufCIntRange salus__v1__import_chunk__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_chunk__descriptor =
 {
@@ -249,7 +275,7 @@ const ProtobufCMessageDescriptor salus__v1__import_chunk__descriptor =
   "Salus__V1__ImportChunk",
   "salus.v1",
   sizeof(Salus__V1__ImportChunk),
-  2,
+  4,
   salus__v1__import_chunk__field_descriptors,
   salus__v1__import_chunk__field_indices_by_name,
   1,  salus__v1__import_chunk__number_ranges,

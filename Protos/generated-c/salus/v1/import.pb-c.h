@@ -37,13 +37,26 @@ struct  Salus__V1__ImportChunk
    */
   Salus__V1__ImportOptions *options;
   /*
-   * The next bytes of export.xml.
+   * The next bytes of export.xml; or, with `path`, of that side file.
    */
   ProtobufCBinaryData data;
+  /*
+   * Side files, after the whole export.xml: the path of the file inside the export's folder
+   * ("workout-routes/route_2019-06-11_3.00pm.gpx"; later "electrocardiograms/…csv",
+   * "clinical-records/…json"), set on every chunk of that file. The file's chunks come in order,
+   * one file after another; the first chunk with a path ends export.xml. A client sends every
+   * file of the folders it knows; the daemon uses those export.xml refers to
+   * (`FileReference path="/workout-routes/…"`) and counts the others as not imported.
+   */
+  char *path;
+  /*
+   * Set on the last chunk of the file named by `path` (a file may be one chunk).
+   */
+  protobuf_c_boolean end_of_file;
 };
 #define SALUS__V1__IMPORT_CHUNK__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_chunk__descriptor) \
-    , NULL, {0,NULL} }
+    , NULL, {0,NULL}, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Salus__V1__ImportOptions
