@@ -19,8 +19,10 @@ struct Import: AdminCommand {
             of the export (an iPhone, a watch, an app) is saved under its own app id, applehealth.<name>.
             Importing the same export again adds nothing. This version imports records (quantities and
             categories), correlations, workouts with their routes (inline, or the GPX files of \
-            workout-routes/, sent after export.xml) and the activity goals; clinical records, \
-            audiograms and prescriptions are counted and reported as not imported.
+            workout-routes/), audiograms, vision prescriptions, clinical records (their FHIR files \
+            in clinical-records/), electrocardiograms (electrocardiograms/*.csv) and the activity \
+            goals. The files beside export.xml are sent after it. What is not imported is counted \
+            and reported, never dropped silently.
             """
     )
 
@@ -48,7 +50,7 @@ struct Import: AdminCommand {
             $0.characteristics = characteristics
             $0.dryRun = dryRun
         }
-        let report: Salus_V1_ImportReport = try await client.clientStreaming(
+        var report: Salus_V1_ImportReport = try await client.clientStreaming(
             SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self
         ) { writer in
             var first = true
@@ -79,6 +81,9 @@ struct Import: AdminCommand {
             }
         }
         progress.finish()
+        // export_cda.xml renders export.xml's records again as HL7 CDA: importing it would
+        // count each record twice, so it is named as not imported.
+        if source.hasCDARendering() { report.notImported["export_cda.xml", default: 0] += 1 }
         if json {
             print(try report.jsonString(options: jsonOptions))
             return
@@ -167,12 +172,23 @@ struct ExportSource: CustomStringConvertible {
     }
 
     /// The folders of an export whose files export.xml refers to, sent after it.
-    static let sideFolders = ["workout-routes"]
+    static let sideFolders = ["workout-routes", "electrocardiograms", "clinical-records"]
 
     /// A side file: its path inside the export's folder and how to read it.
     struct SideFile {
         var path: String
         var read: () throws -> Data
+    }
+
+    /// Whether export.xml has `export_cda.xml` beside it (in its folder, or its zip folder).
+    func hasCDARendering() -> Bool {
+        switch kind {
+        case .file(let url):
+            return FileManager.default.fileExists(atPath: url.deletingLastPathComponent().appendingPathComponent("export_cda.xml").path)
+        case .zipEntry(let url, let entryPath):
+            let root = entryPath.split(separator: "/").dropLast().map { $0 + "/" }.joined()
+            return (try? Archive(url: url, accessMode: .read))?[root + "export_cda.xml"] != nil
+        }
     }
 
     /// The files of `sideFolders` beside export.xml (in its folder, or its zip folder), by path.

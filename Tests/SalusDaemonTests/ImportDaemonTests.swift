@@ -35,13 +35,24 @@ struct ImportDaemonTests {
             contentsOf: folder.appendingPathComponent("workout-routes/route_2019-06-11_3.00pm.gpx"), encoding: .utf8)
         let points = gpx.components(separatedBy: "<trkpt ").count - 1
         let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "zipped-route")
+        // The real folder, with an electrocardiogram and the CDA rendering beside export.xml.
+        let export = directory.appendingPathComponent("apple_health_export")
+        try FileManager.default.copyItem(at: folder, to: export)
+        try FileManager.default.createDirectory(at: export.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
+        let ecg = (["Name,Test", "Recorded Date,2019-06-12 08:00:00 -0700", "Classification,Sinus Rhythm", "Sample Rate,512 hertz", "Unit,µV", ""]
+            + (0..<1024).map { "\($0 % 50 - 25),5" }).joined(separator: "\n")
+        try Data(ecg.utf8).write(to: export.appendingPathComponent("electrocardiograms/ecg_2019-06-12.csv"))
+        try Data("<ClinicalDocument xmlns=\"urn:hl7-org:v3\"/>".utf8).write(to: export.appendingPathComponent("export_cda.xml"))
         let zip = directory.appendingPathComponent("export.zip")
-        try FileManager.default.zipItem(at: folder, to: zip)
+        try FileManager.default.zipItem(at: export, to: zip)
 
         let run = try await ctl(["import", zip.path])
         #expect(run.status == 0 && run.output.contains("Workout: 1\n") && !run.output.contains("problems"), "\(run.output)")
+        #expect(run.output.contains("electrocardiograms/*.csv: 1\n") && run.output.contains("export_cda.xml: 1 (not imported"), "\(run.output)")
         let routes = try await ctl(["samples", "HKWorkoutRouteTypeIdentifier"])
         #expect(routes.output.contains(", \(points) locations") && points == 3, "\(routes.output)")
+        let recordings = try await ctl(["samples", "HKDataTypeIdentifierElectrocardiogram", "--json"])
+        #expect(recordings.output.contains("ECG sinusRhythm, 1024 voltages"), "\(recordings.output)")
         let again = try await ctl(["import", zip.path])
         #expect(again.output.contains("0 samples saved"), "\(again.output)")
         #expect(try await daemon.stop() == 0)

@@ -34,8 +34,11 @@ import SalusStore
 ///   abort. Routes keep what Apple exported, even locations outside their workout.
 /// - Side files arrive after export.xml, each in chunks of its own path; a file nothing refers to
 ///   is counted as not imported. A file above `maximumSideFileSize` is a problem, not kept.
-/// - Element kinds not imported yet (clinical records, audiograms,
-///   prescriptions) are counted in the report, never silently dropped.
+/// - `Audiogram` and `VisionPrescription` elements become samples of their kinds; a
+///   `ClinicalRecord` waits for its FHIR file (`resourceFilePath`), and each
+///   `electrocardiograms/*.csv` file is an electrocardiogram of its own.
+/// - Element kinds not imported (`export_cda.xml`, attachments the export names but does not
+///   carry) are counted in the report, never silently dropped.
 package struct ImportService: Sendable {
     let store: SampleStore
     let settings: PersonSettings
@@ -152,6 +155,8 @@ final class ImportRun {
     enum SideFileUse {
         /// The GPX of a route of the workout with this UUID.
         case route(ImportedRoute, workout: UUID)
+        /// The FHIR resource of this `ClinicalRecord` element.
+        case clinicalRecord(ExportElement)
     }
 
     init(store: SampleStore, settings: PersonSettings) {
@@ -209,6 +214,16 @@ final class ImportRun {
             } catch {
                 problem(error, element: element.name)
             }
+        case "ClinicalRecord":
+            // The resource is a side file (`/clinical-records/Observation-1.json`).
+            guard let path = element["resourceFilePath"], !path.isEmpty else {
+                problem(
+                    ImportRefusal(line: element.line, field: "resourceFilePath", value: "", expected: "the path of the record's FHIR file"),
+                    element: element.name)
+                return
+            }
+            let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            awaitingFiles[relative, default: []].append(.clinicalRecord(element))
         case "Me":
             guard options.characteristics else { return }
             let (values, problems) = mapper.characteristics(element)
@@ -272,6 +287,23 @@ final class ImportRun {
     /// served, then what that added is saved.
     func receive(_ path: String, data: Data?) async throws {
         guard let uses = awaitingFiles.removeValue(forKey: path) else {
+            if path.hasPrefix("electrocardiograms/"), path.lowercased().hasSuffix(".csv") {
+                // Electrocardiograms are files of their own, named by no element.
+                report.elements["electrocardiograms/*.csv", default: 0] += 1
+                guard let data else {
+                    problem(
+                        ImportRefusal(line: 0, field: path, value: "", expected: "a file of at most \(ImportService.maximumSideFileSize) bytes"),
+                        element: "electrocardiogram")
+                    return
+                }
+                do {
+                    add(try ElectrocardiogramCSV.sample(from: data, path: path), line: 0, name: path)
+                } catch {
+                    problem(error, element: "electrocardiogram")
+                }
+                try await flush(force: false)
+                return
+            }
             report.notImported["file not referenced by export.xml", default: 0] += 1
             return
         }
@@ -294,6 +326,20 @@ final class ImportRun {
                         ImportRefusal(line: route.line, field: "FileReference.path", value: path, expected: "a GPX 1.1 route: \(error)"),
                         element: "WorkoutRoute")
                 }
+            case .clinicalRecord(let element):
+                guard let data else {
+                    problem(
+                        ImportRefusal(
+                            line: element.line, field: "resourceFilePath", value: path,
+                            expected: "a file of at most \(ImportService.maximumSideFileSize) bytes"),
+                        element: element.name)
+                    continue
+                }
+                do {
+                    add(try mapper.clinicalRecord(element, fhir: data), element: element)
+                } catch {
+                    problem(error, element: element.name)
+                }
             }
         }
         try await flush(force: false)
@@ -310,6 +356,12 @@ final class ImportRun {
                             line: route.line, field: "FileReference.path", value: path,
                             expected: "a file the import sends after export.xml (the export's workout-routes folder); none arrived"),
                         element: "WorkoutRoute")
+                case .clinicalRecord(let element):
+                    problem(
+                        ImportRefusal(
+                            line: element.line, field: "resourceFilePath", value: path,
+                            expected: "a file the import sends after export.xml (the export's clinical-records folder); none arrived"),
+                        element: element.name)
                 }
             }
         }
