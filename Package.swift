@@ -165,6 +165,13 @@ let package = Package(
             dependencies: ["SalusKit", "SalusModel"],
             path: "Examples/VisionCard"
         ),
+        // An example app: a swim-bike-run recorded through a workout session and its builder,
+        // then read back per activity and by a predicate on the running activities.
+        .executableTarget(
+            name: "Triathlon",
+            dependencies: ["SalusKit", "SalusModel"],
+            path: "Examples/Triathlon"
+        ),
 
         .executableTarget(
             name: "salusd",
@@ -251,7 +258,7 @@ let package = Package(
             name: "SalusDaemonTests",
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
-                "VisionCard", "SalusTestSupport",
+                "VisionCard", "Triathlon", "SalusTestSupport",
             ]
         ),
     ],
