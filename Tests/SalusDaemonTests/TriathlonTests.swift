@@ -64,6 +64,14 @@ struct TriathlonTests {
         #expect(run.output.contains(String(
             format: "%@ running 0:45:00: average heart rate %.1f count/min", saved.uuid.uuidString.lowercased(), runAverage)), "\(run.output)")
 
+        // The owner sees the per-activity figures with salusctl.
+        let shown = try await Self.salusctl(daemon, ["workouts", "show", saved.uuid.uuidString])
+        #expect(shown.status == 0, "\(shown.output)")
+        #expect(shown.output.contains("workout \(saved.uuid.uuidString.lowercased())"), "\(shown.output)")
+        for line in ["1. swimming", "2. transition", "3. cycling", "4. transition", "5. running", "SWOLF 60", "HeartRate: average"] {
+            #expect(shown.output.contains(line), "\(line) in \(shown.output)")
+        }
+
         // Every sample the builder held was saved with the workout.
         #expect(try await SampleQueryDescriptor(type: .quantity(.heartRate)).result(for: owner).count == 130)
         await owner.close()
