@@ -26,9 +26,13 @@ import SalusWire
 /// 5. Changes to one builder are serialized (one at a time per service), so two calls never
 ///    lose each other's change.
 package final class WorkoutBuilderService: Sendable {
+    /// Where builders and finished workouts are kept.
     let store: SampleStore
+    /// The types and the rules samples and workouts are checked against.
     let registry: TypeRegistry
+    /// Who may write which types.
     let authorization: AuthorizationEngine
+    /// Makes changes to builders one at a time (rule 5).
     let lock = AsyncLock()
     /// Announces each change of a builder and each session update, in the order made: what
     /// the session service streams to its observers.
@@ -125,6 +129,7 @@ package final class WorkoutBuilderService: Sendable {
 
     // MARK: Calls
 
+    /// `Begin`: a new builder collecting from the request's start, for the caller's app.
     func begin(_ request: Salus_V1_BeginWorkoutRequest, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         try await authorizationCall { try authorization.checkShare(caller, types: [WorkoutRecording.workoutType.rawValue]) }
         let recording = try wireCall { () throws(ValidationError) in
@@ -152,6 +157,8 @@ package final class WorkoutBuilderService: Sendable {
         return recording
     }
 
+    /// `AddSamples`: the samples checked, their types' share permission checked, then kept with
+    /// the builder (rule 2).
     func addSamples(_ request: Salus_V1_AddWorkoutSamplesRequest, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         guard !request.samples.isEmpty else {
             throw RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample")
@@ -206,6 +213,8 @@ package final class WorkoutBuilderService: Sendable {
         _ = try await change(WireUUID.bytes(id), caller: caller, body)
     }
 
+    /// `Finish`: the workout and every sample added saved in one transaction that deletes the
+    /// builder (rule 4), returned as a sample query returns it.
     func finish(_ id: Data, caller: Caller) async throws -> Salus_V1_FinishWorkoutResponse {
         try await lock.run {
             let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
@@ -232,6 +241,7 @@ package final class WorkoutBuilderService: Sendable {
         }
     }
 
+    /// `Discard`: the builder and its samples deleted; nothing saved.
     func discard(_ id: Data, caller: Caller) async throws -> Salus_V1_DiscardWorkoutResponse {
         try await lock.run {
             let (_, recording) = try await load(id, caller: caller, includingSamples: false)
@@ -243,6 +253,7 @@ package final class WorkoutBuilderService: Sendable {
         }
     }
 
+    /// `List`: the caller's builders in progress, oldest first.
     func list(caller: Caller) async throws -> Salus_V1_ListWorkoutBuildersResponse {
         let ids = try await storeCall { try await store.workoutBuilderIDs(appID: caller.appID) }
         var response = Salus_V1_ListWorkoutBuildersResponse()
@@ -296,11 +307,13 @@ package final class WorkoutBuilderService: Sendable {
         return (stored, recording)
     }
 
+    /// Keeps `recording` as the builder's state, for the caller's app.
     func save(_ recording: WorkoutRecording, caller: Caller) async throws {
         let bytes: [UInt8] = try recording.wire(source: caller.sourceRevision).serializedBytes()
         try await storeCall { try await store.saveWorkoutBuilder(id: recording.id, appID: caller.appID, state: bytes) }
     }
 
+    /// The samples kept with a builder, as `source` saves them.
     func decode(_ stored: [[UInt8]], source: SourceRevision) throws -> [Sample] {
         return try stored.enumerated().map { index, bytes in
             let wire = try Salus_V1_Sample(serializedBytes: bytes)
