@@ -167,6 +167,13 @@ let package = Package(
             dependencies: ["SalusKit", "SalusModel"],
             path: "Examples/VisionCard"
         ),
+        // An example app: a swim-bike-run recorded through a workout session and its builder,
+        // then read back per activity and by a predicate on the running activities.
+        .executableTarget(
+            name: "Triathlon",
+            dependencies: ["SalusKit", "SalusModel"],
+            path: "Examples/Triathlon"
+        ),
 
         .executableTarget(
             name: "salusd",
@@ -253,7 +260,7 @@ let package = Package(
             name: "SalusDaemonTests",
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
-                "VisionCard", "SalusTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "VisionCard", "Triathlon", "SalusTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
     ],

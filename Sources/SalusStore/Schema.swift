@@ -288,18 +288,20 @@ package enum Schema {
     /// (docs/workouts.md, "The builder"). A builder's state and the samples added to it are bytes
     /// the server encodes (the store does not read them); they live in the database so that a
     /// daemon restarted mid-workout loses nothing, and finishing deletes them in the transaction
-    /// that saves the workout. Samples go with their builder (`ON DELETE CASCADE`).
+    /// that saves the workout. Samples go with their builder (`ON DELETE CASCADE`). `IF NOT
+    /// EXISTS`: a database rolled back to an earlier version (the migration tests do) keeps
+    /// these tables, and running this again must not fail.
     package static let migration11 = Migration(
         version: 11, summary: "workout builders and the samples added to them",
         sql: """
-            CREATE TABLE workout_builders (
+            CREATE TABLE IF NOT EXISTS workout_builders (
                 id BLOB PRIMARY KEY,
                 app_id TEXT NOT NULL,
                 state BLOB NOT NULL,
                 updated_us INTEGER NOT NULL
             ) WITHOUT ROWID;
-            CREATE INDEX workout_builders_app ON workout_builders(app_id);
-            CREATE TABLE workout_builder_samples (
+            CREATE INDEX IF NOT EXISTS workout_builders_app ON workout_builders(app_id);
+            CREATE TABLE IF NOT EXISTS workout_builder_samples (
                 builder_id BLOB NOT NULL REFERENCES workout_builders(id) ON DELETE CASCADE,
                 position INTEGER NOT NULL,
                 sample BLOB NOT NULL,
@@ -313,7 +315,7 @@ package enum Schema {
     package static let migration12 = Migration(
         version: 12, summary: "workout sessions",
         sql: """
-            CREATE TABLE workout_sessions (
+            CREATE TABLE IF NOT EXISTS workout_sessions (
                 id BLOB PRIMARY KEY,
                 app_id TEXT NOT NULL,
                 state BLOB NOT NULL,

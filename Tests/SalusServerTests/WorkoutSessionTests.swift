@@ -25,14 +25,7 @@ struct WorkoutSessionTests {
     }
 
     static func refusal(_ body: () async throws -> Void) async -> SalusError? {
-        do {
-            try await body()
-            return nil
-        } catch let error as SalusError {
-            return error
-        } catch {
-            return nil
-        }
+        await WorkoutBuilderTests.refusal(body)
     }
 
     @Test("Every illegal transition is refused naming from and to, and changes nothing", arguments: WorkoutSessionState.allCases)
@@ -117,5 +110,25 @@ struct WorkoutSessionTests {
         #expect(snapshot.recording.events.map(\.type) == [WorkoutEventType.pause.rawValue, WorkoutEventType.resume.rawValue])
         #expect(snapshot.recording.phase == .ended && snapshot.recording.endDate == Self.at(310))
         #expect(try await builder.elapsedTime(at: Self.at(400)) == 240)
+    }
+
+    @Test("An active session survives a restart of the daemon: a second start still names it")
+    func restart() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let runner = try await server.healthStore("org.example.run", name: "Run")
+        let first = try await WorkoutSession.create(healthStore: runner, activityType: WorkoutActivityType.running)
+        try await first.startActivity(at: Self.at(0))
+        try await first.pause(at: Self.at(60))
+        await server.stop()
+
+        let restarted = try await server.restart()
+        let again = try await restarted.healthStore("org.example.run", name: "Run")
+        let info = try await WorkoutSession(healthStore: again, id: first.id).info()
+        #expect(info.state == .paused && info.startDate == Self.at(0))
+        let second = try await WorkoutSession.create(healthStore: again, activityType: WorkoutActivityType.running)
+        #expect(await Self.refusal { try await second.startActivity(at: Self.at(90)) }?.value == first.id.uuidString)
+        try await WorkoutSession(healthStore: again, id: first.id).resume(at: Self.at(120))
+        let builder = try #require(try await WorkoutSession(healthStore: again, id: first.id).builder())
+        #expect(try await builder.snapshot().recording.events.map(\.type) == [1, 2])
     }
 }

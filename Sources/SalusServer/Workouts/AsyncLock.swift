@@ -17,6 +17,7 @@ final class AsyncLock: Sendable {
         return try await body()
     }
 
+    /// Waits until the lock is free, then holds it.
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { state -> Bool in
@@ -31,6 +32,7 @@ final class AsyncLock: Sendable {
         }
     }
 
+    /// Hands the lock to the next waiter, or frees it.
     private func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiting.isEmpty {

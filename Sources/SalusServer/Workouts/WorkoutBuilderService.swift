@@ -7,6 +7,7 @@ import SalusRPC
 import SalusStatistics
 import SalusStore
 import SalusWire
+import Synchronization
 
 /// salus.v1.WorkoutBuilder: workouts recorded while they happen, as HealthKit's
 /// `HKWorkoutBuilder` (docs/workouts.md, "The builder").
@@ -26,10 +27,20 @@ import SalusWire
 /// 5. Changes to one builder are serialized (one at a time per service), so two calls never
 ///    lose each other's change.
 package final class WorkoutBuilderService: Sendable {
+    /// Where builders and finished workouts are kept.
     let store: SampleStore
+    /// The types and the rules samples and workouts are checked against.
     let registry: TypeRegistry
+    /// Who may write which types.
     let authorization: AuthorizationEngine
+    /// Makes changes to builders one at a time (rule 5).
     let lock = AsyncLock()
+    /// What live statistics need of the samples added to each builder used since the daemon
+    /// started: statistics are computed after every change and for every observer, and
+    /// decoding and converting a three-hour workout's samples each time would cost more than the
+    /// change. Set only under `lock` (or when absent), dropped on finish and discard; the
+    /// database stays the truth.
+    let added = Mutex<[UUID: AddedSamples]>([:])
     /// Announces each change of a builder and each session update, in the order made: what
     /// the session service streams to its observers.
     let changes = Broadcast<WorkoutChange>()
@@ -125,6 +136,7 @@ package final class WorkoutBuilderService: Sendable {
 
     // MARK: Calls
 
+    /// `Begin`: a new builder collecting from the request's start, for the caller's app.
     func begin(_ request: Salus_V1_BeginWorkoutRequest, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         try await authorizationCall { try authorization.checkShare(caller, types: [WorkoutRecording.workoutType.rawValue]) }
         let recording = try wireCall { () throws(ValidationError) in
@@ -137,7 +149,7 @@ package final class WorkoutBuilderService: Sendable {
         }
         return try await lock.run {
             try await save(recording, caller: caller)
-            return try await state(of: recording, samples: [], source: caller.sourceRevision)
+            return try await state(of: recording, samples: AddedSamples(), source: caller.sourceRevision)
         }
     }
 
@@ -152,6 +164,8 @@ package final class WorkoutBuilderService: Sendable {
         return recording
     }
 
+    /// `AddSamples`: the samples checked, their types' share permission checked, then kept with
+    /// the builder (rule 2).
     func addSamples(_ request: Salus_V1_AddWorkoutSamplesRequest, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         guard !request.samples.isEmpty else {
             throw RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample")
@@ -173,7 +187,8 @@ package final class WorkoutBuilderService: Sendable {
         try await authorizationCall { try authorization.checkShare(caller, types: StoreService.typesWritten(by: samples)) }
         let encoded = try samples.map { sample -> [UInt8] in try sample.wire.serializedBytes() }
         return try await lock.run {
-            let (stored, recording) = try await load(request.builderID, caller: caller, includingSamples: true)
+            let (_, recording) = try await load(request.builderID, caller: caller, includingSamples: false)
+            let earlier = try await addedSamples(recording.id, source: source)
             try wireCall { () throws(ValidationError) in try recording.requireCollecting("samples") }
             try await storeCall {
                 try await store.saveWorkoutBuilder(
@@ -181,7 +196,9 @@ package final class WorkoutBuilderService: Sendable {
                     appending: encoded)
             }
             changes.publish(.builder(recording.id))
-            return try await state(of: recording, samples: try decode(stored.samples, source: caller.sourceRevision) + samples, source: caller.sourceRevision)
+            let all = earlier.adding(samples, catalog: registry.catalog)
+            added.withLock { $0[recording.id] = all }
+            return try await state(of: recording, samples: all, source: source)
         }
     }
 
@@ -191,11 +208,12 @@ package final class WorkoutBuilderService: Sendable {
         _ id: Data, caller: Caller, _ body: @Sendable (WorkoutRecording) throws(ValidationError) -> WorkoutRecording
     ) async throws -> Salus_V1_WorkoutBuilderState {
         try await lock.run {
-            let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
+            let (_, recording) = try await load(id, caller: caller, includingSamples: false)
             let next = try wireCall { () throws(ValidationError) in try body(recording).checked(with: registry.catalog) }
             try await save(next, caller: caller)
             changes.publish(.builder(next.id))
-            return try await state(of: next, samples: try decode(stored.samples, source: caller.sourceRevision), source: caller.sourceRevision)
+            let samples = try await addedSamples(next.id, source: caller.sourceRevision)
+            return try await state(of: next, samples: samples, source: caller.sourceRevision)
         }
     }
 
@@ -206,6 +224,8 @@ package final class WorkoutBuilderService: Sendable {
         _ = try await change(WireUUID.bytes(id), caller: caller, body)
     }
 
+    /// `Finish`: the workout and every sample added saved in one transaction that deletes the
+    /// builder (rule 4), returned as a sample query returns it.
     func finish(_ id: Data, caller: Caller) async throws -> Salus_V1_FinishWorkoutResponse {
         try await lock.run {
             let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
@@ -220,6 +240,7 @@ package final class WorkoutBuilderService: Sendable {
                 try await store.save(
                     all, source: source, options: SaveOptions(uuidPolicy: .assign, finishingWorkoutBuilder: recording.id))
             }
+            added.withLock { _ = $0.removeValue(forKey: recording.id) }
             changes.publish(.builder(recording.id))
             var response = Salus_V1_FinishWorkoutResponse()
             response.anchor = saved.anchor.rawValue
@@ -232,10 +253,12 @@ package final class WorkoutBuilderService: Sendable {
         }
     }
 
+    /// `Discard`: the builder and its samples deleted; nothing saved.
     func discard(_ id: Data, caller: Caller) async throws -> Salus_V1_DiscardWorkoutResponse {
         try await lock.run {
             let (_, recording) = try await load(id, caller: caller, includingSamples: false)
             let dropped = try await storeCall { try await store.discardWorkoutBuilder(id: recording.id) }
+            added.withLock { _ = $0.removeValue(forKey: recording.id) }
             changes.publish(.builder(recording.id))
             var response = Salus_V1_DiscardWorkoutResponse()
             response.droppedSamples = UInt64(dropped ?? 0)
@@ -243,6 +266,7 @@ package final class WorkoutBuilderService: Sendable {
         }
     }
 
+    /// `List`: the caller's builders in progress, oldest first.
     func list(caller: Caller) async throws -> Salus_V1_ListWorkoutBuildersResponse {
         let ids = try await storeCall { try await store.workoutBuilderIDs(appID: caller.appID) }
         var response = Salus_V1_ListWorkoutBuildersResponse()
@@ -256,17 +280,18 @@ package final class WorkoutBuilderService: Sendable {
     /// The state of builder `id` as its app `appID` sees it, with live statistics, whoever
     /// asks (a session's observers); nil when it is gone.
     func state(ofBuilder id: UUID, appID: String) async throws -> Salus_V1_WorkoutBuilderState? {
-        guard let stored = try await store.workoutBuilder(id: id, includingSamples: true) else { return nil }
+        guard let stored = try await store.workoutBuilder(id: id, includingSamples: false) else { return nil }
         let source = SourceRevision(appID: stored.appID, name: stored.appID)
         let wire = try Salus_V1_WorkoutBuilderState(serializedBytes: stored.state)
         let recording = try wireCall { () throws(ValidationError) in try WorkoutRecording(wire: wire) }
-        return try await state(of: recording, samples: try decode(stored.samples, source: source), source: source)
+        return try await state(of: recording, samples: try await addedSamples(id, source: source), source: source)
     }
 
     /// The builder's state with the live statistics of its samples.
     func state(_ id: Data, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
-        let (stored, recording) = try await load(id, caller: caller, includingSamples: true)
-        return try await state(of: recording, samples: try decode(stored.samples, source: caller.sourceRevision), source: caller.sourceRevision)
+        let (_, recording) = try await load(id, caller: caller, includingSamples: false)
+        let samples = try await addedSamples(recording.id, source: caller.sourceRevision)
+        return try await state(of: recording, samples: samples, source: caller.sourceRevision)
     }
 
     // MARK: Parts
@@ -296,11 +321,26 @@ package final class WorkoutBuilderService: Sendable {
         return (stored, recording)
     }
 
+    /// The samples added to builder `id` (see `added`), read from the store the first time.
+    func addedSamples(_ id: UUID, source: SourceRevision) async throws -> AddedSamples {
+        if let known = added.withLock({ $0[id] }) { return known }
+        let stored = try await storeCall { try await store.workoutBuilder(id: id, includingSamples: true) }
+        let samples = AddedSamples().adding(try decode(stored?.samples ?? [], source: source), catalog: registry.catalog)
+        // A change made meanwhile under the lock has set the newer list: keep it.
+        return added.withLock { cache in
+            if let newer = cache[id] { return newer }
+            if stored != nil { cache[id] = samples }
+            return samples
+        }
+    }
+
+    /// Keeps `recording` as the builder's state, for the caller's app.
     func save(_ recording: WorkoutRecording, caller: Caller) async throws {
         let bytes: [UInt8] = try recording.wire(source: caller.sourceRevision).serializedBytes()
         try await storeCall { try await store.saveWorkoutBuilder(id: recording.id, appID: caller.appID, state: bytes) }
     }
 
+    /// The samples kept with a builder, as `source` saves them.
     func decode(_ stored: [[UInt8]], source: SourceRevision) throws -> [Sample] {
         return try stored.enumerated().map { index, bytes in
             let wire = try Salus_V1_Sample(serializedBytes: bytes)
@@ -312,20 +352,11 @@ package final class WorkoutBuilderService: Sendable {
 
     /// `recording`'s wire state with the statistics of `samples` over the workout and each
     /// activity (the app's own samples, which it may always read back).
-    func state(of recording: WorkoutRecording, samples: [Sample], source: SourceRevision) async throws -> Salus_V1_WorkoutBuilderState {
-        var styles: [TypeIdentifier: (style: AggregationStyle, unit: SalusUnit)] = [:]
-        var entries: [WorkoutFigures.Entry] = []
-        for sample in samples {
-            guard case .quantity(let quantity) = sample.value, let rules = registry.catalog.rules(for: sample.type),
-                let unit = rules.canonicalUnit, let value = try? quantity.doubleValue(for: unit)
-            else { continue }
-            styles[sample.type] = (rules.aggregationStyle ?? .discreteArithmetic, unit)
-            entries.append(WorkoutFigures.Entry(type: sample.type, start: sample.startDate, end: sample.endDate, value: value))
-        }
+    func state(of recording: WorkoutRecording, samples: AddedSamples, source: SourceRevision) async throws -> Salus_V1_WorkoutBuilderState {
         // While collecting, the workout so far reaches the latest sample added too.
-        let end = recording.endDate ?? max(recording.latestDate, samples.map(\.endDate).max() ?? recording.startDate)
-        let figures = WorkoutFigures(styles: styles).completing(
-            recording.workout, from: recording.startDate, to: end, entries: entries)
+        let end = recording.endDate ?? max(recording.latestDate, samples.latestEnd ?? recording.startDate)
+        let figures = WorkoutFigures(styles: samples.styles).completing(
+            recording.workout, from: recording.startDate, to: end, entries: samples.entries)
         return recording.wire(source: source, statistics: figures, sampleCount: samples.count)
     }
 
@@ -364,4 +395,32 @@ enum WorkoutChange: Sendable {
     case builder(UUID)
     /// A session moved; the update observers get.
     case session(Salus_V1_WorkoutSessionUpdate)
+}
+
+/// What live statistics need of the samples added to a builder: each quantity sample as an entry
+/// in its type's canonical unit, how each type aggregates, how many samples, the latest end.
+struct AddedSamples: Sendable {
+    /// The quantity samples, in canonical units.
+    var entries: [WorkoutFigures.Entry] = []
+    /// Each entry type's aggregation style and canonical unit.
+    var styles: [TypeIdentifier: (style: AggregationStyle, unit: SalusUnit)] = [:]
+    /// How many samples were added, of every kind.
+    var count = 0
+    /// The latest end of a sample added.
+    var latestEnd: Date?
+
+    /// These samples and `samples`, their types' rules read from `catalog`.
+    func adding(_ samples: [Sample], catalog: TypeCatalog) -> AddedSamples {
+        var next = self
+        next.count += samples.count
+        for sample in samples {
+            next.latestEnd = max(next.latestEnd ?? sample.endDate, sample.endDate)
+            guard case .quantity(let quantity) = sample.value, let rules = catalog.rules(for: sample.type),
+                let unit = rules.canonicalUnit, let value = try? quantity.doubleValue(for: unit)
+            else { continue }
+            next.styles[sample.type] = (rules.aggregationStyle ?? .discreteArithmetic, unit)
+            next.entries.append(WorkoutFigures.Entry(type: sample.type, start: sample.startDate, end: sample.endDate, value: value))
+        }
+        return next
+    }
 }

@@ -25,7 +25,9 @@ import Synchronization
 /// 5. Sessions are kept in the database (migration 12), so a restarted daemon knows which one
 ///    is active.
 package final class WorkoutSessionService: Sendable {
+    /// The builders sessions record through, and the store, registry and authorization.
     let builders: WorkoutBuilderService
+    /// Makes moves one at a time, so they are published in the order made.
     let lock = AsyncLock()
     /// The sessions by id, read from the store on first use.
     private let sessions = Mutex<[UUID: Salus_V1_WorkoutSessionInfo]?>(nil)
@@ -55,6 +57,7 @@ package final class WorkoutSessionService: Sendable {
 
     // MARK: Calls
 
+    /// `Create`: a new session of the caller's app, notStarted.
     func create(_ request: Salus_V1_CreateWorkoutSessionRequest, caller: Caller) async throws -> Salus_V1_WorkoutSessionInfo {
         try await authorizationCall {
             try builders.authorization.checkShare(caller, types: [WorkoutRecording.workoutType.rawValue])
@@ -79,6 +82,7 @@ package final class WorkoutSessionService: Sendable {
         }
     }
 
+    /// `Change`: the session moved to `request.to`, with what the move does to its builder.
     func change(_ request: Salus_V1_ChangeWorkoutSessionStateRequest, caller: Caller) async throws -> Salus_V1_WorkoutSessionInfo {
         guard let to = WorkoutSessionState(rawValue: request.to.rawValue) else {
             throw RPCError.invalidArgument(
@@ -152,10 +156,12 @@ package final class WorkoutSessionService: Sendable {
         }
     }
 
+    /// `Get`: the session `id` names (empty: the active one), if the caller may see it.
     func session(_ id: Data, caller: Caller) async throws -> Salus_V1_WorkoutSessionInfo {
         try await lock.run { try await visible(id, caller: caller) }
     }
 
+    /// `Observe`: the session as it is, then every update, until it has ended.
     func observe(_ id: Data, writer: RPCWriter<Salus_V1_WorkoutSessionUpdate>, caller: Caller) async throws {
         // Subscribe before reading the state, so no update falls between the two.
         let changes = builders.changes.subscribe()
