@@ -195,10 +195,12 @@ struct MigrationTests {
         let before = Schema.migrations[Schema.migrations.firstIndex { $0.version == 9 }! - 1].version
         // Every table a migration from 9 on creates, read from its SQL, dropped children first.
         let later = Schema.migrations.filter { $0.version >= 9 }.flatMap { migration in
-            migration.sql.components(separatedBy: "CREATE TABLE ").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+            migration.sql.components(separatedBy: "CREATE TABLE ").dropFirst().compactMap { text in
+                text.replacingOccurrences(of: "IF NOT EXISTS ", with: "").split(separator: " ").first.map(String.init)
+            }
         }
         var database = try Database(path: path)
-        try database.execute(later.reversed().map { "DROP TABLE \($0);" }.joined(separator: " ") + " PRAGMA user_version = \(before);")
+        try database.execute(later.reversed().map { "DROP TABLE IF EXISTS \($0);" }.joined(separator: " ") + " PRAGMA user_version = \(before);")
         database.close()
 
         store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
