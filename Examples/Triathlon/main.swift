@@ -104,7 +104,7 @@ func run() async throws {
     let store = try await HealthStore.connect(socketPath: socket, appID: appID, appName: "Triathlon", appVersion: "1.0")
     let types: Set<SampleType> = [
         .workout, .quantity(heartRate), .quantity(swimDistance), .quantity(strokes), .quantity(rideDistance),
-        .quantity(runDistance),
+        .quantity(runDistance), .workoutRoute,
     ]
     try await store.requestAuthorization(toShare: types, read: types)
 
@@ -134,6 +134,9 @@ func run() async throws {
 
     try await session.prepare(at: at(0))
     try await session.startActivity(at: at(0))
+    // The ride and the run are outdoors: one location a second, streamed as the route of the
+    // workout once it is saved.
+    let route = WorkoutRouteBuilder(healthStore: store)
     guard let builder = try await session.builder() else {
         throw SalusError(code: .internal, message: "the session started without a builder")
     }
@@ -174,8 +177,12 @@ func run() async throws {
         for minute in stride(from: leg.start, to: leg.end, by: 60) {
             samples.append(.quantity(heartRate, Quantity(value: beatsPerMinute(at: minute), unit: perMinute), start: at(minute)))
         }
-        // ROUTE: when workout routes land, the route's locations for this leg go here (swim and
-        // transitions have none; the ride and the run get one point a second).
+        if leg.type == WorkoutActivityType.cycling || leg.type == WorkoutActivityType.running {
+            let cycling = leg.type == WorkoutActivityType.cycling
+            route.insertRouteData(locations(
+                after: start, from: leg.start, to: leg.end, metresPerSecond: cycling ? 40_000 / 3600 : 10_000 / 2700,
+                beyond: cycling ? 0 : 40_000))
+        }
         if !events.isEmpty { try await builder.addWorkoutEvents(events) }
         let snapshot = try await builder.add(samples)
         if leg.type == WorkoutActivityType.cycling {
@@ -196,6 +203,9 @@ func run() async throws {
         throw SalusError(code: .internal, message: "finishing returned a \(saved.kind) sample")
     }
     print("saved workout \(saved.uuid.uuidString.lowercased()): \(name(workout.activityType)), \(workout.activities.count) activities, \(workout.events.count) events")
+    let savedRoute = try await route.finishRoute(with: saved.uuid)
+    let readBack = WorkoutRoute(locations: try await store.routeLocations(of: savedRoute.uuid).collect())
+    print(String(format: "route \(savedRoute.uuid.uuidString.lowercased()): \(readBack.locations.count) locations, %.1f km", readBack.length / 1000))
     for (index, activity) in workout.activities.enumerated() {
         let heart = activity.allStatistics[TypeIdentifier(rawValue: heartRate.rawValue)]
         print(
@@ -222,6 +232,21 @@ func run() async throws {
         }
     }
     await store.close()
+}
+
+/// One location a second from `from` to `to` seconds after `start`, heading north-east at
+/// `metresPerSecond` from `beyond` metres past the first transition area (a degree of latitude
+/// is about 111.2 km).
+func locations(after start: Date, from: TimeInterval, to: TimeInterval, metresPerSecond: Double, beyond: Double) -> [RouteLocation] {
+    let origin = (latitude: 46.2044, longitude: 6.1432)
+    return stride(from: from, to: to, by: 1).map { second in
+        let metres = beyond + (second - from) * metresPerSecond
+        let degrees = metres / 111_200 / 2.squareRoot()
+        return RouteLocation(
+            timestamp: start.addingTimeInterval(second), latitude: origin.latitude + degrees,
+            longitude: origin.longitude + degrees / cos(origin.latitude * .pi / 180), altitude: 375,
+            horizontalAccuracy: 4, verticalAccuracy: 3, course: 45, speed: metresPerSecond)
+    }
 }
 
 do {

@@ -72,6 +72,21 @@ struct TriathlonTests {
             #expect(shown.output.contains(line), "\(line) in \(shown.output)")
         }
 
+        // The route: one location a second over the ride (3,600) and the run (2,700), 40 km and
+        // 10 km less a second of each, read back whole by the example and by salusctl.
+        let routes = try await SampleQueryDescriptor(type: .workoutRoute).result(for: owner)
+        let route = try #require(routes.first)
+        guard case .workoutRoute(let value) = route.value else {
+            Issue.record("not a route: \(route.value)")
+            return
+        }
+        #expect(routes.count == 1 && value.workoutUUID == saved.uuid && value.locationCount == 6300)
+        let locations = try await owner.routeLocations(of: route.uuid).collect()
+        let length = WorkoutRoute(locations: locations).length
+        #expect(abs(length - (40_000 - 40_000.0 / 3600 + 10_000 - 10_000.0 / 2700 + 40_000.0 / 3600)) < 250, "\(length) m: within 0.5% of the distance laid out")
+        #expect(run.output.contains(String(format: "route %@: 6300 locations, %.1f km", route.uuid.uuidString.lowercased(), length / 1000)), "\(run.output)")
+        #expect(shown.output.contains(String(format: ": 6300 points, %.2f km", length / 1000)), "\(shown.output)")
+
         // Every sample the builder held was saved with the workout.
         #expect(try await SampleQueryDescriptor(type: .quantity(.heartRate)).result(for: owner).count == 130)
         await owner.close()
