@@ -30,7 +30,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Release build; figures in .bench/results.json. QUICK=1 for a short run; ONLY=rpc|store|statistics for one part.
+# Release build; figures in .bench/results.json. QUICK=1 for a short run; ONLY=rpc|store|statistics|import for one part.
 bench: setup
 	$(SWIFT) build -c release
 	@mkdir -p .bench

@@ -193,11 +193,12 @@ let package = Package(
             ]
         ),
 
-        // `make bench`: the RPC layer beside raw Unix-socket baselines, in one run.
+        // `make bench`: the RPC layer beside raw Unix-socket baselines, the store beside raw SQLite,
+        // the Apple Health import beside healthkit-to-sqlite, in one run.
         .executableTarget(
             name: "salus-bench",
             dependencies: [
-                "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel", "SalusStatistics",
+                "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel", "SalusStatistics", "SalusImport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

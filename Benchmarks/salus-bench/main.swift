@@ -15,10 +15,10 @@ import Synchronization
 let quick = CommandLine.arguments.contains("--quick")
 let resultsPath = CommandLine.arguments.firstIndex(of: "--output").map { CommandLine.arguments[$0 + 1] } ?? ".bench/results.json"
 let seconds: Double = quick ? 1 : 4
-/// `--only rpc|store|statistics` runs one part (for working on it); the default runs all.
+/// `--only rpc|store|statistics|import` runs one part (for working on it); the default runs all.
 let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
-if let only, !["rpc", "store", "statistics"].contains(only) {
-    FileHandle.standardError.write(Data("salus-bench: --only \(only): expected rpc, store or statistics\n".utf8))
+if let only, !["rpc", "store", "statistics", "import"].contains(only) {
+    FileHandle.standardError.write(Data("salus-bench: --only \(only): expected rpc, store, statistics or import\n".utf8))
     exit(2)
 }
 func wants(_ part: String) -> Bool { only == nil || only == part }
@@ -325,6 +325,16 @@ if wants("statistics") {
     table.append(("live day update after a save / delete: ms", format(statistics["live_update_ms"]!, 2), format(statistics["live_delete_ms"]!, 2), ""))
 }
 
+if wants("import") {
+    let records = quick ? 100_000 : 1_000_000
+    print("Import: a synthetic Apple Health export of \(records) records, salusctl import into a fresh salusd beside healthkit-to-sqlite 1.0.1 on the same zip")
+    let figures = try await ImportBenchmark.run(records: records, directory: directory, binDirectory: binDirectory, pluginDirectory: pluginDirectory)
+    results.merge(figures) { _, new in new }
+    table.append(("import: records/s", format(figures["import_records_per_s"]!, 0), format(figures["peer_import_records_per_s"]!, 0), format(figures["import_ratio"]!, 2) + "×"))
+    table.append(("import peak RSS, salusctl + salusd: MiB", format(figures["import_peak_rss_mb"]!), "", ""))
+    table.append(("export of the imported samples, jsonl: samples/s", format(figures["export_records_per_s"]!, 0), "", ""))
+}
+
 try? FileManager.default.removeItem(atPath: directory)
 
 let widths = [44, 14, 14, 8]
@@ -341,6 +351,9 @@ if let ratio = results["save_ratio"] { targets.append("save ≥ 50% of raw SQLit
 if let ratio = results["query_ratio"] { targets.append("streamed query ≥ 40% of a plain SELECT (\(format(100 * ratio, 0))%)") }
 if let ratio = results["stats_ratio"] { targets.append("merged daily year ≤ 3× GROUP BY (\(format(ratio, 2))×)") }
 if let live = results["live_update_ms"] { targets.append("live update ≤ 5 ms (\(format(live, 2)) ms)") }
+if let ratio = results["import_ratio"] { targets.append("import ≥ 10× healthkit-to-sqlite (\(format(ratio, 1))×)") }
+if let peak = results["import_peak_rss_mb"] { targets.append("import peak RSS ≤ 100 MB (\(format(peak, 0)) MiB)") }
+if let rate = results["export_records_per_s"] { targets.append("export ≥ 200k samples/s (\(format(rate / 1000, 0))k)") }
 print("targets: " + targets.joined(separator: ", "))
 
 // Merge with figures other benchmarks wrote in this run's file.

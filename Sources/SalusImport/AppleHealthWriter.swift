@@ -190,35 +190,38 @@ package final class AppleHealthWriter {
                 try attribute("durationUnit", "min")
             }
             try metadata(activity.metadata)
+            try statistics(activity.allStatistics, totals: activity.statistics, from: activity.startDate, to: activity.endDate ?? sample.endDate)
             try end()
         }
-        let all = workout.allStatistics.isEmpty
-            ? workout.statistics.mapValues { total in
-                WorkoutStatistics(sum: total) }
-            : workout.allStatistics
-        for (type, statistics) in all.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let cumulative = names.cumulative.contains(type.rawValue)
-            guard let unit = (statistics.sum ?? statistics.average ?? statistics.minimum ?? statistics.maximum)?.unit else { continue }
-            try start("WorkoutStatistics")
-            try attribute("type", type.rawValue)
-            try dates(sample, creation: false)
-            func value(_ quantity: Quantity?) -> String? {
-                quantity.flatMap { try? $0.converted(to: unit) }.map { Self.number($0.value) }
-            }
-            if workout.allStatistics.isEmpty, !cumulative {
-                // A total kept without its aggregation is an average for discrete types.
-                if let text = value(statistics.sum) { try attribute("average", text) }
-            } else {
-                for (name, quantity) in [("average", statistics.average), ("minimum", statistics.minimum), ("maximum", statistics.maximum), ("sum", statistics.sum)] {
-                    if let text = value(quantity) { try attribute(name, text) }
-                }
-            }
-            try attribute("unit", unit.description)
-            try end()
-        }
+        try statistics(workout.allStatistics, totals: workout.statistics, from: sample.startDate, to: sample.endDate)
         // Routes: `WorkoutRoute` elements with their `FileReference` (workout-routes/*.gpx) go here
         // once routes are saved with workouts.
         try end()
+    }
+
+    /// `WorkoutStatistics` elements: every statistic served, and the totals kept for types with
+    /// no samples of their own (an imported workout's): a sum for cumulative types, an average
+    /// for discrete ones.
+    private func statistics(
+        _ served: [TypeIdentifier: WorkoutStatistics], totals: [TypeIdentifier: Quantity], from start: Date, to end: Date
+    ) throws {
+        var all = served
+        for (type, total) in totals where all[type] == nil {
+            all[type] = names.cumulative.contains(type.rawValue) ? WorkoutStatistics(sum: total) : WorkoutStatistics(average: total)
+        }
+        for (type, statistics) in all.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let unit = (statistics.sum ?? statistics.average ?? statistics.minimum ?? statistics.maximum)?.unit else { continue }
+            try self.start("WorkoutStatistics")
+            try attribute("type", type.rawValue)
+            try attribute("startDate", date(start))
+            try attribute("endDate", date(end))
+            let values = [("average", statistics.average), ("minimum", statistics.minimum), ("maximum", statistics.maximum), ("sum", statistics.sum)]
+            for (name, quantity) in values {
+                if let converted = quantity.flatMap({ try? $0.converted(to: unit) }) { try attribute(name, Self.number(converted.value)) }
+            }
+            try attribute("unit", unit.description)
+            try self.end()
+        }
     }
 
     private func source(_ sample: Sample) throws {
@@ -228,8 +231,8 @@ package final class AppleHealthWriter {
         if let device = sample.device, let text = Self.device(device) { try attribute("device", text) }
     }
 
-    private func dates(_ sample: Sample, creation: Bool = true) throws {
-        if creation { try attribute("creationDate", date(sample.creationDate)) }
+    private func dates(_ sample: Sample) throws {
+        try attribute("creationDate", date(sample.creationDate))
         try attribute("startDate", date(sample.startDate))
         try attribute("endDate", date(sample.endDate))
     }

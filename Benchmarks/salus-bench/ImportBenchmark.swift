@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SalusImport
+
+/// `salusctl import` of a synthetic Apple Health export into a fresh daemon, beside
+/// healthkit-to-sqlite 1.0.1 (PyPI, in a private environment under .bench/) on the same zip, in
+/// the same run; then `salusctl export --format jsonl` of what was imported. The export's DTD is
+/// made well-formed, since healthkit-to-sqlite cannot read past the broken one of iOS 16+.
+///
+/// Memory is the sum of two peaks: salusctl's (the largest child this process has waited for
+/// when the import ends: only the zip step ran before it, a small python) and salusd's (VmHWM
+/// from /proc, read before it stops).
+enum ImportBenchmark {
+    /// The figures, with the number of records and the seconds each step took.
+    static func run(records: Int, directory: String, binDirectory: URL, pluginDirectory: String) async throws -> [String: Double] {
+        let root = directory + "/import"
+        let folder = root + "/apple_health_export"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let xmlPath = folder + "/export.xml"
+        FileManager.default.createFile(atPath: xmlPath, contents: nil)
+        let xml = try FileHandle(forWritingTo: URL(fileURLWithPath: xmlPath))
+        let generationStart = ContinuousClock.now
+        // The generator writes the broken DTD of iOS 16+ exports, which Salus skips and
+        // healthkit-to-sqlite (expat) stops at: the file both read gets the missing `>`.
+        var first = true
+        try SyntheticExport.write(records: records) { piece in
+            var text = piece
+            if first {
+                text = text.replacingOccurrences(of: "ActivitySummary)*)\n]>", with: "ActivitySummary)*)>\n]>")
+                first = false
+            }
+            try xml.write(contentsOf: Data(text.utf8))
+        }
+        try xml.close()
+        let xmlBytes = (try FileManager.default.attributesOfItem(atPath: xmlPath)[.size] as? NSNumber)?.doubleValue ?? .nan
+        print("  generated \(records) records (\(Int(xmlBytes / 1_048_576)) MiB of export.xml) in \(format(StoreBenchmark.seconds(ContinuousClock.now - generationStart))) s")
+
+        // The zip both importers read: apple_health_export/export.xml, as Apple's.
+        let zip = root + "/export.zip"
+        try check(try run("/usr/bin/env", ["python3", "-m", "zipfile", "-c", zip, "apple_health_export"], in: root), "zipping the export")
+
+        // Salus: a fresh daemon, the import timed, memory of both processes.
+        let data = root + "/salus-data"
+        let admin = root + "/admin.sock"
+        let daemon = Process()
+        daemon.executableURL = binDirectory.appendingPathComponent("salusd")
+        daemon.arguments = [
+            "--socket", root + "/app.sock", "--admin-socket", admin, "--data-dir", data, "--log-level", "error",
+            "--plugins-dir", pluginDirectory, "--dev",
+        ]
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        stopDaemonOnExit(daemon.processIdentifier)
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: admin) { try await Task.sleep(for: .milliseconds(50)) }
+        let salusctl = binDirectory.appendingPathComponent("salusctl").path
+        let importStart = ContinuousClock.now
+        let imported = try run(salusctl, ["import", zip, "--json", "--admin-socket", admin], in: root)
+        let importSeconds = StoreBenchmark.seconds(ContinuousClock.now - importStart)
+        try check(imported, "salusctl import")
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        let salusctlPeak = Double(usage.ru_maxrss) / 1024
+        let daemonPeak = StoreBenchmark.memory(of: daemon.processIdentifier).peak
+        let report = try JSONSerialization.jsonObject(with: Data(imported.output[imported.output.firstIndex(of: "{")!...].utf8)) as? [String: Any] ?? [:]
+        let elements = report["elements"] as? [String: Any] ?? [:]
+        let seen = ["Record", "Correlation", "Workout"].reduce(0.0) { $0 + (Double(elements[$1] as? String ?? "") ?? (elements[$1] as? Double ?? 0)) }
+        let saved = Double(report["saved"] as? String ?? "") ?? (report["saved"] as? Double ?? 0)
+        print("  salusctl import: \(Int(seen)) records (\(Int(saved)) samples saved) in \(format(importSeconds)) s; peak RSS salusctl \(format(salusctlPeak)) MiB + salusd \(format(daemonPeak)) MiB")
+
+        // Out again, as JSON lines.
+        let exportStart = ContinuousClock.now
+        let lines = root + "/export.jsonl"
+        try check(try run(salusctl, ["export", "--format", "jsonl", "--output", lines, "--admin-socket", admin], in: root), "salusctl export")
+        let exportSeconds = StoreBenchmark.seconds(ContinuousClock.now - exportStart)
+        let exported = try countLines(lines)
+        print("  salusctl export --format jsonl: \(exported) samples in \(format(exportSeconds)) s")
+
+        // The peer, installed by the bench into its own environment, on the same zip.
+        let venv = ".bench/healthkit-to-sqlite"
+        if !FileManager.default.isExecutableFile(atPath: venv + "/bin/healthkit-to-sqlite") {
+            print("  installing healthkit-to-sqlite 1.0.1 into \(venv)")
+            try check(try run("/usr/bin/env", ["python3", "-m", "venv", venv], in: nil), "creating \(venv)")
+            try check(
+                try run(venv + "/bin/pip", ["install", "-q", "--disable-pip-version-check", "healthkit-to-sqlite==1.0.1"], in: nil),
+                "installing healthkit-to-sqlite")
+        }
+        let peerStart = ContinuousClock.now
+        try check(
+            try run(FileManager.default.currentDirectoryPath + "/" + venv + "/bin/healthkit-to-sqlite", [zip, root + "/peer.db", "-s"], in: root),
+            "healthkit-to-sqlite")
+        let peerSeconds = StoreBenchmark.seconds(ContinuousClock.now - peerStart)
+        print("  healthkit-to-sqlite 1.0.1: the same \(Int(seen)) records in \(format(peerSeconds)) s")
+
+        let rate = seen / importSeconds
+        let peerRate = seen / peerSeconds
+        return [
+            "import_records": seen,
+            "import_seconds": importSeconds,
+            "import_records_per_s": rate,
+            "peer_import_seconds": peerSeconds,
+            "peer_import_records_per_s": peerRate,
+            "import_ratio": rate / peerRate,
+            "import_peak_rss_mb": salusctlPeak + daemonPeak,
+            "import_salusctl_peak_rss_mb": salusctlPeak,
+            "import_salusd_peak_rss_mb": daemonPeak,
+            "export_seconds": exportSeconds,
+            "export_records_per_s": Double(exported) / exportSeconds,
+        ]
+    }
+
+    struct Outcome {
+        var status: Int32
+        var output: String
+    }
+
+    /// Runs `command` to its end; its standard output and error together.
+    static func run(_ command: String, _ arguments: [String], in folder: String?) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("salus-bench-\(UUID().uuidString).out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        defer { try? FileManager.default.removeItem(at: output) }
+        return Outcome(status: process.terminationStatus, output: (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    static func check(_ outcome: Outcome, _ what: String) throws {
+        guard outcome.status == 0 else {
+            throw BenchFailure(description: "\(what) failed (exit \(outcome.status)):\n\(outcome.output.suffix(2000))")
+        }
+    }
+
+    static func countLines(_ path: String) throws -> Int {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var count = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            count += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
+        return count
+    }
+
+    struct BenchFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+}
