@@ -150,7 +150,7 @@ package final class AppleHealthWriter {
         case .quantity(let quantity):
             try attribute("unit", quantity.unit.description)
             try dates(sample)
-            try attribute("value", Self.number(quantity.value))
+            try attribute("value", Self.number(Self.appleValue(quantity)))
         case .category(let raw):
             try dates(sample)
             try attribute("value", names.categoryValue(raw, of: sample.type.rawValue))
@@ -217,7 +217,9 @@ package final class AppleHealthWriter {
             try attribute("endDate", date(end))
             let values = [("average", statistics.average), ("minimum", statistics.minimum), ("maximum", statistics.maximum), ("sum", statistics.sum)]
             for (name, quantity) in values {
-                if let converted = quantity.flatMap({ try? $0.converted(to: unit) }) { try attribute(name, Self.number(converted.value)) }
+                if let converted = quantity.flatMap({ try? $0.converted(to: unit) }) {
+                    try attribute(name, Self.number(Self.appleValue(converted)))
+                }
             }
             try attribute("unit", unit.description)
             try self.end()
@@ -253,8 +255,15 @@ package final class AppleHealthWriter {
         case .number(let number): Self.number(number)
         case .bool(let flag): flag ? "1" : "0"
         case .date(let moment): date(moment)
-        case .quantity(let quantity): Self.number(quantity.value) + " " + quantity.unit.description
+        case .quantity(let quantity): Self.number(Self.appleValue(quantity)) + " " + quantity.unit.description
         }
+    }
+
+    /// The number Apple writes for `quantity`: HealthKit's `%` is a fraction (an oxygen
+    /// saturation of 97 % is written `0.97` with unit `%`), so a percentage is divided by 100;
+    /// every other unit is written as it is.
+    package static func appleValue(_ quantity: Quantity) -> Double {
+        quantity.unit == .percent ? quantity.value / 100 : quantity.value
     }
 
     // MARK: Text forms

@@ -268,7 +268,7 @@ extension RecordMapper {
                       let unit = try? Self.unit(unitText),
                       let value = (child["sum"] ?? child["average"]).flatMap(Double.init)
                 else { continue }
-                statistics[TypeIdentifier(type)] = Quantity(value: value, unit: unit)
+                statistics[TypeIdentifier(type)] = Self.quantity(value, unit)
             }
             return statistics
         }

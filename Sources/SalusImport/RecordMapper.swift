@@ -76,7 +76,7 @@ package struct RecordMapper: Sendable {
             } catch {
                 throw ImportRefusal(line: line, field: "unit", value: unitText, expected: "a HealthKit unit (\(error))")
             }
-            value = .quantity(Quantity(value: number, unit: unit))
+            value = .quantity(Self.quantity(number, unit))
         case .category:
             value = .category(try categoryValue(element["value"], rules: rules, line: line))
         default:
@@ -141,7 +141,7 @@ package struct RecordMapper: Sendable {
             guard parts.count == 2, let number = Double(parts[0]), let unit = try? Self.unit(String(parts[1])) else {
                 throw ImportRefusal(line: line, field: "MetadataEntry[\(key)]", value: text, expected: "a number and a unit, such as 5348 cm")
             }
-            return .quantity(Quantity(value: number, unit: unit))
+            return .quantity(Self.quantity(number, unit))
         case .date?:
             guard let date = Self.date(text) else {
                 throw ImportRefusal(line: line, field: "MetadataEntry[\(key)]", value: text, expected: "a date")
@@ -160,6 +160,14 @@ package struct RecordMapper: Sendable {
     static func caseNamed(_ text: String, in cases: [TypeRules.Case]) -> TypeRules.Case? {
         let lowered = text.lowercased()
         return cases.filter { lowered.hasSuffix($0.name.lowercased()) }.max { $0.name.count < $1.name.count }
+    }
+
+    /// The quantity an export's number and unit stand for. HealthKit's `%` is a fraction: an
+    /// oxygen saturation of 97 % is written `0.97` with unit `%` (HealthKit documents percentage
+    /// types' values as 0.0–1.0), while a Salus `%` is a hundredth, so the number is multiplied
+    /// by 100. Every other unit is taken as it is.
+    static func quantity(_ number: Double, _ unit: SalusUnit) -> Quantity {
+        Quantity(value: unit == .percent ? number * 100 : number, unit: unit)
     }
 
     /// A unit as exports write it: `·` (U+00B7) for a product, so `mL/min·kg` is `mL/(min*kg)`.

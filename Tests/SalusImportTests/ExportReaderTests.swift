@@ -131,7 +131,7 @@ struct ExportReaderTests {
         for step in steps { _ = try mapper.record(step) }
     }
 
-    @Test("what real exports write: mL/min·kg, mmol<…>/L, Cal, iOS 8 dates, missing category values; refusals name the field")
+    @Test("what real exports write: mL/min·kg, mmol<…>/L, Cal, % as a fraction, iOS 8 dates, missing category values; refusals name the field")
     func realWorldForms() throws {
         let mapper = RecordMapper(catalog: Self.catalog)
         func record(_ attributes: String, _ children: String = "") throws -> Sample {
@@ -147,6 +147,11 @@ struct ExportReaderTests {
         let food = try record("type=\"HKQuantityTypeIdentifierDietaryEnergyConsumed\" unit=\"Cal\" value=\"250\"")
         guard case .quantity(let energy) = food.value else { Issue.record("not a quantity"); return }
         #expect(try energy.converted(to: .kilocalorie).value == 250)
+        // HealthKit's % is a fraction: an oxygen saturation of 97 % is written 0.97.
+        let oxygen = try record("type=\"HKQuantityTypeIdentifierOxygenSaturation\" unit=\"%\" value=\"0.97\"")
+        guard case .quantity(let saturation) = oxygen.value else { Issue.record("not a quantity"); return }
+        #expect(saturation.unit == .percent && abs(saturation.value - 97) < 1e-9, "\(saturation)")
+        #expect(AppleHealthWriter.appleValue(saturation) == 0.97, "and written back as Apple writes it")
         let mindful = try record("type=\"HKCategoryTypeIdentifierMindfulSession\"")
         #expect(mindful.value == .category(0))
         let indoor = try record(
