@@ -31,6 +31,9 @@ package final class AppleHealthWriter {
     private let path: String
     private let names: ExportNames
     private let timeZone: TimeZone
+    /// The routes to name in each workout, by the workout's UUID: each route sample and the path
+    /// of its GPX file inside the export's folder (`workout-routes/route_….gpx`).
+    package var routes: [UUID: [(route: Sample, path: String)]] = [:]
 
     /// A writer of a new file at `path` (replaced if it exists); dates in `timeZone`.
     package init(path: String, names: ExportNames, timeZone: TimeZone) throws {
@@ -132,6 +135,18 @@ package final class AppleHealthWriter {
         }
     }
 
+    /// The path of a route's GPX file inside the export's folder, as Apple names them:
+    /// `workout-routes/route_2019-06-11_3.00pm.gpx`, from the route's start in `timeZone`, with
+    /// the route's UUID's first eight digits added so that two routes in one minute differ.
+    package func routePath(of route: Sample) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd_h.mma"
+        let stamp = formatter.string(from: route.startDate).lowercased()
+        return "workout-routes/route_\(stamp)_\(route.uuid.uuidString.prefix(8).lowercased()).gpx"
+    }
+
     /// Ends the document and closes the file.
     package func finish() throws {
         try check(xmlTextWriterEndDocument(writer))
@@ -194,8 +209,18 @@ package final class AppleHealthWriter {
             try end()
         }
         try statistics(workout.allStatistics, totals: workout.statistics, from: sample.startDate, to: sample.endDate)
-        // Routes: `WorkoutRoute` elements with their `FileReference` (workout-routes/*.gpx) go here
-        // once routes are saved with workouts.
+        // Each route as Apple writes it: its source and dates, metadata, and a reference to its
+        // GPX file; the file itself is written beside export.xml.
+        for (route, path) in routes[sample.uuid] ?? [] {
+            try start("WorkoutRoute")
+            try source(route)
+            try dates(route)
+            try metadata(route.metadata)
+            try start("FileReference")
+            try attribute("path", "/" + path)
+            try end()
+            try end()
+        }
         try end()
     }
 

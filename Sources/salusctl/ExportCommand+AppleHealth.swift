@@ -33,6 +33,8 @@ extension Export {
         let characteristics = response.characteristics.compactMap { try? Characteristic(wire: $0, path: "characteristics") }
         try writer.begin(exportDate: Date(), locale: Locale.current.identifier, characteristics: characteristics)
 
+        // The routes of the exported workouts: named in each Workout, written as GPX files.
+        let routeFiles = try await Self.routeFiles(store: store, listing: listing, types: types, predicate: predicate, writer: writer)
         let ordered = types.compactMap { type in
             Self.modelKind(type.kind).flatMap(AppleHealthWriter.rank(of:)).map { (rank: $0, type: type) }
         }.sorted { ($0.rank, $0.type.identifier) < ($1.rank, $1.type.identifier) }
@@ -63,13 +65,62 @@ extension Export {
         do {
             let archive = try Archive(url: zipURL, accessMode: .create)
             try archive.addEntry(with: "apple_health_export/export.xml", fileURL: staging, compressionMethod: .deflate)
-            // Routes: workout-routes/route_….gpx entries go here once routes are saved with workouts.
+            // Each route's GPX, one route in memory at a time.
+            for file in routeFiles {
+                let gpx = try await Self.gpx(of: file.route, store: store)
+                try archive.addEntry(
+                    with: "apple_health_export/" + file.path, type: .file, uncompressedSize: Int64(gpx.count),
+                    compressionMethod: .deflate
+                ) { position, size in
+                    gpx.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("--output: \(zipURL.path) cannot be written (\(error))")
         }
         let skipped = types.count - ordered.count
         let note = skipped > 0 ? "; \(skipped) types have no place in Apple's format and were left out" : ""
-        FileHandle.standardError.write(Data("exported \(written) samples of \(ordered.count) types to \(zipURL.path)\(note)\n".utf8))
+        let routeNote = routeFiles.isEmpty ? "" : " with \(routeFiles.count) routes"
+        FileHandle.standardError.write(Data("exported \(written) samples of \(ordered.count) types\(routeNote) to \(zipURL.path)\(note)\n".utf8))
+    }
+
+    /// The routes of the exported workouts (when workouts are exported), each with the path of
+    /// its GPX file; the writer is told which workout names which.
+    static func routeFiles(
+        store: HealthStore, listing: Salus_V1_ListTypesResponse, types: [Salus_V1_TypeDefinition], predicate: SamplePredicate?,
+        writer: AppleHealthWriter
+    ) async throws -> [(route: Sample, path: String)] {
+        let routeType = SampleType.workoutRoute.identifier.rawValue
+        guard types.contains(where: { $0.identifier == SampleType.workout.identifier.rawValue }),
+            listing.types.contains(where: { $0.definition.identifier == routeType })
+        else { return [] }
+        let routes: [Sample]
+        do {
+            routes = try await SampleQueryDescriptor(type: .workoutRoute, predicate: predicate, sortDescriptors: [.startDate()])
+                .result(for: store)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        var files: [(route: Sample, path: String)] = []
+        for route in routes {
+            guard case .workoutRoute(let value) = route.value else { continue }
+            let path = writer.routePath(of: route)
+            writer.routes[value.workoutUUID, default: []].append((route, path))
+            files.append((route, path))
+        }
+        return files
+    }
+
+    /// The GPX 1.1 of `route`, its locations read from the daemon.
+    static func gpx(of route: Sample, store: HealthStore) async throws -> Data {
+        do {
+            let locations = try await store.routeLocations(of: route.uuid).collect()
+            return GPX.write(locations, name: "Route " + route.startDate.formatted(.iso8601), creator: "Salus")
+        } catch {
+            throw CommandFailure(error.message)
+        }
     }
 
     /// The kinds Apple's format can hold, as the model names them.

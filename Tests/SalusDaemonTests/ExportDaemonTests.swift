@@ -1,4 +1,6 @@
 import Foundation
+import SalusKit
+import SalusModel
 import SalusProto
 import SalusRPC
 import Testing
@@ -31,6 +33,42 @@ struct ExportDaemonTests {
         #expect(try await ImportResumeTests.counts(target, types: types) == expected)
         let again = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
         #expect(again.status == 0 && again.output.contains("0 samples saved"), "\(again.output)")
+        _ = try await target.stop()
+        _ = try await source.stop()
+    }
+
+    @Test("a workout's route goes out as workout-routes/*.gpx named by its Workout, and comes back with the same locations")
+    func appleHealthRoutes() async throws {
+        let source = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let folder = ImportDaemonTests.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents")
+        let imported = try await StatisticsDaemonTests.salusctl(source, ["import", folder.path])
+        try #require(imported.status == 0, "\(imported.output)")
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export-routes")
+        let zip = directory.appendingPathComponent("export.zip")
+        let exported = try await StatisticsDaemonTests.salusctl(source, ["export", "--format", "apple-health", "--output", zip.path])
+        #expect(exported.status == 0 && exported.output.contains("with 1 routes"), "\(exported.output)")
+        #expect(try String(contentsOf: zip, encoding: .isoLatin1).contains("apple_health_export/workout-routes/route_"))
+
+        let target = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let back = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
+        #expect(back.status == 0 && !back.output.contains("problems"), "\(back.output)")
+        func locations(_ daemon: DaemonHarness) async throws -> [RouteLocation] {
+            let owner = HealthStore(client: try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath))
+            defer { Task { await owner.close() } }
+            let routes = try await SampleQueryDescriptor(type: .workoutRoute).result(for: owner)
+            try #require(routes.count == 1)
+            return try await owner.routeLocations(of: routes[0].uuid).collect()
+        }
+        let original = try await locations(source)
+        let returned = try await locations(target)
+        #expect(original.count == 3 && returned.count == original.count)
+        for index in original.indices where index < returned.count {
+            let (a, b) = (original[index], returned[index])
+            #expect(a.timestamp == b.timestamp)
+            #expect(a.latitude == b.latitude && a.longitude == b.longitude)
+            #expect(a.altitude == b.altitude && a.speed == b.speed)
+            #expect(a.course == b.course && a.horizontalAccuracy == b.horizontalAccuracy)
+        }
         _ = try await target.stop()
         _ = try await source.stop()
     }
