@@ -59,6 +59,8 @@ package final class AppleHealthWriter {
         case .quantity, .category: 0
         case .correlation: 1
         case .workout: 2
+        case .audiogram: 3
+        case .visionPrescription: 4
         default: nil
         }
     }
@@ -113,10 +115,69 @@ package final class AppleHealthWriter {
             try end()
         case .workout(let workout):
             try self.workout(workout, of: sample)
+        case .audiogram(let audiogram):
+            try self.audiogram(audiogram, of: sample)
+        case .visionPrescription(let prescription):
+            try self.prescription(prescription, of: sample)
         default:
             return false
         }
         return true
+    }
+
+    /// An `Audiogram` with one `SensitivityPoint` per frequency (hertz): each ear's first test
+    /// as `leftEarValue`/`rightEarValue` in dBHL, with its masking and clamping range.
+    private func audiogram(_ audiogram: Audiogram, of sample: Sample) throws {
+        try start("Audiogram")
+        try attribute("type", sample.type.rawValue)
+        try source(sample)
+        try dates(sample)
+        try metadata(sample.metadata)
+        for point in audiogram.sensitivityPoints {
+            try start("SensitivityPoint")
+            try attribute("frequencyValue", Self.number(point.frequency))
+            try attribute("frequencyUnit", "Hz")
+            for (prefix, side) in [("leftEar", AudiogramSensitivityTest.Side.left), ("rightEar", .right)] {
+                guard let test = point.tests.first(where: { $0.side == side }) else { continue }
+                try attribute("\(prefix)Value", Self.number(test.sensitivity))
+                try attribute("\(prefix)Unit", "dBHL")
+                try attribute("\(prefix)Masked", test.masked ? "true" : "false")
+                if let lower = test.clampingRange?.lowerBound { try attribute("\(prefix)ClampingRangeLowerBound", Self.number(lower)) }
+                if let upper = test.clampingRange?.upperBound { try attribute("\(prefix)ClampingRangeUpperBound", Self.number(upper)) }
+            }
+            try end()
+        }
+        try end()
+    }
+
+    /// A `VisionPrescription`: glasses or contacts, dates, brand and each eye's lens with its
+    /// units (diopters, degrees, millimetres). Apple's element has no source; the source's name is
+    /// written as `sourceName` too, which the importer reads back.
+    private func prescription(_ prescription: VisionPrescription, of sample: Sample) throws {
+        try start("VisionPrescription")
+        try attribute("type", prescription.prescriptionType == .contacts ? "HKVisionPrescriptionTypeContacts" : "HKVisionPrescriptionTypeGlasses")
+        try attribute("dateIssued", date(prescription.dateIssued))
+        if let expiration = prescription.expirationDate { try attribute("expirationDate", date(expiration)) }
+        if let brand = prescription.brand { try attribute("brand", brand) }
+        try source(sample)
+        try metadata(sample.metadata)
+        for (name, lens) in [("RightEye", prescription.rightEye), ("LeftEye", prescription.leftEye)] {
+            guard let lens else { continue }
+            try start(name)
+            let fields: [(String, Double?, String)] = [
+                ("sphere", lens.sphere, "D"), ("cylinder", lens.cylinder, "D"), ("axis", lens.axis, "deg"), ("add", lens.addPower, "D"),
+                ("vertex", lens.vertexDistance, "mm"), ("prismAmount", lens.prism?.amount, "D"), ("prismAngle", lens.prism?.angle, "deg"),
+                ("farPD", lens.farPupillaryDistance, "mm"), ("nearPD", lens.nearPupillaryDistance, "mm"),
+                ("baseCurve", lens.baseCurve, "mm"), ("diameter", lens.diameter, "mm"),
+            ]
+            for (field, value, unit) in fields {
+                guard let value else { continue }
+                try attribute(field, Self.number(value))
+                try attribute(field + "Unit", unit)
+            }
+            try end()
+        }
+        try end()
     }
 
     /// Writes one `ActivitySummary` per goal entry: the day the goals took effect, and the move

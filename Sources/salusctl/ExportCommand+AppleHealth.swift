@@ -130,6 +130,8 @@ extension Export {
         case .category: .category
         case .correlation: .correlation
         case .workout: .workout
+        case .audiogram: .audiogram
+        case .visionPrescription: .visionPrescription
         default: nil
         }
     }

@@ -49,13 +49,30 @@ struct AppleHealthExportTests {
                 type: TypeIdentifier(workoutType), startDate: at(86_400), endDate: at(86_400 + 1800), value: .workout(run),
                 sourceRevision: Sample.unsavedSource, device: watch,
                 metadata: ["HKWeatherTemperature": .quantity(Quantity(value: 18.5, unit: celsius)), "HKIndoorWorkout": .bool(false)]),
+            Sample(
+                type: "HKDataTypeIdentifierAudiogram", startDate: at(7200), endDate: at(7500),
+                value: .audiogram(Audiogram(sensitivityPoints: [
+                    AudiogramSensitivityPoint(frequency: 500, leftEar: 10, rightEar: 15),
+                    AudiogramSensitivityPoint(frequency: 4000, tests: [
+                        AudiogramSensitivityTest(sensitivity: 35, masked: true, side: .left, clampingRange: AudiogramClampingRange(upperBound: 80)),
+                        AudiogramSensitivityTest(sensitivity: 20, side: .right),
+                    ]),
+                ])),
+                sourceRevision: Sample.unsavedSource),
+            Sample(
+                type: "HKVisionPrescriptionTypeIdentifier", startDate: at(-86_400), endDate: at(-86_400),
+                value: .visionPrescription(VisionPrescription(
+                    prescriptionType: .glasses, dateIssued: at(-86_400), expirationDate: at(2 * 365 * 86_400),
+                    rightEye: LensSpecification(sphere: -1.25, cylinder: -0.5, axis: 90, farPupillaryDistance: 31),
+                    leftEye: LensSpecification(sphere: -1))),
+                sourceRevision: Sample.unsavedSource),
         ]
     }
 
     static let types = [
         "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate", "HKCategoryTypeIdentifierSleepAnalysis",
         "HKQuantityTypeIdentifierBloodPressureSystolic", "HKQuantityTypeIdentifierBloodPressureDiastolic",
-        "HKCorrelationTypeIdentifierBloodPressure", workoutType,
+        "HKCorrelationTypeIdentifierBloodPressure", workoutType, "HKDataTypeIdentifierAudiogram", "HKVisionPrescriptionTypeIdentifier",
     ]
 
     /// Every sample of `types` in `store`, by type then start.
@@ -121,6 +138,10 @@ struct AppleHealthExportTests {
             #expect(a.activities.map(\.startDate) == b.activities.map(\.startDate) && a.activities.map(\.endDate) == b.activities.map(\.endDate))
             #expect(a.activities.map(\.activityType) == b.activities.map(\.activityType))
             #expect(a.statistics == b.statistics, "\(`where`): statistics \(a.statistics) vs \(b.statistics)")
+        case (.audiogram(let a), .audiogram(let b)):
+            #expect(a == b, "\(`where`): \(a) vs \(b)")
+        case (.visionPrescription(let a), .visionPrescription(let b)):
+            #expect(a == b, "\(`where`): \(a) vs \(b)")
         default:
             Issue.record("\(`where`): \(imported.value) vs \(original.value)")
         }
@@ -133,7 +154,7 @@ struct AppleHealthExportTests {
         for result in try await app.save(try Self.history()) { #expect(result.uuid != nil) }
         let owner = HealthStore(client: try await first.owner())
         let saved = try await Self.everything(owner)
-        #expect(saved.values.map(\.count).reduce(0, +) == 10)
+        #expect(saved.values.map(\.count).reduce(0, +) == 12)
 
         let path = first.directory.appendingPathComponent("export.xml").path
         try Self.export(saved, server: first, to: path)
@@ -147,8 +168,8 @@ struct AppleHealthExportTests {
         let second = try await ServerHarness.start(openAuthorization: true)
         let secondOwner = try await second.owner()
         let report = try await ImportServiceTests.importExport(secondOwner, data, chunk: 1000, characteristics: true)
-        // Ten samples, the correlation's two members written twice (inside it and at top level).
-        #expect(report.saved == 10 && report.skipped == 0, "\(report)")
+        // Twelve samples, the correlation's two members written twice (inside it and at top level).
+        #expect(report.saved == 12 && report.skipped == 0, "\(report)")
         #expect(report.keptExisting == 2, "\(report)")
         #expect(report.goalsSet == 1)
         #expect(Set(report.characteristicsSet) == [
@@ -164,8 +185,8 @@ struct AppleHealthExportTests {
 
         let again = try await ImportServiceTests.importExport(secondOwner, data)
         // Each top-level element is already there (a correlation counts once, with its members).
-        #expect(again.saved == 0 && again.keptExisting == 10 && again.skipped == 0, "\(again)")
-        #expect(try await Self.everything(HealthStore(client: secondOwner)).values.map(\.count).reduce(0, +) == 10)
+        #expect(again.saved == 0 && again.keptExisting == 12 && again.skipped == 0, "\(again)")
+        #expect(try await Self.everything(HealthStore(client: secondOwner)).values.map(\.count).reduce(0, +) == 12)
         await second.stop()
         await first.stop()
     }
