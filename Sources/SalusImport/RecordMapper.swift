@@ -185,13 +185,25 @@ package struct RecordMapper: Sendable {
     }
 
     /// `2024-01-01 01:01:36 +0200`, or iOS 8's `20140108164300-0800`.
+    /// Read byte by byte (ASCII digits, the sign of the offset): it runs once per record.
     static func date(_ text: String) -> Date? {
-        let digits = text.unicodeScalars.filter { CharacterSet.decimalDigits.contains($0) }.map { Int($0.value) - 48 }
-        guard digits.count == 18 else { return nil }
-        guard let signIndex = text.lastIndex(where: { $0 == "+" || $0 == "-" }),
-              text[text.index(after: signIndex)...].filter(\.isNumber).count == 4
-        else { return nil }
-        let sign = text[signIndex] == "-" ? -1 : 1
+        var digits: [Int] = []
+        digits.reserveCapacity(18)
+        var sign = 0
+        var digitsAfterSign = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits.append(Int(byte) - 48)
+                digitsAfterSign += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                sign = byte == UInt8(ascii: "-") ? -1 : 1
+                digitsAfterSign = 0
+            default:
+                break
+            }
+        }
+        guard digits.count == 18, sign != 0, digitsAfterSign == 4 else { return nil }
         func number(_ from: Int, _ count: Int) -> Int { digits[from..<from + count].reduce(0) { $0 * 10 + $1 } }
         let (year, month, day) = (number(0, 4), number(4, 2), number(6, 2))
         let (hour, minute, second) = (number(8, 2), number(10, 2), number(12, 2))
@@ -214,11 +226,23 @@ package struct RecordMapper: Sendable {
     /// HealthKit's device description: `<<HKDevice: 0x…>, name:…, manufacturer:…, model:…,
     /// hardware:…, software:…>`; values may contain commas (`hardware:Watch6,7`), so each field
     /// runs to the next `, key:` of a known key.
+    ///
+    /// An export repeats a handful of devices over millions of records, so each description is
+    /// parsed once and then found in `DeviceCache` by what follows the object's address.
     static func device(_ text: String) -> Device? {
         guard text.hasPrefix("<<HKDevice") else { return nil }
         var body = Substring(text)
         if let close = body.firstIndex(of: ">") { body = body[body.index(after: close)...] }
         if body.hasSuffix(">") { body = body.dropLast() }
+        let key = String(body)
+        if let known = DeviceCache.shared.device(for: key) { return known }
+        let device = parseDevice(body)
+        DeviceCache.shared.store(device, for: key)
+        return device
+    }
+
+    /// The fields of a device description's body (after `<<HKDevice: 0x…>`).
+    private static func parseDevice(_ body: Substring) -> Device? {
         let keys = ["name", "manufacturer", "model", "hardware", "firmware", "software", "localIdentifier", "UDIDeviceIdentifier"]
         var fields: [String: String] = [:]
         var positions: [(key: String, range: Range<Substring.Index>)] = []
@@ -249,4 +273,24 @@ package struct RecordMapper: Sendable {
 package enum RecordMapperDates {
     /// `2024-01-01 01:01:36 +0200` or `20140108164300-0800`; nil when neither.
     package static func parse(_ text: String) -> Date? { RecordMapper.date(text) }
+}
+
+/// The devices of the descriptions parsed so far, shared by every import (at most 4,096: a
+/// history with more distinct devices parses the rest each time).
+final class DeviceCache: @unchecked Sendable {
+    static let shared = DeviceCache()
+    private let lock = NSLock()
+    private var devices: [String: Device?] = [:]
+
+    /// The device parsed from `key` before (`.some(nil)` for a description without one), or nil.
+    func device(for key: String) -> Device?? {
+        lock.withLock { devices[key] }
+    }
+
+    /// Keeps what `key` parsed to.
+    func store(_ device: Device?, for key: String) {
+        lock.withLock {
+            if devices.count < 4096 { devices[key] = .some(device) }
+        }
+    }
 }

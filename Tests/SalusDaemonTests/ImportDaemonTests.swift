@@ -91,6 +91,8 @@ struct ImportDaemonTests {
         #expect(objects.count == Int(report.saved))
         let heartLine = try #require(objects.first { $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate" })
         #expect((heartLine["startDate"] as? String)?.contains("T") == true)
+        #expect((heartLine["uuid"] as? String).flatMap(UUID.init(uuidString:)) != nil && heartLine["creationDate"] is String)
+        #expect([74.0, 75.0].contains(((heartLine["quantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue ?? 0), "\(heartLine)")
         #expect((heartLine["sourceRevision"] as? [String: Any])?["appId"] as? String == "applehealth.alexandres-apple-watch")
         #expect(try await ctl(["units", "set", "heartRate", "count/s"]).status == 0)
         let csv = try await ctl(["export", "--format", "csv", "--output", directory.appendingPathComponent("csv").path, "--types", "heartRate"])
