@@ -149,6 +149,7 @@ package final class SalusServices: Sendable {
         routes.register(into: &admin)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         ImportService(store: store, settings: settings).register(into: &admin)
+        BackupService(dataDirectory: configuration.dataDirectory, authorization: authorization).register(into: &admin)
         adminRouter = admin
     }
 
