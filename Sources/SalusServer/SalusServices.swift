@@ -52,6 +52,8 @@ package final class SalusServices: Sendable {
         _ configuration: DaemonConfiguration, logger: Logger, additionalTypes: [TypeRules] = []
     ) async throws -> SalusServices {
         try SalusDaemon.makeDirectory(configuration.dataDirectory)
+        try DamagedDatabaseCheck.run(
+            paths: [configuration.databasePath, configuration.authorizationDatabasePath], dataDirectory: configuration.dataDirectory)
         var plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
         plugins.registry = plugins.registry.adding(additionalTypes)
         let store: SampleStore

@@ -9,8 +9,10 @@ import Foundation
 ///    go on while the copy is made, and every step reads the same committed state, so the copy is
 ///    one consistent moment (a backup that re-reads between steps restarts whenever another
 ///    connection commits, and may never finish under steady saves).
-/// 2. Checks open the file read-only (`SQLITE_OPEN_READONLY`). Why: a damaged file must stay as it
-///    is for whoever recovers it; a read-write connection may checkpoint a WAL into it on close.
+/// 2. Checks open the file read-only (`SQLITE_OPEN_READONLY`), and `immutable` when no WAL is
+///    beside it. Why: a damaged file must stay as it is for whoever recovers it; a read-write
+///    connection may checkpoint a WAL into it on close, and a read-only one on a WAL-mode file
+///    creates its -wal and -shm files.
 package enum DatabaseSnapshot {
     /// Copies the database at `source` into a new file `destination` (removed first when it
     /// exists), `pagesPerStep` pages at a time; `progress` gets (pages copied, pages in all)
@@ -55,7 +57,15 @@ package enum DatabaseSnapshot {
     package static func problems(path: String, full: Bool, limit: Int = 10) -> [String] {
         var handle: OpaquePointer?
         defer { sqlite3_close_v2(handle) }
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        // Without a WAL beside it the file is the whole database: `immutable` reads it without
+        // creating the -wal and -shm files that a WAL-mode file otherwise gets on open.
+        var location = path
+        if !FileManager.default.fileExists(atPath: path + "-wal") {
+            let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+                .replacingOccurrences(of: "#", with: "%23")
+            location = "file:" + escaped + "?immutable=1"
+        }
+        let opened = sqlite3_open_v2(location, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
         guard opened == SQLITE_OK, let handle else {
             return ["cannot open: " + (handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)")]
         }
