@@ -22,6 +22,20 @@ struct SHA256DigestTests {
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
+    @Test("bytes fed in uneven pieces have the digest of the whole")
+    func pieces() {
+        let message = Array(String(repeating: "abcdefghij", count: 20).utf8)
+        var digest = SHA256Digest()
+        var index = 0
+        for size in [3, 61, 1, 64, 70] {
+            digest.update(message[index..<min(index + size, message.count)])
+            index = min(index + size, message.count)
+        }
+        digest.update(message[index...])
+        #expect(digest.hexDigest() == Self.digest(String(repeating: "abcdefghij", count: 20)))
+        #expect(Self.digest(String(repeating: "abcdefghij", count: 20)) != Self.digest(String(repeating: "abcdefghij", count: 19)))
+    }
+
     @Test("a file read in pieces has the digest of its whole content")
     func fileInPieces() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")

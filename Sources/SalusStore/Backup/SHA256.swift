@@ -26,15 +26,23 @@ package struct SHA256Digest: Sendable {
     package init() {}
 
     /// Adds `bytes` to the digest.
-    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+    package mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        let input = Array(bytes)
+        length &+= UInt64(input.count)
+        var index = 0
+        if !buffer.isEmpty {
+            let taken = min(64 - buffer.count, input.count)
+            buffer += input[0..<taken]
+            index = taken
+            guard buffer.count == 64 else { return }
+            compress(buffer[...])
+            buffer.removeAll(keepingCapacity: true)
         }
+        while input.count - index >= 64 {
+            compress(input[index..<(index + 64)])
+            index += 64
+        }
+        buffer += input[index...]
     }
 
     /// The digest as 64 lowercase hexadecimal digits.
@@ -44,12 +52,12 @@ package struct SHA256Digest: Sendable {
         copy.buffer.append(0x80)
         if copy.buffer.count > 56 {
             while copy.buffer.count < 64 { copy.buffer.append(0) }
-            copy.compress(copy.buffer)
+            copy.compress(copy.buffer[...])
             copy.buffer.removeAll()
         }
         while copy.buffer.count < 56 { copy.buffer.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { copy.buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        copy.compress(copy.buffer)
+        copy.compress(copy.buffer[...])
         return copy.state.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
@@ -67,10 +75,13 @@ package struct SHA256Digest: Sendable {
         return digest.hexDigest()
     }
 
-    private mutating func compress(_ block: [UInt8]) {
+    /// Mixes one 64-byte block into the state.
+    private mutating func compress(_ block: ArraySlice<UInt8>) {
         var w = [UInt32](repeating: 0, count: 64)
+        let base = block.startIndex
         for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+            let at = base + i * 4
+            w[i] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
         }
         for i in 16..<64 {
             let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
