@@ -54,6 +54,7 @@ package final class SalusServices: Sendable {
         try SalusDaemon.makeDirectory(configuration.dataDirectory)
         try DamagedDatabaseCheck.run(
             paths: [configuration.databasePath, configuration.authorizationDatabasePath], dataDirectory: configuration.dataDirectory)
+        BackupArchive.removeLeftovers(in: configuration.dataDirectory)
         var plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
         plugins.registry = plugins.registry.adding(additionalTypes)
         let store: SampleStore

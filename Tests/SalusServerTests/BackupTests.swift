@@ -174,6 +174,23 @@ struct BackupTests {
         await reopened.stop()
     }
 
+    @Test("a backup interrupted by a kill leaves nothing behind once the daemon starts again")
+    func leftoversRemovedOnStart() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        await server.stop()
+        let data = server.dataDirectory.path
+        let staging = data + "/.backup-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: staging + "/attachments", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: staging + ".zip", contents: Data("PK".utf8)))
+        let restoring = data + "/.restore-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: restoring, withIntermediateDirectories: true)
+        let reopened = try await server.restart()
+        let names = try FileManager.default.contentsOfDirectory(atPath: data)
+        #expect(!names.contains { $0.hasPrefix(".backup-") }, "\(names)")
+        #expect(names.contains((restoring as NSString).lastPathComponent), "a restore's folder is not the daemon's to remove")
+        await reopened.stop()
+    }
+
     @Test("an archive whose file does not match the manifest's SHA-256 is refused naming the file")
     func checksumMismatchRefused() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)

@@ -218,6 +218,20 @@ package enum BackupArchive {
         return manifest
     }
 
+    /// Removes what a backup interrupted by a crash or a kill left in `dataDirectory`: the
+    /// staging folders and archives named `.backup-*` and `.verify-*`; returns how many. The
+    /// daemon calls it on start, when no backup of its own is running. A restore's `.restore-*`
+    /// folder is left alone: restores run while the daemon is stopped, and one may be under way.
+    @discardableResult
+    package static func removeLeftovers(in dataDirectory: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dataDirectory) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(".backup-") || name.hasPrefix(".verify-") {
+            if (try? FileManager.default.removeItem(atPath: dataDirectory + "/" + name)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
     /// The schema version, last change and samples per type of the sample database at `path`.
     package static func storeSummary(_ path: String) throws -> (schemaVersion: Int, lastSequence: Int64, samplesPerType: [String: Int64]) {
         do {
