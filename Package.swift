@@ -77,6 +77,7 @@ let package = Package(
             dependencies: [
                 "SalusModel", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // Statistics and statistics collections over the store, merged across sources by priority.
@@ -187,7 +188,7 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR",
+                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR", "SalusStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -255,6 +256,7 @@ let package = Package(
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
                 "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(

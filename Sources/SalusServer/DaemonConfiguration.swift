@@ -52,7 +52,10 @@ package struct DaemonConfiguration: Sendable {
     package var databasePath: String { dataDirectory + "/salus.sqlite" }
 
     /// The registered apps and the owner's decisions, beside the store.
-    package var authorizationDatabasePath: String { dataDirectory + "/authorization.sqlite" }
+    package var authorizationDatabasePath: String { dataDirectory + "/" + Self.authorizationDatabaseName }
+
+    /// The authorization database's file name in the data folder.
+    package static let authorizationDatabaseName = "authorization.sqlite"
 
     /// The folder of the per-app sockets (`salusctl launch`), beside the app socket.
     package var appEndpointDirectory: String { (socketPath as NSString).deletingLastPathComponent + "/apps" }

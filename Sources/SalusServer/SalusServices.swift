@@ -52,6 +52,9 @@ package final class SalusServices: Sendable {
         _ configuration: DaemonConfiguration, logger: Logger, additionalTypes: [TypeRules] = []
     ) async throws -> SalusServices {
         try SalusDaemon.makeDirectory(configuration.dataDirectory)
+        try DamagedDatabaseCheck.run(
+            paths: [configuration.databasePath, configuration.authorizationDatabasePath], dataDirectory: configuration.dataDirectory)
+        BackupArchive.removeLeftovers(in: configuration.dataDirectory)
         var plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
         plugins.registry = plugins.registry.adding(additionalTypes)
         let store: SampleStore
@@ -149,6 +152,7 @@ package final class SalusServices: Sendable {
         routes.register(into: &admin)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         ImportService(store: store, settings: settings).register(into: &admin)
+        BackupService(dataDirectory: configuration.dataDirectory, authorization: authorization).register(into: &admin)
         adminRouter = admin
     }
 

@@ -146,6 +146,9 @@ package final class Database: @unchecked Sendable {
         sqlite3_interrupt(handle)
     }
 
+    /// The sqlite3 handle, for the C APIs this type does not wrap (the online backup).
+    var rawHandle: OpaquePointer? { handle }
+
     var errorMessage: String {
         handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
     }

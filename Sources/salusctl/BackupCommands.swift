@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import SalusProto
+import SalusRPC
+import SalusStore
+
+/// A progress line on the terminal (standard error), rewritten in place; nothing when standard
+/// error is not a terminal.
+struct ProgressLine {
+    let enabled = isatty(STDERR_FILENO) == 1
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func end() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+struct Backup: AdminCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a verified backup of the daemon's data to FILE, while it serves.",
+        discussion: """
+            The daemon snapshots its databases with SQLite's online backup API (saves go on), adds \
+            the attachments and settings files and a manifest (schema version, last change, samples \
+            per type, SHA-256 per file), verifies the archive and streams it here; salusctl checks \
+            it again before it names it FILE. Restore it with `salusctl restore FILE`.
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("Where to write the backup (a zip archive).", valueName: "file"))
+    var file: String
+
+    func run(client: RPCClient) async throws {
+        let partial = file + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = FileHandle(forWritingAtPath: partial)
+        else { throw CommandFailure("cannot write \(partial)") }
+        let line = ProgressLine()
+        var received: UInt64 = 0
+        var size: UInt64 = 0
+        var manifestJSON = ""
+        do {
+            defer { try? handle.close() }
+            let stream = try client.serverStreaming(
+                SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest(), responseType: Salus_V1_BackupChunk.self)
+            for try await chunk in stream {
+                if !chunk.progress.isEmpty { line.show("backup: \(chunk.progress)") }
+                if chunk.archiveSize > 0 { size = chunk.archiveSize }
+                if !chunk.data.isEmpty {
+                    try handle.write(contentsOf: chunk.data)
+                    received += UInt64(chunk.data.count)
+                    line.show("backup: received \(received / 1024) of \(size / 1024) KiB")
+                }
+                if !chunk.manifestJson.isEmpty { manifestJSON = chunk.manifestJson }
+            }
+            try handle.synchronize()
+        } catch let error as RPCError {
+            line.end()
+            unlink(partial)
+            throw CommandFailure("backup failed: \(error.message)")
+        }
+        line.end()
+        guard !manifestJSON.isEmpty, received == size else {
+            unlink(partial)
+            throw CommandFailure("backup failed: the daemon sent \(received) of \(size) bytes and no manifest")
+        }
+        let check = FileManager.default.temporaryDirectory.appendingPathComponent("salus-verify-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: check) }
+        let manifest: BackupManifest
+        do {
+            line.show("backup: verifying \(file)")
+            manifest = try BackupArchive.verify(archivePath: partial, into: check)
+            line.end()
+        } catch {
+            line.end()
+            unlink(partial)
+            throw CommandFailure("backup failed: the archive received does not verify: \(error)")
+        }
+        guard rename(partial, file) == 0 else {
+            throw CommandFailure("cannot rename \(partial) to \(file): \(String(cString: strerror(errno)))")
+        }
+        let samples = manifest.samplesPerType.values.reduce(0, +)
+        print(
+            "backed up \(samples) samples of \(manifest.samplesPerType.count) types up to change \(manifest.lastSequence), "
+                + "\(manifest.files.count) files, \(size) bytes, to \(file) (verified)")
+    }
+}
+
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace the daemon's data folder with a backup; the daemon must be stopped.",
+        discussion: """
+            Checks the archive first (manifest, SHA-256 of every file, PRAGMA integrity_check of \
+            every database, counts per type). Refuses a store whose last change is later than the \
+            backup's unless --force. Each file is moved aside as NAME.before-restore, the backup's \
+            files are renamed into place, and the old ones are removed only when all are in place.
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's data folder (default: salusd's default).", valueName: "dir"))
+    var dataDir: String?
+
+    @Flag(name: .long, help: "Replace a store that has changes later than the backup.")
+    var force = false
+
+    @Argument(help: ArgumentHelp("The backup to restore (from salusctl backup).", valueName: "file"))
+    var file: String
+
+    func run() async throws {
+        var configuration = RPCClient.Configuration()
+        configuration.clientName = "salusctl"
+        if let client = try? await RPCClient.connect(unixSocketPath: connection.adminSocketPath, configuration: configuration) {
+            await client.close()
+            throw CommandFailure(
+                "salusd is running (it answers on \(connection.adminSocketPath)); stop it before restoring, then start it again")
+        }
+        let folder = dataDir ?? DefaultPaths.dataDirectory()
+        do {
+            let manifest = try BackupArchive.restore(archivePath: file, dataDirectory: folder, force: force)
+            let samples = manifest.samplesPerType.values.reduce(0, +)
+            print(
+                "restored \(samples) samples of \(manifest.samplesPerType.count) types up to change \(manifest.lastSequence) "
+                    + "(backup taken \(manifest.created)) into \(folder)")
+        } catch let error as BackupError {
+            throw CommandFailure("restore refused: \(error.description)")
+        }
+    }
+}

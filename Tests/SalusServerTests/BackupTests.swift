@@ -1,0 +1,230 @@
+import Foundation
+import SalusProto
+import SalusRPC
+import SalusStore
+import SalusTestSupport
+import Synchronization
+import Testing
+import ZIPFoundation
+
+@testable import SalusServer
+
+/// `salus.v1.Backup/Create` on the in-process services and `BackupArchive.restore` into data
+/// folders: a snapshot taken while apps save, its restore, and the refusals.
+@Suite("Backup and restore")
+struct BackupTests {
+    typealias S = Authz
+
+    /// Calls Backup/Create as `salusctl backup` does and writes the streamed bytes to `path`;
+    /// returns the progress lines and the manifest the daemon sent last.
+    static func backup(_ owner: RPCClient, to path: URL) async throws -> (progress: [String], manifest: BackupManifest) {
+        var data = Data()
+        var progress: [String] = []
+        var manifestJSON = ""
+        let stream = try owner.serverStreaming(
+            SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest(), responseType: Salus_V1_BackupChunk.self)
+        for try await chunk in stream {
+            if !chunk.progress.isEmpty { progress.append(chunk.progress) }
+            data.append(chunk.data)
+            if !chunk.manifestJson.isEmpty { manifestJSON = chunk.manifestJson }
+        }
+        try data.write(to: path)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (progress, try decoder.decode(BackupManifest.self, from: Data(manifestJSON.utf8)))
+    }
+
+    /// Samples per type in the open store, as the owner's sample queries return them.
+    static func counts(_ server: ServerHarness, types: [String]) async throws -> [String: Int64] {
+        let owner = try await server.owner()
+        var counts: [String: Int64] = [:]
+        for type in types {
+            let total = try await S.batches(owner, type: type).reduce(0) { $0 + $1.samples.count }
+            if total > 0 { counts[type] = Int64(total) }
+        }
+        await owner.close()
+        return counts
+    }
+
+    /// The offset of the zip local file header ("PK\u{3}\u{4}") of the entry named `name`.
+    static func localHeader(of name: [UInt8], in bytes: [UInt8]) -> Int? {
+        let signature: [UInt8] = [0x50, 0x4B, 3, 4]
+        for index in 0..<(bytes.count - 30 - name.count) {
+            guard Array(bytes[index..<(index + 4)]) == signature else { continue }
+            let start = index + 30
+            if Array(bytes[start..<(start + name.count)]) == name { return index }
+        }
+        return nil
+    }
+
+    static func saveSteps(_ app: RPCClient, count: Int, from start: Int64) async throws {
+        _ = try await S.save(app, (0..<count).map { S.sample(value: Double($0), start: start + Int64($0) * 60_000_000) })
+    }
+
+    @Test("a backup taken while 8 apps save continuously restores into a fresh data folder with the manifest's counts per type")
+    func backupDuringSaves() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let writing = WritersState()
+        let writers = (0..<8).map { index in
+            Task {
+                let app = try await server.app("org.example.writer\(index)")
+                var round: Int64 = 0
+                while !writing.stop.load(ordering: .relaxed) {
+                    let type = index % 2 == 0 ? S.steps : S.heartRate
+                    let start = 1_700_000_000_000_000 + (Int64(index) * 1_000_000 + round) * 600_000_000
+                    _ = try await S.save(app, (0..<10).map { S.sample(type, value: Double(60 + $0), start: start + Int64($0) * 60_000_000) })
+                    writing.saves.add(1, ordering: .relaxed)
+                    round += 1
+                }
+                await app.close()
+            }
+        }
+        try await waitUntil(timeout: .seconds(60), "the writers have saved") { writing.saves.load(ordering: .relaxed) >= 8 }
+        let archive = server.directory.appendingPathComponent("backup.zip")
+        let owner = try await server.owner()
+        let (progress, manifest) = try await Self.backup(owner, to: archive)
+        writing.stop.store(true, ordering: .relaxed)
+        for writer in writers { try await writer.value }
+        await owner.close()
+
+        #expect(progress.contains { $0.hasPrefix("salus.sqlite: ") }, "progress names the database being copied: \(progress)")
+        #expect(manifest.samplesPerType[S.steps, default: 0] > 0 && manifest.samplesPerType[S.heartRate, default: 0] > 0)
+        #expect(manifest.files.contains { $0.path == "authorization.sqlite" && $0.isDatabase })
+        let final = try await Self.counts(server, types: [S.steps, S.heartRate])
+        let savedSamples = final.values.reduce(0, +)
+        #expect(savedSamples >= manifest.samplesPerType.values.reduce(0, +), "the store holds at least what the snapshot holds")
+        // Every save is a batch of 10 in one transaction: a consistent snapshot holds whole batches.
+        for (type, count) in manifest.samplesPerType { #expect(count % 10 == 0, "\(type): \(count) samples is not whole batches") }
+        await server.stop()
+
+        let fresh = try await ServerHarness.start(openAuthorization: true)
+        await fresh.stop()
+        let restored = try BackupArchive.restore(archivePath: archive.path, dataDirectory: fresh.dataDirectory.path, force: false)
+        #expect(restored == manifest)
+        let reopened = try await fresh.restart()
+        #expect(try await Self.counts(reopened, types: [S.steps, S.heartRate]) == manifest.samplesPerType)
+        let left = try FileManager.default.contentsOfDirectory(atPath: fresh.dataDirectory.path)
+        #expect(!left.contains { $0.hasSuffix(BackupArchive.asideSuffix) || $0.hasPrefix(".restore-") }, "\(left)")
+        await reopened.stop()
+    }
+
+    @Test("restore refuses a store with changes after the backup unless forced, and then holds the backup's samples only")
+    func restoreRefusesNewerStore() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let app = try await server.app("org.example.steps")
+        try await Self.saveSteps(app, count: 5, from: 1_700_000_000_000_000)
+        let owner = try await server.owner()
+        let archive = server.directory.appendingPathComponent("backup.zip")
+        let (_, manifest) = try await Self.backup(owner, to: archive)
+        try await Self.saveSteps(app, count: 7, from: 1_710_000_000_000_000)
+        await app.close()
+        await owner.close()
+        await server.stop()
+
+        let data = server.dataDirectory.path
+        let store = data + "/salus.sqlite"
+        let bytesBefore = try Data(contentsOf: URL(fileURLWithPath: store))
+        #expect {
+            try BackupArchive.restore(archivePath: archive.path, dataDirectory: data, force: false)
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains(store) && message.contains("newer than the backup") && message.contains("--force")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytesBefore, "a refused restore changes nothing")
+
+        _ = try BackupArchive.restore(archivePath: archive.path, dataDirectory: data, force: true)
+        let reopened = try await server.restart()
+        #expect(try await Self.counts(reopened, types: [S.steps]) == [S.steps: 5])
+        #expect(manifest.samplesPerType == [S.steps: 5])
+        await reopened.stop()
+    }
+
+    @Test("a damaged archive is refused naming the file inside it, and the data folder is left as it was")
+    func damagedArchiveRefused() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let app = try await server.app("org.example.steps")
+        try await Self.saveSteps(app, count: 200, from: 1_700_000_000_000_000)
+        await app.close()
+        let owner = try await server.owner()
+        let archive = server.directory.appendingPathComponent("backup.zip")
+        _ = try await Self.backup(owner, to: archive)
+        await owner.close()
+        await server.stop()
+
+        // Overwrites bytes inside salus.sqlite's compressed data (after its local file header).
+        var bytes = [UInt8](try Data(contentsOf: archive))
+        let name = Array("salus.sqlite".utf8)
+        let header = try #require(Self.localHeader(of: name, in: bytes))
+        let extra = Int(bytes[header + 28]) | Int(bytes[header + 29]) << 8
+        let start = header + 30 + name.count + extra + 64
+        for offset in start..<(start + 32) { bytes[offset] ^= 0x5A }
+        try Data(bytes).write(to: archive)
+
+        let data = server.dataDirectory.path
+        let before = try FileManager.default.contentsOfDirectory(atPath: data).sorted()
+        #expect {
+            try BackupArchive.restore(archivePath: archive.path, dataDirectory: data, force: true)
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains(archive.path) && message.contains("salus.sqlite")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data).sorted() == before)
+        let reopened = try await server.restart()
+        #expect(try await Self.counts(reopened, types: [S.steps]) == [S.steps: 200])
+        await reopened.stop()
+    }
+
+    @Test("a backup interrupted by a kill leaves nothing behind once the daemon starts again")
+    func leftoversRemovedOnStart() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        await server.stop()
+        let data = server.dataDirectory.path
+        let staging = data + "/.backup-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: staging + "/attachments", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: staging + ".zip", contents: Data("PK".utf8)))
+        let restoring = data + "/.restore-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: restoring, withIntermediateDirectories: true)
+        let reopened = try await server.restart()
+        let names = try FileManager.default.contentsOfDirectory(atPath: data)
+        #expect(!names.contains { $0.hasPrefix(".backup-") }, "\(names)")
+        #expect(names.contains((restoring as NSString).lastPathComponent), "a restore's folder is not the daemon's to remove")
+        await reopened.stop()
+    }
+
+    @Test("an archive whose file does not match the manifest's SHA-256 is refused naming the file")
+    func checksumMismatchRefused() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let owner = try await server.owner()
+        let archive = server.directory.appendingPathComponent("backup.zip")
+        _ = try await Self.backup(owner, to: archive)
+        await owner.close()
+        await server.stop()
+
+        // A well-formed zip (every CRC right) whose salus.sqlite differs by one byte from the
+        // file the manifest describes.
+        let original = try Archive(url: archive, accessMode: .read)
+        let forged = server.directory.appendingPathComponent("forged.zip")
+        let copy = try Archive(url: forged, accessMode: .create)
+        for entry in original {
+            var content = Data()
+            _ = try original.extract(entry) { content.append($0) }
+            if entry.path == "salus.sqlite" { content[content.count - 1] ^= 0x01 }
+            let bytes = content
+            try copy.addEntry(with: entry.path, type: .file, uncompressedSize: Int64(bytes.count)) { position, size in
+                bytes.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        #expect {
+            try BackupArchive.verify(archivePath: forged.path, into: server.directory.appendingPathComponent("check").path)
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("salus.sqlite does not match manifest.json") && message.contains(forged.path)
+        }
+    }
+}
+
+/// What the writers of a backup test share: how many batches they saved, and when to stop.
+final class WritersState: Sendable {
+    let saves = Atomic<Int>(0)
+    let stop = Atomic<Bool>(false)
+}
