@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "SalusStoreTests",
             dependencies: [
-                "SalusStore", "SalusModel", "salus-store-crashtest",
+                "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -238,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "SalusPluginHostTests",
             dependencies: [
-                "SalusPluginHost", "SalusModel", "SalusProto", "SalusWire",
+                "SalusPluginHost", "SalusModel", "SalusProto", "SalusWire", "SalusTestSupport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),

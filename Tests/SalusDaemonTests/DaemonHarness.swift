@@ -320,18 +320,19 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs `process` with no signals blocked.
+/// Runs `process` with no signals blocked, one spawn at a time (`ProcessLaunch`).
 ///
 /// A child inherits the signal mask of the thread that spawns it, and the test runner's threads
 /// block most signals (SIGTERM among them), so a daemon started from them plainly would not react
 /// to `stop(signal:)`. The mask is cleared on this thread only for the synchronous spawn.
 private func launch(_ process: Process) throws {
-    var none = sigset_t()
-    var previous = sigset_t()
-    sigemptyset(&none)
-    pthread_sigmask(SIG_SETMASK, &none, &previous)
-    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-    try process.run()
+    try ProcessLaunch.run(process) {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        return { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    }
 }
 
 private func exitStatus(of process: Process) -> Int32 {
@@ -396,7 +397,7 @@ final class BackgroundProgram {
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
-        try process.run()
+        try ProcessLaunch.run(process)
     }
 
     /// Everything it printed so far.

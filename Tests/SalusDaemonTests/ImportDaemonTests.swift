@@ -1,4 +1,5 @@
 import Foundation
+import SalusTestSupport
 import SalusProto
 import SalusRPC
 import SalusImport
@@ -177,7 +178,7 @@ struct ImportResumeTests {
         salusctl.arguments = ["import", file.path, "--admin-socket", first.adminSocketPath]
         salusctl.standardOutput = FileHandle.nullDevice
         salusctl.standardError = FileHandle.nullDevice
-        try salusctl.run()
+        try ProcessLaunch.run(salusctl)
         // Kill the daemon once some batches are in, but not all.
         var partial = 0
         for _ in 0..<400 {

@@ -1,4 +1,5 @@
 import Foundation
+import SalusTestSupport
 import Logging
 
 @testable import SalusPluginHost
@@ -95,7 +96,7 @@ struct PluginFixtures: Sendable {
         let errors = Pipe()
         process.standardError = errors
         do {
-            try process.run()
+            try ProcessLaunch.run(process)
         } catch {
             throw FixtureError(description: "\(tool): \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SalusTestSupport
 import SalusModel
 import SalusStore
 import Testing
@@ -35,7 +36,7 @@ struct CrashSafetyTests {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.run(process)
 
             // Wait for a random number of acknowledgements, then a random moment more, then kill.
             let wanted = Int.random(in: 1...4, using: &generator)
