@@ -114,7 +114,8 @@ struct Setup: AsyncParsableCommand {
             print("to start salusd on the first connection, run:\n\(manual)")
             return
         }
-        guard Self.systemctl(["is-system-running"]) != nil else {
+        // show-environment succeeds only when a user manager answers.
+        guard Self.systemctl(["show-environment"]) == 0 else {
             print("no systemd user manager is reachable (no user session?); once there is one, run:\n\(manual)")
             return
         }
@@ -138,8 +139,8 @@ struct Setup: AsyncParsableCommand {
         return DefaultPaths.installPrefix(executable: executable)
     }
 
-    /// Runs `systemctl --user ARGUMENTS` quietly; its exit status, or nil when systemctl is
-    /// missing or cannot reach a user manager (status 1 with "Failed to connect").
+    /// Runs `systemctl --user ARGUMENTS` quietly; its exit status, or nil when there is no
+    /// systemctl.
     private static func systemctl(_ arguments: [String]) -> Int32? {
         guard let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             return nil
@@ -151,9 +152,8 @@ struct Setup: AsyncParsableCommand {
         process.standardOutput = pipe
         process.standardError = pipe
         do { try process.run() } catch { return nil }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        if output.contains("Failed to connect") || output.contains("No medium found") { return nil }
         return process.terminationStatus
     }
 }

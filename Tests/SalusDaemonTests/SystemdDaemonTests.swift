@@ -63,6 +63,37 @@ struct SystemdDaemonTests {
         #expect(FileManager.default.fileExists(atPath: adminSocket))
     }
 
+    @Test("salusctl setup writes units that start the salusd of its prefix, and creates the data folder the unit opens")
+    func setup() async throws {
+        let home = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-setup")
+        defer { try? FileManager.default.removeItem(at: home) }
+        // An installed prefix: <prefix>/bin/salusd.
+        let prefix = home.appendingPathComponent("prefix").path
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: prefix + "/bin/salusd", withDestinationPath: DaemonHarness.binary("salusd").path)
+        let result = try await DaemonHarness.run(
+            DaemonHarness.binary("salusctl"), ["setup", "--prefix", prefix, "--no-enable"],
+            environment: ["HOME": home.path, "XDG_CONFIG_HOME": ""], timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("systemctl --user enable --now salusd.socket"))
+        let units = home.appendingPathComponent(".config/systemd/user")
+        let service = try String(contentsOf: units.appendingPathComponent("salusd.service"), encoding: .utf8)
+        let socket = try String(contentsOf: units.appendingPathComponent("salusd.socket"), encoding: .utf8)
+        #expect(service.contains("\nExecStart=\(prefix)/bin/salusd --data-dir %h/.local/share/salus\n"))
+        #expect(service.contains("\nType=notify\n"))
+        #expect(service.contains("\nReadWritePaths=%h/.local/share/salus %t/salus\n"))
+        #expect(socket.contains("\nListenStream=%t/salus/salus.sock\nListenStream=%t/salus/admin.sock\n"))
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/salus").path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+
+        let missing = try await DaemonHarness.run(
+            DaemonHarness.binary("salusctl"), ["setup", "--prefix", home.path, "--no-enable"],
+            environment: ["HOME": home.path], timeout: .seconds(60))
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("--prefix: no salusd at \(home.path)/bin/salusd"))
+    }
+
     @Test("salusd sends READY=1 to NOTIFY_SOCKET once both sockets accept")
     func readiness() async throws {
         let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-notify")
