@@ -91,6 +91,29 @@ package final class RPCServer: Sendable {
         if !accepted { try await channel.close() }
     }
 
+    /// Serves on a socket that is already bound and listening (one that systemd passed by
+    /// socket activation). The server owns the descriptor from then on; its file is neither
+    /// replaced nor given permissions here, since whoever bound it decided both.
+    package func listen(
+        boundSocket descriptor: CInt,
+        router: RPCRouter,
+        listener: ListenerInfo,
+        admission: Admission? = nil
+    ) async throws {
+        let channel = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in
+                self.initialize(channel: channel, router: router, listener: listener, admission: admission)
+            }
+            .withBoundSocket(descriptor)
+            .get()
+        let accepted = state.withLock { state -> Bool in
+            guard !state.shuttingDown else { return false }
+            state.listeners.append(channel)
+            return true
+        }
+        if !accepted { try await channel.close() }
+    }
+
     /// Serves one already-connected socket (the other end of a socketpair, or a descriptor a
     /// launcher handed over). The server owns the descriptor from then on.
     package func serve(connectedSocket descriptor: CInt, router: RPCRouter, listener: ListenerInfo, admission: Admission? = nil) async throws {

@@ -27,6 +27,10 @@ package struct DaemonConfiguration: Sendable {
     package var drainTimeout: Duration
     /// How long deletions are remembered for anchored queries (30 days by default).
     package var tombstoneRetention: Duration
+    /// Sockets systemd bound and passed (socket activation): served as they are, and their
+    /// files left in place at shutdown, since systemd keeps listening on them. Nil: the daemon
+    /// binds `socketPath` and `adminSocketPath` itself.
+    package var activatedSockets: ActivatedSockets?
 
     package init(
         dataDirectory: String,

@@ -18,7 +18,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         discussion: """
             Sockets default to $XDG_RUNTIME_DIR/salus/ (else /tmp/salus-<uid>/), data to \
             $XDG_DATA_HOME/salus/ (else ~/.local/share/salus/). SIGTERM or SIGINT: GoAway to \
-            clients, calls in flight finish, exit 0.
+            clients, calls in flight finish, exit 0. Started by systemd (salusd.socket), it \
+            serves the sockets passed in LISTEN_FDS (named app and admin, or bound to \
+            salus.sock and admin.sock), sends READY=1 to NOTIFY_SOCKET and logs to the journal.
             """,
         version: SalusDaemon.version
     )
@@ -32,7 +34,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Path of the admin socket (owner only).", valueName: "path"))
     var adminSocket: String?
 
-    @Option(name: .long, help: ArgumentHelp("A folder of plugins (*.so) to load; repeatable.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp(
+        "A folder of plugins (*.so) to load; repeatable. Default: <prefix>/lib/salus/plugins beside <prefix>/bin/salusd, when it exists.",
+        valueName: "dir"))
     var pluginsDir: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("A group allowed to use the app socket (mode 0660).", valueName: "group"))
@@ -105,7 +109,9 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         // Sockets, the database and everything else the daemon creates are the owner's only.
         umask(0o077)
         let level = Logger.Level(rawValue: logLevel)!
+        let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false
         LoggingSystem.bootstrap { label in
+            if journal { return JournalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
@@ -126,16 +132,28 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             dataDirectory: dataDir ?? DefaultPaths.dataDirectory(),
             socketPath: socket ?? DefaultPaths.runtimeDirectory() + "/salus.sock",
             adminSocketPath: adminSocket ?? DefaultPaths.runtimeDirectory() + "/admin.sock",
-            pluginDirectories: pluginsDir,
+            pluginDirectories: pluginsDir.isEmpty ? DefaultPaths.pluginDirectories(executable: DefaultPaths.currentExecutable()) : pluginsDir,
             socketGroup: group,
             developmentMode: dev,
             drainTimeout: .milliseconds(Int(drainTimeout * 1000)),
             tombstoneRetention: Self.duration(tombstoneRetention)!
         )
         configuration.openAuthorization = authorization == "open"
+        do {
+            if let activated = try Systemd.takeActivatedSockets() {
+                configuration.activatedSockets = activated
+                // Per-app sockets go beside the app socket, wherever systemd bound it.
+                if socket == nil, let path = Systemd.boundPath(of: activated.app) { configuration.socketPath = path }
+                if adminSocket == nil, let path = Systemd.boundPath(of: activated.admin) { configuration.adminSocketPath = path }
+            }
+        } catch let error as DaemonError {
+            logger.critical("\(error.description)")
+            throw ExitCode(1)
+        }
         configuration.maxAttachmentSize = Int64(maxAttachmentSize) * 1024 * 1024
         let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
             FileHandle.standardOutput.write(Data((report + "\n").utf8))
+            Systemd.notify("READY=1")
         }
         do {
             try await daemon.run()

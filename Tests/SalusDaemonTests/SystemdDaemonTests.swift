@@ -1,0 +1,191 @@
+import Foundation
+import SalusRPC
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// salusd under systemd's protocols: started by socket activation on the first connection
+/// (with Debian's `systemd-socket-activate`, which passes sockets exactly as systemd does), and
+/// readiness sent to `NOTIFY_SOCKET`.
+@Suite("salusd under systemd")
+struct SystemdDaemonTests {
+    static let activate = DaemonHarness.findExecutable("systemd-socket-activate")
+
+    @Test(
+        "the first connection starts salusd on the sockets systemd passed, named or told apart by their files",
+        .enabled(if: activate != nil, "needs systemd-socket-activate (Debian's systemd package)"),
+        arguments: [true, false]
+    )
+    func socketActivation(named: Bool) async throws {
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-activate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let appSocket = directory.appendingPathComponent("salus.sock").path
+        let adminSocket = directory.appendingPathComponent("admin.sock").path
+        let log = directory.appendingPathComponent("salusd.log")
+        var arguments = ["-l", appSocket, "-l", adminSocket]
+        if named { arguments.append("--fdname=app:admin") }
+        arguments += [
+            DaemonHarness.binary("salusd").path, "--data-dir", directory.appendingPathComponent("data").path, "--dev",
+        ]
+        let activation = try SpawnedProgram(try #require(Self.activate), arguments, log: log)
+
+        // The sockets listen before salusd runs; nothing is started until a client connects.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !(FileManager.default.fileExists(atPath: appSocket) && FileManager.default.fileExists(atPath: adminSocket)) {
+            guard activation.isRunning, ContinuousClock.now < deadline else {
+                Issue.record("systemd-socket-activate did not listen on both sockets: \(activation.output)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!activation.output.contains(" ready"))
+
+        // The admin socket answers salusctl, the app socket answers an app.
+        let status = try await DaemonHarness.run(DaemonHarness.binary("salusctl"), ["status", "--admin-socket", adminSocket], timeout: .seconds(60))
+        #expect(status.status == 0, "\(status.output)\n\(activation.output)")
+        #expect(status.output.contains("salusd 0.1.0"))
+        #expect(status.output.contains("service salus.v1.Admin"))
+        var configuration = RPCClient.Configuration()
+        configuration.declaredAppID = "org.example.activated"
+        let app = try await RPCClient.connect(unixSocketPath: appSocket, configuration: configuration)
+        #expect(app.serverHello?.serverName == "salusd")
+        #expect(app.serverHello?.services.contains { $0.name == "salus.v1.Admin" } == false)
+        await app.close()
+        #expect(activation.output.contains("app socket:   \(appSocket)"))
+        #expect(activation.output.contains("admin socket: \(adminSocket)"))
+
+        // SIGTERM stops it cleanly, and the socket files systemd owns stay in place.
+        kill(activation.processIdentifier, SIGTERM)
+        #expect(try await activation.waitForExit(timeout: .seconds(30)) == 0, "\(activation.output)")
+        #expect(FileManager.default.fileExists(atPath: appSocket))
+        #expect(FileManager.default.fileExists(atPath: adminSocket))
+    }
+
+    @Test("salusctl setup writes units that start the salusd of its prefix, and creates the data folder the unit opens")
+    func setup() async throws {
+        let home = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-setup")
+        defer { try? FileManager.default.removeItem(at: home) }
+        // An installed prefix: <prefix>/bin/salusd.
+        let prefix = home.appendingPathComponent("prefix").path
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: prefix + "/bin/salusd", withDestinationPath: DaemonHarness.binary("salusd").path)
+        let result = try await DaemonHarness.run(
+            DaemonHarness.binary("salusctl"), ["setup", "--prefix", prefix, "--no-enable"],
+            environment: ["HOME": home.path, "XDG_CONFIG_HOME": ""], timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("systemctl --user enable --now salusd.socket"))
+        let units = home.appendingPathComponent(".config/systemd/user")
+        let service = try String(contentsOf: units.appendingPathComponent("salusd.service"), encoding: .utf8)
+        let socket = try String(contentsOf: units.appendingPathComponent("salusd.socket"), encoding: .utf8)
+        #expect(service.contains("\nExecStart=\(prefix)/bin/salusd --data-dir %h/.local/share/salus\n"))
+        #expect(service.contains("\nType=notify\n"))
+        #expect(service.contains("\nReadWritePaths=%h/.local/share/salus %t/salus\n"))
+        #expect(socket.contains("\nListenStream=%t/salus/salus.sock\nListenStream=%t/salus/admin.sock\n"))
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/salus").path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+
+        let missing = try await DaemonHarness.run(
+            DaemonHarness.binary("salusctl"), ["setup", "--prefix", home.path, "--no-enable"],
+            environment: ["HOME": home.path], timeout: .seconds(60))
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("--prefix: no salusd at \(home.path)/bin/salusd"))
+    }
+
+    @Test("salusd sends READY=1 to NOTIFY_SOCKET once both sockets accept")
+    func readiness() async throws {
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "salus-notify")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("notify").path
+        let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(receiver >= 0)
+        defer { close(receiver) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: Array(path.utf8))
+            buffer[path.utf8.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(receiver, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        // A guard against a daemon that never sends: the test fails instead of hanging.
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(receiver, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+
+        let daemon = try await DaemonHarness.start(environment: ["NOTIFY_SOCKET": path])
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = recv(receiver, &buffer, buffer.count, 0)
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "READY=1")
+        #expect(DaemonHarness.canConnect(toUnixSocket: daemon.adminSocketPath))
+        #expect(try await daemon.stop() == 0)
+    }
+}
+
+/// A program started with posix_spawn, not Foundation's `Process`: `Process` learns that a
+/// child ended when a descriptor the child inherited closes, and systemd-socket-activate closes
+/// every descriptor but its sockets, so `Process` would wait for a child that still runs. Its
+/// stdout and stderr go to a log file; it starts with no signals blocked and is killed when
+/// dropped if it still runs.
+private final class SpawnedProgram {
+    let processIdentifier: pid_t
+    let log: URL
+    private var status: Int32?
+
+    /// Starts `executable` with `arguments`, logging to `log`.
+    init(_ executable: URL, _ arguments: [String], log: URL) throws {
+        self.log = log
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw HarnessError("cannot start \(executable.path): \(String(cString: strerror(result)))") }
+        processIdentifier = pid
+    }
+
+    /// Whether it still runs (reaps it when it has ended).
+    var isRunning: Bool {
+        guard status == nil else { return false }
+        var raw: Int32 = 0
+        guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
+        // Exit status, or 128 + the signal, as shells report it.
+        status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        return false
+    }
+
+    /// Everything it printed so far.
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits until it exits or `timeout` passes; its exit status, or nil when it still runs.
+    func waitForExit(timeout: Duration) async throws -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return status
+    }
+
+    deinit {
+        if isRunning {
+            kill(processIdentifier, SIGKILL)
+            var raw: Int32 = 0
+            waitpid(processIdentifier, &raw, 0)
+        }
+    }
+}
