@@ -1,4 +1,5 @@
 import Foundation
+import SalusTestSupport
 import Synchronization
 
 #if canImport(Glibc)
