@@ -216,7 +216,8 @@ extension WorkoutFigures {
             let sample = result[index]
             let appID = sample.sourceRevision.appID
             var entries: [Entry] = []
-            for row in try await store.associatedQuantities(appID: appID, from: sample.startDate, to: sample.endDate)
+            // Up to 75 s past the end: heart-rate recovery reads the rate a minute after it.
+            for row in try await store.associatedQuantities(appID: appID, from: sample.startDate, to: sample.endDate.addingTimeInterval(75))
             where mayRead(row.type, appID) {
                 if styles[row.type] == nil, let rules = store.catalog.rules(for: row.type), let unit = rules.canonicalUnit {
                     styles[row.type] = (rules.aggregationStyle ?? .discreteArithmetic, unit)
@@ -233,7 +234,25 @@ extension WorkoutFigures {
                 stored.activities[activity].statistics = stored.activities[activity].statistics.filter { mayRead($0.key, appID) }
             }
             let figures = WorkoutFigures(styles: styles)
-            result[index].value = .workout(figures.completing(stored, from: sample.startDate, to: sample.endDate, entries: entries))
+            let inside = entries.filter { $0.start <= sample.endDate }
+            var completed = figures.completing(stored, from: sample.startDate, to: sample.endDate, entries: inside)
+            // Heart-rate recovery one minute after the end, served as a figure of the workout.
+            // Entries are in the type's canonical unit; recovery reads count/min.
+            let perMinute = SalusUnit.count.divided(by: .minute)
+            if mayRead(heartRate, appID), let canonical = styles[heartRate]?.unit,
+                let scale = try? Quantity(value: 1, unit: canonical).converted(to: perMinute).value,
+                let recovery = heartRateRecovery(
+                    workout: completed, from: sample.startDate, to: sample.endDate,
+                    heartRates: entries.filter { $0.type == heartRate }.map {
+                        Entry(type: $0.type, start: $0.start, end: $0.end, value: $0.value * scale)
+                    },
+                    source: sample.sourceRevision),
+                case .quantity(let drop) = recovery.value
+            {
+                completed.statistics[heartRateRecovery] = drop
+                completed.allStatistics[heartRateRecovery] = WorkoutStatistics(average: drop)
+            }
+            result[index].value = .workout(completed)
         }
         return result
     }

@@ -63,6 +63,27 @@ struct WorkoutServiceTests {
         #expect(try Self.bpm(after.activities[0].statistics[heartRate]) == 140)
     }
 
+    @Test("Heart-rate recovery one minute after the end is served with the workout, from its app's heart rate")
+    func heartRateRecovery() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.run", name: "Run")
+        _ = try await store.save(Self.workout(Workout(activityType: WorkoutActivityType.running), duration: 1200))
+        let recovery = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute")
+        let before = try #require(try await Self.workouts(store).first)
+        #expect(before.statistics[recovery] == nil, "no rate a minute after the end yet")
+        // 171 at the end, 139 a minute later (two seconds off): a drop of 32.
+        _ = try await store.save([
+            .quantity(.heartRate, Quantity(value: 171, unit: Self.perMinute), start: Self.at(1195)),
+            .quantity(.heartRate, Quantity(value: 139, unit: Self.perMinute), start: Self.at(1262)),
+        ])
+        let after = try #require(try await Self.workouts(store).first)
+        #expect(try Self.bpm(after.statistics[recovery]) == 32)
+        #expect(try Self.bpm(after.allStatistics[recovery]?.average) == 32)
+        // The rate after the end counts for recovery only, not in the workout's heart rate.
+        let heartRate = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRate")
+        #expect(try Self.bpm(after.allStatistics[heartRate]?.minimum) == 171)
+    }
+
     @Test("A refused workout names the field and value and saves nothing")
     func refusal() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
