@@ -61,6 +61,7 @@ package final class AppleHealthWriter {
         case .workout: 2
         case .audiogram: 3
         case .visionPrescription: 4
+        case .clinicalRecord, .electrocardiogram: 5
         default: nil
         }
     }
@@ -194,6 +195,77 @@ package final class AppleHealthWriter {
             try attribute("appleStandHoursGoal", Self.number(entry.appleStandHours))
             try end()
         }
+    }
+
+    /// Writes a `ClinicalRecord` whose FHIR resource is the file `path` inside the export's folder
+    /// (`clinical-records/Immunization-1.json`): its clinical type, the provider's identifier
+    /// (the sample's sync identifier), source, FHIR release, received date and display name.
+    package func clinicalRecord(_ sample: Sample, path: String) throws {
+        guard case .clinicalRecord(let record) = sample.value else { return }
+        try start("ClinicalRecord")
+        try attribute("type", sample.type.rawValue)
+        let identifier = sample.metadata[MetadataKey.syncIdentifier].flatMap { value -> String? in
+            if case .string(let text) = value { return text.components(separatedBy: "|").last }
+            return nil
+        } ?? sample.uuid.uuidString
+        try attribute("identifier", identifier)
+        try attribute("sourceName", record.sourceName)
+        if let url = record.sourceURL { try attribute("sourceURL", url) }
+        try attribute("fhirVersion", record.fhirVersion)
+        try attribute("receivedDate", date(record.receivedDate))
+        try attribute("resourceFilePath", "/" + path)
+        if !record.displayName.isEmpty { try attribute("displayName", record.displayName) }
+        try end()
+    }
+
+    /// The path of a clinical record's FHIR file: `clinical-records/<resourceType>-<id>.json`, the
+    /// sample's UUID standing in for an id the resource lacks.
+    package static func clinicalRecordPath(of sample: Sample) -> String {
+        guard case .clinicalRecord(let record) = sample.value else { return "clinical-records/\(sample.uuid.uuidString).json" }
+        let type = record.resourceType.isEmpty ? "Resource" : record.resourceType
+        let id = (record.resourceID ?? sample.uuid.uuidString).filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
+        return "clinical-records/\(type)-\(id.isEmpty ? sample.uuid.uuidString : id).json"
+    }
+
+    /// An electrocardiogram as Apple's `electrocardiograms/ecg_….csv`: the header lines the
+    /// importer reads (recorded date, classification, symptoms, software version, device, sample
+    /// rate, lead, unit) and one voltage per line in µV.
+    package func electrocardiogramCSV(_ sample: Sample, voltages: [ElectrocardiogramVoltage]) -> Data {
+        guard case .electrocardiogram(let ecg) = sample.value else { return Data() }
+        func quoted(_ text: String) -> String { text.contains(",") ? "\"\(text)\"" : text }
+        let classification = switch ecg.classification {
+        case .sinusRhythm: "Sinus Rhythm"
+        case .atrialFibrillation: "Atrial Fibrillation"
+        case .inconclusiveLowHeartRate: "Heart Rate Under 50"
+        case .inconclusiveHighHeartRate: "Heart Rate Over 120"
+        case .inconclusivePoorReading: "Poor Recording"
+        case .inconclusiveOther: "Inconclusive"
+        case .notSet, .unrecognized: ""
+        }
+        let symptoms = switch ecg.symptomsStatus {
+        case .notSet: ""
+        case .none: "None"
+        case .present: "Present"
+        }
+        let rate = ecg.samplingFrequency ?? (voltages.count > 1 ? 1 / voltages[1].timeSinceSampleStart : 512)
+        var lines = [
+            "Name,", "Recorded Date,\(date(sample.startDate))", "Classification,\(classification)", "Symptoms,\(symptoms)",
+            "Software Version,\(quoted(sample.sourceRevision.version ?? ""))", "Device,\(quoted(sample.device?.name ?? ""))",
+            "Sample Rate,\(Self.number(rate)) hertz", "", "Lead,Lead I", "Unit,µV", "",
+        ]
+        lines.reserveCapacity(lines.count + voltages.count)
+        for voltage in voltages { lines.append(Self.number(voltage.microvolts)) }
+        return Data(lines.joined(separator: "\n").utf8)
+    }
+
+    /// The path of an electrocardiogram's CSV: `electrocardiograms/ecg_2026-02-10_<first eight
+    /// digits of its UUID>.csv`.
+    package func electrocardiogramPath(of sample: Sample) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd"
+        return "electrocardiograms/ecg_\(formatter.string(from: sample.startDate))_\(sample.uuid.uuidString.prefix(8).lowercased()).csv"
     }
 
     /// The path of a route's GPX file inside the export's folder, as Apple names them:

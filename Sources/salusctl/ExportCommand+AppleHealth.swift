@@ -21,6 +21,10 @@ extension Export {
         let zipURL = URL(fileURLWithPath: output!)
         let staging = zipURL.deletingLastPathComponent().appendingPathComponent(".\(zipURL.lastPathComponent).export.xml")
         defer { try? FileManager.default.removeItem(at: staging) }
+        // Clinical records' resources and electrocardiograms, staged as files beside the zip.
+        let sideFolder = zipURL.deletingLastPathComponent().appendingPathComponent(".\(zipURL.lastPathComponent).files")
+        defer { try? FileManager.default.removeItem(at: sideFolder) }
+        var sideFiles: [String] = []
         let timeZone = TimeZone(identifier: settings.timeZone) ?? .current
         let writer: AppleHealthWriter
         do {
@@ -42,7 +46,23 @@ extension Export {
         for (_, type) in ordered {
             let query = SampleQueryDescriptor(type: SampleType(type.identifier), predicate: predicate, sortDescriptors: [.startDate()])
             do {
-                for try await sample in query.samples(for: store) where try writer.write(sample) {
+                for try await sample in query.samples(for: store) {
+                    switch sample.value {
+                    case .clinicalRecord(let record):
+                        // The element in export.xml, the FHIR resource in clinical-records/.
+                        let path = AppleHealthWriter.clinicalRecordPath(of: sample)
+                        try writer.clinicalRecord(sample, path: path)
+                        try Self.stage(record.fhirData, at: path, in: sideFolder)
+                        sideFiles.append(path)
+                    case .electrocardiogram:
+                        // No element: a CSV of its own in electrocardiograms/.
+                        let voltages = try await ElectrocardiogramQueryDescriptor(sample).result(for: store)
+                        let path = writer.electrocardiogramPath(of: sample)
+                        try Self.stage(writer.electrocardiogramCSV(sample, voltages: voltages), at: path, in: sideFolder)
+                        sideFiles.append(path)
+                    default:
+                        guard try writer.write(sample) else { continue }
+                    }
                     written += 1
                     if written % 100_000 == 0 { FileHandle.standardError.write(Data("exported \(written) samples\n".utf8)) }
                 }
@@ -65,6 +85,10 @@ extension Export {
         do {
             let archive = try Archive(url: zipURL, accessMode: .create)
             try archive.addEntry(with: "apple_health_export/export.xml", fileURL: staging, compressionMethod: .deflate)
+            for path in sideFiles {
+                try archive.addEntry(
+                    with: "apple_health_export/" + path, fileURL: sideFolder.appendingPathComponent(path), compressionMethod: .deflate)
+            }
             // Each route's GPX, one route in memory at a time.
             for file in routeFiles {
                 let gpx = try await Self.gpx(of: file.route, store: store)
@@ -113,6 +137,13 @@ extension Export {
         return files
     }
 
+    /// Writes `data` to `path` inside `folder`, creating the folders it needs.
+    static func stage(_ data: Data, at path: String, in folder: URL) throws {
+        let file = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
     /// The GPX 1.1 of `route`, its locations read from the daemon.
     static func gpx(of route: Sample, store: HealthStore) async throws -> Data {
         do {
@@ -132,6 +163,8 @@ extension Export {
         case .workout: .workout
         case .audiogram: .audiogram
         case .visionPrescription: .visionPrescription
+        case .clinicalRecord: .clinicalRecord
+        case .electrocardiogram: .electrocardiogram
         default: nil
         }
     }

@@ -37,6 +37,60 @@ struct ExportDaemonTests {
         _ = try await source.stop()
     }
 
+    @Test("clinical records go out with their FHIR files and electrocardiograms as CSV files, and come back equal")
+    func appleHealthSideFiles() async throws {
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export-side")
+        let folder = directory.appendingPathComponent("in/apple_health_export")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("clinical-records"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ClinicalRecord type="HKClinicalTypeIdentifierImmunizationRecord" identifier="imm-1" sourceName="Mercy Clinic" sourceURL="https://fhir.example.org/r4" fhirVersion="4.0.1" receivedDate="2026-02-02 10:00:00 -0500" resourceFilePath="/clinical-records/Immunization-1.json"/>
+            </HealthData>
+            """
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        let fhir = Data(#"{"resourceType":"Immunization","id":"1","status":"completed","vaccineCode":{"text":"Influenza"}}"#.utf8)
+        try fhir.write(to: folder.appendingPathComponent("clinical-records/Immunization-1.json"))
+        let ecg = (["Name,Test", "Recorded Date,2026-02-10 07:15:00 -0500", "Classification,Atrial Fibrillation", "Symptoms,None",
+                    "Software Version,1.90", "Device,\"Watch6,7\"", "Sample Rate,512 hertz", "Lead,Lead I", "Unit,µV", ""]
+            + (0..<2048).map { String(format: "%.3f", Double($0 % 97) * 1.5 - 40) }).joined(separator: "\n")
+        try Data(ecg.utf8).write(to: folder.appendingPathComponent("electrocardiograms/ecg_2026-02-10.csv"))
+
+        let source = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let imported = try await StatisticsDaemonTests.salusctl(source, ["import", folder.path])
+        try #require(imported.status == 0 && imported.output.contains("2 samples saved") && !imported.output.contains("problems"), "\(imported.output)")
+        let zip = directory.appendingPathComponent("export.zip")
+        let exported = try await StatisticsDaemonTests.salusctl(source, ["export", "--format", "apple-health", "--output", zip.path])
+        #expect(exported.status == 0, "\(exported.output)")
+        let listing = try String(contentsOf: zip, encoding: .isoLatin1)
+        #expect(listing.contains("apple_health_export/clinical-records/Immunization-1.json") && listing.contains("apple_health_export/electrocardiograms/ecg_2026-02-10_"))
+
+        let target = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let back = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
+        #expect(back.status == 0 && back.output.contains("2 samples saved") && !back.output.contains("problems"), "\(back.output)")
+        func read(_ daemon: DaemonHarness) async throws -> (record: ClinicalRecord?, ecg: Sample?, voltages: [ElectrocardiogramVoltage]) {
+            let owner = HealthStore(client: try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath))
+            defer { Task { await owner.close() } }
+            let records = try await SampleQueryDescriptor(type: SampleType("HKClinicalTypeIdentifierImmunizationRecord")).result(for: owner)
+            let ecgs = try await SampleQueryDescriptor(type: .electrocardiogram).result(for: owner)
+            guard case .clinicalRecord(let record)? = records.first?.value, let ecg = ecgs.first else { return (nil, nil, []) }
+            return (record, ecg, try await ElectrocardiogramQueryDescriptor(ecg).result(for: owner))
+        }
+        let (a, b) = (try await read(source), try await read(target))
+        #expect(a.record != nil && a.record?.fhirData == b.record?.fhirData && a.record?.sourceURL == b.record?.sourceURL)
+        #expect(a.record?.receivedDate == b.record?.receivedDate && a.record?.resourceType == "Immunization")
+        #expect(a.ecg?.startDate == b.ecg?.startDate && a.ecg?.endDate == b.ecg?.endDate && a.ecg?.device?.name == b.ecg?.device?.name)
+        #expect(a.voltages.count == 2048 && a.voltages.map(\.microvolts) == b.voltages.map(\.microvolts))
+        if case .electrocardiogram(let x)? = a.ecg?.value, case .electrocardiogram(let y)? = b.ecg?.value {
+            #expect(x.classification == .atrialFibrillation && x.classification == y.classification && x.symptomsStatus == y.symptomsStatus)
+        } else {
+            Issue.record("no electrocardiogram: \(String(describing: a.ecg)) \(String(describing: b.ecg))")
+        }
+        _ = try await target.stop()
+        _ = try await source.stop()
+    }
+
     @Test("a workout's route goes out as workout-routes/*.gpx named by its Workout, and comes back with the same locations")
     func appleHealthRoutes() async throws {
         let source = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
