@@ -3,8 +3,8 @@ import Foundation
 /// Writes a synthetic Apple Health export.xml with a realistic mix, for benchmarks and for tests
 /// that need a large file: per minute of a person's days, steps and heart rate from a watch and a
 /// phone (overlapping, as real exports are), heart-rate variability with its beat list, sleep
-/// stages at night, active energy, and now and then a blood pressure correlation whose members
-/// also appear at top level. Deterministic: the same count gives the same file.
+/// stages at night, active energy, an evening run a day with its route, and now and then a blood
+/// pressure correlation whose members also appear at top level. Deterministic: the same count gives the same file.
 package enum SyntheticExport {
     /// Writes a document with about `records` top-level records to `write`, in pieces.
     package static func write(records: Int, start: Date = Date(timeIntervalSince1970: 1_700_000_000), to write: (String) throws -> Void) rethrows {
@@ -58,6 +58,24 @@ package enum SyntheticExport {
                 piece += systolic + diastolic
                 piece += " <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" \(phone) startDate=\"\(from)\" endDate=\"\(from)\">\n" + systolic + diastolic + " </Correlation>\n"
                 written += 3
+            }
+            if minute % 1440 == 1080 {
+                // An evening run: 30 minutes with a pause, its totals only in WorkoutStatistics
+                // (as since iOS 16), and its route inline, one location a minute.
+                let runEnd = formatter.string(from: at.addingTimeInterval(1800))
+                piece += " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"30\" durationUnit=\"min\" \(watch) creationDate=\"\(runEnd)\" startDate=\"\(from)\" endDate=\"\(runEnd)\">\n"
+                piece += "  <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n"
+                piece += "  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"\(formatter.string(from: at.addingTimeInterval(900)))\"/>\n"
+                piece += "  <WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"\(formatter.string(from: at.addingTimeInterval(960)))\"/>\n"
+                piece += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" startDate=\"\(from)\" endDate=\"\(runEnd)\" sum=\"5.1\" unit=\"km\"/>\n"
+                piece += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" startDate=\"\(from)\" endDate=\"\(runEnd)\" sum=\"310\" unit=\"Cal\"/>\n"
+                piece += "  <WorkoutRoute \(watch) startDate=\"\(from)\" endDate=\"\(runEnd)\">\n"
+                for point in 0..<30 {
+                    let when = formatter.string(from: at.addingTimeInterval(Double(point) * 60))
+                    piece += "   <Location date=\"\(when)\" latitude=\"\(48.85 + Double(point) * 0.0015)\" longitude=\"2.35\" altitude=\"35\" horizontalAccuracy=\"3\" verticalAccuracy=\"2\" course=\"0\" speed=\"2.8\"/>\n"
+                }
+                piece += "  </WorkoutRoute>\n </Workout>\n"
+                written += 1
             }
             minute += 1
             if piece.utf8.count > 60_000 {

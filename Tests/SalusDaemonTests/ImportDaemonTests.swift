@@ -152,7 +152,8 @@ struct ImportResumeTests {
     static let types = [
         "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierActiveEnergyBurned",
         "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "HKCategoryTypeIdentifierSleepAnalysis",
-        "HKQuantityTypeIdentifierBloodPressureSystolic", "HKCorrelationTypeIdentifierBloodPressure",
+        "HKQuantityTypeIdentifierBloodPressureSystolic", "HKCorrelationTypeIdentifierBloodPressure", "HKWorkoutTypeIdentifier",
+        "HKWorkoutRouteTypeIdentifier",
     ]
 
     @Test("kill -9 of the daemon during an import, then the import again: counts equal a clean import")
@@ -171,6 +172,7 @@ struct ImportResumeTests {
         #expect(try await clean.stop() == 0)
         #expect((expected["HKQuantityTypeIdentifierStepCount"] ?? 0) > 2000)
         #expect(expected["HKCorrelationTypeIdentifierBloodPressure"] == expected["HKQuantityTypeIdentifierBloodPressureSystolic"])
+        #expect((expected["HKWorkoutTypeIdentifier"] ?? 0) >= 1 && expected["HKWorkoutRouteTypeIdentifier"] == expected["HKWorkoutTypeIdentifier"])
 
         let first = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
         let salusctl = Process()
