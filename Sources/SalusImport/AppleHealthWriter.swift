@@ -227,58 +227,38 @@ package final class AppleHealthWriter {
         return "clinical-records/\(type)-\(id.isEmpty ? sample.uuid.uuidString : id).json"
     }
 
-    /// An electrocardiogram as Apple's `electrocardiograms/ecg_….csv`: the header lines the
-    /// importer reads (recorded date, classification, symptoms, software version, device, sample
-    /// rate, lead, unit) and one voltage per line in µV.
+    /// An electrocardiogram as Apple's `electrocardiograms/ecg_….csv` (`ElectrocardiogramCSV`,
+    /// which reads the same layout), its recorded date in this export's time zone.
     package func electrocardiogramCSV(_ sample: Sample, voltages: [ElectrocardiogramVoltage]) -> Data {
-        guard case .electrocardiogram(let ecg) = sample.value else { return Data() }
-        func quoted(_ text: String) -> String { text.contains(",") ? "\"\(text)\"" : text }
-        let classification = switch ecg.classification {
-        case .sinusRhythm: "Sinus Rhythm"
-        case .atrialFibrillation: "Atrial Fibrillation"
-        case .inconclusiveLowHeartRate: "Heart Rate Under 50"
-        case .inconclusiveHighHeartRate: "Heart Rate Over 120"
-        case .inconclusivePoorReading: "Poor Recording"
-        case .inconclusiveOther: "Inconclusive"
-        case .notSet, .unrecognized: ""
-        }
-        let symptoms = switch ecg.symptomsStatus {
-        case .notSet: ""
-        case .none: "None"
-        case .present: "Present"
-        }
-        let rate = ecg.samplingFrequency ?? (voltages.count > 1 ? 1 / voltages[1].timeSinceSampleStart : 512)
-        var lines = [
-            "Name,", "Recorded Date,\(date(sample.startDate))", "Classification,\(classification)", "Symptoms,\(symptoms)",
-            "Software Version,\(quoted(sample.sourceRevision.version ?? ""))", "Device,\(quoted(sample.device?.name ?? ""))",
-            "Sample Rate,\(Self.number(rate)) hertz", "", "Lead,Lead I", "Unit,µV", "",
-        ]
-        lines.reserveCapacity(lines.count + voltages.count)
-        for voltage in voltages { lines.append(Self.number(voltage.microvolts)) }
-        return Data(lines.joined(separator: "\n").utf8)
+        ElectrocardiogramCSV.data(of: sample, voltages: voltages, recordedDate: date(sample.startDate))
     }
 
     /// The path of an electrocardiogram's CSV: `electrocardiograms/ecg_2026-02-10_<first eight
     /// digits of its UUID>.csv`.
     package func electrocardiogramPath(of sample: Sample) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd"
-        return "electrocardiograms/ecg_\(formatter.string(from: sample.startDate))_\(sample.uuid.uuidString.prefix(8).lowercased()).csv"
+        "electrocardiograms/ecg_\(pathDates.day.string(from: sample.startDate))_\(sample.uuid.uuidString.prefix(8).lowercased()).csv"
     }
 
     /// The path of a route's GPX file inside the export's folder, as Apple names them:
     /// `workout-routes/route_2019-06-11_3.00pm.gpx`, from the route's start in `timeZone`, with
     /// the route's UUID's first eight digits added so that two routes in one minute differ.
     package func routePath(of route: Sample) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd_h.mma"
-        let stamp = formatter.string(from: route.startDate).lowercased()
+        let stamp = pathDates.minute.string(from: route.startDate).lowercased()
         return "workout-routes/route_\(stamp)_\(route.uuid.uuidString.prefix(8).lowercased()).gpx"
     }
+
+    /// The date forms of side files' names, in the export's time zone: `2019-06-11` and
+    /// `2019-06-11_3.00PM`; made once per export.
+    private lazy var pathDates: (day: DateFormatter, minute: DateFormatter) = {
+        func formatter(_ format: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = format
+            return formatter
+        }
+        return (formatter("yyyy-MM-dd"), formatter("yyyy-MM-dd_h.mma"))
+    }()
 
     /// Ends the document and closes the file.
     package func finish() throws {

@@ -17,11 +17,7 @@ extension RecordMapper {
             member.metadata = Self.withImportIdentifier(member.metadata, of: child)
             members.append(member)
         }
-        var metadata: [String: MetadataValue] = [:]
-        for entry in element.children(named: "MetadataEntry") {
-            guard let key = entry["key"], !key.isEmpty else { continue }
-            metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
-        }
+        let metadata = try metadata(of: element, rules: rules)
         let start = try date(element, "startDate")
         let end = try date(element, "endDate")
         let sample = Sample(
@@ -38,15 +34,11 @@ extension RecordMapper {
     /// that importing the same export twice, or a record the export repeats, saves it once.
     /// A record that carries its own sync identifier keeps it.
     package static func withImportIdentifier(_ metadata: [String: MetadataValue], of element: ExportElement) -> [String: MetadataValue] {
-        guard metadata[MetadataKey.syncIdentifier] == nil, metadata[MetadataKey.syncVersion] == nil else { return metadata }
         var parts = [element["startDate"] ?? "", element["endDate"] ?? "", (element["value"] ?? "") + (element["unit"] ?? "")]
         for child in element.children(named: "Record") {
             parts.append((child["type"] ?? "") + "=" + (child["value"] ?? "") + (child["unit"] ?? ""))
         }
-        var result = metadata
-        result[MetadataKey.syncIdentifier] = .string("applehealth:" + parts.joined(separator: "|"))
-        result[MetadataKey.syncVersion] = .number(1)
-        return result
+        return withContentIdentifier(metadata, parts: parts)
     }
 
     /// The characteristics of `<Me>`: each attribute naming a registered characteristic type,
@@ -236,15 +228,10 @@ extension RecordMapper {
             let unit = node["durationUnit"].flatMap { try? Self.unit($0) } ?? .minute
             return (try? Quantity(value: value, unit: unit).converted(to: .second))?.value
         }
+        // Real exports may write a workout's whole metadata block twice: a key read again keeps
+        // its one value.
         func readMetadata(of node: ExportElement) throws(ImportRefusal) -> [String: MetadataValue] {
-            // Real exports may write a workout's whole metadata block twice: a key read again
-            // keeps its one value.
-            var metadata: [String: MetadataValue] = [:]
-            for entry in node.children(named: "MetadataEntry") {
-                guard let key = entry["key"], !key.isEmpty else { continue }
-                metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
-            }
-            return metadata
+            try self.metadata(of: node, rules: rules)
         }
         func readEvents(of node: ExportElement) throws(ImportRefusal) -> [WorkoutEvent] {
             var events: [WorkoutEvent] = []

@@ -158,7 +158,8 @@ extension RecordMapper {
             line: element.line, field: "type", value: name, expected: "\(fallback), registered by a loaded plugin (salusctl types)")
     }
 
-    /// The typed values of the element's `MetadataEntry` children.
+    /// The typed values of the element's `MetadataEntry` children (a key written twice keeps its
+    /// one value), for every element kind the mapper reads.
     func metadata(of element: ExportElement, rules: TypeRules) throws(ImportRefusal) -> [String: MetadataValue] {
         var metadata: [String: MetadataValue] = [:]
         for entry in element.children(named: "MetadataEntry") {

@@ -84,11 +84,7 @@ package struct RecordMapper: Sendable {
                 line: line, field: "type", value: typeName,
                 expected: "a quantity or category type in a Record; \(typeName) is a \(rules.kind.rawValue) type")
         }
-        var metadata: [String: MetadataValue] = [:]
-        for entry in element.children(named: "MetadataEntry") {
-            guard let key = entry["key"], !key.isEmpty else { continue }
-            metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
-        }
+        let metadata = try metadata(of: element, rules: rules)
         // iOS 8 exports write `source=` where later ones write `sourceName=`.
         let source = SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"])
         let creation = element["creationDate"].flatMap(Self.date) ?? start

@@ -62,17 +62,11 @@ package enum ElectrocardiogramCSV {
         default:
             throw ImportRefusal(line: header.first { $0.label == "Unit" }?.line ?? 1, field: "\(path): Unit", value: unit, expected: "µV or mV")
         }
+        let classificationName = value("Classification")?.lowercased() ?? ""
         let classification: Electrocardiogram.Classification =
-            switch value("Classification")?.lowercased() ?? "" {
-            case "sinus rhythm": .sinusRhythm
-            case "atrial fibrillation": .atrialFibrillation
-            case "heart rate under 50", "low heart rate", "inconclusive low heart rate": .inconclusiveLowHeartRate
-            case "heart rate over 120", "heart rate over 150", "high heart rate", "inconclusive high heart rate": .inconclusiveHighHeartRate
-            case "poor recording", "inconclusive poor reading": .inconclusivePoorReading
-            case "inconclusive": .inconclusiveOther
-            case "": .notSet
-            default: .unrecognized
-            }
+            classificationName.isEmpty
+            ? .notSet
+            : Self.classificationNames.first { $0.names.contains(classificationName) }?.classification ?? .unrecognized
         let symptoms: Electrocardiogram.SymptomsStatus =
             switch value("Symptoms")?.lowercased() {
             case nil, "": .notSet
@@ -92,6 +86,41 @@ package enum ElectrocardiogramCSV {
             endDate: recorded.addingTimeInterval(Double(voltages.count) * interval), value: .electrocardiogram(electrocardiogram),
             sourceRevision: SourceRevision(appID: "", name: "ECG", version: Self.value(header, "Software Version")),
             device: device, metadata: metadata, creationDate: recorded)
+    }
+
+    /// The names each classification goes by in the files, in lower case; the first is the one
+    /// written.
+    static let classificationNames: [(classification: Electrocardiogram.Classification, names: [String])] = [
+        (.sinusRhythm, ["sinus rhythm"]),
+        (.atrialFibrillation, ["atrial fibrillation"]),
+        (.inconclusiveLowHeartRate, ["heart rate under 50", "low heart rate", "inconclusive low heart rate"]),
+        (.inconclusiveHighHeartRate, ["heart rate over 120", "heart rate over 150", "high heart rate", "inconclusive high heart rate"]),
+        (.inconclusivePoorReading, ["poor recording", "inconclusive poor reading"]),
+        (.inconclusiveOther, ["inconclusive"]),
+    ]
+
+    /// `sample` in the layout `sample(from:path:)` reads: the header (recorded date, the
+    /// classification by its first name, symptoms, software version, device, sample rate, lead,
+    /// unit), then one voltage per line in µV.
+    package static func data(of sample: Sample, voltages: [ElectrocardiogramVoltage], recordedDate: String) -> Data {
+        guard case .electrocardiogram(let ecg) = sample.value else { return Data() }
+        func quoted(_ text: String) -> String { text.contains(",") ? "\"\(text)\"" : text }
+        let classification = classificationNames.first { $0.classification == ecg.classification }?.names[0]
+            .split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ") ?? ""
+        let symptoms = switch ecg.symptomsStatus {
+        case .notSet: ""
+        case .none: "None"
+        case .present: "Present"
+        }
+        let rate = ecg.samplingFrequency ?? (voltages.count > 1 ? 1 / voltages[1].timeSinceSampleStart : 512)
+        var lines = [
+            "Name,", "Recorded Date,\(recordedDate)", "Classification,\(classification)", "Symptoms,\(symptoms)",
+            "Software Version,\(quoted(sample.sourceRevision.version ?? ""))", "Device,\(quoted(sample.device?.name ?? ""))",
+            "Sample Rate,\(AppleHealthWriter.number(rate)) hertz", "", "Lead,Lead I", "Unit,µV", "",
+        ]
+        lines.reserveCapacity(lines.count + voltages.count)
+        for voltage in voltages { lines.append(AppleHealthWriter.number(voltage.microvolts)) }
+        return Data(lines.joined(separator: "\n").utf8)
     }
 
     static func value(_ header: [(label: String, value: String, line: Int)], _ label: String) -> String? {
