@@ -224,8 +224,9 @@ let package = Package(
         .testTarget(
             name: "SalusStoreTests",
             dependencies: [
-                "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport",
+                "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport", "SalusWire", "SalusProto",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .testTarget(

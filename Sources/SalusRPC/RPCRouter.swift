@@ -130,6 +130,13 @@ package struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
     package func write(_ message: Message) async throws {
         try await stream.send(try encodeMessage(message))
     }
+
+    /// Sends one message already serialized (the bytes of a `Message`, written by a lean
+    /// encoder that the caller has checked against SwiftProtobuf's form); same flow control as
+    /// `write(_:)`.
+    package func writeSerialized(_ bytes: [UInt8]) async throws {
+        try await stream.send(ByteBuffer(bytes: bytes))
+    }
 }
 
 /// The request messages of a client-streaming or bidirectional call.

@@ -1,19 +1,68 @@
 import SalusModel
 
+/// What a page of an anchored read tells the live feed: where to resume and whether it holds
+/// anything.
+package protocol AnchoredPage: Sendable {
+    /// Where to resume.
+    var anchor: Anchor { get }
+    /// Whether the limit cut the changes short.
+    var hasMore: Bool { get }
+    /// Whether the page holds no change.
+    var isEmpty: Bool { get }
+}
+
+extension AnchoredQueryResult: AnchoredPage {
+    package var isEmpty: Bool { added.isEmpty && deleted.isEmpty }
+}
+
+/// An anchored read written as wire bytes (`SampleStore.anchoredWire`): the `AnchoredBatch`
+/// fields of the added samples (1) and deleted objects (2), in change order.
+package struct WireAnchoredPage: AnchoredPage {
+    /// The serialized fields 1 and 2; `count` is added plus deleted.
+    package var changes: WirePage
+    /// How many added samples.
+    package var added: Int
+    /// How many deleted objects.
+    package var deleted: Int
+    /// Where to resume.
+    package var anchor: Anchor
+    /// Whether the limit cut the changes short.
+    package var hasMore: Bool
+
+    package var isEmpty: Bool { changes.count == 0 }
+
+    /// The whole serialized `salus.v1.AnchoredBatch`: the changes, then the anchor (3),
+    /// `initial_results_complete` (4) and `more_changes` (5).
+    package func batch(initialResultsComplete: Bool, moreChanges: Bool) -> [UInt8] {
+        var out = ProtoBytes()
+        out.bytes = changes.bytes
+        out.int64(3, Int64(bitPattern: anchor.rawValue))
+        out.int64(4, initialResultsComplete ? 1 : 0)
+        out.int64(5, moreChanges ? 1 : 0)
+        return out.bytes
+    }
+}
+
 /// One batch of a live anchored query: changes in change order and where to resume.
-package struct AnchoredBatch: Hashable, Sendable {
+package struct LiveAnchoredBatch<Page: AnchoredPage>: Sendable {
     /// The changes.
-    package var result: AnchoredQueryResult
+    package var result: Page
     /// True on the last batch of the initial results (the changes that existed when the query
     /// started); later batches are live updates.
     package var initialResultsComplete: Bool
 
     /// Creates a batch.
-    package init(result: AnchoredQueryResult, initialResultsComplete: Bool) {
+    package init(result: Page, initialResultsComplete: Bool) {
         self.result = result
         self.initialResultsComplete = initialResultsComplete
     }
 }
+
+extension LiveAnchoredBatch: Equatable where Page: Equatable {}
+extension LiveAnchoredBatch: Hashable where Page: Hashable {}
+
+/// A batch of a live anchored query of model samples.
+package typealias AnchoredBatch = LiveAnchoredBatch<AnchoredQueryResult>
 
 /// A live anchored query: the initial results in pages, then every later matching change, in
 /// order, until the store closes or the iterating task is cancelled.
@@ -25,24 +74,26 @@ package struct AnchoredBatch: Hashable, Sendable {
 /// not in memory. Live batches are never empty; the initial results end with one batch marked
 /// `initialResultsComplete`, empty if there was nothing.
 ///
+/// Pages are model results (`AnchoredChanges`) or wire bytes (`WireAnchoredChanges`); the
+/// feed's rules are the same.
+///
 /// Errors: `anchorExpired` from the first `next()` when the anchor is below the tombstone
 /// horizon, and any other `StoreError` from the queries. Iterate it once, from one task.
-package struct AnchoredChanges: AsyncSequence, Sendable {
+package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable {
     /// Each element is one batch.
-    package typealias Element = AnchoredBatch
+    package typealias Element = LiveAnchoredBatch<Page>
+    /// Reads at most a page of changes after an anchor.
+    typealias Read = @Sendable (Anchor?) async throws -> Page
 
-    let store: SampleStore
-    let descriptors: [QueryDescriptor]
+    let types: Set<TypeIdentifier>
     let anchor: Anchor?
-    let pageSize: Int
+    let read: Read
     let events: CommitEvents
 
     /// The iterator.
     package struct AsyncIterator: AsyncIteratorProtocol {
-        let store: SampleStore
-        let descriptors: [QueryDescriptor]
         let types: Set<TypeIdentifier>
-        let pageSize: Int
+        let read: Read
         var events: CommitEvents.AsyncIterator
         var anchor: Anchor?
         var initialDone = false
@@ -50,13 +101,13 @@ package struct AnchoredChanges: AsyncSequence, Sendable {
         var finished = false
 
         /// The next batch, or nil when the store closed or the task was cancelled.
-        package mutating func next() async throws -> AnchoredBatch? {
+        package mutating func next() async throws -> LiveAnchoredBatch<Page>? {
             while !finished {
                 if !initialDone {
-                    let result = try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize)
+                    let result = try await read(anchor)
                     anchor = result.anchor
                     initialDone = !result.hasMore
-                    return AnchoredBatch(result: result, initialResultsComplete: initialDone)
+                    return LiveAnchoredBatch(result: result, initialResultsComplete: initialDone)
                 }
                 if !hasMore {
                     guard let event = await events.next() else {
@@ -68,11 +119,11 @@ package struct AnchoredChanges: AsyncSequence, Sendable {
                     }
                 }
                 try Task.checkCancellation()
-                let result = try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize)
+                let result = try await read(anchor)
                 anchor = result.anchor
                 hasMore = result.hasMore
-                if !result.added.isEmpty || !result.deleted.isEmpty {
-                    return AnchoredBatch(result: result, initialResultsComplete: false)
+                if !result.isEmpty {
+                    return LiveAnchoredBatch(result: result, initialResultsComplete: false)
                 }
             }
             return nil
@@ -81,27 +132,50 @@ package struct AnchoredChanges: AsyncSequence, Sendable {
 
     /// Makes the iterator; the commit subscription was taken when the sequence was made.
     package func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(
-            store: store, descriptors: descriptors, types: Set(descriptors.map(\.type)), pageSize: pageSize,
-            events: events.makeAsyncIterator(), anchor: anchor)
+        AsyncIterator(types: types, read: read, events: events.makeAsyncIterator(), anchor: anchor)
     }
 }
+
+/// A live anchored query of model samples.
+package typealias AnchoredChanges = LiveAnchoredChanges<AnchoredQueryResult>
+/// A live anchored query written as wire bytes.
+package typealias WireAnchoredChanges = LiveAnchoredChanges<WireAnchoredPage>
 
 extension SampleStore {
     /// A live anchored query from `anchor` (nil: from the start): the initial results in pages
     /// of at most `pageSize` changes, then every later change matching `descriptors`; see
-    /// `AnchoredChanges`.
+    /// `LiveAnchoredChanges`.
     ///
     /// The commit subscription starts here, before any query runs. Throws `invalidArgument`
     /// at once for an invalid predicate or a non-positive page size.
     package func anchoredChanges(_ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500) throws
         -> AnchoredChanges
     {
+        try liveChanges(descriptors, from: anchor, pageSize: pageSize) { store, anchor in
+            try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize)
+        }
+    }
+
+    /// The same live query, each page written as wire bytes by `encoder` (`anchoredWire`).
+    package func anchoredWireChanges(
+        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500, encoder: SampleWireEncoder
+    ) throws -> WireAnchoredChanges {
+        let builder = WirePageBuilder(encoder: encoder)
+        return try liveChanges(descriptors, from: anchor, pageSize: pageSize) { store, anchor in
+            try await store.anchoredWire(descriptors, anchor: anchor, limit: pageSize, builder: builder)
+        }
+    }
+
+    private func liveChanges<Page: AnchoredPage>(
+        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int,
+        read: @escaping @Sendable (SampleStore, Anchor?) async throws -> Page
+    ) throws -> LiveAnchoredChanges<Page> {
         guard pageSize > 0 else {
             throw StoreError.invalid("pageSize", value: "\(pageSize)", expected: "a positive page size")
         }
         _ = try StoreReads.compile(descriptors, catalog: catalog)
-        return AnchoredChanges(
-            store: self, descriptors: descriptors, anchor: anchor, pageSize: pageSize, events: commits())
+        return LiveAnchoredChanges(
+            types: Set(descriptors.map(\.type)), anchor: anchor, read: { [self] anchor in try await read(self, anchor) },
+            events: commits())
     }
 }

@@ -92,37 +92,115 @@ package struct SamplePages: AsyncSequence, Sendable {
         return SQLFragment(sql: "(" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
+    /// The statement that reads one page: `size` rows of `SampleRows.columns` after `cursor`.
+    static func pageStatement(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int) throws -> Statement {
+        var sql =
+            "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) "
+            + "AND \(plan.filter.sql)"
+        var arguments: [SQLValue] = [.text(plan.type.rawValue)] + plan.filter.arguments
+        if let cursor {
+            let condition = keysetCondition(plan.keys, cursor: cursor)
+            sql += " AND \(condition.sql)"
+            arguments += condition.arguments
+        }
+        sql += " ORDER BY " + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+        sql += " LIMIT ?"
+        arguments.append(.integer(Int64(size)))
+        let statement = try database.prepare(sql, cached: false)
+        try statement.bind(arguments)
+        return statement
+    }
+
+    /// The keyset cursor after a row with these keys.
+    static func cursor(_ plan: Plan, id: Int64, start: Int64, end: Int64) -> [Int64] {
+        plan.keys.map { key -> Int64 in
+            switch key.column {
+            case "r.start_us": start
+            case "r.end_us": end
+            default: id
+            }
+        }
+    }
+
     static func page(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int) throws
         -> ([Sample], [Int64]?)
     {
         try database.transaction(immediate: false) {
-            var sql =
-                "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) "
-                + "AND \(plan.filter.sql)"
-            var arguments: [SQLValue] = [.text(plan.type.rawValue)] + plan.filter.arguments
-            if let cursor {
-                let condition = keysetCondition(plan.keys, cursor: cursor)
-                sql += " AND \(condition.sql)"
-                arguments += condition.arguments
-            }
-            sql += " ORDER BY " + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(size)))
-            let statement = try database.prepare(sql, cached: false)
-            try statement.bind(arguments)
+            let statement = try pageStatement(database, plan: plan, after: cursor, size: size)
+            defer { statement.reset() }
             var decoder = SampleRowDecoder()
             var rows: [DecodedRow] = []
             while try statement.step() { rows.append(try decoder.decode(statement)) }
-            let last = rows.last.map { row in
-                plan.keys.map { key -> Int64 in
-                    switch key.column {
-                    case "r.start_us": row.startMicroseconds
-                    case "r.end_us": row.endMicroseconds
-                    default: row.id
-                    }
-                }
-            }
+            let last = rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.startMicroseconds, end: $0.endMicroseconds) }
             return (try SampleRows.samples(database, rows: rows), last)
         }
+    }
+
+    /// The same query, read as the bytes of `salus.v1.SampleBatch` pages by `encoder` with no
+    /// model sample in between; see `SampleWirePages`. Not for correlation types, which need the
+    /// model (reading one fails).
+    package func wire(_ encoder: SampleWireEncoder) -> SampleWirePages {
+        SampleWirePages(readers: readers, plan: plan, pageSize: pageSize, encoder: encoder)
+    }
+}
+
+/// A sample query's pages as the serialized `salus.v1.SampleBatch` messages a client receives,
+/// written straight from the rows (`SampleWireEncoder`); same order, paging, memory bound and
+/// consistency as `SamplePages`. The metadata of a page is read with one query, in the page's
+/// read transaction.
+package struct SampleWirePages: AsyncSequence, Sendable {
+    /// A page: a serialized `SampleBatch` (field 1 repeated) and how many samples it holds.
+    package typealias Element = WirePage
+
+    let readers: ReaderPool
+    let plan: SamplePages.Plan
+    let pageSize: Int
+    let encoder: SampleWireEncoder
+
+    /// The iterator.
+    package struct AsyncIterator: AsyncIteratorProtocol {
+        let readers: ReaderPool
+        let plan: SamplePages.Plan
+        let pageSize: Int
+        let builder: WirePageBuilder
+        var cursor: [Int64]?
+        var delivered = 0
+        var finished = false
+
+        /// The next page, or nil after the last one.
+        package mutating func next() async throws -> WirePage? {
+            guard !finished else { return nil }
+            try Task.checkCancellation()
+            let size = plan.limit.map { Swift.min(pageSize, $0 - delivered) } ?? pageSize
+            guard size > 0 else {
+                finished = true
+                return nil
+            }
+            let (plan, cursor, builder) = (self.plan, self.cursor, self.builder)
+            let (page, last) = try await readers.run { database in
+                try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?) in
+                    builder.reset()
+                    let statement = try SamplePages.pageStatement(database, plan: plan, after: cursor, size: size)
+                    defer { statement.reset() }
+                    while try statement.step() { try builder.addSample(statement) }
+                    try builder.readMetadata(database, rows: builder.rows.indices)
+                    var out = ProtoBytes()
+                    out.bytes.reserveCapacity(builder.heads.bytes.count + builder.metadata.bytes.count
+                        + builder.tails.bytes.count + 16 * builder.rows.count)
+                    builder.appendSamples(builder.rows.indices, field: 1, to: &out)
+                    let last = builder.rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.start, end: $0.end) }
+                    return (WirePage(bytes: out.bytes, count: builder.rows.count), last)
+                }
+            }
+            delivered += page.count
+            if page.count < size { finished = true }
+            self.cursor = last
+            return page.count == 0 ? nil : page
+        }
+    }
+
+    /// Makes an iterator that starts at the first sample.
+    package func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(readers: readers, plan: plan, pageSize: pageSize, builder: WirePageBuilder(encoder: encoder))
     }
 }

@@ -82,6 +82,17 @@ package final class Statement {
         }
     }
 
+    /// Binds UTF-8 `text` (copied by SQLite) to the parameter at `index` (1-based), without
+    /// making a Swift string of it.
+    package func bindText(_ text: UnsafeRawBufferPointer, at index: Int32) throws(DatabaseError) {
+        let base = text.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer<CChar>(bitPattern: 1)
+        let result = sqlite3_bind_text(pointer, index, base, Int32(text.count), transient)
+        guard result == SQLITE_OK else {
+            throw DatabaseError(
+                code: result, message: database.errorMessage, context: "binding parameter \(index) of \(sql.prefix(80))")
+        }
+    }
+
     /// Steps to the next row: true when a row is available, false when done.
     package func step() throws(DatabaseError) -> Bool {
         let result = sqlite3_step(pointer)
@@ -126,6 +137,16 @@ package final class Statement {
         let count = Int(sqlite3_column_bytes(pointer, index))
         guard count > 0, let bytes = sqlite3_column_blob(pointer, index) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    /// Column `index`'s bytes (a text's UTF-8 or a blob's bytes) in SQLite's own buffer: no copy,
+    /// valid until the statement steps or resets. Nil when NULL.
+    package func rawBytes(_ index: Int32) -> UnsafeRawBufferPointer? {
+        guard let bytes = sqlite3_column_blob(pointer, index) else {
+            // A zero-length blob or text is a null pointer too; only NULL is nil.
+            return sqlite3_column_type(pointer, index) == SQLITE_NULL ? nil : UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, index)))
     }
 
     /// Column `index` as a UUID, nil when NULL or not 16 bytes.

@@ -51,38 +51,11 @@ enum StoreReads {
     ) throws -> AnchoredQueryResult {
         try database.transaction(immediate: false) {
             let (from, last) = try range(database, after: anchor)
-            var sampleTests: [String] = []
-            var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
-            var tombstoneTests: [String] = []
-            var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
-            for descriptor in descriptors {
-                // `+r.type_id`: walk the change-sequence index in order instead of the type's
-                // date index, so each page costs its own rows, not the whole type.
-                sampleTests.append("(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(descriptor.samples.sql))")
-                sampleArguments += [.text(descriptor.type.rawValue)] + descriptor.samples.arguments
-                tombstoneTests.append(
-                    "(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND coalesce(\(descriptor.tombstones.sql), 1))")
-                tombstoneArguments += [.text(descriptor.type.rawValue)] + descriptor.tombstones.arguments
-            }
-            let matchSamples = sampleTests.isEmpty ? "0" : sampleTests.joined(separator: " OR ")
-            let matchTombstones = tombstoneTests.isEmpty ? "0" : tombstoneTests.joined(separator: " OR ")
-            let fetch = limit.map { Int64(Swift.min($0, Int(Int32.max))) + 1 } ?? -1
-            sampleArguments.append(.integer(fetch))
-            tombstoneArguments.append(.integer(fetch))
-
-            let sampleStatement = try database.prepare(
-                "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
-                    + "ORDER BY r.seq LIMIT ?", cached: false)
-            try sampleStatement.bind(sampleArguments)
+            let (sampleStatement, tombstoneStatement) = try anchoredStatements(
+                database, descriptors: descriptors, from: from, last: last, limit: limit)
             var decoder = SampleRowDecoder()
             var rows: [DecodedRow] = []
             while try sampleStatement.step() { rows.append(try decoder.decode(sampleStatement)) }
-
-            let tombstoneStatement = try database.prepare(
-                "SELECT r.seq, r.uuid, t.identifier, r.sync_identifier, r.sync_version FROM tombstones r "
-                    + "JOIN types t ON t.id = r.type_id WHERE r.seq > ? AND r.seq <= ? AND (\(matchTombstones)) "
-                    + "ORDER BY r.seq LIMIT ?", cached: false)
-            try tombstoneStatement.bind(tombstoneArguments)
             var deletions: [(Int64, DeletedObject)] = []
             while try tombstoneStatement.step() {
                 var metadata: [String: MetadataValue] = [:]
@@ -100,34 +73,107 @@ enum StoreReads {
                             metadata: metadata)
                     ))
             }
+            let cut = Cut(
+                rows: rows.lazy.map(\.sequence), deletions: deletions.lazy.map(\.0), from: from, last: last, limit: limit)
+            let samples = try SampleRows.samples(database, rows: Array(rows.prefix(cut.rows)))
+            return AnchoredQueryResult(
+                added: samples, deleted: deletions.prefix(cut.deletions).map(\.1), anchor: Anchor(sequence: cut.anchor),
+                hasMore: cut.hasMore)
+        }
+    }
 
-            // Merge both lists in change order and cut at the limit.
-            var keptRows: [DecodedRow] = []
-            var keptDeletions: [DeletedObject] = []
-            var rowIndex = 0
-            var deletionIndex = 0
-            var lastTaken: Int64 = from
-            var hasMore = false
-            while rowIndex < rows.count || deletionIndex < deletions.count {
-                if let limit, keptRows.count + keptDeletions.count == limit {
+    /// The same changes as `anchored`, written as the bytes of `AnchoredBatch` fields 1 (added)
+    /// and 2 (deleted) by `builder`, with no model sample in between.
+    static func anchoredWire(
+        _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?, builder: WirePageBuilder
+    ) throws -> WireAnchoredPage {
+        try database.transaction(immediate: false) {
+            let (from, last) = try range(database, after: anchor)
+            let (sampleStatement, tombstoneStatement) = try anchoredStatements(
+                database, descriptors: descriptors, from: from, last: last, limit: limit)
+            builder.reset()
+            while try sampleStatement.step() { try builder.addSample(sampleStatement) }
+            while try tombstoneStatement.step() { try builder.addDeletion(tombstoneStatement) }
+            let cut = Cut(
+                rows: builder.rows.lazy.map(\.sequence), deletions: builder.deletionRows.lazy.map(\.sequence),
+                from: from, last: last, limit: limit)
+            try builder.readMetadata(database, rows: 0..<cut.rows)
+            var out = ProtoBytes()
+            out.bytes.reserveCapacity(
+                builder.heads.bytes.count + builder.metadata.bytes.count + builder.tails.bytes.count
+                    + builder.deletions.bytes.count + 16 * (builder.rows.count + builder.deletionRows.count) + 32)
+            builder.appendSamples(0..<cut.rows, field: 1, to: &out)
+            builder.appendDeletions(0..<cut.deletions, field: 2, to: &out)
+            return WireAnchoredPage(
+                changes: WirePage(bytes: out.bytes, count: cut.rows + cut.deletions), added: cut.rows,
+                deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)
+        }
+    }
+
+    /// The statements of an anchored read: samples, then tombstones, each matching any
+    /// descriptor, in change order, after `from` up to `last`, at most one more than `limit`.
+    static func anchoredStatements(
+        _ database: Database, descriptors: [CompiledDescriptor], from: Int64, last: Int64, limit: Int?
+    ) throws -> (samples: Statement, tombstones: Statement) {
+        var sampleTests: [String] = []
+        var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
+        var tombstoneTests: [String] = []
+        var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
+        for descriptor in descriptors {
+            // `+r.type_id`: walk the change-sequence index in order instead of the type's
+            // date index, so each page costs its own rows, not the whole type.
+            sampleTests.append("(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(descriptor.samples.sql))")
+            sampleArguments += [.text(descriptor.type.rawValue)] + descriptor.samples.arguments
+            tombstoneTests.append(
+                "(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND coalesce(\(descriptor.tombstones.sql), 1))")
+            tombstoneArguments += [.text(descriptor.type.rawValue)] + descriptor.tombstones.arguments
+        }
+        let matchSamples = sampleTests.isEmpty ? "0" : sampleTests.joined(separator: " OR ")
+        let matchTombstones = tombstoneTests.isEmpty ? "0" : tombstoneTests.joined(separator: " OR ")
+        let fetch = limit.map { Int64(Swift.min($0, Int(Int32.max))) + 1 } ?? -1
+        sampleArguments.append(.integer(fetch))
+        tombstoneArguments.append(.integer(fetch))
+
+        let sampleStatement = try database.prepare(
+            "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
+                + "ORDER BY r.seq LIMIT ?", cached: false)
+        try sampleStatement.bind(sampleArguments)
+        let tombstoneStatement = try database.prepare(
+            "SELECT r.seq, r.uuid, t.identifier, r.sync_identifier, r.sync_version FROM tombstones r "
+                + "JOIN types t ON t.id = r.type_id WHERE r.seq > ? AND r.seq <= ? AND (\(matchTombstones)) "
+                + "ORDER BY r.seq LIMIT ?", cached: false)
+        try tombstoneStatement.bind(tombstoneArguments)
+        return (sampleStatement, tombstoneStatement)
+    }
+
+    /// Where an anchored read stops: both lists merged in change order and cut at the limit.
+    /// Kept are a prefix of each list.
+    struct Cut {
+        var rows = 0
+        var deletions = 0
+        var anchor: Int64
+        var hasMore = false
+
+        init<R: Collection, D: Collection>(rows: R, deletions: D, from: Int64, last: Int64, limit: Int?)
+        where R.Element == Int64, D.Element == Int64, R.Index == Int, D.Index == Int {
+            var lastTaken = from
+            anchor = last
+            while self.rows < rows.count || self.deletions < deletions.count {
+                if let limit, self.rows + self.deletions == limit {
                     hasMore = true
-                    break
+                    anchor = lastTaken
+                    return
                 }
-                let rowSequence = rowIndex < rows.count ? rows[rowIndex].sequence : .max
-                let deletionSequence = deletionIndex < deletions.count ? deletions[deletionIndex].0 : .max
+                let rowSequence = self.rows < rows.count ? rows[self.rows] : .max
+                let deletionSequence = self.deletions < deletions.count ? deletions[self.deletions] : .max
                 if rowSequence < deletionSequence {
-                    keptRows.append(rows[rowIndex])
                     lastTaken = rowSequence
-                    rowIndex += 1
+                    self.rows += 1
                 } else {
-                    keptDeletions.append(deletions[deletionIndex].1)
                     lastTaken = deletionSequence
-                    deletionIndex += 1
+                    self.deletions += 1
                 }
             }
-            let samples = try SampleRows.samples(database, rows: keptRows)
-            return AnchoredQueryResult(
-                added: samples, deleted: keptDeletions, anchor: Anchor(sequence: hasMore ? lastTaken : last), hasMore: hasMore)
         }
     }
 

@@ -93,33 +93,48 @@ extension Sample {
         wire.type = type.rawValue
         wire.startDate = WireDate.microseconds(startDate)
         wire.endDate = WireDate.microseconds(endDate)
-        switch value {
-        case .quantity(let quantity): wire.quantity = quantity.wire
-        case .category(let raw):
-            var category = Salus_V1_CategoryValue()
-            category.value = Int64(raw)
-            wire.category = category
-        case .workout(let workout): wire.workout = workout.wire(start: startDate, end: endDate)
-        case .visionPrescription(let prescription): wire.visionPrescription = prescription.wire
-        case .document(let document): wire.document = document.wire
-        case .clinicalRecord(let record): wire.clinicalRecord = record.wire
-        case .workoutRoute(let route): wire.workoutRoute = route.wire
-        case .electrocardiogram(let electrocardiogram): wire.electrocardiogram = electrocardiogram.wire
-        case .audiogram(let audiogram): wire.audiogram = audiogram.wire
-        case .heartbeatSeries(let series): wire.heartbeatSeries = series.wire
-        case .stateOfMind(let state): wire.stateOfMind = state.wire
-        case .medicationDoseEvent(let event): wire.medicationDoseEvent = event.wire
-        case .scoredAssessment(let assessment): wire.scoredAssessment = assessment.wire
-        case .correlation(let correlation):
-            var wireCorrelation = Salus_V1_Correlation()
-            wireCorrelation.objects = correlation.objects.map(\.wire)
-            wire.correlation = wireCorrelation
-        }
+        wire.value = Self.wireValue(value, start: startDate, end: endDate)
         wire.sourceRevision = sourceRevision.wire
         if let device { wire.device = device.wire }
         wire.metadata = metadata.mapValues(\.wire)
         wire.creationDate = WireDate.microseconds(creationDate)
         return wire
+    }
+
+    /// The wire form of a sample's value; `start` and `end` are the sample's dates (a workout's
+    /// duration is computed from them).
+    package static func wireValue(_ value: SampleValue, start: Date, end: Date) -> Salus_V1_Sample.OneOf_Value {
+        switch value {
+        case .quantity(let quantity): return .quantity(quantity.wire)
+        case .category(let raw):
+            var category = Salus_V1_CategoryValue()
+            category.value = Int64(raw)
+            return .category(category)
+        case .workout(let workout): return .workout(workout.wire(start: start, end: end))
+        case .visionPrescription(let prescription): return .visionPrescription(prescription.wire)
+        case .document(let document): return .document(document.wire)
+        case .clinicalRecord(let record): return .clinicalRecord(record.wire)
+        case .workoutRoute(let route): return .workoutRoute(route.wire)
+        case .electrocardiogram(let electrocardiogram): return .electrocardiogram(electrocardiogram.wire)
+        case .audiogram(let audiogram): return .audiogram(audiogram.wire)
+        case .heartbeatSeries(let series): return .heartbeatSeries(series.wire)
+        case .stateOfMind(let state): return .stateOfMind(state.wire)
+        case .medicationDoseEvent(let event): return .medicationDoseEvent(event.wire)
+        case .scoredAssessment(let assessment): return .scoredAssessment(assessment.wire)
+        case .correlation(let correlation):
+            var wireCorrelation = Salus_V1_Correlation()
+            wireCorrelation.objects = correlation.objects.map(\.wire)
+            return .correlation(wireCorrelation)
+        }
+    }
+
+    /// The serialized value field alone (its tag, length and message), as it appears inside a
+    /// serialized `Salus_V1_Sample`: what the store's lean row encoder splices in for kinds whose
+    /// values it keeps as payloads (`SampleWireEncoder.ValueEncoder`).
+    package static func encodedValue(_ value: SampleValue, startMicroseconds: Int64, endMicroseconds: Int64) throws -> [UInt8] {
+        var only = Salus_V1_Sample()
+        only.value = wireValue(value, start: WireDate.date(startMicroseconds), end: WireDate.date(endMicroseconds))
+        return try only.serializedBytes()
     }
 }
 

@@ -23,6 +23,23 @@ package struct StoreService: Sendable {
     /// Samples per streamed page.
     static let pageSize = 500
 
+    /// Writes rows straight to wire bytes (docs/storage.md, "Reading rows straight to wire
+    /// bytes"); payload kinds' values through the wire layer's conversion.
+    static let wireEncoder = SampleWireEncoder { value, start, end in
+        try Sample.encodedValue(value, startMicroseconds: start, endMicroseconds: end)
+    }
+
+    /// Whether rows of `type` go to the client as the store writes them, with no model sample:
+    /// correlations (narrowed per member) and workouts (completed with statistics) need the
+    /// model, and so does a document whose bytes are left out.
+    func servesLean(_ type: TypeIdentifier, includeData: Bool = true) -> Bool {
+        switch registry.type(type.rawValue)?.kind {
+        case .correlation?, .workout?, nil: false
+        case .document?: includeData
+        default: true
+        }
+    }
+
     let store: SampleStore
     let registry: TypeRegistry
     let authorization: AuthorizationEngine
@@ -229,6 +246,14 @@ package struct StoreService: Sendable {
             limit: isCorrelation ? nil : limit,
             memberPredicates: memberPredicates
         )
+        if servesLean(type, includeData: request.includeData) {
+            try await storeCall {
+                for try await page in try store.samples(query, pageSize: Self.pageSize).wire(Self.wireEncoder) {
+                    try await writer.writeSerialized(page.bytes)
+                }
+            }
+            return
+        }
         try await storeCall {
             var remaining = limit
             for try await page in try store.samples(query, pageSize: Self.pageSize) {
@@ -290,6 +315,37 @@ package struct StoreService: Sendable {
             descriptors.append(typed)
         }
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
+        var resume = anchor
+        var initialDone = false
+        if descriptors.allSatisfy({ servesLean($0.type) }) {
+            if request.limit > 0 && !request.live {
+                let page = try await storeCall {
+                    try await store.anchoredWire(
+                        descriptors, anchor: anchor, limit: Int(clamping: request.limit), encoder: Self.wireEncoder)
+                }
+                try await writer.writeSerialized(page.batch(initialResultsComplete: true, moreChanges: page.hasMore))
+                return
+            }
+            // Access is checked again at each delivery: when it changed since the start (a
+            // revocation), the rest goes through the model path, which filters each sample.
+            let access = descriptors.map { authorization.readAccess(caller, type: $0.type.rawValue) }
+            let done = try await storeCall { () async throws -> Bool in
+                let changes = try store.anchoredWireChanges(
+                    descriptors, from: anchor, pageSize: Self.pageSize, encoder: Self.wireEncoder)
+                for try await change in changes {
+                    guard descriptors.map({ authorization.readAccess(caller, type: $0.type.rawValue) }) == access else {
+                        return false
+                    }
+                    try await writer.writeSerialized(
+                        change.result.batch(initialResultsComplete: change.initialResultsComplete, moreChanges: false))
+                    resume = change.result.anchor
+                    initialDone = initialDone || change.initialResultsComplete
+                    if change.initialResultsComplete && !request.live { return true }
+                }
+                return true
+            }
+            if done { return }
+        }
         if request.limit > 0 && !request.live {
             let result = try await storeCall {
                 try await store.anchoredQuery(descriptors, anchor: anchor, limit: Int(clamping: request.limit))
@@ -303,16 +359,19 @@ package struct StoreService: Sendable {
             return
         }
         try await storeCall {
-            var initialDone = false
-            for try await change in try store.anchoredChanges(descriptors, from: anchor, pageSize: Self.pageSize) {
+            // After the lean path above, the initial results may be done already: later batches
+            // are live updates.
+            let resumedLive = initialDone
+            for try await change in try store.anchoredChanges(descriptors, from: resume, pageSize: Self.pageSize) {
                 // Access is checked again at each delivery, so a revocation stops the type at once,
                 // and a live update left empty by it is not sent (its anchor would tell of a write).
                 var (result, filtered) = authorization.filter(change.result, for: caller)
-                if filtered && initialDone && result.added.isEmpty && result.deleted.isEmpty { continue }
+                if (filtered || resumedLive) && initialDone && result.added.isEmpty && result.deleted.isEmpty { continue }
                 result.added = try await completingWorkouts(result.added, for: caller)
+                let initialComplete = change.initialResultsComplete && !resumedLive
                 initialDone = initialDone || change.initialResultsComplete
                 var batch = Self.batch(result)
-                batch.initialResultsComplete = change.initialResultsComplete
+                batch.initialResultsComplete = initialComplete
                 try await writer.write(batch)
                 if change.initialResultsComplete && !request.live { return }
             }

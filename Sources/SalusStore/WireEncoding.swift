@@ -1,0 +1,379 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import SalusModel
+
+/// Protocol Buffers' binary format, written into one growing byte array: what the lean read
+/// path uses to turn rows into `salus.v1` messages without building them first.
+///
+/// Fields follow proto3's rules as SwiftProtobuf writes them: a scalar at its default (0, an
+/// empty string, a double whose bit pattern is 0) is left out unless it is a oneof member or a map
+/// entry's key or value, which are always written (`always`).
+struct ProtoBytes {
+    var bytes: [UInt8] = []
+
+    static let varintType: UInt64 = 0
+    static let fixed64Type: UInt64 = 1
+    static let lengthType: UInt64 = 2
+
+    /// The bytes a varint of `value` takes.
+    @inline(__always) static func varintSize(_ value: UInt64) -> Int {
+        var size = 1
+        var rest = value >> 7
+        while rest != 0 {
+            size += 1
+            rest >>= 7
+        }
+        return size
+    }
+
+    @inline(__always) mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    @inline(__always) mutating func tag(_ field: UInt64, _ wireType: UInt64) {
+        varint(field << 3 | wireType)
+    }
+
+    /// An int64 (or int32, or an enum) field.
+    @inline(__always) mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
+        guard always || value != 0 else { return }
+        tag(field, Self.varintType)
+        varint(UInt64(bitPattern: value))
+    }
+
+    /// A double field.
+    @inline(__always) mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
+        guard always || value.bitPattern != 0 else { return }
+        tag(field, Self.fixed64Type)
+        var pattern = value.bitPattern.littleEndian
+        withUnsafeBytes(of: &pattern) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A string or bytes field from raw bytes.
+    @inline(__always) mutating func bytes(_ field: UInt64, _ raw: UnsafeRawBufferPointer, always: Bool = false) {
+        guard always || !raw.isEmpty else { return }
+        tag(field, Self.lengthType)
+        varint(UInt64(raw.count))
+        if !raw.isEmpty { bytes.append(contentsOf: raw) }
+    }
+
+    /// A string field from a Swift string.
+    mutating func string(_ field: UInt64, _ text: String, always: Bool = false) {
+        var text = text
+        text.withUTF8 { self.bytes(field, UnsafeRawBufferPointer($0), always: always) }
+    }
+
+    /// Opens a message field; returns where its content starts, for `end(_:)`.
+    @inline(__always) mutating func begin(_ field: UInt64) -> Int {
+        tag(field, Self.lengthType)
+        bytes.append(0)
+        return bytes.count
+    }
+
+    /// Closes the message field whose content starts at `start`: writes its length, moving the
+    /// content when the length takes more than the one byte `begin` kept.
+    @inline(__always) mutating func end(_ start: Int) {
+        let length = bytes.count - start
+        if length < 0x80 {
+            bytes[start - 1] = UInt8(length)
+            return
+        }
+        let size = Self.varintSize(UInt64(length))
+        for _ in 1..<size { bytes.append(0) }
+        bytes.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress!
+            memmove(base + start + size - 1, base + start, length)
+            var rest = UInt64(length)
+            var index = start - 1
+            while rest >= 0x80 {
+                buffer[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+                rest >>= 7
+                index += 1
+            }
+            buffer[index] = UInt8(rest)
+        }
+    }
+
+    /// Appends `range` of `other`.
+    @inline(__always) mutating func append(_ other: ProtoBytes, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        other.bytes.withUnsafeBytes { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+}
+
+/// Turns `samples` and `tombstones` rows into the bytes of `salus.v1.Sample` and
+/// `salus.v1.DeletedObject` messages, with no model sample in between: the lean read path of
+/// sample queries, anchored queries and live feeds (docs/storage.md, "Reading rows straight to
+/// wire bytes").
+///
+/// The bytes are exactly what SwiftProtobuf writes for the message the model path builds
+/// (`Sample.wire`) with deterministic map order: the fields in SwiftProtobuf's order (value
+/// fields 5–9 before the source revision, 14–22 after the creation date), defaults left out,
+/// metadata entries sorted by key. Values the store keeps as JSON payloads (every kind but
+/// quantities and categories) are decoded and written by `values`, which the wire layer supplies;
+/// quantities, categories, the envelope, sources, devices and metadata are written straight from
+/// the columns. Correlations are not covered: their members and per-member access need the model.
+package struct SampleWireEncoder: Sendable {
+    /// Writes the serialized value field (tag, length, message) of a payload kind's value, as it
+    /// appears in a serialized `salus.v1.Sample` holding only that value.
+    package typealias ValueEncoder = @Sendable (
+        _ value: SampleValue, _ startMicroseconds: Int64, _ endMicroseconds: Int64
+    ) throws -> [UInt8]
+
+    let values: ValueEncoder
+
+    /// An encoder that writes payload kinds' values with `values`.
+    package init(values: @escaping ValueEncoder) {
+        self.values = values
+    }
+}
+
+/// One encoded page: the bytes of a repeated message field and how many messages they hold.
+package struct WirePage: Sendable {
+    /// The serialized messages, each with its field tag and length.
+    package var bytes: [UInt8]
+    /// How many messages.
+    package var count: Int
+}
+
+/// Builds the pages of one query; reused from page to page so that encoding a page allocates
+/// its output and nothing per row. Used by one page at a time.
+final class WirePageBuilder: @unchecked Sendable {
+    /// One encoded row: where its parts are in `heads`, `tails` and its keys.
+    struct Row {
+        var id: Int64
+        var sequence: Int64
+        var start: Int64
+        var end: Int64
+        var creation: Int64
+        var head: Range<Int>
+        var tail: Range<Int>
+    }
+
+    let encoder: SampleWireEncoder
+    /// Fields 1–11 of every row, one after the other.
+    var heads = ProtoBytes()
+    /// Value fields 14–22 of rows that have them.
+    var tails = ProtoBytes()
+    var rows: [Row] = []
+    /// Metadata map entries (field 12) of the page's rows, by row id.
+    var metadata = ProtoBytes()
+    var metadataRanges: [Int64: Range<Int>] = [:]
+    /// The page's row ids as a JSON array, bound to the metadata query.
+    var idList: [UInt8] = []
+    /// Deleted objects (anchored queries), one after the other, with their change positions.
+    var deletions = ProtoBytes()
+    var deletionRows: [(sequence: Int64, range: Range<Int>)] = []
+
+    init(encoder: SampleWireEncoder) {
+        self.encoder = encoder
+    }
+
+    func reset() {
+        heads.bytes.removeAll(keepingCapacity: true)
+        tails.bytes.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+        metadata.bytes.removeAll(keepingCapacity: true)
+        metadataRanges.removeAll(keepingCapacity: true)
+        deletions.bytes.removeAll(keepingCapacity: true)
+        deletionRows.removeAll(keepingCapacity: true)
+    }
+
+    /// Encodes the current row of a statement selecting `SampleRows.columns`.
+    func addSample(_ statement: Statement) throws {
+        let id = statement.int64(0)
+        guard let uuid = statement.rawBytes(1), uuid.count == 16 else {
+            throw StoreError(code: .database, message: "sample row \(id) has no 16-byte UUID")
+        }
+        let kindCode = statement.int64(3)
+        let start = statement.int64(4)
+        let end = statement.int64(5)
+        let headStart = heads.bytes.count
+        let tailStart = tails.bytes.count
+        heads.bytes(1, uuid)
+        if let type = statement.rawBytes(2) { heads.bytes(2, type) }
+        heads.int64(3, start)
+        heads.int64(4, end)
+        switch kindCode {
+        case 0:  // quantity
+            let quantity = heads.begin(5)
+            heads.double(1, statement.double(6))
+            if let unit = statement.rawBytes(7) {
+                heads.bytes(2, unit)
+            } else {
+                heads.string(2, "count")
+            }
+            heads.end(quantity)
+        case 1:  // category
+            let category = heads.begin(6)
+            heads.int64(1, statement.int64(8))
+            heads.end(category)
+        default:
+            guard let kind = StoredCodes.kind(code: kindCode), kind != .correlation else {
+                throw StoreError(
+                    code: .database,
+                    message: "sample row \(id) has kind \(kindCode), which the lean encoder does not write (correlations need the model)")
+            }
+            let payload = statement.rawBytes(9).map { Array($0) } ?? []
+            let value = try Payloads.decode(kind: kind, bytes: payload)
+            let field = try encoder.values(value, start, end)
+            // The field number is in the first varint: values 5–9 precede the source revision.
+            if let first = field.first, (first >> 3) < 10 {
+                heads.bytes.append(contentsOf: field)
+            } else {
+                tails.bytes.append(contentsOf: field)
+            }
+        }
+        let source = heads.begin(10)
+        for (field, column) in zip(UInt64(1)...5, Int32(12)...16) {
+            if let text = statement.rawBytes(column) { heads.bytes(field, text) }
+        }
+        heads.end(source)
+        if !statement.isNull(17) {
+            let device = heads.begin(11)
+            for (field, column) in zip(UInt64(1)...8, Int32(18)...25) {
+                if let text = statement.rawBytes(column) { heads.bytes(field, text, always: true) }
+            }
+            heads.end(device)
+        }
+        rows.append(
+            Row(
+                id: id, sequence: statement.int64(11), start: start, end: end, creation: statement.int64(10),
+                head: headStart..<heads.bytes.count, tail: tailStart..<tails.bytes.count))
+    }
+
+    /// Reads and encodes the metadata of `rows[range]`: one query for all of them.
+    func readMetadata(_ database: Database, rows range: Range<Int>) throws {
+        guard !range.isEmpty else { return }
+        idList.removeAll(keepingCapacity: true)
+        idList.append(UInt8(ascii: "["))
+        for index in range {
+            if index != range.lowerBound { idList.append(UInt8(ascii: ",")) }
+            appendDecimal(rows[index].id, to: &idList)
+        }
+        idList.append(UInt8(ascii: "]"))
+        let statement = try database.prepare(
+            "SELECT sample_id, key, value_type, text_value, number_value, quantity_value FROM metadata "
+                + "WHERE sample_id IN (SELECT value FROM json_each(?)) ORDER BY sample_id, key")
+        defer { statement.reset() }
+        try idList.withUnsafeBytes { try statement.bindText($0, at: 1) }
+        var current: Int64?
+        var currentStart = 0
+        while try statement.step() {
+            let id = statement.int64(0)
+            if id != current {
+                if let current { metadataRanges[current] = currentStart..<metadata.bytes.count }
+                current = id
+                currentStart = metadata.bytes.count
+            }
+            let entry = metadata.begin(12)
+            metadata.bytes(1, statement.rawBytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), always: true)
+            let value = metadata.begin(2)
+            Self.metadataValue(
+                type: statement.int64(2), text: statement.rawBytes(3), number: statement.double(4),
+                quantity: statement.double(5), into: &metadata)
+            metadata.end(value)
+            metadata.end(entry)
+        }
+        if let current { metadataRanges[current] = currentStart..<metadata.bytes.count }
+    }
+
+    /// A `salus.v1.MetadataValue` from a metadata row's columns, as `SampleRows.metadata` reads it.
+    static func metadataValue(
+        type: Int64, text: UnsafeRawBufferPointer?, number: Double, quantity: Double, into out: inout ProtoBytes
+    ) {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        switch type {
+        case 0: out.bytes(1, text ?? empty, always: true)
+        case 1: out.double(2, number, always: true)
+        case 2: out.int64(3, number != 0 ? 1 : 0, always: true)
+        case 3: out.int64(4, StoredTime.microseconds(Date(timeIntervalSince1970: number)), always: true)
+        default:
+            let value = out.begin(5)
+            out.double(1, quantity)
+            if let text { out.bytes(2, text) } else { out.string(2, "count") }
+            out.end(value)
+        }
+    }
+
+    /// Encodes the current row of a tombstone statement (seq, uuid, identifier, sync identifier,
+    /// sync version) as a `salus.v1.DeletedObject`.
+    func addDeletion(_ statement: Statement) throws {
+        guard let uuid = statement.rawBytes(1), uuid.count == 16 else {
+            throw StoreError(code: .database, message: "tombstone \(statement.int64(0)) has no 16-byte UUID")
+        }
+        let start = deletions.bytes.count
+        deletions.bytes(1, uuid)
+        if let type = statement.rawBytes(2) { deletions.bytes(2, type) }
+        // Map entries sorted by key: the sync identifier before the sync version.
+        if let identifier = statement.rawBytes(3) {
+            let entry = deletions.begin(3)
+            deletions.string(1, MetadataKey.syncIdentifier, always: true)
+            let value = deletions.begin(2)
+            deletions.bytes(1, identifier, always: true)
+            deletions.end(value)
+            deletions.end(entry)
+        }
+        if !statement.isNull(4) {
+            let entry = deletions.begin(3)
+            deletions.string(1, MetadataKey.syncVersion, always: true)
+            let value = deletions.begin(2)
+            deletions.double(2, statement.double(4), always: true)
+            deletions.end(value)
+            deletions.end(entry)
+        }
+        deletionRows.append((statement.int64(0), start..<deletions.bytes.count))
+    }
+
+    /// Appends `rows[range]` as field `field` of the enclosing message (1 of `SampleBatch` and
+    /// of `AnchoredBatch`), each a whole `salus.v1.Sample`.
+    func appendSamples(_ range: Range<Int>, field: UInt64, to out: inout ProtoBytes) {
+        for index in range {
+            let row = rows[index]
+            let meta = metadataRanges[row.id] ?? 0..<0
+            let creationSize = row.creation == 0 ? 0 : 1 + ProtoBytes.varintSize(UInt64(bitPattern: row.creation))
+            let length = row.head.count + meta.count + creationSize + row.tail.count
+            out.tag(field, ProtoBytes.lengthType)
+            out.varint(UInt64(length))
+            out.append(heads, row.head)
+            out.append(metadata, meta)
+            out.int64(13, row.creation)
+            out.append(tails, row.tail)
+        }
+    }
+
+    /// Appends `deletionRows[range]` as field `field` (2 of `AnchoredBatch`).
+    func appendDeletions(_ range: Range<Int>, field: UInt64, to out: inout ProtoBytes) {
+        for index in range {
+            let span = deletionRows[index].range
+            out.tag(field, ProtoBytes.lengthType)
+            out.varint(UInt64(span.count))
+            out.append(deletions, span)
+        }
+    }
+}
+
+/// Appends the decimal digits of `value`.
+private func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+        repeat {
+            buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            count += 1
+        } while magnitude != 0
+        for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import SalusModel
+import SalusProto
+import SalusStore
+import SalusWire
+import SwiftProtobuf
+import Testing
+
+/// The lean read path writes rows straight to wire bytes; a client must not be able to tell:
+/// every page is byte for byte what SwiftProtobuf writes for the model path's messages.
+@Suite("Rows straight to wire bytes")
+struct WireEncodingTests {
+    static let encoder = SampleWireEncoder { value, start, end in
+        try Sample.encodedValue(value, startMicroseconds: start, endMicroseconds: end)
+    }
+
+    static func deterministic() -> BinaryEncodingOptions {
+        var options = BinaryEncodingOptions()
+        options.useDeterministicOrdering = true
+        return options
+    }
+
+    static func bytes(_ samples: [Sample]) throws -> [UInt8] {
+        var batch = Salus_V1_SampleBatch()
+        batch.samples = samples.map(\.wire)
+        return try batch.serializedBytes(options: deterministic())
+    }
+
+    /// Long enough that its length takes two bytes, and the sample's three.
+    static let long = String(repeating: "Ω long text ", count: 2_000)
+
+    static let everyMetadataValue: [String: MetadataValue] = [
+        "org.example.note": .string("after lunch"),
+        "org.example.empty": .string(""),
+        "org.example.count": .number(-2.5),
+        "org.example.zero": .number(0),
+        "org.example.flag": .bool(true),
+        "org.example.off": .bool(false),
+        "org.example.when": .date(Date(timeIntervalSince1970: 1_700_000_123.456789)),
+        "org.example.dose": .quantity(Quantity(value: 2.5, unit: .kilogram)),
+        "org.example.nothing": .quantity(Quantity(value: 0, unit: .meter)),
+        "org.example.long": .string(long),
+        "HKMetadataKeyTimeZone": .string("Europe/Paris"),
+    ]
+
+    static let fullDevice = Device(
+        name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,2",
+        firmwareVersion: "1.2", softwareVersion: "10.1", localIdentifier: "", udiDeviceIdentifier: "(01)00888")
+
+    /// One or more samples of every kind the lean path serves.
+    static func samples() -> [Sample] {
+        let workout = Workout(
+            activityType: 82,
+            events: [
+                WorkoutEvent(type: 1, startDate: Fixtures.at(600), metadata: ["org.example.why": .string("traffic light")]),
+                WorkoutEvent(type: 2, startDate: Fixtures.at(660)),
+            ],
+            activities: [
+                WorkoutActivity(
+                    activityType: 46, startDate: Fixtures.at(0), endDate: Fixtures.at(900),
+                    metadata: ["HKIndoorWorkout": .bool(false)],
+                    statistics: [Fixtures.distance: Quantity(value: 750, unit: .meter)]),
+                WorkoutActivity(activityType: 13, startDate: Fixtures.at(900), endDate: Fixtures.at(2400)),
+                WorkoutActivity(activityType: 37, startDate: Fixtures.at(2400), endDate: nil),
+            ],
+            statistics: [Fixtures.distance: Quantity(value: 12, unit: .kilometer)])
+        let prescription = VisionPrescription(
+            prescriptionType: .glasses, dateIssued: Fixtures.at(0), expirationDate: Fixtures.at(86_400),
+            rightEye: LensSpecification(
+                sphere: -1.25, cylinder: -0.5, axis: 90, prism: VisionPrism(amount: 1, angle: 90, eye: 2)),
+            leftEye: LensSpecification(sphere: -1))
+        var samples: [Sample] = [
+            Fixtures.quantity(72, start: 10, metadata: everyMetadataValue, device: fullDevice),
+            Fixtures.quantity(0, start: 20, device: Device(name: "Phone")),
+            // Before 1970: negative microseconds are ten-byte varints.
+            Fixtures.quantity(3, start: -1_700_000_100),
+            Fixtures.quantity(Fixtures.heartRate, 61.5, "count/min", start: 30, end: 31),
+            Fixtures.quantity(Fixtures.bodyTemperature, 98.6, "degF", start: 40),
+            Fixtures.quantity(Fixtures.distance, 1.5, "mi", start: 50, end: 600, device: Device(name: long)),
+            Fixtures.category(0, start: 0, end: 60),
+            Fixtures.category(5, start: 60, end: 120),
+            Sample(
+                type: Fixtures.workout, startDate: Fixtures.at(0), endDate: Fixtures.at(3600), value: .workout(workout),
+                sourceRevision: Fixtures.app, device: fullDevice, metadata: ["HKIndoorWorkout": .bool(false)]),
+            Sample(
+                type: Fixtures.prescription, startDate: Fixtures.at(0), endDate: Fixtures.at(0),
+                value: .visionPrescription(prescription), sourceRevision: Fixtures.app),
+            OtherKindsStoreTests.ecg(Array(OtherKindsStoreTests.voltages.prefix(512)), metadata: ["org.example.lead": .string("I")]),
+        ]
+        samples += OtherKindsStoreTests.others
+        return samples
+    }
+
+    static func populate(_ store: SampleStore) async throws -> [UUID] {
+        var uuids: [UUID] = []
+        for (source, part) in [(Fixtures.app, samples()), (Fixtures.otherApp, [Fixtures.quantity(9, start: 70)])] {
+            uuids += try await store.save(part, source: source).results.map(\.uuid)
+        }
+        return uuids
+    }
+
+    static let types: [TypeIdentifier] = [
+        Fixtures.steps, Fixtures.heartRate, Fixtures.bodyTemperature, Fixtures.distance, Fixtures.sleep,
+        Fixtures.workout, Fixtures.prescription, Fixtures.electrocardiogram, Fixtures.audiogram,
+        Fixtures.heartbeatSeries, Fixtures.stateOfMind, Fixtures.medicationDoseEvent, Fixtures.gad7, Fixtures.phq9,
+        Fixtures.document, Fixtures.allergyRecord,
+    ]
+
+    @Test("a sample query's pages are SwiftProtobuf's bytes for every kind, metadata value type and device form")
+    func sampleQueriesMatch() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await Self.populate(store)
+        for type in Self.types {
+            for sort in [[SampleSortDescriptor(.startDate)], [SampleSortDescriptor(.endDate, ascending: false)]] {
+                let query = SampleQuery(type: type, sort: sort)
+                let model = try await store.samples(query).collect()
+                #expect(!model.isEmpty, "no \(type) saved")
+                // Pages of 2: the concatenated pages are one SampleBatch of every sample.
+                var lean: [UInt8] = []
+                var count = 0
+                for try await page in try store.samples(query, pageSize: 2).wire(Self.encoder) {
+                    #expect(page.count <= 2)
+                    lean += page.bytes
+                    count += page.count
+                }
+                #expect(count == model.count)
+                let expected = try Self.bytes(model)
+                let same = lean == expected
+                #expect(same, "\(type) sorted by \(sort): \(lean.count) bytes beside SwiftProtobuf's \(expected.count)")
+                let decoded = try Salus_V1_SampleBatch(serializedBytes: lean)
+                #expect(decoded.samples.map(\.uuid) == model.map { WireUUID.bytes($0.uuid) })
+            }
+        }
+        // A limit and a predicate are the model path's too.
+        let query = SampleQuery(type: Fixtures.steps, predicate: .sources(["org.example.diary"]), limit: 2)
+        var lean: [UInt8] = []
+        for try await page in try store.samples(query, pageSize: 1).wire(Self.encoder) { lean += page.bytes }
+        let same = lean == (try Self.bytes(try await store.samples(query).collect()))
+        #expect(same, "a limited query of steps from one app")
+    }
+
+    @Test("an anchored read's batches, with deleted objects and their sync keys, are SwiftProtobuf's bytes at every limit")
+    func anchoredMatches() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let uuids = try await Self.populate(store)
+        _ = try await store.save(
+            [Fixtures.synced("rec-1", version: 1, value: 10), Fixtures.synced("rec-1", version: 2, value: 11)],
+            source: Fixtures.app)
+        _ = try await store.delete(Array(uuids.prefix(3)), requester: .owner)
+        let descriptors = Self.types.map { QueryDescriptor(type: $0) }
+        for limit in [nil, 1, 4, 7] as [Int?] {
+            var anchor: Anchor?
+            var pages = 0
+            repeat {
+                let model = try await store.anchoredQuery(descriptors, anchor: anchor, limit: limit)
+                let lean = try await store.anchoredWire(descriptors, anchor: anchor, limit: limit, encoder: Self.encoder)
+                var batch = Salus_V1_AnchoredBatch()
+                batch.added = model.added.map(\.wire)
+                batch.deleted = model.deleted.map(\.wire)
+                batch.anchor = model.anchor.rawValue
+                batch.initialResultsComplete = !model.hasMore
+                batch.moreChanges = model.hasMore
+                let same =
+                    lean.batch(initialResultsComplete: !lean.hasMore, moreChanges: lean.hasMore)
+                    == (try batch.serializedBytes(options: Self.deterministic()))
+                #expect(
+                    same,
+                    "limit \(limit.map(String.init) ?? "none"), page \(pages)")
+                #expect(lean.added == model.added.count && lean.deleted == model.deleted.count)
+                #expect(lean.anchor == model.anchor && lean.hasMore == model.hasMore)
+                pages += 1
+                anchor = model.anchor
+                if !model.hasMore { break }
+            } while pages < 100
+            #expect(pages > 0)
+        }
+    }
+
+    @Test("a live wire feed delivers what the model feed delivers: initial pages, then each later change once")
+    func liveFeedsMatch() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await Self.populate(store)
+        let descriptors = [QueryDescriptor(type: Fixtures.steps), QueryDescriptor(type: Fixtures.sleep)]
+        var model = try store.anchoredChanges(descriptors, from: nil, pageSize: 2).makeAsyncIterator()
+        var wire = try store.anchoredWireChanges(descriptors, from: nil, pageSize: 2, encoder: Self.encoder)
+            .makeAsyncIterator()
+        func compareNext() async throws -> Bool {
+            let expected = try #require(try await model.next())
+            let got = try #require(try await wire.next())
+            var batch = Salus_V1_AnchoredBatch()
+            batch.added = expected.result.added.map(\.wire)
+            batch.deleted = expected.result.deleted.map(\.wire)
+            batch.anchor = expected.result.anchor.rawValue
+            batch.initialResultsComplete = expected.initialResultsComplete
+            #expect(got.initialResultsComplete == expected.initialResultsComplete)
+            let same =
+                got.result.batch(initialResultsComplete: got.initialResultsComplete, moreChanges: false)
+                == (try batch.serializedBytes(options: Self.deterministic()))
+            #expect(same, "a live batch of \(expected.result.added.count) added, \(expected.result.deleted.count) deleted")
+            return expected.initialResultsComplete
+        }
+        var initialPages = 0
+        while try await !compareNext() { initialPages += 1 }
+        #expect(initialPages >= 2)
+        let saved = try await store.save([Fixtures.quantity(5, start: 900)], source: Fixtures.app)
+        _ = try await compareNext()
+        _ = try await store.delete(saved.results.map(\.uuid), requester: .owner)
+        _ = try await compareNext()
+    }
+}
