@@ -39,117 +39,185 @@ enum StoreBenchmark {
         return (field("VmRSS"), field("VmHWM"))
     }
 
-    /// Runs the store figures against the daemon `pid` listening on `socketPath`.
-    static func run(socketPath: String, daemonPID: Int32, rows: Int, directory: String) async throws -> [String: Double] {
+    /// Bytes the process `pid` has caused to be written to storage (/proc/PID/io).
+    static func bytesWritten(by pid: Int32) -> Double {
+        guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+            let line = io.split(separator: "\n").first(where: { $0.hasPrefix("write_bytes:") })
+        else { return .nan }
+        return Double(line.split(separator: " ").last ?? "") ?? .nan
+    }
+
+    /// Runs the store figures against the daemon `pid` listening on `socketPath`: `trials`
+    /// rounds, each saving `rowsPerTrial` more rows through salusd and into the raw table, then
+    /// reading everything back from both, Salus and raw SQLite alternating.
+    static func run(socketPath: String, daemonPID: Int32, rowsPerTrial: Int, trials: Int, directory: String) async throws
+        -> (results: [String: Double], table: [(String, String, String, String)])
+    {
         var results: [String: Double] = [:]
         var configuration = RPCClient.Configuration()
         configuration.declaredAppID = "org.salus.bench"
         let client = try await RPCClient.connect(unixSocketPath: socketPath, configuration: configuration)
-        let save = SalusMethods.Store.save
-        let query = SalusMethods.Store.querySamples
-        let anchored = SalusMethods.Store.queryAnchored
+        let raw = try RawStore(path: directory + "/raw.sqlite")
+        defer { raw.close() }
+        var saved = 0
 
-        // Build the batches before the clock starts.
-        let batches: [Salus_V1_SaveRequest] = stride(from: 0, to: rows, by: batchSize).map { first in
-            var request = Salus_V1_SaveRequest()
-            request.samples = (first..<min(rows, first + batchSize)).map(sample)
-            return request
+        let writtenBefore = bytesWritten(by: daemonPID)
+        let saves = try await Comparison.interleaved(trials: trials) {
+            // Build the batches before the clock starts.
+            let batches: [Salus_V1_SaveRequest] = stride(from: saved, to: saved + rowsPerTrial, by: batchSize).map { first in
+                var request = Salus_V1_SaveRequest()
+                request.samples = (first..<min(saved + rowsPerTrial, first + batchSize)).map(sample)
+                return request
+            }
+            let start = ContinuousClock.now
+            for batch in batches {
+                let _: Salus_V1_SaveResponse = try await client.unary(SalusMethods.Store.save, request: batch)
+            }
+            saved += rowsPerTrial
+            return Double(rowsPerTrial) / seconds(ContinuousClock.now - start)
+        } baseline: {
+            try raw.insert(rowsPerTrial)
         }
-        let saveStart = ContinuousClock.now
-        for batch in batches {
-            let _: Salus_V1_SaveResponse = try await client.unary(save, request: batch)
-        }
-        let saveRate = Double(rows) / seconds(ContinuousClock.now - saveStart)
+        let writtenPerRow = (bytesWritten(by: daemonPID) - writtenBefore) / Double(saved)
         let afterSave = memory(of: daemonPID)
 
-        var request = Salus_V1_SampleQueryRequest()
-        request.type = steps
-        var queried = 0
-        let queryStart = ContinuousClock.now
-        for try await page in try client.serverStreaming(query, request: request, responseType: Salus_V1_SampleBatch.self) {
-            queried += page.samples.count
+        let queries = try await Comparison.interleaved(trials: trials) {
+            try await query(client, pinned: false, expecting: saved)
+        } baseline: {
+            try raw.selectAll()
         }
-        let queryRate = Double(queried) / seconds(ContinuousClock.now - queryStart)
-        precondition(queried == rows, "the query returned \(queried) of \(rows) rows")
-
-        var catchUp = Salus_V1_AnchoredQueryRequest()
-        var descriptor = Salus_V1_TypedPredicate()
-        descriptor.type = steps
-        catchUp.descriptors = [descriptor]
-        var caught = 0
-        let anchoredStart = ContinuousClock.now
-        for try await batch in try client.serverStreaming(anchored, request: catchUp, responseType: Salus_V1_AnchoredBatch.self) {
-            caught += batch.added.count
+        let pinned = try await query(client, pinned: true, expecting: saved)
+        let anchoredReads = try await Comparison.interleaved(trials: trials) {
+            var catchUp = Salus_V1_AnchoredQueryRequest()
+            var descriptor = Salus_V1_TypedPredicate()
+            descriptor.type = steps
+            catchUp.descriptors = [descriptor]
+            var caught = 0
+            let start = ContinuousClock.now
+            for try await batch in try client.serverStreaming(
+                SalusMethods.Store.queryAnchored, request: catchUp, responseType: Salus_V1_AnchoredBatch.self)
+            {
+                caught += batch.added.count
+            }
+            precondition(caught == saved, "the anchored query returned \(caught) of \(saved) changes")
+            return Double(caught) / seconds(ContinuousClock.now - start)
+        } baseline: {
+            try raw.selectAll()
         }
-        let anchoredRate = Double(caught) / seconds(ContinuousClock.now - anchoredStart)
-        precondition(caught == rows, "the anchored query returned \(caught) of \(rows) changes")
         let afterQueries = memory(of: daemonPID)
         await client.close()
 
-        let raw = try rawSQLite(rows: rows, path: directory + "/raw.sqlite")
-        results["store_rows"] = Double(rows)
-        results["save_rows_per_s"] = saveRate
-        results["raw_insert_rows_per_s"] = raw.insert
-        results["save_ratio"] = saveRate / raw.insert
-        results["query_rows_per_s"] = queryRate
-        results["raw_select_rows_per_s"] = raw.select
-        results["query_ratio"] = queryRate / raw.select
-        results["anchored_rows_per_s"] = anchoredRate
-        results["anchored_ratio"] = anchoredRate / raw.select
+        results["store_rows"] = Double(saved)
+        results["store_trials"] = Double(trials)
+        saves.record(into: &results, key: "save_rows_per_s", baselineKey: "raw_insert_rows_per_s", ratioKey: "save_ratio")
+        queries.record(into: &results, key: "query_rows_per_s", baselineKey: "raw_select_rows_per_s", ratioKey: "query_ratio")
+        anchoredReads.record(
+            into: &results, key: "anchored_rows_per_s", baselineKey: "raw_select_rows_per_s_anchored", ratioKey: "anchored_ratio")
+        results["query_rows_per_s_pinned"] = pinned
+        results["save_bytes_written_per_row"] = writtenPerRow
         results["daemon_rss_after_save_mb"] = afterSave.rss
         results["daemon_rss_after_queries_mb"] = afterQueries.rss
         results["daemon_peak_rss_mb"] = afterQueries.peak
-        return results
+        let table = [
+            tableRow("store save: rows/s", saves, digits: 0),
+            tableRow("store sample query, reader on the global executor: rows/s", queries, digits: 0),
+            ("store sample query, reader on the client's loop: rows/s", format(pinned, 0), "", ""),
+            tableRow("store anchored catch-up: rows/s", anchoredReads, digits: 0),
+            ("save: bytes written per row", format(writtenPerRow, 0), "", ""),
+            ("daemon RSS after save / after queries / peak MiB",
+             format(afterSave.rss) + " / " + format(afterQueries.rss) + " / " + format(afterQueries.peak), "", ""),
+        ]
+        return (results, table)
     }
 
-    /// The same rows into a table shaped like the store's, with its indexes: prepared inserts,
-    /// one transaction per batch; then a plain SELECT of every row.
-    static func rawSQLite(rows: Int, path: String) throws -> (insert: Double, select: Double) {
-        let database = try Database(path: path)
-        defer { database.close() }
-        try database.execute("""
-            CREATE TABLE samples (
-                id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, type_id INTEGER NOT NULL, kind INTEGER NOT NULL,
-                start_us INTEGER NOT NULL, end_us INTEGER NOT NULL, value REAL, value_in_unit REAL, unit TEXT,
-                app_ref INTEGER NOT NULL, source_id INTEGER NOT NULL, creation_us INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE
-            );
-            CREATE INDEX samples_type_start ON samples(type_id, start_us);
-            CREATE INDEX samples_type_end ON samples(type_id, end_us);
-            """)
-        let insert = try database.prepare(
-            "INSERT INTO samples (uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, seq) VALUES (?, 1, 0, ?, ?, ?, ?, 'count', 1, 1, ?, ?)"
-        )
-        let now = Int64(Date().timeIntervalSince1970 * 1e6)
-        let insertStart = ContinuousClock.now
-        for first in stride(from: 0, to: rows, by: batchSize) {
-            try database.execute("BEGIN IMMEDIATE")
-            for index in first..<min(rows, first + batchSize) {
-                let sample = sample(index)
-                insert.reset()
-                try insert.bind([
-                    .uuid(UUIDv7.make()), .integer(sample.startDate), .integer(sample.endDate),
-                    .real(sample.quantity.value), .real(sample.quantity.value), .integer(now), .integer(Int64(index + 1)),
-                ])
-                _ = try insert.step()
+    /// A streamed query of every step sample; rows/s. `pinned`: the reader runs on the
+    /// connection's event loop instead of the global executor (the default an app gets).
+    static func query(_ client: RPCClient, pinned: Bool, expecting rows: Int) async throws -> Double {
+        if pinned {
+            return try await withTaskExecutorPreference(client.executor) {
+                try await query(client, pinned: false, expecting: rows)
             }
-            try database.execute("COMMIT")
         }
-        let insertRate = Double(rows) / seconds(ContinuousClock.now - insertStart)
-        insert.reset()
+        var request = Salus_V1_SampleQueryRequest()
+        request.type = steps
+        var queried = 0
+        let start = ContinuousClock.now
+        for try await page in try client.serverStreaming(
+            SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+        {
+            queried += page.samples.count
+        }
+        precondition(queried == rows, "the query returned \(queried) of \(rows) rows")
+        return Double(queried) / seconds(ContinuousClock.now - start)
+    }
 
-        let select = try database.prepare("SELECT id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, seq FROM samples")
-        var count = 0
-        var checksum = 0.0
-        let selectStart = ContinuousClock.now
-        while try select.step() {
-            checksum += select.double(6) + Double(select.int64(4) & 1)
-            _ = select.blob(1)
-            _ = select.text(8)
-            count += 1
+    /// The same rows in a table shaped like the store's, with its indexes: prepared inserts,
+    /// one transaction per batch; and a plain SELECT of every row.
+    final class RawStore {
+        let database: Database
+        let insertStatement: Statement
+        var rows = 0
+
+        init(path: String) throws {
+            database = try Database(path: path)
+            try database.execute("""
+                CREATE TABLE samples (
+                    id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, type_id INTEGER NOT NULL, kind INTEGER NOT NULL,
+                    start_us INTEGER NOT NULL, end_us INTEGER NOT NULL, value REAL, value_in_unit REAL, unit TEXT,
+                    app_ref INTEGER NOT NULL, source_id INTEGER NOT NULL, creation_us INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE
+                );
+                CREATE INDEX samples_type_start ON samples(type_id, start_us);
+                CREATE INDEX samples_type_end ON samples(type_id, end_us);
+                """)
+            insertStatement = try database.prepare(
+                "INSERT INTO samples (uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, seq) VALUES (?, 1, 0, ?, ?, ?, ?, 'count', 1, 1, ?, ?)"
+            )
         }
-        let selectRate = Double(count) / seconds(ContinuousClock.now - selectStart)
-        select.reset()
-        precondition(count == rows && checksum >= 0)
-        return (insertRate, selectRate)
+
+        func close() {
+            insertStatement.reset()
+            database.close()
+        }
+
+        /// Inserts `count` more rows; rows/s.
+        func insert(_ count: Int) throws -> Double {
+            let now = Int64(Date().timeIntervalSince1970 * 1e6)
+            let first = rows
+            let start = ContinuousClock.now
+            for batchStart in stride(from: first, to: first + count, by: batchSize) {
+                try database.execute("BEGIN IMMEDIATE")
+                for index in batchStart..<min(first + count, batchStart + batchSize) {
+                    let sample = sample(index)
+                    insertStatement.reset()
+                    try insertStatement.bind([
+                        .uuid(UUIDv7.make()), .integer(sample.startDate), .integer(sample.endDate),
+                        .real(sample.quantity.value), .real(sample.quantity.value), .integer(now), .integer(Int64(index + 1)),
+                    ])
+                    _ = try insertStatement.step()
+                }
+                try database.execute("COMMIT")
+            }
+            rows += count
+            return Double(count) / seconds(ContinuousClock.now - start)
+        }
+
+        /// Reads every row; rows/s.
+        func selectAll() throws -> Double {
+            let select = try database.prepare(
+                "SELECT id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, seq FROM samples",
+                cached: false)
+            var count = 0
+            var checksum = 0.0
+            let start = ContinuousClock.now
+            while try select.step() {
+                checksum += select.double(6) + Double(select.int64(4) & 1)
+                _ = select.blob(1)
+                _ = select.text(8)
+                count += 1
+            }
+            let rate = Double(count) / seconds(ContinuousClock.now - start)
+            precondition(count == rows && checksum >= 0)
+            return rate
+        }
     }
 }

@@ -14,13 +14,19 @@ import Synchronization
 
 let quick = CommandLine.arguments.contains("--quick")
 let resultsPath = CommandLine.arguments.firstIndex(of: "--output").map { CommandLine.arguments[$0 + 1] } ?? ".bench/results.json"
-let seconds: Double = quick ? 1 : 4
-/// `--only rpc|store|statistics|import` runs one part (for working on it); the default runs all.
+/// Seconds per trial of an RPC figure.
+let seconds: Double = quick ? 0.5 : 1.5
+/// Each ratio is the median of this many trials, Salus and its baseline alternating.
+let trials = 5
+/// `--only rpc|store|scale|statistics|import` runs one part (for working on it); the default runs all.
 let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
-if let only, !["rpc", "store", "statistics", "import"].contains(only) {
-    FileHandle.standardError.write(Data("salus-bench: --only \(only): expected rpc, store, statistics or import\n".utf8))
+let parts = ["rpc", "store", "scale", "statistics", "import"]
+if let only, !parts.contains(only) {
+    FileHandle.standardError.write(Data("salus-bench: --only \(only): expected one of \(parts.joined(separator: ", "))\n".utf8))
     exit(2)
 }
+/// Where the scale fixture is cached between runs.
+let cacheDirectory = CommandLine.arguments.firstIndex(of: "--cache").map { CommandLine.arguments[$0 + 1] } ?? ".bench"
 func wants(_ part: String) -> Bool { only == nil || only == part }
 
 var results: [String: Double] = [:]
@@ -32,6 +38,15 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 }
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+/// A table row for a comparison: Salus's median (min–max), the baseline's median, the ratio's
+/// median (min–max).
+func tableRow(_ label: String, _ comparison: Comparison, digits: Int = 1) -> (String, String, String, String) {
+    (
+        label, comparison.salus.formatted(digits), format(comparison.baseline.median, digits),
+        format(comparison.ratio.median, 2) + "× (" + format(comparison.ratio.min, 2) + "–" + format(comparison.ratio.max, 2) + ")"
+    )
+}
 
 // MARK: Raw baselines over a socketpair
 
@@ -238,79 +253,110 @@ for name in [
         atPath: binDirectory.appendingPathComponent("lib\(name).so").path, toPath: pluginDirectory + "/lib\(name).so"
     )
 }
-let daemon = Process()
-if wants("rpc") || wants("store") {
+/// Starts the salusd built beside this program over `dataDirectory`, listening at `socket`,
+/// and waits until it answers; returns it and a connected client.
+func launchDaemon(dataDirectory: String, socket: String) async throws -> (Process, RPCClient) {
+    let daemon = Process()
     daemon.executableURL = binDirectory.appendingPathComponent("salusd")
     daemon.arguments = [
-        "--socket", socketPath, "--admin-socket", directory + "/admin.sock",
-        "--data-dir", directory + "/data", "--log-level", "error", "--plugins-dir", pluginDirectory,
+        "--socket", socket, "--admin-socket", socket + ".admin",
+        "--data-dir", dataDirectory, "--log-level", "error", "--plugins-dir", pluginDirectory,
         // The benchmark client declares its app id and measures the store, not consent.
         "--dev", "--authorization", "open",
     ]
     daemon.standardOutput = FileHandle.nullDevice
     try daemon.run()
     stopDaemonOnExit(daemon.processIdentifier)
-    var client: RPCClient?
-    for _ in 0..<200 where client == nil {
-        client = try? await RPCClient.connect(unixSocketPath: socketPath)
-        if client == nil { try await Task.sleep(for: .milliseconds(50)) }
+    for _ in 0..<1200 {
+        if let client = try? await RPCClient.connect(unixSocketPath: socket) { return (daemon, client) }
+        try await Task.sleep(for: .milliseconds(50))
     }
-    guard let client else {
-        daemon.terminate()
-        fatalError("salusd did not start at \(socketPath)")
-    }
+    daemon.terminate()
+    fatalError("salusd did not start at \(socket)")
+}
+
+if wants("rpc") || wants("store") {
+    let (daemon, client) = try await launchDaemon(dataDirectory: directory + "/data", socket: socketPath)
 
     if wants("rpc") {
         print("Salus RPC benchmark: salusd in its own process (\(quick ? "quick" : "full") run, \(Int(seconds)) s per figure, \(payloadSize)-byte messages)")
         for callers in [1, 16] {
-            let raw = rawPingPong(callers: callers, payloadSize: payloadSize, duration: seconds)
-            let rpc = try await rpcUnary(client: client, callers: callers, payloadSize: payloadSize, duration: seconds)
+            var rawP50: [Double] = [], rpcP50: [Double] = [], rawP99: [Double] = [], rpcP99: [Double] = []
+            var rawRate: [Double] = [], rpcRate: [Double] = []
+            for _ in 0..<trials {
+                let rpc = try await rpcUnary(client: client, callers: callers, payloadSize: payloadSize, duration: seconds)
+                let raw = rawPingPong(callers: callers, payloadSize: payloadSize, duration: seconds)
+                rpcP50.append(percentile(rpc.latencies, 0.5))
+                rpcP99.append(percentile(rpc.latencies, 0.99))
+                rpcRate.append(Double(rpc.calls) / rpc.elapsed)
+                rawP50.append(percentile(raw.latencies, 0.5))
+                rawP99.append(percentile(raw.latencies, 0.99))
+                rawRate.append(Double(raw.calls) / raw.elapsed)
+            }
             let suffix = callers == 1 ? "" : "_c\(callers)"
-            let rawP50 = percentile(raw.latencies, 0.5), rawP99 = percentile(raw.latencies, 0.99)
-            let rpcP50 = percentile(rpc.latencies, 0.5), rpcP99 = percentile(rpc.latencies, 0.99)
-            let rawRate = Double(raw.calls) / raw.elapsed, rpcRate = Double(rpc.calls) / rpc.elapsed
-            results["rpc_unary_p50_us\(suffix)"] = rpcP50
-            results["rpc_unary_p99_us\(suffix)"] = rpcP99
-            results["rpc_unary_calls_per_s\(suffix)"] = rpcRate
-            results["raw_roundtrip_p50_us\(suffix)"] = rawP50
-            results["raw_roundtrip_p99_us\(suffix)"] = rawP99
-            results["raw_roundtrip_per_s\(suffix)"] = rawRate
-            results["rpc_unary_p50_ratio\(suffix)"] = rpcP50 / rawP50
-            results["rpc_unary_rate_ratio\(suffix)"] = rpcRate / rawRate
-            table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p50 µs", format(rpcP50), format(rawP50), format(rpcP50 / rawP50, 2) + "×"))
-            table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): p99 µs", format(rpcP99), format(rawP99), format(rpcP99 / rawP99, 2) + "×"))
-            table.append(("unary, \(callers) caller\(callers == 1 ? "" : "s"): calls/s", format(rpcRate, 0), format(rawRate, 0), format(rpcRate / rawRate, 2) + "×"))
+            let p50 = Comparison(salus: rpcP50, baseline: rawP50)
+            let p99 = Comparison(salus: rpcP99, baseline: rawP99)
+            let rate = Comparison(salus: rpcRate, baseline: rawRate)
+            p50.record(into: &results, key: "rpc_unary_p50_us\(suffix)", baselineKey: "raw_roundtrip_p50_us\(suffix)", ratioKey: "rpc_unary_p50_ratio\(suffix)")
+            p99.record(into: &results, key: "rpc_unary_p99_us\(suffix)", baselineKey: "raw_roundtrip_p99_us\(suffix)", ratioKey: "rpc_unary_p99_ratio\(suffix)")
+            rate.record(into: &results, key: "rpc_unary_calls_per_s\(suffix)", baselineKey: "raw_roundtrip_per_s\(suffix)", ratioKey: "rpc_unary_rate_ratio\(suffix)")
+            let label = "unary, \(callers) caller\(callers == 1 ? "" : "s")"
+            table.append(tableRow(label + ": p50 µs", p50))
+            table.append(tableRow(label + ": p99 µs", p99))
+            table.append(tableRow(label + ": calls/s", rate))
         }
         // Callers that run on the connection's event loop (RPCClient.executor): no thread hops.
-        let pinned = try await rpcUnary(client: client, callers: 1, payloadSize: payloadSize, duration: seconds, pinned: true)
-        let pinnedP50 = percentile(pinned.latencies, 0.5)
-        results["rpc_unary_p50_us_pinned"] = pinnedP50
-        results["rpc_unary_p50_ratio_pinned"] = pinnedP50 / results["raw_roundtrip_p50_us"]!
-        table.append(("unary, 1 caller on the client's loop: p50 µs", format(pinnedP50), format(results["raw_roundtrip_p50_us"]!), format(pinnedP50 / results["raw_roundtrip_p50_us"]!, 2) + "×"))
+        var pinnedP50: [Double] = [], pinnedRaw: [Double] = []
+        for _ in 0..<trials {
+            let pinned = try await rpcUnary(client: client, callers: 1, payloadSize: payloadSize, duration: seconds, pinned: true)
+            pinnedP50.append(percentile(pinned.latencies, 0.5))
+            pinnedRaw.append(percentile(rawPingPong(callers: 1, payloadSize: payloadSize, duration: seconds).latencies, 0.5))
+        }
+        let pinned = Comparison(salus: pinnedP50, baseline: pinnedRaw)
+        pinned.record(into: &results, key: "rpc_unary_p50_us_pinned", baselineKey: "raw_roundtrip_p50_us_pinned_run", ratioKey: "rpc_unary_p50_ratio_pinned")
+        table.append(tableRow("unary, 1 caller on the client's loop: p50 µs", pinned))
 
-        let rawStream = rawFrameStream(payloadSize: payloadSize, duration: seconds)
-        let rpcStreamRate = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds)
-        results["rpc_stream_msgs_per_s"] = rpcStreamRate
-        results["raw_stream_frames_per_s"] = rawStream
-        results["rpc_stream_ratio"] = rpcStreamRate / rawStream
-        table.append(("server stream: messages/s", format(rpcStreamRate, 0), format(rawStream, 0), format(rpcStreamRate / rawStream, 2) + "×"))
-        let pinnedStream = try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds, pinned: true)
-        results["rpc_stream_msgs_per_s_pinned"] = pinnedStream
-        results["rpc_stream_ratio_pinned"] = pinnedStream / rawStream
-        table.append(("server stream, reader on the client's loop", format(pinnedStream, 0), format(rawStream, 0), format(pinnedStream / rawStream, 2) + "×"))
+        // The reader on the global executor: the default an app gets.
+        let stream = try await Comparison.interleaved(trials: trials) {
+            try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds)
+        } baseline: {
+            rawFrameStream(payloadSize: payloadSize, duration: seconds)
+        }
+        stream.record(into: &results, key: "rpc_stream_msgs_per_s", baselineKey: "raw_stream_frames_per_s", ratioKey: "rpc_stream_ratio")
+        table.append(tableRow("server stream, reader on the global executor: msgs/s", stream))
+        let pinnedStream = try await Comparison.interleaved(trials: trials) {
+            try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds, pinned: true)
+        } baseline: {
+            rawFrameStream(payloadSize: payloadSize, duration: seconds)
+        }
+        pinnedStream.record(into: &results, key: "rpc_stream_msgs_per_s_pinned", baselineKey: "raw_stream_frames_per_s_pinned_run", ratioKey: "rpc_stream_ratio_pinned")
+        table.append(tableRow("server stream, reader on the client's loop: msgs/s", pinnedStream))
     }
     await client.close()
 
     if wants("store") {
-        let storeRows = quick ? 100_000 : 1_000_000
-        print("Store: \(storeRows) step samples saved in batches of \(StoreBenchmark.batchSize) over the socket, then read back")
-        let store = try await StoreBenchmark.run(socketPath: socketPath, daemonPID: daemon.processIdentifier, rows: storeRows, directory: directory)
-        results.merge(store) { _, new in new }
-        table.append(("store save: rows/s", format(store["save_rows_per_s"]!, 0), format(store["raw_insert_rows_per_s"]!, 0), format(store["save_ratio"]!, 2) + "×"))
-        table.append(("store sample query, streamed: rows/s", format(store["query_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["query_ratio"]!, 2) + "×"))
-        table.append(("store anchored catch-up: rows/s", format(store["anchored_rows_per_s"]!, 0), format(store["raw_select_rows_per_s"]!, 0), format(store["anchored_ratio"]!, 2) + "×"))
-        table.append(("daemon RSS after save / after queries / peak MiB", format(store["daemon_rss_after_save_mb"]!) + " / " + format(store["daemon_rss_after_queries_mb"]!), format(store["daemon_peak_rss_mb"]!), ""))
+        let rowsPerTrial = quick ? 40_000 : 200_000
+        print("Store: \(trials) trials of \(rowsPerTrial) step samples saved in batches of \(StoreBenchmark.batchSize) over the socket, each followed by reading everything back; raw SQLite alternating")
+        let store = try await StoreBenchmark.run(
+            socketPath: socketPath, daemonPID: daemon.processIdentifier, rowsPerTrial: rowsPerTrial, trials: trials,
+            directory: directory)
+        results.merge(store.results) { _, new in new }
+        table += store.table
     }
+    daemon.terminate()
+    daemon.waitUntilExit()
+}
+
+if wants("scale") {
+    let total = quick ? 2_000_000 : 20_000_000
+    print("Scale: \(total / 1_000_000)M samples (heart rate every \(ScaleBenchmark.interval(samples: total * 3 / 4) / 1_000_000) s and steps for ten years), cached in \(cacheDirectory)/scale-\(total); salusd serves it")
+    let fixture = try await ScaleBenchmark.prepare(total: total, cache: cacheDirectory)
+    let (daemon, client) = try await launchDaemon(dataDirectory: fixture + "/data", socket: directory + "/scale.sock")
+    await client.close()
+    let figures = try await ScaleBenchmark.run(
+        socketPath: directory + "/scale.sock", daemonPID: daemon.processIdentifier, total: total, fixture: fixture, quick: quick)
+    results.merge(figures.results) { _, new in new }
+    table += figures.table
     daemon.terminate()
     daemon.waitUntilExit()
 }
@@ -337,7 +383,7 @@ if wants("import") {
 
 try? FileManager.default.removeItem(atPath: directory)
 
-let widths = [44, 14, 14, 8]
+let widths = [54, 30, 12, 20]
 func row(_ cells: [String]) -> String {
     zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " ")
 }
@@ -345,16 +391,34 @@ print(row(["figure", "Salus", "baseline", "ratio"]))
 print(String(repeating: "-", count: widths.reduce(0, +) + widths.count - 1))
 for entry in table { print(row([entry.0, entry.1, entry.2, entry.3])) }
 var targets: [String] = []
-if let ratio = results["rpc_unary_p50_ratio"] { targets.append("unary p50 ≤ 2× raw (\(format(ratio, 2))×)") }
-if let ratio = results["rpc_stream_ratio"] { targets.append("stream ≥ 40% of raw (\(format(100 * ratio, 0))%)") }
-if let ratio = results["save_ratio"] { targets.append("save ≥ 50% of raw SQLite (\(format(100 * ratio, 0))%)") }
-if let ratio = results["query_ratio"] { targets.append("streamed query ≥ 40% of a plain SELECT (\(format(100 * ratio, 0))%)") }
+/// A target line: the figure's median, min and max from its trials.
+@MainActor func target(_ text: String, _ key: String, scale: Double = 1, digits: Int = 2, unit: String = "×") -> String? {
+    guard let median = results[key] else { return nil }
+    let spread = [results[key + "_min"], results[key + "_max"]].compactMap { $0 }
+    let range = spread.count == 2 ? " [\(format(spread[0] * scale, digits))–\(format(spread[1] * scale, digits))]" : ""
+    return "\(text): \(format(median * scale, digits))\(unit)\(range)"
+}
+targets += [
+    target("unary p50 ≤ 2× raw", "rpc_unary_p50_ratio"),
+    target("stream ≥ 40% of raw, reader on the global executor", "rpc_stream_ratio", scale: 100, digits: 0, unit: "%"),
+    target("Salus unary p50 ≤ 1/5 of grpc-swift-2's", "rpc_vs_grpc_unary_ratio"),
+    target("Salus stream ≥ 2× grpc-swift-2's", "rpc_vs_grpc_stream_ratio"),
+    target("save ≥ 50% of raw SQLite", "save_ratio", scale: 100, digits: 0, unit: "%"),
+    target("streamed query ≥ 40% of a plain SELECT", "query_ratio", scale: 100, digits: 0, unit: "%"),
+    target("anchored catch-up ≥ 40% of a plain SELECT", "anchored_ratio", scale: 100, digits: 0, unit: "%"),
+    target("a day's query p50 ≤ 5 ms on the scale store", "scale_day_query_p50_ms", unit: " ms"),
+    target("a year of merged daily sums ≤ 1 s on the scale store", "scale_year_daily_sums_ms", digits: 0, unit: " ms"),
+    target("bytes per sample ≤ 1.5× the minimal table", "scale_bytes_ratio"),
+    target("peak daemon RSS ≤ 64 MB", "scale_daemon_peak_rss_mb", digits: 0, unit: " MiB"),
+    target("store daemon peak RSS ≤ 64 MB", "daemon_peak_rss_mb", digits: 0, unit: " MiB"),
+].compactMap { $0 }
 if let ratio = results["stats_ratio"] { targets.append("merged daily year ≤ 3× GROUP BY (\(format(ratio, 2))×)") }
 if let live = results["live_update_ms"] { targets.append("live update ≤ 5 ms (\(format(live, 2)) ms)") }
 if let ratio = results["import_ratio"] { targets.append("import ≥ 10× healthkit-to-sqlite (\(format(ratio, 1))×)") }
 if let peak = results["import_peak_rss_mb"] { targets.append("import peak RSS ≤ 100 MB (\(format(peak, 0)) MiB)") }
 if let rate = results["export_records_per_s"] { targets.append("export ≥ 200k samples/s (\(format(rate / 1000, 0))k)") }
-print("targets: " + targets.joined(separator: ", "))
+print("targets (median [min–max] of the trials):")
+for line in targets { print("  " + line) }
 
 // Merge with figures other benchmarks wrote in this run's file.
 var merged: [String: Double] = [:]

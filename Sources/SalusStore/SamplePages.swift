@@ -179,17 +179,18 @@ package struct SampleWirePages: AsyncSequence, Sendable {
             let (plan, cursor, builder) = (self.plan, self.cursor, self.builder)
             let (page, last) = try await readers.run { database in
                 try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?) in
-                    builder.reset()
-                    let statement = try SamplePages.pageStatement(database, plan: plan, after: cursor, size: size)
-                    defer { statement.reset() }
-                    while try statement.step() { try builder.addSample(statement) }
-                    try builder.readMetadata(database, rows: builder.rows.indices)
-                    var out = ProtoBytes()
-                    out.bytes.reserveCapacity(builder.heads.bytes.count + builder.metadata.bytes.count
-                        + builder.tails.bytes.count + 16 * builder.rows.count)
-                    builder.appendSamples(builder.rows.indices, field: 1, to: &out)
-                    let last = builder.rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.start, end: $0.end) }
-                    return (WirePage(bytes: out.bytes, count: builder.rows.count), last)
+                    try builder.page { page in
+                        let statement = try SamplePages.pageStatement(database, plan: plan, after: cursor, size: size)
+                        defer { statement.reset() }
+                        while try statement.step() { try page.addSample(statement) }
+                        try page.readMetadata(database, rows: page.rows.indices)
+                        var out = ProtoBytes()
+                        out.bytes.reserveCapacity(page.heads.bytes.count + page.metadata.bytes.count
+                            + page.tails.bytes.count + 16 * page.rows.count)
+                        page.appendSamples(page.rows.indices, field: 1, to: &out)
+                        let last = page.rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.start, end: $0.end) }
+                        return (WirePage(bytes: out.bytes, count: page.rows.count), last)
+                    }
                 }
             }
             delivered += page.count

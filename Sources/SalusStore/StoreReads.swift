@@ -91,22 +91,23 @@ enum StoreReads {
             let (from, last) = try range(database, after: anchor)
             let (sampleStatement, tombstoneStatement) = try anchoredStatements(
                 database, descriptors: descriptors, from: from, last: last, limit: limit)
-            builder.reset()
-            while try sampleStatement.step() { try builder.addSample(sampleStatement) }
-            while try tombstoneStatement.step() { try builder.addDeletion(tombstoneStatement) }
-            let cut = Cut(
-                rows: builder.rows.lazy.map(\.sequence), deletions: builder.deletionRows.lazy.map(\.sequence),
-                from: from, last: last, limit: limit)
-            try builder.readMetadata(database, rows: 0..<cut.rows)
-            var out = ProtoBytes()
-            out.bytes.reserveCapacity(
-                builder.heads.bytes.count + builder.metadata.bytes.count + builder.tails.bytes.count
-                    + builder.deletions.bytes.count + 16 * (builder.rows.count + builder.deletionRows.count) + 32)
-            builder.appendSamples(0..<cut.rows, field: 1, to: &out)
-            builder.appendDeletions(0..<cut.deletions, field: 2, to: &out)
-            return WireAnchoredPage(
-                changes: WirePage(bytes: out.bytes, count: cut.rows + cut.deletions), added: cut.rows,
-                deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)
+            return try builder.page { page in
+                while try sampleStatement.step() { try page.addSample(sampleStatement) }
+                while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
+                let cut = Cut(
+                    rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
+                    from: from, last: last, limit: limit)
+                try page.readMetadata(database, rows: 0..<cut.rows)
+                var out = ProtoBytes()
+                out.bytes.reserveCapacity(
+                    page.heads.bytes.count + page.metadata.bytes.count + page.tails.bytes.count
+                        + page.deletions.bytes.count + 16 * (page.rows.count + page.deletionRows.count) + 32)
+                page.appendSamples(0..<cut.rows, field: 1, to: &out)
+                page.appendDeletions(0..<cut.deletions, field: 2, to: &out)
+                return WireAnchoredPage(
+                    changes: WirePage(bytes: out.bytes, count: cut.rows + cut.deletions), added: cut.rows,
+                    deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)
+            }
         }
     }
 

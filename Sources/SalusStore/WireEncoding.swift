@@ -143,9 +143,29 @@ package struct WirePage: Sendable {
     package var count: Int
 }
 
-/// Builds the pages of one query; reused from page to page so that encoding a page allocates
-/// its output and nothing per row. Used by one page at a time.
+/// Keeps a query's page buffers between pages, so that encoding a page allocates its output and
+/// nothing per row. Used by one page at a time.
 final class WirePageBuilder: @unchecked Sendable {
+    private var buffers: WirePageEncoder
+
+    init(encoder: SampleWireEncoder) {
+        buffers = WirePageEncoder(encoder: encoder)
+    }
+
+    /// Runs `body` on the buffers, emptied first. The buffers are moved out for the page and
+    /// back after it: the per-row work mutates a local value, with no exclusivity check per
+    /// access as a class's stored properties would need.
+    func page<T>(_ body: (inout WirePageEncoder) throws -> T) rethrows -> T {
+        var local = WirePageEncoder(encoder: buffers.encoder)
+        swap(&local, &buffers)
+        defer { swap(&local, &buffers) }
+        local.reset()
+        return try body(&local)
+    }
+}
+
+/// Builds one page of rows and deleted objects into wire bytes.
+struct WirePageEncoder {
     /// One encoded row: where its parts are in `heads`, `tails` and its keys.
     struct Row {
         var id: Int64
@@ -176,7 +196,7 @@ final class WirePageBuilder: @unchecked Sendable {
         self.encoder = encoder
     }
 
-    func reset() {
+    mutating func reset() {
         heads.bytes.removeAll(keepingCapacity: true)
         tails.bytes.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
@@ -187,7 +207,7 @@ final class WirePageBuilder: @unchecked Sendable {
     }
 
     /// Encodes the current row of a statement selecting `SampleRows.columns`.
-    func addSample(_ statement: Statement) throws {
+    mutating func addSample(_ statement: Statement) throws {
         let id = statement.int64(0)
         guard let uuid = statement.rawBytes(1), uuid.count == 16 else {
             throw StoreError(code: .database, message: "sample row \(id) has no 16-byte UUID")
@@ -250,7 +270,7 @@ final class WirePageBuilder: @unchecked Sendable {
     }
 
     /// Reads and encodes the metadata of `rows[range]`: one query for all of them.
-    func readMetadata(_ database: Database, rows range: Range<Int>) throws {
+    mutating func readMetadata(_ database: Database, rows range: Range<Int>) throws {
         guard !range.isEmpty else { return }
         idList.removeAll(keepingCapacity: true)
         idList.append(UInt8(ascii: "["))
@@ -305,7 +325,7 @@ final class WirePageBuilder: @unchecked Sendable {
 
     /// Encodes the current row of a tombstone statement (seq, uuid, identifier, sync identifier,
     /// sync version) as a `salus.v1.DeletedObject`.
-    func addDeletion(_ statement: Statement) throws {
+    mutating func addDeletion(_ statement: Statement) throws {
         guard let uuid = statement.rawBytes(1), uuid.count == 16 else {
             throw StoreError(code: .database, message: "tombstone \(statement.int64(0)) has no 16-byte UUID")
         }

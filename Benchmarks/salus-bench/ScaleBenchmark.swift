@@ -1,0 +1,218 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Logging
+import SalusModel
+import SalusProto
+import SalusRPC
+import SalusStore
+
+/// A person's decade: heart rate every 21 s and steps every 63 s for ten years (20,000,000
+/// samples in the full run), built once into `.bench/scale-N/` and reused by later runs. A salusd
+/// serves it; the figures are what an app sees: a day's heart rate, a year of merged daily step
+/// totals, an anchored catch-up of one type, the bytes each sample costs beside a minimal table,
+/// and the daemon's memory.
+enum ScaleBenchmark {
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+    /// 2015-01-01T00:00:00Z.
+    static let origin: Int64 = 1_420_070_400_000_000
+    static let decade: Int64 = 10 * 365 * 86_400_000_000
+    /// Bumped when the fixture changes, so a cached store of another shape is rebuilt.
+    static let fixtureVersion = 1
+
+    static func interval(samples: Int) -> Int64 { decade / Int64(samples) }
+
+    /// The cached store for `total` samples (¾ heart rate, ¼ steps), built when missing.
+    static func prepare(total: Int, cache: String) async throws -> String {
+        let directory = cache + "/scale-\(total)"
+        let marker = directory + "/complete-v\(fixtureVersion)"
+        if FileManager.default.fileExists(atPath: marker) { return directory }
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
+        var logger = Logger(label: "salus.bench.scale")
+        logger.logLevel = .error
+        let perMinute = try SalusUnit(parsing: "count/min")
+        let catalog = TypeCatalog(types: [
+            TypeRules(identifier: steps, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
+            TypeRules(identifier: heartRate, kind: .quantity, canonicalUnit: perMinute, aggregationStyle: .discreteTemporallyWeighted),
+        ])
+        let store = try await SampleStore.open(path: directory + "/data/salus.sqlite", catalog: catalog, logger: logger)
+        let watch = SourceRevision(appID: "com.apple.health.watch", name: "Apple Watch", version: "10.1", productType: "Watch6,2", osVersion: "10.1")
+        let device = Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,2", softwareVersion: "10.1")
+        let counts = [(heartRate, total * 3 / 4, perMinute), (steps, total - total * 3 / 4, SalusUnit.count)]
+        let started = ContinuousClock.now
+        var saved = 0
+        for (type, count, unit) in counts {
+            let step = interval(samples: count)
+            var batch: [Sample] = []
+            batch.reserveCapacity(20_000)
+            for index in 0..<count {
+                let start = origin + Int64(index) * step
+                let value = type == heartRate ? Double(55 + (index * 7) % 90) : Double((index * 13) % 120)
+                batch.append(
+                    Sample(
+                        type: TypeIdentifier(type), startDate: Date(timeIntervalSince1970: Double(start) / 1e6),
+                        endDate: Date(timeIntervalSince1970: Double(start + (type == heartRate ? 0 : step)) / 1e6),
+                        value: .quantity(Quantity(value: value, unit: unit)), sourceRevision: watch, device: device))
+                if batch.count == 20_000 {
+                    _ = try await store.save(batch, source: watch)
+                    saved += batch.count
+                    batch.removeAll(keepingCapacity: true)
+                    if saved % 1_000_000 == 0 {
+                        let elapsed = StoreBenchmark.seconds(ContinuousClock.now - started)
+                        FileHandle.standardError.write(Data(
+                            "scale fixture: \(saved / 1_000_000)M of \(total / 1_000_000)M samples (\(Int(Double(saved) / elapsed)) /s)\n".utf8))
+                    }
+                }
+            }
+            if !batch.isEmpty { _ = try await store.save(batch, source: watch) }
+        }
+        await store.close()
+        try minimalTable(store: directory + "/data/salus.sqlite", into: directory + "/minimal.sqlite")
+        FileManager.default.createFile(atPath: marker, contents: Data())
+        return directory
+    }
+
+    /// The same samples in one plain table with each column once (no index but the rowid):
+    /// the floor for bytes per sample.
+    static func minimalTable(store: String, into path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        let database = try Database(path: path)
+        defer { database.close() }
+        try database.execute("""
+            PRAGMA journal_mode=OFF;
+            CREATE TABLE samples (uuid BLOB, type_id INTEGER, start_us INTEGER, end_us INTEGER, value REAL, \
+            source_id INTEGER, device_id INTEGER, creation_us INTEGER);
+            ATTACH DATABASE '\(store)' AS store;
+            INSERT INTO samples SELECT uuid, type_id, start_us, end_us, value, source_id, device_id, creation_us FROM store.samples;
+            DETACH DATABASE store;
+            """)
+    }
+
+    /// Bytes the database file takes per row of `table`.
+    static func bytesPerRow(_ path: String, table: String) throws -> (bytes: Double, rows: Int) {
+        let database = try Database(path: path, create: false, readOnly: true)
+        defer { database.close() }
+        let pages = try database.scalarInt("PRAGMA page_count") ?? 0
+        let size = try database.scalarInt("PRAGMA page_size") ?? 0
+        let rows = Int(try database.scalarInt("SELECT count(*) FROM \(table)") ?? 0)
+        return (Double(pages * size) / Double(max(rows, 1)), rows)
+    }
+}
+
+extension ScaleBenchmark {
+    static func milliseconds(_ duration: Duration) -> Double { StoreBenchmark.seconds(duration) * 1000 }
+
+    /// The figures an app sees on the fixture `fixture` (built for `total` samples), from salusd
+    /// `daemonPID` at `socketPath`.
+    static func run(socketPath: String, daemonPID: Int32, total: Int, fixture: String, quick: Bool) async throws
+        -> (results: [String: Double], table: [(String, String, String, String)])
+    {
+        var configuration = RPCClient.Configuration()
+        configuration.declaredAppID = "org.salus.bench"
+        let client = try await RPCClient.connect(unixSocketPath: socketPath, configuration: configuration)
+        let idle = StoreBenchmark.memory(of: daemonPID)
+        let day: Int64 = 86_400_000_000
+
+        // One day's heart rate, on days spread over the decade (the same days every run).
+        var latencies: [Double] = []
+        var perDay = 0
+        var state: UInt64 = 0x5A1D_5EED
+        for _ in 0..<(quick ? 40 : 200) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let first = origin + Int64((state >> 33) % 3650) * day
+            var request = Salus_V1_SampleQueryRequest()
+            request.type = heartRate
+            var window = Salus_V1_DateWindow()
+            window.startDate = first
+            window.endDate = first + day
+            request.predicate.dateWindow = window
+            var count = 0
+            let start = ContinuousClock.now
+            for try await page in try client.serverStreaming(
+                SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+            {
+                count += page.samples.count
+            }
+            latencies.append(milliseconds(ContinuousClock.now - start))
+            perDay = count
+        }
+        latencies.sort()
+
+        // A year of daily step totals, merged across sources.
+        var yearly: [Double] = []
+        for _ in 0..<5 {
+            var request = Salus_V1_StatisticsCollectionRequest()
+            request.type = steps
+            request.options = [.cumulativeSum]
+            request.anchorDate = origin
+            request.intervalCount = 1
+            request.intervalUnit = .day
+            request.timeZone = "UTC"
+            request.from = origin + 5 * 365 * day
+            request.to = request.from + 365 * day
+            var intervals = 0
+            let start = ContinuousClock.now
+            for try await batch in try client.serverStreaming(
+                SalusMethods.Statistics.queryCollection, request: request,
+                responseType: Salus_V1_StatisticsCollectionBatch.self)
+            {
+                intervals += batch.statistics.count
+                if batch.initialResultsComplete { break }
+            }
+            yearly.append(milliseconds(ContinuousClock.now - start))
+            precondition(intervals == 365, "the collection returned \(intervals) days of 365")
+        }
+        let year = Spread(yearly)
+
+        // An anchored catch-up of every step sample.
+        var catchUp = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = steps
+        catchUp.descriptors = [descriptor]
+        var caught = 0
+        let catchUpStart = ContinuousClock.now
+        for try await batch in try client.serverStreaming(
+            SalusMethods.Store.queryAnchored, request: catchUp, responseType: Salus_V1_AnchoredBatch.self)
+        {
+            caught += batch.added.count
+        }
+        let catchUpSeconds = StoreBenchmark.seconds(ContinuousClock.now - catchUpStart)
+        precondition(caught == total - total * 3 / 4, "the catch-up returned \(caught) step samples")
+        let peak = StoreBenchmark.memory(of: daemonPID)
+        await client.close()
+
+        let stored = try bytesPerRow(fixture + "/data/salus.sqlite", table: "samples")
+        let minimal = try bytesPerRow(fixture + "/minimal.sqlite", table: "samples")
+        // The store's bytes include its metadata, source, device and type tables; per sample.
+        var results: [String: Double] = [:]
+        results["scale_samples"] = Double(stored.rows)
+        results["scale_day_query_samples"] = Double(perDay)
+        results["scale_day_query_p50_ms"] = percentile(latencies, 0.5)
+        results["scale_day_query_p99_ms"] = percentile(latencies, 0.99)
+        results["scale_year_daily_sums_ms"] = year.median
+        results["scale_year_daily_sums_ms_min"] = year.min
+        results["scale_year_daily_sums_ms_max"] = year.max
+        results["scale_catch_up_rows"] = Double(caught)
+        results["scale_catch_up_rows_per_s"] = Double(caught) / catchUpSeconds
+        results["scale_catch_up_s"] = catchUpSeconds
+        results["scale_bytes_per_sample"] = stored.bytes
+        results["scale_minimal_bytes_per_sample"] = minimal.bytes
+        results["scale_bytes_ratio"] = stored.bytes / minimal.bytes
+        results["scale_daemon_rss_idle_mb"] = idle.rss
+        results["scale_daemon_peak_rss_mb"] = peak.peak
+        let table: [(String, String, String, String)] = [
+            ("\(stored.rows / 1_000_000)M samples: a day's heart rate (\(perDay)), p50 / p99 ms",
+             format(percentile(latencies, 0.5), 2) + " / " + format(percentile(latencies, 0.99), 2), "", ""),
+            ("\(stored.rows / 1_000_000)M samples: a year of merged daily step sums, ms", year.formatted(), "", ""),
+            ("\(stored.rows / 1_000_000)M samples: catch-up of \(caught) steps, rows/s",
+             format(Double(caught) / catchUpSeconds, 0), "", format(catchUpSeconds, 1) + " s"),
+            ("bytes per sample beside a minimal table", format(stored.bytes, 1), format(minimal.bytes, 1),
+             format(stored.bytes / minimal.bytes, 2) + "×"),
+            ("daemon RSS idle / peak MiB", format(idle.rss) + " / " + format(peak.peak), "", ""),
+        ]
+        return (results, table)
+    }
+}
