@@ -18,6 +18,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 PLUGIN_DIR := $(CURDIR)/.build/plugins
 ARGS ?=
+GRPC_PEER := Benchmarks/grpc-peer
+GRPC_PEER_BIN = $(shell $(SWIFT) build -c release --package-path $(GRPC_PEER) --show-bin-path)
 
 .PHONY: setup build plugins run test bench release install uninstall generate check-generated clean
 
@@ -41,11 +43,15 @@ test: setup
 	$(SWIFT) test --skip-build
 
 # Release build; figures in .bench/results.json. QUICK=1 for a short run; ONLY=rpc|store|statistics|import for one part.
+# The grpc-swift-2 peer the RPC figures are compared with is a package of its own (Benchmarks/grpc-peer,
+# built into its own .build/), so that `make test` never builds it.
 bench: setup
 	$(SWIFT) build -c release
+	$(SWIFT) build -c release --package-path $(GRPC_PEER)
 	@mkdir -p .bench
 	@rm -f .bench/results.json
-	"$(RELEASE_BIN)/salus-bench" $(if $(QUICK),--quick) $(if $(ONLY),--only $(ONLY)) --output .bench/results.json
+	"$(RELEASE_BIN)/salus-bench" $(if $(QUICK),--quick) $(if $(ONLY),--only $(ONLY)) --output .bench/results.json \
+		--grpc-peer "$(GRPC_PEER_BIN)/grpc-peer"
 
 # The release build and the manual pages: swift-argument-parser's generate-manual plugin builds
 # every product in release mode, then writes salusd.1 and salusctl.1 from the commands' definitions.
@@ -68,4 +74,4 @@ check-generated:
 	scripts/generate-protos --check
 
 clean:
-	rm -rf .build .bench
+	rm -rf .build .bench $(GRPC_PEER)/.build
