@@ -331,6 +331,23 @@ if wants("rpc") || wants("store") {
         }
         pinnedStream.record(into: &results, key: "rpc_stream_msgs_per_s_pinned", baselineKey: "raw_stream_frames_per_s_pinned_run", ratioKey: "rpc_stream_ratio_pinned")
         table.append(tableRow("server stream, reader on the client's loop: msgs/s", pinnedStream))
+
+        // grpc-swift-2 in its own process (`--grpc-peer`, built by `make bench`), alternating with Salus.
+        if let peer = GRPCPeer.binaryFromArguments {
+            print("gRPC peer: grpc-swift-2 echo over a Unix socket, \(trials) trials alternating with Salus")
+            let grpc = try await GRPCPeer.compare(
+                binary: peer, trials: trials, seconds: seconds, payload: payloadSize,
+                salusUnary: {
+                    percentile(try await rpcUnary(client: client, callers: 1, payloadSize: payloadSize, duration: seconds).latencies, 0.5)
+                },
+                salusStream: { try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds) },
+                salusUnaryRate16: {
+                    let run = try await rpcUnary(client: client, callers: 16, payloadSize: payloadSize, duration: seconds)
+                    return Double(run.calls) / run.elapsed
+                })
+            results.merge(grpc) { _, new in new }
+            GRPCPeer.summary(grpc).forEach { print($0) }
+        }
     }
     await client.close()
 
