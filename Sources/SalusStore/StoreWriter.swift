@@ -416,15 +416,25 @@ final class StoreWriter: @unchecked Sendable {
             let endMicroseconds = StoredTime.microseconds(sample.endDate)
             let span = endMicroseconds &- startMicroseconds
             if span > longest[typeID, default: -1] { longest[typeID] = span }
-            try insert.bind([
-                .uuid(uuid), .integer(typeID), .integer(StoredCodes.kind(sample.kind)),
-                .integer(startMicroseconds), .integer(endMicroseconds),
-                .optional(prepared.value), .optional(prepared.valueInUnit), .optional(prepared.unit),
-                .optional(prepared.category), .optional(prepared.activityType),
-                prepared.payload.map { .blob($0) } ?? .null, .integer(appRef), .integer(sourceID),
-                .optional(deviceID), .integer(now), .integer(nextSequence()), .optional(sample.syncIdentifier),
-                .optional(sample.syncVersion),
-            ])
+            // Bound one by one: no array of values per row.
+            try insert.bind(uuid: uuid, at: 1)
+            try insert.bind(integer: typeID, at: 2)
+            try insert.bind(integer: StoredCodes.kind(sample.kind), at: 3)
+            try insert.bind(integer: startMicroseconds, at: 4)
+            try insert.bind(integer: endMicroseconds, at: 5)
+            try insert.bind(real: prepared.value, at: 6)
+            try insert.bind(real: prepared.valueInUnit, at: 7)
+            try insert.bind(text: prepared.unit, at: 8)
+            try insert.bind(integer: prepared.category, at: 9)
+            try insert.bind(integer: prepared.activityType, at: 10)
+            try insert.bind(prepared.payload.map { .blob($0) } ?? .null, at: 11)
+            try insert.bind(integer: appRef, at: 12)
+            try insert.bind(integer: sourceID, at: 13)
+            try insert.bind(integer: deviceID, at: 14)
+            try insert.bind(integer: now, at: 15)
+            try insert.bind(integer: nextSequence(), at: 16)
+            try insert.bind(text: sample.syncIdentifier, at: 17)
+            try insert.bind(real: sample.syncVersion, at: 18)
             while try insert.step() {}
             insert.reset()
             let sampleID = database.lastInsertRowID
