@@ -129,14 +129,8 @@ extension ScaleBenchmark {
             window.startDate = first
             window.endDate = first + day
             request.predicate.dateWindow = window
-            var count = 0
-            let start = ContinuousClock.now
-            for try await page in try client.serverStreaming(
-                SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
-            {
-                count += page.samples.count
-            }
-            latencies.append(milliseconds(ContinuousClock.now - start))
+            let (count, elapsed) = try await StoreBenchmark.streamedQuery(client, request)
+            latencies.append(elapsed * 1000)
             perDay = count
         }
         latencies.sort()
@@ -168,18 +162,7 @@ extension ScaleBenchmark {
         let year = Spread(yearly)
 
         // An anchored catch-up of every step sample.
-        var catchUp = Salus_V1_AnchoredQueryRequest()
-        var descriptor = Salus_V1_TypedPredicate()
-        descriptor.type = steps
-        catchUp.descriptors = [descriptor]
-        var caught = 0
-        let catchUpStart = ContinuousClock.now
-        for try await batch in try client.serverStreaming(
-            SalusMethods.Store.queryAnchored, request: catchUp, responseType: Salus_V1_AnchoredBatch.self)
-        {
-            caught += batch.added.count
-        }
-        let catchUpSeconds = StoreBenchmark.seconds(ContinuousClock.now - catchUpStart)
+        let (caught, catchUpSeconds) = try await StoreBenchmark.catchUp(client, type: steps)
         precondition(caught == total - total * 3 / 4, "the catch-up returned \(caught) step samples")
         let peak = StoreBenchmark.memory(of: daemonPID)
         await client.close()

@@ -88,19 +88,9 @@ enum StoreBenchmark {
         }
         let pinned = try await query(client, pinned: true, expecting: saved)
         let anchoredReads = try await Comparison.interleaved(trials: trials) {
-            var catchUp = Salus_V1_AnchoredQueryRequest()
-            var descriptor = Salus_V1_TypedPredicate()
-            descriptor.type = steps
-            catchUp.descriptors = [descriptor]
-            var caught = 0
-            let start = ContinuousClock.now
-            for try await batch in try client.serverStreaming(
-                SalusMethods.Store.queryAnchored, request: catchUp, responseType: Salus_V1_AnchoredBatch.self)
-            {
-                caught += batch.added.count
-            }
+            let (caught, elapsed) = try await catchUp(client, type: steps)
             precondition(caught == saved, "the anchored query returned \(caught) of \(saved) changes")
-            return Double(caught) / seconds(ContinuousClock.now - start)
+            return Double(caught) / elapsed
         } baseline: {
             try raw.selectAll()
         }
@@ -140,15 +130,37 @@ enum StoreBenchmark {
         }
         var request = Salus_V1_SampleQueryRequest()
         request.type = steps
-        var queried = 0
+        let (queried, elapsed) = try await streamedQuery(client, request)
+        precondition(queried == rows, "the query returned \(queried) of \(rows) rows")
+        return Double(queried) / elapsed
+    }
+
+    /// Runs a streamed sample query to its end: (samples received, seconds).
+    static func streamedQuery(_ client: RPCClient, _ request: Salus_V1_SampleQueryRequest) async throws -> (Int, Double) {
+        var count = 0
         let start = ContinuousClock.now
         for try await page in try client.serverStreaming(
             SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
         {
-            queried += page.samples.count
+            count += page.samples.count
         }
-        precondition(queried == rows, "the query returned \(queried) of \(rows) rows")
-        return Double(queried) / seconds(ContinuousClock.now - start)
+        return (count, seconds(ContinuousClock.now - start))
+    }
+
+    /// An anchored catch-up of every sample of `type` from the start: (changes received, seconds).
+    static func catchUp(_ client: RPCClient, type: String) async throws -> (Int, Double) {
+        var request = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = type
+        request.descriptors = [descriptor]
+        var caught = 0
+        let start = ContinuousClock.now
+        for try await batch in try client.serverStreaming(
+            SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        {
+            caught += batch.added.count
+        }
+        return (caught, seconds(ContinuousClock.now - start))
     }
 
     /// The same rows in a table shaped like the store's, with its indexes: prepared inserts,
