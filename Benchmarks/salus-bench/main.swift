@@ -267,7 +267,8 @@ func launchDaemon(dataDirectory: String, socket: String) async throws -> (Proces
     daemon.standardOutput = FileHandle.nullDevice
     try daemon.run()
     stopDaemonOnExit(daemon.processIdentifier)
-    for _ in 0..<1200 {
+    // A large store takes a while: the damaged-file check reads every page at each start.
+    for _ in 0..<12_000 {
         if let client = try? await RPCClient.connect(unixSocketPath: socket) { return (daemon, client) }
         try await Task.sleep(for: .milliseconds(50))
     }
@@ -368,8 +369,12 @@ if wants("scale") {
     let total = quick ? 2_000_000 : 20_000_000
     print("Scale: \(total / 1_000_000)M samples (heart rate every \(ScaleBenchmark.interval(samples: total * 3 / 4) / 1_000_000) s and steps for ten years), cached in \(cacheDirectory)/scale-\(total); salusd serves it")
     let fixture = try await ScaleBenchmark.prepare(total: total, cache: cacheDirectory)
+    let launched = ContinuousClock.now
     let (daemon, client) = try await launchDaemon(dataDirectory: fixture + "/data", socket: directory + "/scale.sock")
+    let startSeconds = StoreBenchmark.seconds(ContinuousClock.now - launched)
     await client.close()
+    results["scale_daemon_start_s"] = startSeconds
+    table.append(("\(total / 1_000_000)M samples: salusd start until it answers, s", format(startSeconds, 1), "", ""))
     let figures = try await ScaleBenchmark.run(
         socketPath: directory + "/scale.sock", daemonPID: daemon.processIdentifier, total: total, fixture: fixture, quick: quick)
     results.merge(figures.results) { _, new in new }
