@@ -40,16 +40,20 @@ package struct KillLoop: Sendable {
         package var passed: Bool { lost.isEmpty && partial.isEmpty && integrityFailures.isEmpty && notKilled == 0 }
     }
 
-    /// Runs `kills` rounds; `launch` starts a process (tests pass one that serializes spawns).
+    /// Runs `kills` rounds, or fewer when `deadline` passes first; `launch` starts a process
+    /// (tests pass one that serializes spawns).
     package func run(
-        kills: Int, launch: (Process) throws -> Void = { try $0.run() }, progress: (Int, Report) -> Void = { _, _ in }
+        kills: Int, deadline: ContinuousClock.Instant? = nil, launch: (Process) throws -> Void = { try $0.run() },
+        progress: (Int, Report) -> Void = { _, _ in }
     ) throws -> Report {
         var report = Report()
         var checker = KillChecker(size: size)
+        var verifiedAttachments = Set<UUID>()
         var generator = SystemRandomNumberGenerator()
         let start = ContinuousClock.now
         let operationsPerRun = 60_000
         for round in 0..<kills {
+            if let deadline, ContinuousClock.now >= deadline { break }
             let first = round * operationsPerRun
             let process = Process()
             process.executableURL = executable
@@ -61,17 +65,14 @@ package struct KillLoop: Sendable {
 
             // Wait for a random number of acknowledgements, then a random moment more, then kill.
             let wanted = Int.random(in: acknowledgementsBeforeKill, using: &generator)
-            var buffer = Data()
-            while buffer.reduce(0, { $0 + ($1 == 10 ? 1 : 0) }) < wanted {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-            }
+            let descriptor = output.fileHandleForReading.fileDescriptor
+            var buffer: [UInt8] = []
+            while buffer.reduce(0, { $0 + ($1 == 10 ? 1 : 0) }) < wanted, Self.read(descriptor, into: &buffer) {}
             usleep(UInt32.random(in: delayBeforeKill, using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if process.terminationReason != .uncaughtSignal { report.notKilled += 1 }
-            buffer += output.fileHandleForReading.readDataToEndOfFile()
+            while Self.read(descriptor, into: &buffer) {}
             try? output.fileHandleForReading.close()
 
             // Only whole lines count: an operation is acknowledged once its line was printed.
@@ -86,7 +87,7 @@ package struct KillLoop: Sendable {
             for operation in acknowledged { report.acknowledged[CrashOperation.kind(of: operation), default: 0] += 1 }
             report.killedDuring[CrashOperation.kind(of: inFlight), default: 0] += 1
 
-            let observed = try CrashStoreState.read(path: databasePath)
+            let observed = try CrashStoreState.read(path: databasePath, verified: &verifiedAttachments)
             let findings = checker.check(observed: observed, acknowledged: acknowledged, inFlight: inFlight)
             if findings.inFlightCommitted { report.committedUnacknowledged[CrashOperation.kind(of: inFlight), default: 0] += 1 }
             report.lost += findings.lost.map { "kill \(round + 1): \($0)" }
@@ -98,5 +99,18 @@ package struct KillLoop: Sendable {
         let elapsed = ContinuousClock.now - start
         report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return report
+    }
+
+    /// Appends what one read(2) of `descriptor` returns to `buffer`, retrying when a signal
+    /// interrupts it (Foundation's FileHandle traps on EINTR); false at the end of the stream.
+    static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffer += chunk[..<count]
+            return true
+        }
     }
 }

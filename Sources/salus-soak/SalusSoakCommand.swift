@@ -40,6 +40,9 @@ struct SalusSoakCommand: AsyncParsableCommand {
     @Option(help: "Run the kill loop this many times instead of the load.")
     var kills: Int?
 
+    @Option(help: "Stop the kill loop after this many seconds, with the kills done so far.")
+    var killSeconds: Double?
+
     @Option(help: "Samples per save in the kill loop.")
     var killBatchSize = 50
 
@@ -76,11 +79,14 @@ struct SalusSoakCommand: AsyncParsableCommand {
             databasePath: directory + "/salus.sqlite")
         loop.size = killBatchSize
         print("Kill loop: \(kills) SIGKILLs of salus-store-crashtest during saves, deletes, sync replacements, workout finishes and attachment uploads (\(killBatchSize) samples per save)")
-        let report = try loop.run(kills: kills, progress: { done, report in
+        let deadline = killSeconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+        let report = try loop.run(kills: kills, deadline: deadline, progress: { done, report in
             if done % 100 == 0 || done == kills {
                 print("  \(done) kills: \(report.lost.count) lost, \(report.partial.count) partial, \(report.integrityFailures.count) integrity failures")
+                fflush(nil)
             }
         })
+        if report.kills < kills { print("stopped after \(report.kills) of \(kills) kills (--kill-seconds)") }
         print(render(report))
         if !report.passed { throw ExitCode.failure }
     }
