@@ -100,6 +100,8 @@ package struct LoadConfiguration: Sendable {
     package var batchSize = 50
     /// How long the feeds get, after the saves stop, to receive the last changes.
     package var settle = 30.0
+    /// Kinds whose clients stay idle (to find which kind a resource grows with).
+    package var skipped: Set<LoadKind> = []
 
     package init() {}
 }
@@ -282,6 +284,7 @@ package struct LoadRun: Sendable {
     package func run() async throws -> LoadReport {
         let figures = LoadFigures()
         let clientKinds = (0..<max(configuration.clients, 6)).map(LoadKind.of(client:))
+            .filter { !configuration.skipped.contains($0) }
         let start = ContinuousClock.now
         let end = start + .milliseconds(Int(configuration.duration * 1000))
         let stopping = StopFlag()

@@ -37,6 +37,9 @@ struct SalusSoakCommand: AsyncParsableCommand {
     @Option(help: "Seconds before the first flatness window.")
     var warmUp = 10.0
 
+    @Option(help: "A kind of client to leave out (save, query, feed, statistics, churn, stalled); repeatable.")
+    var skip: [String] = []
+
     @Option(help: "Run the kill loop this many times instead of the load.")
     var kills: Int?
 
@@ -50,6 +53,9 @@ struct SalusSoakCommand: AsyncParsableCommand {
         guard clients >= 6 else { throw ValidationError("--clients \(clients): expected at least 6 (one of each kind)") }
         guard duration > 0 else { throw ValidationError("--duration \(duration): expected a positive number of seconds") }
         if let kills, kills < 1 { throw ValidationError("--kills \(kills): expected at least 1") }
+        for kind in skip where LoadKind(rawValue: kind) == nil {
+            throw ValidationError("--skip \(kind): expected one of \(LoadKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     /// The folder this program was built into, which holds salusd, the plugins and the crash test.
@@ -152,6 +158,7 @@ struct SalusSoakCommand: AsyncParsableCommand {
         configuration.clients = clients
         configuration.duration = duration
         configuration.warmUp = warmUp
+        configuration.skipped = Set(skip.compactMap(LoadKind.init(rawValue:)))
         print("Load: \(clients) clients for \(duration) s against salusd (pid \(daemon.processIdentifier))")
         let report = try await LoadRun(socketPath: socketPath, daemonPID: daemon.processIdentifier, configuration: configuration).run()
         print(report.render())
