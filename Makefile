@@ -21,7 +21,7 @@ ARGS ?=
 GRPC_PEER := Benchmarks/grpc-peer
 GRPC_PEER_BIN = $(shell $(SWIFT) build -c release --package-path $(GRPC_PEER) --show-bin-path)
 
-.PHONY: setup build plugins run test bench release install uninstall generate check-generated clean
+.PHONY: setup build plugins run test bench soak release install uninstall generate check-generated clean
 
 setup:
 	@scripts/setup
@@ -54,6 +54,17 @@ bench: setup
 	@rm -f .bench/results.json
 	"$(RELEASE_BIN)/salus-bench" $(if $(QUICK),--quick) $(if $(ONLY),--only $(ONLY)) --output .bench/results.json \
 		--grpc-peer "$(GRPC_PEER_BIN)/grpc-peer"
+
+# Release build. 64 clients against one salusd for 60 s (CLIENTS=, DURATION= to change); KILLS=N runs
+# the SIGKILL loop of the store's crash test N times instead (KILL_SECONDS=S stops it after S seconds).
+# Prints PASS or FAIL; fails on FAIL.
+CLIENTS ?= 64
+DURATION ?= 60
+soak: setup
+	$(SWIFT) build $(BUILD_FLAGS) -c release --product salus-soak
+	$(SWIFT) build $(BUILD_FLAGS) -c release --product $(if $(KILLS),salus-store-crashtest,salusd)
+	$(if $(KILLS),,@for p in $(PLUGINS); do $(SWIFT) build $(BUILD_FLAGS) -c release --product $$p || exit 1; done)
+	"$(RELEASE_BIN)/salus-soak" $(if $(KILLS),--kills $(KILLS) $(if $(KILL_SECONDS),--kill-seconds $(KILL_SECONDS)),--clients $(CLIENTS) --duration $(DURATION))
 
 # The release build and the manual pages: swift-argument-parser's generate-manual plugin builds
 # every product in release mode, then writes salusd.1 and salusctl.1 from the commands' definitions.

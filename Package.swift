@@ -88,7 +88,7 @@ let package = Package(
         // Saves numbered batches and prints each after its commit, for the crash-safety test.
         .executableTarget(
             name: "salus-store-crashtest",
-            dependencies: ["SalusStore", "SalusModel", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SalusStore", "SalusModel", "SalusSoak", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The plugin ABI: salus_plugin.h, plain C, shared by the host, Swift plugins and C plugins.
@@ -206,6 +206,19 @@ let package = Package(
             path: "Benchmarks/salus-bench"
         ),
 
+        // `make soak`: many clients against one salusd, and the kill loop over salus-store-crashtest;
+        // the load and its checks live in SalusSoak so that tests run them in process.
+        .target(
+            name: "SalusSoak",
+            dependencies: [
+                "SalusRPC", "SalusProto", "SalusStore",
+            ]
+        ),
+        .executableTarget(
+            name: "salus-soak",
+            dependencies: ["SalusSoak", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         .testTarget(
             name: "SalusRPCTests",
             dependencies: [
@@ -225,6 +238,7 @@ let package = Package(
             name: "SalusStoreTests",
             dependencies: [
                 "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport", "SalusWire", "SalusProto",
+                "SalusSoak",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -264,7 +278,8 @@ let package = Package(
             name: "SalusDaemonTests",
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
-                "VisionCard", "Triathlon", "SalusTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "VisionCard", "Triathlon", "SalusTestSupport", "SalusSoak",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
     ],

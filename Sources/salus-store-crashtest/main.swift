@@ -1,39 +1,99 @@
-// salus-store-crashtest: saves numbered batches into a store and prints each batch number once
-// its transaction has committed, so a test can kill it at any moment and check the database.
+// salus-store-crashtest: runs numbered operations on a store one after the other and prints
+// each number once its change has committed, so a test can kill it at any moment and check the
+// database against what was acknowledged.
 //
-// Usage: salus-store-crashtest DATABASE FIRST-BATCH BATCHES BATCH-SIZE
-// Every sample of batch n carries the metadata "batch" = n. Output: "committed n" per batch.
+// Usage: salus-store-crashtest DATABASE FIRST OPERATIONS SIZE
+// FIRST must be a multiple of 6. Operation n is, by n % 6 (`CrashOperation`):
+//   0, 1  save: SIZE step samples, each with the metadata "batch" = n;
+//   2     delete: the samples of operation n - 2, in one call;
+//   3     sync replace: SIZE step samples with sync identifiers "sync-0"..."sync-(SIZE-1)" and
+//         sync version n (replacing the earlier versions), each with "batch" = n;
+//   4     workout finish: a workout builder `CrashOperation.builderID(n)` is saved, then finished
+//         by a save of a workout and SIZE step samples, each with "batch" = n;
+//   5     attachment upload: `CrashOperation.attachmentSize` bytes
+//         (`CrashOperation.attachmentByte`) attached, named "batch-n", to the first sample of
+//         operation n - 4.
+// Output: "committed n" per operation, after its last commit.
 import Foundation
 import Logging
 import SalusModel
+import SalusSoak
 import SalusStore
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let first = Int(arguments[2]), let batches = Int(arguments[3]),
+guard arguments.count == 5, let first = Int(arguments[2]), first % 6 == 0, let operations = Int(arguments[3]),
     let size = Int(arguments[4])
 else {
-    FileHandle.standardError.write(Data("usage: salus-store-crashtest DATABASE FIRST-BATCH BATCHES BATCH-SIZE\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: salus-store-crashtest DATABASE FIRST OPERATIONS SIZE (FIRST a multiple of 6)\n".utf8))
     exit(2)
 }
 
 let steps: TypeIdentifier = "HKQuantityTypeIdentifierStepCount"
-let catalog = TypeCatalog(types: [TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative)])
-let source = SourceRevision(appID: "org.salus.crashtest", name: "Crash test")
+let workoutType: TypeIdentifier = "HKWorkoutTypeIdentifier"
+let catalog = TypeCatalog(types: [
+    TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative),
+    TypeRules(identifier: workoutType.rawValue, kind: .workout),
+])
+let appID = "org.salus.crashtest"
+let source = SourceRevision(appID: appID, name: "Crash test")
 var logger = Logger(label: "salus.crashtest")
 logger.logLevel = .warning
 
+func stepSamples(_ operation: Int, count: Int, sync: Bool = false) -> [Sample] {
+    let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(operation))
+    return (0..<count).map { index in
+        var metadata: [String: MetadataValue] = ["batch": .number(Double(operation))]
+        if sync {
+            metadata[MetadataKey.syncIdentifier] = .string("sync-\(index)")
+            metadata[MetadataKey.syncVersion] = .number(Double(operation))
+        }
+        return Sample(
+            type: steps, startDate: start, endDate: start, value: .quantity(Quantity(value: Double(index), unit: .count)),
+            sourceRevision: source, metadata: metadata)
+    }
+}
+
 do {
     let store = try await SampleStore.open(path: arguments[1], catalog: catalog, logger: logger)
-    for batch in first..<(first + batches) {
-        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(batch))
-        let samples = (0..<size).map { index in
-            Sample(
-                type: steps, startDate: start, endDate: start,
-                value: .quantity(Quantity(value: Double(index), unit: .count)), sourceRevision: source,
-                metadata: ["batch": .number(Double(batch))])
+    // The samples each save of this process stored, for the deletes and attachments after it.
+    var saved: [Int: [UUID]] = [:]
+    for operation in first..<(first + operations) {
+        switch operation % 6 {
+        case 0, 1:
+            let response = try await store.save(stepSamples(operation, count: size), source: source)
+            saved[operation] = response.results.map(\.uuid)
+        case 2:
+            _ = try await store.delete(saved.removeValue(forKey: operation - 2) ?? [], requester: .app(appID))
+        case 3:
+            _ = try await store.save(stepSamples(operation, count: size, sync: true), source: source)
+        case 4:
+            let builder = CrashOperation.builderID(operation)
+            try await store.saveWorkoutBuilder(id: builder, appID: appID, state: Array("operation \(operation)".utf8))
+            let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(operation))
+            let workout = Sample(
+                type: workoutType, startDate: start, endDate: start.addingTimeInterval(60),
+                value: .workout(Workout(activityType: 37).withDefaultActivity(start: start, end: start.addingTimeInterval(60))),
+                sourceRevision: source, metadata: ["batch": .number(Double(operation))])
+            _ = try await store.save(
+                stepSamples(operation, count: size) + [workout], source: source,
+                options: SaveOptions(finishingWorkoutBuilder: builder))
+        default:
+            let upload = try store.beginAttachment(maximumSize: Int64(CrashOperation.attachmentSize))
+            let content = (0..<CrashOperation.attachmentSize).map { CrashOperation.attachmentByte(operation, $0) }
+            var offset = 0
+            while offset < content.count {
+                try upload.append(content[offset..<min(content.count, offset + 16_384)])
+                offset += 16_384
+            }
+            guard let target = saved.removeValue(forKey: operation - 4)?.first else {
+                throw StoreError(code: .invalidArgument, message: "operation \(operation - 4) saved nothing")
+            }
+            _ = try await store.commitAttachment(
+                upload, objectUUID: target, name: CrashOperation.attachmentName(operation), contentType: "application/octet-stream",
+                appID: appID, metadata: [:])
         }
-        _ = try await store.save(samples, source: source)
-        FileHandle.standardOutput.write(Data("committed \(batch)\n".utf8))
+        FileHandle.standardOutput.write(Data("committed \(operation)\n".utf8))
     }
     await store.close()
 } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import SalusTestSupport
 import SalusModel
+import SalusSoak
 import SalusStore
 import Testing
 
@@ -20,64 +21,43 @@ struct CrashSafetyTests {
         return candidate
     }
 
-    @Test("SIGKILL during batch saves, 20 times: integrity ok, every acknowledged batch whole, no partial batch")
-    func killDuringBatchSaves() async throws {
+    @Test(
+        "SIGKILL during saves, deletes, sync replacements, workout finishes and attachment uploads, 20 times: integrity ok, every acknowledged change present, no partial one"
+    )
+    func killDuringChanges() throws {
         let directory = try TemporaryStore.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("crash.sqlite").path
-        let batchSize = 200
-        var acknowledged = Set<Int>()
-        var generator = SystemRandomNumberGenerator()
-
-        for round in 0..<20 {
-            let process = Process()
-            process.executableURL = try Self.executable()
-            process.arguments = [path, "\(round * 10_000)", "10000", "\(batchSize)"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try ProcessLaunch.run(process)
-
-            // Wait for a random number of acknowledgements, then a random moment more, then kill.
-            let wanted = Int.random(in: 1...4, using: &generator)
-            var buffer = Data()
-            var lines: [String] = []
-            while lines.count < wanted {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-                lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
-            }
-            usleep(UInt32.random(in: 0...20_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
-            buffer += output.fileHandleForReading.readDataToEndOfFile()
-            let text = String(decoding: buffer, as: UTF8.self)
-            // Only whole lines count: a batch is acknowledged once its line was printed.
-            for line in text.split(separator: "\n", omittingEmptySubsequences: true) where text.contains(line + "\n") {
-                if line.hasPrefix("committed "), let batch = Int(line.dropFirst("committed ".count)) {
-                    acknowledged.insert(batch)
-                }
-            }
-
-            let database = try Database(path: path, create: false, readOnly: true)
-            #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
-            let statement = try database.prepare(
-                "SELECT CAST(number_value AS INTEGER), count(*) FROM metadata WHERE key = 'batch' GROUP BY 1",
-                cached: false)
-            var present: [Int: Int] = [:]
-            while try statement.step() { present[Int(statement.int64(0))] = Int(statement.int64(1)) }
-            for (batch, count) in present {
-                #expect(count == batchSize, "batch \(batch) has \(count) of \(batchSize) samples")
-            }
-            for batch in acknowledged {
-                #expect(present[batch] == batchSize, "acknowledged batch \(batch) is missing")
-            }
-            let samples = try database.scalarText("SELECT count(*) FROM samples")
-            #expect(samples == "\(present.count * batchSize)")
-            database.close()
+        var loop = KillLoop(executable: try Self.executable(), databasePath: directory.appendingPathComponent("crash.sqlite").path)
+        loop.size = 50
+        // Kills land up to two cycles of the six operations in, so that each kind runs at a kill.
+        loop.acknowledgementsBeforeKill = 1...12
+        let report = try loop.run(kills: 20, launch: { try ProcessLaunch.run($0) })
+        #expect(report.integrityFailures.isEmpty, "\(report.integrityFailures)")
+        #expect(report.lost.isEmpty, "\(report.lost)")
+        #expect(report.partial.isEmpty, "\(report.partial)")
+        #expect(report.notKilled == 0)
+        for kind in CrashOperation.allCases {
+            #expect((report.acknowledged[kind] ?? 0) > 0, "no \(kind.rawValue) was acknowledged")
         }
-        #expect(acknowledged.count >= 20)
+    }
+
+    @Test("the kill check finds a lost acknowledged save, a partial batch and a replacement half done")
+    func checkerFindsLossAndPartial() {
+        var checker = KillChecker(size: 4)
+        var observed = CrashStoreState()
+        observed.batches = [0: 4, 1: 4]
+        // Operations 0 and 1 acknowledged; 2 (a delete of 0) running at the kill: either state is fine.
+        #expect(checker.check(observed: observed, acknowledged: [0, 1], inFlight: 2).passed)
+        observed.batches = [1: 4]
+        // Operation 0's samples gone though operation 2 was never acknowledged in the next run: lost.
+        var lost = checker
+        #expect(lost.check(observed: observed, acknowledged: [], inFlight: 6).lost.count == 1)
+        observed.batches = [0: 4, 1: 3]
+        var partial = checker
+        #expect(partial.check(observed: observed, acknowledged: [], inFlight: 6).partial.count == 1)
+        observed.batches = [0: 4, 1: 4, 3: 4]
+        observed.syncVersions = ["sync-0": 3, "sync-1": 3, "sync-2": -1, "sync-3": 3]
+        var mixed = checker
+        #expect(!mixed.check(observed: observed, acknowledged: [], inFlight: 3).partial.isEmpty)
     }
 }
