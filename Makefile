@@ -19,7 +19,7 @@ DESTDIR ?=
 PLUGIN_DIR := $(CURDIR)/.build/plugins
 ARGS ?=
 
-.PHONY: setup build plugins run test bench release install uninstall generate check-generated clean
+.PHONY: setup build plugins run test fuzz bench release install uninstall generate check-generated clean
 
 setup:
 	@scripts/setup
@@ -39,6 +39,13 @@ run: plugins
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# libFuzzer harnesses with AddressSanitizer, each run SECONDS (default 30) over its seed corpus;
+# HARNESSES="units cda" for some. Builds in .build-fuzz; see docs/reliability.md, "Fuzzing".
+SECONDS ?= 30
+HARNESSES ?=
+fuzz: setup
+	SWIFT="$(SWIFT)" scripts/fuzz $(SECONDS) $(HARNESSES)
 
 # Release build; figures in .bench/results.json. QUICK=1 for a short run; ONLY=rpc|store|statistics|import for one part.
 bench: setup
