@@ -1,5 +1,6 @@
 import Foundation
 import SalusFuzzing
+import SalusModel
 import SalusPluginHost
 import Testing
 
@@ -51,5 +52,22 @@ struct FuzzReplayTests {
         #expect(report.loaded.map(\.path) == ["/manifests/libA.so"], "\(report.refused.map(\.reason.message))")
         #expect(report.refused.map(\.reason.code) == [.duplicatePluginID])
         #expect(report.registry.catalog.rules(for: "org.example.fuzz.pressure")?.kind == .quantity)
+    }
+
+    @Test("a unit string with parentheses nested 800 deep is refused naming the position, not a stack overflow")
+    func deeplyNestedUnit() throws {
+        let file = Self.fuzzFolder.appendingPathComponent("regressions/units/nested-parentheses-stack-overflow")
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        #expect(throws: UnitError.self) { try SalusUnit(parsing: text) }
+        do {
+            _ = try SalusUnit(parsing: text)
+        } catch {
+            #expect(error.code == .nestingTooDeep)
+            #expect(error.position == 23)
+            #expect(error.message.contains("nested at most 16 deep"))
+        }
+        let sixteen = String(repeating: "(", count: 16) + "kg" + String(repeating: ")", count: 16) + "/m^2"
+        #expect(try SalusUnit(parsing: sixteen) == SalusUnit(parsing: "kg/m^2"))
+        #expect(throws: UnitError.self) { try SalusUnit(parsing: "(" + sixteen + ")") }
     }
 }
