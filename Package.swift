@@ -272,7 +272,7 @@ let package = Package(
             ]
         ),
         // Replays every committed crash input under Fuzz/regressions/ through its harness.
-        .testTarget(name: "SalusFuzzingTests", dependencies: ["SalusFuzzing", "SalusPluginHost"]),
+        .testTarget(name: "SalusFuzzingTests", dependencies: ["SalusFuzzing", "SalusModel", "SalusPluginHost"]),
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: [
