@@ -21,7 +21,7 @@ ARGS ?=
 GRPC_PEER := Benchmarks/grpc-peer
 GRPC_PEER_BIN = $(shell $(SWIFT) build -c release --package-path $(GRPC_PEER) --show-bin-path)
 
-.PHONY: setup build plugins run test bench soak release install uninstall generate check-generated clean
+.PHONY: setup build plugins run test fuzz bench soak release install uninstall generate check-generated clean
 
 setup:
 	@scripts/setup
@@ -41,6 +41,13 @@ run: plugins
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# libFuzzer harnesses with AddressSanitizer, each run SECONDS (default 30) over its seed corpus;
+# HARNESSES="units cda" for some. Builds in .build-fuzz; see docs/reliability.md, "Fuzzing".
+SECONDS ?= 30
+HARNESSES ?=
+fuzz: setup
+	SWIFT="$(SWIFT)" scripts/fuzz $(SECONDS) $(HARNESSES)
 
 # Release build of what the bench runs (not every dependency's tools); figures in .bench/results.json.
 # QUICK=1 for a short run; ONLY=rpc|store|scale|statistics|import for one part. The scale store

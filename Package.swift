@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // Salus: a health-data platform for Linux. Dependencies point one way:
 // SalusModel ← SalusProto ← SalusRPC / SalusStore ← SalusServer ← salusd.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -274,6 +275,19 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // The fuzzing harnesses' logic, one entry per decoder that takes bytes from outside
+        // (`make fuzz`); always built, so the regression tests replay crash inputs through it.
+        .target(
+            name: "SalusFuzzing",
+            dependencies: [
+                "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost", "SalusServer",
+                "SalusImport", "SalusDocuments",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        // Replays every committed crash input under Fuzz/regressions/ through its harness.
+        .testTarget(name: "SalusFuzzingTests", dependencies: ["SalusFuzzing", "SalusModel", "SalusPluginHost"]),
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: [
@@ -285,3 +299,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` (SALUS_FUZZ=1): one libFuzzer executable per harness, `salus-fuzz-NAME`, whose
+// main comes from libFuzzer; built only then, with `--sanitize=fuzzer --sanitize=address`.
+if ProcessInfo.processInfo.environment["SALUS_FUZZ"] == "1" {
+    for name in ["frames", "predicates", "units", "manifests", "metadata", "importer", "cda"] {
+        package.targets.append(.executableTarget(
+            name: "salus-fuzz-\(name)",
+            dependencies: ["SalusFuzzing"],
+            path: "Fuzz/Targets/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ))
+        package.products.append(.executable(name: "salus-fuzz-\(name)", targets: ["salus-fuzz-\(name)"]))
+    }
+}

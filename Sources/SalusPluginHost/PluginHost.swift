@@ -71,6 +71,17 @@ package enum PluginHost {
         scan(directories: directories)
     }
 
+    /// What loading libraries with these manifests would do, without any library: each
+    /// `bytes` decoded as a `salus.v1.PluginManifest` and checked, in order, as if it came from
+    /// the file `fileName`. For tests of the manifest rules and for fuzzing.
+    package static func check(manifests: [(fileName: String, bytes: [UInt8])]) -> PluginLoadReport {
+        var builder = RegistryBuilder()
+        for (fileName, bytes) in manifests {
+            builder.add(path: "/manifests/" + fileName, manifestBytes: bytes, library: nil)
+        }
+        return builder.finish(unreadable: [])
+    }
+
     /// The `*.so` files of the directories: directories in the order given, names sorted.
     package static func libraryPaths(in directories: [String]) -> (paths: [String], unreadable: [(path: String, reason: String)]) {
         var paths: [String] = []
@@ -120,13 +131,19 @@ struct RegistryBuilder {
         case .success(let opened):
             library = opened
         }
+        add(path: path, manifestBytes: library.manifestBytes, library: library)
+    }
+
+    /// Decodes and checks the manifest `manifestBytes` of the library at `path` (nil `library`:
+    /// the manifest alone, as `PluginHost.check(manifests:)` does).
+    mutating func add(path: String, manifestBytes: [UInt8], library: OpenedLibrary?) {
         let manifest: Salus_V1_PluginManifest
         do {
-            manifest = try Salus_V1_PluginManifest(serializedBytes: library.manifestBytes)
+            manifest = try Salus_V1_PluginManifest(serializedBytes: manifestBytes)
         } catch {
             refused.append(RefusedPlugin(path: path, id: nil, reason: PluginRefusal(
                 .undecodableManifest,
-                "manifest (\(library.manifestBytes.count) bytes) is not a protobuf-encoded salus.v1.PluginManifest: \(error)")))
+                "manifest (\(manifestBytes.count) bytes) is not a protobuf-encoded salus.v1.PluginManifest: \(error)")))
             return
         }
         let fileName = (path as NSString).lastPathComponent
@@ -159,13 +176,13 @@ struct RegistryBuilder {
             owners.metadataKeys[key.key] = key
             keys[key.key] = key
         }
-        if let validator = library.validator {
+        if let library, let validator = library.validator {
             validators[manifest.id] = SampleValidator(table: validator, host: library.host, pluginID: manifest.id)
         }
         loaded.append(LoadedPlugin(
             path: path, id: manifest.id, name: manifest.name, version: manifest.version,
-            abiMajor: library.abi.major, abiMinor: library.abi.minor, isBundled: isBundled,
-            hasValidator: library.validator != nil, typeIdentifiers: accepted.types.map(\.identifier).sorted(),
+            abiMajor: library?.abi.major ?? LibraryLoader.hostABI.major, abiMinor: library?.abi.minor ?? LibraryLoader.hostABI.minor,
+            isBundled: isBundled, hasValidator: library?.validator != nil, typeIdentifiers: accepted.types.map(\.identifier).sorted(),
             workoutActivityTypeCount: accepted.workoutActivityTypes.count, metadataKeyCount: accepted.metadataKeys.count))
     }
 

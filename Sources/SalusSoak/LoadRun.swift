@@ -285,8 +285,6 @@ package struct LoadRun: Sendable {
         let figures = LoadFigures()
         let clientKinds = (0..<max(configuration.clients, 6)).map(LoadKind.of(client:))
             .filter { !configuration.skipped.contains($0) }
-        let start = ContinuousClock.now
-        let end = start + .milliseconds(Int(configuration.duration * 1000))
         let stopping = StopFlag()
 
         // Feeds and the stalled stream connect first and stay for the whole run.
@@ -305,6 +303,10 @@ package struct LoadRun: Sendable {
             if kind == .stalled { stalled = (client, stream) } else { feedStreams.append((type, client, stream)) }
         }
 
+        // The run's clock starts once the feeds are connected: on a busy machine connecting
+        // them can take a good part of a short run.
+        let start = ContinuousClock.now
+        let end = start + .milliseconds(Int(configuration.duration * 1000))
         var report = LoadReport()
         report.clients = clientKinds.count
         report.flatnessTolerance = configuration.flatnessTolerance

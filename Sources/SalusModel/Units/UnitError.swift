@@ -33,6 +33,8 @@ public struct UnitError: Error, Equatable, CustomStringConvertible {
         public static let invalidMolarMass = Code(rawValue: "invalidMolarMass")
         /// An SI prefix on a unit that takes none (`kmin`, `kdegC`).
         public static let prefixNotAllowed = Code(rawValue: "prefixNotAllowed")
+        /// Parentheses nested deeper than the parser accepts (16 levels).
+        public static let nestingTooDeep = Code(rawValue: "nestingTooDeep")
         /// A second `/` in the same parenthesised group.
         public static let multipleDivisions = Code(rawValue: "multipleDivisions")
         /// A conversion between units of different dimensions.

@@ -8,11 +8,17 @@
 /// symbol  := prefix? name ( "<" number ">" )?  "<molar mass>" only after mol
 /// ```
 /// Multiplication binds tighter than division, so `mL/min·kg` is `mL/(min·kg)`, as HealthKit
-/// documents ("kg/m.s^2" is "kg/(m.s^2)"). Whitespace is rejected anywhere.
+/// documents ("kg/m.s^2" is "kg/(m.s^2)"). Whitespace is rejected anywhere. Parentheses nest at
+/// most ``maxNesting`` deep: each level is a recursion, and a client's unit string must not
+/// exhaust the stack.
 struct UnitParser {
+    /// The deepest nesting of parentheses accepted.
+    static let maxNesting = 16
+
     private let text: String
     private let scalars: [Unicode.Scalar]
     private var index = 0
+    private var depth = 0
 
     init(_ text: String) {
         self.text = text
@@ -117,6 +123,15 @@ struct UnitParser {
         }
         if scalar == "(" {
             let open = index
+            guard depth < Self.maxNesting else {
+                throw UnitError(
+                    code: .nestingTooDeep,
+                    message: "'(' at position \(open) in \"\(text)\" opens a group nested \(depth + 1) deep; expected "
+                        + "parentheses nested at most \(Self.maxNesting) deep",
+                    text: text, position: open)
+            }
+            depth += 1
+            defer { depth -= 1 }
             index += 1
             let inner = try parseQuotient()
             guard current == ")" else {

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The fuzzing harnesses: one per decoder that takes bytes from outside the daemon. Each takes
+/// any bytes; errors are the expected answer to garbage, and only a crash (a trap, a sanitizer
+/// report, a connection left open) is a failure.
+///
+/// The `salus-fuzz-NAME` executables (built by `make fuzz` with libFuzzer and AddressSanitizer)
+/// call ``run(_:)`` from `LLVMFuzzerTestOneInput`; `SalusFuzzingTests` replays the committed
+/// crash inputs under `Fuzz/regressions/NAME/` through the same function.
+package enum FuzzHarness: String, CaseIterable, Sendable {
+    /// Bytes a client writes to the app socket: frames, envelopes and messages, through the
+    /// server's frame decoder and dispatch to the daemon's services, in process.
+    case frames
+    /// A `salus.v1.Predicate` (after one byte choosing the queried type): wire to model, compiled
+    /// to SQL and run against a store.
+    case predicates
+    /// A unit string: parsed, printed, parsed again and converted.
+    case units
+    /// A `salus.v1.PluginManifest`: decoded and checked as the plugin host checks a plugin's.
+    case manifests
+    /// A `salus.v1.Sample` with its metadata: wire to model and the catalog's whole check.
+    case metadata
+    /// An Apple Health `export.xml`: the streaming reader and the mapping of each element.
+    case importer
+    /// An HL7 CDA document: the check and the fields read from it.
+    case cda
+
+    /// Runs the harness on one input.
+    package func run(_ bytes: UnsafeRawBufferPointer) {
+        switch self {
+        case .frames: FrameHarness.run(bytes)
+        case .predicates: PredicateHarness.run(bytes)
+        case .units: UnitHarness.run(bytes)
+        case .manifests: ManifestHarness.run(bytes)
+        case .metadata: MetadataHarness.run(bytes)
+        case .importer: ImporterHarness.run(bytes)
+        case .cda: CDAHarness.run(bytes)
+        }
+    }
+
+    /// Runs the harness on `data`.
+    package func run(_ data: Data) {
+        data.withUnsafeBytes { run($0) }
+    }
+}
