@@ -280,7 +280,7 @@ if wants("rpc") || wants("store") {
     let (daemon, client) = try await launchDaemon(dataDirectory: directory + "/data", socket: socketPath)
 
     if wants("rpc") {
-        print("Salus RPC benchmark: salusd in its own process (\(quick ? "quick" : "full") run, \(Int(seconds)) s per figure, \(payloadSize)-byte messages)")
+        print("Salus RPC benchmark: salusd in its own process (\(quick ? "quick" : "full") run, \(trials) trials of \(format(seconds)) s per figure, Salus and the raw socket alternating, \(payloadSize)-byte messages)")
         for callers in [1, 16] {
             var rawP50: [Double] = [], rpcP50: [Double] = [], rawP99: [Double] = [], rpcP99: [Double] = []
             var rawRate: [Double] = [], rpcRate: [Double] = []
