@@ -346,9 +346,15 @@ package struct LoadRun: Sendable {
                     }
                 }
             }
-            for (index, kind) in clientKinds.enumerated() where kind != .feed && kind != .stalled {
-                group.addTask {
-                    await self.client(index: index, kind: kind, until: end, figures: figures)
+            // The other clients, in a group of their own: the store is read once every last
+            // call has finished, so no save can land after the snapshot the feeds are checked against.
+            let clients = Task {
+                await withTaskGroup(of: Void.self) { calls in
+                    for (index, kind) in clientKinds.enumerated() where kind != .feed && kind != .stalled {
+                        calls.addTask {
+                            await self.client(index: index, kind: kind, until: end, figures: figures)
+                        }
+                    }
                 }
             }
             // The group's tasks other than the feeds end by `end`; the feeds are ended below.
@@ -359,8 +365,8 @@ package struct LoadRun: Sendable {
             }
             do {
             while ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(200)) }
-            // Let the savers' last calls finish.
-            try await Task.sleep(for: .milliseconds(500))
+            // Let the clients' last calls finish.
+            await clients.value
 
             // The store's samples per type, read after the last save.
             var store: [String: Set<Data>] = [:]
@@ -432,7 +438,8 @@ package struct LoadRun: Sendable {
             }
         }
         var call = 0
-        while ContinuousClock.now < end {
+        // At least one call of each client, however long connecting took on a busy machine.
+        repeat {
             call += 1
             let started = ContinuousClock.now
             do {
@@ -495,7 +502,7 @@ package struct LoadRun: Sendable {
                 // An error must not become a busy loop.
                 try? await Task.sleep(for: .milliseconds(10))
             }
-        }
+        } while ContinuousClock.now < end
         await client?.close()
     }
 }
