@@ -61,7 +61,7 @@ final class ConnectionQueue: @unchecked Sendable {
                 } catch let error as StoreError {
                     continuation.resume(throwing: error)
                 } catch let error as DatabaseError {
-                    continuation.resume(throwing: StoreError(error))
+                    continuation.resume(throwing: StoreError(error, path: self.database?.path))
                 } catch {
                     continuation.resume(throwing: StoreError(code: .database, message: "\(error)"))
                 }

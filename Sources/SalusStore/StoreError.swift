@@ -1,3 +1,4 @@
+import Foundation
 import SalusModel
 
 /// An error from the store: a stable code, a message for people and, where a value was refused,
@@ -91,7 +92,16 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A database error.
-    init(_ error: DatabaseError) {
+    init(_ error: DatabaseError, path: String? = nil) {
+        // SQLITE_FULL: the disk (or its quota) is full. The call's transaction rolled back whole.
+        if error.code & 0xFF == 13 {
+            let folder = path.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? "the store's folder"
+            self.init(
+                code: .resourceExhausted,
+                message: "the disk that holds \(folder) is full; nothing of this call was stored (\(error.message))",
+                field: "disk", value: folder, expected: "free space on the disk that holds the store")
+            return
+        }
         self.init(code: .database, message: error.description)
     }
 
