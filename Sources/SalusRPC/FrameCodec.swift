@@ -14,8 +14,30 @@ struct FrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = InboundFrame
 
     private var skipping: (header: FrameCoding.Header, remaining: Int)?
+    /// How long a partial frame may wait for its next byte; nil: for ever.
+    let stalledFrameTimeout: TimeAmount?
+    /// Closes the connection when the partial frame waited `stalledFrameTimeout`.
+    private var stallTimer: Scheduled<Void>?
+
+    init(stalledFrameTimeout: TimeAmount? = nil) {
+        self.stalledFrameTimeout = stalledFrameTimeout
+    }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let state = try decodeFrame(context: context, buffer: &buffer)
+        if state == .needMoreData, let timeout = stalledFrameTimeout {
+            // Bytes arrived: the wait starts again, and only while part of a frame is held.
+            stallTimer?.cancel()
+            stallTimer = nil
+            if buffer.readableBytes > 0 || skipping != nil {
+                let channel = context.channel
+                stallTimer = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            }
+        }
+        return state
+    }
+
+    private mutating func decodeFrame(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if let (header, remaining) = skipping {
             let take = min(remaining, buffer.readableBytes)
             buffer.moveReaderIndex(forwardBy: take)
@@ -45,7 +67,9 @@ struct FrameDecoder: ByteToMessageDecoder {
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
+        stallTimer?.cancel()
+        stallTimer = nil
+        while try decodeFrame(context: context, buffer: &buffer) == .continue {}
         return .needMoreData
     }
 }

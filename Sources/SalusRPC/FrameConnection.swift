@@ -31,9 +31,13 @@ extension FrameConnection {
 
     /// Adds the frame decoder, the encoder and the handler feeding this connection to the
     /// channel's pipeline; call on the event loop.
-    func installHandlers() throws {
+    ///
+    /// `stalledFrameTimeout`: a connection that has sent part of a frame and then nothing for
+    /// this long is closed (a slow-loris peer holding the server's buffers and descriptors);
+    /// nil for none. A connection with no partial frame is never closed for being quiet.
+    func installHandlers(stalledFrameTimeout: TimeAmount? = nil) throws {
         let pipeline = channel.pipeline.syncOperations
-        try pipeline.addHandler(ByteToMessageHandler(FrameDecoder()))
+        try pipeline.addHandler(ByteToMessageHandler(FrameDecoder(stalledFrameTimeout: stalledFrameTimeout)))
         try pipeline.addHandler(MessageToByteHandler(FrameEncoder()))
         try pipeline.addHandler(FrameConnectionHandler(connection: self))
     }

@@ -29,6 +29,9 @@ package final class RPCServer: Sendable {
         /// The largest attachment the services accept, reported in Hello's limits (0: none
         /// stated). The attachments service enforces it; the transport only reports it.
         package var maxAttachmentSize: UInt64 = 0
+        /// A connection that sent part of a frame and then nothing for this long is closed
+        /// (slow-loris protection); a quiet connection with no partial frame is never closed.
+        package var stalledFrameTimeout: Duration = .seconds(30)
         package var serverName = "salusd"
         package var serverVersion = "0.1.0"
 
@@ -142,7 +145,9 @@ package final class RPCServer: Sendable {
             channel.closeFuture.whenComplete { _ in
                 _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
             }
-            try connection.installHandlers()
+            let stall = self.configuration.stalledFrameTimeout.components
+            try connection.installHandlers(
+                stalledFrameTimeout: .nanoseconds(stall.seconds * 1_000_000_000 + stall.attoseconds / 1_000_000_000))
             connection.logger.debug("connection accepted")
         }
     }

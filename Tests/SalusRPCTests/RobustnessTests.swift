@@ -144,6 +144,24 @@ struct RobustnessTests {
         await server.stop()
     }
 
+    @Test("a connection that sends half a header and stalls is closed after the timeout; a quiet one with no partial frame stays")
+    func stalledPartialFrame() async throws {
+        var configuration = RPCServer.Configuration()
+        configuration.stalledFrameTimeout = .milliseconds(300)
+        let server = try await TestServer.start(configuration: configuration)
+        let good = try await server.connect()
+        let stalled = try RawConnection(path: server.socketPath)
+        // Five bytes of a ten-byte header, then nothing.
+        await stalled.write([0, 0, 0, 0, 0])
+        #expect(await stalled.isClosedByPeer())
+        // The client was quiet far longer than the timeout, with no partial frame: still served.
+        try await Task.sleep(for: .milliseconds(600))
+        let response: Salus_V1_EchoResponse = try await good.unary(SalusMethods.Diagnostics.echo, request: echoRequest("alive"))
+        #expect(response.text == "alive")
+        await good.close()
+        await server.stop()
+    }
+
     @Test("1,000 random byte sequences and mutated frames, then the server still answers Hello")
     func fuzz() async throws {
         let server = try await TestServer.start()
