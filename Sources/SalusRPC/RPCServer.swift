@@ -32,6 +32,12 @@ package final class RPCServer: Sendable {
         /// A connection that sent part of a frame and then nothing for this long is closed
         /// (slow-loris protection); a quiet connection with no partial frame is never closed.
         package var stalledFrameTimeout: Duration = .seconds(30)
+        /// Connections kept open at once over every listener; every call on one beyond them
+        /// fails with RESOURCE_EXHAUSTED naming `connections` (reported in Hello's limits).
+        package var maxConnections = 512
+        /// Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming
+        /// `streams` (reported in Hello's limits).
+        package var maxStreamsPerConnection = 256
         package var serverName = "salusd"
         package var serverVersion = "0.1.0"
 
@@ -137,9 +143,19 @@ package final class RPCServer: Sendable {
             }
             guard let id else { throw ChannelError.ioOnClosedChannel }
             let context = ConnectionContext(id: id, peer: peer, listener: listener)
+            // Counted with this one; a connection over the cap is kept only to say so.
+            let open = self.state.withLock { $0.connections.count } + 1
+            let limit = self.configuration.maxConnections
+            let overLimit = open > limit
+                ? RPCError(
+                    code: .resourceExhausted,
+                    message: "salusd has \(limit) connections open, its limit; close one and connect again",
+                    reason: .resourceExhausted, field: "connections", value: "\(open)",
+                    expected: "at most \(limit) connections open at once")
+                : nil
             let connection = ServerConnection(
                 channel: channel, context: context, router: router, configuration: self.configuration,
-                logger: self.logger, refusal: admission?(peer)
+                logger: self.logger, refusal: overLimit ?? admission?(peer)
             )
             self.state.withLock { $0.connections[id] = connection }
             channel.closeFuture.whenComplete { _ in

@@ -176,6 +176,16 @@ final class ServerConnection: FrameConnection {
             respond(streamID: id, error: refusal)
             return
         }
+        let open = state.withLock { $0.streams.count }
+        if open >= configuration.maxStreamsPerConnection {
+            respond(streamID: id, error: RPCError(
+                code: .resourceExhausted,
+                message: "\(open) calls are open on this connection, its limit; wait for one to end",
+                reason: .resourceExhausted, field: "streams", value: "\(open + 1)",
+                expected: "at most \(configuration.maxStreamsPerConnection) calls open at once on one connection"
+            ))
+            return
+        }
         if request.service == SalusMethods.Session.name && request.method == SalusMethods.Session.hello.method {
             answerHello(streamID: id, payload: request.payload)
             return
@@ -275,6 +285,8 @@ final class ServerConnection: FrameConnection {
         hello.limits.initialWindow = UInt32(configuration.initialWindow)
         hello.limits.receiveWindow = UInt32(configuration.receiveWindow)
         hello.limits.maxAttachmentSize = configuration.maxAttachmentSize
+        hello.limits.maxConnections = UInt32(clamping: configuration.maxConnections)
+        hello.limits.maxStreamsPerConnection = UInt32(clamping: configuration.maxStreamsPerConnection)
         var services = router.methods.map { service in
             var info = Salus_V1_ServiceInfo()
             info.name = service.service

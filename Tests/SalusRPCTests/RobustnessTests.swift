@@ -162,6 +162,79 @@ struct RobustnessTests {
         await server.stop()
     }
 
+    @Test("over the connection cap a connection's calls get RESOURCE_EXHAUSTED naming connections; 2,000 attempts later the server still answers and a freed place serves again")
+    func connectionCap() async throws {
+        var configuration = RPCServer.Configuration()
+        configuration.maxConnections = 4
+        let server = try await TestServer.start(configuration: configuration)
+        var open: [RPCClient] = []
+        for _ in 0..<4 { open.append(try await server.connect()) }
+        let hello = try await open[0].unary(SalusMethods.Session.hello, request: Salus_V1_HelloRequest(), responseType: Salus_V1_HelloResponse.self)
+        #expect(hello.limits.maxConnections == 4 && hello.limits.maxStreamsPerConnection == 256)
+        // Attempts over the cap, each refused, then closed: the server keeps answering the others.
+        for attempt in 0..<2_000 {
+            let over = try await server.connect(hello: false)
+            if attempt % 500 == 0 {
+                await #expect(throws: RPCError.self) {
+                    let _: Salus_V1_EchoResponse = try await over.unary(SalusMethods.Diagnostics.echo, request: echoRequest("over"))
+                }
+                do {
+                    let _: Salus_V1_EchoResponse = try await over.unary(SalusMethods.Diagnostics.echo, request: echoRequest("over"))
+                } catch let error as RPCError {
+                    #expect(error.code == .resourceExhausted && error.detail?.field == "connections", "\(error)")
+                }
+            }
+            await over.close()
+        }
+        let alive: Salus_V1_EchoResponse = try await open[1].unary(SalusMethods.Diagnostics.echo, request: echoRequest("alive"))
+        #expect(alive.text == "alive")
+        // A freed place serves a new connection.
+        await open.removeLast().close()
+        var served: Salus_V1_EchoResponse?
+        for _ in 0..<100 where served == nil {
+            // Closed connections leave the count once the server has seen them close.
+            if let again = try? await server.connect() {
+                served = try? await again.unary(SalusMethods.Diagnostics.echo, request: echoRequest("again"))
+                await again.close()
+            }
+            if served == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(served?.text == "again")
+        for client in open { await client.close() }
+        await server.stop()
+    }
+
+    @Test("a call over the per-connection stream cap gets RESOURCE_EXHAUSTED naming streams; the open ones go on, and a place freed serves again")
+    func streamCap() async throws {
+        var configuration = RPCServer.Configuration()
+        configuration.maxStreamsPerConnection = 2
+        let server = try await TestServer.start(configuration: configuration)
+        let client = try await server.connect()
+        let first = try client.serverStreaming(TestServer.infinite, request: echoRequest("1"), responseType: Salus_V1_EchoResponse.self)
+        let second = try client.serverStreaming(TestServer.infinite, request: echoRequest("2"), responseType: Salus_V1_EchoResponse.self)
+        var firstMessages = first.makeAsyncIterator()
+        var secondMessages = second.makeAsyncIterator()
+        #expect(try await firstMessages.next() != nil)
+        #expect(try await secondMessages.next() != nil)
+        do {
+            let _: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("third"))
+            Issue.record("a third call was served with two open and a cap of two")
+        } catch let error as RPCError {
+            #expect(error.code == .resourceExhausted && error.detail?.field == "streams", "\(error)")
+        }
+        #expect(try await firstMessages.next() != nil)
+        first.cancel()
+        var served: Salus_V1_EchoResponse?
+        for _ in 0..<100 where served == nil {
+            served = try? await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("again"))
+            if served == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(served?.text == "again")
+        second.cancel()
+        await client.close()
+        await server.stop()
+    }
+
     @Test("1,000 random byte sequences and mutated frames, then the server still answers Hello")
     func fuzz() async throws {
         let server = try await TestServer.start()

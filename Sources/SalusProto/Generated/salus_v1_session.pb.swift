@@ -96,6 +96,13 @@ public nonisolated struct Salus_V1_Limits: Sendable {
   /// RESOURCE_EXHAUSTED naming this limit.
   public var maxAttachmentSize: UInt64 = 0
 
+  /// Connections the daemon keeps open at once, over all its sockets; every call on a connection
+  /// beyond them, Hello included, fails with RESOURCE_EXHAUSTED naming "connections".
+  public var maxConnections: UInt32 = 0
+
+  /// Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming "streams".
+  public var maxStreamsPerConnection: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -246,7 +253,7 @@ nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Limits"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0\u{3}max_connections\0\u{3}max_streams_per_connection\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -259,6 +266,8 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.initialWindow) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.receiveWindow) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.maxAttachmentSize) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.maxConnections) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.maxStreamsPerConnection) }()
       default: break
       }
     }
@@ -280,6 +289,12 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if self.maxAttachmentSize != 0 {
       try visitor.visitSingularUInt64Field(value: self.maxAttachmentSize, fieldNumber: 5)
     }
+    if self.maxConnections != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxConnections, fieldNumber: 6)
+    }
+    if self.maxStreamsPerConnection != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxStreamsPerConnection, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -289,6 +304,8 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if lhs.initialWindow != rhs.initialWindow {return false}
     if lhs.receiveWindow != rhs.receiveWindow {return false}
     if lhs.maxAttachmentSize != rhs.maxAttachmentSize {return false}
+    if lhs.maxConnections != rhs.maxConnections {return false}
+    if lhs.maxStreamsPerConnection != rhs.maxStreamsPerConnection {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -425,7 +425,7 @@ const ProtobufCMessageDescriptor salus__v1__hello_response__descriptor =
   (ProtobufCMessageInit) salus__v1__hello_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[5] =
+static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[7] =
 {
   {
     "max_frame_size",
@@ -487,18 +487,44 @@ static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[5] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "max_connections",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Limits, max_connections),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_streams_per_connection",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Limits, max_streams_per_connection),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__limits__field_indices_by_name[] = {
   2,   /* field[2] = initial_window */
   4,   /* field[4] = max_attachment_size */
+  5,   /* field[5] = max_connections */
   0,   /* field[0] = max_frame_size */
   1,   /* field[1] = max_metadata_size */
+  6,   /* field[6] = max_streams_per_connection */
   3,   /* field[3] = receive_window */
 };
 static const ProtobufCIntRange salus__v1__limits__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor salus__v1__limits__descriptor =
 {
@@ -508,7 +534,7 @@ const ProtobufCMessageDescriptor salus__v1__limits__descriptor =
   "Salus__V1__Limits",
   "salus.v1",
   sizeof(Salus__V1__Limits),
-  5,
+  7,
   salus__v1__limits__field_descriptors,
   salus__v1__limits__field_indices_by_name,
   1,  salus__v1__limits__number_ranges,

@@ -95,10 +95,19 @@ struct  Salus__V1__Limits
    * RESOURCE_EXHAUSTED naming this limit.
    */
   uint64_t max_attachment_size;
+  /*
+   * Connections the daemon keeps open at once, over all its sockets; every call on a connection
+   * beyond them, Hello included, fails with RESOURCE_EXHAUSTED naming "connections".
+   */
+  uint32_t max_connections;
+  /*
+   * Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming "streams".
+   */
+  uint32_t max_streams_per_connection;
 };
 #define SALUS__V1__LIMITS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__limits__descriptor) \
-    , 0, 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Salus__V1__ServiceInfo
