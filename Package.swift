@@ -201,6 +201,7 @@ let package = Package(
             name: "salus-bench",
             dependencies: [
                 "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel", "SalusStatistics", "SalusImport",
+                "SalusSoak",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SalusSoak
 import SalusImport
 
 /// `salusctl import` of a synthetic Apple Health export into a fresh daemon, beside
@@ -52,7 +53,7 @@ enum ImportBenchmark {
         ]
         daemon.standardOutput = FileHandle.nullDevice
         try daemon.run()
-        stopDaemonOnExit(daemon.processIdentifier)
+        DaemonProcess.stopOnExit(daemon.processIdentifier)
         defer {
             daemon.terminate()
             daemon.waitUntilExit()

@@ -10,6 +10,7 @@ import NIOPosix
 import SalusProto
 import SalusRPC
 import SalusServer
+import SalusSoak
 import Synchronization
 
 let quick = CommandLine.arguments.contains("--quick")
@@ -218,22 +219,6 @@ func rpcStream(client: RPCClient, payloadSize: Int, duration: Double, pinned: Bo
 
 // MARK: Run
 
-/// The daemon's pid, for the signal handlers below.
-nonisolated(unsafe) var daemonPID: pid_t = 0
-
-/// If the bench is interrupted or crashes (a failed precondition traps), its salusd is stopped
-/// too instead of living on.
-func stopDaemonOnExit(_ pid: pid_t) {
-    daemonPID = pid
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGSEGV] {
-        signal(signalNumber) { received in
-            if daemonPID > 0 { kill(daemonPID, SIGTERM) }
-            signal(received, SIG_DFL)
-            raise(received)
-        }
-    }
-}
-
 let payloadSize = 64
 var template = Array("/tmp/salus-bench-XXXXXX".utf8CString)
 let directory = String(cString: mkdtemp(&template))
@@ -244,15 +229,7 @@ let binDirectory = URL(fileURLWithPath: (try? FileManager.default.destinationOfS
     .deletingLastPathComponent()
 // The bundled plugins, for the store figures.
 let pluginDirectory = directory + "/plugins"
-try FileManager.default.createDirectory(atPath: pluginDirectory, withIntermediateDirectories: true)
-for name in [
-    "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
-    "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness", "SalusClinical",
-] {
-    try FileManager.default.copyItem(
-        atPath: binDirectory.appendingPathComponent("lib\(name).so").path, toPath: pluginDirectory + "/lib\(name).so"
-    )
-}
+try DaemonProcess.copyBundledPlugins(from: binDirectory, to: pluginDirectory)
 /// Starts the salusd built beside this program over `dataDirectory`, listening at `socket`,
 /// and waits until it answers; returns it and a connected client.
 func launchDaemon(dataDirectory: String, socket: String) async throws -> (Process, RPCClient) {
@@ -266,7 +243,7 @@ func launchDaemon(dataDirectory: String, socket: String) async throws -> (Proces
     ]
     daemon.standardOutput = FileHandle.nullDevice
     try daemon.run()
-    stopDaemonOnExit(daemon.processIdentifier)
+    DaemonProcess.stopOnExit(daemon.processIdentifier)
     // A large store takes a while: the damaged-file check reads every page at each start.
     for _ in 0..<12_000 {
         if let client = try? await RPCClient.connect(unixSocketPath: socket) { return (daemon, client) }

@@ -121,14 +121,7 @@ struct SalusSoakCommand: AsyncParsableCommand {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let plugins = directory + "/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
-        for name in [
-            "SalusCore", "SalusSleep", "SalusReproductive", "SalusMobility", "SalusVision", "SalusWheelchair",
-            "SalusVitals", "SalusNutrition", "SalusHearing", "SalusSymptoms", "SalusLab", "SalusMindfulness", "SalusClinical",
-        ] {
-            try FileManager.default.copyItem(
-                atPath: Self.binDirectory.appendingPathComponent("lib\(name).so").path, toPath: "\(plugins)/lib\(name).so")
-        }
+        try DaemonProcess.copyBundledPlugins(from: Self.binDirectory, to: plugins)
         let socketPath = directory + "/app.sock"
         let daemon = Process()
         daemon.executableURL = Self.binDirectory.appendingPathComponent("salusd")
@@ -138,7 +131,7 @@ struct SalusSoakCommand: AsyncParsableCommand {
         ]
         daemon.standardOutput = FileHandle.nullDevice
         try daemon.run()
-        stopDaemonOnExit(daemon.processIdentifier)
+        DaemonProcess.stopOnExit(daemon.processIdentifier)
         defer {
             daemon.terminate()
             daemon.waitUntilExit()
@@ -166,17 +159,3 @@ struct SalusSoakCommand: AsyncParsableCommand {
     }
 }
 
-/// The daemon's pid, for the signal handlers below.
-nonisolated(unsafe) var daemonPID: pid_t = 0
-
-/// If the run is interrupted or crashes, its salusd is stopped too instead of living on.
-func stopDaemonOnExit(_ pid: pid_t) {
-    daemonPID = pid
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGSEGV] {
-        signal(signalNumber) { received in
-            if daemonPID > 0 { kill(daemonPID, SIGTERM) }
-            signal(received, SIG_DFL)
-            raise(received)
-        }
-    }
-}
