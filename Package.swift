@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // The domain in plain values: no I/O.
@@ -186,10 +187,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // What `salusctl report` and the terminal pictures show: nights, days and workouts gathered
+        // from samples, the HTML page (Plot, with Chart.js inlined) and terminal bars and hypnograms.
+        .target(
+            name: "SalusReport",
+            dependencies: ["SalusModel", .product(name: "Plot", package: "Plot")]
+        ),
         .executableTarget(
             name: "salusctl",
             dependencies: [
                 "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR", "SalusStore",
+                "SalusReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -250,6 +258,7 @@ let package = Package(
             dependencies: ["SalusStatistics", "SalusStore", "SalusModel", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
+        .testTarget(name: "SalusReportTests", dependencies: ["SalusReport", "SalusModel"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(

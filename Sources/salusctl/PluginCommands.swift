@@ -50,18 +50,37 @@ let jsonOptions: JSONEncodingOptions = {
 
 /// Left-aligned columns separated by two spaces.
 enum Table {
+    /// Columns padded to their widest cell, two spaces apart; the last column is not padded.
+    /// Widths count what the terminal shows: ANSI colour sequences take no room.
     static func render(_ rows: [[String]]) -> String {
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = Array(repeating: 0, count: columns)
         for row in rows {
             for (index, cell) in row.enumerated() where index < columns - 1 {
-                widths[index] = max(widths[index], cell.count)
+                widths[index] = max(widths[index], visibleCount(cell))
             }
         }
         return rows.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[index] - visibleCount(cell)))
             }.joined(separator: "  ")
         }.joined(separator: "\n")
+    }
+
+    /// The characters of `cell` a terminal shows: without `ESC [ … m` sequences.
+    static func visibleCount(_ cell: String) -> Int {
+        guard cell.contains("\u{1B}") else { return cell.count }
+        var count = 0
+        var inEscape = false
+        for character in cell {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                count += 1
+            }
+        }
+        return count
     }
 }

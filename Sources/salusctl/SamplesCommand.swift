@@ -4,6 +4,7 @@ import SalusKit
 import SalusModel
 import SalusProto
 import SalusRPC
+import SalusReport
 
 /// `salusctl samples TYPE`: the owner browses the samples of one type, every app's, through the
 /// admin socket.
@@ -24,6 +25,10 @@ struct Samples: AdminCommand {
             display beside the value in the type's canonical unit); preferred units are not applied \
             yet. Category values are shown by their case name from the type registry, with the raw \
             value. Times are shown in local time.
+
+            At a terminal, sleepAnalysis samples are followed by a one-line hypnogram per night \
+            (awake highest, deep lowest, in bed a dot), coloured by stage unless NO_COLOR is set; a \
+            night belongs to the day it ended on. Piped output is the plain table.
             """
     )
 
@@ -82,7 +87,7 @@ struct Samples: AdminCommand {
             limit: limit
         )
         let store = HealthStore(client: client)
-        let output = SampleOutput(json: json, registry: registry, definition: definition)
+        let output = SampleOutput(json: json, registry: registry, definition: definition, style: json ? TerminalStyle(graphics: false, colours: false) : .standardOutput)
         output.begin()
         do {
             for try await sample in query.samples(for: store) {
@@ -187,11 +192,16 @@ final class SampleOutput {
     private var rows: [[String]] = []
     private var count = 0
     private let dateStyle = Date.ISO8601FormatStyle(timeZone: .current)
+    /// At a terminal, sleep samples are kept for the hypnograms printed at the end.
+    private let style: TerminalStyle
+    private var sleep: [StageInterval] = []
+    private var drawsNights: Bool { style.graphics && definition.identifier == CategoryTypeIdentifier.sleepAnalysis.rawValue }
 
-    init(json: Bool, registry: Registry, definition: Salus_V1_TypeDefinition) {
+    init(json: Bool, registry: Registry, definition: Salus_V1_TypeDefinition, style: TerminalStyle = TerminalStyle(graphics: false, colours: false)) {
         self.json = json
         self.registry = registry
         self.definition = definition
+        self.style = style
     }
 
     func begin() {
@@ -200,6 +210,9 @@ final class SampleOutput {
 
     func write(_ sample: Sample) {
         count += 1
+        if drawsNights, case .category(let raw) = sample.value, let stage = SleepStage(rawValue: raw) {
+            sleep.append(StageInterval(stage: stage, start: sample.startDate, end: sample.endDate))
+        }
         if json {
             let object = jsonObject(sample)
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
@@ -221,6 +234,14 @@ final class SampleOutput {
         }
         flushRows()
         print("\(count) sample\(count == 1 ? "" : "s") of \(definition.identifier)")
+        if drawsNights, !sleep.isEmpty {
+            let nights = Nights.group(sleep, timeZone: .current)
+            print("\nNights (\(style.paint("█ awake", .orange)) \(style.paint("▆ REM", .lightBlue)) \(style.paint("▄ core", .blue)) \(style.paint("▂ deep", .darkBlue)) \(style.paint("· in bed", .grey))):")
+            let width = max(24, min(96, Terminal.columns - 86))
+            for night in nights {
+                print(TerminalHypnogram.line(night, width: width, timeZone: .current, style: style))
+            }
+        }
     }
 
     private var printedHeader = false
@@ -315,5 +336,15 @@ final class SampleOutput {
             }
         }
         return object
+    }
+}
+
+/// The terminal standard output is connected to.
+enum Terminal {
+    /// Its width in columns: `TIOCGWINSZ`, else `COLUMNS`, else 80.
+    static var columns: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
     }
 }

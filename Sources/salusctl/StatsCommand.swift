@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusReport
 
 /// `salusctl stats TYPE`: the owner's merged statistics of one quantity type, per interval or
 /// over a window, through the admin socket.
@@ -17,6 +18,9 @@ struct Stats: AdminCommand {
 
             With --interval, one row per interval in local time: days and weeks start at midnight \
             (weeks on Monday), months on the 1st; intervals without samples are listed empty. \
+            At a terminal, each interval's sum (or average) is also drawn as a bar, scaled to the \
+            largest; coloured unless NO_COLOR is set. Piped output is the plain table.
+
             Without it, one row for [--since, --until) (or every sample when neither is given). \
             --since defaults to the start of the day six days ago and --until to the end of today \
             when --interval is given. Dates are as for salusctl samples.
@@ -120,7 +124,9 @@ struct Stats: AdminCommand {
         if json {
             print(Self.json(results, cumulative: cumulative))
         } else {
-            print(Self.table(results, cumulative: cumulative, bySource: bySource, hourly: interval == .hour))
+            print(Self.table(
+                results, cumulative: cumulative, bySource: bySource, hourly: interval == .hour,
+                style: interval == nil ? TerminalStyle(graphics: false, colours: false) : .standardOutput))
             print("\(definition.identifier), \(cumulative ? "merged sums" : "averages, minimums and maximums") in \(results.first?.unit ?? "")")
         }
     }
@@ -148,16 +154,32 @@ struct Stats: AdminCommand {
         ]
     }
 
-    static func table(_ results: [Salus_V1_StatisticsResult], cumulative: Bool, bySource: Bool, hourly: Bool) -> String {
+    /// The width of the bars drawn at a terminal.
+    static let barWidth = 30
+
+    /// The figure a bar shows: the sum, else the average.
+    static func barValue(_ values: Salus_V1_StatisticValues, cumulative: Bool) -> Double? {
+        cumulative ? (values.optionalSum != nil ? values.sum : nil) : (values.optionalAverage != nil ? values.average : nil)
+    }
+
+    static func table(
+        _ results: [Salus_V1_StatisticsResult], cumulative: Bool, bySource: Bool, hourly: Bool,
+        style terminal: TerminalStyle = TerminalStyle(graphics: false, colours: false)
+    ) -> String {
         let style = Date.ISO8601FormatStyle(timeZone: .current)
-        var rows = [["START", "END"] + (cumulative ? ["SUM"] : ["AVERAGE", "MIN", "MAX"]) + ["SOURCES"]]
+        let maximum = results.compactMap { barValue($0.values, cumulative: cumulative) }.max() ?? 0
+        func bar(_ values: Salus_V1_StatisticValues) -> [String] {
+            guard terminal.graphics else { return [] }
+            return [terminal.paint(TerminalBars.bar(barValue(values, cumulative: cumulative), maximum: maximum, width: barWidth), .green)]
+        }
+        var rows = [["START", "END"] + (cumulative ? ["SUM"] : ["AVERAGE", "MIN", "MAX"]) + (terminal.graphics ? [""] : []) + ["SOURCES"]]
         for result in results {
             let start = result.startDate == 0 && result.endDate == 0 ? "-" : date(result.startDate).formatted(style)
             let end = result.startDate == 0 && result.endDate == 0 ? "-" : date(result.endDate).formatted(style)
-            rows.append([start, end] + text(result.values, cumulative: cumulative) + [result.sources.joined(separator: ",")])
+            rows.append([start, end] + text(result.values, cumulative: cumulative) + bar(result.values) + [result.sources.joined(separator: ",")])
             if bySource {
                 for source in result.bySource.keys.sorted() {
-                    rows.append(["", "  " + source] + text(result.bySource[source]!, cumulative: cumulative) + [""])
+                    rows.append(["", "  " + source] + text(result.bySource[source]!, cumulative: cumulative) + bar(result.bySource[source]!) + [""])
                 }
             }
         }
