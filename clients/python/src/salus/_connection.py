@@ -239,6 +239,15 @@ class Connection:
         """Grants the daemon ``credits`` more Data frames on an open stream."""
         self._send(stream_id, FRAME_WINDOW_UPDATE, 0, rpc_pb2.WindowUpdate(credits=credits).SerializeToString())
 
+    def cancel(self, stream_id: int) -> None:
+        """Asks the daemon to stop an open call (Cancel); its caller then gets CancelledError.
+
+        Leaving a stream's loop or cancelling the awaiting task does this too, without waiting
+        for the answer.
+        """
+        if stream_id in self._calls and "cancel" in self.features:
+            self._send(stream_id, FRAME_CANCEL, 0, b"")
+
     def buffered(self, stream_id: int) -> int:
         """How many frames have arrived on a stream and not been consumed yet."""
         call = self._calls.get(stream_id)
