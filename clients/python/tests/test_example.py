@@ -48,3 +48,14 @@ def test_sleep_report_prints_weekly_rem_and_deep_for_the_diary_demo(diary_daemon
         [monday(earlier).isoformat(), "1", "150", "100"],
         [monday(last_evening).isoformat(), "1", "130", "100"],
     ]
+
+
+def test_the_readme_quickstart_runs_as_written(daemon: Daemon, app: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    readme = (REPOSITORY / "clients/python/README.md").read_text()
+    quickstart = readme.split("## Quickstart", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(quickstart.strip().splitlines()) == 5
+    script = tmp_path / "quickstart.py"
+    script.write_text(quickstart)
+    daemon.register(app)
+    printed = daemon.ctl("launch", "--app", app, "--", sys.executable, str(script))
+    assert float(printed.strip().splitlines()[-1]) >= 1200

@@ -301,7 +301,9 @@ class Connection:
                 return _check_response(payload)
 
     async def _next(self, call: _Call, deadline: Optional[float]) -> tuple[int, bytes]:
-        if deadline is None:
+        if not call.queue.empty():
+            item = call.queue.get_nowait()  # what has arrived is delivered, deadline or not
+        elif deadline is None:
             item = await call.queue.get()
         else:
             remaining = deadline - asyncio.get_running_loop().time()
@@ -313,7 +315,10 @@ class Connection:
                 ) from None
         frame_type, payload = item
         if frame_type < 0:
-            raise self._closed or errors.UnavailableError("the connection closed", code=14)
+            closed = self._closed or errors.UnavailableError("the connection closed", code=14)
+            raise type(closed)(
+                closed.message, code=closed.code, field=closed.field, value=closed.value, expected=closed.expected
+            )
         if frame_type == FRAME_RESPONSE:
             call.ended = True
             self._calls.pop(call.stream_id, None)
