@@ -13,7 +13,7 @@ import asyncio
 import math
 import struct
 from dataclasses import dataclass, field
-from typing import AsyncIterator, Optional, TypeVar
+from typing import AsyncIterator, Mapping, Optional, TypeVar
 
 from google.protobuf.message import DecodeError, Message
 
@@ -187,9 +187,13 @@ class Connection:
         response_type: type[M],
         *,
         timeout: Optional[float] = None,
+        metadata: Optional[Mapping[str, str]] = None,
     ) -> M:
-        """Calls a unary method and returns its decoded response; raises a SalusError on failure."""
-        call = self._start(service, method, request, flags=0, timeout=timeout)
+        """Calls a unary method and returns its decoded response; raises a SalusError on failure.
+
+        ``timeout`` (seconds) is sent as the call's deadline; ``metadata`` as its key-value pairs.
+        """
+        call = self._start(service, method, request, flags=0, timeout=timeout, metadata=metadata)
         try:
             await self._drain()
             payload = await self._wait_response(call, timeout)
@@ -206,6 +210,7 @@ class Connection:
         message_type: type[M],
         *,
         timeout: Optional[float] = None,
+        metadata: Optional[Mapping[str, str]] = None,
         grant: bool = True,
     ) -> AsyncIterator[M]:
         """Calls a server-streaming method and yields its messages until the daemon ends the call.
@@ -215,7 +220,7 @@ class Connection:
         nothing is granted: the daemon sends the first window and then waits (for tests of the
         flow control, with :meth:`grant` and :meth:`buffered`).
         """
-        call = self._start(service, method, request, flags=FLAG_REMOTE_CLOSED, timeout=timeout)
+        call = self._start(service, method, request, flags=FLAG_REMOTE_CLOSED, timeout=timeout, metadata=metadata)
         deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout + _DEADLINE_GRACE
         window = self.limits.initial_window if (self.limits and "window_update" in self.features) else 0
         consumed = 0
@@ -260,7 +265,16 @@ class Connection:
 
     # Internals
 
-    def _start(self, service: str, method: str, request: Message, *, flags: int, timeout: Optional[float]) -> _Call:
+    def _start(
+        self,
+        service: str,
+        method: str,
+        request: Message,
+        *,
+        flags: int,
+        timeout: Optional[float],
+        metadata: Optional[Mapping[str, str]] = None,
+    ) -> _Call:
         if self._closed is not None:
             raise type(self._closed)(self._closed.message, code=self._closed.code)
         stream_id = self._next_stream_id
@@ -275,7 +289,11 @@ class Connection:
                 raise ValueError(f"timeout: {timeout} is not valid; expected a positive number of seconds")
             timeout_nano = max(1, int(timeout * 1e9))
         envelope = rpc_pb2.Request(
-            service=service, method=method, payload=request.SerializeToString(), timeout_nano=timeout_nano
+            service=service,
+            method=method,
+            payload=request.SerializeToString(),
+            timeout_nano=timeout_nano,
+            metadata=[rpc_pb2.KeyValue(key=k, value=v) for k, v in (metadata or {}).items()],
         )
         call = _Call(stream_id)
         self._calls[stream_id] = call
