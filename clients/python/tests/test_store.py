@@ -173,3 +173,19 @@ def test_the_sync_wrapper_runs_the_same_calls(daemon, app) -> None:  # type: ign
         assert next(live).added[0].uuid == saved.uuid
         live.close()
         assert store.delete([saved.uuid]) == 1
+
+
+async def test_a_live_statistics_collection_sends_the_changed_interval(store: salus.Store, app: str) -> None:
+    await store.request_authorization(share=["stepCount"], read=["stepCount"])
+    day = dt.datetime(2026, 10, 5, tzinfo=UTC)
+    updates: list[salus.StatisticsCollection] = []
+    async for collection in store.statistics_collection(
+        "stepCount", "sum", day, day + dt.timedelta(days=3), time_zone="UTC", predicate=predicates.sources(app), live=True
+    ):
+        updates.append(collection)
+        if len(updates) == 1:
+            assert [s.sum for s in collection] == [None, None, None]
+            await store.save(salus.Sample.quantity("stepCount", 250, "count", day + dt.timedelta(days=1, hours=9)))
+        else:
+            break
+    assert [(s.start, s.sum) for s in updates[-1]] == [(day + dt.timedelta(days=1), 250)]

@@ -60,3 +60,10 @@ def test_errors_take_their_class_from_the_reason_then_the_code() -> None:
     assert type(from_status(_status(7, rpc_pb2.ERROR_REASON_INTERNAL, type_url="type.example/other"))) is salus.PermissionDeniedError
     unknown = from_status(_status(77))
     assert type(unknown) is salus.UnknownError and unknown.code == 77 and isinstance(unknown, salus.SalusError)
+
+
+async def test_connecting_to_a_missing_socket_names_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    missing = str(tmp_path / "none.sock")
+    with pytest.raises(salus.UnavailableError) as error:
+        await salus.connect(missing)
+    assert error.value.field == "socket" and error.value.value == missing
