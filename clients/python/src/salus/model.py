@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import uuid as _uuid
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Optional, Union
+from typing import Any, Iterable, Mapping, Optional
 
 from ._proto.salus.v1 import samples_pb2, statistics_pb2, store_pb2
 from ._time import from_micros, to_micros
@@ -24,7 +24,6 @@ __all__ = [
     "Source",
 ]
 
-MetadataValue = Union[str, float, int, bool, _dt.datetime, "tuple[float, str]"]
 # Metadata keys HealthKit defines that the examples use.
 TIME_ZONE_KEY = "HKTimeZone"
 
