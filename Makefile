@@ -41,6 +41,7 @@ run: plugins
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SALUS_BIN_DIR="$(DEBUG_BIN)" .build-tools/python-client/bin/python -m pytest -q clients/python/tests
 
 # libFuzzer harnesses with AddressSanitizer, each run SECONDS (default 30) over its seed corpus;
 # HARNESSES="units cda" for some. Builds in .build-fuzz; see docs/reliability.md, "Fuzzing".

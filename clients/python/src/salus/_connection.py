@@ -1,0 +1,413 @@
+"""The wire: frames, multiplexed calls, credits, cancel, deadlines and GoAway (docs/protocol.md).
+
+One :class:`Connection` is one Unix socket to salusd. A reader task routes incoming frames to
+their call by stream id; each call takes the next odd stream id. After Hello (sent by
+:meth:`Connection.open`), server streams are under credits: the daemon sends at most
+``limits.initial_window`` Data frames before this side grants more, and this side grants only
+as the program consumes, so a slow reader never makes either side buffer more than the window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import struct
+from dataclasses import dataclass, field
+from typing import AsyncIterator, Mapping, Optional, TypeVar
+
+from google.protobuf.message import DecodeError, Message
+
+from . import errors
+from ._proto.salus.v1 import rpc_pb2, session_pb2
+
+M = TypeVar("M", bound=Message)
+
+# Section 1: a 10-byte header, u32 length, u32 stream id, u8 type, u8 flags, all big-endian.
+_HEADER = struct.Struct(">IIBB")
+MAX_FRAME_SIZE = 4 * 1024 * 1024
+
+# Section 2: frame types and flags.
+FRAME_REQUEST = 0x01
+FRAME_RESPONSE = 0x02
+FRAME_DATA = 0x03
+FRAME_CANCEL = 0x04
+FRAME_WINDOW_UPDATE = 0x05
+FRAME_GO_AWAY = 0x06
+FLAG_REMOTE_CLOSED = 0x01
+FLAG_REMOTE_OPEN = 0x02
+FLAG_NO_DATA = 0x04
+
+FEATURES = ("cancel", "window_update", "go_away")
+PROTOCOL_VERSION = 1
+# How long past a call's deadline this side waits for the daemon's DEADLINE_EXCEEDED before it
+# gives up on its own (the transfer time, section 10).
+_DEADLINE_GRACE = 1.0
+
+
+def encode_frame(stream_id: int, frame_type: int, flags: int, payload: bytes) -> bytes:
+    """One frame: the header, then the payload."""
+    if len(payload) > MAX_FRAME_SIZE:
+        raise errors.ResourceExhaustedError(
+            f"payload: {len(payload)} bytes is too large; expected at most {MAX_FRAME_SIZE}",
+            code=8,
+            field="payload",
+            value=str(len(payload)),
+            expected=f"at most {MAX_FRAME_SIZE} bytes",
+        )
+    return _HEADER.pack(len(payload), stream_id, frame_type, flags) + payload
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the daemon announced in Hello (``salus.v1.Limits``)."""
+
+    max_frame_size: int
+    max_metadata_size: int
+    initial_window: int
+    receive_window: int
+    max_attachment_size: int
+    max_connections: int
+    max_streams_per_connection: int
+
+
+@dataclass
+class _Call:
+    """One open stream: what the reader task delivers to the caller."""
+
+    stream_id: int
+    queue: "asyncio.Queue[tuple[int, bytes]]" = field(default_factory=asyncio.Queue)
+    ended: bool = False
+
+
+class Connection:
+    """A connection to salusd: Hello, then any unary or server-streaming method by name.
+
+    Most programs use :class:`salus.Store`; this is the layer underneath, for methods the store
+    does not wrap. Every method may be used from many tasks at once.
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.path = path
+        self._next_stream_id = 1
+        self._calls: dict[int, _Call] = {}
+        self._closed: Optional[errors.SalusError] = None
+        self._go_away_last: Optional[int] = None
+        self.features: tuple[str, ...] = ()
+        self.limits: Optional[Limits] = None
+        self.server_version = ""
+        self.services: dict[str, dict[str, tuple[bool, bool]]] = {}
+        self._reading = asyncio.get_running_loop().create_task(self._read_frames())
+
+    @classmethod
+    async def open(
+        cls,
+        path: str,
+        *,
+        client_name: str = "salus-python",
+        client_version: str = "",
+        app_id: str = "",
+        timeout: Optional[float] = 10.0,
+    ) -> "Connection":
+        """Connects to the Unix socket at ``path`` and says Hello with every feature."""
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(path), timeout)
+        except (OSError, asyncio.TimeoutError) as error:
+            raise errors.UnavailableError(
+                f"socket: cannot connect to {path}: {error}; expected a running salusd "
+                "(SALUS_SOCKET, or salusctl launch --app ID -- your program)",
+                code=14,
+                field="socket",
+                value=path,
+                expected="the app socket of a running salusd",
+            ) from None
+        connection = cls(reader, writer, path)
+        try:
+            hello = await connection.unary(
+                "salus.v1.Session",
+                "Hello",
+                session_pb2.HelloRequest(
+                    protocol_version=PROTOCOL_VERSION,
+                    client_name=client_name,
+                    client_version=client_version,
+                    features=list(FEATURES),
+                    app_id=app_id,
+                ),
+                session_pb2.HelloResponse,
+                timeout=timeout,
+            )
+        except BaseException:
+            await connection.close()
+            raise
+        connection.features = tuple(hello.features)
+        limits = hello.limits
+        connection.limits = Limits(
+            max_frame_size=limits.max_frame_size,
+            max_metadata_size=limits.max_metadata_size,
+            initial_window=limits.initial_window,
+            receive_window=limits.receive_window,
+            max_attachment_size=limits.max_attachment_size,
+            max_connections=limits.max_connections,
+            max_streams_per_connection=limits.max_streams_per_connection,
+        )
+        connection.server_version = hello.server_version
+        connection.services = {
+            service.name: {m.name: (m.client_streaming, m.server_streaming) for m in service.methods}
+            for service in hello.services
+        }
+        return connection
+
+    @property
+    def going_away(self) -> bool:
+        """True once the daemon sent GoAway: new calls fail with UnavailableError."""
+        return self._go_away_last is not None
+
+    async def close(self) -> None:
+        """Closes the connection; calls still open fail with :class:`UnavailableError`."""
+        self._fail_all(errors.UnavailableError("the connection was closed by this program", code=14))
+        self._reading.cancel()
+        try:
+            await self._reading
+        except BaseException:
+            pass
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except OSError:
+            pass
+
+    # Calls
+
+    async def unary(
+        self,
+        service: str,
+        method: str,
+        request: Message,
+        response_type: type[M],
+        *,
+        timeout: Optional[float] = None,
+        metadata: Optional[Mapping[str, str]] = None,
+    ) -> M:
+        """Calls a unary method and returns its decoded response; raises a SalusError on failure.
+
+        ``timeout`` (seconds) is sent as the call's deadline; ``metadata`` as its key-value pairs.
+        """
+        call = self._start(service, method, request, flags=0, timeout=timeout, metadata=metadata)
+        try:
+            await self._drain()
+            payload = await self._wait_response(call, timeout)
+        except BaseException:
+            self._abandon(call)
+            raise
+        return _decode(response_type, payload, f"{service}/{method} response")
+
+    async def server_stream(
+        self,
+        service: str,
+        method: str,
+        request: Message,
+        message_type: type[M],
+        *,
+        timeout: Optional[float] = None,
+        metadata: Optional[Mapping[str, str]] = None,
+        grant: bool = True,
+    ) -> AsyncIterator[M]:
+        """Calls a server-streaming method and yields its messages until the daemon ends the call.
+
+        Credits are granted as messages are consumed (half the window at a time). Leaving the
+        loop early (break, an exception, task cancellation) sends Cancel. With ``grant=False``
+        nothing is granted: the daemon sends the first window and then waits (for tests of the
+        flow control, with :meth:`grant` and :meth:`buffered`).
+        """
+        call = self._start(service, method, request, flags=FLAG_REMOTE_CLOSED, timeout=timeout, metadata=metadata)
+        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout + _DEADLINE_GRACE
+        window = self.limits.initial_window if (self.limits and "window_update" in self.features) else 0
+        consumed = 0
+        try:
+            await self._drain()
+            while True:
+                frame_type, payload = await self._next(call, deadline)
+                if frame_type == FRAME_RESPONSE:
+                    _check_response(payload)
+                    return
+                yield _decode(message_type, payload, f"{service}/{method} message")
+                consumed += 1
+                if window and grant and consumed >= max(1, window // 2):
+                    self._send(call.stream_id, FRAME_WINDOW_UPDATE, 0, rpc_pb2.WindowUpdate(credits=consumed).SerializeToString())
+                    consumed = 0
+        finally:
+            if not call.ended:
+                self._abandon(call)
+
+    def grant(self, stream_id: int, credits: int) -> None:
+        """Grants the daemon ``credits`` more Data frames on an open stream."""
+        self._send(stream_id, FRAME_WINDOW_UPDATE, 0, rpc_pb2.WindowUpdate(credits=credits).SerializeToString())
+
+    def cancel(self, stream_id: int) -> None:
+        """Asks the daemon to stop an open call (Cancel); its caller then gets CancelledError.
+
+        Leaving a stream's loop or cancelling the awaiting task does this too, without waiting
+        for the answer.
+        """
+        if stream_id in self._calls and "cancel" in self.features:
+            self._send(stream_id, FRAME_CANCEL, 0, b"")
+
+    def buffered(self, stream_id: int) -> int:
+        """How many frames have arrived on a stream and not been consumed yet."""
+        call = self._calls.get(stream_id)
+        return call.queue.qsize() if call else 0
+
+    @property
+    def last_stream_id(self) -> int:
+        """The stream id of the call started last."""
+        return self._next_stream_id - 2
+
+    # Internals
+
+    def _start(
+        self,
+        service: str,
+        method: str,
+        request: Message,
+        *,
+        flags: int,
+        timeout: Optional[float],
+        metadata: Optional[Mapping[str, str]] = None,
+    ) -> _Call:
+        if self._closed is not None:
+            raise type(self._closed)(self._closed.message, code=self._closed.code)
+        stream_id = self._next_stream_id
+        if self._go_away_last is not None and stream_id > self._go_away_last:
+            raise errors.UnavailableError(
+                "the daemon is shutting down (GoAway): connect again for new calls", code=14
+            )
+        self._next_stream_id += 2
+        timeout_nano = 0
+        if timeout is not None:
+            if timeout <= 0 or not math.isfinite(timeout):
+                raise ValueError(f"timeout: {timeout} is not valid; expected a positive number of seconds")
+            timeout_nano = max(1, int(timeout * 1e9))
+        envelope = rpc_pb2.Request(
+            service=service,
+            method=method,
+            payload=request.SerializeToString(),
+            timeout_nano=timeout_nano,
+            metadata=[rpc_pb2.KeyValue(key=k, value=v) for k, v in (metadata or {}).items()],
+        )
+        call = _Call(stream_id)
+        self._calls[stream_id] = call
+        self._send(stream_id, FRAME_REQUEST, flags, envelope.SerializeToString())
+        return call
+
+    def _send(self, stream_id: int, frame_type: int, flags: int, payload: bytes) -> None:
+        # A frame is written whole in one write: frames of different calls never interleave.
+        if self._closed is None:
+            self._writer.write(encode_frame(stream_id, frame_type, flags, payload))
+
+    async def _drain(self) -> None:
+        try:
+            await self._writer.drain()
+        except OSError as error:
+            self._fail_all(errors.UnavailableError(f"the connection to {self.path} closed: {error}", code=14))
+
+    async def _wait_response(self, call: _Call, timeout: Optional[float]) -> bytes:
+        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout + _DEADLINE_GRACE
+        while True:
+            frame_type, payload = await self._next(call, deadline)
+            if frame_type == FRAME_RESPONSE:
+                return _check_response(payload)
+
+    async def _next(self, call: _Call, deadline: Optional[float]) -> tuple[int, bytes]:
+        if not call.queue.empty():
+            item = call.queue.get_nowait()  # what has arrived is delivered, deadline or not
+        elif deadline is None:
+            item = await call.queue.get()
+        else:
+            remaining = deadline - asyncio.get_running_loop().time()
+            try:
+                item = await asyncio.wait_for(call.queue.get(), max(0.0, remaining))
+            except asyncio.TimeoutError:
+                raise errors.DeadlineExceededError(
+                    "the daemon did not answer within the call's timeout", code=4
+                ) from None
+        frame_type, payload = item
+        if frame_type < 0:
+            closed = self._closed or errors.UnavailableError("the connection closed", code=14)
+            raise type(closed)(
+                closed.message, code=closed.code, field=closed.field, value=closed.value, expected=closed.expected
+            )
+        if frame_type == FRAME_RESPONSE:
+            call.ended = True
+            self._calls.pop(call.stream_id, None)
+        return item
+
+    def _abandon(self, call: _Call) -> None:
+        """Stops a call the program no longer waits for: Cancel, and ignore what still comes."""
+        if call.ended:
+            return
+        call.ended = True
+        self._calls.pop(call.stream_id, None)
+        if "cancel" in self.features:
+            self._send(call.stream_id, FRAME_CANCEL, 0, b"")
+
+    def _fail_all(self, error: errors.SalusError) -> None:
+        if self._closed is None:
+            self._closed = error
+        for call in list(self._calls.values()):
+            call.queue.put_nowait((-1, b""))
+        self._calls.clear()
+
+    async def _read_frames(self) -> None:
+        try:
+            while True:
+                header = await self._reader.readexactly(_HEADER.size)
+                if header[0] != 0:
+                    raise errors.ProtocolViolationError(
+                        f"frame header: first byte {header[0]:#04x} is not valid; expected 0 (lost frame boundary)",
+                        code=3,
+                        field="length",
+                        value=header[:4].hex(),
+                        expected="a first byte of 0",
+                    )
+                length, stream_id, frame_type, _flags = _HEADER.unpack(header)
+                payload = await self._reader.readexactly(length) if length else b""
+                if frame_type == FRAME_GO_AWAY:
+                    try:
+                        go_away = rpc_pb2.GoAway.FromString(payload)
+                        self._go_away_last = go_away.last_stream_id
+                    except DecodeError:
+                        self._go_away_last = 0
+                    continue
+                if frame_type not in (FRAME_RESPONSE, FRAME_DATA):
+                    continue  # WindowUpdate for client streams (none here) and unknown types.
+                call = self._calls.get(stream_id)
+                if call is None or call.ended:
+                    continue  # a dead or abandoned stream
+                call.queue.put_nowait((frame_type, payload))
+        except asyncio.CancelledError:
+            raise
+        except errors.SalusError as error:
+            self._fail_all(error)
+        except (asyncio.IncompleteReadError, OSError) as error:
+            self._fail_all(errors.UnavailableError(f"the connection to {self.path} closed: {error}", code=14))
+
+
+def _check_response(payload: bytes) -> bytes:
+    response = _decode(rpc_pb2.Response, payload, "Response")
+    if response.HasField("status") and response.status.code != 0:
+        raise errors.from_status(response.status)
+    return response.payload
+
+
+def _decode(message_type: type[M], payload: bytes, what: str) -> M:
+    try:
+        return message_type.FromString(payload)
+    except DecodeError as error:
+        raise errors.MalformedMessageError(
+            f"{what}: does not decode as {message_type.DESCRIPTOR.full_name}: {error}",
+            code=3,
+            field=what,
+            value=f"{len(payload)} bytes",
+            expected=message_type.DESCRIPTOR.full_name,
+        ) from None

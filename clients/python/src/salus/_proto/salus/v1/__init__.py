@@ -1,0 +1,1 @@
+"""Generated from Protos/ by scripts/generate-protos; do not edit."""

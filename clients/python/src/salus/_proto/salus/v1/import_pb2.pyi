@@ -1,0 +1,88 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ImportChunk(_message.Message):
+    __slots__ = ("options", "data", "path", "end_of_file")
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    END_OF_FILE_FIELD_NUMBER: _ClassVar[int]
+    options: ImportOptions
+    data: bytes
+    path: str
+    end_of_file: bool
+    def __init__(self, options: _Optional[_Union[ImportOptions, _Mapping]] = ..., data: _Optional[bytes] = ..., path: _Optional[str] = ..., end_of_file: _Optional[bool] = ...) -> None: ...
+
+class ImportOptions(_message.Message):
+    __slots__ = ("characteristics", "dry_run")
+    CHARACTERISTICS_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
+    characteristics: bool
+    dry_run: bool
+    def __init__(self, characteristics: _Optional[bool] = ..., dry_run: _Optional[bool] = ...) -> None: ...
+
+class ImportProblem(_message.Message):
+    __slots__ = ("line", "element", "field", "value", "expected")
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    ELEMENT_FIELD_NUMBER: _ClassVar[int]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    line: int
+    element: str
+    field: str
+    value: str
+    expected: str
+    def __init__(self, line: _Optional[int] = ..., element: _Optional[str] = ..., field: _Optional[str] = ..., value: _Optional[str] = ..., expected: _Optional[str] = ...) -> None: ...
+
+class ImportReport(_message.Message):
+    __slots__ = ("bytes_read", "elements", "saved", "kept_existing", "skipped", "problems", "not_imported", "sources", "characteristics_set", "dry_run", "goals_set")
+    class ElementsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class NotImportedEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class SourcesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    BYTES_READ_FIELD_NUMBER: _ClassVar[int]
+    ELEMENTS_FIELD_NUMBER: _ClassVar[int]
+    SAVED_FIELD_NUMBER: _ClassVar[int]
+    KEPT_EXISTING_FIELD_NUMBER: _ClassVar[int]
+    SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    NOT_IMPORTED_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    CHARACTERISTICS_SET_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
+    GOALS_SET_FIELD_NUMBER: _ClassVar[int]
+    bytes_read: int
+    elements: _containers.ScalarMap[str, int]
+    saved: int
+    kept_existing: int
+    skipped: int
+    problems: _containers.RepeatedCompositeFieldContainer[ImportProblem]
+    not_imported: _containers.ScalarMap[str, int]
+    sources: _containers.ScalarMap[str, str]
+    characteristics_set: _containers.RepeatedScalarFieldContainer[str]
+    dry_run: bool
+    goals_set: int
+    def __init__(self, bytes_read: _Optional[int] = ..., elements: _Optional[_Mapping[str, int]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., skipped: _Optional[int] = ..., problems: _Optional[_Iterable[_Union[ImportProblem, _Mapping]]] = ..., not_imported: _Optional[_Mapping[str, int]] = ..., sources: _Optional[_Mapping[str, str]] = ..., characteristics_set: _Optional[_Iterable[str]] = ..., dry_run: _Optional[bool] = ..., goals_set: _Optional[int] = ...) -> None: ...
