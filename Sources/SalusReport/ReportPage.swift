@@ -158,7 +158,7 @@ public enum ReportPage {
                     .class("workout"),
                     .div(
                         .class("workout-text"),
-                        .h3(.text("\(workout.activity.prefix(1).uppercased() + workout.activity.dropFirst()) · \(weekdayDay(Nights.day(of: workout.start, timeZone: data.timeZone))) \(clock(workout.start, data.timeZone))")),
+                        .h3(.text("\(words(workout.activity)) · \(weekdayDay(Nights.day(of: workout.start, timeZone: data.timeZone))) \(clock(workout.start, data.timeZone))")),
                         .ul(
                             .li(.text("\(duration(workout.duration)) active")),
                             .forEach(workout.figures) { .li(.text($0)) },
@@ -167,11 +167,11 @@ public enum ReportPage {
                         .if(!workout.activities.isEmpty, .table(
                             .tr(.th("Activity"), .th("Time"), .th("Figures")),
                             .forEach(workout.activities) { activity in
-                                .tr(.td(.text(activity.activity)), .td(.text(duration(activity.duration))), .td(.text(activity.figures.joined(separator: ", "))))
+                                .tr(.td(.text(words(activity.activity))), .td(.text(duration(activity.duration))), .td(.text(activity.figures.joined(separator: ", "))))
                             }
                         ))
                     ),
-                    .if(workout.route.count >= 2, canvas("route", index: index, height: 220))
+                    .if(workout.route.count >= 2, canvas("route", index: index, height: 240))
                 )
             }
         )
@@ -257,6 +257,15 @@ public enum ReportPage {
     }
 
     // MARK: Text
+
+    /// "High intensity interval training" for "highIntensityIntervalTraining".
+    static func words(_ name: String) -> String {
+        var text = ""
+        for character in name {
+            if character.isUppercase, !text.isEmpty { text += " " + character.lowercased() } else { text.append(character) }
+        }
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
 
     static func weekdayDay(_ day: String) -> String {
         let parse = DateFormatter()
@@ -368,6 +377,7 @@ public enum ReportPage {
         td .number { display: block; font-weight: 600; }
         td .mark { display: block; border-radius: 3px; padding: 0 2px; margin-top: 1px; font-size: 10px; }
         td .bbt { display: block; color: #7c3aed; font-size: 10px; }
+        td.f4 .bbt { color: #fff; }
         .f1, .f2 { background: #fde2e4; } .f3 { background: #f9a8b4; } .f4 { background: #e11d48; color: #fff; }
         .mark.spot { background: #fecdd3; color: #9f1239; } .mark.lh { background: #bbf7d0; color: #166534; }
         .mark.neg { background: #f3f4f6; color: var(--muted); }
@@ -375,7 +385,7 @@ public enum ReportPage {
         .legend span { padding: 1px 6px; border-radius: 4px; }
         .legend .flow.f2 { background: #fde2e4; }
         .workout { display: flex; gap: 16px; border-top: 1px solid var(--line); padding: 8px 0; }
-        .workout-text { flex: 1 1 55%; } .workout .chart { flex: 1 1 45%; }
+        .workout-text { flex: 1 1 auto; } .workout .chart { flex: 0 0 240px; width: 240px; }
         .workout ul { margin: 4px 0; padding-left: 18px; }
         .workout table { border-collapse: collapse; font-size: 13px; }
         .workout th, .workout td { text-align: left; padding: 2px 8px 2px 0; }

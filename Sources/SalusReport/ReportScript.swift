@@ -139,7 +139,6 @@ enum ReportScript {
               data: { datasets: [{ label: "Route", showLine: true, borderColor: "#ea580c", borderWidth: 3, pointRadius: 0,
                                    data: points.map(function (p, i) { return { x: xs[i], y: ys[i] }; }) }] },
               options: {
-                aspectRatio: 1, maintainAspectRatio: true,
                 plugins: { legend: { display: false }, tooltip: { enabled: false } },
                 scales: { x: { display: false, min: cx - span * 0.6, max: cx + span * 0.6 },
                           y: { display: false, min: cy - span * 0.6, max: cy + span * 0.6 } }

@@ -42,7 +42,7 @@ struct ReportDaemonTests {
         let out = directory.appendingPathComponent(name)
         let result = try await ctl(daemon, ["report", "--since", ReportFixture.firstDay, "--until", ReportFixture.lastDay, "--out", out.path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("wrote \(out.path): 2026-10-01 to 2026-10-28, 28 nights, 5 workouts"), "\(result.output)")
+        #expect(result.output.contains("wrote \(out.path): 2026-10-01 to 2026-10-28, 28 nights, 6 workouts"), "\(result.output)")
         return try String(contentsOf: out, encoding: .utf8)
     }
 
@@ -69,6 +69,12 @@ struct ReportDaemonTests {
         #expect(routes.filter { !$0.isEmpty }.count == 3)
         let has = { (text: String) in html.contains(text) }
         #expect(!has("Pushes"))
+        // Workouts: the export's totals where the store has no samples (distance, energy), the
+        // heart rate computed from the samples; the triathlon's legs with their own distances.
+        #expect(has("<h3>Running · Sun 25 Oct 18:10</h3><ul><li>42:00 active</li><li>8.60 km running</li><li>378 kcal active</li><li>average heart rate 1"))
+        #expect(has("<tr><td>Swimming</td><td>20:00</td><td>0.75 km swimming, average heart rate "))
+        #expect(has("<tr><td>Cycling</td><td>30:00</td><td>20.00 km cycling, average heart rate "))
+        #expect(has("<h3>High intensity interval training · "))
         // The calendar: heavy flow on 5 and 6 October, spotting on the 18th, the LH surge on the 16th.
         #expect(has("<td class=\"day f4\" title=\"flow: heavy\"><span class=\"number\">5</span>"))
         #expect(has("<td class=\"day f4\" title=\"flow: heavy\"><span class=\"number\">6</span>"))

@@ -5,7 +5,8 @@ import Foundation
 /// hourly steps from a watch and a phone and pushes from a wheelchair app, heart rate every
 /// 10 minutes with a daily resting heart rate, stand hours, a night of sleep stages before each
 /// day with the phone's in-bed span around it, a menstrual period, spotting, ovulation tests and a
-/// daily basal body temperature, and five workouts, three with a route. Deterministic.
+/// daily basal body temperature, and six workouts, three with a route and one a triathlon with its
+/// three legs. Deterministic.
 public enum ReportFixture {
     public static let timeZone = TimeZone(identifier: "Europe/Paris")!
     public static let firstDay = "2026-10-01"
@@ -13,8 +14,8 @@ public enum ReportFixture {
     public static let days = 28
     /// The days of the fixture's workouts (0-based) and their activity types.
     public static let workouts: [(day: Int, activity: String, route: Bool)] = [
-        (2, "Running", true), (9, "Cycling", true), (16, "Swimming", false), (20, "HighIntensityIntervalTraining", false),
-        (24, "Running", true),
+        (2, "Running", true), (9, "Cycling", true), (12, "SwimBikeRun", false), (16, "Swimming", false),
+        (20, "HighIntensityIntervalTraining", false), (24, "Running", true),
     ]
     /// The days (0-based) of the menstrual flow and their HKCategoryValueVaginalBleeding values.
     public static let flow: [(day: Int, value: Int)] = [(3, 3), (4, 4), (5, 4), (6, 3), (7, 2)]
@@ -101,7 +102,8 @@ public enum ReportFixture {
             for slot in 0..<144 {
                 let instant = day.addingTimeInterval(Double(slot) * 600)
                 let hour = slot / 6
-                let bpm = hour < 7 ? numbers.next(48...60) : numbers.next(62...98)
+                let training = workouts.contains { $0.day == dayIndex } && slot >= 110 && slot < 117  // 18:20–19:20
+                let bpm = hour < 7 ? numbers.next(48...60) : training ? numbers.next(128...166) : numbers.next(62...98)
                 record("HKQuantityTypeIdentifierHeartRate", watch, unit: "count/min", instant, instant, "\(bpm)")
             }
             record("HKQuantityTypeIdentifierRestingHeartRate", watch, unit: "count/min", at(0), at(23, 59), "\(numbers.next(54...61))")
@@ -123,10 +125,30 @@ public enum ReportFixture {
             // Workouts.
             if let workout = workouts.first(where: { $0.day == dayIndex }) {
                 let start = at(18, 10)
-                let minutes = workout.activity == "Cycling" ? 75 : workout.activity == "Swimming" ? 40 : workout.activity == "Running" ? 42 : 25
+                let minutes = switch workout.activity {
+                case "Cycling", "SwimBikeRun": 75
+                case "Swimming": 40
+                case "Running": 42
+                default: 25
+                }
                 let end = start.addingTimeInterval(Double(minutes) * 60)
                 xml += " <Workout workoutActivityType=\"HKWorkoutActivityType\(workout.activity)\" duration=\"\(minutes)\" durationUnit=\"min\" \(watch) creationDate=\"\(text(end))\" startDate=\"\(text(start))\" endDate=\"\(text(end))\">\n"
                 xml += "  <MetadataEntry key=\"HKIndoorWorkout\" value=\"\(workout.route ? 0 : 1)\"/>\n"
+                if workout.activity == "SwimBikeRun" {
+                    // Swim 20 min, transition 5, bike 30, transition 2, run 18; totals per leg.
+                    var legStart = start
+                    for (index, (leg, length)) in [("DistanceSwimming", 20), ("", 5), ("DistanceCycling", 30), ("", 2), ("DistanceWalkingRunning", 18)].enumerated() {
+                        let legEnd = legStart.addingTimeInterval(Double(length) * 60)
+                        xml += "  <WorkoutActivity uuid=\"6D0C1B52-9A04-4C3E-9B1F-2F0E3D4C5B0\(index + 1)\" startDate=\"\(text(legStart))\" endDate=\"\(text(legEnd))\""
+                        if leg.isEmpty {
+                            xml += "/>\n"
+                        } else {
+                            let (sum, unit) = leg == "DistanceSwimming" ? ("750", "m") : leg == "DistanceCycling" ? ("20", "km") : ("5", "km")
+                            xml += ">\n   <WorkoutStatistics type=\"HKQuantityTypeIdentifier\(leg)\" startDate=\"\(text(legStart))\" endDate=\"\(text(legEnd))\" sum=\"\(sum)\" unit=\"\(unit)\"/>\n  </WorkoutActivity>\n"
+                        }
+                        legStart = legEnd
+                    }
+                }
                 let distance: (String, Double, String)? = switch workout.activity {
                 case "Running": ("HKQuantityTypeIdentifierDistanceWalkingRunning", 7.4 + Double(dayIndex) / 20, "km")
                 case "Cycling": ("HKQuantityTypeIdentifierDistanceCycling", 31.2, "km")
