@@ -38,6 +38,9 @@ package final class RPCServer: Sendable {
         /// Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming
         /// `streams` (reported in Hello's limits).
         package var maxStreamsPerConnection = 256
+        /// Authorization requests of one app waiting for the owner at once, reported in Hello's
+        /// limits (0: none stated). The authorization service enforces it.
+        package var maxPendingRequestsPerApp = 0
         package var serverName = "salusd"
         package var serverVersion = "0.1.0"
 

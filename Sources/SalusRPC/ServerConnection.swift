@@ -287,6 +287,7 @@ final class ServerConnection: FrameConnection {
         hello.limits.maxAttachmentSize = configuration.maxAttachmentSize
         hello.limits.maxConnections = UInt32(clamping: configuration.maxConnections)
         hello.limits.maxStreamsPerConnection = UInt32(clamping: configuration.maxStreamsPerConnection)
+        hello.limits.maxPendingRequestsPerApp = UInt32(clamping: configuration.maxPendingRequestsPerApp)
         var services = router.methods.map { service in
             var info = Salus_V1_ServiceInfo()
             info.name = service.service

@@ -21,6 +21,8 @@ package struct DaemonConfiguration: Sendable {
     package var developmentMode: Bool
     /// Nothing is enforced: every app may read and write every type (development only).
     package var openAuthorization: Bool = false
+    /// Authorization requests of one app waiting for the owner at once; reported in Hello's limits.
+    package var maxPendingRequestsPerApp = ConsentQueue.defaultMaxPendingPerApp
     /// The largest attachment accepted, in bytes (100 MiB); reported in Hello's limits.
     package var maxAttachmentSize: Int64 = 100 * 1024 * 1024
     /// How long calls in flight may take to finish after SIGTERM.

@@ -74,7 +74,8 @@ package final class SalusServices: Sendable {
         do {
             authorization = try AuthorizationEngine(
                 registry: plugins.registry, developmentMode: configuration.developmentMode,
-                open: configuration.openAuthorization, databasePath: configuration.authorizationDatabasePath, logger: logger)
+                open: configuration.openAuthorization, databasePath: configuration.authorizationDatabasePath, logger: logger,
+                maxPendingRequestsPerApp: configuration.maxPendingRequestsPerApp)
         } catch {
             await store.close()
             throw DaemonError("cannot open the authorization database at \(configuration.authorizationDatabasePath): \(error)")
@@ -109,6 +110,7 @@ package final class SalusServices: Sendable {
         var serverConfiguration = RPCServer.Configuration()
         serverConfiguration.serverVersion = SalusDaemon.version
         serverConfiguration.maxAttachmentSize = UInt64(max(0, configuration.maxAttachmentSize))
+        serverConfiguration.maxPendingRequestsPerApp = configuration.maxPendingRequestsPerApp
         server = RPCServer(configuration: serverConfiguration, logger: logger)
 
         let storeService = StoreService(store: store, registry: plugins.registry, authorization: authorization)

@@ -41,6 +41,71 @@ struct AuthorizationRequestTests {
         await server.stop()
     }
 
+    /// The owner's list of pending requests of `appID` now, or once it holds `count` of them (at most 5 s).
+    static func pending(_ owner: RPCClient, of appID: String, count: Int = 0) async throws -> [Salus_V1_ConsentRequest] {
+        var requests: [Salus_V1_ConsentRequest] = []
+        for _ in 0..<500 {
+            let list: Salus_V1_ListRequestsResponse = try await owner.unary(SalusMethods.Consent.listRequests, request: Salus_V1_ListRequestsRequest())
+            requests = list.requests.filter { $0.appID == appID }
+            if requests.count >= count { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return requests
+    }
+
+    @Test("an app with 32 requests waiting is refused another with RESOURCE_EXHAUSTED naming pendingRequests; nothing is added, other apps still ask, an answer frees a place; Hello reports the cap")
+    func pendingRequestCap() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
+        try await Authz.register(owner, "org.example.eager")
+        try await Authz.register(owner, "org.example.calm")
+        let eager = try await Authz.app(server, "org.example.eager")
+        let limit = Int(try #require(eager.serverHello).limits.maxPendingRequestsPerApp)
+        #expect(limit == 32)
+        var waits: [Task<Void, Error>] = []
+        for _ in 0..<limit {
+            waits.append(Task { try await Authz.requestAuthorization(eager, read: [Authz.steps]) })
+        }
+        let waiting = try await Self.pending(owner, of: "org.example.eager", count: limit)
+        #expect(waiting.count == limit)
+
+        let refused = await Authz.error { try await Authz.requestAuthorization(eager, read: [Authz.heartRate]) }
+        #expect(refused?.code == .resourceExhausted)
+        #expect(refused?.detail?.reason == .resourceExhausted)
+        #expect(refused?.detail?.field == "pendingRequests")
+        #expect(refused?.detail?.value == "32")
+        #expect(refused?.message.contains("org.example.eager already has 32 authorization requests waiting") == true)
+        #expect(try await Self.pending(owner, of: "org.example.eager").count == limit)
+
+        // Another app is not held back by the eager one.
+        let calm = try await Authz.app(server, "org.example.calm")
+        let calmWait = Task { try await Authz.requestAuthorization(calm, read: [Authz.steps]) }
+        #expect(try await Self.pending(owner, of: "org.example.calm", count: 1).count == 1)
+
+        // The owner answers one: the eager app may ask once more, and no more.
+        var answer = Salus_V1_AnswerRequestRequest()
+        answer.requestID = waiting[0].id
+        answer.grantRead = [Authz.steps]
+        let _: Salus_V1_ConsentRequest = try await owner.unary(SalusMethods.Consent.answerRequest, request: answer)
+        #expect(try await Self.pending(owner, of: "org.example.eager").count == limit - 1)
+        waits.append(Task { try await Authz.requestAuthorization(eager, read: [Authz.heartRate]) })
+        #expect(try await Self.pending(owner, of: "org.example.eager", count: limit).count == limit)
+        let again = await Authz.error { try await Authz.requestAuthorization(eager, read: [Authz.sleep]) }
+        #expect(again?.detail?.field == "pendingRequests")
+
+        // A reset drops the app's requests: every waiting call returns.
+        for appID in ["org.example.eager", "org.example.calm"] {
+            var reset = Salus_V1_AppRequest()
+            reset.appID = appID
+            let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.resetApp, request: reset)
+        }
+        for wait in waits { try await wait.value }
+        try await calmWait.value
+        #expect(try await Self.pending(owner, of: "org.example.eager").isEmpty)
+        for client in [eager, calm, owner] { await client.close() }
+        await server.stop()
+    }
+
     @Test("a request waits for the owner's answer; success says nothing of it; answered types are not asked again")
     func ownerAnswers() async throws {
         let server = try await ServerHarness.start()

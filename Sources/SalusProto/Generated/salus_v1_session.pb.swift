@@ -103,6 +103,10 @@ public nonisolated struct Salus_V1_Limits: Sendable {
   /// Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming "streams".
   public var maxStreamsPerConnection: UInt32 = 0
 
+  /// Authorization requests of one app waiting for the owner's answer at once; another fails with
+  /// RESOURCE_EXHAUSTED naming "pendingRequests" and changes nothing.
+  public var maxPendingRequestsPerApp: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -253,7 +257,7 @@ nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Limits"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0\u{3}max_connections\0\u{3}max_streams_per_connection\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0\u{3}max_connections\0\u{3}max_streams_per_connection\0\u{3}max_pending_requests_per_app\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -268,6 +272,7 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.maxAttachmentSize) }()
       case 6: try { try decoder.decodeSingularUInt32Field(value: &self.maxConnections) }()
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.maxStreamsPerConnection) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.maxPendingRequestsPerApp) }()
       default: break
       }
     }
@@ -295,6 +300,9 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if self.maxStreamsPerConnection != 0 {
       try visitor.visitSingularUInt32Field(value: self.maxStreamsPerConnection, fieldNumber: 7)
     }
+    if self.maxPendingRequestsPerApp != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxPendingRequestsPerApp, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -306,6 +314,7 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if lhs.maxAttachmentSize != rhs.maxAttachmentSize {return false}
     if lhs.maxConnections != rhs.maxConnections {return false}
     if lhs.maxStreamsPerConnection != rhs.maxStreamsPerConnection {return false}
+    if lhs.maxPendingRequestsPerApp != rhs.maxPendingRequestsPerApp {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -13,6 +13,8 @@ package enum AccessErrorCode: Hashable, Sendable {
     case notDetermined
     /// The owner refused the app writing the type.
     case denied
+    /// The app already has as many requests waiting for the owner's answer as it may.
+    case tooManyRequests
 }
 
 /// A refusal of the access policy.

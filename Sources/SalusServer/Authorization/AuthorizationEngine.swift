@@ -31,13 +31,16 @@ package final class AuthorizationEngine: Sendable {
     package var open: Bool { policy.open }
 
     /// An engine; `databasePath` nil keeps everything in memory.
-    package init(registry: TypeRegistry, developmentMode: Bool, open: Bool = false, databasePath: String?, logger: Logger) throws {
+    package init(
+        registry: TypeRegistry, developmentMode: Bool, open: Bool = false, databasePath: String?, logger: Logger,
+        maxPendingRequestsPerApp: Int = ConsentQueue.defaultMaxPendingPerApp
+    ) throws {
         self.registry = registry
         self.developmentMode = developmentMode
         let types = AccessRules.table(registry)
         policy = AccessPolicy(open: open, types: types)
         apps = try AppRegistry(types: types, databasePath: databasePath, logger: logger)
-        consent = ConsentQueue(apps: apps, logger: logger)
+        consent = ConsentQueue(apps: apps, logger: logger, maxPendingPerApp: maxPendingRequestsPerApp)
     }
 
     /// Waits until every change so far is on disk.
@@ -93,7 +96,7 @@ package final class AuthorizationEngine: Sendable {
         if open { return }
         let fresh = try policy.newTypes(caller, share: share, read: read, grants: apps.record(caller.appID))
         if fresh.share.isEmpty && fresh.read.isEmpty { return }
-        await consent.submit(caller, share: fresh.share, read: fresh.read, objectType: nil, objects: [])
+        try await consent.submit(caller, share: fresh.share, read: fresh.read, objectType: nil, objects: [])
     }
 
     /// Checks a per-object request before its objects are listed.
@@ -104,7 +107,7 @@ package final class AuthorizationEngine: Sendable {
     /// HealthKit's requestPerObjectReadAuthorization: always asks, listing `objects`.
     package func requestPerObjectReadAuthorization(_ caller: Caller, type: String, objects: [RequestedObject]) async throws(AccessError) {
         try checkPerObjectRequest(caller, type: type)
-        await consent.submit(caller, share: [], read: [], objectType: type, objects: objects)
+        try await consent.submit(caller, share: [], read: [], objectType: type, objects: objects)
     }
 
     // MARK: The owner's side, where it takes two parts

@@ -14,6 +14,7 @@ extension AccessErrorCode: WireMappedCode {
         case .notRegistered: return (.failedPrecondition, .notFound)
         case .notDetermined: return (.permissionDenied, .authorizationNotDetermined)
         case .denied: return (.permissionDenied, .authorizationDenied)
+        case .tooManyRequests: return (.resourceExhausted, .resourceExhausted)
         }
     }
 }

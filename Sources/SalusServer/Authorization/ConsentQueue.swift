@@ -34,25 +34,50 @@ package final class ConsentQueue: Sendable {
     let apps: AppRegistry
     private let state = Mutex(State())
     private let logger: Logger
+    /// Requests of one app waiting for the owner at once; another is refused with
+    /// RESOURCE_EXHAUSTED naming `pendingRequests` (reported in Hello's limits).
+    package let maxPendingPerApp: Int
+
+    /// The default of ``maxPendingPerApp``: an app asks once per feature, not in a loop.
+    package static let defaultMaxPendingPerApp = 32
 
     /// A queue whose answers change the records of `apps`.
-    package init(apps: AppRegistry, logger: Logger) {
+    package init(apps: AppRegistry, logger: Logger, maxPendingPerApp: Int = ConsentQueue.defaultMaxPendingPerApp) {
         self.apps = apps
         self.logger = logger
+        self.maxPendingPerApp = maxPendingPerApp
     }
 
     /// Adds a request of `caller` and returns once it is answered (or dropped, or the call is
-    /// cancelled). An app whose policy is not `ask` is answered by the policy.
-    package func submit(_ caller: Caller, share: [String], read: [String], objectType: String?, objects: [RequestedObject]) async {
+    /// cancelled). An app whose policy is not `ask` is answered by the policy. An app with
+    /// ``maxPendingPerApp`` requests already waiting is refused, and nothing is added: a buggy
+    /// or hostile app cannot fill the owner's queue or the daemon's memory.
+    package func submit(_ caller: Caller, share: [String], read: [String], objectType: String?, objects: [RequestedObject]) async throws(AccessError) {
         let policy = apps.record(caller.appID)?.policy ?? .ask
-        let request = state.withLock { state -> PendingRequest in
+        let limit = maxPendingPerApp
+        let admitted = state.withLock { state -> Result<PendingRequest, AccessError> in
+            let waiting = state.pending.values.reduce(0) { $0 + ($1.appID == caller.appID ? 1 : 0) }
+            guard waiting < limit else {
+                return .failure(AccessError(
+                    .tooManyRequests, field: "pendingRequests", value: "\(waiting)",
+                    expected: "at most \(limit) requests of one app waiting for the owner's answer",
+                    message: "pendingRequests: \(caller.appID) already has \(waiting) authorization requests waiting for the owner's "
+                        + "answer (the limit, Limits.max_pending_requests_per_app); wait for them to be answered"))
+            }
             let request = PendingRequest(
                 id: "r\(state.nextRequest)", appID: caller.appID, identity: caller.isVerified ? "launcher" : "unverified",
                 share: share, read: read, objectType: objectType, objects: objects, created: Date())
             state.nextRequest += 1
             state.pending[request.id] = request
             for watcher in state.watchers.values { watcher.yield(request) }
-            return request
+            return .success(request)
+        }
+        let request: PendingRequest
+        switch admitted {
+        case .success(let admittedRequest): request = admittedRequest
+        case .failure(let error):
+            logger.warning("authorization request refused: too many waiting", metadata: ["app": "\(caller.label)", "limit": "\(limit)"])
+            throw error
         }
         logger.info("authorization requested", metadata: [
             "app": "\(caller.label)", "request": "\(request.id)", "share": "\(share)", "read": "\(read)",

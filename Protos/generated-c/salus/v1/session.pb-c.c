@@ -425,7 +425,7 @@ const ProtobufCMessageDescriptor salus__v1__hello_response__descriptor =
   (ProtobufCMessageInit) salus__v1__hello_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[7] =
+static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[8] =
 {
   {
     "max_frame_size",
@@ -511,6 +511,18 @@ static const ProtobufCFieldDescriptor salus__v1__limits__field_descriptors[7] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "max_pending_requests_per_app",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__Limits, max_pending_requests_per_app),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__limits__field_indices_by_name[] = {
   2,   /* field[2] = initial_window */
@@ -518,13 +530,14 @@ static const unsigned salus__v1__limits__field_indices_by_name[] = {
   5,   /* field[5] = max_connections */
   0,   /* field[0] = max_frame_size */
   1,   /* field[1] = max_metadata_size */
+  7,   /* field[7] = max_pending_requests_per_app */
   6,   /* field[6] = max_streams_per_connection */
   3,   /* field[3] = receive_window */
 };
 static const ProtobufCIntRange salus__v1__limits__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor salus__v1__limits__descriptor =
 {
@@ -534,7 +547,7 @@ const ProtobufCMessageDescriptor salus__v1__limits__descriptor =
   "Salus__V1__Limits",
   "salus.v1",
   sizeof(Salus__V1__Limits),
-  7,
+  8,
   salus__v1__limits__field_descriptors,
   salus__v1__limits__field_indices_by_name,
   1,  salus__v1__limits__number_ranges,

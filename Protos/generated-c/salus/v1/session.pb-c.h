@@ -104,10 +104,15 @@ struct  Salus__V1__Limits
    * Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming "streams".
    */
   uint32_t max_streams_per_connection;
+  /*
+   * Authorization requests of one app waiting for the owner's answer at once; another fails with
+   * RESOURCE_EXHAUSTED naming "pendingRequests" and changes nothing.
+   */
+  uint32_t max_pending_requests_per_app;
 };
 #define SALUS__V1__LIMITS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__limits__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Salus__V1__ServiceInfo

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x16salus/v1/session.proto\x12\x08salus.v1\"w\n\x0cHelloRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x13\n\x0b\x63lient_name\x18\x02 \x01(\t\x12\x16\n\x0e\x63lient_version\x18\x03 \x01(\t\x12\x10\n\x08\x66\x65\x61tures\x18\x04 \x03(\t\x12\x0e\n\x06\x61pp_id\x18\x05 \x01(\t\"\xb3\x01\n\rHelloResponse\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x13\n\x0bserver_name\x18\x02 \x01(\t\x12\x16\n\x0eserver_version\x18\x03 \x01(\t\x12\x10\n\x08\x66\x65\x61tures\x18\x04 \x03(\t\x12 \n\x06limits\x18\x05 \x01(\x0b\x32\x10.salus.v1.Limits\x12\'\n\x08services\x18\x06 \x03(\x0b\x32\x15.salus.v1.ServiceInfo\"\xc5\x01\n\x06Limits\x12\x16\n\x0emax_frame_size\x18\x01 \x01(\r\x12\x19\n\x11max_metadata_size\x18\x02 \x01(\r\x12\x16\n\x0einitial_window\x18\x03 \x01(\r\x12\x16\n\x0ereceive_window\x18\x04 \x01(\r\x12\x1b\n\x13max_attachment_size\x18\x05 \x01(\x04\x12\x17\n\x0fmax_connections\x18\x06 \x01(\r\x12\"\n\x1amax_streams_per_connection\x18\x07 \x01(\r\"B\n\x0bServiceInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x07methods\x18\x02 \x03(\x0b\x32\x14.salus.v1.MethodInfo\"N\n\nMethodInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10\x63lient_streaming\x18\x02 \x01(\x08\x12\x18\n\x10server_streaming\x18\x03 \x01(\x08\x32\x43\n\x07Session\x12\x38\n\x05Hello\x12\x16.salus.v1.HelloRequest\x1a\x17.salus.v1.HelloResponseb\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x16salus/v1/session.proto\x12\x08salus.v1\"w\n\x0cHelloRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x13\n\x0b\x63lient_name\x18\x02 \x01(\t\x12\x16\n\x0e\x63lient_version\x18\x03 \x01(\t\x12\x10\n\x08\x66\x65\x61tures\x18\x04 \x03(\t\x12\x0e\n\x06\x61pp_id\x18\x05 \x01(\t\"\xb3\x01\n\rHelloResponse\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x13\n\x0bserver_name\x18\x02 \x01(\t\x12\x16\n\x0eserver_version\x18\x03 \x01(\t\x12\x10\n\x08\x66\x65\x61tures\x18\x04 \x03(\t\x12 \n\x06limits\x18\x05 \x01(\x0b\x32\x10.salus.v1.Limits\x12\'\n\x08services\x18\x06 \x03(\x0b\x32\x15.salus.v1.ServiceInfo\"\xeb\x01\n\x06Limits\x12\x16\n\x0emax_frame_size\x18\x01 \x01(\r\x12\x19\n\x11max_metadata_size\x18\x02 \x01(\r\x12\x16\n\x0einitial_window\x18\x03 \x01(\r\x12\x16\n\x0ereceive_window\x18\x04 \x01(\r\x12\x1b\n\x13max_attachment_size\x18\x05 \x01(\x04\x12\x17\n\x0fmax_connections\x18\x06 \x01(\r\x12\"\n\x1amax_streams_per_connection\x18\x07 \x01(\r\x12$\n\x1cmax_pending_requests_per_app\x18\x08 \x01(\r\"B\n\x0bServiceInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x07methods\x18\x02 \x03(\x0b\x32\x14.salus.v1.MethodInfo\"N\n\nMethodInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10\x63lient_streaming\x18\x02 \x01(\x08\x12\x18\n\x10server_streaming\x18\x03 \x01(\x08\x32\x43\n\x07Session\x12\x38\n\x05Hello\x12\x16.salus.v1.HelloRequest\x1a\x17.salus.v1.HelloResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,11 +37,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HELLORESPONSE']._serialized_start=158
   _globals['_HELLORESPONSE']._serialized_end=337
   _globals['_LIMITS']._serialized_start=340
-  _globals['_LIMITS']._serialized_end=537
-  _globals['_SERVICEINFO']._serialized_start=539
-  _globals['_SERVICEINFO']._serialized_end=605
-  _globals['_METHODINFO']._serialized_start=607
-  _globals['_METHODINFO']._serialized_end=685
-  _globals['_SESSION']._serialized_start=687
-  _globals['_SESSION']._serialized_end=754
+  _globals['_LIMITS']._serialized_end=575
+  _globals['_SERVICEINFO']._serialized_start=577
+  _globals['_SERVICEINFO']._serialized_end=643
+  _globals['_METHODINFO']._serialized_start=645
+  _globals['_METHODINFO']._serialized_end=723
+  _globals['_SESSION']._serialized_start=725
+  _globals['_SESSION']._serialized_end=792
 # @@protoc_insertion_point(module_scope)

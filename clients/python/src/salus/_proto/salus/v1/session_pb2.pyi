@@ -37,7 +37,7 @@ class HelloResponse(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., server_name: _Optional[str] = ..., server_version: _Optional[str] = ..., features: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., services: _Optional[_Iterable[_Union[ServiceInfo, _Mapping]]] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("max_frame_size", "max_metadata_size", "initial_window", "receive_window", "max_attachment_size", "max_connections", "max_streams_per_connection")
+    __slots__ = ("max_frame_size", "max_metadata_size", "initial_window", "receive_window", "max_attachment_size", "max_connections", "max_streams_per_connection", "max_pending_requests_per_app")
     MAX_FRAME_SIZE_FIELD_NUMBER: _ClassVar[int]
     MAX_METADATA_SIZE_FIELD_NUMBER: _ClassVar[int]
     INITIAL_WINDOW_FIELD_NUMBER: _ClassVar[int]
@@ -45,6 +45,7 @@ class Limits(_message.Message):
     MAX_ATTACHMENT_SIZE_FIELD_NUMBER: _ClassVar[int]
     MAX_CONNECTIONS_FIELD_NUMBER: _ClassVar[int]
     MAX_STREAMS_PER_CONNECTION_FIELD_NUMBER: _ClassVar[int]
+    MAX_PENDING_REQUESTS_PER_APP_FIELD_NUMBER: _ClassVar[int]
     max_frame_size: int
     max_metadata_size: int
     initial_window: int
@@ -52,7 +53,8 @@ class Limits(_message.Message):
     max_attachment_size: int
     max_connections: int
     max_streams_per_connection: int
-    def __init__(self, max_frame_size: _Optional[int] = ..., max_metadata_size: _Optional[int] = ..., initial_window: _Optional[int] = ..., receive_window: _Optional[int] = ..., max_attachment_size: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_streams_per_connection: _Optional[int] = ...) -> None: ...
+    max_pending_requests_per_app: int
+    def __init__(self, max_frame_size: _Optional[int] = ..., max_metadata_size: _Optional[int] = ..., initial_window: _Optional[int] = ..., receive_window: _Optional[int] = ..., max_attachment_size: _Optional[int] = ..., max_connections: _Optional[int] = ..., max_streams_per_connection: _Optional[int] = ..., max_pending_requests_per_app: _Optional[int] = ...) -> None: ...
 
 class ServiceInfo(_message.Message):
     __slots__ = ("name", "methods")
