@@ -83,7 +83,9 @@ package final class RPCServer: Sendable {
     ) async throws {
         try UnixSocketFile.prepare(path: path)
         let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            // Connections waiting to be accepted; beyond them (and the kernel's somaxconn) a
+            // client's connect fails with EAGAIN, which it sees as UNAVAILABLE.
+            .serverChannelOption(.backlog, value: 1024)
             .childChannelInitializer { channel in
                 self.initialize(channel: channel, router: router, listener: listener, admission: admission)
             }
