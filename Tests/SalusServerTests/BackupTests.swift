@@ -61,11 +61,11 @@ struct BackupTests {
         _ = try await S.save(app, (0..<count).map { S.sample(value: Double($0), start: start + Int64($0) * 60_000_000) })
     }
 
-    @Test("a backup taken while 8 apps save continuously restores into a fresh data folder with the manifest's counts per type")
+    @Test("a backup taken while 64 apps save continuously restores into a fresh data folder with the manifest's counts per type")
     func backupDuringSaves() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let writing = WritersState()
-        let writers = (0..<8).map { index in
+        let writers = (0..<64).map { index in
             Task {
                 let app = try await server.app("org.example.writer\(index)")
                 var round: Int64 = 0
@@ -79,7 +79,7 @@ struct BackupTests {
                 await app.close()
             }
         }
-        try await waitUntil(timeout: .seconds(60), "the writers have saved") { writing.saves.load(ordering: .relaxed) >= 8 }
+        try await waitUntil(timeout: .seconds(60), "the writers have saved") { writing.saves.load(ordering: .relaxed) >= 64 }
         let archive = server.directory.appendingPathComponent("backup.zip")
         let owner = try await server.owner()
         let (progress, manifest) = try await Self.backup(owner, to: archive)
