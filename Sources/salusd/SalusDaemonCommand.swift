@@ -109,8 +109,12 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         // Sockets, the database and everything else the daemon creates are the owner's only.
         umask(0o077)
         let level = Logger.Level(rawValue: logLevel)!
-        let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false
+        // Under systemd (stderr is the journal stream): structured entries through the journal's
+        // native socket, else priority-prefixed lines on stderr.
+        let journal = JournalSocket.standardErrorIsJournal()
+        let journalSocket = journal ? JournalSocket() : nil
         LoggingSystem.bootstrap { label in
+            if let journalSocket { return JournalNativeLogHandler(label: label, logLevel: level, socket: journalSocket) }
             if journal { return JournalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
