@@ -73,6 +73,15 @@ enum FrameHarness {
             }
             usleep(1_000)
         }
+        // A handler may finish after its connection is gone (a save that outlasts the client):
+        // the input ends when it has, so that what it allocated is freed before libFuzzer's
+        // leak check, on a loaded machine too.
+        while RPCServer.runningHandlerCount > 0 {
+            guard clock.now < deadline else {
+                fatalError("\(RPCServer.runningHandlerCount) call handler(s) still run \(closeDeadline) after the client closed")
+            }
+            usleep(1_000)
+        }
     }
 
     /// How long to wait for more answers when nothing arrives.

@@ -176,6 +176,10 @@ package final class RPCServer: Sendable {
     /// Open connections (for diagnostics and tests).
     package var connectionCount: Int { state.withLock { $0.connections.count } }
 
+    /// Call handlers still running in this process, over every server and connection, those
+    /// of closed connections included (for diagnostics and tests).
+    package static var runningHandlerCount: Int { ServerConnection.runningHandlers.load(ordering: .relaxed) }
+
     /// Stops accepting, sends GoAway, waits up to `gracePeriod` for calls in flight, then
     /// fails what is left with UNAVAILABLE and closes every connection.
     package func shutdown(gracePeriod: Duration = .seconds(10)) async {

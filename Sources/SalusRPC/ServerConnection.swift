@@ -7,6 +7,10 @@ import SwiftProtobuf
 /// One accepted connection: routes frames to streams, runs one task per call, and drains on
 /// shutdown. Frame handling runs on the channel's event loop; handlers run in tasks.
 final class ServerConnection: FrameConnection {
+    /// Handlers running in this process, over every connection: a handler may outlive its
+    /// connection (it finishes after the client has gone).
+    static let runningHandlers = Atomic<Int>(0)
+
     let channel: any Channel
     let context: ConnectionContext
     let router: RPCRouter
@@ -233,6 +237,7 @@ final class ServerConnection: FrameConnection {
             state.streams[id] = stream
             state.runningTasks += 1
         }
+        Self.runningHandlers.add(1, ordering: .relaxed)
         let handlerExecutor: (any TaskExecutor)? = configuration.runHandlersOnEventLoop && entry.onEventLoop ? executor : nil
         let task = Task(executorPreference: handlerExecutor) {
             let result: Result<ByteBuffer?, any Error>
@@ -326,6 +331,7 @@ final class ServerConnection: FrameConnection {
     }
 
     private func taskEnded() {
+        Self.runningHandlers.subtract(1, ordering: .relaxed)
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
             state.runningTasks -= 1
             guard state.runningTasks == 0, state.closed || state.goingAway else { return [] }
