@@ -25,14 +25,16 @@ struct FrameDecoder: ByteToMessageDecoder {
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let state = try decodeFrame(context: context, buffer: &buffer)
-        if state == .needMoreData, let timeout = stalledFrameTimeout {
-            // Bytes arrived: the wait starts again, and only while part of a frame is held.
-            stallTimer?.cancel()
-            stallTimer = nil
-            if buffer.readableBytes > 0 || skipping != nil {
-                let channel = context.channel
-                stallTimer = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-            }
+        guard let timeout = stalledFrameTimeout else { return state }
+        // Bytes arrived or a frame completed: the wait starts again, and only while part of a
+        // frame is held. The timer is cancelled on a completed frame too: the handler does not
+        // call `decode` again once the buffer is empty, so a timer left from the frame's first
+        // part would otherwise close a healthy connection later.
+        stallTimer?.cancel()
+        stallTimer = nil
+        if state == .needMoreData, buffer.readableBytes > 0 || skipping != nil {
+            let channel = context.channel
+            stallTimer = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
         }
         return state
     }

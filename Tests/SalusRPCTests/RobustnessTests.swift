@@ -162,6 +162,28 @@ struct RobustnessTests {
         await server.stop()
     }
 
+    @Test("frames that arrive split across reads leave no stall timer behind: the connection, quiet afterwards for twice the timeout, is still served")
+    func splitFramesThenQuiet() async throws {
+        var configuration = RPCServer.Configuration()
+        configuration.stalledFrameTimeout = .milliseconds(300)
+        let server = try await TestServer.start(configuration: configuration)
+        let raw = try RawConnection(path: server.socketPath)
+        let echo: [UInt8] = try echoRequest("split").serializedBytes()
+        for streamID in [UInt32(1), 3, 5] {
+            // Each frame in two writes with a pause between: the server reads part of a frame first.
+            let frame = FrameCoding.encode(try requestFrame(streamID: streamID, method: SalusMethods.Diagnostics.echo, payload: echo))
+            await raw.write(Array(frame.prefix(7)))
+            try await Task.sleep(for: .milliseconds(50))
+            await raw.write(Array(frame.dropFirst(7)))
+            #expect(status(of: await raw.readFrame())?.code == .ok)
+        }
+        // Quiet, with no partial frame, for twice the timeout: nothing may close the connection.
+        try await Task.sleep(for: .milliseconds(600))
+        await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo, payload: echo))
+        #expect(status(of: await raw.readFrame())?.code == .ok)
+        await server.stop()
+    }
+
     @Test("over the connection cap a connection's calls get RESOURCE_EXHAUSTED naming connections; through 10,000 attempts the server answers the others, and a freed place serves again")
     func connectionCap() async throws {
         var configuration = RPCServer.Configuration()
