@@ -15,7 +15,8 @@ package enum LoadKind: String, CaseIterable, Sendable {
     /// Follows one type with a live anchored query from the start for the whole run; its call
     /// time is the delay from a save's call to the feed receiving that batch's first sample.
     case feed
-    /// Asks for a day of hourly step sums (a statistics collection, read to its end).
+    /// Asks for a day of hourly step sums (a statistics collection, read to its end), over a day
+    /// seeded before the run (`LoadRun.statisticsDay`).
     case statistics
     /// Connects, makes one call, and closes: one figure per whole round.
     case churn
@@ -257,6 +258,14 @@ package struct LoadRun: Sendable {
     package static let types = [steps, heartRate]
     /// The day the samples fall on (microseconds since the Unix epoch, a UTC midnight).
     static let day: Int64 = 1_700_006_400_000_000
+    /// The day the statistics clients ask about: the day before, seeded before the run with
+    /// ``statisticsDaySamples`` step samples that the saves never add to. A statistics
+    /// collection holds every sample of its window while it merges sources, so over the day the
+    /// saves fill, each call's memory would grow with the run; over a fixed day it does not, and
+    /// the flatness check measures what it is for: memory the daemon keeps.
+    static let statisticsDay: Int64 = day - 86_400_000_000
+    /// Step samples on ``statisticsDay``: one every 30 s.
+    static let statisticsDaySamples = 2_880
 
     package var socketPath: String
     package var daemonPID: Int32
@@ -286,6 +295,26 @@ package struct LoadRun: Sendable {
         let clientKinds = (0..<max(configuration.clients, 6)).map(LoadKind.of(client:))
             .filter { !configuration.skipped.contains($0) }
         let stopping = StopFlag()
+
+        // The statistics clients' day, before anything else, so that the feeds' first results
+        // hold it too.
+        if clientKinds.contains(.statistics) {
+            let seeder = try await connect()
+            for first in stride(from: 0, to: Self.statisticsDaySamples, by: 500) {
+                var request = Salus_V1_SaveRequest()
+                request.samples = (first..<min(first + 500, Self.statisticsDaySamples)).map { item in
+                    var sample = Salus_V1_Sample()
+                    sample.type = Self.steps
+                    sample.startDate = Self.statisticsDay + Int64(item) * 30_000_000
+                    sample.endDate = sample.startDate + 30_000_000
+                    sample.quantity.value = Double(item % 40)
+                    sample.quantity.unit = "count"
+                    return sample
+                }
+                let _: Salus_V1_SaveResponse = try await seeder.unary(SalusMethods.Store.save, request: request)
+            }
+            await seeder.close()
+        }
 
         // Feeds and the stalled stream connect first and stay for the whole run.
         var feedStreams: [(type: String, client: RPCClient, stream: RPCResponseStream<Salus_V1_AnchoredBatch>)] = []
@@ -476,12 +505,12 @@ package struct LoadRun: Sendable {
                     request.type = Self.steps
                     request.options = [.cumulativeSum]
                     request.unit = "count"
-                    request.anchorDate = Self.day
+                    request.anchorDate = Self.statisticsDay
                     request.intervalCount = 1
                     request.intervalUnit = .hour
                     request.timeZone = "UTC"
-                    request.from = Self.day
-                    request.to = Self.day + 86_400_000_000
+                    request.from = Self.statisticsDay
+                    request.to = Self.statisticsDay + 86_400_000_000
                     for try await _ in try client!.serverStreaming(
                         SalusMethods.Statistics.queryCollection, request: request,
                         responseType: Salus_V1_StatisticsCollectionBatch.self)
