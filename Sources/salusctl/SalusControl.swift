@@ -94,6 +94,8 @@ struct Status: AdminCommand {
         print("admin socket: \(connection.adminSocketPath)")
         print("features: \(hello.features.joined(separator: ", "))")
         print("limits: frame \(hello.limits.maxFrameSize) bytes, metadata \(hello.limits.maxMetadataSize) bytes, window \(hello.limits.initialWindow)/\(hello.limits.receiveWindow) messages")
+        print("        \(hello.limits.maxConnections) connections, \(hello.limits.maxStreamsPerConnection) calls per connection, "
+              + "\(hello.limits.maxPendingRequestsPerApp) authorization requests waiting per app, attachments up to \(hello.limits.maxAttachmentSize / 1_048_576) MiB")
         for service in hello.services {
             print("service \(service.name)")
             for method in service.methods {

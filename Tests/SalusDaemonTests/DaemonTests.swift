@@ -103,6 +103,8 @@ struct DaemonTests {
         #expect(byFlag.status == 0)
         #expect(byFlag.output.contains("salusd 0.1.0, protocol 1"))
         #expect(byFlag.output.contains("service salus.v1.Session"))
+        #expect(byFlag.output.contains(
+            "512 connections, 256 calls per connection, 32 authorization requests waiting per app, attachments up to 100 MiB"), "\(byFlag.output)")
         let byEnvironment = try await DaemonHarness.run(salusctl, ["status"], environment: ["SALUS_ADMIN_SOCKET": daemon.adminSocketPath])
         #expect(byEnvironment.status == 0)
         #expect(byEnvironment.output.contains("admin socket: \(daemon.adminSocketPath)"))
