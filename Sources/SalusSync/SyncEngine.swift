@@ -154,7 +154,7 @@ public final class SyncEngine: Sendable {
                 }
             } catch {
                 await store.close()
-                if !(error is CancellationError) { await mirror.recordError(Self.syncError(error).description) }
+                if !Task.isCancelled { await mirror.recordError(Self.syncError(error).description) }
                 throw error
             }
             await store.close()

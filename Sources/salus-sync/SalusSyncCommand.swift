@@ -111,6 +111,12 @@ struct Run: AsyncParsableCommand {
         let engine = SyncEngine(options: options, database: database, storeSocket: feed.socket, appID: feed.appID, logger: logger)
         logger.info("salus-sync starting", metadata: ["person": "\(options.person)", "origin": "\(options.origin)", "server": "\(database.redacted)"])
         let task = Task { try await engine.run() }
+        // A parent may have left these blocked (they are inherited); they must reach the handlers.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        sigaddset(&stopping, SIGTERM)
+        sigaddset(&stopping, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
         let signals = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
