@@ -21,7 +21,7 @@ struct SalusSyncCommand: AsyncParsableCommand {
             never the command line: postgresql://user@host/db?sslmode=verify-full&sslrootcert=ca.pem, \
             or key=value pairs (host=/run/postgresql dbname=care).
             """,
-        subcommands: [Run.self, Status.self],
+        subcommands: [Run.self, Status.self, Bench.self],
         defaultSubcommand: Run.self
     )
 }
@@ -154,5 +154,52 @@ struct Status: AsyncParsableCommand {
         } else {
             print(report.text)
         }
+    }
+}
+
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save step samples into the store, time their sync into a fresh person, then the lag of live changes.",
+        discussion: """
+            Needs a daemon that lets this app write and read steps (salusd --dev --authorization open) and \
+            a server (--database-file or \(DatabaseSettings.environmentVariable)). The bench's person is left on the server.
+            """)
+
+    @Option(name: .long, help: "Samples to save and sync.")
+    var samples: Int = 1_000_000
+
+    @Option(name: .long, help: "Changes per PostgreSQL transaction.")
+    var batchSize: Int = 5_000
+
+    @Option(name: .long, help: "Live changes timed one by one after the sync.")
+    var liveTrials: Int = 50
+
+    @Option(name: .long, help: ArgumentHelp("A file holding the PostgreSQL connection string.", valueName: "path"))
+    var databaseFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's app socket (default: SALUS_SOCKET).", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp("The app id declared to a daemon in development mode.", valueName: "app-id"))
+    var appID: String = ProcessInfo.processInfo.environment["SALUS_APP_ID"] ?? "org.salus.sync"
+
+    func validate() throws {
+        if samples < 1 { throw ValidationError("--samples: \(samples); expected at least 1") }
+        if batchSize < 1 { throw ValidationError("--batch-size: \(batchSize); expected at least 1") }
+        if liveTrials < 0 { throw ValidationError("--live-trials: \(liveTrials); expected 0 or more") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "salus-sync")
+        logger.logLevel = .warning
+        let database: DatabaseSettings
+        do { database = try DatabaseSettings.load(file: databaseFile) } catch { throw ValidationError(error.description) }
+        let figures = try await SyncBench.run(
+            samples: samples, batchSize: batchSize, liveTrials: liveTrials, database: database, storeSocket: socket, appID: appID,
+            logger: logger
+        ) { print($0) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(figures), as: UTF8.self))
     }
 }
