@@ -273,6 +273,8 @@ let package = Package(
             dependencies: ["SalusStatistics", "SalusStore", "SalusModel", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
+        // salus-sync's parts that need neither a daemon nor a server (those tests are in SalusDaemonTests/Sync*).
+        .testTarget(name: "SalusSyncTests", dependencies: ["SalusSync", "SalusModel"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(

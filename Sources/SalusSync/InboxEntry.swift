@@ -39,6 +39,23 @@ public struct InboxEntry: Hashable, Sendable {
     /// The sync version.
     public var syncVersion: Double
 
+    /// An entry as read from its row.
+    package init(
+        id: Int64, type: String, start: Date, end: Date?, quantityValue: Double?, quantityUnit: String?, categoryValue: Int?,
+        metadataJSON: String, syncIdentifier: String, syncVersion: Double
+    ) {
+        self.id = id
+        self.type = type
+        self.start = start
+        self.end = end
+        self.quantityValue = quantityValue
+        self.quantityUnit = quantityUnit
+        self.categoryValue = categoryValue
+        self.metadataJSON = metadataJSON
+        self.syncIdentifier = syncIdentifier
+        self.syncVersion = syncVersion
+    }
+
     /// The sample to save, or the error naming the column at fault.
     public func sample() throws(SyncError) -> Sample {
         let field = "salus.inbox[\(id)]"
