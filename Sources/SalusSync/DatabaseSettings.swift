@@ -224,9 +224,9 @@ public struct DatabaseSettings: Sendable, Hashable {
         } catch {
             throw SyncError(.configuration, "cannot set up TLS: \(error)", field: "sslrootcert", value: rootCertificate ?? "", expected: "a readable PEM file of certificate authorities")
         }
-        var configuration = PostgresConnection.Configuration(
+        // PostgresNIO names the host in SNI and checks the certificate against it (an IP address
+        // against the address connected to), as libpq's verify-full.
+        return PostgresConnection.Configuration(
             host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
-        if tlsMode == .verifyFull { configuration.options.tlsServerName = host }
-        return configuration
     }
 }

@@ -37,7 +37,12 @@ final class SyncPostgresServer: @unchecked Sendable {
     var dataDirectory: URL { directory.appendingPathComponent("data") }
     /// The folder of the server's Unix socket.
     var socketDirectory: String { directory.path }
-    let port = 5432
+    /// The port: 5432 on the private socket; a free one on 127.0.0.1 with TLS.
+    private(set) var port = 5432
+    /// With TLS: the certificate authority that signed the server's certificate (for
+    /// `localhost` only), in PEM.
+    var certificateAuthority: String { directory.appendingPathComponent("ca.pem").path }
+    private var serverOptions: String = ""
     private let owner: (uid: uid_t, gid: gid_t)?
 
     private init(directory: URL, owner: (uid: uid_t, gid: gid_t)?) {
@@ -56,8 +61,10 @@ final class SyncPostgresServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Creates a cluster (user `salus`, trust authentication on the socket only) and starts it.
-    static func start() async throws -> SyncPostgresServer {
+    /// Creates a cluster (user `salus`, trust authentication) and starts it: on the private Unix
+    /// socket only, or with `tls` also on 127.0.0.1 with TLS, its certificate for `localhost`
+    /// signed by a certificate authority made for the test (``certificateAuthority``).
+    static func start(tls: Bool = false) async throws -> SyncPostgresServer {
         if let unavailableReason { throw HarnessError(unavailableReason) }
         let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "pg")
         var owner: (uid: uid_t, gid: gid_t)? = nil
@@ -69,15 +76,54 @@ final class SyncPostgresServer: @unchecked Sendable {
         try await server.pg([
             "initdb", "-D", server.dataDirectory.path, "-U", "salus", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions",
         ])
-        try await server.startServer()
+        if tls {
+            try await server.makeCertificates()
+            server.serverOptions = " -c ssl=on -c ssl_cert_file=\(directory.path)/server.pem -c ssl_key_file=\(directory.path)/server.key"
+            server.serverOptions += " -c listen_addresses=127.0.0.1"
+            for attempt in 1...3 {
+                server.port = Int.random(in: 20_000...60_000)
+                do {
+                    try await server.startServer()
+                    break
+                } catch {
+                    if attempt == 3 { throw error }
+                }
+            }
+        } else {
+            server.serverOptions = " -c listen_addresses=''"
+            try await server.startServer()
+        }
         return server
+    }
+
+    /// A certificate authority and a server certificate for `localhost` (P-256), owned by the
+    /// server's user.
+    private func makeCertificates() async throws {
+        let folder = directory.path
+        try "subjectAltName=DNS:localhost\n".write(toFile: "\(folder)/server.ext", atomically: true, encoding: .utf8)
+        let commands: [[String]] = [
+            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "\(folder)/ca.key",
+             "-out", "\(folder)/ca.pem", "-days", "2", "-subj", "/CN=Salus sync test CA"],
+            ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "\(folder)/server.key",
+             "-out", "\(folder)/server.csr", "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", "\(folder)/server.csr", "-CA", "\(folder)/ca.pem", "-CAkey", "\(folder)/ca.key", "-CAcreateserial",
+             "-out", "\(folder)/server.pem", "-days", "2", "-extfile", "\(folder)/server.ext"],
+        ]
+        for arguments in commands {
+            let result = try await DaemonHarness.run(URL(fileURLWithPath: "/usr/bin/openssl"), arguments, timeout: .seconds(30))
+            guard result.status == 0 else { throw HarnessError("openssl \(arguments.joined(separator: " ")) failed: \(result.output)") }
+        }
+        chmod("\(folder)/server.key", 0o600)
+        if let owner {
+            for file in ["server.key", "server.pem", "ca.pem"] { chown("\(folder)/\(file)", owner.uid, owner.gid) }
+        }
     }
 
     /// Starts the server (again).
     func startServer() async throws {
         try await pg([
             "pg_ctl", "-D", dataDirectory.path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
-            "-o", "-p \(port) -k \(socketDirectory) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+            "-o", "-p \(port) -k \(socketDirectory)\(serverOptions) -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
             "start",
         ])
     }

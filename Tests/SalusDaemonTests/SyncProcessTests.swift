@@ -123,3 +123,46 @@ struct SyncProcessTests {
         await app.close()
     }
 }
+
+/// `sslmode=verify-full` against a server with a certificate for `localhost`.
+@Suite(.enabled(if: SyncPostgresServer.unavailableReason == nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
+                "PostgreSQL and openssl are needed"))
+struct SyncTLSTests {
+    @Test("verify-full connects to the host its certificate names, and refuses another name or another authority")
+    func verifyFull() async throws {
+        let server = try await SyncPostgresServer.start(tls: true)
+        func settings(host: String, authority: String) throws -> DatabaseSettings {
+            try DatabaseSettings.parse(
+                "postgresql://salus@\(host):\(server.port)/postgres?sslmode=verify-full&sslrootcert=\(authority)")
+        }
+        let mirror = try await PostgresMirror.connect(
+            try settings(host: "localhost", authority: server.certificateAuthority), person: "p1", origin: "laptop", logger: SyncSupport.logger)
+        let state = try await mirror.open()
+        #expect(state.anchor == 0)
+        let encrypted = try await mirror.connection.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: SyncSupport.logger)
+            .collect().first?.decode(Bool.self)
+        #expect(encrypted == true)
+        await mirror.close()
+
+        // The certificate names localhost, not 127.0.0.1.
+        let wrongName = await #expect(throws: SyncError.self) {
+            let wrong = try await PostgresMirror.connect(
+                try settings(host: "127.0.0.1", authority: server.certificateAuthority), person: "p1", origin: "laptop", logger: SyncSupport.logger)
+            await wrong.close()
+        }
+        // Another authority did not sign it.
+        let otherAuthority = server.directory.appendingPathComponent("other-ca.pem").path
+        let made = try await DaemonHarness.run(URL(fileURLWithPath: "/usr/bin/openssl"), [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", server.directory.appendingPathComponent("other-ca.key").path, "-out", otherAuthority, "-days", "2", "-subj", "/CN=Other",
+        ])
+        #expect(made.status == 0)
+        let wrongAuthority = await #expect(throws: SyncError.self) {
+            let wrong = try await PostgresMirror.connect(
+                try settings(host: "localhost", authority: otherAuthority), person: "p1", origin: "laptop", logger: SyncSupport.logger)
+            await wrong.close()
+        }
+        #expect(wrongName?.description.contains("failedToValidateHostname") == true, "\(String(describing: wrongName))")
+        #expect(wrongAuthority?.description.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(String(describing: wrongAuthority))")
+    }
+}
