@@ -13,9 +13,9 @@ import PostgresNIO
 /// (`postgresql://user:password@host:5432/db?sslmode=verify-full&sslrootcert=/etc/ca.pem`) and
 /// key=value pairs (`host=/run/postgresql port=5432 user=salus dbname=care sslmode=disable`).
 /// A host that starts with `/` is the folder of the server's Unix socket (`.s.PGSQL.<port>`).
-public struct DatabaseSettings: Sendable, Hashable {
+package struct DatabaseSettings: Sendable, Hashable {
     /// How the connection is protected, as libpq's `sslmode`.
-    public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+    package enum TLSMode: String, Sendable, Hashable, CaseIterable {
         /// No TLS.
         case disable
         /// TLS when the server offers it, without checking its certificate.
@@ -29,24 +29,24 @@ public struct DatabaseSettings: Sendable, Hashable {
     }
 
     /// The host name or address; nil with a Unix socket.
-    public var host: String?
+    package var host: String?
     /// The folder of the server's Unix socket; nil over TCP.
-    public var socketDirectory: String?
+    package var socketDirectory: String?
     /// The port (also names the Unix socket file).
-    public var port: Int
+    package var port: Int
     /// The user name.
-    public var user: String
+    package var user: String
     /// The password, if any.
-    public var password: String?
+    package var password: String?
     /// The database; nil means the user's name, as the server decides.
-    public var database: String?
+    package var database: String?
     /// How the connection is protected.
-    public var tlsMode: TLSMode
+    package var tlsMode: TLSMode
     /// The certificate authority file (PEM) for `verify-ca` and `verify-full`.
-    public var rootCertificate: String?
+    package var rootCertificate: String?
 
     /// Settings for a server on `host` (or a socket folder) with `user`.
-    public init(
+    package init(
         host: String? = nil, socketDirectory: String? = nil, port: Int = 5432, user: String, password: String? = nil,
         database: String? = nil, tlsMode: TLSMode = .prefer, rootCertificate: String? = nil
     ) {
@@ -61,10 +61,10 @@ public struct DatabaseSettings: Sendable, Hashable {
     }
 
     /// The name of the environment variable that may hold the connection string.
-    public static let environmentVariable = "SALUS_SYNC_DATABASE"
+    package static let environmentVariable = "SALUS_SYNC_DATABASE"
 
     /// The settings from `--database-file` when given, else from ``environmentVariable``.
-    public static func load(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) -> DatabaseSettings {
+    package static func load(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) -> DatabaseSettings {
         if let file {
             let text: String
             do {
@@ -83,7 +83,7 @@ public struct DatabaseSettings: Sendable, Hashable {
     }
 
     /// Parses a URL or key=value connection string; `origin` names where it came from in errors.
-    public static func parse(_ text: String, origin: String = "connection string") throws(SyncError) -> DatabaseSettings {
+    package static func parse(_ text: String, origin: String = "connection string") throws(SyncError) -> DatabaseSettings {
         let pairs: [(String, String)]
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             pairs = try urlPairs(text, origin: origin)
@@ -186,7 +186,7 @@ public struct DatabaseSettings: Sendable, Hashable {
     }
 
     /// The same settings with the password hidden, for logs and status.
-    public var redacted: String {
+    package var redacted: String {
         var parts: [String] = []
         if let socketDirectory { parts.append("host=\(socketDirectory)") } else if let host { parts.append("host=\(host)") }
         parts.append("port=\(port)")
@@ -200,7 +200,7 @@ public struct DatabaseSettings: Sendable, Hashable {
     ///
     /// `verify-full` checks the chain against ``rootCertificate`` and the host name;
     /// `verify-ca` the chain only; `require` and `prefer` check nothing (as libpq's).
-    public func postgresConfiguration() throws(SyncError) -> PostgresConnection.Configuration {
+    package func postgresConfiguration() throws(SyncError) -> PostgresConnection.Configuration {
         if let socketDirectory {
             return PostgresConnection.Configuration(
                 unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)

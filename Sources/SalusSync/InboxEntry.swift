@@ -17,27 +17,27 @@ import SalusModel
 /// **Rule: the inbox flows one way.** The saved sample comes back through the feed into
 /// `salus.samples` (source: the sync app, with its sync identifier), never into the inbox, so
 /// nothing the server sent is sent back as new.
-public struct InboxEntry: Hashable, Sendable {
+package struct InboxEntry: Hashable, Sendable {
     /// The row's id.
-    public var id: Int64
+    package var id: Int64
     /// The type identifier.
-    public var type: String
+    package var type: String
     /// The sample's start.
-    public var start: Date
+    package var start: Date
     /// Its end (the start when nil).
-    public var end: Date?
+    package var end: Date?
     /// A quantity's value, with ``quantityUnit``.
-    public var quantityValue: Double?
+    package var quantityValue: Double?
     /// A quantity's unit string.
-    public var quantityUnit: String?
+    package var quantityUnit: String?
     /// A category's raw value.
-    public var categoryValue: Int?
+    package var categoryValue: Int?
     /// The metadata, as JSON text.
-    public var metadataJSON: String
+    package var metadataJSON: String
     /// The sync identifier.
-    public var syncIdentifier: String
+    package var syncIdentifier: String
     /// The sync version.
-    public var syncVersion: Double
+    package var syncVersion: Double
 
     /// An entry as read from its row.
     package init(
@@ -57,7 +57,7 @@ public struct InboxEntry: Hashable, Sendable {
     }
 
     /// The sample to save, or the error naming the column at fault.
-    public func sample() throws(SyncError) -> Sample {
+    package func sample() throws(SyncError) -> Sample {
         let field = "salus.inbox[\(id)]"
         var metadata = try Self.metadata(json: metadataJSON, field: "\(field).metadata")
         guard !syncIdentifier.isEmpty else {

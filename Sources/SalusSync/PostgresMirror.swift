@@ -4,21 +4,21 @@ import PostgresNIO
 import SalusModel
 
 /// Where one feed stands on the server: the anchor its last committed batch reached.
-public struct FeedState: Hashable, Sendable {
+package struct FeedState: Hashable, Sendable {
     /// The store's change-sequence position after the last committed batch (0: nothing yet).
-    public var anchor: UInt64
+    package var anchor: UInt64
     /// Bumped by each full resync; rows of this origin with a lower one are stale at its end.
-    public var generation: Int64
+    package var generation: Int64
     /// A full resync is under way (it resumes from ``anchor`` after a restart).
-    public var resyncing: Bool
+    package var resyncing: Bool
     /// When the last batch was committed.
-    public var committedAt: Date?
+    package var committedAt: Date?
     /// Changes committed so far (added plus deleted), over the feed's life.
-    public var changesCommitted: Int64
+    package var changesCommitted: Int64
     /// The last error recorded on the server, and when.
-    public var lastError: String?
+    package var lastError: String?
     /// When ``lastError`` happened.
-    public var lastErrorAt: Date?
+    package var lastErrorAt: Date?
 }
 
 /// The server side of one feed: the person's rows on one PostgreSQL connection.
@@ -32,17 +32,17 @@ public struct FeedState: Hashable, Sendable {
 /// **Rule: the anchor moves only from the value this process read.** The update is
 /// `WHERE anchor = <expected>`; when another process moved it (a second `salus-sync` for the
 /// same store), the batch rolls back and the feed starts again from the server's anchor.
-public struct PostgresMirror: Sendable {
+package struct PostgresMirror: Sendable {
     /// The connection (one per mirror; a transaction needs the connection to itself).
-    public let connection: PostgresConnection
+    package let connection: PostgresConnection
     /// The person whose rows these are.
-    public let person: String
+    package let person: String
     /// The store the feed reads (a machine's name).
-    public let origin: String
+    package let origin: String
     let logger: Logger
 
     /// Connects to the server; errors are ``SyncError/Code/server``.
-    public static func connect(_ settings: DatabaseSettings, person: String, origin: String, logger: Logger) async throws -> PostgresMirror {
+    package static func connect(_ settings: DatabaseSettings, person: String, origin: String, logger: Logger) async throws -> PostgresMirror {
         let configuration = try settings.postgresConfiguration()
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
@@ -53,12 +53,12 @@ public struct PostgresMirror: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async {
+    package func close() async {
         try? await connection.close()
     }
 
     /// A PostgresNIO error as people read it: the server's message when there is one.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
                 return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
@@ -115,7 +115,7 @@ public struct PostgresMirror: Sendable {
 
     /// Applies the migrations this server lacks, then makes sure the person and the feed rows
     /// exist, and returns where the feed stands.
-    public func open() async throws -> FeedState {
+    package func open() async throws -> FeedState {
         try await migrate()
         try await Self.transaction(connection, logger: logger) { connection in
             _ = try await run("INSERT INTO salus.person (person_id) VALUES (\(person)) ON CONFLICT DO NOTHING", on: connection)
@@ -126,7 +126,7 @@ public struct PostgresMirror: Sendable {
     }
 
     /// The migrations, each once, under an advisory lock.
-    public func migrate() async throws {
+    package func migrate() async throws {
         try await Self.transaction(connection, logger: logger) { connection in
             _ = try await run("SELECT pg_advisory_xact_lock(7461626)", on: connection)
             _ = try await run("CREATE SCHEMA IF NOT EXISTS salus", on: connection)
@@ -145,7 +145,7 @@ public struct PostgresMirror: Sendable {
     }
 
     /// Where the feed stands now.
-    public func state() async throws -> FeedState {
+    package func state() async throws -> FeedState {
         let rows = try await run(
             """
             SELECT anchor, generation, resyncing, committed_at, changes_committed, last_error, last_error_at
@@ -165,7 +165,7 @@ public struct PostgresMirror: Sendable {
 
     /// Upserts `added`, removes `deleted` (leaving tombstones) and moves the anchor from
     /// `state.anchor` to `newAnchor`, in one transaction; returns the new state.
-    public func apply(added: [Sample], deleted: [DeletedObject], newAnchor: UInt64, state: FeedState) async throws -> FeedState {
+    package func apply(added: [Sample], deleted: [DeletedObject], newAnchor: UInt64, state: FeedState) async throws -> FeedState {
         let sampleRows = try added.map(SampleRow.init).jsonText()
         let tombstoneRows = try deleted.map(TombstoneRow.init).jsonText()
         let anchor = Int64(newAnchor)
@@ -249,7 +249,7 @@ public struct PostgresMirror: Sendable {
     // MARK: Full resync
 
     /// Starts a full resync (the store said the anchor expired): a new generation, from anchor 0.
-    public func beginResync(state: FeedState) async throws -> FeedState {
+    package func beginResync(state: FeedState) async throws -> FeedState {
         let rows = try await run(
             """
             UPDATE salus.feeds SET generation = generation + 1, anchor = 0, resyncing = true
@@ -268,7 +268,7 @@ public struct PostgresMirror: Sendable {
 
     /// Ends a full resync: every row of this origin that the resync did not write again is gone
     /// from the store; it is removed and leaves a tombstone. One transaction with the flag.
-    public func finishResync(state: FeedState) async throws -> (FeedState, removed: Int) {
+    package func finishResync(state: FeedState) async throws -> (FeedState, removed: Int) {
         let removed = try await Self.transaction(connection, logger: logger) { connection in
             let rows = try await run(
                 """
@@ -305,7 +305,7 @@ public struct PostgresMirror: Sendable {
     // MARK: Errors
 
     /// Records the last error on the feed row (best effort: the server may be the failure).
-    public func recordError(_ message: String) async {
+    package func recordError(_ message: String) async {
         _ = try? await run(
             "UPDATE salus.feeds SET last_error = \(message), last_error_at = now() WHERE person_id = \(person) AND origin = \(origin)",
             on: connection)

@@ -5,33 +5,33 @@ import SalusModel
 
 /// What `salus-sync status` prints: the server's feed, the lag behind the store, and the last
 /// error from the server or from the running process's status file.
-public struct StatusReport: Codable, Hashable, Sendable {
+package struct StatusReport: Codable, Hashable, Sendable {
     /// The person and store of the feed.
-    public var person: String
+    package var person: String
     /// The store's name.
-    public var origin: String
+    package var origin: String
     /// The feed on the server, when the server answered.
-    public var serverAnchor: UInt64?
+    package var serverAnchor: UInt64?
     /// When the server's feed last committed.
-    public var committedAt: Date?
+    package var committedAt: Date?
     /// Changes committed over the feed's life.
-    public var changesCommitted: Int64?
+    package var changesCommitted: Int64?
     /// A full resync is under way.
-    public var resyncing: Bool?
+    package var resyncing: Bool?
     /// Behind the store by this much, when both answered.
-    public var lag: SyncLag?
+    package var lag: SyncLag?
     /// The running process's view (its phase, revoked types, inbox counts), when its file exists.
-    public var process: SyncStatus?
+    package var process: SyncStatus?
     /// The most recent error known, from the server or the status file.
-    public var lastError: String?
+    package var lastError: String?
     /// When it happened.
-    public var lastErrorAt: Date?
+    package var lastErrorAt: Date?
     /// Why the server or the store could not be asked.
-    public var unreachable: [String]
+    package var unreachable: [String]
 
     /// Gathers the report: each source is asked independently, and one that cannot be reached
     /// is named in ``unreachable`` rather than failing the whole report.
-    public static func gather(
+    package static func gather(
         options: SyncOptions, database: DatabaseSettings, storeSocket: String?, appID: String, logger: Logger,
         lagLimit: Int = 100_000
     ) async -> StatusReport {
@@ -79,7 +79,7 @@ public struct StatusReport: Codable, Hashable, Sendable {
     }
 
     /// The report for people, one fact a line.
-    public var text: String {
+    package var text: String {
         var lines = ["feed: \(person)@\(origin)"]
         if let serverAnchor {
             var line = "server anchor: \(serverAnchor)"

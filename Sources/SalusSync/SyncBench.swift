@@ -5,26 +5,26 @@ import SalusKit
 import SalusModel
 
 /// What `salus-sync bench` measured.
-public struct SyncBenchFigures: Codable, Sendable {
+package struct SyncBenchFigures: Codable, Sendable {
     /// Samples saved into the store first, and how fast (for scale, not the figure measured).
-    public var samples: Int
+    package var samples: Int
     /// Samples per second of the saves into the store.
-    public var storeSavesPerSecond: Double
+    package var storeSavesPerSecond: Double
     /// Seconds from start to the last change committed on the server.
-    public var syncSeconds: Double
+    package var syncSeconds: Double
     /// Changes read from the store's feed and committed, per second.
-    public var changesPerSecond: Double
+    package var changesPerSecond: Double
     /// Rows in `salus.samples` at the end, per second of the sync.
-    public var serverRowsPerSecond: Double
+    package var serverRowsPerSecond: Double
     /// Changes per PostgreSQL transaction.
-    public var batchSize: Int
+    package var batchSize: Int
     /// Lag of a live change (saved into the store, until its row is on the server), in
     /// milliseconds: median and worst of the trials.
-    public var liveLagMedianMilliseconds: Double
+    package var liveLagMedianMilliseconds: Double
     /// The worst trial.
-    public var liveLagMaxMilliseconds: Double
+    package var liveLagMaxMilliseconds: Double
     /// Trials of the live lag.
-    public var liveTrials: Int
+    package var liveTrials: Int
 }
 
 /// `salus-sync bench`: saves `samples` step samples into the store, syncs them into a fresh
@@ -32,9 +32,9 @@ public struct SyncBenchFigures: Codable, Sendable {
 ///
 /// Needs a daemon that lets the app write and read steps (`salusd --dev --authorization open`,
 /// or the app granted) and a server; the person is new (`bench-<pid>`) and left on the server.
-public enum SyncBench {
+package enum SyncBench {
     /// Runs the bench and returns the figures; `progress` gets one line per phase.
-    public static func run(
+    package static func run(
         samples: Int, batchSize: Int, liveTrials: Int, database: DatabaseSettings, storeSocket: String?, appID: String,
         logger: Logger, progress: (String) -> Void
     ) async throws -> SyncBenchFigures {

@@ -6,30 +6,30 @@ import SalusModel
 import Synchronization
 
 /// What `salus-sync` follows and how.
-public struct SyncOptions: Sendable {
+package struct SyncOptions: Sendable {
     /// The person whose store this is: the rows' `person_id` (also the distribution column).
-    public var person: String
+    package var person: String
     /// The store's name among the person's machines (the feed's `origin`).
-    public var origin: String
+    package var origin: String
     /// The types followed; also the types inbox rows may have.
-    public var types: [SampleType]
+    package var types: [SampleType]
     /// Changes per PostgreSQL transaction while catching up.
-    public var batchSize: Int = 2_000
+    package var batchSize: Int = 2_000
     /// Save the inbox's rows into the store.
-    public var inbox: Bool = true
+    package var inbox: Bool = true
     /// How often the inbox and the app's access are looked at.
-    public var pollInterval: Duration = .seconds(1)
+    package var pollInterval: Duration = .seconds(1)
     /// The first wait after a failure; doubled at each failure in a row up to ``maximumBackoff``.
-    public var initialBackoff: Duration = .milliseconds(200)
+    package var initialBackoff: Duration = .milliseconds(200)
     /// The longest wait between attempts.
-    public var maximumBackoff: Duration = .seconds(30)
+    package var maximumBackoff: Duration = .seconds(30)
     /// Ask the owner for access to ``types`` at start (returns at once when already answered).
-    public var requestAuthorization: Bool = true
+    package var requestAuthorization: Bool = true
     /// Where the status file is written; nil writes none.
-    public var statusFile: String?
+    package var statusFile: String?
 
     /// Options for `person`'s store `origin`, following `types`.
-    public init(person: String, origin: String, types: [SampleType]) {
+    package init(person: String, origin: String, types: [SampleType]) {
         self.person = person
         self.origin = origin
         self.types = types
@@ -54,7 +54,7 @@ public struct SyncOptions: Sendable {
 /// session; the engine waits (``SyncOptions/initialBackoff``, doubling to
 /// ``SyncOptions/maximumBackoff``, back to the start after a session that committed) and
 /// connects again. Only bad configuration stops it.
-public final class SyncEngine: Sendable {
+package final class SyncEngine: Sendable {
     let options: SyncOptions
     let database: DatabaseSettings
     let storeSocket: String?
@@ -64,7 +64,7 @@ public final class SyncEngine: Sendable {
 
     /// An engine for `options`, writing to the server `database`, reading the store at
     /// `storeSocket` (nil: `SALUS_SOCKET` or the default app socket) as `appID`.
-    public init(options: SyncOptions, database: DatabaseSettings, storeSocket: String?, appID: String = "org.salus.sync", logger: Logger) {
+    package init(options: SyncOptions, database: DatabaseSettings, storeSocket: String?, appID: String = "org.salus.sync", logger: Logger) {
         self.options = options
         self.database = database
         self.storeSocket = storeSocket
@@ -74,7 +74,7 @@ public final class SyncEngine: Sendable {
     }
 
     /// The status as of now.
-    public var currentStatus: SyncStatus { status.withLock { $0 } }
+    package var currentStatus: SyncStatus { status.withLock { $0 } }
 
     private func update(_ change: (inout SyncStatus) -> Void) {
         let snapshot = status.withLock { status in
@@ -89,7 +89,7 @@ public final class SyncEngine: Sendable {
 
     /// Runs until the task is cancelled; throws only ``SyncError`` with code
     /// ``SyncError/Code/configuration``.
-    public func run() async throws {
+    package func run() async throws {
         var backoff = options.initialBackoff
         update { $0.phase = .starting }
         while !Task.isCancelled {

@@ -1,39 +1,39 @@
 /// What went wrong in `salus-sync`: a code, a message, and the field, value and what was
 /// expected where one input was at fault.
-public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure; new codes never break callers that switch over the known ones.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code's name.
-        public var rawValue: String
+        package var rawValue: String
         /// A code by name.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// A bad option, connection string or schema: nothing will work until it is fixed.
-        public static let configuration = Code(rawValue: "configuration")
+        package static let configuration = Code(rawValue: "configuration")
         /// The PostgreSQL server could not be reached or failed a statement; retried with backoff.
-        public static let server = Code(rawValue: "server")
+        package static let server = Code(rawValue: "server")
         /// The daemon could not be reached or refused a call; retried with backoff.
-        public static let store = Code(rawValue: "store")
+        package static let store = Code(rawValue: "store")
         /// An inbox row that cannot become a sample; the row is marked and skipped.
-        public static let inbox = Code(rawValue: "inbox")
+        package static let inbox = Code(rawValue: "inbox")
         /// The owner withdrew the app's access to a type.
-        public static let accessRevoked = Code(rawValue: "accessRevoked")
+        package static let accessRevoked = Code(rawValue: "accessRevoked")
         /// The code's name.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The kind of failure.
-    public var code: Code
+    package var code: Code
     /// What happened, for people.
-    public var message: String
+    package var message: String
     /// The input at fault (an option, a connection parameter, an inbox column), if one was.
-    public var field: String?
+    package var field: String?
     /// Its value.
-    public var value: String?
+    package var value: String?
     /// What was expected instead.
-    public var expected: String?
+    package var expected: String?
 
     /// An error; `field`, `value` and `expected` name the input at fault.
-    public init(_ code: Code, _ message: String, field: String? = nil, value: String? = nil, expected: String? = nil) {
+    package init(_ code: Code, _ message: String, field: String? = nil, value: String? = nil, expected: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
@@ -42,7 +42,7 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The message with the field, value and what was expected.
-    public var description: String {
+    package var description: String {
         var text = message
         if let field { text += ": \(field)" }
         if let value { text += " is '\(value)'" }

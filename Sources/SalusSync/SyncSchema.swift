@@ -6,13 +6,13 @@
 /// PostgreSQL (Citus) the tables are distributed on `person_id`, and a distributed table's
 /// unique constraints must contain its distribution column; one person's rows then live on one
 /// node, so a batch's transaction stays on one node too (docs/sync.md).
-public enum SyncSchema {
+package enum SyncSchema {
     /// The schema (namespace) that holds the tables.
-    public static let name = "salus"
+    package static let name = "salus"
 
     /// The migrations; the version of migration `i` is `i + 1`. Append only: never edit one
     /// that has shipped.
-    public static let migrations: [String] = [
+    package static let migrations: [String] = [
         """
         CREATE TABLE salus.person (
             person_id text PRIMARY KEY,

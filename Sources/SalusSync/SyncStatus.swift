@@ -5,9 +5,9 @@ import Foundation
 ///
 /// The file is replaced whole (written beside it, then renamed), so a reader never sees half of
 /// it, even when the process is killed while writing.
-public struct SyncStatus: Codable, Hashable, Sendable {
+package struct SyncStatus: Codable, Hashable, Sendable {
     /// What the process is doing.
-    public enum Phase: String, Codable, Sendable {
+    package enum Phase: String, Codable, Sendable {
         /// Connecting to the server and the store.
         case starting
         /// Reading the changes after the server's anchor, page by page.
@@ -23,36 +23,36 @@ public struct SyncStatus: Codable, Hashable, Sendable {
     }
 
     /// The process id.
-    public var pid: Int32
+    package var pid: Int32
     /// What it is doing.
-    public var phase: Phase
+    package var phase: Phase
     /// The person and the store (origin) of the feed.
-    public var person: String
+    package var person: String
     /// The store (a machine's name).
-    public var origin: String
+    package var origin: String
     /// The anchor on the server after the last commit this process made.
-    public var anchor: UInt64
+    package var anchor: UInt64
     /// When it committed last.
-    public var committedAt: Date?
+    package var committedAt: Date?
     /// Changes (added plus deleted) this process committed.
-    public var changesCommitted: Int64
+    package var changesCommitted: Int64
     /// The last error, with its code, and when; nil after a later success.
-    public var lastError: String?
+    package var lastError: String?
     /// The code of ``lastError`` (`server`, `store`, `accessRevoked`, ...).
-    public var lastErrorCode: String?
+    package var lastErrorCode: String?
     /// When ``lastError`` happened.
-    public var lastErrorAt: Date?
+    package var lastErrorAt: Date?
     /// Types whose access the owner withdrew (their changes are no longer delivered).
-    public var revokedTypes: [String]
+    package var revokedTypes: [String]
     /// Inbox rows saved into the store by this process, and rows rejected.
-    public var inboxApplied: Int64
+    package var inboxApplied: Int64
     /// Inbox rows that could not become samples.
-    public var inboxRejected: Int64
+    package var inboxRejected: Int64
     /// When this status was written.
-    public var updatedAt: Date
+    package var updatedAt: Date
 
     /// A status at start.
-    public init(person: String, origin: String) {
+    package init(person: String, origin: String) {
         pid = getpid()
         phase = .starting
         self.person = person
@@ -66,7 +66,7 @@ public struct SyncStatus: Codable, Hashable, Sendable {
     }
 
     /// Writes the status to `path` atomically.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -76,7 +76,7 @@ public struct SyncStatus: Codable, Hashable, Sendable {
     }
 
     /// The status at `path`, or nil when there is none.
-    public static func read(from path: String) -> SyncStatus? {
+    package static func read(from path: String) -> SyncStatus? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -85,7 +85,7 @@ public struct SyncStatus: Codable, Hashable, Sendable {
 
     /// The default status file for a feed: `$XDG_STATE_HOME/salus-sync/<person>@<origin>.json`
     /// (else under `~/.local/state`).
-    public static func defaultPath(person: String, origin: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(person: String, origin: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
         let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }) }
@@ -94,17 +94,17 @@ public struct SyncStatus: Codable, Hashable, Sendable {
 }
 
 /// How far the server is behind the store, as `salus-sync status` reports it.
-public struct SyncLag: Hashable, Sendable, Codable {
+package struct SyncLag: Hashable, Sendable, Codable {
     /// Changes (added plus deleted, of the followed types) in the store after the server's anchor;
     /// with ``atLeast`` there are more than were counted.
-    public var changes: Int
+    package var changes: Int
     /// The count stopped at the limit.
-    public var atLeast: Bool
+    package var atLeast: Bool
     /// Seconds since the oldest change the server lacks was made (0 when none).
-    public var seconds: Double
+    package var seconds: Double
 
     /// A lag of `changes` (more with `atLeast`) and `seconds`.
-    public init(changes: Int, atLeast: Bool, seconds: Double) {
+    package init(changes: Int, atLeast: Bool, seconds: Double) {
         self.changes = changes
         self.atLeast = atLeast
         self.seconds = seconds
