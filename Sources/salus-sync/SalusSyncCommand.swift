@@ -26,7 +26,28 @@ struct SalusSyncCommand: AsyncParsableCommand {
     )
 }
 
-/// What both subcommands need: the feed, the server and the store.
+/// Where the server and the store are, and who this app is: every subcommand's.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A file holding the PostgreSQL connection string.", valueName: "path"))
+    var databaseFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's app socket (default: SALUS_SOCKET, as salusctl launch sets it).", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp("The app id declared to a daemon in development mode (default: SALUS_APP_ID, else org.salus.sync).", valueName: "app-id"))
+    var appID: String = ProcessInfo.processInfo.environment["SALUS_APP_ID"] ?? "org.salus.sync"
+
+    /// The server's settings, from the file or the environment.
+    func database() throws -> DatabaseSettings {
+        do {
+            return try DatabaseSettings.load(file: databaseFile)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+/// What `run` and `status` need: the feed, the server and the store.
 struct FeedOptions: ParsableArguments {
     @Option(name: .long, help: "The person's id on the server (the same on each of the person's machines).")
     var person: String
@@ -37,17 +58,10 @@ struct FeedOptions: ParsableArguments {
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The types to sync (identifiers).", valueName: "type"))
     var types: [String]
 
-    @Option(name: .long, help: ArgumentHelp("A file holding the PostgreSQL connection string.", valueName: "path"))
-    var databaseFile: String?
-
-    @Option(name: .long, help: ArgumentHelp("The daemon's app socket (default: SALUS_SOCKET, as salusctl launch sets it).", valueName: "path"))
-    var socket: String?
-
     @Option(name: .long, help: ArgumentHelp("The status file (default: $XDG_STATE_HOME/salus-sync/PERSON@ORIGIN.json).", valueName: "path"))
     var statusFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("The app id declared to a daemon in development mode (default: SALUS_APP_ID, else org.salus.sync).", valueName: "app-id"))
-    var appID: String = ProcessInfo.processInfo.environment["SALUS_APP_ID"] ?? "org.salus.sync"
+    @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
         if person.isEmpty { throw ValidationError("--person: empty; expected the person's id on the server") }
@@ -60,13 +74,6 @@ struct FeedOptions: ParsableArguments {
         return options
     }
 
-    func database() throws -> DatabaseSettings {
-        do {
-            return try DatabaseSettings.load(file: databaseFile)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
 }
 
 struct Run: AsyncParsableCommand {
@@ -107,8 +114,9 @@ struct Run: AsyncParsableCommand {
         options.inbox = !noInbox
         var logger = Logger(label: "salus-sync")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let database = try feed.database()
-        let engine = SyncEngine(options: options, database: database, storeSocket: feed.socket, appID: feed.appID, logger: logger)
+        let database = try feed.connection.database()
+        let engine = SyncEngine(
+            options: options, database: database, storeSocket: feed.connection.socket, appID: feed.connection.appID, logger: logger)
         logger.info("salus-sync starting", metadata: ["person": "\(options.person)", "origin": "\(options.origin)", "server": "\(database.redacted)"])
         let task = Task { try await engine.run() }
         // A parent may have left these blocked (they are inherited); they must reach the handlers.
@@ -145,7 +153,8 @@ struct Status: AsyncParsableCommand {
         var logger = Logger(label: "salus-sync")
         logger.logLevel = .error
         let report = await StatusReport.gather(
-            options: feed.syncOptions, database: try feed.database(), storeSocket: feed.socket, appID: feed.appID, logger: logger)
+            options: feed.syncOptions, database: try feed.connection.database(), storeSocket: feed.connection.socket,
+            appID: feed.connection.appID, logger: logger)
         if json {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
@@ -174,14 +183,7 @@ struct Bench: AsyncParsableCommand {
     @Option(name: .long, help: "Live changes timed one by one after the sync.")
     var liveTrials: Int = 50
 
-    @Option(name: .long, help: ArgumentHelp("A file holding the PostgreSQL connection string.", valueName: "path"))
-    var databaseFile: String?
-
-    @Option(name: .long, help: ArgumentHelp("The daemon's app socket (default: SALUS_SOCKET).", valueName: "path"))
-    var socket: String?
-
-    @Option(name: .long, help: ArgumentHelp("The app id declared to a daemon in development mode.", valueName: "app-id"))
-    var appID: String = ProcessInfo.processInfo.environment["SALUS_APP_ID"] ?? "org.salus.sync"
+    @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
         if samples < 1 { throw ValidationError("--samples: \(samples); expected at least 1") }
@@ -192,11 +194,9 @@ struct Bench: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "salus-sync")
         logger.logLevel = .warning
-        let database: DatabaseSettings
-        do { database = try DatabaseSettings.load(file: databaseFile) } catch { throw ValidationError(error.description) }
         let figures = try await SyncBench.run(
-            samples: samples, batchSize: batchSize, liveTrials: liveTrials, database: database, storeSocket: socket, appID: appID,
-            logger: logger
+            samples: samples, batchSize: batchSize, liveTrials: liveTrials, database: try connection.database(),
+            storeSocket: connection.socket, appID: connection.appID, logger: logger
         ) { print($0) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -157,23 +157,19 @@ final class SyncPostgresServer: @unchecked Sendable {
 
     /// The UUIDs in `salus.samples` for `person`.
     func sampleUUIDs(person: String = "p1") async throws -> Set<UUID> {
-        try await withConnection { connection in
-            var uuids: Set<UUID> = []
-            for try await uuid in try await connection.query(
-                "SELECT uuid FROM salus.samples WHERE person_id = \(person)", logger: Logger(label: "sync-test")
-            ).decode(UUID.self) {
-                uuids.insert(uuid)
-            }
-            return uuids
-        }
+        try await uuids(in: "salus.samples", person: person)
     }
 
     /// The UUIDs in `salus.tombstones` for `person`.
     func tombstoneUUIDs(person: String = "p1") async throws -> Set<UUID> {
+        try await uuids(in: "salus.tombstones", person: person)
+    }
+
+    private func uuids(in table: String, person: String) async throws -> Set<UUID> {
         try await withConnection { connection in
             var uuids: Set<UUID> = []
             for try await uuid in try await connection.query(
-                "SELECT uuid FROM salus.tombstones WHERE person_id = \(person)", logger: Logger(label: "sync-test")
+                "SELECT uuid FROM \(unescaped: table) WHERE person_id = \(person)", logger: Logger(label: "sync-test")
             ).decode(UUID.self) {
                 uuids.insert(uuid)
             }
