@@ -60,6 +60,7 @@ struct SyncTests {
         let report = await StatusReport.gather(options: options, database: server.settings, storeSocket: daemon.socketPath, appID: S.syncApp, logger: S.logger)
         #expect(report.lag == SyncLag(changes: 0, atLeast: false, seconds: 0))
         #expect(report.process?.phase == .live)
+        #expect(report.process?.revokedTypes == [])
         #expect(engine.currentStatus.changesCommitted == 250 + 20 + 7)
         task.cancel()
         _ = try? await task.value
