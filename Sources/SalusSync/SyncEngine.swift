@@ -76,14 +76,18 @@ package final class SyncEngine: Sendable {
     /// The status as of now.
     package var currentStatus: SyncStatus { status.withLock { $0 } }
 
+    /// Changes the status and writes the file, under the lock so that a later status is never
+    /// overwritten by an earlier one (the feed, the inbox and the access watch all report).
     private func update(_ change: (inout SyncStatus) -> Void) {
-        let snapshot = status.withLock { status in
+        status.withLock { status in
             change(&status)
             status.updatedAt = Date()
-            return status
-        }
-        if let path = options.statusFile {
-            do { try snapshot.write(to: path) } catch { logger.warning("cannot write the status file", metadata: ["path": "\(path)", "error": "\(error)"]) }
+            guard let path = options.statusFile else { return }
+            do {
+                try status.write(to: path)
+            } catch {
+                logger.warning("cannot write the status file", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
         }
     }
 
