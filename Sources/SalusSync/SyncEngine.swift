@@ -92,7 +92,8 @@ package final class SyncEngine: Sendable {
     }
 
     /// Runs until the task is cancelled; throws only ``SyncError`` with code
-    /// ``SyncError/Code/configuration``.
+    /// ``SyncError/Code/configuration`` (bad settings, or a request the store refuses as an
+    /// invalid argument, such as an unknown type).
     package func run() async throws {
         var backoff = options.initialBackoff
         update { $0.phase = .starting }
@@ -101,12 +102,13 @@ package final class SyncEngine: Sendable {
             let anchorBefore = currentStatus.anchor
             do {
                 try await session()
-            } catch let error as SyncError where error.code == .configuration {
-                update { $0.phase = .stopped; $0.lastError = error.description; $0.lastErrorCode = error.code.rawValue; $0.lastErrorAt = Date() }
-                throw error
             } catch {
                 if Task.isCancelled { break }
                 let failure = Self.syncError(error)
+                if failure.code == .configuration {
+                    update { $0.phase = .stopped; $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
+                    throw failure
+                }
                 logger.warning("sync session ended; retrying", metadata: ["error": "\(failure)", "wait": "\(backoff)"])
                 update {
                     $0.phase = .retrying
@@ -125,7 +127,14 @@ package final class SyncEngine: Sendable {
 
     static func syncError(_ error: any Error) -> SyncError {
         if let error = error as? SyncError { return error }
-        if let error = error as? SalusError { return SyncError(.store, "the store: \(error.description)") }
+        if let error = error as? SalusError {
+            // The store refuses what was asked (an unknown type, a type that cannot be asked
+            // for, a missing usage description): asking again will not help.
+            if error.code == .invalidArgument {
+                return SyncError(.configuration, "the store refused: \(error.message)", field: error.field, value: error.value, expected: error.expected)
+            }
+            return SyncError(.store, "the store: \(error.description)")
+        }
         return SyncError(.server, "PostgreSQL: \(PostgresMirror.describe(error))")
     }
 

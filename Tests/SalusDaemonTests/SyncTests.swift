@@ -72,6 +72,18 @@ struct SyncTests {
         await app.close()
     }
 
+    @Test("an unknown type stops the engine with an error naming it, instead of retrying for ever")
+    func unknownTypeStops() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let (engine, task) = S.start(daemon, server, options: S.options([S.steps, SampleType("org.example.NoSuchType")]))
+        let error = await #expect(throws: SyncError.self) { try await task.value }
+        #expect(error?.code == .configuration)
+        #expect(error?.description.contains("org.example.NoSuchType") == true, "\(String(describing: error))")
+        #expect(engine.currentStatus.phase == .stopped)
+    }
+
     @Test("the server down for a while, then back: nothing lost, the error reported meanwhile")
     func serverDownThenBack() async throws {
         async let serverStart = SyncPostgresServer.start()
