@@ -70,8 +70,16 @@ package enum SyncBench {
             try await watcher.connection.query("SELECT count(*) FROM salus.samples WHERE person_id = \(person)", logger: logger)
                 .collect().first?.decode(Int64.self) ?? 0
         }
+        var reported: String? = nil
         while engine.currentStatus.changesCommitted < Int64(samples) {
-            if let error = engine.currentStatus.lastError, engine.currentStatus.phase == .retrying { progress("retrying: \(error)") }
+            let status = engine.currentStatus
+            if status.phase == .stopped {
+                throw SyncError(.configuration, "the sync stopped: \(status.lastError ?? "no error recorded")")
+            }
+            if let error = status.lastError, status.phase == .retrying, error != reported {
+                progress("retrying: \(error)")
+                reported = error
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         let syncSeconds = seconds(clock.now - syncStart)
