@@ -54,6 +54,7 @@ package enum SyncBench {
             saved += count
         }
         let saveSeconds = seconds(clock.now - saveStart)
+        await store.close()
         progress("saved \(samples) samples into the store in \(format(saveSeconds)) s")
 
         var options = SyncOptions(person: person, origin: "bench", types: [.quantity(.stepCount)])
@@ -66,6 +67,25 @@ package enum SyncBench {
         let task = Task { try await engine.run() }
         defer { task.cancel() }
         let watcher = try await PostgresMirror.connect(database, person: person, origin: "bench", logger: logger)
+        do {
+            let figures = try await measure(
+                samples: samples, batchSize: batchSize, liveTrials: liveTrials, person: person, base: base, saveSeconds: saveSeconds,
+                syncStart: syncStart, engine: engine, watcher: watcher, storeSocket: storeSocket, appID: appID, logger: logger,
+                progress: progress)
+            await watcher.close()
+            return figures
+        } catch {
+            await watcher.close()
+            throw error
+        }
+    }
+
+    private static func measure(
+        samples: Int, batchSize: Int, liveTrials: Int, person: String, base: Date, saveSeconds: Double,
+        syncStart: ContinuousClock.Instant, engine: SyncEngine, watcher: PostgresMirror, storeSocket: String?, appID: String, logger: Logger,
+        progress: (String) -> Void
+    ) async throws -> SyncBenchFigures {
+        let clock = ContinuousClock()
         func rows() async throws -> Int64 {
             try await watcher.connection.query("SELECT count(*) FROM salus.samples WHERE person_id = \(person)", logger: logger)
                 .collect().first?.decode(Int64.self) ?? 0
@@ -86,6 +106,9 @@ package enum SyncBench {
         let rowCount = try await rows()
         progress("synced \(engine.currentStatus.changesCommitted) changes, \(rowCount) rows in \(format(syncSeconds)) s")
 
+        // A connection of its own for the live changes, made now: one left idle through a long
+        // sync may have been closed by the daemon.
+        let store = try await HealthStore.connect(socketPath: storeSocket, appID: appID, appName: "Salus Sync bench")
         var lags: [Double] = []
         for trial in 0..<liveTrials {
             let start = base.addingTimeInterval(-Double(trial + 1) * 60)
@@ -98,7 +121,6 @@ package enum SyncBench {
             }
             lags.append(seconds(clock.now - began) * 1_000)
         }
-        await watcher.close()
         await store.close()
         lags.sort()
         return SyncBenchFigures(

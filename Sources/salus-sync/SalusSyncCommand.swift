@@ -197,7 +197,9 @@ struct Bench: AsyncParsableCommand {
         let figures = try await SyncBench.run(
             samples: samples, batchSize: batchSize, liveTrials: liveTrials, database: try connection.database(),
             storeSocket: connection.socket, appID: connection.appID, logger: logger
-        ) { print($0) }
+        ) { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(figures), as: UTF8.self))
