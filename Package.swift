@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "salusd", targets: ["salusd"]),
         .executable(name: "salusctl", targets: ["salusctl"]),
+        .executable(name: "salus-sync", targets: ["salus-sync"]),
         .library(name: "SalusKit", targets: ["SalusKit"]),
         // Helpers for writing a plugin in Swift (compiled into each plugin).
         .library(name: "SalusPluginKit", targets: ["SalusPluginKit"]),
@@ -36,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
+        // salus-sync only: the PostgreSQL client.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The domain in plain values: no I/O.
@@ -203,6 +206,26 @@ let package = Package(
             ]
         ),
 
+        // Mirrors the anchored change feed of the granted types to PostgreSQL and saves the
+        // server's inbox back into the store; salus-sync is its command line.
+        .target(
+            name: "SalusSync",
+            dependencies: [
+                "SalusKit", "SalusModel", "SalusProto", "SalusWire",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .executableTarget(
+            name: "salus-sync",
+            dependencies: [
+                "SalusSync", "SalusKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // `make bench`: the RPC layer beside raw Unix-socket baselines, the store beside raw SQLite,
         // the Apple Health import beside healthkit-to-sqlite, in one run.
         .executableTarget(
@@ -259,6 +282,8 @@ let package = Package(
         ),
         .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
         .testTarget(name: "SalusReportTests", dependencies: ["SalusReport", "SalusModel"]),
+        // salus-sync's parts that need neither a daemon nor a server (those tests are in SalusDaemonTests/Sync*).
+        .testTarget(name: "SalusSyncTests", dependencies: ["SalusSync", "SalusModel"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(
@@ -302,8 +327,9 @@ let package = Package(
             name: "SalusDaemonTests",
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
-                "VisionCard", "Triathlon", "SalusTestSupport", "SalusSoak",
+                "VisionCard", "Triathlon", "SalusTestSupport", "SalusSoak", "SalusSync", "salus-sync",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ],

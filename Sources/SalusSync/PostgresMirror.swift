@@ -1,0 +1,313 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SalusModel
+
+/// Where one feed stands on the server: the anchor its last committed batch reached.
+package struct FeedState: Hashable, Sendable {
+    /// The store's change-sequence position after the last committed batch (0: nothing yet).
+    package var anchor: UInt64
+    /// Bumped by each full resync; rows of this origin with a lower one are stale at its end.
+    package var generation: Int64
+    /// A full resync is under way (it resumes from ``anchor`` after a restart).
+    package var resyncing: Bool
+    /// When the last batch was committed.
+    package var committedAt: Date?
+    /// Changes committed so far (added plus deleted), over the feed's life.
+    package var changesCommitted: Int64
+    /// The last error recorded on the server, and when.
+    package var lastError: String?
+    /// When ``lastError`` happened.
+    package var lastErrorAt: Date?
+}
+
+/// The server side of one feed: the person's rows on one PostgreSQL connection.
+///
+/// **Rule: a batch and the anchor after it commit in one transaction.** Why: the anchor says
+/// which changes the server has. Committed together, a crash at any point leaves the server
+/// either before the batch (it is read again from the store) or after it (it is not); upserts on
+/// the UUID primary key make the first case harmless even when part of a batch had been sent.
+/// What breaks otherwise: an anchor saved after the rows repeats them, one saved before loses them.
+///
+/// **Rule: the anchor moves only from the value this process read.** The update is
+/// `WHERE anchor = <expected>`; when another process moved it (a second `salus-sync` for the
+/// same store), the batch rolls back and the feed starts again from the server's anchor.
+package struct PostgresMirror: Sendable {
+    /// The connection (one per mirror; a transaction needs the connection to itself).
+    package let connection: PostgresConnection
+    /// The person whose rows these are.
+    package let person: String
+    /// The store the feed reads (a machine's name).
+    package let origin: String
+    let logger: Logger
+
+    /// Connects to the server; errors are ``SyncError/Code/server``.
+    package static func connect(_ settings: DatabaseSettings, person: String, origin: String, logger: Logger) async throws -> PostgresMirror {
+        let configuration = try settings.postgresConfiguration()
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            return PostgresMirror(connection: connection, person: person, origin: origin, logger: logger)
+        } catch {
+            throw SyncError(.server, "cannot connect to PostgreSQL (\(settings.redacted)): \(Self.describe(error))")
+        }
+    }
+
+    /// Closes the connection.
+    package func close() async {
+        try? await connection.close()
+    }
+
+    /// A PostgresNIO error as people read it: the server's message when there is one.
+    package static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+            return "\(error.code)"
+        }
+        if let error = error as? SyncError { return error.description }
+        return "\(error)"
+    }
+
+    private func run(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+        try Self.checkOpen(connection)
+        return try await connection.query(query, logger: logger).collect()
+    }
+
+    /// Runs `body` between BEGIN and COMMIT on `connection`, and rolls back when it throws (when
+    /// the connection is still open: see ``checkOpen(_:)``, which is also why this is not
+    /// PostgresNIO's `withTransaction`, whose ROLLBACK would wait forever on a closed one).
+    static func transaction<T>(
+        _ connection: PostgresConnection, logger: Logger, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try checkOpen(connection)
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            let value = try await body(connection)
+            try checkOpen(connection)
+            try await connection.query("COMMIT", logger: logger)
+            return value
+        } catch {
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            throw error
+        }
+    }
+
+    /// Throws when the server has closed `connection`.
+    ///
+    /// **Rule: never send a statement on a closed connection.** Why: PostgresNIO (1.33) drops a
+    /// statement written to a closed channel without failing it, so the caller would wait
+    /// forever instead of reconnecting; the server closes idle connections when it shuts down.
+    static func checkOpen(_ connection: PostgresConnection) throws {
+        if connection.isClosed {
+            throw SyncError(.server, "the PostgreSQL server closed the connection")
+        }
+    }
+
+    /// Statements as one string each (PostgreSQL prepares one statement at a time).
+    static func statements(_ script: String) -> [String] {
+        script.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty && !$0.split(separator: "\n").allSatisfy { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--") } }
+    }
+
+    // MARK: Schema and feed
+
+    /// Applies the migrations this server lacks, then makes sure the person and the feed rows
+    /// exist, and returns where the feed stands.
+    package func open() async throws -> FeedState {
+        try await migrate()
+        try await Self.transaction(connection, logger: logger) { connection in
+            _ = try await run("INSERT INTO salus.person (person_id) VALUES (\(person)) ON CONFLICT DO NOTHING", on: connection)
+            _ = try await run(
+                "INSERT INTO salus.feeds (person_id, origin) VALUES (\(person), \(origin)) ON CONFLICT DO NOTHING", on: connection)
+        }
+        return try await state()
+    }
+
+    /// The migrations, each once, under an advisory lock.
+    package func migrate() async throws {
+        try await Self.transaction(connection, logger: logger) { connection in
+            _ = try await run("SELECT pg_advisory_xact_lock(7461626)", on: connection)
+            _ = try await run("CREATE SCHEMA IF NOT EXISTS salus", on: connection)
+            _ = try await run(
+                "CREATE TABLE IF NOT EXISTS salus.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                on: connection)
+            let rows = try await run("SELECT coalesce(max(version), 0)::bigint FROM salus.schema_version", on: connection)
+            let current = try rows.first?.decode(Int64.self) ?? 0
+            for (index, script) in SyncSchema.migrations.enumerated() where index + 1 > current {
+                for statement in Self.statements(script) {
+                    _ = try await run(PostgresQuery(unsafeSQL: statement), on: connection)
+                }
+                _ = try await run("INSERT INTO salus.schema_version (version) VALUES (\(index + 1))", on: connection)
+            }
+        }
+    }
+
+    /// Where the feed stands now.
+    package func state() async throws -> FeedState {
+        let rows = try await run(
+            """
+            SELECT anchor, generation, resyncing, committed_at, changes_committed, last_error, last_error_at
+            FROM salus.feeds WHERE person_id = \(person) AND origin = \(origin)
+            """, on: connection)
+        guard let row = rows.first else {
+            throw SyncError(.server, "the feed row is missing", field: "salus.feeds", value: "\(person)/\(origin)", expected: "a row made by open()")
+        }
+        let (anchor, generation, resyncing, committedAt, changes, lastError, lastErrorAt) = try row.decode(
+            (Int64, Int64, Bool, Date?, Int64, String?, Date?).self)
+        return FeedState(
+            anchor: UInt64(max(0, anchor)), generation: generation, resyncing: resyncing, committedAt: committedAt,
+            changesCommitted: changes, lastError: lastError, lastErrorAt: lastErrorAt)
+    }
+
+    // MARK: Batches
+
+    /// Upserts `added`, removes `deleted` (leaving tombstones) and moves the anchor from
+    /// `state.anchor` to `newAnchor`, in one transaction; returns the new state.
+    package func apply(added: [Sample], deleted: [DeletedObject], newAnchor: UInt64, state: FeedState) async throws -> FeedState {
+        let sampleRows = try added.map(SampleRow.init).jsonText()
+        let tombstoneRows = try deleted.map(TombstoneRow.init).jsonText()
+        let anchor = Int64(newAnchor)
+        let changes = Int64(added.count + deleted.count)
+        try await Self.transaction(connection, logger: logger) { connection in
+            let moved = try await run(
+                """
+                UPDATE salus.feeds SET anchor = \(anchor), committed_at = now(), changes_committed = changes_committed + \(changes),
+                    last_error = NULL, last_error_at = NULL
+                WHERE person_id = \(person) AND origin = \(origin) AND anchor = \(Int64(state.anchor)) AND generation = \(state.generation)
+                RETURNING anchor
+                """, on: connection)
+            guard !moved.isEmpty else {
+                throw SyncError(.server, "the feed's anchor moved under this process (another salus-sync for the same store?)",
+                                field: "salus.feeds.anchor", value: "\(state.anchor)", expected: "the anchor this process read")
+            }
+            if !added.isEmpty {
+                _ = try await run(
+                    """
+                    INSERT INTO salus.samples (
+                        person_id, uuid, origin, generation, type, kind, start_date, end_date, quantity_value, quantity_unit,
+                        category_value, source_app_id, source_name, source_version, source_product_type, source_os_version,
+                        device_name, device_manufacturer, device_model, device_hardware_version, device_firmware_version,
+                        device_software_version, device_local_identifier, device_udi, metadata, sync_identifier, sync_version,
+                        creation_date, payload, anchor)
+                    SELECT \(person), r.uuid, \(origin), \(state.generation), r.type, r.kind,
+                        to_timestamp(r.start_us / 1000000.0), to_timestamp(r.end_us / 1000000.0), r.quantity_value, r.quantity_unit,
+                        r.category_value, r.source_app_id, r.source_name, r.source_version, r.source_product_type, r.source_os_version,
+                        r.device_name, r.device_manufacturer, r.device_model, r.device_hardware_version, r.device_firmware_version,
+                        r.device_software_version, r.device_local_identifier, r.device_udi, coalesce(r.metadata, '{}'), r.sync_identifier,
+                        r.sync_version, to_timestamp(r.creation_us / 1000000.0), decode(r.payload, 'base64'), \(anchor)
+                    FROM jsonb_to_recordset(\(sampleRows)::jsonb) AS r(
+                        uuid uuid, type text, kind text, start_us bigint, end_us bigint, quantity_value double precision,
+                        quantity_unit text, category_value integer, source_app_id text, source_name text, source_version text,
+                        source_product_type text, source_os_version text, device_name text, device_manufacturer text,
+                        device_model text, device_hardware_version text, device_firmware_version text, device_software_version text,
+                        device_local_identifier text, device_udi text, metadata jsonb, sync_identifier text,
+                        sync_version double precision, creation_us bigint, payload text)
+                    ON CONFLICT (person_id, uuid) DO UPDATE SET
+                        origin = EXCLUDED.origin, generation = EXCLUDED.generation, type = EXCLUDED.type, kind = EXCLUDED.kind,
+                        start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, quantity_value = EXCLUDED.quantity_value,
+                        quantity_unit = EXCLUDED.quantity_unit, category_value = EXCLUDED.category_value,
+                        source_app_id = EXCLUDED.source_app_id, source_name = EXCLUDED.source_name,
+                        source_version = EXCLUDED.source_version, source_product_type = EXCLUDED.source_product_type,
+                        source_os_version = EXCLUDED.source_os_version, device_name = EXCLUDED.device_name,
+                        device_manufacturer = EXCLUDED.device_manufacturer, device_model = EXCLUDED.device_model,
+                        device_hardware_version = EXCLUDED.device_hardware_version,
+                        device_firmware_version = EXCLUDED.device_firmware_version,
+                        device_software_version = EXCLUDED.device_software_version,
+                        device_local_identifier = EXCLUDED.device_local_identifier, device_udi = EXCLUDED.device_udi,
+                        metadata = EXCLUDED.metadata, sync_identifier = EXCLUDED.sync_identifier,
+                        sync_version = EXCLUDED.sync_version, creation_date = EXCLUDED.creation_date,
+                        payload = EXCLUDED.payload, anchor = EXCLUDED.anchor, synced_at = now()
+                    """, on: connection)
+            }
+            if !deleted.isEmpty {
+                _ = try await run(
+                    """
+                    WITH gone AS (
+                        SELECT r.uuid, r.type, coalesce(r.metadata, '{}') AS metadata
+                        FROM jsonb_to_recordset(\(tombstoneRows)::jsonb) AS r(uuid uuid, type text, metadata jsonb)
+                    ), removed AS (
+                        DELETE FROM salus.samples s USING gone
+                        WHERE s.person_id = \(person) AND s.uuid = gone.uuid
+                    )
+                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor)
+                    SELECT \(person), uuid, \(origin), type, metadata, \(anchor) FROM gone
+                    ON CONFLICT (person_id, uuid) DO NOTHING
+                    """, on: connection)
+            }
+        }
+        var next = state
+        next.anchor = newAnchor
+        next.committedAt = Date()
+        next.changesCommitted += changes
+        next.lastError = nil
+        next.lastErrorAt = nil
+        return next
+    }
+
+    // MARK: Full resync
+
+    /// Starts a full resync (the store said the anchor expired): a new generation, from anchor 0.
+    package func beginResync(state: FeedState) async throws -> FeedState {
+        let rows = try await run(
+            """
+            UPDATE salus.feeds SET generation = generation + 1, anchor = 0, resyncing = true
+            WHERE person_id = \(person) AND origin = \(origin) AND generation = \(state.generation)
+            RETURNING generation
+            """, on: connection)
+        guard rows.count == 1 else {
+            throw SyncError(.server, "the feed's generation moved under this process", field: "salus.feeds.generation", value: "\(state.generation)", expected: "the generation this process read")
+        }
+        var next = state
+        next.generation = try rows[0].decode(Int64.self)
+        next.anchor = 0
+        next.resyncing = true
+        return next
+    }
+
+    /// Ends a full resync: every row of this origin that the resync did not write again is gone
+    /// from the store; it is removed and leaves a tombstone. One transaction with the flag.
+    package func finishResync(state: FeedState) async throws -> (FeedState, removed: Int) {
+        let removed = try await Self.transaction(connection, logger: logger) { connection in
+            let rows = try await run(
+                """
+                WITH stale AS (
+                    DELETE FROM salus.samples
+                    WHERE person_id = \(person) AND origin = \(origin) AND generation < \(state.generation)
+                    RETURNING uuid, type, metadata
+                ), kept AS (
+                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor)
+                    SELECT \(person), uuid, \(origin), type,
+                        coalesce((SELECT jsonb_object_agg(key, value) FROM jsonb_each(metadata)
+                                  WHERE key IN ('HKMetadataKeySyncIdentifier', 'HKMetadataKeySyncVersion')), '{}'),
+                        \(Int64(state.anchor))
+                    FROM stale
+                    ON CONFLICT (person_id, uuid) DO NOTHING
+                )
+                SELECT count(*)::bigint FROM stale
+                """, on: connection)
+            let updated = try await run(
+                """
+                UPDATE salus.feeds SET resyncing = false
+                WHERE person_id = \(person) AND origin = \(origin) AND generation = \(state.generation) RETURNING generation
+                """, on: connection)
+            guard !updated.isEmpty else {
+                throw SyncError(.server, "the feed's generation moved under this process", field: "salus.feeds.generation", value: "\(state.generation)", expected: "the generation this process read")
+            }
+            return Int(try rows.first?.decode(Int64.self) ?? 0)
+        }
+        var next = state
+        next.resyncing = false
+        return (next, removed)
+    }
+
+    // MARK: Errors
+
+    /// Records the last error on the feed row (best effort: the server may be the failure).
+    package func recordError(_ message: String) async {
+        _ = try? await run(
+            "UPDATE salus.feeds SET last_error = \(message), last_error_at = now() WHERE person_id = \(person) AND origin = \(origin)",
+            on: connection)
+    }
+}

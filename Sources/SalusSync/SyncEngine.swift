@@ -1,0 +1,313 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SalusKit
+import SalusModel
+import Synchronization
+
+/// What `salus-sync` follows and how.
+package struct SyncOptions: Sendable {
+    /// The person whose store this is: the rows' `person_id` (also the distribution column).
+    package var person: String
+    /// The store's name among the person's machines (the feed's `origin`).
+    package var origin: String
+    /// The types followed; also the types inbox rows may have.
+    package var types: [SampleType]
+    /// Changes per PostgreSQL transaction while catching up.
+    package var batchSize: Int = 2_000
+    /// Save the inbox's rows into the store.
+    package var inbox: Bool = true
+    /// How often the inbox and the app's access are looked at.
+    package var pollInterval: Duration = .seconds(1)
+    /// The first wait after a failure; doubled at each failure in a row up to ``maximumBackoff``.
+    package var initialBackoff: Duration = .milliseconds(200)
+    /// The longest wait between attempts.
+    package var maximumBackoff: Duration = .seconds(30)
+    /// Ask the owner for access to ``types`` at start (returns at once when already answered).
+    package var requestAuthorization: Bool = true
+    /// Where the status file is written; nil writes none.
+    package var statusFile: String?
+
+    /// Options for `person`'s store `origin`, following `types`.
+    package init(person: String, origin: String, types: [SampleType]) {
+        self.person = person
+        self.origin = origin
+        self.types = types
+    }
+}
+
+/// Follows the anchored change feed of the store into PostgreSQL, and the server's inbox back.
+///
+/// **Rule: the server's anchor is the only feed position.** Every start (and every reconnection)
+/// reads it from `salus.feeds` and asks the store for the changes after it: first in pages of
+/// ``SyncOptions/batchSize`` (each page one transaction), then live. Why: changes received but
+/// not committed are simply read again, so a server that is down, a daemon that restarts or a
+/// `kill -9` lose nothing and repeat nothing.
+///
+/// **Rule: an expired anchor starts a full resync, not a gap.** The store keeps tombstones for a
+/// retention; an older anchor fails with `anchorExpired`. The feed then bumps its generation,
+/// reads everything again from anchor 0 (rows are upserted with the new generation), and at the
+/// end removes, in one transaction, every row of this store that the resync did not see: the
+/// deletions it could no longer be told of. A crash during a resync resumes it from its page.
+///
+/// **Rule: failures wait, then start again.** Any failure of the server or the store ends the
+/// session; the engine waits (``SyncOptions/initialBackoff``, doubling to
+/// ``SyncOptions/maximumBackoff``, back to the start after a session that committed) and
+/// connects again. Only bad configuration stops it.
+package final class SyncEngine: Sendable {
+    let options: SyncOptions
+    let database: DatabaseSettings
+    let storeSocket: String?
+    let appID: String
+    let logger: Logger
+    private let status: Mutex<SyncStatus>
+
+    /// An engine for `options`, writing to the server `database`, reading the store at
+    /// `storeSocket` (nil: `SALUS_SOCKET` or the default app socket) as `appID`.
+    package init(options: SyncOptions, database: DatabaseSettings, storeSocket: String?, appID: String = "org.salus.sync", logger: Logger) {
+        self.options = options
+        self.database = database
+        self.storeSocket = storeSocket
+        self.appID = appID
+        self.logger = logger
+        status = Mutex(SyncStatus(person: options.person, origin: options.origin))
+    }
+
+    /// The status as of now.
+    package var currentStatus: SyncStatus { status.withLock { $0 } }
+
+    /// Changes the status and writes the file, under the lock so that a later status is never
+    /// overwritten by an earlier one (the feed, the inbox and the access watch all report).
+    private func update(_ change: (inout SyncStatus) -> Void) {
+        status.withLock { status in
+            change(&status)
+            status.updatedAt = Date()
+            guard let path = options.statusFile else { return }
+            do {
+                try status.write(to: path)
+            } catch {
+                logger.warning("cannot write the status file", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Runs until the task is cancelled; throws only ``SyncError`` with code
+    /// ``SyncError/Code/configuration`` (bad settings, or a request the store refuses as an
+    /// invalid argument, such as an unknown type).
+    package func run() async throws {
+        var backoff = options.initialBackoff
+        update { $0.phase = .starting }
+        while !Task.isCancelled {
+            let committedBefore = currentStatus.changesCommitted
+            let anchorBefore = currentStatus.anchor
+            do {
+                try await session()
+            } catch {
+                if Task.isCancelled { break }
+                let failure = Self.syncError(error)
+                if failure.code == .configuration {
+                    update { $0.phase = .stopped; $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
+                    throw failure
+                }
+                logger.warning("sync session ended; retrying", metadata: ["error": "\(failure)", "wait": "\(backoff)"])
+                update {
+                    $0.phase = .retrying
+                    $0.lastError = failure.description
+                    $0.lastErrorCode = failure.code.rawValue
+                    $0.lastErrorAt = Date()
+                }
+            }
+            let progressed = currentStatus.changesCommitted != committedBefore || currentStatus.anchor != anchorBefore
+            if progressed { backoff = options.initialBackoff }
+            do { try await Task.sleep(for: backoff) } catch { break }
+            if !progressed { backoff = min(backoff * 2, options.maximumBackoff) }
+        }
+        update { $0.phase = .stopped }
+    }
+
+    static func syncError(_ error: any Error) -> SyncError {
+        if let error = error as? SyncError { return error }
+        if let error = error as? SalusError {
+            // The store refuses what was asked (an unknown type, a type that cannot be asked
+            // for, a missing usage description): asking again will not help.
+            if error.code == .invalidArgument {
+                return SyncError(.configuration, "the store refused: \(error.message)", field: error.field, value: error.value, expected: error.expected)
+            }
+            return SyncError(.store, "the store: \(error.description)")
+        }
+        return SyncError(.server, "PostgreSQL: \(PostgresMirror.describe(error))")
+    }
+
+    /// One connection to the server and one to the store, until either fails.
+    func session() async throws {
+        let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
+        do {
+            let opened = try await mirror.open()
+            update { $0.anchor = opened.anchor }
+            let store: HealthStore
+            do {
+                store = try await HealthStore.connect(socketPath: storeSocket, appID: appID, appName: "Salus Sync")
+            } catch {
+                await mirror.recordError("the store: \(error.description)")
+                throw error
+            }
+            do {
+                if options.requestAuthorization {
+                    try await store.requestAuthorization(toShare: options.inbox ? Set(options.types) : [], read: Set(options.types))
+                }
+                let state = try await catchUp(mirror: mirror, store: store, state: opened)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await self.follow(mirror: mirror, store: store, state: state) }
+                    group.addTask { try await self.watch(store: store) }
+                    if self.options.inbox {
+                        group.addTask { try await self.inbox(store: store) }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            } catch {
+                await store.close()
+                if !Task.isCancelled { await mirror.recordError(Self.syncError(error).description) }
+                throw error
+            }
+            await store.close()
+        } catch {
+            await mirror.close()
+            throw error
+        }
+        await mirror.close()
+    }
+
+    private var predicates: [SampleTypePredicate] { options.types.map { SampleTypePredicate($0) } }
+
+    /// Pages through the changes after the server's anchor, one transaction per page; starts a
+    /// full resync when the anchor expired, and ends one that is under way.
+    func catchUp(mirror: PostgresMirror, store: HealthStore, state initial: FeedState) async throws -> FeedState {
+        var state = initial
+        let phase: SyncStatus.Phase = initial.resyncing ? .resyncing : .catchingUp
+        update { $0.phase = phase }
+        while true {
+            let page = await readPage(store: store, anchor: state.anchor)
+            let result: AnchoredObjectQueryResult
+            switch page {
+            case .success(let value):
+                result = value
+            case .failure(let error) where error.code == .anchorExpired:
+                logger.notice("the store's anchor expired; resyncing everything", metadata: ["anchor": "\(state.anchor)"])
+                state = try await mirror.beginResync(state: state)
+                update { $0.phase = .resyncing; $0.anchor = 0 }
+                continue
+            case .failure(let error):
+                throw error
+            }
+            state = try await commit(result, mirror: mirror, state: state)
+            if !result.hasMore { break }
+        }
+        if state.resyncing {
+            let (next, removed) = try await mirror.finishResync(state: state)
+            state = next
+            logger.notice("resync complete", metadata: ["removed": "\(removed)", "anchor": "\(state.anchor)"])
+        }
+        return state
+    }
+
+    private func readPage(store: HealthStore, anchor: UInt64) async -> Result<AnchoredObjectQueryResult, SalusError> {
+        do {
+            return .success(try await AnchoredObjectQueryDescriptor(
+                predicates: predicates, anchor: QueryAnchor(rawValue: anchor), limit: options.batchSize
+            ).result(for: store))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func commit(_ result: AnchoredObjectQueryResult, mirror: PostgresMirror, state: FeedState) async throws -> FeedState {
+        guard !result.addedSamples.isEmpty || !result.deletedObjects.isEmpty || result.newAnchor.rawValue != state.anchor else {
+            return state
+        }
+        logger.debug("committing", metadata: [
+            "added": "\(result.addedSamples.count)", "deleted": "\(result.deletedObjects.count)", "anchor": "\(result.newAnchor)",
+        ])
+        let next = try await mirror.apply(
+            added: result.addedSamples, deleted: result.deletedObjects, newAnchor: result.newAnchor.rawValue, state: state)
+        let changes = Int64(result.addedSamples.count + result.deletedObjects.count)
+        update {
+            $0.anchor = next.anchor
+            $0.committedAt = next.committedAt
+            $0.changesCommitted += changes
+            $0.lastError = nil
+            $0.lastErrorCode = nil
+            $0.lastErrorAt = nil
+        }
+        return next
+    }
+
+    /// Follows the live feed from `state`'s anchor, committing each update.
+    func follow(mirror: PostgresMirror, store: HealthStore, state initial: FeedState) async throws {
+        var state = initial
+        update { $0.phase = .live }
+        let query = AnchoredObjectQueryDescriptor(predicates: predicates, anchor: QueryAnchor(rawValue: state.anchor))
+        for try await update in query.results(for: store) {
+            state = try await commit(update, mirror: mirror, state: state)
+        }
+        throw SyncError(.store, "the store ended the live feed")
+    }
+
+    /// Looks at the app's access every poll: a type whose writing the owner denied, or whose
+    /// answer the owner reset, is reported (its changes are no longer delivered).
+    ///
+    /// A read permission alone is never disclosed to an app (a denied read looks like no data),
+    /// so a read withdrawn with writing left allowed cannot be seen here; docs/sync.md says so.
+    func watch(store: HealthStore) async throws {
+        var reported: Set<String> = []
+        var sharedAtStart: Set<SampleType>? = nil
+        while true {
+            var revoked: [String] = []
+            var shared: Set<SampleType> = []
+            for type in options.types {
+                let sharing = try await store.authorizationStatus(for: type)
+                if sharing == .sharingAuthorized { shared.insert(type) }
+                let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
+                if asking == .shouldRequest || (sharedAtStart?.contains(type) == true && sharing != .sharingAuthorized) {
+                    revoked.append(type.identifier.rawValue)
+                }
+            }
+            if sharedAtStart == nil { sharedAtStart = shared }
+            if Set(revoked) != reported {
+                reported = Set(revoked)
+                let list = revoked.sorted()
+                update {
+                    $0.revokedTypes = list
+                    if !list.isEmpty {
+                        let error = SyncError(
+                            .accessRevoked, "the owner withdrew this app's access; these types are no longer synced",
+                            field: "types", value: list.joined(separator: ","), expected: "read and write granted to \(self.appID)")
+                        $0.lastError = error.description
+                        $0.lastErrorCode = error.code.rawValue
+                        $0.lastErrorAt = Date()
+                    }
+                }
+                if !list.isEmpty { logger.warning("access withdrawn", metadata: ["types": "\(list)"]) }
+            }
+            try await Task.sleep(for: options.pollInterval)
+        }
+    }
+
+    /// Saves the inbox's pending rows into the store at every poll, on a connection of its own.
+    func inbox(store: HealthStore) async throws {
+        let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
+        do {
+            let processor = InboxProcessor(connection: mirror.connection, person: options.person, store: store, logger: logger)
+            while true {
+                let pass = try await processor.drain()
+                if pass.applied + pass.rejected > 0 {
+                    update { $0.inboxApplied += Int64(pass.applied); $0.inboxRejected += Int64(pass.rejected) }
+                }
+                try await Task.sleep(for: options.pollInterval)
+            }
+        } catch {
+            await mirror.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// The PostgreSQL schema `salus-sync` writes: numbered migrations, applied in order, each once,
+/// under an advisory lock so that two `salus-sync` processes starting together (a person's two
+/// machines) never run one twice.
+///
+/// Every table leads with `person_id` and every primary key includes it. Why: on a distributed
+/// PostgreSQL (Citus) the tables are distributed on `person_id`, and a distributed table's
+/// unique constraints must contain its distribution column; one person's rows then live on one
+/// node, so a batch's transaction stays on one node too (docs/sync.md).
+package enum SyncSchema {
+    /// The schema (namespace) that holds the tables.
+    package static let name = "salus"
+
+    /// The migrations; the version of migration `i` is `i + 1`. Append only: never edit one
+    /// that has shipped.
+    package static let migrations: [String] = [
+        """
+        CREATE TABLE salus.person (
+            person_id text PRIMARY KEY,
+            created_at timestamptz NOT NULL DEFAULT now()
+        );
+        -- One feed per person and store (origin): the anchor of the store's change sequence that
+        -- the last committed batch reached, committed in the same transaction as the batch.
+        CREATE TABLE salus.feeds (
+            person_id text NOT NULL REFERENCES salus.person,
+            origin text NOT NULL,
+            anchor bigint NOT NULL DEFAULT 0,
+            generation bigint NOT NULL DEFAULT 1,
+            resyncing boolean NOT NULL DEFAULT false,
+            committed_at timestamptz,
+            changes_committed bigint NOT NULL DEFAULT 0,
+            last_error text,
+            last_error_at timestamptz,
+            PRIMARY KEY (person_id, origin)
+        );
+        CREATE TABLE salus.samples (
+            person_id text NOT NULL,
+            uuid uuid NOT NULL,
+            origin text NOT NULL,
+            generation bigint NOT NULL,
+            type text NOT NULL,
+            kind text NOT NULL,
+            start_date timestamptz NOT NULL,
+            end_date timestamptz NOT NULL,
+            quantity_value double precision,
+            quantity_unit text,
+            category_value integer,
+            source_app_id text NOT NULL,
+            source_name text NOT NULL,
+            source_version text,
+            source_product_type text,
+            source_os_version text,
+            device_name text,
+            device_manufacturer text,
+            device_model text,
+            device_hardware_version text,
+            device_firmware_version text,
+            device_software_version text,
+            device_local_identifier text,
+            device_udi text,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            sync_identifier text,
+            sync_version double precision,
+            creation_date timestamptz NOT NULL,
+            payload bytea NOT NULL,
+            anchor bigint NOT NULL,
+            synced_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (person_id, uuid)
+        );
+        CREATE INDEX samples_type_start ON salus.samples (person_id, type, start_date);
+        CREATE INDEX samples_origin_generation ON salus.samples (person_id, origin, generation);
+        CREATE TABLE salus.tombstones (
+            person_id text NOT NULL,
+            uuid uuid NOT NULL,
+            origin text NOT NULL,
+            type text NOT NULL,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            anchor bigint NOT NULL,
+            deleted_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (person_id, uuid)
+        );
+        -- What the care team writes for the person's store: saved into Salus with the row's sync
+        -- identifier and version, then marked with what became of it.
+        CREATE TABLE salus.inbox (
+            person_id text NOT NULL REFERENCES salus.person,
+            id bigserial,
+            type text NOT NULL,
+            start_date timestamptz NOT NULL,
+            end_date timestamptz,
+            quantity_value double precision,
+            quantity_unit text,
+            category_value integer,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            sync_identifier text NOT NULL,
+            sync_version double precision NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now(),
+            applied_at timestamptz,
+            applied_uuid uuid,
+            outcome text,
+            error text,
+            PRIMARY KEY (person_id, id)
+        );
+        CREATE INDEX inbox_pending ON salus.inbox (person_id, id) WHERE applied_at IS NULL;
+        """,
+    ]
+}

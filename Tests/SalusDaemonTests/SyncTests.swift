@@ -1,0 +1,266 @@
+import Foundation
+import PostgresNIO
+import SalusKit
+import SalusModel
+import SalusSync
+import SalusTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `salus-sync` against a real salusd and a real PostgreSQL server.
+@Suite(.enabled(if: SyncPostgresServer.unavailableReason == nil, "\(SyncPostgresServer.unavailableReason ?? "")"))
+struct SyncTests {
+    typealias S = SyncSupport
+
+    @Test("initial sync, then incremental saves and deletions; columns, JSONB and tombstones; status lag")
+    func initialIncrementalDeletes() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        let device = Device(name: "Band", manufacturer: "Acme", model: "B2", firmwareVersion: "1.4")
+        let initial = try await app.save(S.steps(250, device: device, metadata: ["HKWasUserEntered": .bool(false), "note": .string("walk")]))
+
+        let statusFile = daemon.directory.appendingPathComponent("status.json").path
+        let options = S.options(statusFile: statusFile)
+        let (engine, task) = S.start(daemon, server, options: options)
+        try await S.waitForMirror(daemon, server)
+
+        // Columns a care team queries, with the metadata as JSONB and the source the store assigned.
+        let uuid = initial[0].uuid
+        let row = try await server.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT type, kind, quantity_value, quantity_unit, source_app_id, device_manufacturer, device_firmware_version,
+                    metadata->>'note', (metadata->'HKWasUserEntered')::text, origin, length(payload) > 0
+                FROM salus.samples WHERE person_id = 'p1' AND uuid = \(uuid)
+                """, logger: S.logger
+            ).collect().first?.decode((String, String, Double, String, String, String?, String?, String?, String?, String, Bool).self)
+        }
+        let columns = try #require(row)
+        #expect(columns.0 == "HKQuantityTypeIdentifierStepCount" && columns.1 == "quantity")
+        #expect(columns.2 == 10 && columns.3 == "count")
+        #expect(columns.4 == "org.example.pedometer")
+        #expect(columns.5 == "Acme" && columns.6 == "1.4")
+        #expect(columns.7 == "walk" && columns.8 == "false")
+        #expect(columns.9 == "laptop" && columns.10)
+
+        // Incremental: new samples and deletions arrive on the live feed.
+        _ = try await app.save(S.steps(20, from: 1_000))
+        let deleted = initial.prefix(7).map(\.uuid)
+        #expect(try await app.delete(uuids: deleted) == 7)
+        try await S.waitForMirror(daemon, server)
+        #expect(try await server.sampleUUIDs().count == 263)
+        #expect(try await server.tombstoneUUIDs() == Set(deleted))
+
+        // Status: nothing behind; then, with the engine stopped, exactly the new changes.
+        let report = await StatusReport.gather(options: options, database: server.settings, storeSocket: daemon.socketPath, appID: S.syncApp, logger: S.logger)
+        #expect(report.lag == SyncLag(changes: 0, atLeast: false, seconds: 0))
+        #expect(report.process?.phase == .live)
+        #expect(report.process?.revokedTypes == [])
+        #expect(engine.currentStatus.changesCommitted == 250 + 20 + 7)
+        task.cancel()
+        _ = try? await task.value
+        _ = try await app.save(S.steps(3, from: 2_000))
+        let behind = await StatusReport.gather(options: options, database: server.settings, storeSocket: daemon.socketPath, appID: S.syncApp, logger: S.logger)
+        #expect(behind.lag?.changes == 3)
+        #expect((behind.lag?.seconds ?? -1) >= 0)
+        #expect(behind.text.contains("lag: 3 changes"))
+        await app.close()
+    }
+
+    @Test("an unknown type stops the engine with an error naming it, instead of retrying for ever")
+    func unknownTypeStops() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let (engine, task) = S.start(daemon, server, options: S.options([S.steps, SampleType("org.example.NoSuchType")]))
+        let error = await #expect(throws: SyncError.self) { try await task.value }
+        #expect(error?.code == .configuration)
+        #expect(error?.description.contains("org.example.NoSuchType") == true, "\(String(describing: error))")
+        #expect(engine.currentStatus.phase == .stopped)
+    }
+
+    @Test("the server down for a while, then back: nothing lost, the error reported meanwhile")
+    func serverDownThenBack() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        let first = try await app.save(S.steps(40))
+        let (engine, task) = S.start(daemon, server)
+        defer { task.cancel() }
+        try await S.waitForMirror(daemon, server)
+
+        try await server.stopServer()
+        _ = try await app.save(S.steps(30, from: 500))
+        _ = try await app.delete(uuids: first.prefix(5).map(\.uuid))
+        try await S.waitUntil("the engine to report the server down") {
+            let status = engine.currentStatus
+            return (status.lastErrorCode == "server" && status.phase == .retrying, "\(status.phase) \(status.lastError ?? "-")")
+        }
+        try await server.startServer()
+        try await S.waitForMirror(daemon, server)
+        #expect(try await server.sampleUUIDs().count == 65)
+        #expect(try await server.tombstoneUUIDs().count == 5)
+        try await S.waitUntil("the error to clear after a commit") {
+            (engine.currentStatus.lastError == nil, engine.currentStatus.lastError ?? "")
+        }
+        await app.close()
+    }
+
+    @Test("an expired anchor starts a full resync that removes the rows the store no longer has")
+    func expiredAnchorResync() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let first = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open", "--tombstone-retention", "1s"], bundledPlugins: true)
+        let server = try await serverStart
+        var app = try await DaemonClients.store(first, "org.example.pedometer")
+        let saved = try await app.save(S.steps(30))
+        var (_, task) = S.start(first, server)
+        try await S.waitForMirror(first, server)
+        task.cancel()
+        _ = try? await task.value
+
+        // While the sync is stopped: deletions, then their tombstones expire (purged at start).
+        let gone = saved.prefix(10).map(\.uuid)
+        #expect(try await app.delete(uuids: gone) == 10)
+        let added = try await app.save(S.steps(4, from: 900))
+        await app.close()
+        try await first.stop()
+        try await Task.sleep(for: .milliseconds(1_500))
+        let daemon = try await DaemonHarness.start(
+            arguments: ["--dev", "--authorization", "open", "--tombstone-retention", "1s", "--data-dir", first.dataDirectory.path],
+            bundledPlugins: true)
+        app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        // The server's anchor is now older than the store's tombstone horizon.
+        let serverAnchor = try #require(try await S.scalar(server, "SELECT anchor FROM salus.feeds WHERE person_id = 'p1'", as: Int64.self))
+        let expired = await #expect(throws: SalusError.self) {
+            try await AnchoredObjectQueryDescriptor(predicates: [.samples(S.steps)], anchor: QueryAnchor(rawValue: UInt64(serverAnchor))).result(for: app)
+        }
+        #expect(expired?.code == .anchorExpired)
+        (_, task) = S.start(daemon, server)
+        defer { task.cancel() }
+        try await S.waitForMirror(daemon, server)
+        let rows = try await server.sampleUUIDs()
+        #expect(rows.count == 24)
+        #expect(rows.isDisjoint(with: gone))
+        #expect(Set(added.map(\.uuid)).isSubset(of: rows))
+        #expect(try await server.tombstoneUUIDs().isSuperset(of: gone))
+        let generation = try await S.scalar(server, "SELECT generation FROM salus.feeds WHERE person_id = 'p1'", as: Int64.self)
+        #expect(generation == 2)
+        #expect(try await S.scalar(server, "SELECT resyncing FROM salus.feeds WHERE person_id = 'p1'", as: Bool.self) == false)
+        await app.close()
+    }
+
+    @Test("inbox rows: saved with sync identifier and version; re-delivery adds nothing, higher replaces, lower is ignored")
+    func inboxVersions() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let (_, task) = S.start(daemon, server, options: S.options([S.bodyMass]))
+        defer { task.cancel() }
+        // The inbox's rows refer to the person, whom the engine adds after the schema.
+        try await S.waitUntil("the schema and the person") {
+            let feeds = try await S.scalar(server, "SELECT count(*) FROM salus.feeds WHERE person_id = 'p1'", as: Int64.self)
+            return (feeds == 1, "\(String(describing: feeds)) feeds")
+        }
+
+        func post(_ kilograms: Double, version: Double, unit: String? = "kg") async throws -> Int64 {
+            let id = try await S.scalar(
+                server,
+                """
+                INSERT INTO salus.inbox (person_id, type, start_date, quantity_value, quantity_unit, metadata, sync_identifier, sync_version)
+                VALUES ('p1', 'HKQuantityTypeIdentifierBodyMass', '2026-05-01T08:00:00Z', \(kilograms), \(unit),
+                        '{"clinic": "North", "HKWasUserEntered": true}', 'weight-2026-05-01', \(version))
+                RETURNING id
+                """, as: Int64.self)
+            return try #require(id)
+        }
+        func outcome(_ id: Int64) async throws -> (String, String?) {
+            var result: (String, String?) = ("", nil)
+            try await S.waitUntil("inbox row \(id) to be applied") {
+                let row = try await server.withConnection { connection in
+                    try await connection.query("SELECT outcome, error FROM salus.inbox WHERE id = \(id) AND applied_at IS NOT NULL", logger: S.logger)
+                        .collect().first?.decode((String, String?).self)
+                }
+                if let row { result = row }
+                return (row != nil, "pending")
+            }
+            return result
+        }
+        func storeMasses() async throws -> [Double] {
+            let owner = HealthStore(client: try await Authz.owner(daemon))
+            let samples = try await AnchoredObjectQueryDescriptor(predicates: [.samples(S.bodyMass)]).result(for: owner).addedSamples
+            await owner.close()
+            return samples.compactMap { if case .quantity(let quantity) = $0.value { quantity.value } else { nil } }
+        }
+
+        #expect(try await outcome(try await post(70, version: 1)).0 == "saved")
+        #expect(try await outcome(try await post(70, version: 1)).0 == "kept")
+        #expect(try await storeMasses() == [70])
+        #expect(try await outcome(try await post(71.5, version: 2)).0 == "replaced")
+        #expect(try await outcome(try await post(69, version: 1)).0 == "kept")
+        #expect(try await storeMasses() == [71.5])
+        let rejected = try await outcome(try await post(80, version: 3, unit: nil))
+        #expect(rejected.0 == "rejected")
+        #expect(rejected.1?.contains("quantity_unit") == true)
+        #expect(try await storeMasses() == [71.5])
+
+        // The saved sample comes back through the feed, once, from the sync app; nothing is sent
+        // back to the inbox.
+        try await S.waitForMirror(daemon, server, types: [S.bodyMass])
+        let row = try await server.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT source_app_id, sync_identifier, sync_version, quantity_value, metadata->>'clinic'
+                FROM salus.samples WHERE person_id = 'p1' AND type = 'HKQuantityTypeIdentifierBodyMass'
+                """, logger: S.logger
+            ).collect().map { try $0.decode((String, String?, Double?, Double?, String?).self) }
+        }
+        #expect(row.count == 1)
+        #expect(row.first?.0 == S.syncApp && row.first?.1 == "weight-2026-05-01" && row.first?.2 == 2 && row.first?.3 == 71.5)
+        #expect(row.first?.4 == "North")
+        #expect(try await S.scalar(server, "SELECT count(*) FROM salus.inbox", as: Int64.self) == 5)
+        #expect(try await S.scalar(server, "SELECT count(*) FROM salus.tombstones", as: Int64.self) == 1)
+    }
+
+    @Test("a revoked grant stops the feed for that type and is reported; other types go on")
+    func revokedGrantStopsFeed() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let server = try await serverStart
+        let owner = try await Authz.owner(daemon)
+        let stepsID = S.steps.identifier.rawValue, heartID = S.heartRate.identifier.rawValue
+        try await Authz.register(owner, S.syncApp)
+        try await Authz.register(owner, "org.example.pedometer")
+        for type in [stepsID, heartID] {
+            try await Authz.grant(owner, S.syncApp, type, read: .granted, share: .granted)
+            try await Authz.grant(owner, "org.example.pedometer", type, read: nil, share: .granted)
+        }
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        _ = try await app.save(S.steps(5))
+        let (engine, task) = S.start(daemon, server, options: S.options([S.steps, S.heartRate]))
+        defer { task.cancel() }
+        try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
+
+        try await Authz.grant(owner, S.syncApp, stepsID, read: .denied, share: .denied)
+        try await S.waitUntil("the revocation to be reported") {
+            let status = engine.currentStatus
+            return (status.revokedTypes == [stepsID] && status.lastErrorCode == "accessRevoked", "\(status.revokedTypes)")
+        }
+        _ = try await app.save(S.steps(5, from: 100))
+        let pulse = try await app.save(.quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: Date()))
+        // The heart-rate sample saved after the steps reaches the server: the feed has read past them.
+        try await S.waitUntil("the later heart-rate sample") {
+            let rows = try await server.sampleUUIDs()
+            return (rows.contains(pulse.uuid), "\(rows.count) rows")
+        }
+        let steps = try await S.scalar(server, "SELECT count(*) FROM salus.samples WHERE type = \(stepsID)", as: Int64.self)
+        #expect(steps == 5)
+        await app.close()
+        await owner.close()
+    }
+}
