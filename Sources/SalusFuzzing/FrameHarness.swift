@@ -76,9 +76,9 @@ enum FrameHarness {
         // A handler may finish after its connection is gone (a save that outlasts the client):
         // the input ends when it has, so that what it allocated is freed before libFuzzer's
         // leak check, on a loaded machine too.
-        while RPCServer.runningHandlerCount > 0 {
+        while services.server.runningHandlerCount > 0 {
             guard clock.now < deadline else {
-                fatalError("\(RPCServer.runningHandlerCount) call handler(s) still run \(closeDeadline) after the client closed")
+                fatalError("\(services.server.runningHandlerCount) call handler(s) still run \(closeDeadline) after the client closed")
             }
             usleep(1_000)
         }

@@ -160,7 +160,7 @@ package final class RPCServer: Sendable {
                 : nil
             let connection = ServerConnection(
                 channel: channel, context: context, router: router, configuration: self.configuration,
-                logger: self.logger, refusal: overLimit ?? admission?(peer)
+                logger: self.logger, refusal: overLimit ?? admission?(peer), runningHandlers: self.runningHandlers
             )
             self.state.withLock { $0.connections[id] = connection }
             channel.closeFuture.whenComplete { _ in
@@ -176,9 +176,10 @@ package final class RPCServer: Sendable {
     /// Open connections (for diagnostics and tests).
     package var connectionCount: Int { state.withLock { $0.connections.count } }
 
-    /// Call handlers still running in this process, over every server and connection, those
-    /// of closed connections included (for diagnostics and tests).
-    package static var runningHandlerCount: Int { ServerConnection.runningHandlers.load(ordering: .relaxed) }
+    /// Call handlers of this server still running, those of closed connections included (for
+    /// diagnostics and tests).
+    package var runningHandlerCount: Int { runningHandlers.count.load(ordering: .relaxed) }
+    private let runningHandlers = HandlerCount()
 
     /// Stops accepting, sends GoAway, waits up to `gracePeriod` for calls in flight, then
     /// fails what is left with UNAVAILABLE and closes every connection.

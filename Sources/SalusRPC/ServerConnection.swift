@@ -6,10 +6,15 @@ import SwiftProtobuf
 
 /// One accepted connection: routes frames to streams, runs one task per call, and drains on
 /// shutdown. Frame handling runs on the channel's event loop; handlers run in tasks.
+/// A count of running call handlers shared by a server's connections.
+final class HandlerCount: Sendable {
+    let count = Atomic<Int>(0)
+}
+
 final class ServerConnection: FrameConnection {
-    /// Handlers running in this process, over every connection: a handler may outlive its
-    /// connection (it finishes after the client has gone).
-    static let runningHandlers = Atomic<Int>(0)
+    /// Handlers running for the server this connection belongs to, over all its connections: a
+    /// handler may outlive its connection (it finishes after the client has gone).
+    let runningHandlers: HandlerCount
 
     let channel: any Channel
     let context: ConnectionContext
@@ -37,7 +42,11 @@ final class ServerConnection: FrameConnection {
 
     private let state = Mutex(State())
 
-    init(channel: any Channel, context: ConnectionContext, router: RPCRouter, configuration: RPCServer.Configuration, logger: Logger, refusal: RPCError?) {
+    init(
+        channel: any Channel, context: ConnectionContext, router: RPCRouter, configuration: RPCServer.Configuration, logger: Logger,
+        refusal: RPCError?, runningHandlers: HandlerCount = HandlerCount()
+    ) {
+        self.runningHandlers = runningHandlers
         self.channel = channel
         self.context = context
         self.router = router
@@ -237,7 +246,7 @@ final class ServerConnection: FrameConnection {
             state.streams[id] = stream
             state.runningTasks += 1
         }
-        Self.runningHandlers.add(1, ordering: .relaxed)
+        runningHandlers.count.add(1, ordering: .relaxed)
         let handlerExecutor: (any TaskExecutor)? = configuration.runHandlersOnEventLoop && entry.onEventLoop ? executor : nil
         let task = Task(executorPreference: handlerExecutor) {
             let result: Result<ByteBuffer?, any Error>
@@ -331,7 +340,7 @@ final class ServerConnection: FrameConnection {
     }
 
     private func taskEnded() {
-        Self.runningHandlers.subtract(1, ordering: .relaxed)
+        runningHandlers.count.subtract(1, ordering: .relaxed)
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
             state.runningTasks -= 1
             guard state.runningTasks == 0, state.closed || state.goingAway else { return [] }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import PostgresNIO
 import SalusModel
@@ -92,6 +93,46 @@ package struct PostgresMirror: Sendable {
             if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
+    }
+
+    /// Runs `operation`; when it has not finished after `timeout`, closes the connection and
+    /// fails with a server error, so that the engine reconnects.
+    ///
+    /// **Rule: no statement waits for ever.** Why: PostgresNIO (1.33) can drop a statement
+    /// written just as the server closes the connection, without failing it (``checkOpen(_:)``
+    /// narrows the window but cannot close it); the engine would then wait for ever instead of
+    /// reconnecting, and report itself live.
+    package func answered<T: Sendable>(
+        within timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let connection = self.connection
+        let settled = Settled()
+        return try await withCheckedThrowingContinuation { continuation in
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled, settled.claim() else { return }
+                try? await connection.close()
+                continuation.resume(throwing: SyncError(
+                    .server, "the PostgreSQL server did not answer within \(timeout); the connection is closed and opened again"))
+            }
+            Task {
+                do {
+                    let value = try await operation()
+                    timer.cancel()
+                    if settled.claim() { continuation.resume(returning: value) }
+                } catch {
+                    timer.cancel()
+                    if settled.claim() { continuation.resume(throwing: error) }
+                }
+            }
+        }
+    }
+
+    /// Whether one of two racing tasks has already finished the wait.
+    private final class Settled: Sendable {
+        private let done = Atomic<Bool>(false)
+        /// True for the first caller only.
+        func claim() -> Bool { done.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
     }
 
     /// Throws when the server has closed `connection`.

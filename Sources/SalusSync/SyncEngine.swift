@@ -27,6 +27,8 @@ package struct SyncOptions: Sendable {
     package var requestAuthorization: Bool = true
     /// Where the status file is written; nil writes none.
     package var statusFile: String?
+    /// How long a commit may wait for the server before the connection counts as lost.
+    package var answerTimeout: Duration = .seconds(30)
 
     /// Options for `person`'s store `origin`, following `types`.
     package init(person: String, origin: String, types: [SampleType]) {
@@ -194,7 +196,7 @@ package final class SyncEngine: Sendable {
                 result = value
             case .failure(let error) where error.code == .anchorExpired:
                 logger.notice("the store's anchor expired; resyncing everything", metadata: ["anchor": "\(state.anchor)"])
-                state = try await mirror.beginResync(state: state)
+                state = try await mirror.answered(within: options.answerTimeout) { [state] in try await mirror.beginResync(state: state) }
                 update { $0.phase = .resyncing; $0.anchor = 0 }
                 continue
             case .failure(let error):
@@ -204,7 +206,9 @@ package final class SyncEngine: Sendable {
             if !result.hasMore { break }
         }
         if state.resyncing {
-            let (next, removed) = try await mirror.finishResync(state: state)
+            let (next, removed) = try await mirror.answered(within: options.answerTimeout) { [state] in
+                try await mirror.finishResync(state: state)
+            }
             state = next
             logger.notice("resync complete", metadata: ["removed": "\(removed)", "anchor": "\(state.anchor)"])
         }
@@ -228,8 +232,10 @@ package final class SyncEngine: Sendable {
         logger.debug("committing", metadata: [
             "added": "\(result.addedSamples.count)", "deleted": "\(result.deletedObjects.count)", "anchor": "\(result.newAnchor)",
         ])
-        let next = try await mirror.apply(
-            added: result.addedSamples, deleted: result.deletedObjects, newAnchor: result.newAnchor.rawValue, state: state)
+        let next = try await mirror.answered(within: options.answerTimeout) {
+            try await mirror.apply(
+                added: result.addedSamples, deleted: result.deletedObjects, newAnchor: result.newAnchor.rawValue, state: state)
+        }
         let changes = Int64(result.addedSamples.count + result.deletedObjects.count)
         update {
             $0.anchor = next.anchor

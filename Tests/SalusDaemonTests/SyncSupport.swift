@@ -21,6 +21,7 @@ enum SyncSupport {
         options.pollInterval = .milliseconds(100)
         options.initialBackoff = .milliseconds(50)
         options.maximumBackoff = .milliseconds(400)
+        options.answerTimeout = .seconds(5)
         options.statusFile = statusFile
         return options
     }

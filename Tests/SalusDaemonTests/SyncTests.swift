@@ -112,6 +112,24 @@ struct SyncTests {
         await app.close()
     }
 
+    @Test("a statement the server does not answer within the timeout fails with a server error and closes the connection, so the engine reconnects")
+    func unansweredStatement() async throws {
+        let server = try await SyncPostgresServer.start()
+        let mirror = try await PostgresMirror.connect(server.settings, person: "p1", origin: "laptop", logger: S.logger)
+        let quick = try await mirror.answered(within: .seconds(5)) { 42 }
+        #expect(quick == 42)
+        let error = await #expect(throws: SyncError.self) {
+            _ = try await mirror.answered(within: .milliseconds(200)) {
+                try await Task.sleep(for: .seconds(3))
+                return 0
+            }
+        }
+        #expect(error?.code == .server)
+        #expect(error?.description.contains("did not answer within") == true, "\(String(describing: error))")
+        #expect(mirror.connection.isClosed)
+        try await server.stopServer()
+    }
+
     @Test("an expired anchor starts a full resync that removes the rows the store no longer has")
     func expiredAnchorResync() async throws {
         async let serverStart = SyncPostgresServer.start()

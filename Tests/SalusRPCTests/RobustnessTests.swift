@@ -165,20 +165,19 @@ struct RobustnessTests {
     @Test("frames that arrive split across reads leave no stall timer behind: the connection, quiet afterwards for twice the timeout, is still served")
     func splitFramesThenQuiet() async throws {
         var configuration = RPCServer.Configuration()
-        configuration.stalledFrameTimeout = .milliseconds(300)
+        // Long enough that the pause inside a frame never reaches it on a busy machine.
+        configuration.stalledFrameTimeout = .milliseconds(1_500)
         let server = try await TestServer.start(configuration: configuration)
         let raw = try RawConnection(path: server.socketPath)
         let echo: [UInt8] = try echoRequest("split").serializedBytes()
         for streamID in [UInt32(1), 3, 5] {
             // Each frame in two writes with a pause between: the server reads part of a frame first.
             let frame = FrameCoding.encode(try requestFrame(streamID: streamID, method: SalusMethods.Diagnostics.echo, payload: echo))
-            await raw.write(Array(frame.prefix(7)))
-            try await Task.sleep(for: .milliseconds(50))
-            await raw.write(Array(frame.dropFirst(7)))
-            #expect(status(of: await raw.readFrame())?.code == .ok)
+            await raw.write(frame, splitAt: 7, pause: 0.02)
+            #expect(status(of: await raw.readFrame())?.code == .ok, "stream \(streamID)")
         }
         // Quiet, with no partial frame, for twice the timeout: nothing may close the connection.
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(3_000))
         await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .ok)
         await server.stop()

@@ -166,6 +166,16 @@ final class RawConnection: @unchecked Sendable {
 
     func write(_ frame: Frame) async { await write(FrameCoding.encode(frame)) }
 
+    /// Writes `bytes` in two sends, the first `split` bytes, a pause of `pause` seconds, then the
+    /// rest, all on one thread (a busy test process cannot stretch the pause).
+    func write(_ bytes: [UInt8], splitAt split: Int, pause: Double) async {
+        await onThread {
+            self.writeBlocking(Array(bytes.prefix(split)))
+            usleep(useconds_t(pause * 1_000_000))
+            self.writeBlocking(Array(bytes.dropFirst(split)))
+        }
+    }
+
     func readFrame() async -> Frame? {
         await onThread { self.readFrameBlocking() }
     }
