@@ -194,17 +194,9 @@ struct Summary: AsyncParsableCommand {
             let today = calendar.dateComponents([.year, .month, .day], from: Date())
             let last = calendar.date(from: today)!
             let first = calendar.date(byAdding: .day, value: -(days - 1), to: last)!
-            func wire(_ date: Date) -> Salus_V1_CalendarDate {
-                let parts = calendar.dateComponents([.year, .month, .day], from: date)
-                return Salus_V1_CalendarDate.with {
-                    $0.year = Int32(parts.year!)
-                    $0.month = Int32(parts.month!)
-                    $0.day = Int32(parts.day!)
-                }
-            }
             let request = Salus_V1_ActivitySummaryRequest.with {
-                $0.firstDay = wire(first)
-                $0.lastDay = wire(last)
+                $0.firstDay = Salus_V1_CalendarDate(first, calendar: calendar)
+                $0.lastDay = Salus_V1_CalendarDate(last, calendar: calendar)
                 $0.timeZone = zone.identifier
             }
             var summaries: [Salus_V1_ActivitySummary] = []
@@ -313,5 +305,16 @@ struct Summary: AsyncParsableCommand {
         }
         let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Salus_V1_CalendarDate {
+    /// The day `date` falls on in `calendar`'s time zone.
+    init(_ date: Date, calendar: Calendar) {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        self.init()
+        year = Int32(parts.year!)
+        month = Int32(parts.month!)
+        day = Int32(parts.day!)
     }
 }

@@ -288,17 +288,9 @@ struct ReportFetcher {
 
     /// Stand (roll) hours per day from the daily activity summaries.
     func standHours(zone: TimeZone) async throws -> [StandDay] {
-        func wire(_ date: Date) -> Salus_V1_CalendarDate {
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            return Salus_V1_CalendarDate.with {
-                $0.year = Int32(parts.year!)
-                $0.month = Int32(parts.month!)
-                $0.day = Int32(parts.day!)
-            }
-        }
         let request = Salus_V1_ActivitySummaryRequest.with {
-            $0.firstDay = wire(from)
-            $0.lastDay = wire(to.addingTimeInterval(-1))
+            $0.firstDay = Salus_V1_CalendarDate(from, calendar: calendar)
+            $0.lastDay = Salus_V1_CalendarDate(to.addingTimeInterval(-1), calendar: calendar)
             $0.timeZone = zone.identifier
         }
         var days: [StandDay] = []

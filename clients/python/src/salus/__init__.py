@@ -12,6 +12,7 @@
 
 from . import predicates, sync, units
 from ._connection import Connection, Limits
+from . import errors as _errors
 from .errors import (
     AlreadyExistsError,
     AnchorExpiredError,
@@ -76,24 +77,5 @@ __all__ = [
     "predicates",
     "sync",
     "units",
-    "SalusError",
-    "InvalidArgumentError",
-    "AuthorizationDeniedError",
-    "AuthorizationNotDeterminedError",
-    "AnchorExpiredError",
-    "NotFoundError",
-    "AlreadyExistsError",
-    "ResourceExhaustedError",
-    "UnauthenticatedError",
-    "PermissionDeniedError",
-    "UnimplementedError",
-    "MalformedMessageError",
-    "DeadlineExceededError",
-    "CancelledError",
-    "UnavailableError",
-    "ProtocolViolationError",
-    "DatabaseInaccessibleError",
-    "NoDataError",
-    "InternalError",
-    "UnknownError",
 ]
+__all__ += _errors.__all__
