@@ -295,6 +295,50 @@ final class DaemonHarness {
         return CommandResult(status: exitStatus(of: process), output: capture.text)
     }
 
+    /// Starts `executable` with `arguments`, its stdout and stderr appended to `log` (or
+    /// replacing it with `truncate`), with no descriptor of this process but the three standard
+    /// ones, no signal blocked and the usual ones at their defaults; returns its pid, for
+    /// `waitpid`.
+    ///
+    /// Not Foundation's `Process`, for programs that leave children holding what they inherited
+    /// (`pg_ctl start` leaves the server running; systemd-socket-activate closes every
+    /// descriptor but its sockets): `Process` learns that a child ended when a descriptor the
+    /// child inherited closes, so it would wait for ever. Every descriptor from 3 up is closed in
+    /// the child (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34).
+    static func spawn(_ executable: URL, _ arguments: [String], log: String, truncate: Bool = false) throws -> pid_t {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)")
+        }
+        let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : O_APPEND), 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        _ = closeFrom(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw HarnessError("cannot start \(executable.path): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
     /// The executable `name` from `PATH` (then `/usr/bin`, `/usr/local/bin`), or nil.
     static func findExecutable(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""

@@ -53,7 +53,7 @@ final class SyncPostgresServer: @unchecked Sendable {
     deinit {
         if FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) {
             let (executable, arguments) = commandLine(["pg_ctl", "-D", dataDirectory.path, "-m", "immediate", "-w", "stop"])
-            if let pid = try? Self.spawn(executable, arguments, log: directory.appendingPathComponent("commands.log").path) {
+            if let pid = try? DaemonHarness.spawn(executable, arguments, log: directory.appendingPathComponent("commands.log").path) {
                 var status: Int32 = 0
                 waitpid(pid, &status, 0)
             }
@@ -188,7 +188,7 @@ final class SyncPostgresServer: @unchecked Sendable {
     private func pg(_ arguments: [String]) async throws {
         let (executable, rest) = commandLine(arguments)
         let log = directory.appendingPathComponent("commands.log").path
-        let pid = try Self.spawn(executable, rest, log: log)
+        let pid = try DaemonHarness.spawn(executable, rest, log: log)
         var status: Int32 = 0
         let deadline = ContinuousClock.now + .seconds(60)
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -204,46 +204,5 @@ final class SyncPostgresServer: @unchecked Sendable {
             let serverLog = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             throw HarnessError("\(arguments.joined(separator: " ")) failed with wait status \(status):\n\(output)\n\(serverLog)")
         }
-    }
-
-    /// Starts `executable` with `arguments`, its output appended to `log`, with no descriptor of
-    /// this process but the three standard ones and no signal blocked.
-    ///
-    /// Not Foundation's `Process`: it learns that a child ended when a socket the child inherits
-    /// closes, and `pg_ctl start` leaves the server running with everything it inherited, so a
-    /// `pg_ctl` run by `Process` is never reaped. Every descriptor from 3 up is closed in the
-    /// child (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34).
-    static func spawn(_ executable: URL, _ arguments: [String], log: String) throws -> pid_t {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)")
-        }
-        let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        _ = closeFrom(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
-        guard result == 0 else {
-            throw HarnessError("cannot start \(executable.path): \(String(cString: strerror(result)))")
-        }
-        return pid
     }
 }

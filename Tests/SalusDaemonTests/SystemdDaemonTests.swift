@@ -125,10 +125,9 @@ struct SystemdDaemonTests {
     }
 }
 
-/// A program started with posix_spawn, not Foundation's `Process`: `Process` learns that a
-/// child ended when a descriptor the child inherited closes, and systemd-socket-activate closes
-/// every descriptor but its sockets, so `Process` would wait for a child that still runs. Its
-/// stdout and stderr go to a log file; it starts with no signals blocked and is killed when
+/// A program started by ``DaemonHarness/spawn(_:_:log:truncate:)``, not Foundation's `Process`
+/// (systemd-socket-activate closes every descriptor but its sockets, so `Process` would wait
+/// for a child that still runs). Its stdout and stderr go to a log file; it is killed when
 /// dropped if it still runs.
 private final class SpawnedProgram {
     let processIdentifier: pid_t
@@ -138,25 +137,7 @@ private final class SpawnedProgram {
     /// Starts `executable` with `arguments`, logging to `log`.
     init(_ executable: URL, _ arguments: [String], log: URL) throws {
         self.log = log
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw HarnessError("cannot start \(executable.path): \(String(cString: strerror(result)))") }
-        processIdentifier = pid
+        processIdentifier = try DaemonHarness.spawn(executable, arguments, log: log.path, truncate: true)
     }
 
     /// Whether it still runs (reaps it when it has ended).

@@ -76,17 +76,10 @@ package final class JournalSocket: Sendable {
 
     /// A socket connected to `path`; nil when there is no such socket or it cannot be reached.
     package init?(path: String = JournalSocket.defaultPath) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
+        guard let (initial, length) = Systemd.unixAddress(path) else { return nil }
+        var address = initial
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
         }

@@ -107,17 +107,13 @@ package enum Systemd {
         return path.isEmpty ? nil : path
     }
 
-    /// Sends `state` (`READY=1`, `STOPPING=1`, …) to the service manager when `NOTIFY_SOCKET`
-    /// names one; returns whether it was sent. Without `NOTIFY_SOCKET` it does nothing.
-    @discardableResult
-    package static func notify(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        guard let target = environment["NOTIFY_SOCKET"], !target.isEmpty,
-              target.hasPrefix("/") || target.hasPrefix("@") else { return false }
+    /// The address of the Unix socket `target`: a path, or an abstract name written with a
+    /// leading `@`; nil when it is too long.
+    package static func unixAddress(_ target: String) -> (sockaddr_un, socklen_t)? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(target.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { return false }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
         let abstract = bytes.first == UInt8(ascii: "@")
         if abstract { bytes[0] = 0 }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -125,7 +121,17 @@ package enum Systemd {
             buffer[bytes.count] = 0
         }
         // An abstract address is exactly as long as its name; a path includes its terminator.
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
+        return (address, socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1)))
+    }
+
+    /// Sends `state` (`READY=1`, `STOPPING=1`, …) to the service manager when `NOTIFY_SOCKET`
+    /// names one; returns whether it was sent. Without `NOTIFY_SOCKET` it does nothing.
+    @discardableResult
+    package static func notify(_ state: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard let target = environment["NOTIFY_SOCKET"], !target.isEmpty,
+              target.hasPrefix("/") || target.hasPrefix("@"),
+              let (initial, length) = unixAddress(target) else { return false }
+        var address = initial
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
