@@ -27,12 +27,19 @@ public struct AnchoredObjectQueryDescriptor: Hashable, Sendable {
     /// At most this many changes (added plus deleted) in ``result(for:)``; nil means no limit.
     /// ``AnchoredObjectQueryResult/hasMore`` says whether more are there.
     public var limit: Int?
+    /// Leave out the changes that came from the person's other stores
+    /// (``HealthStore/saveReplicas(_:)``): what a sync agent reads to send, so that it never
+    /// sends back what it brought. The anchor still moves past them.
+    public var localChangesOnly: Bool
 
     /// A query for changes to the samples `predicates` select, after `anchor`.
-    public init(predicates: [SampleTypePredicate], anchor: QueryAnchor? = nil, limit: Int? = nil) {
+    public init(
+        predicates: [SampleTypePredicate], anchor: QueryAnchor? = nil, limit: Int? = nil, localChangesOnly: Bool = false
+    ) {
         self.predicates = predicates
         self.anchor = anchor
         self.limit = limit
+        self.localChangesOnly = localChangesOnly
     }
 
     /// The request sent (`salus.v1.AnchoredQueryRequest`); `live` keeps it streaming.
@@ -42,6 +49,7 @@ public struct AnchoredObjectQueryDescriptor: Hashable, Sendable {
         if let anchor { request.anchor = anchor.rawValue }
         request.limit = UInt64(max(0, limit ?? 0))
         request.live = live
+        request.localChangesOnly = localChangesOnly
         return request
     }
 

@@ -30,6 +30,13 @@ package enum SalusMethods {
             service: name, method: "QueryElectrocardiogramVoltages")
     }
 
+    /// `salus.v1.Replica`: samples and deletions from the person's other stores, for the sync agent.
+    package enum Replica {
+        package static let name = "salus.v1.Replica"
+        package static let save = MethodDescriptor(service: name, method: "Save")
+        package static let delete = MethodDescriptor(service: name, method: "Delete")
+    }
+
     /// `salus.v1.Statistics`: statistics and the owner's settings they follow.
     package enum Statistics {
         package static let name = "salus.v1.Statistics"
@@ -82,6 +89,7 @@ package enum SalusMethods {
         package static let answerRequest = MethodDescriptor(service: name, method: "AnswerRequest")
         package static let watchRequests = MethodDescriptor(service: name, method: "WatchRequests")
         package static let createAppEndpoint = MethodDescriptor(service: name, method: "CreateAppEndpoint")
+        package static let setSyncAgent = MethodDescriptor(service: name, method: "SetSyncAgent")
     }
 
     /// `salus.v1.Admin`: the owner's view of plugins and types (admin socket).

@@ -126,6 +126,7 @@ package final class SalusServices: Sendable {
         var app = RPCRouter()
         DiagnosticsService.register(into: &app)
         storeService.register(into: &app, owner: false)
+        ReplicaService(store: store, registry: plugins.registry, authorization: authorization).register(into: &app)
         statistics.register(into: &app, owner: false)
         person.register(into: &app, owner: false)
         AuthorizationService(engine: authorization, store: store).register(into: &app)

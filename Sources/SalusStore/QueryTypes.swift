@@ -38,13 +38,18 @@ package struct QueryDescriptor: Hashable, Sendable {
     package var type: TypeIdentifier
     /// The filter; nil means every sample of the type. It filters deleted objects too.
     package var predicate: SamplePredicate?
+    /// Leave out changes that arrived from the person's other stores (replicas): what a sync
+    /// agent reads to send, so that it never sends back what it brought.
+    package var localChangesOnly: Bool
 
     /// Creates a descriptor.
-    package init(type: TypeIdentifier, predicate: SamplePredicate? = nil) {
+    package init(type: TypeIdentifier, predicate: SamplePredicate? = nil, localChangesOnly: Bool = false) {
         self.type = type
         self.predicate = predicate
+        self.localChangesOnly = localChangesOnly
     }
 }
+
 
 /// What an anchored query returns: the changes after the anchor, in change order.
 package struct AnchoredQueryResult: Hashable, Sendable {

@@ -140,6 +140,47 @@ package final class SampleStore: Sendable {
         return try await writer.save(samples, source: source, options: options)
     }
 
+    /// Saves samples from the person's other stores in one transaction, each with the UUID,
+    /// source revision and creation date it has there (`SaveOptions.UUIDPolicy.replica`), marking
+    /// the changes as replicas so that an anchored query for local changes only leaves them out.
+    ///
+    /// A UUID already here is `.present` and one deleted here `.deletedHere` (deletions win);
+    /// neither changes anything. Sync identifiers follow the server's order: a replica replaces
+    /// this store's sample of the same app, type and identifier when its version is equal or
+    /// higher (the server saw it first), and is `.keptExisting` when this store's version is
+    /// higher (this store's sample is on its way to the server, where it wins).
+    package func saveReplicas(_ samples: [Sample]) async throws -> SaveResponse {
+        try checkOpen()
+        guard let first = samples.first else { return SaveResponse(results: [], anchor: try await currentAnchor()) }
+        return try await writer.save(samples, source: first.sourceRevision, options: SaveOptions(uuidPolicy: .replica))
+    }
+
+    /// Deletes the samples with these UUIDs that the store has, whoever saved them, in one
+    /// transaction, marking the tombstones as replicas; UUIDs it does not have are skipped.
+    package func deleteReplicas(_ uuids: [UUID], agent: String) async throws -> DeleteResponse {
+        try checkOpen()
+        let response = try await writer.deleteReplicas(uuids, agent: agent)
+        _ = try? await sweepAttachmentFiles()
+        return response
+    }
+
+    /// The types of the samples with these UUIDs that the store has (a sample's type never
+    /// changes, so the answer stays true for as long as the sample exists).
+    package func types(of uuids: [UUID]) async throws -> Set<TypeIdentifier> {
+        try checkOpen()
+        return try await readers.run { database in
+            let lookup = try database.prepare(
+                "SELECT t.identifier FROM samples s JOIN types t ON t.id = s.type_id WHERE s.uuid = ?")
+            var types = Set<TypeIdentifier>()
+            for uuid in uuids {
+                try lookup.bind([.uuid(uuid)])
+                if try lookup.step() { types.insert(TypeIdentifier(lookup.text(0) ?? "")) }
+                lookup.reset()
+            }
+            return types
+        }
+    }
+
     /// Deletes the samples with these UUIDs in one transaction — all or none — leaving a
     /// tombstone for each at a new change position.
     ///

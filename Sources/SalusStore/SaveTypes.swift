@@ -12,6 +12,10 @@ package struct SaveOptions: Hashable, Sendable {
         /// or deleted) or repeated in the batch: for the owner's imports of the store's own
         /// exports.
         case keep
+        /// A sample from the person's other stores (`SampleStore.saveReplicas`): the store keeps
+        /// its UUID, source revision and creation date, skips it when the UUID is here already
+        /// (live or deleted), and marks the change as a replica.
+        case replica
     }
 
     /// Where UUIDs come from; `.assign` by default.
@@ -39,6 +43,10 @@ package enum SaveOutcome: Hashable, Sendable {
     /// It replaced the sample with this UUID, which had the same sync identifier and a lower
     /// version; that sample is now a tombstone.
     case replaced(UUID)
+    /// `.replica` only: a sample with this UUID is in the store already; nothing changed.
+    case present
+    /// `.replica` only: this store deleted the sample with this UUID; it stays deleted.
+    case deletedHere
 }
 
 /// The result for one sample of a batch save.

@@ -323,13 +323,24 @@ package enum Schema {
             ) WITHOUT ROWID;
             """)
 
+    /// Migration 13: `replica` on `samples` and `tombstones`: 1 for a change that arrived from
+    /// the person's other stores (`SampleStore.saveReplicas`, `deleteReplicas`), NULL for this
+    /// store's own. An anchored query asked for local changes only leaves replicas out, so a
+    /// sync agent never sends back what it brought (docs/sync.md).
+    package static let migration13 = Migration(
+        version: 13, summary: "replica marks on samples and tombstones",
+        sql: """
+            ALTER TABLE samples ADD COLUMN replica INTEGER;
+            ALTER TABLE tombstones ADD COLUMN replica INTEGER;
+            """)
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
     package static let migrations: [Migration] = [
         migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10, migration11,
-        migration12,
+        migration12, migration13,
     ]
 
     /// The schema version a database has after `migrate`.

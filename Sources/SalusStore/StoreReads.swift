@@ -8,6 +8,8 @@ enum StoreReads {
         var type: TypeIdentifier
         var samples: SQLFragment
         var tombstones: SQLFragment
+        /// `QueryDescriptor.localChangesOnly`.
+        var localChangesOnly = false
     }
 
     static func compile(_ descriptors: [QueryDescriptor], catalog: TypeCatalog) throws(StoreError)
@@ -22,7 +24,10 @@ enum StoreReads {
             let tombstones = try PredicateCompiler(
                 type: descriptor.type, info: info, catalog: catalog, target: .tombstones
             ).compile(descriptor.predicate, path: path)
-            compiled.append(CompiledDescriptor(type: descriptor.type, samples: samples, tombstones: tombstones))
+            compiled.append(
+                CompiledDescriptor(
+                    type: descriptor.type, samples: samples, tombstones: tombstones,
+                    localChangesOnly: descriptor.localChangesOnly))
         }
         return compiled
     }
@@ -123,10 +128,12 @@ enum StoreReads {
         for descriptor in descriptors {
             // `+r.type_id`: walk the change-sequence index in order instead of the type's
             // date index, so each page costs its own rows, not the whole type.
-            sampleTests.append("(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(descriptor.samples.sql))")
+            let local = descriptor.localChangesOnly ? " AND r.replica IS NULL" : ""
+            sampleTests.append(
+                "(+r.type_id = (SELECT id FROM types WHERE identifier = ?)\(local) AND \(descriptor.samples.sql))")
             sampleArguments += [.text(descriptor.type.rawValue)] + descriptor.samples.arguments
             tombstoneTests.append(
-                "(+r.type_id = (SELECT id FROM types WHERE identifier = ?) AND coalesce(\(descriptor.tombstones.sql), 1))")
+                "(+r.type_id = (SELECT id FROM types WHERE identifier = ?)\(local) AND coalesce(\(descriptor.tombstones.sql), 1))")
             tombstoneArguments += [.text(descriptor.type.rawValue)] + descriptor.tombstones.arguments
         }
         let matchSamples = sampleTests.isEmpty ? "0" : sampleTests.joined(separator: " OR ")

@@ -196,7 +196,9 @@ final class StoreWriter: @unchecked Sendable {
     /// its correlations then. Returns how many tombstones were made: none when the sample is
     /// gone already (deleted with a correlation earlier in the transaction).
     @discardableResult
-    private func tombstone(_ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64) throws -> Int {
+    private func tombstone(
+        _ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64, replica: Bool = false
+    ) throws -> Int {
         let members = try database.prepare(
             "SELECT m.member_id, t.identifier FROM correlation_members m JOIN samples s ON s.id = m.member_id "
                 + "JOIN types t ON t.id = s.type_id WHERE m.correlation_id = ? ORDER BY m.member_id")
@@ -210,25 +212,27 @@ final class StoreWriter: @unchecked Sendable {
         try routes.bind([.integer(id)])
         while try routes.step() { found.append((routes.int64(0), TypeIdentifier(routes.text(1) ?? ""))) }
         routes.reset()
-        guard try tombstoneRow(database, sampleID: id, type: type, now: now) else { return 0 }
+        guard try tombstoneRow(database, sampleID: id, type: type, now: now, replica: replica) else { return 0 }
         var made = 1
         for (memberID, memberType) in found {
-            if try tombstoneRow(database, sampleID: memberID, type: memberType, now: now) { made += 1 }
+            if try tombstoneRow(database, sampleID: memberID, type: memberType, now: now, replica: replica) { made += 1 }
         }
         return made
     }
 
     /// One sample's tombstone at the next change position; false (and no position taken) when
     /// the row is gone.
-    private func tombstoneRow(_ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64) throws -> Bool {
+    private func tombstoneRow(
+        _ database: Database, sampleID id: Int64, type: TypeIdentifier, now: Int64, replica: Bool
+    ) throws -> Bool {
         let position = nextSequence()
         let made = try database.run(
             """
             INSERT INTO tombstones (seq, uuid, type_id, kind, app_ref, source_id, device_id, start_us, end_us, \
-            value, category, activity_type, sync_identifier, sync_version, deleted_us) \
+            value, category, activity_type, sync_identifier, sync_version, deleted_us, replica) \
             SELECT ?, uuid, type_id, kind, app_ref, source_id, device_id, start_us, end_us, value, category, \
-            activity_type, sync_identifier, sync_version, ? FROM samples WHERE id = ?
-            """, [.integer(position), .integer(now), .integer(id)])
+            activity_type, sync_identifier, sync_version, ?, ? FROM samples WHERE id = ?
+            """, [.integer(position), .integer(now), replica ? .integer(1) : .null, .integer(id)])
         guard made > 0 else {
             sequence -= 1
             return false
@@ -242,7 +246,9 @@ final class StoreWriter: @unchecked Sendable {
 
     func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions) async throws -> SaveResponse {
         try await connection.run { database in
-            let (results, anchor) = try self.write(database, writer: source.appID) { () throws -> [SaveResult] in
+            // Replicas were written elsewhere: no app of this store wrote them.
+            let writer = options.uuidPolicy == .replica ? nil : source.appID
+            let (results, anchor) = try self.write(database, writer: writer) { () throws -> [SaveResult] in
                 let results = try self.saveInTransaction(database, samples, source: source, options: options)
                 if let builder = options.finishingWorkoutBuilder {
                     try database.run("DELETE FROM workout_builder_samples WHERE builder_id = ?", [.uuid(builder)])
@@ -305,15 +311,25 @@ final class StoreWriter: @unchecked Sendable {
     ) throws -> [SaveResult] {
         guard !samples.isEmpty else { return [] }
         let now = StoredTime.microseconds(Date())
+        let replica = options.uuidPolicy == .replica
         let appRef = try appRef(database, source.appID)
         let sourceID = try sourceID(database, source, appRef: appRef)
+        // `.replica`: each sample keeps its own source revision.
+        var sourceRefs: [SourceRevision: (app: Int64, source: Int64)] = [source: (appRef, sourceID)]
+        func refs(_ source: SourceRevision) throws -> (app: Int64, source: Int64) {
+            if let known = sourceRefs[source] { return known }
+            let app = try self.appRef(database, source.appID)
+            let found = (app: app, source: try self.sourceID(database, source, appRef: app))
+            sourceRefs[source] = found
+            return found
+        }
         var results: [SaveResult] = []
         results.reserveCapacity(samples.count)
         var batchUUIDs = Set<UUID>()
         let insertSQL = """
             INSERT INTO samples (uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
-            activity_type, payload, app_ref, source_id, device_id, creation_us, seq, sync_identifier, sync_version) \
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            activity_type, payload, app_ref, source_id, device_id, creation_us, seq, sync_identifier, sync_version, \
+            replica) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         let metadataSQL = """
             INSERT INTO metadata (sample_id, key, value_type, text_value, number_value, quantity_value, dimension) \
@@ -341,8 +357,10 @@ final class StoreWriter: @unchecked Sendable {
 
         /// Saves one sample — a sample of the batch at `path` "samples[i]", or a correlation's
         /// member at "samples[i].correlation.objects[j]" — and returns its result and the row id
-        /// of the sample that stands for it (the new row, or the one kept by its sync identifier).
-        func saveSample(_ sample: Sample, path: String, index: Int) throws -> (SaveResult, Int64) {
+        /// of the sample that stands for it (the new row, or the one kept by its sync identifier;
+        /// nil for a replica this store deleted).
+        func saveSample(_ sample: Sample, path: String, index: Int) throws -> (SaveResult, Int64?) {
+            let (appRef, sourceID) = replica ? try refs(sample.sourceRevision) : (appRef, sourceID)
             var prepared = try prepare(sample, path: path, index: index)
             if case .quantity(let quantity) = sample.value {
                 let text = unitTexts[quantity.unit] ?? quantity.unit.description
@@ -368,6 +386,14 @@ final class StoreWriter: @unchecked Sendable {
                             ? "a UUID not already in the store" : "a UUID not already used earlier in the batch",
                         sampleIndex: index)
                 }
+            case .replica:
+                uuid = sample.uuid
+                if let existing = try database.scalarInt("SELECT id FROM samples WHERE uuid = ?", [.uuid(uuid)]) {
+                    return (SaveResult(uuid: uuid, outcome: .present), existing)
+                }
+                if try database.scalarInt("SELECT 1 FROM tombstones WHERE uuid = ? LIMIT 1", [.uuid(uuid)]) != nil {
+                    return (SaveResult(uuid: uuid, outcome: .deletedHere), nil)
+                }
             }
             batchUUIDs.insert(uuid)
 
@@ -381,13 +407,15 @@ final class StoreWriter: @unchecked Sendable {
                 let existing = try lookup.step() ? (lookup.int64(0), lookup.uuid(1)!, lookup.double(2)) : nil
                 lookup.reset()
                 if let (existingID, existingUUID, existingVersion) = existing {
-                    guard syncVersion > existingVersion else {
+                    // A replica comes in the server's order, which has already decided between
+                    // equal versions: it replaces an equal one here (docs/sync.md).
+                    guard syncVersion > existingVersion || (replica && syncVersion == existingVersion) else {
                         return (SaveResult(uuid: existingUUID, outcome: .keptExisting), existingID)
                     }
                     try correlationsOfMember.bind([.integer(existingID)])
                     while try correlationsOfMember.step() { joins.append(correlationsOfMember.int64(0)) }
                     correlationsOfMember.reset()
-                    try tombstone(database, sampleID: existingID, type: sample.type, now: now)
+                    try tombstone(database, sampleID: existingID, type: sample.type, now: now, replica: replica)
                     outcome = .replaced(existingUUID)
                     replacedRow = existingID
                 }
@@ -407,7 +435,7 @@ final class StoreWriter: @unchecked Sendable {
                     let (result, memberID) = try saveSample(
                         member, path: "\(path).correlation.objects[\(position)]", index: index)
                     memberResults.append(result)
-                    memberIDs.append(memberID)
+                    if let memberID { memberIDs.append(memberID) }
                 }
             }
 
@@ -431,10 +459,11 @@ final class StoreWriter: @unchecked Sendable {
             try insert.bind(integer: appRef, at: 12)
             try insert.bind(integer: sourceID, at: 13)
             try insert.bind(integer: deviceID, at: 14)
-            try insert.bind(integer: now, at: 15)
+            try insert.bind(integer: replica ? StoredTime.microseconds(sample.creationDate) : now, at: 15)
             try insert.bind(integer: nextSequence(), at: 16)
             try insert.bind(text: sample.syncIdentifier, at: 17)
             try insert.bind(real: sample.syncVersion, at: 18)
+            try insert.bind(integer: replica ? 1 : nil, at: 19)
             while try insert.step() {}
             insert.reset()
             let sampleID = database.lastInsertRowID
@@ -578,6 +607,29 @@ final class StoreWriter: @unchecked Sendable {
                 var deleted = 0
                 for (id, type) in targets {
                     deleted += try self.tombstone(database, sampleID: id, type: type, now: now)
+                }
+                return deleted
+            }
+            return DeleteResponse(deleted: count, anchor: anchor)
+        }
+    }
+
+    /// Deletes the samples with these UUIDs that the store has, whoever saved them, marking the
+    /// tombstones as replicas; UUIDs it does not have are skipped.
+    func deleteReplicas(_ uuids: [UUID], agent: String) async throws -> DeleteResponse {
+        try await connection.run { database in
+            let (count, anchor) = try self.write(database, writer: agent) { () throws -> Int in
+                let now = StoredTime.microseconds(Date())
+                let lookup = try database.prepare(
+                    "SELECT s.id, t.identifier FROM samples s JOIN types t ON t.id = s.type_id WHERE s.uuid = ?")
+                var deleted = 0
+                var seen = Set<UUID>()
+                for uuid in uuids where seen.insert(uuid).inserted {
+                    try lookup.bind([.uuid(uuid)])
+                    let row = try lookup.step() ? (lookup.int64(0), TypeIdentifier(lookup.text(1) ?? "")) : nil
+                    lookup.reset()
+                    guard let (id, type) = row else { continue }
+                    deleted += try self.tombstone(database, sampleID: id, type: type, now: now, replica: true)
                 }
                 return deleted
             }

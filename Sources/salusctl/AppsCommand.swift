@@ -7,7 +7,10 @@ import SalusRPC
 struct Apps: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register apps and manage what each may read and write.",
-        subcommands: [Add.self, List.self, Show.self, Reset.self, Remove.self, Policy.self, Grant.self, Revoke.self, Withdraw.self],
+        subcommands: [
+            Add.self, List.self, Show.self, Reset.self, Remove.self, Policy.self, Grant.self, Revoke.self, Withdraw.self,
+            SyncAgent.self,
+        ],
         defaultSubcommand: List.self
     )
 
@@ -80,6 +83,7 @@ struct Apps: AsyncParsableCommand {
         Swift.print("  write usage: \(app.writeUsage.isEmpty ? "(none: the app may not ask to write)" : app.writeUsage)")
         Swift.print("  policy: \(ConsentCalls.policy(app.policy))")
         if !app.endpoint.isEmpty { Swift.print("  socket: \(app.endpoint)") }
+        if app.syncAgent { Swift.print("  sync agent: yes (saves and deletes samples from your other stores)") }
         if app.grants.isEmpty {
             Swift.print("  grants: none (every type not determined)")
         } else {
@@ -94,6 +98,28 @@ struct Apps: AsyncParsableCommand {
         }
         for request in app.pending {
             Swift.print("  pending: " + ConsentCalls.describe(request).replacingOccurrences(of: "\n", with: "\n  "))
+        }
+    }
+
+    struct SyncAgent: AdminCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync-agent",
+            abstract: "Make an app this store's sync agent (or no longer, with --off).",
+            discussion: """
+                The sync agent (salus-sync) brings samples and deletions from your other stores: it saves \
+                them with the UUIDs, sources and creation dates they have there, which no other app may do. \
+                It still writes only the types you let it write (salusctl apps grant --share).
+                """)
+        @OptionGroup var connection: ConnectionOptions
+        @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
+        @Flag(name: .long, help: "The app is no longer the sync agent.") var off = false
+
+        func run(client: RPCClient) async throws {
+            var request = Salus_V1_SetSyncAgentRequest()
+            request.appID = appID
+            request.syncAgent = !off
+            let info: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.setSyncAgent, request)
+            print(info.syncAgent ? "\(appID) is this store's sync agent" : "\(appID) is not the sync agent")
         }
     }
 

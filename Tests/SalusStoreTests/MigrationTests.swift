@@ -199,8 +199,18 @@ struct MigrationTests {
                 text.replacingOccurrences(of: "IF NOT EXISTS ", with: "").split(separator: " ").first.map(String.init)
             }
         }
+        // And every column a migration from 9 on adds.
+        let addedColumns = Schema.migrations.filter { $0.version >= 9 }.flatMap { migration in
+            migration.sql.components(separatedBy: "ALTER TABLE ").dropFirst().compactMap { text -> String? in
+                let words = text.split(whereSeparator: \.isWhitespace)
+                guard words.count >= 5, words[1] == "ADD", words[2] == "COLUMN" else { return nil }
+                return "ALTER TABLE \(words[0]) DROP COLUMN \(words[3]);"
+            }
+        }
         var database = try Database(path: path)
-        try database.execute(later.reversed().map { "DROP TABLE IF EXISTS \($0);" }.joined(separator: " ") + " PRAGMA user_version = \(before);")
+        try database.execute(
+            addedColumns.joined(separator: " ") + later.reversed().map { " DROP TABLE IF EXISTS \($0);" }.joined()
+                + " PRAGMA user_version = \(before);")
         database.close()
 
         store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)

@@ -459,11 +459,28 @@ public nonisolated struct Salus_V1_AppInfo: Sendable {
   /// The per-app socket, once a launch asked for one.
   public var endpoint: String = String()
 
+  /// The owner made it the store's sync agent (salus.v1.Replica).
+  public var syncAgent: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _policy: Salus_V1_Policy? = nil
+}
+
+public nonisolated struct Salus_V1_SetSyncAgentRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var appID: String = String()
+
+  public var syncAgent: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Salus_V1_SetPolicyRequest: Sendable {
@@ -1127,7 +1144,7 @@ nonisolated extension Salus_V1_Policy: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AppInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}policy\0\u{1}grants\0\u{1}objects\0\u{1}pending\0\u{1}endpoint\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}policy\0\u{1}grants\0\u{1}objects\0\u{1}pending\0\u{1}endpoint\0\u{3}sync_agent\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1144,6 +1161,7 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.objects) }()
       case 8: try { try decoder.decodeRepeatedMessageField(value: &self.pending) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.endpoint) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.syncAgent) }()
       default: break
       }
     }
@@ -1181,6 +1199,9 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.endpoint.isEmpty {
       try visitor.visitSingularStringField(value: self.endpoint, fieldNumber: 9)
     }
+    if self.syncAgent != false {
+      try visitor.visitSingularBoolField(value: self.syncAgent, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1194,6 +1215,42 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.objects != rhs.objects {return false}
     if lhs.pending != rhs.pending {return false}
     if lhs.endpoint != rhs.endpoint {return false}
+    if lhs.syncAgent != rhs.syncAgent {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_SetSyncAgentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetSyncAgentRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{3}sync_agent\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.appID) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.syncAgent) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.appID.isEmpty {
+      try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
+    }
+    if self.syncAgent != false {
+      try visitor.visitSingularBoolField(value: self.syncAgent, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_SetSyncAgentRequest, rhs: Salus_V1_SetSyncAgentRequest) -> Bool {
+    if lhs.appID != rhs.appID {return false}
+    if lhs.syncAgent != rhs.syncAgent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

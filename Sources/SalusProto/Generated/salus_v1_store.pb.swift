@@ -332,6 +332,10 @@ public nonisolated struct Salus_V1_AnchoredQueryRequest: Sendable {
   /// After the initial results, stream every later matching change until cancelled.
   public var live: Bool = false
 
+  /// Leave out the changes that came from the person's other stores through salus.v1.Replica, so
+  /// that a sync agent does not send them back (the anchor still moves past them).
+  public var localChangesOnly: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset: from the start, including the deletions still retained.
@@ -893,7 +897,7 @@ nonisolated extension Salus_V1_SampleBatch: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AnchoredQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0\u{1}anchor\0\u{1}limit\0\u{1}live\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0\u{1}anchor\0\u{1}limit\0\u{1}live\0\u{3}local_changes_only\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -912,6 +916,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
       }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.limit) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.live) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.localChangesOnly) }()
       default: break
       }
     }
@@ -934,6 +939,9 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
     if self.live != false {
       try visitor.visitSingularBoolField(value: self.live, fieldNumber: 4)
     }
+    if self.localChangesOnly != false {
+      try visitor.visitSingularBoolField(value: self.localChangesOnly, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -942,6 +950,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
     if lhs.optionalAnchor != rhs.optionalAnchor {return false}
     if lhs.limit != rhs.limit {return false}
     if lhs.live != rhs.live {return false}
+    if lhs.localChangesOnly != rhs.localChangesOnly {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

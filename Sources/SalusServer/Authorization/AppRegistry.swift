@@ -186,6 +186,13 @@ package final class AppRegistry: Sendable {
         return record
     }
 
+    /// Makes the app the store's sync agent, or no longer.
+    package func setSyncAgent(_ id: String, _ agent: Bool) async throws(AppRegistryError) -> AppRecord {
+        let record = try await update(id) { record in record.syncAgent = agent }
+        logger.notice(agent ? "app made the sync agent" : "app no longer the sync agent", metadata: ["app": "\(id)"])
+        return record
+    }
+
     /// Grants the app read access to these objects of `type` (a type authorized per object).
     package func grant(_ id: String, type: String, objects: Set<UUID>) async throws(AppRegistryError) -> AppRecord {
         try await update(id) { record in

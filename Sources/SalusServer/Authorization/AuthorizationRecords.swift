@@ -62,6 +62,12 @@ package struct AppRecord: Codable, Sendable, Hashable {
     package var share: [String: Decision]
     /// Objects of per-object types the app may read, by type identifier.
     package var objects: [String: Set<UUID>]
+    /// The owner made it the store's sync agent: it may save and delete replicas
+    /// (salus.v1.Replica). Nil in records written before there were sync agents.
+    package var syncAgent: Bool?
+
+    /// Whether the app is the store's sync agent.
+    package var isSyncAgent: Bool { syncAgent ?? false }
 
     /// A registered app with nothing decided.
     package init(id: String, name: String, readUsage: String, writeUsage: String) {

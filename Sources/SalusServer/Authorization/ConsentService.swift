@@ -44,6 +44,9 @@ package struct ConsentService: Sendable {
             let policy = try Self.policy(request.policy)
             return Self.info(try await authorizationCall { try await engine.apps.setPolicy(request.appID, policy) }, engine)
         }
+        router.registerUnary(SalusMethods.Consent.setSyncAgent, onEventLoop: false) { (request: Salus_V1_SetSyncAgentRequest, _) in
+            Self.info(try await authorizationCall { try await engine.apps.setSyncAgent(request.appID, request.syncAgent) }, engine)
+        }
         router.registerUnary(SalusMethods.Consent.setGrants, onEventLoop: false) { (request: Salus_V1_SetGrantsRequest, _) in
             var read: [String: Decision] = [:]
             var share: [String: Decision] = [:]
@@ -183,6 +186,7 @@ package struct ConsentService: Sendable {
         }
         info.pending = engine.consent.pending(of: record.id).map { request($0, engine) }
         info.endpoint = engine.apps.endpoint(for: record.id) ?? ""
+        info.syncAgent = record.isSyncAgent
         return info
     }
 

@@ -431,7 +431,7 @@ final class ImportRun {
     func count(_ result: SaveResult) {
         switch result.outcome {
         case .saved, .replaced: report.saved += 1
-        case .keptExisting: report.keptExisting += 1
+        case .keptExisting, .present, .deletedHere: report.keptExisting += 1
         }
     }
 

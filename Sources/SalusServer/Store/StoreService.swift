@@ -156,6 +156,9 @@ package struct StoreService: Sendable {
         case .replaced(let old):
             wire.outcome = .replaced
             wire.replacedUuid = WireUUID.bytes(old)
+        case .present, .deletedHere:
+            // Replicas only (ReplicaService); an app's save never keeps a UUID.
+            wire.outcome = .unspecified
         }
         wire.objects = result.objects.map(Self.wire)
         return wire
@@ -310,6 +313,7 @@ package struct StoreService: Sendable {
         var descriptors: [QueryDescriptor] = []
         for (index, descriptor) in request.descriptors.enumerated() {
             var typed = try self.descriptor(descriptor, path: "descriptors[\(index)]")
+            typed.localChangesOnly = request.localChangesOnly
             typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(
                 typed.predicate?.limitingWorkoutStatistics { authorization.readAccess(caller, type: $0.rawValue) })
             descriptors.append(typed)

@@ -682,6 +682,51 @@ void   salus__v1__app_info__free_unpacked
   assert(message->base.descriptor == &salus__v1__app_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__set_sync_agent_request__init
+                     (Salus__V1__SetSyncAgentRequest         *message)
+{
+  static const Salus__V1__SetSyncAgentRequest init_value = SALUS__V1__SET_SYNC_AGENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__set_sync_agent_request__get_packed_size
+                     (const Salus__V1__SetSyncAgentRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__set_sync_agent_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__set_sync_agent_request__pack
+                     (const Salus__V1__SetSyncAgentRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__set_sync_agent_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__set_sync_agent_request__pack_to_buffer
+                     (const Salus__V1__SetSyncAgentRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__set_sync_agent_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__SetSyncAgentRequest *
+       salus__v1__set_sync_agent_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__SetSyncAgentRequest *)
+     protobuf_c_message_unpack (&salus__v1__set_sync_agent_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__set_sync_agent_request__free_unpacked
+                     (Salus__V1__SetSyncAgentRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__set_sync_agent_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__set_policy_request__init
                      (Salus__V1__SetPolicyRequest         *message)
 {
@@ -1767,7 +1812,7 @@ const ProtobufCMessageDescriptor salus__v1__policy__descriptor =
   (ProtobufCMessageInit) salus__v1__policy__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__app_info__field_descriptors[9] =
+static const ProtobufCFieldDescriptor salus__v1__app_info__field_descriptors[10] =
 {
   {
     "app_id",
@@ -1877,6 +1922,18 @@ static const ProtobufCFieldDescriptor salus__v1__app_info__field_descriptors[9] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sync_agent",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AppInfo, sync_agent),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__app_info__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
@@ -1887,12 +1944,13 @@ static const unsigned salus__v1__app_info__field_indices_by_name[] = {
   7,   /* field[7] = pending */
   4,   /* field[4] = policy */
   2,   /* field[2] = read_usage */
+  9,   /* field[9] = sync_agent */
   3,   /* field[3] = write_usage */
 };
 static const ProtobufCIntRange salus__v1__app_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor salus__v1__app_info__descriptor =
 {
@@ -1902,11 +1960,62 @@ const ProtobufCMessageDescriptor salus__v1__app_info__descriptor =
   "Salus__V1__AppInfo",
   "salus.v1",
   sizeof(Salus__V1__AppInfo),
-  9,
+  10,
   salus__v1__app_info__field_descriptors,
   salus__v1__app_info__field_indices_by_name,
   1,  salus__v1__app_info__number_ranges,
   (ProtobufCMessageInit) salus__v1__app_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__set_sync_agent_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SetSyncAgentRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sync_agent",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SetSyncAgentRequest, sync_agent),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__set_sync_agent_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = sync_agent */
+};
+static const ProtobufCIntRange salus__v1__set_sync_agent_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__set_sync_agent_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SetSyncAgentRequest",
+  "SetSyncAgentRequest",
+  "Salus__V1__SetSyncAgentRequest",
+  "salus.v1",
+  sizeof(Salus__V1__SetSyncAgentRequest),
+  2,
+  salus__v1__set_sync_agent_request__field_descriptors,
+  salus__v1__set_sync_agent_request__field_indices_by_name,
+  1,  salus__v1__set_sync_agent_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__set_sync_agent_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__set_policy_request__field_descriptors[2] =
@@ -2770,7 +2879,7 @@ void salus__v1__authorization__init (Salus__V1__Authorization_Service *service,
                                      &salus__v1__authorization__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[13] =
+static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[14] =
 {
   { "AddApp", &salus__v1__add_app_request__descriptor, &salus__v1__app_info__descriptor },
   { "ListApps", &salus__v1__list_apps_request__descriptor, &salus__v1__list_apps_response__descriptor },
@@ -2785,6 +2894,7 @@ static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[13
   { "AnswerRequest", &salus__v1__answer_request_request__descriptor, &salus__v1__consent_request__descriptor },
   { "WatchRequests", &salus__v1__list_requests_request__descriptor, &salus__v1__consent_request__descriptor },
   { "CreateAppEndpoint", &salus__v1__app_request__descriptor, &salus__v1__app_endpoint__descriptor },
+  { "SetSyncAgent", &salus__v1__set_sync_agent_request__descriptor, &salus__v1__app_info__descriptor },
 };
 const unsigned salus__v1__consent__method_indices_by_name[] = {
   0,        /* AddApp */
@@ -2797,6 +2907,7 @@ const unsigned salus__v1__consent__method_indices_by_name[] = {
   3,        /* ResetApp */
   6,        /* SetGrants */
   5,        /* SetPolicy */
+  13,        /* SetSyncAgent */
   2,        /* ShowApp */
   11,        /* WatchRequests */
   7         /* WithdrawObjects */
@@ -2808,7 +2919,7 @@ const ProtobufCServiceDescriptor salus__v1__consent__descriptor =
   "Consent",
   "Salus__V1__Consent",
   "salus.v1",
-  13,
+  14,
   salus__v1__consent__method_descriptors,
   salus__v1__consent__method_indices_by_name
 };
@@ -2915,6 +3026,14 @@ void salus__v1__consent__create_app_endpoint(ProtobufCService *service,
 {
   assert(service->descriptor == &salus__v1__consent__descriptor);
   service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__consent__set_sync_agent(ProtobufCService *service,
+                                        const Salus__V1__SetSyncAgentRequest *input,
+                                        Salus__V1__AppInfo_Closure closure,
+                                        void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__consent__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__consent__init (Salus__V1__Consent_Service *service,
                                Salus__V1__Consent_ServiceDestroy destroy)

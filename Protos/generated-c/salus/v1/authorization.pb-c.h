@@ -31,6 +31,7 @@ typedef struct Salus__V1__TypeGrant Salus__V1__TypeGrant;
 typedef struct Salus__V1__ObjectGrant Salus__V1__ObjectGrant;
 typedef struct Salus__V1__Policy Salus__V1__Policy;
 typedef struct Salus__V1__AppInfo Salus__V1__AppInfo;
+typedef struct Salus__V1__SetSyncAgentRequest Salus__V1__SetSyncAgentRequest;
 typedef struct Salus__V1__SetPolicyRequest Salus__V1__SetPolicyRequest;
 typedef struct Salus__V1__SetGrantsRequest Salus__V1__SetGrantsRequest;
 typedef struct Salus__V1__GrantObjectsRequest Salus__V1__GrantObjectsRequest;
@@ -278,10 +279,25 @@ struct  Salus__V1__AppInfo
    * The per-app socket, once a launch asked for one.
    */
   char *endpoint;
+  /*
+   * The owner made it the store's sync agent (salus.v1.Replica).
+   */
+  protobuf_c_boolean sync_agent;
 };
 #define SALUS__V1__APP_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__app_info__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Salus__V1__SetSyncAgentRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  protobuf_c_boolean sync_agent;
+};
+#define SALUS__V1__SET_SYNC_AGENT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__set_sync_agent_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Salus__V1__SetPolicyRequest
@@ -721,6 +737,25 @@ Salus__V1__AppInfo *
 void   salus__v1__app_info__free_unpacked
                      (Salus__V1__AppInfo *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__SetSyncAgentRequest methods */
+void   salus__v1__set_sync_agent_request__init
+                     (Salus__V1__SetSyncAgentRequest         *message);
+size_t salus__v1__set_sync_agent_request__get_packed_size
+                     (const Salus__V1__SetSyncAgentRequest   *message);
+size_t salus__v1__set_sync_agent_request__pack
+                     (const Salus__V1__SetSyncAgentRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__set_sync_agent_request__pack_to_buffer
+                     (const Salus__V1__SetSyncAgentRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__SetSyncAgentRequest *
+       salus__v1__set_sync_agent_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__set_sync_agent_request__free_unpacked
+                     (Salus__V1__SetSyncAgentRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__SetPolicyRequest methods */
 void   salus__v1__set_policy_request__init
                      (Salus__V1__SetPolicyRequest         *message);
@@ -958,6 +993,9 @@ typedef void (*Salus__V1__Policy_Closure)
 typedef void (*Salus__V1__AppInfo_Closure)
                  (const Salus__V1__AppInfo *message,
                   void *closure_data);
+typedef void (*Salus__V1__SetSyncAgentRequest_Closure)
+                 (const Salus__V1__SetSyncAgentRequest *message,
+                  void *closure_data);
 typedef void (*Salus__V1__SetPolicyRequest_Closure)
                  (const Salus__V1__SetPolicyRequest *message,
                   void *closure_data);
@@ -1095,6 +1133,10 @@ struct Salus__V1__Consent_Service
                               const Salus__V1__AppRequest *input,
                               Salus__V1__AppEndpoint_Closure closure,
                               void *closure_data);
+  void (*set_sync_agent)(Salus__V1__Consent_Service *service,
+                         const Salus__V1__SetSyncAgentRequest *input,
+                         Salus__V1__AppInfo_Closure closure,
+                         void *closure_data);
 };
 typedef void (*Salus__V1__Consent_ServiceDestroy)(Salus__V1__Consent_Service *);
 void salus__v1__consent__init (Salus__V1__Consent_Service *service,
@@ -1115,7 +1157,8 @@ void salus__v1__consent__init (Salus__V1__Consent_Service *service,
       function_prefix__ ## list_requests,\
       function_prefix__ ## answer_request,\
       function_prefix__ ## watch_requests,\
-      function_prefix__ ## create_app_endpoint  }
+      function_prefix__ ## create_app_endpoint,\
+      function_prefix__ ## set_sync_agent  }
 void salus__v1__consent__add_app(ProtobufCService *service,
                                  const Salus__V1__AddAppRequest *input,
                                  Salus__V1__AppInfo_Closure closure,
@@ -1168,6 +1211,10 @@ void salus__v1__consent__create_app_endpoint(ProtobufCService *service,
                                              const Salus__V1__AppRequest *input,
                                              Salus__V1__AppEndpoint_Closure closure,
                                              void *closure_data);
+void salus__v1__consent__set_sync_agent(ProtobufCService *service,
+                                        const Salus__V1__SetSyncAgentRequest *input,
+                                        Salus__V1__AppInfo_Closure closure,
+                                        void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1191,6 +1238,7 @@ extern const ProtobufCMessageDescriptor salus__v1__type_grant__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__object_grant__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__policy__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__app_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__set_sync_agent_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_policy_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_grants_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__grant_objects_request__descriptor;

@@ -1411,7 +1411,7 @@ const ProtobufCMessageDescriptor salus__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) salus__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__anchored_query_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__anchored_query_request__field_descriptors[5] =
 {
   {
     "descriptors",
@@ -1461,17 +1461,30 @@ static const ProtobufCFieldDescriptor salus__v1__anchored_query_request__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "local_changes_only",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AnchoredQueryRequest, local_changes_only),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__anchored_query_request__field_indices_by_name[] = {
   1,   /* field[1] = anchor */
   0,   /* field[0] = descriptors */
   2,   /* field[2] = limit */
   3,   /* field[3] = live */
+  4,   /* field[4] = local_changes_only */
 };
 static const ProtobufCIntRange salus__v1__anchored_query_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor salus__v1__anchored_query_request__descriptor =
 {
@@ -1481,7 +1494,7 @@ const ProtobufCMessageDescriptor salus__v1__anchored_query_request__descriptor =
   "Salus__V1__AnchoredQueryRequest",
   "salus.v1",
   sizeof(Salus__V1__AnchoredQueryRequest),
-  4,
+  5,
   salus__v1__anchored_query_request__field_descriptors,
   salus__v1__anchored_query_request__field_indices_by_name,
   1,  salus__v1__anchored_query_request__number_ranges,

@@ -244,6 +244,11 @@ struct  Salus__V1__AnchoredQueryRequest
    * After the initial results, stream every later matching change until cancelled.
    */
   protobuf_c_boolean live;
+  /*
+   * Leave out the changes that came from the person's other stores through salus.v1.Replica, so
+   * that a sync agent does not send them back (the anchor still moves past them).
+   */
+  protobuf_c_boolean local_changes_only;
   Salus__V1__AnchoredQueryRequest__OptionalAnchorCase optional_anchor_case;
   union {
     uint64_t anchor;
@@ -251,7 +256,7 @@ struct  Salus__V1__AnchoredQueryRequest
 };
 #define SALUS__V1__ANCHORED_QUERY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__anchored_query_request__descriptor) \
-    , 0,NULL, 0, 0, SALUS__V1__ANCHORED_QUERY_REQUEST__OPTIONAL_ANCHOR__NOT_SET, {0} }
+    , 0,NULL, 0, 0, 0, SALUS__V1__ANCHORED_QUERY_REQUEST__OPTIONAL_ANCHOR__NOT_SET, {0} }
 
 
 struct  Salus__V1__AnchoredBatch

@@ -26,23 +26,23 @@ _sym_db = _symbol_database.Default()
 from salus._proto.salus.v1 import predicates_pb2 as salus_dot_v1_dot_predicates__pb2
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x1csalus/v1/authorization.proto\x12\x08salus.v1\x1a\x19salus/v1/predicates.proto\"3\n\x14\x41uthorizationRequest\x12\r\n\x05share\x18\x01 \x03(\t\x12\x0c\n\x04read\x18\x02 \x03(\t\"(\n\x15\x41uthorizationResponse\x12\x0f\n\x07handled\x18\x01 \x01(\x08\"@\n\x15RequestStatusResponse\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.salus.v1.RequestStatus\"*\n\x1a\x41uthorizationStatusRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\"F\n\x1b\x41uthorizationStatusResponse\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.salus.v1.SharingStatus\"L\n\x14PerObjectReadRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\"V\n\rAddAppRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nread_usage\x18\x03 \x01(\t\x12\x13\n\x0bwrite_usage\x18\x04 \x01(\t\"\x1c\n\nAppRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\"\x13\n\x11RemoveAppResponse\"\x11\n\x0fListAppsRequest\"3\n\x10ListAppsResponse\x12\x1f\n\x04\x61pps\x18\x01 \x03(\x0b\x32\x11.salus.v1.AppInfo\"^\n\tTypeGrant\x12\x0c\n\x04type\x18\x01 \x01(\t\x12 \n\x04read\x18\x02 \x01(\x0e\x32\x12.salus.v1.Decision\x12!\n\x05share\x18\x03 \x01(\x0e\x32\x12.salus.v1.Decision\")\n\x0bObjectGrant\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0c\n\x04uuid\x18\x02 \x01(\x0c\"[\n\x06Policy\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.salus.v1.PolicyKind\x12\x0c\n\x04read\x18\x02 \x03(\t\x12\r\n\x05share\x18\x03 \x03(\t\x12\x10\n\x08\x61\x66ter_ms\x18\x04 \x01(\x03\"\xfc\x01\n\x07\x41ppInfo\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nread_usage\x18\x03 \x01(\t\x12\x13\n\x0bwrite_usage\x18\x04 \x01(\t\x12 \n\x06policy\x18\x05 \x01(\x0b\x32\x10.salus.v1.Policy\x12#\n\x06grants\x18\x06 \x03(\x0b\x32\x13.salus.v1.TypeGrant\x12&\n\x07objects\x18\x07 \x03(\x0b\x32\x15.salus.v1.ObjectGrant\x12)\n\x07pending\x18\x08 \x03(\x0b\x32\x18.salus.v1.ConsentRequest\x12\x10\n\x08\x65ndpoint\x18\t \x01(\t\"D\n\x10SetPolicyRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12 \n\x06policy\x18\x02 \x01(\x0b\x32\x10.salus.v1.Policy\"G\n\x10SetGrantsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12#\n\x06grants\x18\x02 \x03(\x0b\x32\x13.salus.v1.TypeGrant\"B\n\x13GrantObjectsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\r\n\x05uuids\x18\x03 \x03(\x0c\"7\n\x16WithdrawObjectsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\r\n\x05uuids\x18\x02 \x03(\x0c\"C\n\x0fRequestedObject\x12\x0c\n\x04uuid\x18\x01 \x01(\x0c\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x12\n\nstart_date\x18\x03 \x01(\x03\"\x92\x02\n\x0e\x43onsentRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x10\n\x08\x61pp_name\x18\x03 \x01(\t\x12\x12\n\nread_usage\x18\x04 \x01(\t\x12\x13\n\x0bwrite_usage\x18\x05 \x01(\t\x12\r\n\x05share\x18\x06 \x03(\t\x12\x0c\n\x04read\x18\x07 \x03(\t\x12\x13\n\x0bobject_type\x18\x08 \x01(\t\x12*\n\x07objects\x18\t \x03(\x0b\x32\x19.salus.v1.RequestedObject\x12%\n\x05state\x18\n \x01(\x0e\x32\x16.salus.v1.RequestState\x12\x10\n\x08identity\x18\x0b \x01(\t\x12\x12\n\ncreated_ms\x18\x0c \x01(\x03\"\x15\n\x13ListRequestsRequest\"B\n\x14ListRequestsResponse\x12*\n\x08requests\x18\x01 \x03(\x0b\x32\x18.salus.v1.ConsentRequest\"d\n\x14\x41nswerRequestRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x12\n\ngrant_read\x18\x02 \x03(\t\x12\x13\n\x0bgrant_share\x18\x03 \x03(\t\x12\x0f\n\x07objects\x18\x04 \x03(\x0c\"2\n\x0b\x41ppEndpoint\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x13\n\x0bsocket_path\x18\x02 \x01(\t*n\n\rRequestStatus\x12\x1a\n\x16REQUEST_STATUS_UNKNOWN\x10\x00\x12!\n\x1dREQUEST_STATUS_SHOULD_REQUEST\x10\x01\x12\x1e\n\x1aREQUEST_STATUS_UNNECESSARY\x10\x02*|\n\rSharingStatus\x12!\n\x1dSHARING_STATUS_NOT_DETERMINED\x10\x00\x12!\n\x1dSHARING_STATUS_SHARING_DENIED\x10\x01\x12%\n!SHARING_STATUS_SHARING_AUTHORIZED\x10\x02*R\n\x08\x44\x65\x63ision\x12\x1b\n\x17\x44\x45\x43ISION_NOT_DETERMINED\x10\x00\x12\x13\n\x0f\x44\x45\x43ISION_DENIED\x10\x01\x12\x14\n\x10\x44\x45\x43ISION_GRANTED\x10\x02*t\n\nPolicyKind\x12\x13\n\x0fPOLICY_KIND_ASK\x10\x00\x12\x19\n\x15POLICY_KIND_GRANT_ALL\x10\x01\x12\x18\n\x14POLICY_KIND_DENY_ALL\x10\x02\x12\x1c\n\x18POLICY_KIND_GRANT_LISTED\x10\x03*b\n\x0cRequestState\x12\x19\n\x15REQUEST_STATE_PENDING\x10\x00\x12\x1a\n\x16REQUEST_STATE_ANSWERED\x10\x01\x12\x1b\n\x17REQUEST_STATE_CANCELLED\x10\x02\x32\x84\x03\n\rAuthorization\x12W\n\x14RequestAuthorization\x12\x1e.salus.v1.AuthorizationRequest\x1a\x1f.salus.v1.AuthorizationResponse\x12P\n\rRequestStatus\x12\x1e.salus.v1.AuthorizationRequest\x1a\x1f.salus.v1.RequestStatusResponse\x12\x62\n\x13\x41uthorizationStatus\x12$.salus.v1.AuthorizationStatusRequest\x1a%.salus.v1.AuthorizationStatusResponse\x12\x64\n!RequestPerObjectReadAuthorization\x12\x1e.salus.v1.PerObjectReadRequest\x1a\x1f.salus.v1.AuthorizationResponse2\xd5\x06\n\x07\x43onsent\x12\x34\n\x06\x41\x64\x64\x41pp\x12\x17.salus.v1.AddAppRequest\x1a\x11.salus.v1.AppInfo\x12\x41\n\x08ListApps\x12\x19.salus.v1.ListAppsRequest\x1a\x1a.salus.v1.ListAppsResponse\x12\x32\n\x07ShowApp\x12\x14.salus.v1.AppRequest\x1a\x11.salus.v1.AppInfo\x12\x33\n\x08ResetApp\x12\x14.salus.v1.AppRequest\x1a\x11.salus.v1.AppInfo\x12>\n\tRemoveApp\x12\x14.salus.v1.AppRequest\x1a\x1b.salus.v1.RemoveAppResponse\x12:\n\tSetPolicy\x12\x1a.salus.v1.SetPolicyRequest\x1a\x11.salus.v1.AppInfo\x12:\n\tSetGrants\x12\x1a.salus.v1.SetGrantsRequest\x1a\x11.salus.v1.AppInfo\x12\x46\n\x0fWithdrawObjects\x12 .salus.v1.WithdrawObjectsRequest\x1a\x11.salus.v1.AppInfo\x12@\n\x0cGrantObjects\x12\x1d.salus.v1.GrantObjectsRequest\x1a\x11.salus.v1.AppInfo\x12M\n\x0cListRequests\x12\x1d.salus.v1.ListRequestsRequest\x1a\x1e.salus.v1.ListRequestsResponse\x12I\n\rAnswerRequest\x12\x1e.salus.v1.AnswerRequestRequest\x1a\x18.salus.v1.ConsentRequest\x12J\n\rWatchRequests\x12\x1d.salus.v1.ListRequestsRequest\x1a\x18.salus.v1.ConsentRequest0\x01\x12@\n\x11\x43reateAppEndpoint\x12\x14.salus.v1.AppRequest\x1a\x15.salus.v1.AppEndpointb\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x1csalus/v1/authorization.proto\x12\x08salus.v1\x1a\x19salus/v1/predicates.proto\"3\n\x14\x41uthorizationRequest\x12\r\n\x05share\x18\x01 \x03(\t\x12\x0c\n\x04read\x18\x02 \x03(\t\"(\n\x15\x41uthorizationResponse\x12\x0f\n\x07handled\x18\x01 \x01(\x08\"@\n\x15RequestStatusResponse\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.salus.v1.RequestStatus\"*\n\x1a\x41uthorizationStatusRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\"F\n\x1b\x41uthorizationStatusResponse\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.salus.v1.SharingStatus\"L\n\x14PerObjectReadRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\"V\n\rAddAppRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nread_usage\x18\x03 \x01(\t\x12\x13\n\x0bwrite_usage\x18\x04 \x01(\t\"\x1c\n\nAppRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\"\x13\n\x11RemoveAppResponse\"\x11\n\x0fListAppsRequest\"3\n\x10ListAppsResponse\x12\x1f\n\x04\x61pps\x18\x01 \x03(\x0b\x32\x11.salus.v1.AppInfo\"^\n\tTypeGrant\x12\x0c\n\x04type\x18\x01 \x01(\t\x12 \n\x04read\x18\x02 \x01(\x0e\x32\x12.salus.v1.Decision\x12!\n\x05share\x18\x03 \x01(\x0e\x32\x12.salus.v1.Decision\")\n\x0bObjectGrant\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0c\n\x04uuid\x18\x02 \x01(\x0c\"[\n\x06Policy\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.salus.v1.PolicyKind\x12\x0c\n\x04read\x18\x02 \x03(\t\x12\r\n\x05share\x18\x03 \x03(\t\x12\x10\n\x08\x61\x66ter_ms\x18\x04 \x01(\x03\"\x90\x02\n\x07\x41ppInfo\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nread_usage\x18\x03 \x01(\t\x12\x13\n\x0bwrite_usage\x18\x04 \x01(\t\x12 \n\x06policy\x18\x05 \x01(\x0b\x32\x10.salus.v1.Policy\x12#\n\x06grants\x18\x06 \x03(\x0b\x32\x13.salus.v1.TypeGrant\x12&\n\x07objects\x18\x07 \x03(\x0b\x32\x15.salus.v1.ObjectGrant\x12)\n\x07pending\x18\x08 \x03(\x0b\x32\x18.salus.v1.ConsentRequest\x12\x10\n\x08\x65ndpoint\x18\t \x01(\t\x12\x12\n\nsync_agent\x18\n \x01(\x08\"9\n\x13SetSyncAgentRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x12\n\nsync_agent\x18\x02 \x01(\x08\"D\n\x10SetPolicyRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12 \n\x06policy\x18\x02 \x01(\x0b\x32\x10.salus.v1.Policy\"G\n\x10SetGrantsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12#\n\x06grants\x18\x02 \x03(\x0b\x32\x13.salus.v1.TypeGrant\"B\n\x13GrantObjectsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\r\n\x05uuids\x18\x03 \x03(\x0c\"7\n\x16WithdrawObjectsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\r\n\x05uuids\x18\x02 \x03(\x0c\"C\n\x0fRequestedObject\x12\x0c\n\x04uuid\x18\x01 \x01(\x0c\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x12\n\nstart_date\x18\x03 \x01(\x03\"\x92\x02\n\x0e\x43onsentRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x10\n\x08\x61pp_name\x18\x03 \x01(\t\x12\x12\n\nread_usage\x18\x04 \x01(\t\x12\x13\n\x0bwrite_usage\x18\x05 \x01(\t\x12\r\n\x05share\x18\x06 \x03(\t\x12\x0c\n\x04read\x18\x07 \x03(\t\x12\x13\n\x0bobject_type\x18\x08 \x01(\t\x12*\n\x07objects\x18\t \x03(\x0b\x32\x19.salus.v1.RequestedObject\x12%\n\x05state\x18\n \x01(\x0e\x32\x16.salus.v1.RequestState\x12\x10\n\x08identity\x18\x0b \x01(\t\x12\x12\n\ncreated_ms\x18\x0c \x01(\x03\"\x15\n\x13ListRequestsRequest\"B\n\x14ListRequestsResponse\x12*\n\x08requests\x18\x01 \x03(\x0b\x32\x18.salus.v1.ConsentRequest\"d\n\x14\x41nswerRequestRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x12\n\ngrant_read\x18\x02 \x03(\t\x12\x13\n\x0bgrant_share\x18\x03 \x03(\t\x12\x0f\n\x07objects\x18\x04 \x03(\x0c\"2\n\x0b\x41ppEndpoint\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x13\n\x0bsocket_path\x18\x02 \x01(\t*n\n\rRequestStatus\x12\x1a\n\x16REQUEST_STATUS_UNKNOWN\x10\x00\x12!\n\x1dREQUEST_STATUS_SHOULD_REQUEST\x10\x01\x12\x1e\n\x1aREQUEST_STATUS_UNNECESSARY\x10\x02*|\n\rSharingStatus\x12!\n\x1dSHARING_STATUS_NOT_DETERMINED\x10\x00\x12!\n\x1dSHARING_STATUS_SHARING_DENIED\x10\x01\x12%\n!SHARING_STATUS_SHARING_AUTHORIZED\x10\x02*R\n\x08\x44\x65\x63ision\x12\x1b\n\x17\x44\x45\x43ISION_NOT_DETERMINED\x10\x00\x12\x13\n\x0f\x44\x45\x43ISION_DENIED\x10\x01\x12\x14\n\x10\x44\x45\x43ISION_GRANTED\x10\x02*t\n\nPolicyKind\x12\x13\n\x0fPOLICY_KIND_ASK\x10\x00\x12\x19\n\x15POLICY_KIND_GRANT_ALL\x10\x01\x12\x18\n\x14POLICY_KIND_DENY_ALL\x10\x02\x12\x1c\n\x18POLICY_KIND_GRANT_LISTED\x10\x03*b\n\x0cRequestState\x12\x19\n\x15REQUEST_STATE_PENDING\x10\x00\x12\x1a\n\x16REQUEST_STATE_ANSWERED\x10\x01\x12\x1b\n\x17REQUEST_STATE_CANCELLED\x10\x02\x32\x84\x03\n\rAuthorization\x12W\n\x14RequestAuthorization\x12\x1e.salus.v1.AuthorizationRequest\x1a\x1f.salus.v1.AuthorizationResponse\x12P\n\rRequestStatus\x12\x1e.salus.v1.AuthorizationRequest\x1a\x1f.salus.v1.RequestStatusResponse\x12\x62\n\x13\x41uthorizationStatus\x12$.salus.v1.AuthorizationStatusRequest\x1a%.salus.v1.AuthorizationStatusResponse\x12\x64\n!RequestPerObjectReadAuthorization\x12\x1e.salus.v1.PerObjectReadRequest\x1a\x1f.salus.v1.AuthorizationResponse2\x97\x07\n\x07\x43onsent\x12\x34\n\x06\x41\x64\x64\x41pp\x12\x17.salus.v1.AddAppRequest\x1a\x11.salus.v1.AppInfo\x12\x41\n\x08ListApps\x12\x19.salus.v1.ListAppsRequest\x1a\x1a.salus.v1.ListAppsResponse\x12\x32\n\x07ShowApp\x12\x14.salus.v1.AppRequest\x1a\x11.salus.v1.AppInfo\x12\x33\n\x08ResetApp\x12\x14.salus.v1.AppRequest\x1a\x11.salus.v1.AppInfo\x12>\n\tRemoveApp\x12\x14.salus.v1.AppRequest\x1a\x1b.salus.v1.RemoveAppResponse\x12:\n\tSetPolicy\x12\x1a.salus.v1.SetPolicyRequest\x1a\x11.salus.v1.AppInfo\x12:\n\tSetGrants\x12\x1a.salus.v1.SetGrantsRequest\x1a\x11.salus.v1.AppInfo\x12\x46\n\x0fWithdrawObjects\x12 .salus.v1.WithdrawObjectsRequest\x1a\x11.salus.v1.AppInfo\x12@\n\x0cGrantObjects\x12\x1d.salus.v1.GrantObjectsRequest\x1a\x11.salus.v1.AppInfo\x12M\n\x0cListRequests\x12\x1d.salus.v1.ListRequestsRequest\x1a\x1e.salus.v1.ListRequestsResponse\x12I\n\rAnswerRequest\x12\x1e.salus.v1.AnswerRequestRequest\x1a\x18.salus.v1.ConsentRequest\x12J\n\rWatchRequests\x12\x1d.salus.v1.ListRequestsRequest\x1a\x18.salus.v1.ConsentRequest0\x01\x12@\n\x11\x43reateAppEndpoint\x12\x14.salus.v1.AppRequest\x1a\x15.salus.v1.AppEndpoint\x12@\n\x0cSetSyncAgent\x12\x1d.salus.v1.SetSyncAgentRequest\x1a\x11.salus.v1.AppInfob\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'salus._proto.salus.v1.authorization_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_REQUESTSTATUS']._serialized_start=1981
-  _globals['_REQUESTSTATUS']._serialized_end=2091
-  _globals['_SHARINGSTATUS']._serialized_start=2093
-  _globals['_SHARINGSTATUS']._serialized_end=2217
-  _globals['_DECISION']._serialized_start=2219
-  _globals['_DECISION']._serialized_end=2301
-  _globals['_POLICYKIND']._serialized_start=2303
-  _globals['_POLICYKIND']._serialized_end=2419
-  _globals['_REQUESTSTATE']._serialized_start=2421
-  _globals['_REQUESTSTATE']._serialized_end=2519
+  _globals['_REQUESTSTATUS']._serialized_start=2060
+  _globals['_REQUESTSTATUS']._serialized_end=2170
+  _globals['_SHARINGSTATUS']._serialized_start=2172
+  _globals['_SHARINGSTATUS']._serialized_end=2296
+  _globals['_DECISION']._serialized_start=2298
+  _globals['_DECISION']._serialized_end=2380
+  _globals['_POLICYKIND']._serialized_start=2382
+  _globals['_POLICYKIND']._serialized_end=2498
+  _globals['_REQUESTSTATE']._serialized_start=2500
+  _globals['_REQUESTSTATE']._serialized_end=2598
   _globals['_AUTHORIZATIONREQUEST']._serialized_start=69
   _globals['_AUTHORIZATIONREQUEST']._serialized_end=120
   _globals['_AUTHORIZATIONRESPONSE']._serialized_start=122
@@ -72,29 +72,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_POLICY']._serialized_start=774
   _globals['_POLICY']._serialized_end=865
   _globals['_APPINFO']._serialized_start=868
-  _globals['_APPINFO']._serialized_end=1120
-  _globals['_SETPOLICYREQUEST']._serialized_start=1122
-  _globals['_SETPOLICYREQUEST']._serialized_end=1190
-  _globals['_SETGRANTSREQUEST']._serialized_start=1192
-  _globals['_SETGRANTSREQUEST']._serialized_end=1263
-  _globals['_GRANTOBJECTSREQUEST']._serialized_start=1265
-  _globals['_GRANTOBJECTSREQUEST']._serialized_end=1331
-  _globals['_WITHDRAWOBJECTSREQUEST']._serialized_start=1333
-  _globals['_WITHDRAWOBJECTSREQUEST']._serialized_end=1388
-  _globals['_REQUESTEDOBJECT']._serialized_start=1390
-  _globals['_REQUESTEDOBJECT']._serialized_end=1457
-  _globals['_CONSENTREQUEST']._serialized_start=1460
-  _globals['_CONSENTREQUEST']._serialized_end=1734
-  _globals['_LISTREQUESTSREQUEST']._serialized_start=1736
-  _globals['_LISTREQUESTSREQUEST']._serialized_end=1757
-  _globals['_LISTREQUESTSRESPONSE']._serialized_start=1759
-  _globals['_LISTREQUESTSRESPONSE']._serialized_end=1825
-  _globals['_ANSWERREQUESTREQUEST']._serialized_start=1827
-  _globals['_ANSWERREQUESTREQUEST']._serialized_end=1927
-  _globals['_APPENDPOINT']._serialized_start=1929
-  _globals['_APPENDPOINT']._serialized_end=1979
-  _globals['_AUTHORIZATION']._serialized_start=2522
-  _globals['_AUTHORIZATION']._serialized_end=2910
-  _globals['_CONSENT']._serialized_start=2913
-  _globals['_CONSENT']._serialized_end=3766
+  _globals['_APPINFO']._serialized_end=1140
+  _globals['_SETSYNCAGENTREQUEST']._serialized_start=1142
+  _globals['_SETSYNCAGENTREQUEST']._serialized_end=1199
+  _globals['_SETPOLICYREQUEST']._serialized_start=1201
+  _globals['_SETPOLICYREQUEST']._serialized_end=1269
+  _globals['_SETGRANTSREQUEST']._serialized_start=1271
+  _globals['_SETGRANTSREQUEST']._serialized_end=1342
+  _globals['_GRANTOBJECTSREQUEST']._serialized_start=1344
+  _globals['_GRANTOBJECTSREQUEST']._serialized_end=1410
+  _globals['_WITHDRAWOBJECTSREQUEST']._serialized_start=1412
+  _globals['_WITHDRAWOBJECTSREQUEST']._serialized_end=1467
+  _globals['_REQUESTEDOBJECT']._serialized_start=1469
+  _globals['_REQUESTEDOBJECT']._serialized_end=1536
+  _globals['_CONSENTREQUEST']._serialized_start=1539
+  _globals['_CONSENTREQUEST']._serialized_end=1813
+  _globals['_LISTREQUESTSREQUEST']._serialized_start=1815
+  _globals['_LISTREQUESTSREQUEST']._serialized_end=1836
+  _globals['_LISTREQUESTSRESPONSE']._serialized_start=1838
+  _globals['_LISTREQUESTSRESPONSE']._serialized_end=1904
+  _globals['_ANSWERREQUESTREQUEST']._serialized_start=1906
+  _globals['_ANSWERREQUESTREQUEST']._serialized_end=2006
+  _globals['_APPENDPOINT']._serialized_start=2008
+  _globals['_APPENDPOINT']._serialized_end=2058
+  _globals['_AUTHORIZATION']._serialized_start=2601
+  _globals['_AUTHORIZATION']._serialized_end=2989
+  _globals['_CONSENT']._serialized_start=2992
+  _globals['_CONSENT']._serialized_end=3911
 # @@protoc_insertion_point(module_scope)

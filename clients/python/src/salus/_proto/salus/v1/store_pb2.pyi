@@ -116,16 +116,18 @@ class SampleBatch(_message.Message):
     def __init__(self, samples: _Optional[_Iterable[_Union[_samples_pb2.Sample, _Mapping]]] = ...) -> None: ...
 
 class AnchoredQueryRequest(_message.Message):
-    __slots__ = ("descriptors", "anchor", "limit", "live")
+    __slots__ = ("descriptors", "anchor", "limit", "live", "local_changes_only")
     DESCRIPTORS_FIELD_NUMBER: _ClassVar[int]
     ANCHOR_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     LIVE_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_CHANGES_ONLY_FIELD_NUMBER: _ClassVar[int]
     descriptors: _containers.RepeatedCompositeFieldContainer[TypedPredicate]
     anchor: int
     limit: int
     live: bool
-    def __init__(self, descriptors: _Optional[_Iterable[_Union[TypedPredicate, _Mapping]]] = ..., anchor: _Optional[int] = ..., limit: _Optional[int] = ..., live: _Optional[bool] = ...) -> None: ...
+    local_changes_only: bool
+    def __init__(self, descriptors: _Optional[_Iterable[_Union[TypedPredicate, _Mapping]]] = ..., anchor: _Optional[int] = ..., limit: _Optional[int] = ..., live: _Optional[bool] = ..., local_changes_only: _Optional[bool] = ...) -> None: ...
 
 class AnchoredBatch(_message.Message):
     __slots__ = ("added", "deleted", "anchor", "initial_results_complete", "more_changes")
