@@ -204,11 +204,47 @@ package struct PostgresMirror: Sendable {
 
     // MARK: Batches
 
+    /// The JSONB of a tombstone's metadata from a sample row's `metadata` column: the two sync
+    /// keys only, as the store keeps them.
+    static func syncKeys(of column: String) -> String {
+        """
+        coalesce((SELECT jsonb_object_agg(key, value) FROM jsonb_each(\(column)) \
+        WHERE key IN ('HKMetadataKeySyncIdentifier', 'HKMetadataKeySyncVersion')), '{}')
+        """
+    }
+
+    /// Locks the person's row until the transaction ends and returns the last `seq` given.
+    ///
+    /// **Rule: a person's rows are numbered in commit order.** Every transaction that writes
+    /// samples or tombstones takes the person's row first and numbers its rows after
+    /// `last_seq`, so a store that pulls "after seq N" (the other machines' rows) never misses a
+    /// row committed later with a lower number.
+    private func lockSequence(on connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await run(
+            "SELECT last_seq FROM salus.person WHERE person_id = \(person) FOR UPDATE", on: connection)
+        guard let row = rows.first else {
+            throw SyncError(.server, "the person's row is missing", field: "salus.person", value: person, expected: "a row made by open()")
+        }
+        return try row.decode(Int64.self)
+    }
+
+    private func setSequence(_ last: Int64, on connection: PostgresConnection) async throws {
+        _ = try await run("UPDATE salus.person SET last_seq = \(last) WHERE person_id = \(person)", on: connection)
+    }
+
     /// Upserts `added`, removes `deleted` (leaving tombstones) and moves the anchor from
     /// `state.anchor` to `newAnchor`, in one transaction; returns the new state.
+    ///
+    /// **Rule: on one sync identifier, the higher version wins; on equal versions, the sample the
+    /// server saw first.** A sample with a sync identifier (per source app and type, as in the
+    /// store) that meets a row of the same identifier with a higher or equal version is not
+    /// written: it gets a `superseded` tombstone, which every store applies (the one that sent it
+    /// too). One that meets a lower version replaces that row, which gets a `superseded`
+    /// tombstone. Why: two machines that edit the same entry while apart must end with the same
+    /// one, and "first seen by the server" is the one order both can agree on. A UUID with a
+    /// tombstone is never written again: deletions win.
     package func apply(added: [Sample], deleted: [DeletedObject], newAnchor: UInt64, state: FeedState) async throws -> FeedState {
-        let sampleRows = try added.map(SampleRow.init).jsonText()
-        let tombstoneRows = try deleted.map(TombstoneRow.init).jsonText()
+        var sampleRows = try added.map(SampleRow.init)
         let anchor = Int64(newAnchor)
         let changes = Int64(added.count + deleted.count)
         try await Self.transaction(connection, logger: logger) { connection in
@@ -223,7 +259,75 @@ package struct PostgresMirror: Sendable {
                 throw SyncError(.server, "the feed's anchor moved under this process (another salus-sync for the same store?)",
                                 field: "salus.feeds.anchor", value: "\(state.anchor)", expected: "the anchor this process read")
             }
-            if !added.isEmpty {
+            var seq = try await lockSequence(on: connection)
+
+            // Samples that lose to a row of the same sync identifier already on the server.
+            let contested = sampleRows.filter { $0.sync_identifier != nil && $0.sync_version != nil }
+            var losers = Set<UUID>()
+            if !contested.isEmpty {
+                let rows = try await run(
+                    """
+                    SELECT r.uuid FROM jsonb_to_recordset(\(try contested.jsonText())::jsonb) AS r(
+                        uuid uuid, type text, source_app_id text, sync_identifier text, sync_version double precision)
+                    WHERE EXISTS (
+                        SELECT 1 FROM salus.samples s
+                        WHERE s.person_id = \(person) AND s.source_app_id = r.source_app_id AND s.type = r.type
+                            AND s.sync_identifier = r.sync_identifier AND s.uuid <> r.uuid AND s.sync_version >= r.sync_version)
+                    """, on: connection)
+                for row in rows { losers.insert(try row.decode(UUID.self)) }
+            }
+            var tombstoneRows = deleted.map(TombstoneRow.init)
+                + added.filter { losers.contains($0.uuid) }.map { TombstoneRow(superseded: $0) }
+            for index in tombstoneRows.indices {
+                seq += 1
+                tombstoneRows[index].seq = seq
+            }
+            sampleRows.removeAll { losers.contains($0.uuid) }
+            if !tombstoneRows.isEmpty {
+                _ = try await run(
+                    """
+                    WITH gone AS (
+                        SELECT r.uuid, r.type, coalesce(r.metadata, '{}') AS metadata, r.reason, r.seq
+                        FROM jsonb_to_recordset(\(try tombstoneRows.jsonText())::jsonb)
+                            AS r(uuid uuid, type text, metadata jsonb, reason text, seq bigint)
+                    ), removed AS (
+                        DELETE FROM salus.samples s USING gone
+                        WHERE s.person_id = \(person) AND s.uuid = gone.uuid
+                    )
+                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor, seq, reason)
+                    SELECT \(person), uuid, \(origin), type, metadata, \(anchor), seq, reason FROM gone
+                    ON CONFLICT (person_id, uuid) DO NOTHING
+                    """, on: connection)
+            }
+            // Rows of the same sync identifier with a lower version than a sample written now.
+            let winners = sampleRows.filter { $0.sync_identifier != nil && $0.sync_version != nil }
+            if !winners.isEmpty {
+                let rows = try await run(
+                    """
+                    WITH r AS (
+                        SELECT * FROM jsonb_to_recordset(\(try winners.jsonText())::jsonb) AS x(
+                            uuid uuid, type text, source_app_id text, sync_identifier text, sync_version double precision)
+                    ), beaten AS (
+                        DELETE FROM salus.samples s USING r
+                        WHERE s.person_id = \(person) AND s.source_app_id = r.source_app_id AND s.type = r.type
+                            AND s.sync_identifier = r.sync_identifier AND s.uuid <> r.uuid AND s.sync_version < r.sync_version
+                        RETURNING s.uuid, s.type, s.metadata
+                    ), made AS (
+                        INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor, seq, reason)
+                        SELECT \(person), b.uuid, \(origin), b.type, \(unescaped: Self.syncKeys(of: "b.metadata")), \(anchor),
+                            \(seq) + row_number() OVER (), 'superseded'
+                        FROM beaten b
+                        ON CONFLICT (person_id, uuid) DO NOTHING
+                    )
+                    SELECT count(*)::bigint FROM beaten
+                    """, on: connection)
+                seq += try rows.first?.decode(Int64.self) ?? 0
+            }
+            for index in sampleRows.indices {
+                seq += 1
+                sampleRows[index].seq = seq
+            }
+            if !sampleRows.isEmpty {
                 _ = try await run(
                     """
                     INSERT INTO salus.samples (
@@ -231,20 +335,21 @@ package struct PostgresMirror: Sendable {
                         category_value, source_app_id, source_name, source_version, source_product_type, source_os_version,
                         device_name, device_manufacturer, device_model, device_hardware_version, device_firmware_version,
                         device_software_version, device_local_identifier, device_udi, metadata, sync_identifier, sync_version,
-                        creation_date, payload, anchor)
+                        creation_date, payload, anchor, seq)
                     SELECT \(person), r.uuid, \(origin), \(state.generation), r.type, r.kind,
                         to_timestamp(r.start_us / 1000000.0), to_timestamp(r.end_us / 1000000.0), r.quantity_value, r.quantity_unit,
                         r.category_value, r.source_app_id, r.source_name, r.source_version, r.source_product_type, r.source_os_version,
                         r.device_name, r.device_manufacturer, r.device_model, r.device_hardware_version, r.device_firmware_version,
                         r.device_software_version, r.device_local_identifier, r.device_udi, coalesce(r.metadata, '{}'), r.sync_identifier,
-                        r.sync_version, to_timestamp(r.creation_us / 1000000.0), decode(r.payload, 'base64'), \(anchor)
-                    FROM jsonb_to_recordset(\(sampleRows)::jsonb) AS r(
+                        r.sync_version, to_timestamp(r.creation_us / 1000000.0), decode(r.payload, 'base64'), \(anchor), r.seq
+                    FROM jsonb_to_recordset(\(try sampleRows.jsonText())::jsonb) AS r(
                         uuid uuid, type text, kind text, start_us bigint, end_us bigint, quantity_value double precision,
                         quantity_unit text, category_value integer, source_app_id text, source_name text, source_version text,
                         source_product_type text, source_os_version text, device_name text, device_manufacturer text,
                         device_model text, device_hardware_version text, device_firmware_version text, device_software_version text,
                         device_local_identifier text, device_udi text, metadata jsonb, sync_identifier text,
-                        sync_version double precision, creation_us bigint, payload text)
+                        sync_version double precision, creation_us bigint, payload text, seq bigint)
+                    WHERE NOT EXISTS (SELECT 1 FROM salus.tombstones t WHERE t.person_id = \(person) AND t.uuid = r.uuid)
                     ON CONFLICT (person_id, uuid) DO UPDATE SET
                         origin = EXCLUDED.origin, generation = EXCLUDED.generation, type = EXCLUDED.type, kind = EXCLUDED.kind,
                         start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, quantity_value = EXCLUDED.quantity_value,
@@ -259,24 +364,10 @@ package struct PostgresMirror: Sendable {
                         device_local_identifier = EXCLUDED.device_local_identifier, device_udi = EXCLUDED.device_udi,
                         metadata = EXCLUDED.metadata, sync_identifier = EXCLUDED.sync_identifier,
                         sync_version = EXCLUDED.sync_version, creation_date = EXCLUDED.creation_date,
-                        payload = EXCLUDED.payload, anchor = EXCLUDED.anchor, synced_at = now()
+                        payload = EXCLUDED.payload, anchor = EXCLUDED.anchor, seq = EXCLUDED.seq, synced_at = now()
                     """, on: connection)
             }
-            if !deleted.isEmpty {
-                _ = try await run(
-                    """
-                    WITH gone AS (
-                        SELECT r.uuid, r.type, coalesce(r.metadata, '{}') AS metadata
-                        FROM jsonb_to_recordset(\(tombstoneRows)::jsonb) AS r(uuid uuid, type text, metadata jsonb)
-                    ), removed AS (
-                        DELETE FROM salus.samples s USING gone
-                        WHERE s.person_id = \(person) AND s.uuid = gone.uuid
-                    )
-                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor)
-                    SELECT \(person), uuid, \(origin), type, metadata, \(anchor) FROM gone
-                    ON CONFLICT (person_id, uuid) DO NOTHING
-                    """, on: connection)
-            }
+            try await setSequence(seq, on: connection)
         }
         var next = state
         next.anchor = newAnchor
@@ -285,6 +376,58 @@ package struct PostgresMirror: Sendable {
         next.lastError = nil
         next.lastErrorAt = nil
         return next
+    }
+
+    // MARK: Between machines
+
+    /// One change another store sent, as this store pulls it.
+    package enum PulledChange: Sendable {
+        /// A sample, as `salus.v1.Sample` bytes (the row's `payload`).
+        case sample(UUID, [UInt8])
+        /// A deletion, or a sample that lost to another of its sync identifier.
+        case deletion(UUID)
+    }
+
+    /// The changes after `seq` that this store lacks: the samples and tombstones of the other
+    /// stores (and `superseded` tombstones of every store, its own included), of `types`, in
+    /// seq order, at most `limit`.
+    package func pull(after seq: Int64, types: [String], limit: Int) async throws -> [(seq: Int64, change: PulledChange)] {
+        let rows = try await run(
+            """
+            SELECT seq, uuid, payload FROM (
+                SELECT seq, uuid, payload FROM salus.samples
+                WHERE person_id = \(person) AND seq > \(seq) AND origin <> \(origin) AND type = ANY(\(types))
+                UNION ALL
+                SELECT seq, uuid, NULL::bytea FROM salus.tombstones
+                WHERE person_id = \(person) AND seq > \(seq) AND (origin <> \(origin) OR reason = 'superseded')
+                    AND type = ANY(\(types))
+            ) AS changes ORDER BY seq LIMIT \(Int64(limit))
+            """, on: connection)
+        return try rows.map { row in
+            let (seq, uuid, payload) = try row.decode((Int64, UUID, ByteBuffer?).self)
+            if let payload { return (seq, .sample(uuid, Array(payload.readableBytesView))) }
+            return (seq, .deletion(uuid))
+        }
+    }
+
+    /// Where this store's pull stands: the last seq applied (-1: nothing yet).
+    package func pulledSequence() async throws -> Int64 {
+        let rows = try await run(
+            "SELECT pulled_seq FROM salus.feeds WHERE person_id = \(person) AND origin = \(origin)", on: connection)
+        return try rows.first?.decode(Int64.self) ?? -1
+    }
+
+    /// Moves this store's pull from `old` to `new`; fails when another process moved it.
+    package func recordPulled(from old: Int64, to new: Int64) async throws {
+        let rows = try await run(
+            """
+            UPDATE salus.feeds SET pulled_seq = \(new)
+            WHERE person_id = \(person) AND origin = \(origin) AND pulled_seq = \(old) RETURNING pulled_seq
+            """, on: connection)
+        guard !rows.isEmpty else {
+            throw SyncError(.server, "the feed's pull position moved under this process (another salus-sync for the same store?)",
+                            field: "salus.feeds.pulled_seq", value: "\(old)", expected: "the position this process read")
+        }
     }
 
     // MARK: Full resync
@@ -311,6 +454,7 @@ package struct PostgresMirror: Sendable {
     /// from the store; it is removed and leaves a tombstone. One transaction with the flag.
     package func finishResync(state: FeedState) async throws -> (FeedState, removed: Int) {
         let removed = try await Self.transaction(connection, logger: logger) { connection in
+            let seq = try await lockSequence(on: connection)
             let rows = try await run(
                 """
                 WITH stale AS (
@@ -318,16 +462,15 @@ package struct PostgresMirror: Sendable {
                     WHERE person_id = \(person) AND origin = \(origin) AND generation < \(state.generation)
                     RETURNING uuid, type, metadata
                 ), kept AS (
-                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor)
-                    SELECT \(person), uuid, \(origin), type,
-                        coalesce((SELECT jsonb_object_agg(key, value) FROM jsonb_each(metadata)
-                                  WHERE key IN ('HKMetadataKeySyncIdentifier', 'HKMetadataKeySyncVersion')), '{}'),
-                        \(Int64(state.anchor))
+                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor, seq)
+                    SELECT \(person), uuid, \(origin), type, \(unescaped: Self.syncKeys(of: "metadata")),
+                        \(Int64(state.anchor)), \(seq) + row_number() OVER ()
                     FROM stale
                     ON CONFLICT (person_id, uuid) DO NOTHING
                 )
                 SELECT count(*)::bigint FROM stale
                 """, on: connection)
+            try await setSequence(seq + (try rows.first?.decode(Int64.self) ?? 0), on: connection)
             let updated = try await run(
                 """
                 UPDATE salus.feeds SET resyncing = false

@@ -38,6 +38,8 @@ struct SampleRow: Encodable {
     var sync_version: Double?
     var creation_us: Int64
     var payload: String
+    /// The person's change sequence on the server, set when the batch is committed.
+    var seq: Int64 = 0
 
     init(_ sample: Sample) throws {
         uuid = sample.uuid
@@ -77,17 +79,42 @@ struct SampleRow: Encodable {
     }
 }
 
+extension SampleRow {
+    /// The sample a row's `payload` holds, with the UUID, source revision and creation date it
+    /// has in the store that sent it.
+    static func sample(payload: [UInt8]) throws -> Sample {
+        let wire = try Salus_V1_Sample(serializedBytes: payload)
+        return try Sample(
+            wire: wire, path: "payload", source: SourceRevision(wire: wire.sourceRevision),
+            creationDate: WireDate.date(wire.creationDate))
+    }
+}
+
 /// A deleted object as a row of `salus.tombstones`: only the sync identifier and version survive
 /// a deletion, in the store as here.
 struct TombstoneRow: Encodable {
     var uuid: UUID
     var type: String
     var metadata: [String: MetadataJSON]
+    /// `deleted`, or `superseded`: a sample that lost to another of the same sync identifier.
+    var reason: String
+    /// The person's change sequence on the server, set when the batch is committed.
+    var seq: Int64 = 0
 
     init(_ deleted: DeletedObject) {
         uuid = deleted.uuid
         type = deleted.type.rawValue
         metadata = deleted.metadata.filter { MetadataKey.keptOnDeletion.contains($0.key) }.mapValues(MetadataJSON.init)
+        reason = "deleted"
+    }
+
+    /// The tombstone of a sample the server refused because another sample of the same app,
+    /// type and sync identifier has a higher version, or an equal one that came first.
+    init(superseded sample: Sample) {
+        uuid = sample.uuid
+        type = sample.type.rawValue
+        metadata = sample.metadata.filter { MetadataKey.keptOnDeletion.contains($0.key) }.mapValues(MetadataJSON.init)
+        reason = "superseded"
     }
 }
 

@@ -61,7 +61,8 @@ package struct StatusReport: Codable, Hashable, Sendable {
             do {
                 let store = try await HealthStore.connect(socketPath: storeSocket, appID: appID, appName: "Salus Sync")
                 let result = try await AnchoredObjectQueryDescriptor(
-                    predicates: options.types.map { SampleTypePredicate($0) }, anchor: QueryAnchor(rawValue: anchor), limit: lagLimit
+                    predicates: options.types.map { SampleTypePredicate($0) }, anchor: QueryAnchor(rawValue: anchor), limit: lagLimit,
+                    localChangesOnly: true
                 ).result(for: store)
                 await store.close()
                 let changes = result.addedSamples.count + result.deletedObjects.count

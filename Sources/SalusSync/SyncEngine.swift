@@ -17,6 +17,9 @@ package struct SyncOptions: Sendable {
     package var batchSize: Int = 2_000
     /// Save the inbox's rows into the store.
     package var inbox: Bool = true
+    /// Bring the other stores' samples and deletions (the person's other machines) into this
+    /// store; needs the owner to have made the app the store's sync agent.
+    package var pull: Bool = true
     /// How often the inbox and the app's access are looked at.
     package var pollInterval: Duration = .seconds(1)
     /// The first wait after a failure; doubled at each failure in a row up to ``maximumBackoff``.
@@ -164,6 +167,9 @@ package final class SyncEngine: Sendable {
                     if self.options.inbox {
                         group.addTask { try await self.inbox(store: store) }
                     }
+                    if self.options.pull {
+                        group.addTask { try await self.pull(store: store) }
+                    }
                     try await group.next()
                     group.cancelAll()
                 }
@@ -218,7 +224,7 @@ package final class SyncEngine: Sendable {
     private func readPage(store: HealthStore, anchor: UInt64) async -> Result<AnchoredObjectQueryResult, SalusError> {
         do {
             return .success(try await AnchoredObjectQueryDescriptor(
-                predicates: predicates, anchor: QueryAnchor(rawValue: anchor), limit: options.batchSize
+                predicates: predicates, anchor: QueryAnchor(rawValue: anchor), limit: options.batchSize, localChangesOnly: true
             ).result(for: store))
         } catch {
             return .failure(error)
@@ -252,7 +258,8 @@ package final class SyncEngine: Sendable {
     func follow(mirror: PostgresMirror, store: HealthStore, state initial: FeedState) async throws {
         var state = initial
         update { $0.phase = .live }
-        let query = AnchoredObjectQueryDescriptor(predicates: predicates, anchor: QueryAnchor(rawValue: state.anchor))
+        let query = AnchoredObjectQueryDescriptor(
+            predicates: predicates, anchor: QueryAnchor(rawValue: state.anchor), localChangesOnly: true)
         for try await update in query.results(for: store) {
             state = try await commit(update, mirror: mirror, state: state)
         }
@@ -297,6 +304,100 @@ package final class SyncEngine: Sendable {
             }
             try await Task.sleep(for: options.pollInterval)
         }
+    }
+
+    /// Brings the other stores' changes into this one, on a connection of its own: the rows
+    /// after this store's `pulled_seq`, in seq order, as replicas (so the feed above, which reads
+    /// local changes only, never sends them back).
+    ///
+    /// **Rule: the pull position moves only after the store has the changes.** A crash between
+    /// the two pulls them again, and a replica save is idempotent on the UUID (a sample already
+    /// here is `present`, one deleted here stays deleted).
+    ///
+    /// A store whose owner has not made this app the sync agent refuses replicas; that is
+    /// reported (status `notSyncAgent`) and asked again every ten polls, while the feed to the
+    /// server goes on.
+    func pull(store: HealthStore) async throws {
+        let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
+        let types = options.types.map(\.identifier.rawValue)
+        do {
+            var position = try await mirror.pulledSequence()
+            while true {
+                let changes = try await mirror.answered(within: options.answerTimeout) { [position, options] in
+                    try await mirror.pull(after: position, types: types, limit: options.batchSize)
+                }
+                guard let last = changes.last?.seq else {
+                    try await Task.sleep(for: options.pollInterval)
+                    continue
+                }
+                let applied: Int
+                do {
+                    applied = try await apply(changes.map(\.change), to: store)
+                } catch let error as SalusError where error.code == .permissionDenied {
+                    let failure = SyncError(
+                        .notSyncAgent, "the store refuses the other machines' changes: \(error.message)", field: "appId",
+                        value: appID, expected: "the store's sync agent (salusctl apps sync-agent \(appID))")
+                    logger.warning("cannot bring the other machines' changes", metadata: ["error": "\(failure)"])
+                    update { $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
+                    try await Task.sleep(for: options.pollInterval * 10)
+                    continue
+                }
+                try await mirror.answered(within: options.answerTimeout) { [position] in
+                    try await mirror.recordPulled(from: position, to: last)
+                }
+                position = last
+                update { $0.replicasApplied = ($0.replicasApplied ?? 0) + Int64(applied) }
+                if changes.count < options.batchSize { try await Task.sleep(for: options.pollInterval) }
+            }
+        } catch {
+            await mirror.close()
+            throw error
+        }
+    }
+
+    /// Applies pulled changes in order, each run of samples as one replica save and each run of
+    /// deletions as one replica deletion; returns how many changed the store.
+    func apply(_ changes: [PostgresMirror.PulledChange], to store: HealthStore) async throws -> Int {
+        var applied = 0
+        var samples: [Sample] = []
+        var deletions: [UUID] = []
+        func flush() async throws {
+            if !samples.isEmpty {
+                applied += try await store.saveReplicas(samples).filter { outcome in
+                    switch outcome {
+                    case .saved, .replaced: true
+                    case .present, .deletedHere, .keptLocal: false
+                    }
+                }.count
+                samples = []
+            }
+            if !deletions.isEmpty {
+                applied += try await store.deleteReplicas(uuids: deletions)
+                deletions = []
+            }
+        }
+        for change in changes {
+            switch change {
+            case .sample(let uuid, let payload):
+                if !deletions.isEmpty { try await flush() }
+                do {
+                    samples.append(try SampleRow.sample(payload: payload))
+                } catch {
+                    // A row this build cannot read stays on the server; the others go on.
+                    logger.error("a sample on the server cannot be read; skipped", metadata: ["uuid": "\(uuid)", "error": "\(error)"])
+                    update {
+                        $0.lastError = "salus.samples row \(uuid): the payload is not a sample this build reads (\(error))"
+                        $0.lastErrorCode = SyncError.Code.server.rawValue
+                        $0.lastErrorAt = Date()
+                    }
+                }
+            case .deletion(let uuid):
+                if !samples.isEmpty { try await flush() }
+                deletions.append(uuid)
+            }
+        }
+        try await flush()
+        return applied
     }
 
     /// Saves the inbox's pending rows into the store at every poll, on a connection of its own.

@@ -17,6 +17,9 @@ package struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         package static let inbox = Code(rawValue: "inbox")
         /// The owner withdrew the app's access to a type.
         package static let accessRevoked = Code(rawValue: "accessRevoked")
+        /// The store refuses the other machines' changes: the owner has not made this app its
+        /// sync agent. The feed to the server goes on.
+        package static let notSyncAgent = Code(rawValue: "notSyncAgent")
         /// The code's name.
         package var description: String { rawValue }
     }

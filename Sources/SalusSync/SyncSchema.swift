@@ -101,5 +101,21 @@ package enum SyncSchema {
         );
         CREATE INDEX inbox_pending ON salus.inbox (person_id, id) WHERE applied_at IS NULL;
         """,
+        // Between a person's machines: every row written gets the person's next `seq` (in the
+        // transaction that holds the person's row, so seq order is commit order), and each store
+        // pulls the rows of the other stores after its `pulled_seq`. `reason` tells a deletion
+        // from a sample that lost to another of the same sync identifier ('superseded'), which
+        // every store removes, the one that sent it included.
+        """
+        ALTER TABLE salus.person ADD COLUMN last_seq bigint NOT NULL DEFAULT 0;
+        ALTER TABLE salus.samples ADD COLUMN seq bigint NOT NULL DEFAULT 0;
+        ALTER TABLE salus.tombstones ADD COLUMN seq bigint NOT NULL DEFAULT 0;
+        ALTER TABLE salus.tombstones ADD COLUMN reason text NOT NULL DEFAULT 'deleted';
+        ALTER TABLE salus.feeds ADD COLUMN pulled_seq bigint NOT NULL DEFAULT -1;
+        CREATE INDEX samples_seq ON salus.samples (person_id, seq);
+        CREATE INDEX tombstones_seq ON salus.tombstones (person_id, seq);
+        CREATE INDEX samples_sync_identifier ON salus.samples (person_id, source_app_id, type, sync_identifier)
+            WHERE sync_identifier IS NOT NULL;
+        """,
     ]
 }

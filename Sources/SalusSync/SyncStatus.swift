@@ -48,6 +48,9 @@ package struct SyncStatus: Codable, Hashable, Sendable {
     package var inboxApplied: Int64
     /// Inbox rows that could not become samples.
     package var inboxRejected: Int64
+    /// Samples saved and deleted in this store from the person's other stores (nil in status
+    /// files written before there was a pull).
+    package var replicasApplied: Int64?
     /// When this status was written.
     package var updatedAt: Date
 

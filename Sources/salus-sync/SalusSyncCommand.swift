@@ -17,6 +17,9 @@ struct SalusSyncCommand: AsyncParsableCommand {
         discussion: """
             An app like any other: register it (salusctl apps add org.salus.sync ...), grant it the \
             types, and start it with salusctl launch --app org.salus.sync -- salus-sync run .... \
+            Each of the person's machines runs it against the same server with its own --origin; \
+            made the store's sync agent (salusctl apps sync-agent org.salus.sync), it also brings \
+            the other machines' samples and deletions into this store. \
             The connection string comes from --database-file or \(DatabaseSettings.environmentVariable), \
             never the command line: postgresql://user@host/db?sslmode=verify-full&sslrootcert=ca.pem, \
             or key=value pairs (host=/run/postgresql dbname=care).
@@ -93,6 +96,9 @@ struct Run: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not save the server's inbox into the store.")
     var noInbox = false
 
+    @Flag(name: .long, help: "Do not bring the person's other machines' samples and deletions into this store (it needs the app to be the store's sync agent: salusctl apps sync-agent).")
+    var noPull = false
+
     @Option(name: .long, help: ArgumentHelp("Log level (trace, debug, info, notice, warning, error).", valueName: "level"))
     var logLevel: String = "info"
 
@@ -112,6 +118,7 @@ struct Run: AsyncParsableCommand {
         options.maximumBackoff = .milliseconds(maximumBackoff)
         options.initialBackoff = min(options.initialBackoff, options.maximumBackoff)
         options.inbox = !noInbox
+        options.pull = !noPull
         var logger = Logger(label: "salus-sync")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let database = try feed.connection.database()
