@@ -147,7 +147,7 @@ package final class SyncEngine: Sendable {
     func session() async throws {
         let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
         do {
-            let opened = try await mirror.open()
+            let opened = try await mirror.answered(within: options.answerTimeout) { try await mirror.open() }
             update { $0.anchor = opened.anchor }
             let store: HealthStore
             do {
@@ -321,7 +321,7 @@ package final class SyncEngine: Sendable {
         let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
         let types = options.types.map(\.identifier.rawValue)
         do {
-            var position = try await mirror.pulledSequence()
+            var position = try await mirror.answered(within: options.answerTimeout) { try await mirror.pulledSequence() }
             while true {
                 let changes = try await mirror.answered(within: options.answerTimeout) { [position, options] in
                     try await mirror.pull(after: position, types: types, limit: options.batchSize)

@@ -66,7 +66,7 @@ struct SyncConvergenceTests {
 
     /// Waits until both stores hold the same samples of `types` and the server's rows are those.
     static func waitForConvergence(_ laptop: Machine, _ desktop: Machine, _ server: SyncPostgresServer, types: [SampleType], count: Int) async throws {
-        try await S.waitUntil("both stores and the server to hold the same \(count) samples", timeout: .seconds(30)) {
+        try await S.waitUntil("both stores and the server to hold the same \(count) samples", timeout: .seconds(60)) {
             let left = try await laptop.samples(types)
             let right = try await desktop.samples(types)
             let rows = try await server.sampleUUIDs()
@@ -185,7 +185,7 @@ struct SyncConvergenceTests {
         let owner = try await Authz.owner(desktop.daemon)
         try await Machine.setAgent(owner)
         await owner.close()
-        try await S.waitUntil("both stores to hold 70 kg and 80 kg", timeout: .seconds(30)) {
+        try await S.waitUntil("both stores to hold 70 kg and 80 kg", timeout: .seconds(60)) {
             let left = try await kilograms(laptop)
             let right = try await kilograms(desktop)
             return (left == [70, 80] && right == [70, 80], "laptop \(left), desktop \(right)")

@@ -61,7 +61,7 @@ enum SyncSupport {
     /// Waits (polling every 50 ms, at most `timeout`) until `condition` holds; throws naming
     /// `what` with the last value (or error: the schema may not exist yet) seen otherwise.
     static func waitUntil(
-        _ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> (Bool, String)
+        _ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> (Bool, String)
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         var last = ""
@@ -79,7 +79,7 @@ enum SyncSupport {
     }
 
     /// Waits until the server's rows of `p1` are exactly the store's samples of `types`.
-    static func waitForMirror(_ daemon: DaemonHarness, _ server: SyncPostgresServer, types: [SampleType] = [steps], timeout: Duration = .seconds(20)) async throws {
+    static func waitForMirror(_ daemon: DaemonHarness, _ server: SyncPostgresServer, types: [SampleType] = [steps], timeout: Duration = .seconds(60)) async throws {
         try await waitUntil("the server's rows to equal the store's samples", timeout: timeout) {
             let store = try await storeUUIDs(daemon, types: types)
             let rows = try await server.sampleUUIDs()

@@ -163,7 +163,7 @@ struct ReplicaServiceTests {
         heart.type = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRate")
         heart.value = .quantity(Quantity(value: 60, unit: try SalusUnit(parsing: "count/min")))
         let denied = await #expect(throws: SalusError.self) { try await sync.saveReplicas([sample, heart]) }
-        #expect(denied?.code == .authorizationDenied)
+        #expect(denied?.code == .authorizationNotDetermined, "the owner never decided heart rate for the agent")
         #expect(denied?.value?.contains("HKQuantityTypeIdentifierHeartRate") == true)
         #expect(try await SampleQueryDescriptor(type: .quantity(.stepCount)).result(for: sync).isEmpty, "the batch saved nothing")
 
