@@ -25,6 +25,18 @@ package struct SyncBenchFigures: Codable, Sendable {
     package var liveLagMaxMilliseconds: Double
     /// Trials of the live lag.
     package var liveTrials: Int
+    /// With a peer store: seconds until it held every sample of the server (pulled and saved as
+    /// replicas), and replicas per second.
+    package var peerPullSeconds: Double?
+    /// Replicas saved in the peer store per second.
+    package var peerReplicasPerSecond: Double?
+    /// A live change from its save in the first store to its replica in the peer store, in
+    /// milliseconds (median and worst), with the poll interval used.
+    package var peerLiveLagMedianMilliseconds: Double?
+    /// The worst trial.
+    package var peerLiveLagMaxMilliseconds: Double?
+    /// The peer's poll interval, in milliseconds (a change waits for the next poll).
+    package var peerPollIntervalMilliseconds: Double?
 }
 
 /// `salus-sync bench`: saves `samples` step samples into the store, syncs them into a fresh
@@ -36,7 +48,7 @@ package enum SyncBench {
     /// Runs the bench and returns the figures; `progress` gets one line per phase.
     package static func run(
         samples: Int, batchSize: Int, liveTrials: Int, database: DatabaseSettings, storeSocket: String?, appID: String,
-        logger: Logger, progress: (String) -> Void
+        peerSocket: String? = nil, logger: Logger, progress: (String) -> Void
     ) async throws -> SyncBenchFigures {
         let person = "bench-\(getpid())-\(Int(Date().timeIntervalSince1970))"
         let store = try await HealthStore.connect(socketPath: storeSocket, appID: appID, appName: "Salus Sync bench")
@@ -68,10 +80,15 @@ package enum SyncBench {
         defer { task.cancel() }
         let watcher = try await PostgresMirror.connect(database, person: person, origin: "bench", logger: logger)
         do {
-            let figures = try await measure(
+            var figures = try await measure(
                 samples: samples, batchSize: batchSize, liveTrials: liveTrials, person: person, base: base, saveSeconds: saveSeconds,
                 syncStart: syncStart, engine: engine, watcher: watcher, storeSocket: storeSocket, appID: appID, logger: logger,
                 progress: progress)
+            if let peerSocket {
+                try await measurePeer(
+                    &figures, person: person, base: base, database: database, storeSocket: storeSocket, peerSocket: peerSocket,
+                    appID: appID, logger: logger, progress: progress)
+            }
             await watcher.close()
             return figures
         } catch {
@@ -128,6 +145,54 @@ package enum SyncBench {
             changesPerSecond: Double(samples) / syncSeconds, serverRowsPerSecond: Double(rowCount) / syncSeconds,
             batchSize: batchSize, liveLagMedianMilliseconds: lags.isEmpty ? 0 : lags[lags.count / 2],
             liveLagMaxMilliseconds: lags.last ?? 0, liveTrials: liveTrials)
+    }
+
+    /// A second store (another machine) pulls everything the first one sent, as replicas; then
+    /// single live changes go from the first store to the second.
+    private static func measurePeer(
+        _ figures: inout SyncBenchFigures, person: String, base: Date, database: DatabaseSettings, storeSocket: String?,
+        peerSocket: String, appID: String, logger: Logger, progress: (String) -> Void
+    ) async throws {
+        let clock = ContinuousClock()
+        let expected = Int64(figures.samples + figures.liveTrials)
+        var options = SyncOptions(person: person, origin: "bench-peer", types: [.quantity(.stepCount)])
+        options.batchSize = figures.batchSize
+        options.inbox = false
+        options.requestAuthorization = false
+        options.pollInterval = .milliseconds(100)
+        let peer = SyncEngine(options: options, database: database, storeSocket: peerSocket, appID: appID, logger: logger)
+        let started = clock.now
+        let task = Task { try await peer.run() }
+        defer { task.cancel() }
+        func waitFor(_ count: Int64) async throws {
+            while (peer.currentStatus.replicasApplied ?? 0) < count {
+                let status = peer.currentStatus
+                if status.phase == .stopped || status.lastErrorCode == SyncError.Code.notSyncAgent.rawValue {
+                    throw SyncError(.configuration, "the peer stopped: \(status.lastError ?? "no error recorded")")
+                }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        try await waitFor(expected)
+        let pullSeconds = seconds(clock.now - started)
+        progress("the peer store saved \(expected) replicas in \(format(pullSeconds)) s")
+
+        let store = try await HealthStore.connect(socketPath: storeSocket, appID: appID, appName: "Salus Sync bench")
+        var lags: [Double] = []
+        for trial in 0..<figures.liveTrials {
+            let start = base.addingTimeInterval(-Double(figures.liveTrials + trial + 1) * 60)
+            let began = clock.now
+            _ = try await store.save(.quantity(.stepCount, Quantity(value: 1, unit: .count), start: start, end: start.addingTimeInterval(60)))
+            try await waitFor(expected + Int64(trial + 1))
+            lags.append(seconds(clock.now - began) * 1_000)
+        }
+        await store.close()
+        lags.sort()
+        figures.peerPullSeconds = pullSeconds
+        figures.peerReplicasPerSecond = Double(expected) / pullSeconds
+        figures.peerLiveLagMedianMilliseconds = lags.isEmpty ? nil : lags[lags.count / 2]
+        figures.peerLiveLagMaxMilliseconds = lags.last
+        figures.peerPollIntervalMilliseconds = 100
     }
 
     static func seconds(_ duration: Duration) -> Double {

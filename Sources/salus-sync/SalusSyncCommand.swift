@@ -190,6 +190,11 @@ struct Bench: AsyncParsableCommand {
     @Option(name: .long, help: "Live changes timed one by one after the sync.")
     var liveTrials: Int = 50
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A second daemon's socket for this app, where the owner made it the sync agent (another machine): it pulls everything, then the live changes.",
+        valueName: "path"))
+    var peerSocket: String?
+
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
@@ -203,7 +208,7 @@ struct Bench: AsyncParsableCommand {
         logger.logLevel = .warning
         let figures = try await SyncBench.run(
             samples: samples, batchSize: batchSize, liveTrials: liveTrials, database: try connection.database(),
-            storeSocket: connection.socket, appID: connection.appID, logger: logger
+            storeSocket: connection.socket, appID: connection.appID, peerSocket: peerSocket, logger: logger
         ) { line in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
