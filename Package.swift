@@ -150,6 +150,7 @@ let package = Package(
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
 
@@ -271,7 +272,7 @@ let package = Package(
             name: "SalusStoreTests",
             dependencies: [
                 "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport", "SalusWire", "SalusProto",
-                "SalusSoak",
+                "SalusSoak", "SalusKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SalusKit
 import SalusModel
 import SalusProto
 import SalusRPC
@@ -87,6 +88,13 @@ enum StoreBenchmark {
             try raw.selectAll()
         }
         let pinned = try await query(client, pinned: true, expecting: saved)
+        // The same query as an app makes it: SalusKit, into model samples.
+        let kit = HealthStore(client: client)
+        let kitQueries = try await Comparison.interleaved(trials: trials) {
+            try await kitQuery(kit, expecting: saved)
+        } baseline: {
+            try raw.selectAll()
+        }
         let anchoredReads = try await Comparison.interleaved(trials: trials) {
             let (caught, elapsed) = try await catchUp(client, type: steps)
             precondition(caught == saved, "the anchored query returned \(caught) of \(saved) changes")
@@ -101,6 +109,8 @@ enum StoreBenchmark {
         results["store_trials"] = Double(trials)
         saves.record(into: &results, key: "save_rows_per_s", baselineKey: "raw_insert_rows_per_s", ratioKey: "save_ratio")
         queries.record(into: &results, key: "query_rows_per_s", baselineKey: "raw_select_rows_per_s", ratioKey: "query_ratio")
+        kitQueries.record(
+            into: &results, key: "kit_query_rows_per_s", baselineKey: "raw_select_rows_per_s_kit", ratioKey: "kit_query_ratio")
         anchoredReads.record(
             into: &results, key: "anchored_rows_per_s", baselineKey: "raw_select_rows_per_s_anchored", ratioKey: "anchored_ratio")
         results["query_rows_per_s_pinned"] = pinned
@@ -112,6 +122,7 @@ enum StoreBenchmark {
             tableRow("store save: rows/s", saves, digits: 0),
             tableRow("store sample query, reader on the global executor: rows/s", queries, digits: 0),
             ("store sample query, reader on the client's loop: rows/s", format(pinned, 0), "", ""),
+            tableRow("store sample query through SalusKit, into model samples: rows/s", kitQueries, digits: 0),
             tableRow("store anchored catch-up: rows/s", anchoredReads, digits: 0),
             ("save: bytes written per row", format(writtenPerRow, 0), "", ""),
             ("daemon RSS after save / after queries / peak MiB",
@@ -133,6 +144,16 @@ enum StoreBenchmark {
         let (queried, elapsed) = try await streamedQuery(client, request)
         precondition(queried == rows, "the query returned \(queried) of \(rows) rows")
         return Double(queried) / elapsed
+    }
+
+    /// The same query through SalusKit (``SampleQueryDescriptor``), each sample a model sample;
+    /// rows/s.
+    static func kitQuery(_ store: HealthStore, expecting rows: Int) async throws -> Double {
+        let start = ContinuousClock.now
+        var count = 0
+        for try await _ in SampleQueryDescriptor(type: .quantity(.stepCount)).samples(for: store) { count += 1 }
+        precondition(count == rows, "SalusKit's query returned \(count) of \(rows) rows")
+        return Double(count) / seconds(ContinuousClock.now - start)
     }
 
     /// Runs a streamed sample query to its end: (samples received, seconds).

@@ -404,6 +404,7 @@ targets += [
     target("Salus stream ≥ 2× grpc-swift-2's", "rpc_vs_grpc_stream_ratio"),
     target("save ≥ 50% of raw SQLite", "save_ratio", scale: 100, digits: 0, unit: "%"),
     target("streamed query ≥ 40% of a plain SELECT", "query_ratio", scale: 100, digits: 0, unit: "%"),
+    target("  the same through SalusKit, into model samples", "kit_query_ratio", scale: 100, digits: 0, unit: "%"),
     target("anchored catch-up ≥ 40% of a plain SELECT", "anchored_ratio", scale: 100, digits: 0, unit: "%"),
     target("a day's query p50 ≤ 5 ms on the scale store", "scale_day_query_p50_ms", unit: " ms"),
     target("a year of merged daily sums ≤ 1 s on the scale store", "scale_year_daily_sums_ms", digits: 0, unit: " ms"),

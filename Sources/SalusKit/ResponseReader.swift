@@ -1,3 +1,4 @@
+import NIOCore
 import SalusRPC
 import SwiftProtobuf
 
@@ -35,6 +36,45 @@ struct ResponseReader<Message: SwiftProtobuf.Message> {
 
     /// The next message, or nil when the call has ended.
     mutating func next() async throws(SalusError) -> Message? {
+        if let failure {
+            self.failure = nil
+            throw failure
+        }
+        do {
+            guard let message = try await messages?.next() else {
+                messages = nil
+                return nil
+            }
+            return message
+        } catch {
+            messages = nil
+            throw SalusError.from(error)
+        }
+    }
+}
+
+/// The messages of one server-streaming call as bytes, for a reader that decodes them itself;
+/// the same rules as ``ResponseReader``.
+struct ByteResponseReader {
+    /// Kept so that the call lives as long as the reader.
+    private let stream: RPCResponseBytes?
+    private var messages: RPCResponseBytes.AsyncIterator?
+    private var failure: SalusError?
+
+    /// Starts `method` with `request` on `store`'s connection.
+    init(store: HealthStore, method: MethodDescriptor, request: some SwiftProtobuf.Message) {
+        do {
+            let stream = try store.client.serverStreamingBytes(method, request: request)
+            self.stream = stream
+            messages = stream.makeAsyncIterator()
+        } catch {
+            stream = nil
+            failure = SalusError.from(error)
+        }
+    }
+
+    /// The next message's bytes, or nil when the call has ended.
+    mutating func next() async throws(SalusError) -> ByteBuffer? {
         if let failure {
             self.failure = nil
             throw failure

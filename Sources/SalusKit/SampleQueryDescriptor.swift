@@ -96,32 +96,34 @@ public struct SampleQuerySamples: AsyncSequence, Sendable {
 
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(pages: ResponseReader(store: store, method: SalusMethods.Store.querySamples, request: request))
+        AsyncIterator(pages: ByteResponseReader(store: store, method: SalusMethods.Store.querySamples, request: request))
     }
 
-    /// Reads pages from the daemon as the samples are consumed.
+    /// Reads pages from the daemon as the samples are consumed, each straight from its bytes
+    /// (``SamplePageDecoder``).
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var pages: ResponseReader<Salus_V1_SampleBatch>
-        var page: [Salus_V1_Sample] = []
+        var pages: ByteResponseReader
+        var decoder = SamplePageDecoder()
+        var page: [Sample] = []
         var position = 0
         var received = 0
 
-        init(pages: ResponseReader<Salus_V1_SampleBatch>) {
+        init(pages: ByteResponseReader) {
             self.pages = pages
         }
 
         /// The next sample, or nil at the end; throws ``SalusError``.
         public mutating func next() async throws -> Sample? {
             while position == page.count {
-                guard let batch = try await pages.next() else { return nil }
-                page = batch.samples
+                guard let bytes = try await pages.next() else { return nil }
+                page = try decoder.samples(field: 1, of: bytes, path: "samples", first: received)
                 position = 0
             }
             defer {
                 position += 1
                 received += 1
             }
-            return try Sample(received: page[position], path: "samples[\(received)]")
+            return page[position]
         }
     }
 }

@@ -257,3 +257,42 @@ package final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequ
 
     package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
 }
+
+extension RPCClient {
+    /// Calls a server-streaming method and yields each response message's bytes undecoded, for
+    /// a reader that decodes them itself (SalusKit's sample pages). Same rules as
+    /// ``serverStreaming(_:request:responseType:options:)``.
+    package func serverStreamingBytes<Request: SwiftProtobuf.Message>(
+        _ method: MethodDescriptor,
+        request: Request,
+        options: CallOptions = .init()
+    ) throws -> RPCResponseBytes {
+        let stream = try open(method, payload: try request.serializedBytes(), flags: [.remoteClosed], options: options)
+        return RPCResponseBytes(stream: stream)
+    }
+}
+
+/// The responses of a server-streaming call as bytes, in order; throws the call's error at the
+/// end. Dropping it before the end cancels the call on the server.
+package final class RPCResponseBytes: AsyncSequence, Sendable {
+    package typealias Element = ByteBuffer
+    let stream: ClientStream
+
+    init(stream: ClientStream) {
+        self.stream = stream
+    }
+
+    deinit {
+        stream.cancel()
+    }
+
+    package struct AsyncIterator: AsyncIteratorProtocol {
+        let owner: RPCResponseBytes
+
+        package mutating func next() async throws -> ByteBuffer? {
+            try await owner.stream.nextMessage()
+        }
+    }
+
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import NIOCore
+import SalusModel
+import SalusProto
+import SalusWire
+import SwiftProtobuf
+
+/// Reads the samples of a page (`salus.v1.SampleBatch` field 1, `AnchoredBatch` field 1) from
+/// its bytes straight into model samples.
+///
+/// **Rule: fields that repeat are read once.** A page's samples mostly share their type, unit,
+/// source revision and device; each is decoded when its bytes differ from the previous sample's
+/// and reused otherwise, so a page of one watch's heart rate costs one source, one device and one
+/// unit parse, not one per sample. Quantity and category samples (with their metadata) are read
+/// here; any other kind, and anything unexpected (a value missing, a unit that does not parse, a
+/// UUID of the wrong size), goes through SwiftProtobuf and ``Sample/init(received:path:)`` for
+/// that one sample, so the result and the errors are always those of the generated code. A test
+/// compares the two on every sample kind.
+package struct SamplePageDecoder {
+    private var lastType: [UInt8] = []
+    private var type = TypeIdentifier(rawValue: "")
+    private var lastUnit: [UInt8] = []
+    private var unit: SalusUnit?
+    private var lastSource: [UInt8]?
+    private var source = SourceRevision(appID: "", name: "")
+    private var lastDevice: [UInt8]?
+    private var device: Device?
+
+    /// A decoder with nothing cached.
+    package init() {}
+
+    /// The same samples through the generated code (SwiftProtobuf, then
+    /// ``Sample/init(received:path:)``): what ``samples(field:of:path:first:)`` must equal.
+    package static func reference(field: Int, of bytes: [UInt8], path: String) throws -> [Sample] {
+        guard field == 1 else { throw SalusError(code: .malformedMessage, message: "only field 1 is a list of samples") }
+        let batch = try Salus_V1_SampleBatch(serializedBytes: bytes)
+        return try batch.samples.enumerated().map { index, wire in try Sample(received: wire, path: "\(path)[\(index)]") }
+    }
+
+    /// The samples in `field` of the message `bytes`; `path` names the list in errors
+    /// ("samples"), numbering from `first`.
+    package mutating func samples(field: Int, of bytes: ByteBuffer, path: String, first: Int = 0) throws(SalusError) -> [Sample] {
+        var samples: [Sample] = []
+        let outcome: SalusError? = bytes.withUnsafeReadableBytes { raw in
+            do {
+                var reader = WireReader(raw)
+                while let (number, wireType) = try reader.tag() {
+                    guard number == field, wireType == 2 else {
+                        try reader.skip(wireType)
+                        continue
+                    }
+                    let range = try reader.lengthDelimited()
+                    let index = first + samples.count
+                    if let sample = decode(WireReader(UnsafeRawBufferPointer(rebasing: raw[range]))) {
+                        samples.append(sample)
+                    } else {
+                        let wire = try Salus_V1_Sample(serializedBytes: Array(raw[range]))
+                        samples.append(try Sample(received: wire, path: "\(path)[\(index)]"))
+                    }
+                }
+                return nil
+            } catch let error as SalusError {
+                return error
+            } catch {
+                return SalusError(code: .malformedMessage, message: "the daemon's page does not decode: \(error)")
+            }
+        }
+        if let outcome { throw outcome }
+        return samples
+    }
+
+    /// A quantity or category sample read field by field; nil for anything else.
+    private mutating func decode(_ start: WireReader) -> Sample? {
+        var reader = start
+        var uuid: UUID?
+        var startDate: Int64 = 0
+        var endDate: Int64 = 0
+        var creationDate: Int64 = 0
+        var value: SampleValue?
+        var metadata: [String: MetadataValue] = [:]
+        var sourceSeen = false
+        var deviceSeen = false
+        do {
+            while let (number, wireType) = try reader.tag() {
+                switch (number, wireType) {
+                case (1, 2):
+                    let bytes = try reader.field()
+                    guard bytes.count == 16 else { return nil }
+                    var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                    withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
+                    uuid = UUID(uuid: raw)
+                case (2, 2):
+                    let bytes = try reader.field()
+                    if !bytes.elementsEqual(lastType) {
+                        lastType = Array(bytes)
+                        type = TypeIdentifier(rawValue: String(decoding: bytes, as: UTF8.self))
+                    }
+                case (3, 0): startDate = Int64(bitPattern: try reader.varint())
+                case (4, 0): endDate = Int64(bitPattern: try reader.varint())
+                case (5, 2):
+                    guard let quantity = try quantity(WireReader(reader.field())) else { return nil }
+                    value = .quantity(quantity)
+                case (6, 2):
+                    var category = WireReader(try reader.field())
+                    var raw: Int64 = 0
+                    while let (field, kind) = try category.tag() {
+                        if field == 1, kind == 0 { raw = Int64(bitPattern: try category.varint()) } else { try category.skip(kind) }
+                    }
+                    guard let exact = Int(exactly: raw) else { return nil }
+                    value = .category(exact)
+                case (10, 2):
+                    sourceSeen = true
+                    let bytes = try reader.field()
+                    if lastSource.map({ !bytes.elementsEqual($0) }) ?? true {
+                        lastSource = Array(bytes)
+                        source = try sourceRevision(WireReader(bytes))
+                    }
+                case (11, 2):
+                    deviceSeen = true
+                    let bytes = try reader.field()
+                    if lastDevice.map({ !bytes.elementsEqual($0) }) ?? true {
+                        lastDevice = Array(bytes)
+                        device = try deviceValue(WireReader(bytes))
+                    }
+                case (12, 2):
+                    guard let (key, entry) = try metadataEntry(WireReader(reader.field())) else { return nil }
+                    metadata[key] = entry
+                case (13, 0): creationDate = Int64(bitPattern: try reader.varint())
+                case (5...22, _):
+                    return nil  // another kind of value: the generated code reads it
+                default:
+                    try reader.skip(wireType)
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard let uuid, let value else { return nil }
+        if !sourceSeen {
+            lastSource = nil
+            source = SourceRevision(appID: "", name: "")
+        }
+        return Sample(
+            uuid: uuid, type: type, startDate: WireDate.date(startDate), endDate: WireDate.date(endDate), value: value,
+            sourceRevision: source, device: deviceSeen ? device : nil, metadata: metadata,
+            creationDate: WireDate.date(creationDate))
+    }
+
+    /// A `salus.v1.Quantity`; nil when its unit does not parse or its value is not finite.
+    private mutating func quantity(_ start: WireReader) throws -> Quantity? {
+        var reader = start
+        var value = 0.0
+        var unitBytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
+        while let (field, kind) = try reader.tag() {
+            switch (field, kind) {
+            case (1, 1): value = Double(bitPattern: try reader.fixed64())
+            case (2, 2): unitBytes = try reader.field()
+            default: try reader.skip(kind)
+            }
+        }
+        guard value.isFinite else { return nil }
+        if unit == nil || !unitBytes.elementsEqual(lastUnit) {
+            guard let parsed = try? SalusUnit(parsing: String(decoding: unitBytes, as: UTF8.self)) else { return nil }
+            lastUnit = Array(unitBytes)
+            unit = parsed
+        }
+        return unit.map { Quantity(value: value, unit: $0) }
+    }
+
+    private func sourceRevision(_ start: WireReader) throws -> SourceRevision {
+        var reader = start
+        var fields = ["", "", "", "", ""]
+        while let (field, kind) = try reader.tag() {
+            if (1...5).contains(field), kind == 2 {
+                fields[field - 1] = String(decoding: try reader.field(), as: UTF8.self)
+            } else {
+                try reader.skip(kind)
+            }
+        }
+        func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
+        return SourceRevision(
+            appID: fields[0], name: fields[1], version: optional(fields[2]), productType: optional(fields[3]),
+            osVersion: optional(fields[4]))
+    }
+
+    private func deviceValue(_ start: WireReader) throws -> Device {
+        var reader = start
+        var fields: [String?] = Array(repeating: nil, count: 8)
+        while let (field, kind) = try reader.tag() {
+            if (1...8).contains(field), kind == 2 {
+                fields[field - 1] = String(decoding: try reader.field(), as: UTF8.self)
+            } else {
+                try reader.skip(kind)
+            }
+        }
+        return Device(
+            name: fields[0], manufacturer: fields[1], model: fields[2], hardwareVersion: fields[3], firmwareVersion: fields[4],
+            softwareVersion: fields[5], localIdentifier: fields[6], udiDeviceIdentifier: fields[7])
+    }
+
+    /// One entry of the metadata map; nil when its value is missing or unreadable.
+    private mutating func metadataEntry(_ start: WireReader) throws -> (String, MetadataValue)? {
+        var reader = start
+        var key = ""
+        var value: MetadataValue?
+        while let (field, kind) = try reader.tag() {
+            switch (field, kind) {
+            case (1, 2): key = String(decoding: try reader.field(), as: UTF8.self)
+            case (2, 2):
+                var entry = WireReader(try reader.field())
+                value = nil
+                while let (inner, innerKind) = try entry.tag() {
+                    switch (inner, innerKind) {
+                    case (1, 2): value = .string(String(decoding: try entry.field(), as: UTF8.self))
+                    case (2, 1): value = .number(Double(bitPattern: try entry.fixed64()))
+                    case (3, 0): value = .bool(try entry.varint() != 0)
+                    case (4, 0): value = .date(WireDate.date(Int64(bitPattern: try entry.varint())))
+                    case (5, 2):
+                        guard let quantity = try quantity(WireReader(entry.field())) else { return nil }
+                        value = .quantity(quantity)
+                    default: try entry.skip(innerKind)
+                    }
+                }
+            default: try reader.skip(kind)
+            }
+        }
+        guard let value else { return nil }
+        return (key, value)
+    }
+}
+
+/// Reads protobuf's wire format from a buffer: tags, varints, fixed 64-bit values and
+/// length-delimited fields, failing on anything truncated.
+struct WireReader {
+    struct Truncated: Error {}
+
+    let bytes: UnsafeRawBufferPointer
+    private var position: Int
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        position = 0
+    }
+
+    /// The next field's number and wire type, or nil at the end.
+    mutating func tag() throws -> (Int, Int)? {
+        guard position < bytes.count else { return nil }
+        let key = try varint()
+        return (Int(truncatingIfNeeded: key >> 3), Int(key & 7))
+    }
+
+    mutating func varint() throws -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < bytes.count, shift < 64 {
+            let byte = bytes[position]
+            position += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+        throw Truncated()
+    }
+
+    mutating func fixed64() throws -> UInt64 {
+        guard bytes.count - position >= 8 else { throw Truncated() }
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 8])) }
+        position += 8
+        return UInt64(littleEndian: value)
+    }
+
+    /// The range of the next length-delimited field's contents.
+    mutating func lengthDelimited() throws -> Range<Int> {
+        let length = try varint()
+        guard length <= UInt64(bytes.count - position) else { throw Truncated() }
+        let range = position..<position + Int(length)
+        position += Int(length)
+        return range
+    }
+
+    /// The next length-delimited field's contents, as a buffer over `bytes`.
+    mutating func field() throws -> UnsafeRawBufferPointer {
+        let range = try lengthDelimited()
+        return UnsafeRawBufferPointer(rebasing: bytes[range])
+    }
+
+    /// Skips a field of `wireType` whose tag was read.
+    mutating func skip(_ wireType: Int) throws {
+        switch wireType {
+        case 0: _ = try varint()
+        case 1:
+            guard bytes.count - position >= 8 else { throw Truncated() }
+            position += 8
+        case 2: _ = try lengthDelimited()
+        case 5:
+            guard bytes.count - position >= 4 else { throw Truncated() }
+            position += 4
+        default: throw Truncated()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import NIOCore
+import SalusKit
+import SalusModel
+import SalusProto
+import SalusWire
+import SwiftProtobuf
+import Testing
+
+/// SalusKit reads a page's samples straight from its bytes; an app must not be able to tell:
+/// every page gives exactly the samples (and errors) the generated code gives.
+@Suite("SalusKit's page decoder")
+struct SamplePageDecoderTests {
+    static func page(_ samples: [Salus_V1_Sample]) throws -> [UInt8] {
+        var batch = Salus_V1_SampleBatch()
+        batch.samples = samples
+        return try batch.serializedBytes()
+    }
+
+    static func decode(_ bytes: [UInt8], decoder: inout SamplePageDecoder) throws -> [Sample] {
+        try decoder.samples(field: 1, of: ByteBuffer(bytes: bytes), path: "samples")
+    }
+
+    @Test("every kind, metadata value type and device form decodes to what the generated code gives, page after page")
+    func everyKind() throws {
+        let samples = WireEncodingTests.samples() + [
+            Fixtures.quantity(5, start: 80),  // no device after one with a device
+            Fixtures.quantity(6, start: 81, device: WireEncodingTests.fullDevice),
+            Fixtures.quantity(Fixtures.heartRate, 62, "count/min", start: 82, end: 83, device: Device(name: "Phone")),
+            Fixtures.quantity(7, start: 84, device: WireEncodingTests.fullDevice),  // back to an earlier device
+        ]
+        var wire = samples.map(\.wire)
+        // Another source in the middle, and one with no source revision at all.
+        var other = Fixtures.quantity(8, start: 85)
+        other.sourceRevision = SourceRevision(appID: "org.example.other", name: "Other", version: "2", productType: "", osVersion: "1.0")
+        wire.insert(other.wire, at: 3)
+        var bare = Fixtures.category(2, start: 90, end: 91).wire
+        bare.clearSourceRevision()
+        wire.append(bare)
+        var decoder = SamplePageDecoder()
+        // The whole list as one page, then in pages of 3 with the same decoder (its caches carry over).
+        let whole = try Self.page(wire)
+        #expect(try Self.decode(whole, decoder: &decoder) == (try SamplePageDecoder.reference(field: 1, of: whole, path: "samples")))
+        for start in stride(from: 0, to: wire.count, by: 3) {
+            let part = try Self.page(Array(wire[start..<min(start + 3, wire.count)]))
+            let lean = try Self.decode(part, decoder: &decoder)
+            let reference = try SamplePageDecoder.reference(field: 1, of: part, path: "samples")
+            #expect(lean == reference, "samples \(start)…")
+        }
+        #expect(try Self.decode(whole, decoder: &decoder).count == samples.count + 2)
+    }
+
+    @Test("a sample the generated code refuses is refused with the same field, value and expectation; a truncated page is malformed")
+    func errors() throws {
+        var badUnit = Fixtures.quantity(1, start: 0).wire
+        badUnit.quantity.unit = "furlongs/fortnight²"
+        var shortUUID = Fixtures.quantity(2, start: 1).wire
+        shortUUID.uuid = Data([1, 2, 3])
+        var noValue = Fixtures.quantity(3, start: 2).wire
+        noValue.value = nil
+        var badMetadata = Fixtures.quantity(4, start: 3).wire
+        badMetadata.metadata["org.example.empty"] = Salus_V1_MetadataValue()
+        for (index, bad) in [badUnit, shortUUID, noValue, badMetadata].enumerated() {
+            let bytes = try Self.page([Fixtures.quantity(9, start: 9).wire, bad])
+            var decoder = SamplePageDecoder()
+            let lean = #expect(throws: SalusError.self) { try Self.decode(bytes, decoder: &decoder) }
+            let reference = #expect(throws: SalusError.self) { try SamplePageDecoder.reference(field: 1, of: bytes, path: "samples") }
+            #expect(lean?.code == .malformedMessage, "case \(index)")
+            #expect(lean?.field == reference?.field, "case \(index)")
+            #expect(lean?.field?.hasPrefix("samples[1]") == true, "case \(index): \(lean?.field ?? "-")")
+            #expect(lean?.value == reference?.value && lean?.expected == reference?.expected, "case \(index)")
+        }
+        let whole = try Self.page([Fixtures.quantity(1, start: 0).wire])
+        var decoder = SamplePageDecoder()
+        let truncated = #expect(throws: SalusError.self) { try Self.decode(Array(whole.dropLast(3)), decoder: &decoder) }
+        #expect(truncated?.code == .malformedMessage)
+    }
+}
