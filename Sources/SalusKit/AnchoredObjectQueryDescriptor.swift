@@ -108,17 +108,20 @@ public struct AnchoredObjectQueryUpdates: AsyncSequence, Sendable {
     /// Starts the query.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
-            batches: ResponseReader(store: store, method: SalusMethods.Store.queryAnchored, request: request), anchor: request.anchor)
+            batches: ByteResponseReader(store: store, method: SalusMethods.Store.queryAnchored, request: request),
+            anchor: request.anchor)
     }
 
-    /// Reads batches from the daemon as updates are consumed.
+    /// Reads batches from the daemon as updates are consumed, each straight from its bytes
+    /// (``SamplePageDecoder``).
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var batches: ResponseReader<Salus_V1_AnchoredBatch>
+        var batches: ByteResponseReader
+        var decoder = SamplePageDecoder()
         var anchor: UInt64
         var initialDone = false
         var batchIndex = 0
 
-        init(batches: ResponseReader<Salus_V1_AnchoredBatch>, anchor: UInt64) {
+        init(batches: ByteResponseReader, anchor: UInt64) {
             self.batches = batches
             self.anchor = anchor
         }
@@ -127,15 +130,11 @@ public struct AnchoredObjectQueryUpdates: AsyncSequence, Sendable {
         public mutating func next() async throws -> AnchoredObjectQueryResult? {
             var result = AnchoredObjectQueryResult(addedSamples: [], deletedObjects: [], newAnchor: QueryAnchor(rawValue: anchor))
             var gotAny = false
-            while let batch = try await batches.next() {
-                let path = "batches[\(batchIndex)]"
+            while let bytes = try await batches.next() {
+                let batch = try decoder.anchoredBatch(bytes, path: "batches[\(batchIndex)]")
                 batchIndex += 1
-                for (index, sample) in batch.added.enumerated() {
-                    result.addedSamples.append(try Sample(received: sample, path: "\(path).added[\(index)]"))
-                }
-                for (index, deleted) in batch.deleted.enumerated() {
-                    result.deletedObjects.append(try DeletedObject(received: deleted, path: "\(path).deleted[\(index)]"))
-                }
+                result.addedSamples += batch.added
+                result.deletedObjects += batch.deleted
                 anchor = Swift.max(anchor, batch.anchor)
                 result.newAnchor = QueryAnchor(rawValue: anchor)
                 result.hasMore = batch.moreChanges

@@ -41,22 +41,56 @@ package struct SamplePageDecoder {
     /// ("samples"), numbering from `first`.
     package mutating func samples(field: Int, of bytes: ByteBuffer, path: String, first: Int = 0) throws(SalusError) -> [Sample] {
         var samples: [Sample] = []
+        try Self.read(bytes) { reader, number, wireType, raw throws in
+            guard number == field, wireType == 2 else {
+                try reader.skip(wireType)
+                return
+            }
+            let range = try reader.lengthDelimited()
+            samples.append(try sample(raw, range, path: "\(path)[\(first + samples.count)]"))
+        }
+        return samples
+    }
+
+    /// An `AnchoredBatch`: its added samples (field 1) read as ``samples(field:of:path:first:)``
+    /// reads them, its deleted objects, anchor and flags; `path` names the batch in errors.
+    package mutating func anchoredBatch(_ bytes: ByteBuffer, path: String) throws(SalusError)
+        -> (added: [Sample], deleted: [DeletedObject], anchor: UInt64, initialResultsComplete: Bool, moreChanges: Bool)
+    {
+        var added: [Sample] = []
+        var deleted: [DeletedObject] = []
+        var anchor: UInt64 = 0
+        var complete = false
+        var more = false
+        try Self.read(bytes) { reader, number, wireType, raw throws in
+            switch (number, wireType) {
+            case (1, 2):
+                let range = try reader.lengthDelimited()
+                added.append(try sample(raw, range, path: "\(path).added[\(added.count)]"))
+            case (2, 2):
+                let range = try reader.lengthDelimited()
+                let wire = try Salus_V1_DeletedObject(serializedBytes: Array(raw[range]))
+                deleted.append(try DeletedObject(received: wire, path: "\(path).deleted[\(deleted.count)]"))
+            case (3, 0): anchor = try reader.varint()
+            case (4, 0): complete = try reader.varint() != 0
+            case (5, 0): more = try reader.varint() != 0
+            default: try reader.skip(wireType)
+            }
+        }
+        return (added, deleted, anchor, complete, more)
+    }
+
+    /// Calls `field` for each top-level field of `bytes` with the reader after its tag; any
+    /// failure becomes a ``SalusError`` (`malformedMessage` for bytes that do not decode).
+    private static func read(
+        _ bytes: ByteBuffer,
+        _ field: (inout WireReader, Int, Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws(SalusError) {
         let outcome: SalusError? = bytes.withUnsafeReadableBytes { raw in
             do {
                 var reader = WireReader(raw)
                 while let (number, wireType) = try reader.tag() {
-                    guard number == field, wireType == 2 else {
-                        try reader.skip(wireType)
-                        continue
-                    }
-                    let range = try reader.lengthDelimited()
-                    let index = first + samples.count
-                    if let sample = decode(WireReader(UnsafeRawBufferPointer(rebasing: raw[range]))) {
-                        samples.append(sample)
-                    } else {
-                        let wire = try Salus_V1_Sample(serializedBytes: Array(raw[range]))
-                        samples.append(try Sample(received: wire, path: "\(path)[\(index)]"))
-                    }
+                    try field(&reader, number, wireType, raw)
                 }
                 return nil
             } catch let error as SalusError {
@@ -66,7 +100,13 @@ package struct SamplePageDecoder {
             }
         }
         if let outcome { throw outcome }
-        return samples
+    }
+
+    /// The sample in `raw[range]`: read here, or through the generated code.
+    private mutating func sample(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, path: @autoclosure () -> String) throws -> Sample {
+        if let sample = decode(WireReader(UnsafeRawBufferPointer(rebasing: raw[range]))) { return sample }
+        let wire = try Salus_V1_Sample(serializedBytes: Array(raw[range]))
+        return try Sample(received: wire, path: path())
     }
 
     /// A quantity or category sample read field by field; nil for anything else.

@@ -75,4 +75,29 @@ struct SamplePageDecoderTests {
         let truncated = #expect(throws: SalusError.self) { try Self.decode(Array(whole.dropLast(3)), decoder: &decoder) }
         #expect(truncated?.code == .malformedMessage)
     }
+
+    @Test("an anchored batch: its added samples, deleted objects with their sync keys, anchor and flags, as the generated code reads them")
+    func anchoredBatches() throws {
+        var batch = Salus_V1_AnchoredBatch()
+        batch.added = WireEncodingTests.samples().map(\.wire)
+        let gone = DeletedObject(
+            uuid: UUID(), type: Fixtures.steps,
+            metadata: [MetadataKey.syncIdentifier: .string("walk-1"), MetadataKey.syncVersion: .number(2)])
+        let second = DeletedObject(uuid: UUID(), type: Fixtures.sleep, metadata: [:])
+        batch.deleted = [gone.wire, second.wire]
+        batch.anchor = 1_234_567_890_123
+        batch.moreChanges = true
+        let bytes: [UInt8] = try batch.serializedBytes()
+        var decoder = SamplePageDecoder()
+        let lean = try decoder.anchoredBatch(ByteBuffer(bytes: bytes), path: "batches[0]")
+        #expect(lean.added == (try SamplePageDecoder.reference(field: 1, of: bytes, path: "batches[0].added")))
+        #expect(lean.deleted == [gone, second])
+        #expect(lean.anchor == 1_234_567_890_123)
+        #expect(lean.moreChanges && !lean.initialResultsComplete)
+        batch.moreChanges = false
+        batch.initialResultsComplete = true
+        batch.added = []
+        let flags = try decoder.anchoredBatch(ByteBuffer(bytes: try batch.serializedBytes() as [UInt8]), path: "batches[1]")
+        #expect(flags.initialResultsComplete && !flags.moreChanges && flags.added.isEmpty && flags.deleted.count == 2)
+    }
 }
