@@ -137,12 +137,15 @@ let package = Package(
             name: "SalusServer",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
-                "SalusStatistics", "SalusImport", "SalusDocuments",
+                "SalusStatistics", "SalusImport", "SalusDocuments", "CSalusMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+
+        // glibc's malloc tuning (mallopt), which Swift's Glibc module does not export.
+        .target(name: "CSalusMalloc"),
 
         // The Swift client library for apps.
         .target(

@@ -106,6 +106,8 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             if !report.isClean { throw ExitCode(1) }
             return
         }
+        // Before the daemon's threads allocate: two malloc arenas (MallocArenas says why).
+        MallocArenas.limit(environment: ProcessInfo.processInfo.environment)
         // Sockets, the database and everything else the daemon creates are the owner's only.
         umask(0o077)
         let level = Logger.Level(rawValue: logLevel)!
