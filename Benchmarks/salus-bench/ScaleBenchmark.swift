@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Logging
+import SalusKit
 import SalusModel
 import SalusProto
 import SalusRPC
@@ -119,6 +120,7 @@ extension ScaleBenchmark {
         // One day's heart rate, on days spread over the decade (the same days every run).
         var latencies: [Double] = []
         var perDay = 0
+        var dayCounts: [Int] = []
         var state: UInt64 = 0x5A1D_5EED
         for _ in 0..<(quick ? 40 : 200) {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -132,8 +134,27 @@ extension ScaleBenchmark {
             let (count, elapsed) = try await StoreBenchmark.streamedQuery(client, request)
             latencies.append(elapsed * 1000)
             perDay = count
+            dayCounts.append(count)
         }
         latencies.sort()
+        // The same days through SalusKit, into model samples: what an app gets.
+        let kit = HealthStore(client: client)
+        var kitLatencies: [Double] = []
+        state = 0x5A1D_5EED
+        for _ in 0..<(quick ? 40 : 200) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let first = origin + Int64((state >> 33) % 3650) * day
+            let window = SamplePredicate.dateWindow(DateWindow(
+                start: Date(timeIntervalSince1970: Double(first) / 1e6), end: Date(timeIntervalSince1970: Double(first + day) / 1e6)))
+            let start = ContinuousClock.now
+            var count = 0
+            for try await _ in SampleQueryDescriptor(type: .quantity(.heartRate), predicate: window).samples(for: kit) { count += 1 }
+            kitLatencies.append(milliseconds(ContinuousClock.now - start))
+            precondition(
+                count == dayCounts[kitLatencies.count - 1],
+                "SalusKit's day query returned \(count) of \(dayCounts[kitLatencies.count - 1]) samples")
+        }
+        kitLatencies.sort()
 
         // A year of daily step totals, merged across sources.
         var yearly: [Double] = []
@@ -175,6 +196,8 @@ extension ScaleBenchmark {
         results["scale_day_query_samples"] = Double(perDay)
         results["scale_day_query_p50_ms"] = percentile(latencies, 0.5)
         results["scale_day_query_p99_ms"] = percentile(latencies, 0.99)
+        results["scale_day_query_kit_p50_ms"] = percentile(kitLatencies, 0.5)
+        results["scale_day_query_kit_p99_ms"] = percentile(kitLatencies, 0.99)
         results["scale_year_daily_sums_ms"] = year.median
         results["scale_year_daily_sums_ms_min"] = year.min
         results["scale_year_daily_sums_ms_max"] = year.max
@@ -189,6 +212,8 @@ extension ScaleBenchmark {
         let table: [(String, String, String, String)] = [
             ("\(stored.rows / 1_000_000)M samples: a day's heart rate (\(perDay)), p50 / p99 ms",
              format(percentile(latencies, 0.5), 2) + " / " + format(percentile(latencies, 0.99), 2), "", ""),
+            ("\(stored.rows / 1_000_000)M samples: the same through SalusKit, model samples, p50 / p99 ms",
+             format(percentile(kitLatencies, 0.5), 2) + " / " + format(percentile(kitLatencies, 0.99), 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: a year of merged daily step sums, ms", year.formatted(), "", ""),
             ("\(stored.rows / 1_000_000)M samples: catch-up of \(caught) steps, rows/s",
              format(Double(caught) / catchUpSeconds, 0), "", format(catchUpSeconds, 1) + " s"),
