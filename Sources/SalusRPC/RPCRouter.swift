@@ -103,7 +103,7 @@ func encodeMessage(_ message: some SwiftProtobuf.Message) throws -> ByteBuffer {
 }
 
 /// Decodes a message from a buffer, or fails with INVALID_ARGUMENT naming the message type.
-func decodeMessage<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBuffer) throws(RPCError) -> M {
+package func decodeMessage<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBuffer) throws(RPCError) -> M {
     do {
         return try buffer.withUnsafeReadableBytes { raw in
             try M(serializedBytes: Array(raw))
