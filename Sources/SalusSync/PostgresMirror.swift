@@ -260,6 +260,32 @@ package struct PostgresMirror: Sendable {
                                 field: "salus.feeds.anchor", value: "\(state.anchor)", expected: "the anchor this process read")
             }
             var seq = try await lockSequence(on: connection)
+            // Removes the rows of these tombstones and records them, numbered after `seq`.
+            func bury(_ rows: [TombstoneRow]) async throws {
+                guard !rows.isEmpty else { return }
+                var rows = rows
+                for index in rows.indices {
+                    seq += 1
+                    rows[index].seq = seq
+                }
+                _ = try await run(
+                    """
+                    WITH gone AS (
+                        SELECT r.uuid, r.type, coalesce(r.metadata, '{}') AS metadata, r.reason, r.seq
+                        FROM jsonb_to_recordset(\(try rows.jsonText())::jsonb)
+                            AS r(uuid uuid, type text, metadata jsonb, reason text, seq bigint)
+                    ), removed AS (
+                        DELETE FROM salus.samples s USING gone
+                        WHERE s.person_id = \(person) AND s.uuid = gone.uuid
+                    )
+                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor, seq, reason)
+                    SELECT \(person), uuid, \(origin), type, metadata, \(anchor), seq, reason FROM gone
+                    ON CONFLICT (person_id, uuid) DO NOTHING
+                    """, on: connection)
+            }
+            // This batch's deletions first: a sample deleted and saved again under the same sync
+            // identifier in one batch must not lose to the row it replaces.
+            try await bury(deleted.map(TombstoneRow.init))
 
             // Samples that lose to a row of the same sync identifier already on the server.
             let contested = sampleRows.filter { $0.sync_identifier != nil && $0.sync_version != nil }
@@ -276,29 +302,8 @@ package struct PostgresMirror: Sendable {
                     """, on: connection)
                 for row in rows { losers.insert(try row.decode(UUID.self)) }
             }
-            var tombstoneRows = deleted.map(TombstoneRow.init)
-                + added.filter { losers.contains($0.uuid) }.map { TombstoneRow(superseded: $0) }
-            for index in tombstoneRows.indices {
-                seq += 1
-                tombstoneRows[index].seq = seq
-            }
+            try await bury(added.filter { losers.contains($0.uuid) }.map { TombstoneRow(superseded: $0) })
             sampleRows.removeAll { losers.contains($0.uuid) }
-            if !tombstoneRows.isEmpty {
-                _ = try await run(
-                    """
-                    WITH gone AS (
-                        SELECT r.uuid, r.type, coalesce(r.metadata, '{}') AS metadata, r.reason, r.seq
-                        FROM jsonb_to_recordset(\(try tombstoneRows.jsonText())::jsonb)
-                            AS r(uuid uuid, type text, metadata jsonb, reason text, seq bigint)
-                    ), removed AS (
-                        DELETE FROM salus.samples s USING gone
-                        WHERE s.person_id = \(person) AND s.uuid = gone.uuid
-                    )
-                    INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor, seq, reason)
-                    SELECT \(person), uuid, \(origin), type, metadata, \(anchor), seq, reason FROM gone
-                    ON CONFLICT (person_id, uuid) DO NOTHING
-                    """, on: connection)
-            }
             // Rows of the same sync identifier with a lower version than a sample written now.
             let winners = sampleRows.filter { $0.sync_identifier != nil && $0.sync_version != nil }
             if !winners.isEmpty {

@@ -203,4 +203,44 @@ struct SyncConvergenceTests {
         await onLaptop.close()
         await onDesktop.close()
     }
+
+    @Test("a sample deleted and saved again under the same sync identifier and version, sent in one batch, keeps the new sample")
+    func replacedInOneBatch() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        async let laptopStart = Machine.start("laptop")
+        let (server, laptop) = try await (serverStart, laptopStart)
+        let scale = try await DaemonClients.store(laptop.daemon, "org.example.scale")
+        let at = Date(timeIntervalSince1970: 1_780_000_000)
+        func weight(_ kilograms: Double) -> Sample {
+            .quantity(
+                .bodyMass, Quantity(value: kilograms, unit: try! SalusUnit(parsing: "kg")), start: at, end: at,
+                metadata: [MetadataKey.syncIdentifier: .string("weigh-1"), MetadataKey.syncVersion: .number(2)])
+        }
+        let first = try await scale.save(weight(70))
+        var (_, task) = laptop.sync(server, types: [S.bodyMass])
+        try await S.waitUntil("the first entry on the server") {
+            let rows = try await server.sampleUUIDs()
+            return (rows == [first.uuid], "\(rows.count) rows")
+        }
+        task.cancel()
+        _ = try? await task.value
+        // While salus-sync is stopped: the entry deleted, then saved again with the same version.
+        #expect(try await scale.delete(uuids: [first.uuid]) == 1)
+        let second = try await scale.save(weight(72))
+        #expect(second.outcome == .saved)
+        (_, task) = laptop.sync(server, types: [S.bodyMass])
+        defer { task.cancel() }
+        try await S.waitUntil("the new entry on the server, the old one a tombstone") {
+            let rows = try await server.sampleUUIDs()
+            let tombstones = try await server.tombstoneUUIDs()
+            return (rows == [second.uuid] && tombstones == [first.uuid], "rows \(rows.count), tombstones \(tombstones.count)")
+        }
+        // Several polls later the store still has it: the server did not declare it superseded.
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(try await laptop.samples([S.bodyMass]).map(\.uuid) == [second.uuid])
+        let superseded = try await S.scalar(
+            server, "SELECT count(*)::bigint FROM salus.tombstones WHERE person_id = 'p1' AND reason = 'superseded'", as: Int64.self)
+        #expect(superseded == 0)
+        await scale.close()
+    }
 }
