@@ -34,6 +34,10 @@ package struct FeedState: Hashable, Sendable {
 /// `WHERE anchor = <expected>`; when another process moved it (a second `salus-sync` for the
 /// same store), the batch rolls back and the feed starts again from the server's anchor.
 package struct PostgresMirror: Sendable {
+    /// The channel on which each commit of a person's rows is announced (`NOTIFY`, payload: the
+    /// person), so that the person's other machines pull at once instead of at their next poll.
+    package static let channel = "salus_sync"
+
     /// The connection (one per mirror; a transaction needs the connection to itself).
     package let connection: PostgresConnection
     /// The person whose rows these are.
@@ -373,6 +377,8 @@ package struct PostgresMirror: Sendable {
                     """, on: connection)
             }
             try await setSequence(seq, on: connection)
+            // Delivered at the commit, to the other machines' pulls.
+            _ = try await run("SELECT pg_notify(\(Self.channel), \(person))", on: connection)
         }
         var next = state
         next.anchor = newAnchor
@@ -476,6 +482,7 @@ package struct PostgresMirror: Sendable {
                 SELECT count(*)::bigint FROM stale
                 """, on: connection)
             try await setSequence(seq + (try rows.first?.decode(Int64.self) ?? 0), on: connection)
+            _ = try await run("SELECT pg_notify(\(Self.channel), \(person))", on: connection)
             let updated = try await run(
                 """
                 UPDATE salus.feeds SET resyncing = false

@@ -314,44 +314,71 @@ package final class SyncEngine: Sendable {
     /// the two pulls them again, and a replica save is idempotent on the UUID (a sample already
     /// here is `present`, one deleted here stays deleted).
     ///
+    /// **Rule: pull when the server announces a commit, and every poll interval anyway.** Every
+    /// commit of the person's rows notifies `salus_sync` with the person; the pull listens and
+    /// wakes at once, so a change reaches the other machine in milliseconds. PostgreSQL keeps no
+    /// announcement for a listener that was not connected, so the poll still runs.
+    ///
     /// A store whose owner has not made this app the sync agent refuses replicas; that is
     /// reported (status `notSyncAgent`) and asked again every ten polls, while the feed to the
     /// server goes on.
     func pull(store: HealthStore) async throws {
         let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
-        let types = options.types.map(\.identifier.rawValue)
+        let person = options.person
         do {
-            var position = try await mirror.answered(within: options.answerTimeout) { try await mirror.pulledSequence() }
-            while true {
-                let changes = try await mirror.answered(within: options.answerTimeout) { [position, options] in
-                    try await mirror.pull(after: position, types: types, limit: options.batchSize)
+            // The server announces each commit of the person's rows; between announcements the
+            // pull still looks every poll interval (an announcement is not stored if missed).
+            let doorbell = Doorbell()
+            try await mirror.connection.listen(on: PostgresMirror.channel) { announcements in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await announcement in announcements where announcement.payload == person { doorbell.ring() }
+                        throw SyncError(.server, "the PostgreSQL server stopped announcing changes")
+                    }
+                    group.addTask { try await self.pullLoop(mirror: mirror, store: store, doorbell: doorbell) }
+                    try await group.next()
+                    group.cancelAll()
                 }
-                guard let last = changes.last?.seq else {
-                    try await Task.sleep(for: options.pollInterval)
-                    continue
-                }
-                let applied: Int
-                do {
-                    applied = try await apply(changes.map(\.change), to: store)
-                } catch let error as SalusError where error.code == .permissionDenied {
-                    let failure = SyncError(
-                        .notSyncAgent, "the store refuses the other machines' changes: \(error.message)", field: "appId",
-                        value: appID, expected: "the store's sync agent (salusctl apps sync-agent \(appID))")
-                    logger.warning("cannot bring the other machines' changes", metadata: ["error": "\(failure)"])
-                    update { $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
-                    try await Task.sleep(for: options.pollInterval * 10)
-                    continue
-                }
-                try await mirror.answered(within: options.answerTimeout) { [position] in
-                    try await mirror.recordPulled(from: position, to: last)
-                }
-                position = last
-                update { $0.replicasApplied = ($0.replicasApplied ?? 0) + Int64(applied) }
-                if changes.count < options.batchSize { try await Task.sleep(for: options.pollInterval) }
             }
         } catch {
             await mirror.close()
             throw error
+        }
+    }
+
+    private func pullLoop(mirror: PostgresMirror, store: HealthStore, doorbell: Doorbell) async throws {
+        let types = options.types.map(\.identifier.rawValue)
+        var position = try await mirror.answered(within: options.answerTimeout) { try await mirror.pulledSequence() }
+        while true {
+            let changes = try await mirror.answered(within: options.answerTimeout) { [position, options] in
+                try await mirror.pull(after: position, types: types, limit: options.batchSize)
+            }
+            guard let last = changes.last?.seq else {
+                await doorbell.wait(upTo: options.pollInterval)
+                try Task.checkCancellation()
+                continue
+            }
+            let applied: Int
+            do {
+                applied = try await apply(changes.map(\.change), to: store)
+            } catch let error as SalusError where error.code == .permissionDenied {
+                let failure = SyncError(
+                    .notSyncAgent, "the store refuses the other machines' changes: \(error.message)", field: "appId",
+                    value: appID, expected: "the store's sync agent (salusctl apps sync-agent \(appID))")
+                logger.warning("cannot bring the other machines' changes", metadata: ["error": "\(failure)"])
+                update { $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
+                try await Task.sleep(for: options.pollInterval * 10)
+                continue
+            }
+            try await mirror.answered(within: options.answerTimeout) { [position] in
+                try await mirror.recordPulled(from: position, to: last)
+            }
+            position = last
+            update { $0.replicasApplied = ($0.replicasApplied ?? 0) + Int64(applied) }
+            if changes.count < options.batchSize {
+                await doorbell.wait(upTo: options.pollInterval)
+                try Task.checkCancellation()
+            }
         }
     }
 

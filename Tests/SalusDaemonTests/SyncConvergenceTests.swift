@@ -41,9 +41,12 @@ struct SyncConvergenceTests {
             let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setSyncAgent, request: request)
         }
 
-        func sync(_ server: SyncPostgresServer, types: [SampleType]) -> (SyncEngine, Task<Void, any Error>) {
+        func sync(
+            _ server: SyncPostgresServer, types: [SampleType], pollInterval: Duration? = nil
+        ) -> (SyncEngine, Task<Void, any Error>) {
             var options = S.options(types)
             options.origin = origin
+            if let pollInterval { options.pollInterval = pollInterval }
             let engine = SyncEngine(options: options, database: server.settings, storeSocket: syncSocket, appID: S.syncApp, logger: S.logger)
             return (engine, Task { try await engine.run() })
         }
@@ -242,5 +245,36 @@ struct SyncConvergenceTests {
             server, "SELECT count(*)::bigint FROM salus.tombstones WHERE person_id = 'p1' AND reason = 'superseded'", as: Int64.self)
         #expect(superseded == 0)
         await scale.close()
+    }
+
+    @Test("a change reaches the other machine when the server announces it, long before the next poll")
+    func announcedChanges() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        async let laptopStart = Machine.start("laptop")
+        async let desktopStart = Machine.start("desktop")
+        let (server, laptop, desktop) = try await (serverStart, laptopStart, desktopStart)
+        let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
+        let (laptopEngine, laptopTask) = laptop.sync(server, types: [S.steps], pollInterval: .seconds(20))
+        let (desktopEngine, desktopTask) = desktop.sync(server, types: [S.steps], pollInterval: .seconds(20))
+        defer {
+            laptopTask.cancel()
+            desktopTask.cancel()
+        }
+        try await S.waitUntil("both engines live") {
+            (laptopEngine.currentStatus.phase == .live && desktopEngine.currentStatus.phase == .live, "")
+        }
+        // Let each pull make its first look and start waiting.
+        try await Task.sleep(for: .seconds(1))
+        for round in 0..<3 {
+            let began = ContinuousClock.now
+            let saved = try await onLaptop.save(S.steps(1, from: round))
+            try await S.waitUntil("the laptop's sample on the desktop", timeout: .seconds(15)) {
+                let there = try await desktop.samples([S.steps]).contains { $0.uuid == saved[0].uuid }
+                return (there, "")
+            }
+            let elapsed = ContinuousClock.now - began
+            #expect(elapsed < .seconds(5), "round \(round): \(elapsed), with a 20 s poll")
+        }
+        await onLaptop.close()
     }
 }
