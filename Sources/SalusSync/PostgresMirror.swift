@@ -401,24 +401,39 @@ package struct PostgresMirror: Sendable {
 
     /// The changes after `seq` that this store lacks: the samples and tombstones of the other
     /// stores (and `superseded` tombstones of every store, its own included), of `types`, in
-    /// seq order, at most `limit`.
-    package func pull(after seq: Int64, types: [String], limit: Int) async throws -> [(seq: Int64, change: PulledChange)] {
+    /// seq order, at most `limit`; and how far they cover, `upTo`: the person's `last_seq` when
+    /// fewer than `limit` came (every row up to it was looked at, in the same snapshot), else the
+    /// last change's seq. Why `upTo`: a store's own rows never come back to it, and a position
+    /// that stayed behind them would make every pull scan them again.
+    package func pull(after seq: Int64, types: [String], limit: Int) async throws
+        -> (changes: [(seq: Int64, change: PulledChange)], upTo: Int64)
+    {
         let rows = try await run(
             """
-            SELECT seq, uuid, payload FROM (
+            WITH top AS (SELECT last_seq FROM salus.person WHERE person_id = \(person)),
+            changes AS (
                 SELECT seq, uuid, payload FROM salus.samples
-                WHERE person_id = \(person) AND seq > \(seq) AND origin <> \(origin) AND type = ANY(\(types))
+                WHERE person_id = \(person) AND seq > \(seq) AND seq <= (SELECT last_seq FROM top)
+                    AND origin <> \(origin) AND type = ANY(\(types))
                 UNION ALL
                 SELECT seq, uuid, NULL::bytea FROM salus.tombstones
-                WHERE person_id = \(person) AND seq > \(seq) AND (origin <> \(origin) OR reason = 'superseded')
-                    AND type = ANY(\(types))
-            ) AS changes ORDER BY seq LIMIT \(Int64(limit))
+                WHERE person_id = \(person) AND seq > \(seq) AND seq <= (SELECT last_seq FROM top)
+                    AND (origin <> \(origin) OR reason = 'superseded') AND type = ANY(\(types))
+                ORDER BY seq LIMIT \(Int64(limit))
+            )
+            SELECT (SELECT last_seq FROM top), c.seq, c.uuid, c.payload
+            FROM (SELECT 1) AS one LEFT JOIN changes c ON true ORDER BY c.seq
             """, on: connection)
-        return try rows.map { row in
-            let (seq, uuid, payload) = try row.decode((Int64, UUID, ByteBuffer?).self)
-            if let payload { return (seq, .sample(uuid, Array(payload.readableBytesView))) }
-            return (seq, .deletion(uuid))
+        var top = seq
+        var changes: [(seq: Int64, change: PulledChange)] = []
+        for row in rows {
+            let (last, changeSeq, uuid, payload) = try row.decode((Int64?, Int64?, UUID?, ByteBuffer?).self)
+            top = max(top, last ?? seq)
+            guard let changeSeq, let uuid else { continue }
+            changes.append((changeSeq, payload.map { .sample(uuid, Array($0.readableBytesView)) } ?? .deletion(uuid)))
         }
+        let upTo = changes.count >= limit ? changes[changes.count - 1].seq : max(top, changes.last?.seq ?? seq)
+        return (changes, upTo)
     }
 
     /// Where this store's pull stands: the last seq applied (-1: nothing yet).

@@ -350,10 +350,17 @@ package final class SyncEngine: Sendable {
         let types = options.types.map(\.identifier.rawValue)
         var position = try await mirror.answered(within: options.answerTimeout) { try await mirror.pulledSequence() }
         while true {
-            let changes = try await mirror.answered(within: options.answerTimeout) { [position, options] in
+            let (changes, upTo) = try await mirror.answered(within: options.answerTimeout) { [position, options] in
                 try await mirror.pull(after: position, types: types, limit: options.batchSize)
             }
-            guard let last = changes.last?.seq else {
+            guard !changes.isEmpty else {
+                // Nothing of the others': move past this store's own rows.
+                if upTo > position {
+                    try await mirror.answered(within: options.answerTimeout) { [position] in
+                        try await mirror.recordPulled(from: position, to: upTo)
+                    }
+                    position = upTo
+                }
                 await doorbell.wait(upTo: options.pollInterval)
                 try Task.checkCancellation()
                 continue
@@ -371,9 +378,9 @@ package final class SyncEngine: Sendable {
                 continue
             }
             try await mirror.answered(within: options.answerTimeout) { [position] in
-                try await mirror.recordPulled(from: position, to: last)
+                try await mirror.recordPulled(from: position, to: upTo)
             }
-            position = last
+            position = upTo
             update { $0.replicasApplied = ($0.replicasApplied ?? 0) + Int64(applied) }
             if changes.count < options.batchSize {
                 await doorbell.wait(upTo: options.pollInterval)
