@@ -227,35 +227,32 @@ package struct RPCClientWriter<Message: SwiftProtobuf.Message>: Sendable {
 /// Dropping it before the end cancels the call on the server.
 package final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
     package typealias Element = Message
-    let stream: ClientStream
+    /// The call's messages as bytes; it cancels the call when released.
+    let bytes: RPCResponseBytes
 
     init(stream: ClientStream) {
-        self.stream = stream
-    }
-
-    deinit {
-        stream.cancel()
+        bytes = RPCResponseBytes(stream: stream)
     }
 
     /// Cancels the call if the server has not ended it.
     package func cancel() {
-        stream.cancel()
+        bytes.stream.cancel()
     }
 
     func cancelIfUnfinished() {
-        if !stream.isFinished { stream.cancel() }
+        if !bytes.stream.isFinished { bytes.stream.cancel() }
     }
 
     package struct AsyncIterator: AsyncIteratorProtocol {
-        let owner: RPCResponseStream<Message>
+        var bytes: RPCResponseBytes.AsyncIterator
 
         package mutating func next() async throws -> Message? {
-            guard let buffer = try await owner.stream.nextMessage() else { return nil }
+            guard let buffer = try await bytes.next() else { return nil }
             return try decodeMessage(Message.self, from: buffer)
         }
     }
 
-    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes.makeAsyncIterator()) }
 }
 
 extension RPCClient {

@@ -67,6 +67,12 @@ struct SyncConvergenceTests {
         }
     }
 
+    /// The server's `superseded` tombstones: samples that lost on their sync identifier.
+    static func superseded(_ server: SyncPostgresServer) async throws -> Int64? {
+        try await S.scalar(
+            server, "SELECT count(*)::bigint FROM salus.tombstones WHERE person_id = 'p1' AND reason = 'superseded'", as: Int64.self)
+    }
+
     /// Waits until both stores hold the same samples of `types` and the server's rows are those.
     static func waitForConvergence(_ laptop: Machine, _ desktop: Machine, _ server: SyncPostgresServer, types: [SampleType], count: Int) async throws {
         try await S.waitUntil("both stores and the server to hold the same \(count) samples", timeout: .seconds(60)) {
@@ -200,8 +206,7 @@ struct SyncConvergenceTests {
             ).collect().map { try $0.decode(Double.self) }
         }
         #expect(serverValues == [70, 80])
-        let superseded = try await S.scalar(
-            server, "SELECT count(*)::bigint FROM salus.tombstones WHERE person_id = 'p1' AND reason = 'superseded'", as: Int64.self)
+        let superseded = try await Self.superseded(server)
         #expect(superseded == 2, "the desktop's 71 kg and the laptop's 81 kg")
         await onLaptop.close()
         await onDesktop.close()
@@ -241,8 +246,7 @@ struct SyncConvergenceTests {
         // Several polls later the store still has it: the server did not declare it superseded.
         try await Task.sleep(for: .milliseconds(800))
         #expect(try await laptop.samples([S.bodyMass]).map(\.uuid) == [second.uuid])
-        let superseded = try await S.scalar(
-            server, "SELECT count(*)::bigint FROM salus.tombstones WHERE person_id = 'p1' AND reason = 'superseded'", as: Int64.self)
+        let superseded = try await Self.superseded(server)
         #expect(superseded == 0)
         await scale.close()
     }
