@@ -319,9 +319,10 @@ package final class SyncEngine: Sendable {
     /// wakes at once, so a change reaches the other machine in milliseconds. PostgreSQL keeps no
     /// announcement for a listener that was not connected, so the poll still runs.
     ///
-    /// A store whose owner has not made this app the sync agent refuses replicas; that is
-    /// reported (status `notSyncAgent`) and asked again every ten polls, while the feed to the
-    /// server goes on.
+    /// A store whose owner has not made this app the sync agent refuses replicas, and one that
+    /// does not let it write a synced type refuses those samples; each is reported (status
+    /// `notSyncAgent` or `accessRevoked`, naming the command that fixes it) and tried again every
+    /// ten polls, while the feed to the server goes on.
     func pull(store: HealthStore) async throws {
         let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
         let person = options.person
@@ -368,10 +369,19 @@ package final class SyncEngine: Sendable {
             let applied: Int
             do {
                 applied = try await apply(changes.map(\.change), to: store)
-            } catch let error as SalusError where error.code == .permissionDenied {
-                let failure = SyncError(
-                    .notSyncAgent, "the store refuses the other machines' changes: \(error.message)", field: "appId",
-                    value: appID, expected: "the store's sync agent (salusctl apps sync-agent \(appID))")
+            } catch let error as SalusError
+                where [.permissionDenied, .authorizationDenied, .authorizationNotDetermined].contains(error.code)
+            {
+                // The owner's answer is awaited; the feed to the server goes on meanwhile.
+                let failure =
+                    error.code == .permissionDenied
+                    ? SyncError(
+                        .notSyncAgent, "the store refuses the other machines' changes: \(error.message)", field: "appId",
+                        value: appID, expected: "the store's sync agent (salusctl apps sync-agent \(appID))")
+                    : SyncError(
+                        .accessRevoked, "the store refuses the other machines' samples of a type this app may not write: \(error.message)",
+                        field: "types", value: error.value ?? "",
+                        expected: "write permission for every synced type (salusctl apps grant \(appID) --share TYPE)")
                 logger.warning("cannot bring the other machines' changes", metadata: ["error": "\(failure)"])
                 update { $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
                 try await Task.sleep(for: options.pollInterval * 10)

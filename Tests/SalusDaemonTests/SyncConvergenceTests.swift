@@ -22,8 +22,10 @@ struct SyncConvergenceTests {
 
         /// A daemon with `org.salus.sync` registered, made the sync agent unless `agent` is
         /// false, and given its own socket (what `salusctl launch` does).
-        static func start(_ origin: String, agent: Bool = true) async throws -> Machine {
-            let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        static func start(_ origin: String, agent: Bool = true, arguments: [String] = ["--dev", "--authorization", "open"]) async throws
+            -> Machine
+        {
+            let daemon = try await DaemonHarness.start(arguments: arguments, bundledPlugins: true)
             let owner = try await Authz.owner(daemon)
             _ = try await Authz.register(owner, S.syncApp)
             if agent { try await setAgent(owner) }
@@ -278,6 +280,41 @@ struct SyncConvergenceTests {
             }
             let elapsed = ContinuousClock.now - began
             #expect(elapsed < .seconds(5), "round \(round): \(elapsed), with a 20 s poll")
+        }
+        await onLaptop.close()
+    }
+
+    @Test("a store that does not let the sync agent write a synced type says so, goes on, and pulls once the owner grants it")
+    func pulledTypeNotWritable() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        async let laptopStart = Machine.start("laptop")
+        async let desktopStart = Machine.start("desktop", arguments: ["--dev"])
+        let (server, laptop, desktop) = try await (serverStart, laptopStart, desktopStart)
+        let owner = try await Authz.owner(desktop.daemon)
+        try await Authz.grant(owner, S.syncApp, Authz.steps, read: .granted, share: .denied)
+        let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
+        let saved = try await onLaptop.save(S.steps(5))
+        let (_, laptopTask) = laptop.sync(server, types: [S.steps])
+        let (desktopEngine, desktopTask) = desktop.sync(server, types: [S.steps])
+        defer {
+            laptopTask.cancel()
+            desktopTask.cancel()
+        }
+        try await S.waitUntil("the desktop to report the type it may not write") {
+            let status = desktopEngine.currentStatus
+            return (status.lastErrorCode == SyncError.Code.accessRevoked.rawValue, "\(status.phase) \(status.lastErrorCode ?? "-")")
+        }
+        let status = desktopEngine.currentStatus
+        #expect(status.phase == .live, "the feed to the server goes on")
+        #expect(status.lastError?.contains("salusctl apps grant \(S.syncApp) --share") == true, "\(status.lastError ?? "-")")
+        #expect(status.lastError?.contains(Authz.steps) == true)
+        #expect(try await desktop.samples([S.steps]).isEmpty)
+
+        try await Authz.grant(owner, S.syncApp, Authz.steps, read: .granted, share: .granted)
+        await owner.close()
+        try await S.waitUntil("the laptop's samples on the desktop once granted", timeout: .seconds(60)) {
+            let there = Set(try await desktop.samples([S.steps]).map(\.uuid))
+            return (there == Set(saved.map(\.uuid)), "\(there.count) of \(saved.count)")
         }
         await onLaptop.close()
     }
