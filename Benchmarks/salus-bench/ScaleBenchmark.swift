@@ -122,6 +122,7 @@ extension ScaleBenchmark {
         var perDay = 0
         var dayCounts: [Int] = []
         var state: UInt64 = 0x5A1D_5EED
+        let (daemonCPUBefore, clientCPUBefore) = (StoreBenchmark.cpuSeconds(of: daemonPID), StoreBenchmark.cpuSeconds(of: getpid()))
         for _ in 0..<(quick ? 40 : 200) {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let first = origin + Int64((state >> 33) % 3650) * day
@@ -136,6 +137,8 @@ extension ScaleBenchmark {
             perDay = count
             dayCounts.append(count)
         }
+        let daemonCPU = (StoreBenchmark.cpuSeconds(of: daemonPID) - daemonCPUBefore) * 1000 / Double(latencies.count)
+        let clientCPU = (StoreBenchmark.cpuSeconds(of: getpid()) - clientCPUBefore) * 1000 / Double(latencies.count)
         latencies.sort()
         // The same days through SalusKit, into model samples: what an app gets.
         let kit = HealthStore(client: client)
@@ -196,6 +199,8 @@ extension ScaleBenchmark {
         results["scale_day_query_samples"] = Double(perDay)
         results["scale_day_query_p50_ms"] = percentile(latencies, 0.5)
         results["scale_day_query_p99_ms"] = percentile(latencies, 0.99)
+        results["scale_day_query_daemon_cpu_ms"] = daemonCPU
+        results["scale_day_query_client_cpu_ms"] = clientCPU
         results["scale_day_query_kit_p50_ms"] = percentile(kitLatencies, 0.5)
         results["scale_day_query_kit_p99_ms"] = percentile(kitLatencies, 0.99)
         results["scale_year_daily_sums_ms"] = year.median
@@ -212,6 +217,8 @@ extension ScaleBenchmark {
         let table: [(String, String, String, String)] = [
             ("\(stored.rows / 1_000_000)M samples: a day's heart rate (\(perDay)), p50 / p99 ms",
              format(percentile(latencies, 0.5), 2) + " / " + format(percentile(latencies, 0.99), 2), "", ""),
+            ("\(stored.rows / 1_000_000)M samples: CPU per day's query, salusd / client (SwiftProtobuf) ms",
+             format(daemonCPU, 2) + " / " + format(clientCPU, 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: the same through SalusKit, model samples, p50 / p99 ms",
              format(percentile(kitLatencies, 0.5), 2) + " / " + format(percentile(kitLatencies, 0.99), 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: a year of merged daily step sums, ms", year.formatted(), "", ""),

@@ -40,6 +40,17 @@ enum StoreBenchmark {
         return (field("VmRSS"), field("VmHWM"))
     }
 
+    /// CPU seconds (user and system) the process `pid` has used so far (/proc/PID/stat).
+    static func cpuSeconds(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return .nan }
+        // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Bytes the process `pid` has caused to be written to storage (/proc/PID/io).
     static func bytesWritten(by pid: Int32) -> Double {
         guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),

@@ -92,10 +92,14 @@ package struct SamplePages: AsyncSequence, Sendable {
         return SQLFragment(sql: "(" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
-    /// The statement that reads one page: `size` rows of `SampleRows.columns` after `cursor`.
-    static func pageStatement(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int) throws -> Statement {
+    /// The statement that reads one page: `size` rows after `cursor`, of `SampleRows.columns` or,
+    /// for the wire path (`wire`), of `SampleRows.wireColumns`.
+    static func pageStatement(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int, wire: Bool = false) throws
+        -> Statement
+    {
         var sql =
-            "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) "
+            (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
+            + " WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) "
             + "AND \(plan.filter.sql)"
         var arguments: [SQLValue] = [.text(plan.type.rawValue)] + plan.filter.arguments
         if let cursor {
@@ -180,9 +184,10 @@ package struct SampleWirePages: AsyncSequence, Sendable {
             let (page, last) = try await readers.run { database in
                 try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?) in
                     try builder.page { page in
-                        let statement = try SamplePages.pageStatement(database, plan: plan, after: cursor, size: size)
+                        let statement = try SamplePages.pageStatement(
+                            database, plan: plan, after: cursor, size: size, wire: true)
                         defer { statement.reset() }
-                        while try statement.step() { try page.addSample(statement) }
+                        while try statement.step() { try page.addSample(statement, database) }
                         try page.readMetadata(database, rows: page.rows.indices)
                         var out = ProtoBytes()
                         out.bytes.reserveCapacity(page.heads.bytes.count + page.metadata.bytes.count

@@ -11,6 +11,13 @@ enum SampleRows {
         d.software_version, d.local_identifier, d.udi_device_identifier
         """
 
+    /// The columns `WirePageEncoder.addSample` reads, in order, over `samples r` alone: the type,
+    /// source revision and device by row id, read once per page rather than joined to each row.
+    static let wireColumns = """
+        r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, r.value_in_unit, r.unit, r.category, \
+        r.payload, r.creation_us, r.seq, r.source_id, r.device_id
+        """
+
     /// The joins the columns need.
     static let from = """
         FROM samples r JOIN types t ON t.id = r.type_id JOIN sources src ON src.id = r.source_id \

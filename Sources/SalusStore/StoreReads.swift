@@ -95,9 +95,9 @@ enum StoreReads {
         try database.transaction(immediate: false) {
             let (from, last) = try range(database, after: anchor)
             let (sampleStatement, tombstoneStatement) = try anchoredStatements(
-                database, descriptors: descriptors, from: from, last: last, limit: limit)
+                database, descriptors: descriptors, from: from, last: last, limit: limit, wire: true)
             return try builder.page { page in
-                while try sampleStatement.step() { try page.addSample(sampleStatement) }
+                while try sampleStatement.step() { try page.addSample(sampleStatement, database) }
                 while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
                 let cut = Cut(
                     rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
@@ -117,9 +117,11 @@ enum StoreReads {
     }
 
     /// The statements of an anchored read: samples, then tombstones, each matching any
-    /// descriptor, in change order, after `from` up to `last`, at most one more than `limit`.
+    /// descriptor, in change order, after `from` up to `last`, at most one more than `limit`. The
+    /// samples' columns are `SampleRows.columns`, or `SampleRows.wireColumns` for the wire path
+    /// (`wire`).
     static func anchoredStatements(
-        _ database: Database, descriptors: [CompiledDescriptor], from: Int64, last: Int64, limit: Int?
+        _ database: Database, descriptors: [CompiledDescriptor], from: Int64, last: Int64, limit: Int?, wire: Bool = false
     ) throws -> (samples: Statement, tombstones: Statement) {
         var sampleTests: [String] = []
         var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
@@ -143,7 +145,8 @@ enum StoreReads {
         tombstoneArguments.append(.integer(fetch))
 
         let sampleStatement = try database.prepare(
-            "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
+            (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
+                + " WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
                 + "ORDER BY r.seq LIMIT ?", cached: false)
         try sampleStatement.bind(sampleArguments)
         let tombstoneStatement = try database.prepare(

@@ -191,6 +191,11 @@ struct WirePageEncoder {
     /// Deleted objects (anchored queries), one after the other, with their change positions.
     var deletions = ProtoBytes()
     var deletionRows: [(sequence: Int64, range: Range<Int>)] = []
+    /// The encoded type (field 2), source revision (field 10) and device (field 11) of the page's
+    /// rows, each read and encoded once per page: a page's rows share a few of them.
+    var types = ReferenceFields()
+    var sources = ReferenceFields()
+    var devices = ReferenceFields()
 
     init(encoder: SampleWireEncoder) {
         self.encoder = encoder
@@ -204,10 +209,15 @@ struct WirePageEncoder {
         metadataRanges.removeAll(keepingCapacity: true)
         deletions.bytes.removeAll(keepingCapacity: true)
         deletionRows.removeAll(keepingCapacity: true)
+        types.reset()
+        sources.reset()
+        devices.reset()
     }
 
-    /// Encodes the current row of a statement selecting `SampleRows.columns`.
-    mutating func addSample(_ statement: Statement) throws {
+    /// Encodes the current row of a statement selecting `SampleRows.wireColumns`; `database` (the
+    /// statement's connection, in the same read transaction) gives the type, source revision and
+    /// device rows the page has not met yet.
+    mutating func addSample(_ statement: Statement, _ database: Database) throws {
         let id = statement.int64(0)
         guard let uuid = statement.rawBytes(1), uuid.count == 16 else {
             throw StoreError(code: .database, message: "sample row \(id) has no 16-byte UUID")
@@ -218,7 +228,9 @@ struct WirePageEncoder {
         let headStart = heads.bytes.count
         let tailStart = tails.bytes.count
         heads.bytes(1, uuid)
-        if let type = statement.rawBytes(2) { heads.bytes(2, type) }
+        // Each range is taken before the append: the arguments are read left to right.
+        let type = try types.field(statement.int64(2)) { try Self.typeField($0, database, into: &$1) }
+        heads.append(types.bytes, type)
         heads.int64(3, start)
         heads.int64(4, end)
         switch kindCode {
@@ -251,22 +263,62 @@ struct WirePageEncoder {
                 tails.bytes.append(contentsOf: field)
             }
         }
-        let source = heads.begin(10)
-        for (field, column) in zip(UInt64(1)...5, Int32(12)...16) {
-            if let text = statement.rawBytes(column) { heads.bytes(field, text) }
-        }
-        heads.end(source)
-        if !statement.isNull(17) {
-            let device = heads.begin(11)
-            for (field, column) in zip(UInt64(1)...8, Int32(18)...25) {
-                if let text = statement.rawBytes(column) { heads.bytes(field, text, always: true) }
-            }
-            heads.end(device)
+        let source = try sources.field(statement.int64(12)) { try Self.sourceField($0, database, into: &$1) }
+        heads.append(sources.bytes, source)
+        if !statement.isNull(13) {
+            let device = try devices.field(statement.int64(13)) { try Self.deviceField($0, database, into: &$1) }
+            heads.append(devices.bytes, device)
         }
         rows.append(
             Row(
                 id: id, sequence: statement.int64(11), start: start, end: end, creation: statement.int64(10),
                 head: headStart..<heads.bytes.count, tail: tailStart..<tails.bytes.count))
+    }
+
+    /// Field 2 of `salus.v1.Sample`: the identifier of `types` row `id`.
+    static func typeField(_ id: Int64, _ database: Database, into out: inout ProtoBytes) throws {
+        let statement = try reference(database, "SELECT identifier FROM types WHERE id = ?", id: id, table: "types")
+        defer { statement.reset() }
+        if let identifier = statement.rawBytes(0) { out.bytes(2, identifier) }
+    }
+
+    /// Field 10 of `salus.v1.Sample`: the `salus.v1.SourceRevision` of `sources` row `id`.
+    static func sourceField(_ id: Int64, _ database: Database, into out: inout ProtoBytes) throws {
+        let statement = try reference(
+            database, "SELECT app_id, name, version, product_type, os_version FROM sources WHERE id = ?", id: id,
+            table: "sources")
+        defer { statement.reset() }
+        let source = out.begin(10)
+        for (field, column) in zip(UInt64(1)...5, Int32(0)...4) {
+            if let text = statement.rawBytes(column) { out.bytes(field, text) }
+        }
+        out.end(source)
+    }
+
+    /// Field 11 of `salus.v1.Sample`: the `salus.v1.Device` of `devices` row `id`; a field the
+    /// device has is written even when empty.
+    static func deviceField(_ id: Int64, _ database: Database, into out: inout ProtoBytes) throws {
+        let statement = try reference(
+            database,
+            "SELECT name, manufacturer, model, hardware_version, firmware_version, software_version, local_identifier, "
+                + "udi_device_identifier FROM devices WHERE id = ?", id: id, table: "devices")
+        defer { statement.reset() }
+        let device = out.begin(11)
+        for (field, column) in zip(UInt64(1)...8, Int32(0)...7) {
+            if let text = statement.rawBytes(column) { out.bytes(field, text, always: true) }
+        }
+        out.end(device)
+    }
+
+    /// `sql` stepped to the row of `table` with `id`; the caller resets it.
+    private static func reference(_ database: Database, _ sql: String, id: Int64, table: String) throws -> Statement {
+        let statement = try database.prepare(sql)
+        try statement.bind(integer: id, at: 1)
+        guard try statement.step() else {
+            statement.reset()
+            throw StoreError(code: .database, message: "a sample row refers to \(table) row \(id), which does not exist")
+        }
+        return statement
     }
 
     /// Reads and encodes the metadata of `rows[range]`: one query for all of them.
@@ -377,6 +429,36 @@ struct WirePageEncoder {
             out.varint(UInt64(span.count))
             out.append(deletions, span)
         }
+    }
+}
+
+/// Fields encoded once per row of a referenced table (types, sources, devices) and appended to
+/// every sample that refers to that row.
+struct ReferenceFields {
+    var bytes = ProtoBytes()
+    var ranges: [Int64: Range<Int>] = [:]
+    var lastID: Int64?
+    var lastRange = 0..<0
+
+    mutating func reset() {
+        bytes.bytes.removeAll(keepingCapacity: true)
+        ranges.removeAll(keepingCapacity: true)
+        lastID = nil
+    }
+
+    /// Where in `bytes` the field of row `id` is, written by `encode` the first time.
+    @inline(__always) mutating func field(_ id: Int64, encode: (Int64, inout ProtoBytes) throws -> Void) rethrows -> Range<Int> {
+        if id == lastID { return lastRange }
+        if let known = ranges[id] {
+            (lastID, lastRange) = (id, known)
+            return known
+        }
+        let start = bytes.bytes.count
+        try encode(id, &bytes)
+        let range = start..<bytes.bytes.count
+        ranges[id] = range
+        (lastID, lastRange) = (id, range)
+        return range
     }
 }
 

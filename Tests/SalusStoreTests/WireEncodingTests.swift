@@ -140,6 +140,33 @@ struct WireEncodingTests {
         #expect(same, "a limited query of steps from one app")
     }
 
+    @Test("rows of one page that take turns between sources and devices are SwiftProtobuf's bytes (each read once per page)")
+    func sharedSourcesAndDevices() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await store.save(
+            [
+                Fixtures.quantity(1, start: 10, device: Self.fullDevice), Fixtures.quantity(2, start: 30, device: Device(name: "Phone")),
+                Fixtures.quantity(3, start: 50, device: Self.fullDevice), Fixtures.quantity(4, start: 70),
+            ], source: Fixtures.app)
+        _ = try await store.save(
+            [Fixtures.quantity(5, start: 20, device: Device(name: "Phone")), Fixtures.quantity(6, start: 40, device: Self.fullDevice)],
+            source: Fixtures.otherApp)
+        let query = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)])
+        let model = try await store.samples(query).collect()
+        #expect(model.map(\.sourceRevision.appID) == [
+            Fixtures.app.appID, Fixtures.otherApp.appID, Fixtures.app.appID, Fixtures.otherApp.appID, Fixtures.app.appID,
+            Fixtures.app.appID,
+        ])
+        for pageSize in [6, 4] {
+            var lean: [UInt8] = []
+            for try await page in try store.samples(query, pageSize: pageSize).wire(Self.encoder) { lean += page.bytes }
+            let expected = try Self.bytes(model)
+            let same = lean == expected
+            #expect(same, "pages of \(pageSize): \(lean.count) bytes beside SwiftProtobuf's \(expected.count)")
+        }
+    }
+
     @Test("an anchored read's batches, with deleted objects and their sync keys, are SwiftProtobuf's bytes at every limit")
     func anchoredMatches() async throws {
         let temporary = try await TemporaryStore.make()
