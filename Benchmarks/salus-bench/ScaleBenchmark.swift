@@ -144,6 +144,7 @@ extension ScaleBenchmark {
         let kit = HealthStore(client: client)
         var kitLatencies: [Double] = []
         state = 0x5A1D_5EED
+        let (kitDaemonCPUBefore, kitClientCPUBefore) = (StoreBenchmark.cpuSeconds(of: daemonPID), StoreBenchmark.cpuSeconds(of: getpid()))
         for _ in 0..<(quick ? 40 : 200) {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let first = origin + Int64((state >> 33) % 3650) * day
@@ -157,6 +158,8 @@ extension ScaleBenchmark {
                 count == dayCounts[kitLatencies.count - 1],
                 "SalusKit's day query returned \(count) of \(dayCounts[kitLatencies.count - 1]) samples")
         }
+        let kitDaemonCPU = (StoreBenchmark.cpuSeconds(of: daemonPID) - kitDaemonCPUBefore) * 1000 / Double(kitLatencies.count)
+        let kitClientCPU = (StoreBenchmark.cpuSeconds(of: getpid()) - kitClientCPUBefore) * 1000 / Double(kitLatencies.count)
         kitLatencies.sort()
 
         // A year of daily step totals, merged across sources.
@@ -203,6 +206,8 @@ extension ScaleBenchmark {
         results["scale_day_query_client_cpu_ms"] = clientCPU
         results["scale_day_query_kit_p50_ms"] = percentile(kitLatencies, 0.5)
         results["scale_day_query_kit_p99_ms"] = percentile(kitLatencies, 0.99)
+        results["scale_day_query_kit_daemon_cpu_ms"] = kitDaemonCPU
+        results["scale_day_query_kit_client_cpu_ms"] = kitClientCPU
         results["scale_year_daily_sums_ms"] = year.median
         results["scale_year_daily_sums_ms_min"] = year.min
         results["scale_year_daily_sums_ms_max"] = year.max
@@ -221,6 +226,8 @@ extension ScaleBenchmark {
              format(daemonCPU, 2) + " / " + format(clientCPU, 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: the same through SalusKit, model samples, p50 / p99 ms",
              format(percentile(kitLatencies, 0.5), 2) + " / " + format(percentile(kitLatencies, 0.99), 2), "", ""),
+            ("\(stored.rows / 1_000_000)M samples: CPU per day's query, salusd / SalusKit client ms",
+             format(kitDaemonCPU, 2) + " / " + format(kitClientCPU, 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: a year of merged daily step sums, ms", year.formatted(), "", ""),
             ("\(stored.rows / 1_000_000)M samples: catch-up of \(caught) steps, rows/s",
              format(Double(caught) / catchUpSeconds, 0), "", format(catchUpSeconds, 1) + " s"),

@@ -110,7 +110,7 @@ package struct SamplePages: AsyncSequence, Sendable {
         sql += " ORDER BY " + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
         sql += " LIMIT ?"
         arguments.append(.integer(Int64(size)))
-        let statement = try database.prepare(sql, cached: false)
+        let statement = try database.prepareRecent(sql)
         try statement.bind(arguments)
         return statement
     }

@@ -58,6 +58,10 @@ enum StoreReads {
             let (from, last) = try range(database, after: anchor)
             let (sampleStatement, tombstoneStatement) = try anchoredStatements(
                 database, descriptors: descriptors, from: from, last: last, limit: limit)
+            defer {
+                sampleStatement.reset()
+                tombstoneStatement.reset()
+            }
             var decoder = SampleRowDecoder()
             var rows: [DecodedRow] = []
             while try sampleStatement.step() { rows.append(try decoder.decode(sampleStatement)) }
@@ -96,6 +100,10 @@ enum StoreReads {
             let (from, last) = try range(database, after: anchor)
             let (sampleStatement, tombstoneStatement) = try anchoredStatements(
                 database, descriptors: descriptors, from: from, last: last, limit: limit, wire: true)
+            defer {
+                sampleStatement.reset()
+                tombstoneStatement.reset()
+            }
             return try builder.page { page in
                 while try sampleStatement.step() { try page.addSample(sampleStatement, database) }
                 while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
@@ -144,15 +152,15 @@ enum StoreReads {
         sampleArguments.append(.integer(fetch))
         tombstoneArguments.append(.integer(fetch))
 
-        let sampleStatement = try database.prepare(
+        let sampleStatement = try database.prepareRecent(
             (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
                 + " WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
-                + "ORDER BY r.seq LIMIT ?", cached: false)
+                + "ORDER BY r.seq LIMIT ?")
         try sampleStatement.bind(sampleArguments)
-        let tombstoneStatement = try database.prepare(
+        let tombstoneStatement = try database.prepareRecent(
             "SELECT r.seq, r.uuid, t.identifier, r.sync_identifier, r.sync_version FROM tombstones r "
                 + "JOIN types t ON t.id = r.type_id WHERE r.seq > ? AND r.seq <= ? AND (\(matchTombstones)) "
-                + "ORDER BY r.seq LIMIT ?", cached: false)
+                + "ORDER BY r.seq LIMIT ?")
         try tombstoneStatement.bind(tombstoneArguments)
         return (sampleStatement, tombstoneStatement)
     }

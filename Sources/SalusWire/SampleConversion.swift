@@ -11,63 +11,65 @@ extension Sample {
     /// (the daemon assigns it from the caller), and a missing UUID gets a new UUIDv7. A
     /// correlation's members are converted the same way, with the same source and creation date,
     /// their fields named under `correlation.objects[i]`.
-    package init(wire: Salus_V1_Sample, path: String, source: SourceRevision, creationDate: Date = Date()) throws(ValidationError) {
+    package init(
+        wire: Salus_V1_Sample, path: @autoclosure () -> String, source: SourceRevision, creationDate: Date = Date()
+    ) throws(ValidationError) {
         var uuid = UUIDv7.make(at: creationDate)
         if !wire.uuid.isEmpty {
             guard let given = WireUUID.uuid(wire.uuid) else {
                 throw ValidationError(
-                    reason: .invalidValue, field: "\(path).uuid", value: "\(wire.uuid.count) bytes",
+                    reason: .invalidValue, field: "\(path()).uuid", value: "\(wire.uuid.count) bytes",
                     expected: "16 bytes, or empty to have one assigned"
                 )
             }
             uuid = given
         }
         guard !wire.type.isEmpty else {
-            throw ValidationError(reason: .missingValue, field: "\(path).type", value: "", expected: "a type identifier")
+            throw ValidationError(reason: .missingValue, field: "\(path()).type", value: "", expected: "a type identifier")
         }
         let value: SampleValue
         switch wire.value {
         case .quantity(let quantity):
-            value = .quantity(try Quantity(wire: quantity, path: "\(path).quantity"))
+            value = .quantity(try Quantity(wire: quantity, path: "\(path()).quantity"))
         case .category(let category):
             guard let raw = Int(exactly: category.value) else {
-                throw ValidationError(reason: .invalidValue, field: "\(path).category.value", value: "\(category.value)", expected: "a raw value that fits an Int")
+                throw ValidationError(reason: .invalidValue, field: "\(path()).category.value", value: "\(category.value)", expected: "a raw value that fits an Int")
             }
             value = .category(raw)
         case .workout(let workout):
-            value = .workout(try Workout(wire: workout, path: "\(path).workout"))
+            value = .workout(try Workout(wire: workout, path: "\(path()).workout"))
         case .visionPrescription(let prescription):
-            value = .visionPrescription(try VisionPrescription(wire: prescription, path: "\(path).visionPrescription"))
+            value = .visionPrescription(try VisionPrescription(wire: prescription, path: "\(path()).visionPrescription"))
         case .document(let document):
             value = .document(ClinicalDocument(wire: document))
         case .clinicalRecord(let record):
             value = .clinicalRecord(ClinicalRecord(wire: record))
         case .workoutRoute(let route):
-            value = .workoutRoute(try WorkoutRouteValue(wire: route, path: "\(path).workoutRoute"))
+            value = .workoutRoute(try WorkoutRouteValue(wire: route, path: "\(path()).workoutRoute"))
         case .electrocardiogram(let electrocardiogram):
-            value = .electrocardiogram(try Electrocardiogram(wire: electrocardiogram, path: "\(path).electrocardiogram"))
+            value = .electrocardiogram(try Electrocardiogram(wire: electrocardiogram, path: "\(path()).electrocardiogram"))
         case .audiogram(let audiogram):
-            value = .audiogram(try Audiogram(wire: audiogram, path: "\(path).audiogram"))
+            value = .audiogram(try Audiogram(wire: audiogram, path: "\(path()).audiogram"))
         case .heartbeatSeries(let series):
             value = .heartbeatSeries(HeartbeatSeries(wire: series))
         case .stateOfMind(let state):
-            value = .stateOfMind(try StateOfMind(wire: state, path: "\(path).stateOfMind"))
+            value = .stateOfMind(try StateOfMind(wire: state, path: "\(path()).stateOfMind"))
         case .medicationDoseEvent(let event):
-            value = .medicationDoseEvent(try MedicationDoseEvent(wire: event, path: "\(path).medicationDoseEvent"))
+            value = .medicationDoseEvent(try MedicationDoseEvent(wire: event, path: "\(path()).medicationDoseEvent"))
         case .scoredAssessment(let assessment):
-            value = .scoredAssessment(try ScoredAssessment(wire: assessment, path: "\(path).scoredAssessment"))
+            value = .scoredAssessment(try ScoredAssessment(wire: assessment, path: "\(path()).scoredAssessment"))
         case .correlation(let correlation):
             var objects: [Sample] = []
             objects.reserveCapacity(correlation.objects.count)
             for (index, member) in correlation.objects.enumerated() {
                 objects.append(try Sample(
-                    wire: member, path: "\(path).correlation.objects[\(index)]", source: source, creationDate: creationDate
+                    wire: member, path: "\(path()).correlation.objects[\(index)]", source: source, creationDate: creationDate
                 ))
             }
             value = .correlation(Correlation(objects: objects))
         case nil:
             throw ValidationError(
-                reason: .missingValue, field: "\(path).value", value: "",
+                reason: .missingValue, field: "\(path()).value", value: "",
                 expected: "one of quantity, category, workout, vision_prescription, document, correlation, "
                     + "electrocardiogram, audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment, "
                     + "clinical_record, workout_route"
@@ -81,7 +83,7 @@ extension Sample {
             value: value,
             sourceRevision: source,
             device: wire.hasDevice ? Device(wire: wire.device) : nil,
-            metadata: try MetadataValue.dictionary(wire: wire.metadata, path: "\(path).metadata"),
+            metadata: try MetadataValue.dictionary(wire: wire.metadata, path: "\(path()).metadata"),
             creationDate: creationDate
         )
     }
@@ -139,15 +141,15 @@ extension Sample {
 }
 
 extension Quantity {
-    package init(wire: Salus_V1_Quantity, path: String) throws(ValidationError) {
+    package init(wire: Salus_V1_Quantity, path: @autoclosure () -> String) throws(ValidationError) {
         let unit: SalusUnit
         do {
             unit = try SalusUnit(parsing: wire.unit)
         } catch {
-            throw ValidationError(reason: .invalidUnit, field: "\(path).unit", value: wire.unit, expected: "a unit string (\(error.message))")
+            throw ValidationError(reason: .invalidUnit, field: "\(path()).unit", value: wire.unit, expected: "a unit string (\(error.message))")
         }
         guard wire.value.isFinite else {
-            throw ValidationError(reason: .invalidValue, field: "\(path).value", value: "\(wire.value)", expected: "a finite number")
+            throw ValidationError(reason: .invalidValue, field: "\(path()).value", value: "\(wire.value)", expected: "a finite number")
         }
         self.init(value: wire.value, unit: unit)
     }
@@ -161,15 +163,15 @@ extension Quantity {
 }
 
 extension MetadataValue {
-    package init(wire: Salus_V1_MetadataValue, path: String) throws(ValidationError) {
+    package init(wire: Salus_V1_MetadataValue, path: @autoclosure () -> String) throws(ValidationError) {
         switch wire.kind {
         case .stringValue(let value): self = .string(value)
         case .numberValue(let value): self = .number(value)
         case .boolValue(let value): self = .bool(value)
         case .dateValue(let value): self = .date(WireDate.date(value))
-        case .quantityValue(let value): self = .quantity(try Quantity(wire: value, path: path))
+        case .quantityValue(let value): self = .quantity(try Quantity(wire: value, path: path()))
         case nil:
-            throw ValidationError(reason: .missingValue, field: path, value: "", expected: "a string, number, bool, date or quantity")
+            throw ValidationError(reason: .missingValue, field: path(), value: "", expected: "a string, number, bool, date or quantity")
         }
     }
 
@@ -186,10 +188,13 @@ extension MetadataValue {
     }
 
     /// A metadata dictionary from the wire; keys are named in errors.
-    package static func dictionary(wire: [String: Salus_V1_MetadataValue], path: String) throws(ValidationError) -> [String: MetadataValue] {
+    package static func dictionary(
+        wire: [String: Salus_V1_MetadataValue], path: @autoclosure () -> String
+    ) throws(ValidationError) -> [String: MetadataValue] {
+        if wire.isEmpty { return [:] }
         var result: [String: MetadataValue] = [:]
         for (key, value) in wire {
-            result[key] = try MetadataValue(wire: value, path: "\(path).\(key)")
+            result[key] = try MetadataValue(wire: value, path: "\(path()).\(key)")
         }
         return result
     }

@@ -14,6 +14,7 @@ extension TypeCatalog {
     /// `allowReadOnly` lets the owner's imports write types apps may not.
     package func check(_ samples: [Sample], at path: String = "samples", allowReadOnly: Bool = false) throws(ValidationError) {
         for (index, sample) in samples.enumerated() {
+            // The path is written only when there is an error to name (most batches have none).
             if let first = validationErrors(of: sample, at: "\(path)[\(index)]", allowReadOnly: allowReadOnly).first {
                 throw first
             }
@@ -22,29 +23,31 @@ extension TypeCatalog {
 
     /// Every rule `sample` breaks (see `check(_:at:allowReadOnly:)`), in field order; the plugin's
     /// validator runs only when every declared rule passed. Empty when the sample is acceptable.
-    package func validationErrors(of sample: Sample, at path: String = "sample", allowReadOnly: Bool = false) -> [ValidationError] {
-        let modelErrors = sample.validationErrors(at: path)
-        return modelErrors
-            + declaredErrors(of: sample, at: path, allowReadOnly: allowReadOnly, modelRulesPassed: modelErrors.isEmpty)
+    package func validationErrors(
+        of sample: Sample, at path: @autoclosure () -> String = "sample", allowReadOnly: Bool = false
+    ) -> [ValidationError] {
+        let modelErrors = sample.validationErrors(at: path())
+        let declared = declaredErrors(of: sample, at: path(), allowReadOnly: allowReadOnly, modelRulesPassed: modelErrors.isEmpty)
+        return modelErrors.isEmpty ? declared : modelErrors + declared
     }
 
     /// What `sample`'s type declares, then the owning plugin's validator when `modelRulesPassed`
     /// and every declared rule passed; a correlation's members are checked here as samples of
     /// their own types, under `correlation.objects[i]`.
     private func declaredErrors(
-        of sample: Sample, at path: String, allowReadOnly: Bool, modelRulesPassed: Bool
+        of sample: Sample, at path: @autoclosure () -> String, allowReadOnly: Bool, modelRulesPassed: Bool
     ) -> [ValidationError] {
         var errors: [ValidationError] = []
         if sample.type.rawValue.isEmpty { return errors }
         guard let rules = rules(for: sample.type) else {
             errors.append(ValidationError(
-                reason: .unknownType, field: "\(path).type", value: "\"\(sample.type)\"",
+                reason: .unknownType, field: "\(path()).type", value: "\"\(sample.type)\"",
                 expected: "a type identifier a loaded plugin declares"))
             return errors
         }
         if rules.kind == .characteristic || rules.kind != sample.kind {
             errors.append(ValidationError(
-                reason: .wrongKind, field: "\(path).value", value: Self.valueName(sample.value),
+                reason: .wrongKind, field: "\(path()).value", value: Self.valueName(sample.value),
                 expected: rules.kind == .characteristic
                     ? "a sample type; \(sample.type) is a characteristic (set, not saved as samples)"
                     : "a \(rules.kind.rawValue) value for \(sample.type)"))
@@ -52,50 +55,53 @@ extension TypeCatalog {
         }
         if rules.readOnlyForApps && !allowReadOnly {
             errors.append(ValidationError(
-                reason: .readOnlyType, field: "\(path).type", value: "\"\(sample.type)\"",
+                reason: .readOnlyType, field: "\(path()).type", value: "\"\(sample.type)\"",
                 expected: "a type apps may write; \(sample.type) is read-only"))
         }
-        var canonical = sample
+        var canonicalValue: Double?
         switch sample.value {
         case .quantity(let quantity):
-            if let value = checkQuantity(quantity, rules: rules, at: "\(path).quantity", errors: &errors) {
-                canonical.value = .quantity(Quantity(value: value, unit: rules.canonicalUnit ?? quantity.unit))
-            }
+            canonicalValue = checkQuantity(quantity, rules: rules, at: "\(path()).quantity", errors: &errors)
         case .category(let raw):
             if !rules.cases.isEmpty && rules.case(rawValue: Int64(raw)) == nil {
                 let allowed = rules.cases.map { "\($0.name) \($0.rawValue)" }.joined(separator: ", ")
                 errors.append(ValidationError(
-                    reason: .invalidCategoryValue, field: "\(path).category.value", value: "\(raw)",
+                    reason: .invalidCategoryValue, field: "\(path()).category.value", value: "\(raw)",
                     expected: "one of \(sample.type)'s values: \(allowed)"))
             }
         case .workout(let workout):
-            errors += checkWorkout(workout, rules: rules, at: "\(path).workout")
+            errors += checkWorkout(workout, rules: rules, at: "\(path()).workout")
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
             .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute:
             break
         case .correlation(let correlation):
-            errors += checkCorrelation(correlation, of: sample.type, at: "\(path).correlation", allowReadOnly: allowReadOnly)
+            errors += checkCorrelation(correlation, of: sample.type, at: "\(path()).correlation", allowReadOnly: allowReadOnly)
         }
-        errors += checkMetadata(sample.metadata, rules: rules, at: "\(path).metadata")
+        errors += checkMetadata(sample.metadata, rules: rules, at: "\(path()).metadata")
         guard modelRulesPassed, errors.isEmpty, let validator = validators[rules.pluginID] else { return errors }
-        return validator.validationErrors(of: canonical, at: path)
+        // The validator gets the quantity in the canonical unit; the copy is made only for it.
+        var canonical = sample
+        if let canonicalValue, case .quantity(let quantity) = sample.value {
+            canonical.value = .quantity(Quantity(value: canonicalValue, unit: rules.canonicalUnit ?? quantity.unit))
+        }
+        return validator.validationErrors(of: canonical, at: path())
     }
 
     /// The quantity's value in the canonical unit, or nil (with an error) when its unit has
     /// another dimension or the value lies outside the type's bounds.
     private func checkQuantity(
-        _ quantity: Quantity, rules: TypeRules, at path: String, errors: inout [ValidationError]
+        _ quantity: Quantity, rules: TypeRules, at path: @autoclosure () -> String, errors: inout [ValidationError]
     ) -> Double? {
         guard let unit = rules.canonicalUnit else { return quantity.value }
         guard let value = try? quantity.doubleValue(for: unit) else {
             errors.append(ValidationError(
-                reason: .invalidUnit, field: "\(path).unit", value: "\"\(quantity.unit)\" (\(quantity.unit.dimension))",
+                reason: .invalidUnit, field: "\(path()).unit", value: "\"\(quantity.unit)\" (\(quantity.unit.dimension))",
                 expected: "a unit of \(unit.dimension), like \(rules.identifier)'s canonical unit \(unit)"))
             return nil
         }
         if let bounds = rules.bounds, !bounds.contains(value) {
             errors.append(ValidationError(
-                reason: .valueOutOfRange, field: "\(path).value", value: "\(quantity)",
+                reason: .valueOutOfRange, field: "\(path()).value", value: "\(quantity)",
                 expected: "a value in \(bounds.description) \(unit), the possible range of \(rules.identifier)"))
             return nil
         }
@@ -194,21 +200,22 @@ extension TypeCatalog {
     /// Typed metadata keys with values of their type, among their allowed values and in units of
     /// their dimension; with `checkRequired`, the keys the type requires.
     private func checkMetadata(
-        _ metadata: [String: MetadataValue], rules: TypeRules, at path: String, checkRequired: Bool = true
+        _ metadata: [String: MetadataValue], rules: TypeRules, at path: @autoclosure () -> String, checkRequired: Bool = true
     ) -> [ValidationError] {
         var errors: [ValidationError] = []
+        if metadata.isEmpty && (!checkRequired || rules.requiredMetadataKeys.isEmpty) { return errors }
         for required in rules.requiredMetadataKeys where checkRequired && metadata[required.key] == nil {
             errors.append(ValidationError(
-                reason: .missingMetadata, field: "\(path).\(required.key)", value: "nil",
+                reason: .missingMetadata, field: "\(path()).\(required.key)", value: "nil",
                 expected: "a \(required.valueType.rawValue) value: \(rules.identifier) requires it"))
         }
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            let field = "\(path).\(key)"
+            func field() -> String { "\(path()).\(key)" }
             if let expected = metadataValueType(key, on: rules), expected != value.type {
                 // HealthKit stores booleans as numbers 0/1; accept those for bool keys.
                 if expected == .bool, case .number(let number) = value, number == 0 || number == 1 { continue }
                 errors.append(ValidationError(
-                    reason: .invalidMetadataValue, field: field, value: "\(value) (\(value.type.rawValue))",
+                    reason: .invalidMetadataValue, field: field(), value: "\(value) (\(value.type.rawValue))",
                     expected: "a \(expected.rawValue) value"))
                 continue
             }
@@ -218,11 +225,11 @@ extension TypeCatalog {
             {
                 let allowed = definition.allowedValues.map { "\($0.name) \($0.rawValue)" }.joined(separator: ", ")
                 errors.append(ValidationError(
-                    reason: .invalidMetadataValue, field: field, value: "\(value)", expected: "one of \(allowed)"))
+                    reason: .invalidMetadataValue, field: field(), value: "\(value)", expected: "one of \(allowed)"))
             }
             if let unit = definition.unit, case .quantity(let quantity) = value, !quantity.unit.isCompatible(with: unit) {
                 errors.append(ValidationError(
-                    reason: .invalidUnit, field: field, value: "\(quantity) (\(quantity.unit.dimension))",
+                    reason: .invalidUnit, field: field(), value: "\(quantity) (\(quantity.unit.dimension))",
                     expected: "a unit of \(unit.dimension), like \(unit)"))
             }
         }

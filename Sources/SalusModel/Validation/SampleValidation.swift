@@ -29,51 +29,51 @@ extension Sample {
     /// received date; a workout route with 1 to `WorkoutRouteValue.maximumLocationCount`
     /// locations, as many as it says, each valid (`WorkoutRoute.validationErrors(at:)`).
     /// `path` prefixes every field path.
-    package func validationErrors(at path: String = "sample") -> [ValidationError] {
+    package func validationErrors(at path: @autoclosure () -> String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
             errors.append(
                 ValidationError(
-                    reason: .emptyTypeIdentifier, field: "\(path).type", value: "\"\"",
+                    reason: .emptyTypeIdentifier, field: "\(path()).type", value: "\"\"",
                     expected: "a type identifier such as \"HKQuantityTypeIdentifierStepCount\""))
         }
-        let dateErrors = Validation.dateRange(start: startDate, end: endDate, at: path)
+        let dateErrors = Validation.dateRange(start: startDate, end: endDate, at: path())
         errors += dateErrors
         let duration = dateErrors.isEmpty ? Validation.duration(start: startDate, end: endDate) : nil
         switch value {
         case .quantity(let quantity):
-            errors += Validation.finite(quantity.value, at: "\(path).quantity.value")
+            errors += Validation.finite(quantity.value, at: "\(path()).quantity.value")
         case .category:
             break
         case .workout(let workout):
             errors += Validation.workout(
                 workout, start: dateErrors.isEmpty ? startDate : nil, end: dateErrors.isEmpty ? endDate : nil,
-                at: "\(path).workout")
+                at: "\(path()).workout")
         case .visionPrescription(let prescription):
-            errors += Validation.prescription(prescription, at: "\(path).visionPrescription")
+            errors += Validation.prescription(prescription, at: "\(path()).visionPrescription")
         case .document:
             break
         case .electrocardiogram(let electrocardiogram):
-            errors += Validation.electrocardiogram(electrocardiogram, duration: duration, at: "\(path).electrocardiogram")
+            errors += Validation.electrocardiogram(electrocardiogram, duration: duration, at: "\(path()).electrocardiogram")
         case .audiogram(let audiogram):
-            errors += Validation.audiogram(audiogram, at: "\(path).audiogram")
+            errors += Validation.audiogram(audiogram, at: "\(path()).audiogram")
         case .heartbeatSeries(let series):
-            errors += Validation.heartbeats(series, duration: duration, at: "\(path).heartbeatSeries")
+            errors += Validation.heartbeats(series, duration: duration, at: "\(path()).heartbeatSeries")
         case .stateOfMind(let state):
-            errors += Validation.stateOfMind(state, at: "\(path).stateOfMind")
+            errors += Validation.stateOfMind(state, at: "\(path()).stateOfMind")
         case .medicationDoseEvent(let event):
-            errors += Validation.medicationDoseEvent(event, at: "\(path).medicationDoseEvent")
+            errors += Validation.medicationDoseEvent(event, at: "\(path()).medicationDoseEvent")
         case .scoredAssessment(let assessment):
-            errors += Validation.scoredAssessment(assessment, type: type, at: "\(path).scoredAssessment")
+            errors += Validation.scoredAssessment(assessment, type: type, at: "\(path()).scoredAssessment")
         case .correlation(let correlation):
-            errors += Validation.correlation(correlation, at: "\(path).correlation")
+            errors += Validation.correlation(correlation, at: "\(path()).correlation")
         case .clinicalRecord(let record):
-            errors += Validation.clinicalRecord(record, type: type, at: "\(path).clinicalRecord")
+            errors += Validation.clinicalRecord(record, type: type, at: "\(path()).clinicalRecord")
         case .workoutRoute(let route):
-            errors += Validation.workoutRoute(route, at: "\(path).workoutRoute")
+            errors += Validation.workoutRoute(route, at: "\(path()).workoutRoute")
         }
-        errors += Validation.metadata(metadata, at: "\(path).metadata")
-        errors += Validation.syncKeys(metadata, at: "\(path).metadata")
+        errors += Validation.metadata(metadata, at: "\(path()).metadata")
+        errors += Validation.syncKeys(metadata, at: "\(path()).metadata")
         return errors
     }
 }
@@ -85,48 +85,50 @@ enum Validation {
         return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    static func finite(_ value: Double, at field: String) -> [ValidationError] {
+    static func finite(_ value: Double, at field: @autoclosure () -> String) -> [ValidationError] {
         guard !value.isFinite else { return [] }
-        return [ValidationError(reason: .nonFiniteValue, field: field, value: "\(value)", expected: "a finite number")]
+        return [ValidationError(reason: .nonFiniteValue, field: field(), value: "\(value)", expected: "a finite number")]
     }
 
     static func dateRange(
-        start: Date, end: Date, at path: String, startName: String = "startDate", endName: String = "endDate"
+        start: Date, end: Date, at path: @autoclosure () -> String, startName: String = "startDate",
+        endName: String = "endDate"
     ) -> [ValidationError] {
         var errors: [ValidationError] = []
         for (name, date) in [(startName, start), (endName, end)] where !date.timeIntervalSinceReferenceDate.isFinite {
             errors.append(
                 ValidationError(
-                    reason: .nonFiniteValue, field: "\(path).\(name)", value: render(date), expected: "a finite date"))
+                    reason: .nonFiniteValue, field: "\(path()).\(name)", value: render(date), expected: "a finite date"))
         }
         if errors.isEmpty, end < start {
             errors.append(
                 ValidationError(
-                    reason: .invalidDateRange, field: "\(path).\(endName)", value: render(end),
+                    reason: .invalidDateRange, field: "\(path()).\(endName)", value: render(end),
                     expected: "a date at or after \(startName) \(render(start))"))
         }
         return errors
     }
 
-    static func metadata(_ metadata: [String: MetadataValue], at path: String) -> [ValidationError] {
+    static func metadata(_ metadata: [String: MetadataValue], at path: @autoclosure () -> String) -> [ValidationError] {
         var errors: [ValidationError] = []
+        if metadata.isEmpty { return errors }
         for key in metadata.keys.sorted() {
-            let field = "\(path).\(key)"
+            func field() -> String { "\(path()).\(key)" }
             if key.isEmpty {
                 errors.append(
                     ValidationError(
-                        reason: .emptyMetadataKey, field: field, value: "\"\"",
+                        reason: .emptyMetadataKey, field: field(), value: "\"\"",
                         expected: "a non-empty key such as \"HKTimeZone\" or \"org.example.note\""))
             }
             switch metadata[key]! {
             case .number(let number):
-                errors += finite(number, at: field)
+                errors += finite(number, at: field())
             case .quantity(let quantity):
-                errors += finite(quantity.value, at: field)
+                errors += finite(quantity.value, at: field())
             case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
                 errors.append(
                     ValidationError(
-                        reason: .nonFiniteValue, field: field, value: render(date), expected: "a finite date"))
+                        reason: .nonFiniteValue, field: field(), value: render(date), expected: "a finite date"))
             default:
                 break
             }
@@ -134,34 +136,35 @@ enum Validation {
         return errors
     }
 
-    static func syncKeys(_ metadata: [String: MetadataValue], at path: String) -> [ValidationError] {
+    static func syncKeys(_ metadata: [String: MetadataValue], at path: @autoclosure () -> String) -> [ValidationError] {
+        if metadata.isEmpty { return [] }
         let identifier = metadata[MetadataKey.syncIdentifier]
         let version = metadata[MetadataKey.syncVersion]
-        let identifierField = "\(path).\(MetadataKey.syncIdentifier)"
-        let versionField = "\(path).\(MetadataKey.syncVersion)"
+        func identifierField() -> String { "\(path()).\(MetadataKey.syncIdentifier)" }
+        func versionField() -> String { "\(path()).\(MetadataKey.syncVersion)" }
         var errors: [ValidationError] = []
         if let identifier, identifier.type != .string {
             errors.append(
                 ValidationError(
-                    reason: .invalidMetadataValue, field: identifierField, value: "\(identifier) (\(identifier.type))",
+                    reason: .invalidMetadataValue, field: identifierField(), value: "\(identifier) (\(identifier.type))",
                     expected: "a string"))
         }
         if let version, version.type != .number {
             errors.append(
                 ValidationError(
-                    reason: .invalidMetadataValue, field: versionField, value: "\(version) (\(version.type))",
+                    reason: .invalidMetadataValue, field: versionField(), value: "\(version) (\(version.type))",
                     expected: "a number"))
         }
         if let identifier, version == nil {
             errors.append(
                 ValidationError(
-                    reason: .missingSyncVersion, field: versionField, value: "nil",
+                    reason: .missingSyncVersion, field: versionField(), value: "nil",
                     expected: "a sync version number, required with sync identifier \(identifier)"))
         }
         if let version, identifier == nil {
             errors.append(
                 ValidationError(
-                    reason: .missingSyncIdentifier, field: identifierField, value: "nil",
+                    reason: .missingSyncIdentifier, field: identifierField(), value: "nil",
                     expected: "a sync identifier string, required with sync version \(version)"))
         }
         return errors
