@@ -34,7 +34,7 @@ package final class Database: @unchecked Sendable {
     /// Query statements whose text depends on the query's shape, most recently used last.
     private var recentStatements: [(sql: String, statement: Statement)] = []
     /// How many of those stay prepared.
-    static let recentStatementLimit = 16
+    package static let recentStatementLimit = 16
     /// The file this connection opened.
     package let path: String
 

@@ -86,4 +86,46 @@ struct PagingTests {
         }
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+
+    @Test("queries that take turns on one reader connection each get their own pages, past the prepared-statement limit")
+    func interleavedQueriesOnOneConnection() async throws {
+        let temporary = try await TemporaryStore.make(configuration: .init(readerCount: 1))
+        let store = temporary.store
+        _ = try await store.save((0..<60).map { Fixtures.quantity(Double($0), start: Double($0)) }, source: Fixtures.app)
+        // More query shapes than a connection keeps prepared: each window's SQL is its own.
+        var queries: [SampleQuery] = []
+        for index in 0..<(Database.recentStatementLimit + 4) {
+            let from = Fixtures.at(Double(index))
+            let predicate: SamplePredicate =
+                index % 2 == 0
+                ? .dateWindow(DateWindow(start: from, end: nil, strictStartDate: true))
+                : .and([.dateWindow(DateWindow(start: from, end: Fixtures.at(50)))])
+            let sort = [SampleSortDescriptor(.startDate, ascending: index % 3 != 0)]
+            queries.append(SampleQuery(type: Fixtures.steps, predicate: predicate, sort: sort))
+        }
+        func values(_ samples: [Sample]) -> [Double] {
+            samples.map { sample -> Double in
+                if case .quantity(let quantity) = sample.value { return quantity.value }
+                return .nan
+            }
+        }
+        var expected: [[Double]] = []
+        for query in queries {
+            expected.append(values(try await store.samples(query).collect()))
+        }
+        var iterators = try queries.map { try store.samples($0, pageSize: 3).makeAsyncIterator() }
+        var seen = Array(repeating: [Double](), count: queries.count)
+        var open = Set(queries.indices)
+        while !open.isEmpty {
+            for index in open.sorted() {
+                if let page = try await iterators[index].next() {
+                    seen[index] += values(page)
+                } else {
+                    open.remove(index)
+                }
+            }
+        }
+        #expect(seen == expected)
+        #expect(expected.allSatisfy { !$0.isEmpty })
+    }
 }
