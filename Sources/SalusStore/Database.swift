@@ -153,15 +153,23 @@ package final class Database: @unchecked Sendable {
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE` for writers, `BEGIN` for readers), commits
     /// when it returns and rolls back when it throws.
     package func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        try step(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try step("COMMIT")
             return value
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Runs `sql`, a statement that returns no rows, prepared once per connection: a read
+    /// transaction per page made `BEGIN` and `COMMIT` worth keeping prepared.
+    private func step(_ sql: String) throws(DatabaseError) {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        _ = try statement.step()
     }
 
     /// Interrupts the statement running on this connection (callable from any thread).

@@ -167,6 +167,36 @@ struct WireEncodingTests {
         }
     }
 
+    @Test("a page's metadata read by id range leaves out the metadata of other samples in that range")
+    func metadataByIDRange() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        // Steps and heart rate saved in turns: a page of steps has ids 1, 3, 5…, dense enough to
+        // be read as a range, and the heart-rate samples between them have metadata of their own.
+        var batch: [Sample] = []
+        for index in 0..<12 {
+            let note: [String: MetadataValue] = ["org.example.note": .string("steps \(index)")]
+            batch.append(Fixtures.quantity(Double(index), start: Double(index), metadata: index % 3 == 0 ? [:] : note))
+            batch.append(
+                Fixtures.quantity(
+                    Fixtures.heartRate, 60 + Double(index), "count/min", start: Double(index),
+                    metadata: ["org.example.note": .string("heart \(index)"), "org.example.rank": .number(Double(index))]))
+        }
+        _ = try await store.save(batch, source: Fixtures.app)
+        for sort in [[SampleSortDescriptor(.startDate)], [SampleSortDescriptor(.startDate, ascending: false)]] {
+            let query = SampleQuery(type: Fixtures.steps, sort: sort)
+            let model = try await store.samples(query).collect()
+            #expect(model.count == 12)
+            for pageSize in [1, 2, 5, 12] {
+                var lean: [UInt8] = []
+                for try await page in try store.samples(query, pageSize: pageSize).wire(Self.encoder) { lean += page.bytes }
+                let expected = try Self.bytes(model)
+                let same = lean == expected
+                #expect(same, "pages of \(pageSize): \(lean.count) bytes beside SwiftProtobuf's \(expected.count)")
+            }
+        }
+    }
+
     @Test("an anchored read's batches, with deleted objects and their sync keys, are SwiftProtobuf's bytes at every limit")
     func anchoredMatches() async throws {
         let temporary = try await TemporaryStore.make()
