@@ -74,6 +74,8 @@ enum StoreBenchmark {
         var saved = 0
 
         let writtenBefore = bytesWritten(by: daemonPID)
+        // CPU the saves take in salusd and in this client (encoding the requests), per row.
+        var saveCPU = (daemon: 0.0, client: 0.0)
         let saves = try await Comparison.interleaved(trials: trials) {
             // Build the batches before the clock starts.
             let batches: [Salus_V1_SaveRequest] = stride(from: saved, to: saved + rowsPerTrial, by: batchSize).map { first in
@@ -81,10 +83,13 @@ enum StoreBenchmark {
                 request.samples = (first..<min(saved + rowsPerTrial, first + batchSize)).map(sample)
                 return request
             }
+            let (daemonBefore, clientBefore) = (cpuSeconds(of: daemonPID), cpuSeconds(of: getpid()))
             let start = ContinuousClock.now
             for batch in batches {
                 let _: Salus_V1_SaveResponse = try await client.unary(SalusMethods.Store.save, request: batch)
             }
+            saveCPU.daemon += cpuSeconds(of: daemonPID) - daemonBefore
+            saveCPU.client += cpuSeconds(of: getpid()) - clientBefore
             saved += rowsPerTrial
             return Double(rowsPerTrial) / seconds(ContinuousClock.now - start)
         } baseline: {
@@ -126,6 +131,8 @@ enum StoreBenchmark {
             into: &results, key: "anchored_rows_per_s", baselineKey: "raw_select_rows_per_s_anchored", ratioKey: "anchored_ratio")
         results["query_rows_per_s_pinned"] = pinned
         results["save_bytes_written_per_row"] = writtenPerRow
+        results["save_daemon_cpu_us_per_row"] = saveCPU.daemon * 1e6 / Double(saved)
+        results["save_client_cpu_us_per_row"] = saveCPU.client * 1e6 / Double(saved)
         results["daemon_rss_after_save_mb"] = afterSave.rss
         results["daemon_rss_after_queries_mb"] = afterQueries.rss
         results["daemon_peak_rss_mb"] = afterQueries.peak
@@ -136,6 +143,8 @@ enum StoreBenchmark {
             tableRow("store sample query through SalusKit, into model samples: rows/s", kitQueries, digits: 0),
             tableRow("store anchored catch-up: rows/s", anchoredReads, digits: 0),
             ("save: bytes written per row", format(writtenPerRow, 0), "", ""),
+            ("save: CPU per row, salusd / client µs",
+             format(saveCPU.daemon * 1e6 / Double(saved), 2) + " / " + format(saveCPU.client * 1e6 / Double(saved), 2), "", ""),
             ("daemon RSS after save / after queries / peak MiB",
              format(afterSave.rss) + " / " + format(afterQueries.rss) + " / " + format(afterQueries.peak), "", ""),
         ]
