@@ -118,6 +118,16 @@ enum StoreBenchmark {
         } baseline: {
             try raw.selectAll()
         }
+        // The same catch-up as an app makes it: SalusKit, into model samples.
+        let kitAnchoredReads = try await Comparison.interleaved(trials: trials) {
+            let start = ContinuousClock.now
+            let result = try await AnchoredObjectQueryDescriptor(predicates: [SampleTypePredicate(.quantity(.stepCount))])
+                .result(for: kit)
+            precondition(result.addedSamples.count == saved, "SalusKit's catch-up returned \(result.addedSamples.count) of \(saved)")
+            return Double(result.addedSamples.count) / seconds(ContinuousClock.now - start)
+        } baseline: {
+            try raw.selectAll()
+        }
         let afterQueries = memory(of: daemonPID)
         await client.close()
 
@@ -129,6 +139,9 @@ enum StoreBenchmark {
             into: &results, key: "kit_query_rows_per_s", baselineKey: "raw_select_rows_per_s_kit", ratioKey: "kit_query_ratio")
         anchoredReads.record(
             into: &results, key: "anchored_rows_per_s", baselineKey: "raw_select_rows_per_s_anchored", ratioKey: "anchored_ratio")
+        kitAnchoredReads.record(
+            into: &results, key: "kit_anchored_rows_per_s", baselineKey: "raw_select_rows_per_s_kit_anchored",
+            ratioKey: "kit_anchored_ratio")
         results["query_rows_per_s_pinned"] = pinned
         results["save_bytes_written_per_row"] = writtenPerRow
         results["save_daemon_cpu_us_per_row"] = saveCPU.daemon * 1e6 / Double(saved)
@@ -142,6 +155,7 @@ enum StoreBenchmark {
             ("store sample query, reader on the client's loop: rows/s", format(pinned, 0), "", ""),
             tableRow("store sample query through SalusKit, into model samples: rows/s", kitQueries, digits: 0),
             tableRow("store anchored catch-up: rows/s", anchoredReads, digits: 0),
+            tableRow("store anchored catch-up through SalusKit, into model samples: rows/s", kitAnchoredReads, digits: 0),
             ("save: bytes written per row", format(writtenPerRow, 0), "", ""),
             ("save: CPU per row, salusd / client µs",
              format(saveCPU.daemon * 1e6 / Double(saved), 2) + " / " + format(saveCPU.client * 1e6 / Double(saved), 2), "", ""),

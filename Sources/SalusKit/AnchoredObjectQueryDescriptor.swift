@@ -131,9 +131,9 @@ public struct AnchoredObjectQueryUpdates: AsyncSequence, Sendable {
             var result = AnchoredObjectQueryResult(addedSamples: [], deletedObjects: [], newAnchor: QueryAnchor(rawValue: anchor))
             var gotAny = false
             while let bytes = try await batches.next() {
-                let batch = try decoder.anchoredBatch(bytes, path: "batches[\(batchIndex)]")
+                let batch = try decoder.anchoredBatch(
+                    bytes, path: "batches[\(batchIndex)]", appendingAddedTo: &result.addedSamples)
                 batchIndex += 1
-                result.addedSamples += batch.added
                 result.deletedObjects += batch.deleted
                 anchor = Swift.max(anchor, batch.anchor)
                 result.newAnchor = QueryAnchor(rawValue: anchor)

@@ -61,7 +61,19 @@ package struct SamplePageDecoder {
         -> (added: [Sample], deleted: [DeletedObject], anchor: UInt64, initialResultsComplete: Bool, moreChanges: Bool)
     {
         var added: [Sample] = []
-        added.reserveCapacity(bytes.readableBytes / 128)
+        let rest = try anchoredBatch(bytes, path: path, appendingAddedTo: &added)
+        return (added, rest.deleted, rest.anchor, rest.initialResultsComplete, rest.moreChanges)
+    }
+
+    /// The same, with the added samples appended to `added` (an update gathering several
+    /// batches), so that no sample is copied from one array to another.
+    package mutating func anchoredBatch(_ bytes: ByteBuffer, path: String, appendingAddedTo added: inout [Sample])
+        throws(SalusError) -> (deleted: [DeletedObject], anchor: UInt64, initialResultsComplete: Bool, moreChanges: Bool)
+    {
+        let first = added.count
+        // Grown by doubling, so that batch after batch costs amortized O(1) per sample.
+        let needed = first + bytes.readableBytes / 128
+        if added.capacity < needed { added.reserveCapacity(Swift.max(needed, added.capacity * 2)) }
         var deleted: [DeletedObject] = []
         var anchor: UInt64 = 0
         var complete = false
@@ -70,7 +82,7 @@ package struct SamplePageDecoder {
             switch (number, wireType) {
             case (1, 2):
                 let range = try reader.lengthDelimited()
-                added.append(try sample(raw, range, path: "\(path).added[\(added.count)]"))
+                added.append(try sample(raw, range, path: "\(path).added[\(added.count - first)]"))
             case (2, 2):
                 let range = try reader.lengthDelimited()
                 let wire = try Salus_V1_DeletedObject(serializedBytes: Array(raw[range]))
@@ -81,7 +93,7 @@ package struct SamplePageDecoder {
             default: try reader.skip(wireType)
             }
         }
-        return (added, deleted, anchor, complete, more)
+        return (deleted, anchor, complete, more)
     }
 
     /// Calls `field` for each top-level field of `bytes` with the reader after its tag; any
