@@ -10,9 +10,9 @@ import SalusImport
 /// the same run; then `salusctl export --format jsonl` of what was imported. The export's DTD is
 /// made well-formed, since healthkit-to-sqlite cannot read past the broken one of iOS 16+.
 ///
-/// Memory is the sum of two peaks: salusctl's (the largest child this process has waited for
-/// when the import ends: only the zip step ran before it, a small python) and salusd's (VmHWM
-/// from /proc, read before it stops).
+/// Memory is the sum of two peaks: salusctl's (its own, from `wait4`: the largest of every child
+/// this process waited for would include the gRPC peer of a full run) and salusd's (VmHWM from
+/// /proc, read before it stops).
 enum ImportBenchmark {
     /// The figures, with the number of records and the seconds each step took.
     static func run(records: Int, directory: String, binDirectory: URL, pluginDirectory: String) async throws -> [String: Double] {
@@ -61,12 +61,9 @@ enum ImportBenchmark {
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: admin) { try await Task.sleep(for: .milliseconds(50)) }
         let salusctl = binDirectory.appendingPathComponent("salusctl").path
         let importStart = ContinuousClock.now
-        let imported = try run(salusctl, ["import", zip, "--json", "--admin-socket", admin], in: root)
+        let (imported, salusctlPeak) = try runMeasured(salusctl, ["import", zip, "--json", "--admin-socket", admin], in: root)
         let importSeconds = StoreBenchmark.seconds(ContinuousClock.now - importStart)
         try check(imported, "salusctl import")
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        let salusctlPeak = Double(usage.ru_maxrss) / 1024
         let daemonPeak = StoreBenchmark.memory(of: daemon.processIdentifier).peak
         let report = try JSONSerialization.jsonObject(with: Data(imported.output[imported.output.firstIndex(of: "{")!...].utf8)) as? [String: Any] ?? [:]
         let elements = report["elements"] as? [String: Any] ?? [:]
@@ -118,6 +115,33 @@ enum ImportBenchmark {
     struct Outcome {
         var status: Int32
         var output: String
+    }
+
+    /// Runs `command` to its end, as `run` does, and reads its own peak RSS in MiB from `wait4`.
+    static func runMeasured(_ command: String, _ arguments: [String], in folder: String?) throws -> (Outcome, Double) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("salus-bench-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The shell changes directory and then becomes `command` (exec), so wait4 measures it.
+        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder ?? ".", command] + arguments
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, cArguments, environ)
+        guard spawned == 0 else {
+            throw BenchFailure(description: "could not start \(command): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        // Exited normally: the code; killed by a signal: 128 + the signal, as a shell says.
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return (Outcome(status: code, output: text), Double(usage.ru_maxrss) / 1024)
     }
 
     /// Runs `command` to its end; its standard output and error together.
