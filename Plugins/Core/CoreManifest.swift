@@ -11,7 +11,9 @@ enum CoreManifest {
         types: types.filter { $0.kind != .characteristic } + [activitySummary] + correlationTypes,
         workoutActivityTypes: workoutActivityTypes,
         characteristicTypes: types.filter { $0.kind == .characteristic },
-        metadataKeys: metadataKeys
+        metadataKeys: metadataKeys,
+        // `validate` has rules for these two only; steps, heart rate and the rest are not sent to it.
+        validatedTypes: ["HKCategoryTypeIdentifierAppleStandHour", "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute"]
     )
 
     // MARK: The types, one row each

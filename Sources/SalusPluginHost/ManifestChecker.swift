@@ -65,6 +65,21 @@ struct ManifestChecker {
             }
         }
 
+        // The validator sees only the types the manifest names, when it names any.
+        if !manifest.validatedTypes.isEmpty {
+            let sampleTypes = Set(manifest.types.map(\.identifier))
+            var validated: Set<String> = []
+            for (index, identifier) in manifest.validatedTypes.enumerated() {
+                guard sampleTypes.contains(identifier) else {
+                    throw Refusal(
+                        .invalidManifest,
+                        "validated_types[\(index)]: \"\(identifier)\" is not a sample type this manifest declares; expected one of the identifiers in types")
+                }
+                validated.insert(identifier)
+            }
+            for index in types.indices { types[index].validated = validated.contains(types[index].identifier) }
+        }
+
         var activities: [WorkoutActivityTypeRules] = []
         var rawValuesHere: [UInt32: String] = [:]
         for (index, activity) in manifest.workoutActivityTypes.enumerated() {

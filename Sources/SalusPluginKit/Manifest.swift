@@ -17,6 +17,10 @@ public struct PluginManifest: Sendable, Hashable {
     public var characteristicTypes: [TypeDefinition]
     /// Metadata keys the plugin owns.
     public var metadataKeys: [MetadataKeyDefinition]
+    /// The sample types whose samples the plugin's validator inspects; empty means every one of
+    /// ``types``. The host calls the validator only for these: each call encodes the sample and
+    /// crosses the C ABI, which a validator with rules for a few types should spare the others.
+    public var validatedTypes: [String]
 
     /// Creates a manifest.
     public init(
@@ -24,7 +28,8 @@ public struct PluginManifest: Sendable, Hashable {
         types: [TypeDefinition] = [],
         workoutActivityTypes: [WorkoutActivityTypeDefinition] = [],
         characteristicTypes: [TypeDefinition] = [],
-        metadataKeys: [MetadataKeyDefinition] = []
+        metadataKeys: [MetadataKeyDefinition] = [],
+        validatedTypes: [String] = []
     ) {
         self.id = id
         self.name = name
@@ -33,6 +38,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.workoutActivityTypes = workoutActivityTypes
         self.characteristicTypes = characteristicTypes
         self.metadataKeys = metadataKeys
+        self.validatedTypes = validatedTypes
     }
 
     /// The protobuf encoding of `salus.v1.PluginManifest`.
@@ -50,6 +56,7 @@ public struct PluginManifest: Sendable, Hashable {
         }
         for type in characteristicTypes { writer.message(6) { type.encode(into: &$0) } }
         for key in metadataKeys { writer.message(7) { key.encode(into: &$0) } }
+        for identifier in validatedTypes { writer.string(8, identifier) }
         return writer.bytes
     }
 }

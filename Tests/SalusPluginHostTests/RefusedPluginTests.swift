@@ -56,6 +56,45 @@ struct RefusedPluginTests {
         #expect(error.message.hasPrefix("types[0] (org.example.water.glasses).area: \"Water Intake\" is not an area name"), "\(error.message)")
     }
 
+    @Test("validated_types limits the validator to the types it names; a type the manifest does not declare is refused")
+    func validatedTypes() throws {
+        func manifest(validated: [String]) -> Salus_V1_PluginManifest {
+            Salus_V1_PluginManifest.with {
+                $0.id = "org.example.water"
+                $0.name = "Water"
+                $0.version = "1.0.0"
+                $0.types = ["org.example.water.glasses", "org.example.water.bottles"].map { identifier in
+                    Salus_V1_TypeDefinition.with {
+                        $0.identifier = identifier
+                        $0.kind = .quantity
+                        $0.canonicalUnit = "count"
+                        $0.aggregationStyle = .cumulative
+                        $0.displayName = "Water"
+                    }
+                }
+                $0.validatedTypes = validated
+            }
+        }
+        let every = try ManifestChecker(manifest: manifest(validated: []), isBundled: false, owners: .init()).check()
+        let everyValidated = every.types.filter(\.validated).count
+        #expect(everyValidated == 2)
+        let one = try ManifestChecker(manifest: manifest(validated: ["org.example.water.bottles"]), isBundled: false, owners: .init())
+            .check()
+        let validated = one.types.filter(\.validated).map(\.identifier)
+        #expect(validated == ["org.example.water.bottles"])
+        let error = try #require(throws: PluginRefusal.self) {
+            try ManifestChecker(
+                manifest: manifest(validated: ["org.example.water.bottles", "org.example.water.cups"]), isBundled: false,
+                owners: .init()
+            ).check()
+        }
+        #expect(error.code == .invalidManifest)
+        #expect(
+            error.message
+                == "validated_types[1]: \"org.example.water.cups\" is not a sample type this manifest declares; expected one of the identifiers in types",
+            "\(error.message)")
+    }
+
     static func report() throws -> PluginLoadReport {
         let fixtures = try PluginFixtures.get()
         return PluginHost.check(directories: [fixtures.bundledDirectory, fixtures.exampleDirectory, fixtures.refusedDirectory])

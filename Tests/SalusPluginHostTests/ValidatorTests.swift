@@ -172,6 +172,20 @@ struct ValidatorTests {
         #expect(registry.type("HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent") == nil)
     }
 
+    @Test("Core's validator is called for the two types it has rules for, and not for steps or heart rate")
+    func validatedTypesOnly() throws {
+        let registry = try Self.registry()
+        let standHour = "HKCategoryTypeIdentifierAppleStandHour"
+        #expect(registry.catalog.hasValidator(for: standHour))
+        #expect(registry.catalog.hasValidator(for: "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute"))
+        #expect(!registry.catalog.hasValidator(for: "HKQuantityTypeIdentifierStepCount"))
+        #expect(!registry.catalog.hasValidator(for: "HKQuantityTypeIdentifierHeartRate"))
+        // The rules still apply where they belong.
+        #expect(registry.check(Self.category(standHour, 0, seconds: 2 * 3600))?.contains("at most 3600 s") == true)
+        #expect(registry.check(Self.category(standHour, 0, seconds: 3600)) == nil)
+        #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierStepCount", 120, "count", seconds: 2 * 3600)) == nil)
+    }
+
     @Test func kindsAndUnknownTypes() throws {
         let registry = try Self.registry()
         #expect(registry.check(Self.quantity("org.example.unknown", 1, "count"))?.contains("sample.type: got \"org.example.unknown\"; expected a type identifier a loaded plugin declares") == true)

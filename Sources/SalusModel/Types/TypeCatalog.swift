@@ -44,9 +44,9 @@ package struct TypeCatalog: Sendable {
         workoutActivityTypes.values.first { $0.name == name }
     }
 
-    /// Whether the plugin that owns a type offers a validator.
+    /// Whether the plugin that owns a type offers a validator that inspects its samples.
     package func hasValidator(for identifier: String) -> Bool {
-        types[identifier].map { validators[$0.pluginID] != nil } ?? false
+        types[identifier].map { $0.validated && validators[$0.pluginID] != nil } ?? false
     }
 
     /// The value type a metadata key must have on samples of `type`: the type's own declaration

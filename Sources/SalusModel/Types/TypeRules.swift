@@ -123,6 +123,9 @@ package struct TypeRules: Hashable, Sendable {
     package var area: String
     /// The plugin that registered it.
     package var pluginID: String
+    /// Whether the owning plugin's validator inspects samples of this type: true unless its
+    /// manifest lists `validated_types` without this one. The host calls no validator otherwise.
+    package var validated = true
 
     /// Rules for a type; everything but the identifier and kind is optional. Without
     /// `canonicalUnitText` the unit's canonical description stands for its spelling.

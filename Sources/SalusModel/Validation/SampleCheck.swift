@@ -78,7 +78,9 @@ extension TypeCatalog {
             errors += checkCorrelation(correlation, of: sample.type, at: "\(path()).correlation", allowReadOnly: allowReadOnly)
         }
         errors += checkMetadata(sample.metadata, rules: rules, at: "\(path()).metadata")
-        guard modelRulesPassed, errors.isEmpty, let validator = validators[rules.pluginID] else { return errors }
+        guard modelRulesPassed, errors.isEmpty, rules.validated, let validator = validators[rules.pluginID] else {
+            return errors
+        }
         // The validator gets the quantity in the canonical unit; the copy is made only for it.
         var canonical = sample
         if let canonicalValue, case .quantity(let quantity) = sample.value {

@@ -305,6 +305,12 @@ public nonisolated struct Salus_V1_PluginManifest: Sendable {
 
   public var metadataKeys: [Salus_V1_MetadataKeyDefinition] = []
 
+  /// The sample types (identifiers from `types`) whose samples the plugin's validator inspects;
+  /// empty means every type in `types`. The host calls the validator only for these, so a
+  /// validator whose rules concern a few types costs the other types' samples nothing (each call
+  /// encodes the sample and crosses the C ABI).
+  public var validatedTypes: [String] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -901,7 +907,7 @@ nonisolated extension Salus_V1_CharacteristicValueType: SwiftProtobuf._ProtoName
 
 nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PluginManifest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}version\0\u{1}types\0\u{3}workout_activity_types\0\u{3}characteristic_types\0\u{3}metadata_keys\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}version\0\u{1}types\0\u{3}workout_activity_types\0\u{3}characteristic_types\0\u{3}metadata_keys\0\u{3}validated_types\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -916,6 +922,7 @@ nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProto
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.workoutActivityTypes) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.characteristicTypes) }()
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.metadataKeys) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.validatedTypes) }()
       default: break
       }
     }
@@ -943,6 +950,9 @@ nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProto
     if !self.metadataKeys.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.metadataKeys, fieldNumber: 7)
     }
+    if !self.validatedTypes.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.validatedTypes, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -954,6 +964,7 @@ nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProto
     if lhs.workoutActivityTypes != rhs.workoutActivityTypes {return false}
     if lhs.characteristicTypes != rhs.characteristicTypes {return false}
     if lhs.metadataKeys != rhs.metadataKeys {return false}
+    if lhs.validatedTypes != rhs.validatedTypes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -958,7 +958,7 @@ void   salus__v1__list_types_response__free_unpacked
   assert(message->base.descriptor == &salus__v1__list_types_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor salus__v1__plugin_manifest__field_descriptors[7] =
+static const ProtobufCFieldDescriptor salus__v1__plugin_manifest__field_descriptors[8] =
 {
   {
     "id",
@@ -1044,6 +1044,18 @@ static const ProtobufCFieldDescriptor salus__v1__plugin_manifest__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "validated_types",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__PluginManifest, n_validated_types),
+    offsetof(Salus__V1__PluginManifest, validated_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__plugin_manifest__field_indices_by_name[] = {
   5,   /* field[5] = characteristic_types */
@@ -1051,13 +1063,14 @@ static const unsigned salus__v1__plugin_manifest__field_indices_by_name[] = {
   6,   /* field[6] = metadata_keys */
   1,   /* field[1] = name */
   3,   /* field[3] = types */
+  7,   /* field[7] = validated_types */
   2,   /* field[2] = version */
   4,   /* field[4] = workout_activity_types */
 };
 static const ProtobufCIntRange salus__v1__plugin_manifest__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor salus__v1__plugin_manifest__descriptor =
 {
@@ -1067,7 +1080,7 @@ const ProtobufCMessageDescriptor salus__v1__plugin_manifest__descriptor =
   "Salus__V1__PluginManifest",
   "salus.v1",
   sizeof(Salus__V1__PluginManifest),
-  7,
+  8,
   salus__v1__plugin_manifest__field_descriptors,
   salus__v1__plugin_manifest__field_indices_by_name,
   1,  salus__v1__plugin_manifest__number_ranges,

@@ -161,10 +161,18 @@ struct  Salus__V1__PluginManifest
   Salus__V1__TypeDefinition **characteristic_types;
   size_t n_metadata_keys;
   Salus__V1__MetadataKeyDefinition **metadata_keys;
+  /*
+   * The sample types (identifiers from `types`) whose samples the plugin's validator inspects;
+   * empty means every type in `types`. The host calls the validator only for these, so a
+   * validator whose rules concern a few types costs the other types' samples nothing (each call
+   * encodes the sample and crosses the C ABI).
+   */
+  size_t n_validated_types;
+  char **validated_types;
 };
 #define SALUS__V1__PLUGIN_MANIFEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__plugin_manifest__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 /*

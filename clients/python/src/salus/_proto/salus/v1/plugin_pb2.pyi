@@ -82,7 +82,7 @@ CHARACTERISTIC_VALUE_TYPE_ENUMERATION: CharacteristicValueType
 CHARACTERISTIC_VALUE_TYPE_DATE: CharacteristicValueType
 
 class PluginManifest(_message.Message):
-    __slots__ = ("id", "name", "version", "types", "workout_activity_types", "characteristic_types", "metadata_keys")
+    __slots__ = ("id", "name", "version", "types", "workout_activity_types", "characteristic_types", "metadata_keys", "validated_types")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -90,6 +90,7 @@ class PluginManifest(_message.Message):
     WORKOUT_ACTIVITY_TYPES_FIELD_NUMBER: _ClassVar[int]
     CHARACTERISTIC_TYPES_FIELD_NUMBER: _ClassVar[int]
     METADATA_KEYS_FIELD_NUMBER: _ClassVar[int]
+    VALIDATED_TYPES_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     version: str
@@ -97,7 +98,8 @@ class PluginManifest(_message.Message):
     workout_activity_types: _containers.RepeatedCompositeFieldContainer[WorkoutActivityType]
     characteristic_types: _containers.RepeatedCompositeFieldContainer[TypeDefinition]
     metadata_keys: _containers.RepeatedCompositeFieldContainer[MetadataKeyDefinition]
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., types: _Optional[_Iterable[_Union[TypeDefinition, _Mapping]]] = ..., workout_activity_types: _Optional[_Iterable[_Union[WorkoutActivityType, _Mapping]]] = ..., characteristic_types: _Optional[_Iterable[_Union[TypeDefinition, _Mapping]]] = ..., metadata_keys: _Optional[_Iterable[_Union[MetadataKeyDefinition, _Mapping]]] = ...) -> None: ...
+    validated_types: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., types: _Optional[_Iterable[_Union[TypeDefinition, _Mapping]]] = ..., workout_activity_types: _Optional[_Iterable[_Union[WorkoutActivityType, _Mapping]]] = ..., characteristic_types: _Optional[_Iterable[_Union[TypeDefinition, _Mapping]]] = ..., metadata_keys: _Optional[_Iterable[_Union[MetadataKeyDefinition, _Mapping]]] = ..., validated_types: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EnumerationCase(_message.Message):
     __slots__ = ("name", "raw_value")
