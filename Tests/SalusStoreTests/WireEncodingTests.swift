@@ -158,10 +158,15 @@ struct WireEncodingTests {
             Fixtures.app.appID, Fixtures.otherApp.appID, Fixtures.app.appID, Fixtures.otherApp.appID, Fixtures.app.appID,
             Fixtures.app.appID,
         ])
-        for pageSize in [6, 4] {
+        try await Self.expectPages(of: query, in: store, sizes: [6, 4], equal: model)
+    }
+
+    /// Expects the wire pages of `query`, at each page size, to be SwiftProtobuf's bytes for `model`.
+    static func expectPages(of query: SampleQuery, in store: SampleStore, sizes: [Int], equal model: [Sample]) async throws {
+        let expected = try bytes(model)
+        for pageSize in sizes {
             var lean: [UInt8] = []
-            for try await page in try store.samples(query, pageSize: pageSize).wire(Self.encoder) { lean += page.bytes }
-            let expected = try Self.bytes(model)
+            for try await page in try store.samples(query, pageSize: pageSize).wire(encoder) { lean += page.bytes }
             let same = lean == expected
             #expect(same, "pages of \(pageSize): \(lean.count) bytes beside SwiftProtobuf's \(expected.count)")
         }
@@ -187,13 +192,7 @@ struct WireEncodingTests {
             let query = SampleQuery(type: Fixtures.steps, sort: sort)
             let model = try await store.samples(query).collect()
             #expect(model.count == 12)
-            for pageSize in [1, 2, 5, 12] {
-                var lean: [UInt8] = []
-                for try await page in try store.samples(query, pageSize: pageSize).wire(Self.encoder) { lean += page.bytes }
-                let expected = try Self.bytes(model)
-                let same = lean == expected
-                #expect(same, "pages of \(pageSize): \(lean.count) bytes beside SwiftProtobuf's \(expected.count)")
-            }
+            try await Self.expectPages(of: query, in: store, sizes: [1, 2, 5, 12], equal: model)
         }
     }
 
