@@ -36,6 +36,16 @@ struct SyncConvergenceTests {
             return Machine(daemon: daemon, origin: origin, syncSocket: endpoint.socketPath)
         }
 
+        /// A server, a laptop and a desktop, started together; `desktop` says how the desktop starts.
+        static func startTwo(
+            desktop: @escaping @Sendable () async throws -> Machine = { try await Machine.start("desktop") }
+        ) async throws -> (SyncPostgresServer, Machine, Machine) {
+            async let serverStart = SyncPostgresServer.start()
+            async let laptopStart = Machine.start("laptop")
+            async let desktopStart = desktop()
+            return try await (serverStart, laptopStart, desktopStart)
+        }
+
         static func setAgent(_ owner: RPCClient) async throws {
             var request = Salus_V1_SetSyncAgentRequest()
             request.appID = S.syncApp
@@ -88,10 +98,7 @@ struct SyncConvergenceTests {
 
     @Test("two daemons converge after interleaved saves and deletes on both: the same UUIDs, sources and creation dates, equal statistics, nothing echoed")
     func twoDaemonsConverge() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        async let laptopStart = Machine.start("laptop")
-        async let desktopStart = Machine.start("desktop")
-        let (server, laptop, desktop) = try await (serverStart, laptopStart, desktopStart)
+        let (server, laptop, desktop) = try await Machine.startTwo()
         let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
         let onDesktop = try await DaemonClients.store(desktop.daemon, "org.example.pedometer")
         let watch = try await DaemonClients.store(desktop.daemon, "org.example.watch")
@@ -148,10 +155,7 @@ struct SyncConvergenceTests {
 
     @Test("one sync identifier edited on both machines: the higher version wins; on equal versions the one the server saw first; a store that is not the sync agent says so and still sends")
     func concurrentEdits() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        async let laptopStart = Machine.start("laptop")
-        async let desktopStart = Machine.start("desktop", agent: false)
-        let (server, laptop, desktop) = try await (serverStart, laptopStart, desktopStart)
+        let (server, laptop, desktop) = try await Machine.startTwo { try await Machine.start("desktop", agent: false) }
         let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.scale")
         let onDesktop = try await DaemonClients.store(desktop.daemon, "org.example.scale")
         func weight(_ kilograms: Double, _ identifier: String, version: Double, minute: Int) -> Sample {
@@ -255,10 +259,7 @@ struct SyncConvergenceTests {
 
     @Test("a change reaches the other machine when the server announces it, long before the next poll")
     func announcedChanges() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        async let laptopStart = Machine.start("laptop")
-        async let desktopStart = Machine.start("desktop")
-        let (server, laptop, desktop) = try await (serverStart, laptopStart, desktopStart)
+        let (server, laptop, desktop) = try await Machine.startTwo()
         let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
         let (laptopEngine, laptopTask) = laptop.sync(server, types: [S.steps], pollInterval: .seconds(20))
         let (desktopEngine, desktopTask) = desktop.sync(server, types: [S.steps], pollInterval: .seconds(20))
@@ -286,10 +287,7 @@ struct SyncConvergenceTests {
 
     @Test("a store that does not let the sync agent write a synced type says so, goes on, and pulls once the owner grants it")
     func pulledTypeNotWritable() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        async let laptopStart = Machine.start("laptop")
-        async let desktopStart = Machine.start("desktop", arguments: ["--dev"])
-        let (server, laptop, desktop) = try await (serverStart, laptopStart, desktopStart)
+        let (server, laptop, desktop) = try await Machine.startTwo { try await Machine.start("desktop", arguments: ["--dev"]) }
         let owner = try await Authz.owner(desktop.daemon)
         try await Authz.grant(owner, S.syncApp, Authz.steps, read: .granted, share: .denied)
         let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
