@@ -9,6 +9,9 @@ final class AsyncQueue<Element: Sendable>: Sendable {
         var buffer: [Element] = []
         var head = 0
         var end: Result<Void, any Error>?
+        /// Elements were pushed with ``AsyncQueue/pushDeferringWake(_:)`` and ``AsyncQueue/wake()``
+        /// has not run since.
+        var wakeOwed = false
         var count: Int { buffer.count - head }
 
         mutating func popFirst() -> Element? {
@@ -36,6 +39,9 @@ final class AsyncQueue<Element: Sendable>: Sendable {
     /// Elements waiting to be taken.
     var count: Int { state.read(\.count) }
 
+    /// Whether the consumer is waiting for an element.
+    var consumerIsWaiting: Bool { state.hasWaiter }
+
     /// Adds an element; returns the number buffered afterwards, or nil when the queue has ended.
     @discardableResult
     func push(_ element: Element) -> Int? {
@@ -46,6 +52,24 @@ final class AsyncQueue<Element: Sendable>: Sendable {
         }
         // A waiting consumer took the element at once.
         return count.map { woke ? $0 - 1 : $0 }
+    }
+
+    /// Adds an element without waking a waiting consumer; the producer calls ``wake()`` when its
+    /// burst ends (the event loop, when a read ends). Returns whether the caller now owes that
+    /// call: true for the first such push since the last ``wake()``, false after it and when
+    /// the queue has ended.
+    func pushDeferringWake(_ element: Element) -> Bool {
+        state.updateQuietly { state in
+            guard state.end == nil else { return false }
+            state.buffer.append(element)
+            defer { state.wakeOwed = true }
+            return !state.wakeOwed
+        }
+    }
+
+    /// Wakes a waiting consumer for the elements pushed with ``pushDeferringWake(_:)``.
+    func wake() {
+        state.wake { $0.wakeOwed = false }
     }
 
     /// Ends the queue: the consumer gets the buffered elements, then nil (or `error`).

@@ -22,6 +22,9 @@ final class ClientConnection: FrameConnection {
     }
 
     private let state = Mutex(State())
+    /// Streams given messages during the current read whose readers are still to be woken
+    /// (event loop only).
+    private let readersToWake = Mutex<[ClientStream]>([])
 
     init(channel: any Channel) {
         self.channel = channel
@@ -112,7 +115,18 @@ final class ClientConnection: FrameConnection {
             }
             return
         }
-        stream(frame.streamID)?.receive(frame)
+        if let stream = stream(frame.streamID), stream.receive(frame) {
+            readersToWake.withLock { $0.append(stream) }
+        }
+    }
+
+    /// The read ended: each stream that got messages in it wakes its reader, once.
+    func readComplete() {
+        let streams = readersToWake.withLock { pending -> [ClientStream] in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        for stream in streams { stream.wakeReader() }
     }
 
     private func stream(_ id: UInt32) -> ClientStream? {

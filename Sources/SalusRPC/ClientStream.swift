@@ -41,10 +41,13 @@ final class ClientStream: Sendable {
 
     // MARK: Inbound (event loop)
 
-    func receive(_ frame: Frame) {
+    /// Takes one frame from the connection. Returns true when a streamed message was queued
+    /// without waking the reader: the connection then calls ``wakeReader()`` when its read ends,
+    /// so a reader on another thread is scheduled once per read, not once per message.
+    func receive(_ frame: Frame) -> Bool {
         switch frame.type {
         case .data:
-            if !frame.flags.contains(.noData) { inbound.push(frame.payload) }
+            if !frame.flags.contains(.noData) { return inbound.pushDeferringWake(frame.payload) }
         case .response:
             do {
                 let response = try decodeMessage(Salus_V1_Response.self, from: frame.payload)
@@ -59,6 +62,12 @@ final class ClientStream: Sendable {
         default:
             break
         }
+        return false
+    }
+
+    /// Wakes the reader for the messages queued by ``receive(_:)`` since the last call.
+    func wakeReader() {
+        inbound.wake()
     }
 
     /// Ends the call: with the server's Response, or locally with an error (deadline,

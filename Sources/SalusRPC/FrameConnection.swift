@@ -9,6 +9,8 @@ protocol FrameConnection: AnyObject, Sendable {
 
     /// A decoded frame, on the event loop.
     func receive(_ inbound: InboundFrame)
+    /// The channel's current read ended: every frame it held has been passed to ``receive(_:)``.
+    func readComplete()
     /// The channel closed: every call on it ends.
     func channelClosed()
     /// The channel failed with `error`; it is closed right after.
@@ -16,6 +18,8 @@ protocol FrameConnection: AnyObject, Sendable {
 }
 
 extension FrameConnection {
+    func readComplete() {}
+
     func write(_ frame: Frame) {
         channel.writeAndFlush(frame, promise: nil)
     }
@@ -56,6 +60,11 @@ final class FrameConnectionHandler<Connection: FrameConnection>: ChannelInboundH
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         connection.receive(unwrapInboundIn(data))
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        connection.readComplete()
+        context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
