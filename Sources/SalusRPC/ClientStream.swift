@@ -41,13 +41,23 @@ final class ClientStream: Sendable {
 
     // MARK: Inbound (event loop)
 
-    /// Takes one frame from the connection. Returns true when a streamed message was queued
-    /// without waking the reader: the connection then calls ``wakeReader()`` when its read ends,
-    /// so a reader on another thread is scheduled once per read, not once per message.
+    /// Messages this large wake the reader at once; smaller ones wait for the end of the read.
+    static let wakeNowBytes = 4096
+
+    /// Takes one frame from the connection. Returns true when a small streamed message was
+    /// queued without waking the reader: the connection then calls ``wakeReader()`` when its read
+    /// ends, so a reader on another thread is scheduled once per read, not once per message. A
+    /// large message (a page of samples) wakes the reader at once, so it starts on that page
+    /// while the event loop reads the next.
     func receive(_ frame: Frame) -> Bool {
         switch frame.type {
         case .data:
-            if !frame.flags.contains(.noData) { return inbound.pushDeferringWake(frame.payload) }
+            guard !frame.flags.contains(.noData) else { break }
+            if frame.payload.readableBytes >= Self.wakeNowBytes {
+                inbound.push(frame.payload)
+            } else {
+                return inbound.pushDeferringWake(frame.payload)
+            }
         case .response:
             do {
                 let response = try decodeMessage(Salus_V1_Response.self, from: frame.payload)

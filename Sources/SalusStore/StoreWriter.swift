@@ -386,6 +386,9 @@ final class StoreWriter: @unchecked Sendable {
                             ? "a UUID not already in the store" : "a UUID not already used earlier in the batch",
                         sampleIndex: index)
                 }
+                // Only kept UUIDs can repeat within a batch: assigned ones are new time-ordered
+                // UUIDs, and a replica's repeat is found in the store above.
+                batchUUIDs.insert(uuid)
             case .replica:
                 uuid = sample.uuid
                 if let existing = try database.scalarInt("SELECT id FROM samples WHERE uuid = ?", [.uuid(uuid)]) {
@@ -395,7 +398,6 @@ final class StoreWriter: @unchecked Sendable {
                     return (SaveResult(uuid: uuid, outcome: .deletedHere), nil)
                 }
             }
-            batchUUIDs.insert(uuid)
 
             var outcome = SaveOutcome.saved
             // The correlations that held the sample this one replaces: it takes its place in them.

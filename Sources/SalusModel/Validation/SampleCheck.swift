@@ -13,9 +13,10 @@ extension TypeCatalog {
     /// given and decides only what needs the database (unique UUIDs, sync identifiers).
     /// `allowReadOnly` lets the owner's imports write types apps may not.
     package func check(_ samples: [Sample], at path: String = "samples", allowReadOnly: Bool = false) throws(ValidationError) {
-        for (index, sample) in samples.enumerated() {
+        // By index: each sample is read in place, not copied out of the array.
+        for index in samples.indices {
             // The path is written only when there is an error to name (most batches have none).
-            if let first = validationErrors(of: sample, at: "\(path)[\(index)]", allowReadOnly: allowReadOnly).first {
+            if let first = validationErrors(of: samples[index], at: "\(path)[\(index)]", allowReadOnly: allowReadOnly).first {
                 throw first
             }
         }

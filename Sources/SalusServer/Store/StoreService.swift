@@ -95,7 +95,7 @@ package struct StoreService: Sendable {
                     sample.value = .workout(workout.withDefaultActivity(start: sample.startDate, end: sample.endDate))
                 }
                 // A route's interval is its locations'.
-                sample = sample.withRouteInterval()
+                if case .workoutRoute = sample.value { sample = sample.withRouteInterval() }
                 samples.append(sample)
             }
             try registry.catalog.check(samples)
