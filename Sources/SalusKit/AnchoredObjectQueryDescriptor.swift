@@ -50,6 +50,9 @@ public struct AnchoredObjectQueryDescriptor: Hashable, Sendable {
         request.limit = UInt64(max(0, limit ?? 0))
         request.live = live
         request.localChangesOnly = localChangesOnly
+        // The initial results are gathered into one array: its size, known at the first batch,
+        // saves copying it as it grows.
+        request.countInitialAdded = true
         return request
     }
 

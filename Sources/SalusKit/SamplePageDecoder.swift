@@ -65,19 +65,28 @@ package struct SamplePageDecoder {
         return (added, rest.deleted, rest.anchor, rest.initialResultsComplete, rest.moreChanges)
     }
 
+    /// The most samples an `AnchoredBatch`'s `initial_added_hint` reserves room for (about 3 GiB
+    /// of model samples); past it, the list grows as batches come.
+    package var largestReservation = 1 << 22
+
     /// The same, with the added samples appended to `added` (an update gathering several
     /// batches), so that no sample is copied from one array to another.
+    ///
+    /// A first batch's `initial_added_hint` (how many samples the initial results hold) reserves
+    /// room for them all in `added` at once, up to ``largestReservation``: one allocation for the
+    /// whole catch-up instead of a copy at each doubling.
     package mutating func anchoredBatch(_ bytes: ByteBuffer, path: String, appendingAddedTo added: inout [Sample])
         throws(SalusError) -> (deleted: [DeletedObject], anchor: UInt64, initialResultsComplete: Bool, moreChanges: Bool)
     {
         let first = added.count
-        // Grown by doubling, so that batch after batch costs amortized O(1) per sample.
-        let needed = first + bytes.readableBytes / 128
-        if added.capacity < needed { added.reserveCapacity(Swift.max(needed, added.capacity * 2)) }
+        // The first batch sizes the list by its bytes; after that appends grow it by doubling
+        // (amortized O(1) per sample), unless the hint below has made room for all of them.
+        if added.isEmpty { added.reserveCapacity(bytes.readableBytes / 128) }
         var deleted: [DeletedObject] = []
         var anchor: UInt64 = 0
         var complete = false
         var more = false
+        var hint: UInt64 = 0
         try Self.read(bytes) { reader, number, wireType, raw throws in
             switch (number, wireType) {
             case (1, 2):
@@ -90,9 +99,12 @@ package struct SamplePageDecoder {
             case (3, 0): anchor = try reader.varint()
             case (4, 0): complete = try reader.varint() != 0
             case (5, 0): more = try reader.varint() != 0
+            case (6, 0): hint = try reader.varint()
             default: try reader.skip(wireType)
             }
         }
+        let room = Int(Swift.min(hint, UInt64(largestReservation)))
+        if room > added.capacity { added.reserveCapacity(room) }
         return (deleted, anchor, complete, more)
     }
 

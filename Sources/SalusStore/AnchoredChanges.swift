@@ -32,13 +32,14 @@ package struct WireAnchoredPage: AnchoredPage {
     package var isEmpty: Bool { changes.count == 0 }
 
     /// The whole serialized `salus.v1.AnchoredBatch`: the changes, then the anchor (3),
-    /// `initial_results_complete` (4) and `more_changes` (5).
-    package func batch(initialResultsComplete: Bool, moreChanges: Bool) -> [UInt8] {
+    /// `initial_results_complete` (4), `more_changes` (5) and `initial_added_hint` (6).
+    package func batch(initialResultsComplete: Bool, moreChanges: Bool, initialAddedHint: Int = 0) -> [UInt8] {
         var out = ProtoBytes()
         out.bytes = changes.bytes
         out.int64(3, Int64(bitPattern: anchor.rawValue))
         out.int64(4, initialResultsComplete ? 1 : 0)
         out.int64(5, moreChanges ? 1 : 0)
+        out.int64(6, Int64(Swift.max(0, initialAddedHint)))
         return out.bytes
     }
 }

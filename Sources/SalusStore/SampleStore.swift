@@ -312,6 +312,18 @@ package final class SampleStore: Sendable {
         }
     }
 
+    /// How many samples of `type` the store holds now: a count over the type's index, without
+    /// reading the samples. 0 for a type with none or one the store has never seen.
+    package func sampleCount(of type: TypeIdentifier) async throws -> Int {
+        try checkOpen()
+        return try await readers.run { database in
+            Int(
+                try database.scalarInt(
+                    "SELECT count(*) FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?)",
+                    [.text(type.rawValue)]) ?? 0)
+        }
+    }
+
     /// The same changes as `anchoredQuery`, written as the `AnchoredBatch` bytes of the added
     /// samples and deleted objects by `encoder`, with no model sample in between (not for
     /// correlation types: reading one fails). Same errors as `anchoredQuery`.

@@ -155,3 +155,66 @@ struct OwnSamplesTests {
         await server.stop()
     }
 }
+
+/// The count an anchored catch-up's first batch gives the reader to size its buffer.
+@Suite("The initial added hint of an anchored catch-up")
+struct InitialAddedHintTests {
+    typealias S = Authz
+
+    static func batches(_ client: RPCClient, _ request: Salus_V1_AnchoredQueryRequest) async throws -> [Salus_V1_AnchoredBatch] {
+        var batches: [Salus_V1_AnchoredBatch] = []
+        for try await batch in try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    @Test("asked for, the whole history of one type: the first batch counts every sample of it, later ones count nothing; an anchor, a condition or a narrowed read gets no count")
+    func hint() async throws {
+        let server = try await ServerHarness.start(developmentMode: false)
+        let owner = try await server.owner()
+        try await S.register(owner, "org.example.reader", read: .granted, share: .granted)
+        try await S.grant(owner, "org.example.reader", S.heartRate, read: .granted, share: .granted)
+        try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
+        let reader = try await server.launchedApp("org.example.reader")
+        let writer = try await server.launchedApp("org.example.writer")
+        // More than one page of steps (500 changes a page), and samples of another type.
+        let steps = (0..<1_203).map { S.sample(value: Double($0), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000) }
+        let first = try await S.save(reader, Array(steps[..<700]))
+        _ = try await S.save(writer, Array(steps[700...]))
+        _ = try await S.save(reader, [S.sample(S.heartRate, value: 61, start: 1_700_000_000_000_000)])
+
+        var whole = Salus_V1_AnchoredQueryRequest()
+        whole.descriptors = [S.descriptor()]
+        // Not asked for: not counted.
+        #expect(try await Self.batches(reader, whole).allSatisfy { $0.initialAddedHint == 0 })
+        whole.countInitialAdded = true
+        let batches = try await Self.batches(reader, whole)
+        #expect(batches.count > 1)
+        #expect(batches.first?.initialAddedHint == 1_203)
+        #expect(batches.dropFirst().allSatisfy { $0.initialAddedHint == 0 })
+        #expect(batches.reduce(0) { $0 + $1.added.count } == 1_203)
+
+        var resumed = whole
+        resumed.anchor = first.anchor
+        #expect(try await Self.batches(reader, resumed).allSatisfy { $0.initialAddedHint == 0 })
+
+        var conditioned = whole
+        conditioned.descriptors[0].predicate.quantity.operator = .greaterThan
+        conditioned.descriptors[0].predicate.quantity.quantity.value = 1_000
+        conditioned.descriptors[0].predicate.quantity.quantity.unit = "count"
+        let some = try await Self.batches(reader, conditioned)
+        #expect(some.allSatisfy { $0.initialAddedHint == 0 })
+        #expect(some.reduce(0) { $0 + $1.added.count } == 202)
+
+        // The writer may not read steps: it sees its own 503 and no count that would tell it
+        // how many the store holds.
+        let own = try await Self.batches(writer, whole)
+        #expect(own.reduce(0) { $0 + $1.added.count } == 503)
+        #expect(own.allSatisfy { $0.initialAddedHint == 0 })
+        await reader.close()
+        await writer.close()
+        await owner.close()
+        await server.stop()
+    }
+}

@@ -100,4 +100,32 @@ struct SamplePageDecoderTests {
         let flags = try decoder.anchoredBatch(ByteBuffer(bytes: try batch.serializedBytes() as [UInt8]), path: "batches[1]")
         #expect(flags.initialResultsComplete && !flags.moreChanges && flags.added.isEmpty && flags.deleted.count == 2)
     }
+
+    @Test("a first batch's initial added hint makes room for the whole catch-up at once, up to a bound a daemon cannot raise")
+    func initialAddedHint() throws {
+        var batch = Salus_V1_AnchoredBatch()
+        batch.added = WireEncodingTests.samples().map(\.wire)
+        batch.initialAddedHint = 5_000
+        var decoder = SamplePageDecoder()
+        var added: [Sample] = []
+        _ = try decoder.anchoredBatch(ByteBuffer(bytes: try batch.serializedBytes() as [UInt8]), path: "batches[0]", appendingAddedTo: &added)
+        #expect(added.count == batch.added.count)
+        #expect(added.capacity >= 5_000)
+        // Later batches append into that room: the list is not moved.
+        let room = added.capacity
+        batch.initialAddedHint = 0
+        for index in 1...3 {
+            _ = try decoder.anchoredBatch(ByteBuffer(bytes: try batch.serializedBytes() as [UInt8]), path: "batches[\(index)]", appendingAddedTo: &added)
+        }
+        #expect(added.count == 4 * batch.added.count)
+        #expect(added.capacity == room)
+        // A hint past the bound reserves only the bound.
+        #expect(SamplePageDecoder().largestReservation >= 1_000_000)
+        decoder.largestReservation = 1_000
+        batch.initialAddedHint = .max
+        var bounded: [Sample] = []
+        _ = try decoder.anchoredBatch(ByteBuffer(bytes: try batch.serializedBytes() as [UInt8]), path: "batches[0]", appendingAddedTo: &bounded)
+        #expect(bounded.capacity >= 1_000)
+        #expect(bounded.capacity < 2_000)
+    }
 }

@@ -336,6 +336,10 @@ public nonisolated struct Salus_V1_AnchoredQueryRequest: Sendable {
   /// that a sync agent does not send them back (the anchor still moves past them).
   public var localChangesOnly: Bool = false
 
+  /// Ask for AnchoredBatch.initial_added_hint: the daemon counts the type's samples before the
+  /// first batch (a pass over the type's index) when the query qualifies.
+  public var countInitialAdded: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset: from the start, including the deletions still retained.
@@ -364,6 +368,13 @@ public nonisolated struct Salus_V1_AnchoredBatch: Sendable {
 
   /// With a limit: more changes are there after this anchor.
   public var moreChanges: Bool = false
+
+  /// With count_initial_added, on the first batch of a query from no anchor (the whole history)
+  /// of one type without other conditions: how many samples of the type the store held when
+  /// that batch was read.
+  /// A hint to size the reader's buffer, not a promise: samples saved or deleted meanwhile
+  /// change what the initial results hold. 0 when not counted.
+  public var initialAddedHint: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -897,7 +908,7 @@ nonisolated extension Salus_V1_SampleBatch: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AnchoredQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0\u{1}anchor\0\u{1}limit\0\u{1}live\0\u{3}local_changes_only\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0\u{1}anchor\0\u{1}limit\0\u{1}live\0\u{3}local_changes_only\0\u{3}count_initial_added\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -917,6 +928,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.limit) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.live) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.localChangesOnly) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.countInitialAdded) }()
       default: break
       }
     }
@@ -942,6 +954,9 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
     if self.localChangesOnly != false {
       try visitor.visitSingularBoolField(value: self.localChangesOnly, fieldNumber: 5)
     }
+    if self.countInitialAdded != false {
+      try visitor.visitSingularBoolField(value: self.countInitialAdded, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -951,6 +966,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
     if lhs.limit != rhs.limit {return false}
     if lhs.live != rhs.live {return false}
     if lhs.localChangesOnly != rhs.localChangesOnly {return false}
+    if lhs.countInitialAdded != rhs.countInitialAdded {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -958,7 +974,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AnchoredBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}deleted\0\u{1}anchor\0\u{3}initial_results_complete\0\u{3}more_changes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}deleted\0\u{1}anchor\0\u{3}initial_results_complete\0\u{3}more_changes\0\u{3}initial_added_hint\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -971,6 +987,7 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.anchor) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.initialResultsComplete) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.moreChanges) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.initialAddedHint) }()
       default: break
       }
     }
@@ -992,6 +1009,9 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
     if self.moreChanges != false {
       try visitor.visitSingularBoolField(value: self.moreChanges, fieldNumber: 5)
     }
+    if self.initialAddedHint != 0 {
+      try visitor.visitSingularUInt64Field(value: self.initialAddedHint, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1001,6 +1021,7 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
     if lhs.anchor != rhs.anchor {return false}
     if lhs.initialResultsComplete != rhs.initialResultsComplete {return false}
     if lhs.moreChanges != rhs.moreChanges {return false}
+    if lhs.initialAddedHint != rhs.initialAddedHint {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

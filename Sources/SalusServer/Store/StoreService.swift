@@ -336,12 +336,22 @@ package struct StoreService: Sendable {
             let done = try await storeCall { () async throws -> Bool in
                 let changes = try store.anchoredWireChanges(
                     descriptors, from: anchor, pageSize: Self.pageSize, encoder: Self.wireEncoder)
+                // Asked for, the whole history of one type with nothing held back from the
+                // caller: its size, so the reader can size its buffer once.
+                var hint = 0
+                if request.countInitialAdded, anchor == nil, descriptors.count == 1, descriptors[0].predicate == nil,
+                    !request.localChangesOnly
+                {
+                    hint = try await store.sampleCount(of: descriptors[0].type)
+                }
                 for try await change in changes {
                     guard descriptors.map({ authorization.readAccess(caller, type: $0.type.rawValue) }) == access else {
                         return false
                     }
                     try await writer.writeSerialized(
-                        change.result.batch(initialResultsComplete: change.initialResultsComplete, moreChanges: false))
+                        change.result.batch(
+                            initialResultsComplete: change.initialResultsComplete, moreChanges: false, initialAddedHint: hint))
+                    hint = 0
                     resume = change.result.anchor
                     initialDone = initialDone || change.initialResultsComplete
                     if change.initialResultsComplete && !request.live { return true }

@@ -1411,7 +1411,7 @@ const ProtobufCMessageDescriptor salus__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) salus__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__anchored_query_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor salus__v1__anchored_query_request__field_descriptors[6] =
 {
   {
     "descriptors",
@@ -1473,9 +1473,22 @@ static const ProtobufCFieldDescriptor salus__v1__anchored_query_request__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "count_initial_added",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AnchoredQueryRequest, count_initial_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__anchored_query_request__field_indices_by_name[] = {
   1,   /* field[1] = anchor */
+  5,   /* field[5] = count_initial_added */
   0,   /* field[0] = descriptors */
   2,   /* field[2] = limit */
   3,   /* field[3] = live */
@@ -1484,7 +1497,7 @@ static const unsigned salus__v1__anchored_query_request__field_indices_by_name[]
 static const ProtobufCIntRange salus__v1__anchored_query_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor salus__v1__anchored_query_request__descriptor =
 {
@@ -1494,14 +1507,14 @@ const ProtobufCMessageDescriptor salus__v1__anchored_query_request__descriptor =
   "Salus__V1__AnchoredQueryRequest",
   "salus.v1",
   sizeof(Salus__V1__AnchoredQueryRequest),
-  5,
+  6,
   salus__v1__anchored_query_request__field_descriptors,
   salus__v1__anchored_query_request__field_indices_by_name,
   1,  salus__v1__anchored_query_request__number_ranges,
   (ProtobufCMessageInit) salus__v1__anchored_query_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__anchored_batch__field_descriptors[5] =
+static const ProtobufCFieldDescriptor salus__v1__anchored_batch__field_descriptors[6] =
 {
   {
     "added",
@@ -1563,18 +1576,31 @@ static const ProtobufCFieldDescriptor salus__v1__anchored_batch__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "initial_added_hint",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AnchoredBatch, initial_added_hint),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__anchored_batch__field_indices_by_name[] = {
   0,   /* field[0] = added */
   2,   /* field[2] = anchor */
   1,   /* field[1] = deleted */
+  5,   /* field[5] = initial_added_hint */
   3,   /* field[3] = initial_results_complete */
   4,   /* field[4] = more_changes */
 };
 static const ProtobufCIntRange salus__v1__anchored_batch__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor salus__v1__anchored_batch__descriptor =
 {
@@ -1584,7 +1610,7 @@ const ProtobufCMessageDescriptor salus__v1__anchored_batch__descriptor =
   "Salus__V1__AnchoredBatch",
   "salus.v1",
   sizeof(Salus__V1__AnchoredBatch),
-  5,
+  6,
   salus__v1__anchored_batch__field_descriptors,
   salus__v1__anchored_batch__field_indices_by_name,
   1,  salus__v1__anchored_batch__number_ranges,

@@ -249,6 +249,11 @@ struct  Salus__V1__AnchoredQueryRequest
    * that a sync agent does not send them back (the anchor still moves past them).
    */
   protobuf_c_boolean local_changes_only;
+  /*
+   * Ask for AnchoredBatch.initial_added_hint: the daemon counts the type's samples before the
+   * first batch (a pass over the type's index) when the query qualifies.
+   */
+  protobuf_c_boolean count_initial_added;
   Salus__V1__AnchoredQueryRequest__OptionalAnchorCase optional_anchor_case;
   union {
     uint64_t anchor;
@@ -256,7 +261,7 @@ struct  Salus__V1__AnchoredQueryRequest
 };
 #define SALUS__V1__ANCHORED_QUERY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__anchored_query_request__descriptor) \
-    , 0,NULL, 0, 0, 0, SALUS__V1__ANCHORED_QUERY_REQUEST__OPTIONAL_ANCHOR__NOT_SET, {0} }
+    , 0,NULL, 0, 0, 0, 0, SALUS__V1__ANCHORED_QUERY_REQUEST__OPTIONAL_ANCHOR__NOT_SET, {0} }
 
 
 struct  Salus__V1__AnchoredBatch
@@ -278,10 +283,18 @@ struct  Salus__V1__AnchoredBatch
    * With a limit: more changes are there after this anchor.
    */
   protobuf_c_boolean more_changes;
+  /*
+   * With count_initial_added, on the first batch of a query from no anchor (the whole history)
+   * of one type without other conditions: how many samples of the type the store held when
+   * that batch was read.
+   * A hint to size the reader's buffer, not a promise: samples saved or deleted meanwhile
+   * change what the initial results hold. 0 when not counted.
+   */
+  uint64_t initial_added_hint;
 };
 #define SALUS__V1__ANCHORED_BATCH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__anchored_batch__descriptor) \
-    , 0,NULL, 0,NULL, 0, 0, 0 }
+    , 0,NULL, 0,NULL, 0, 0, 0, 0 }
 
 
 struct  Salus__V1__ObserverRequest

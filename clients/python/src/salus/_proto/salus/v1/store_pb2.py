@@ -27,17 +27,17 @@ from salus._proto.salus.v1 import samples_pb2 as salus_dot_v1_dot_samples__pb2
 from salus._proto.salus.v1 import predicates_pb2 as salus_dot_v1_dot_predicates__pb2
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x14salus/v1/store.proto\x12\x08salus.v1\x1a\x16salus/v1/samples.proto\x1a\x19salus/v1/predicates.proto\"0\n\x0bSaveRequest\x12!\n\x07samples\x18\x01 \x03(\x0b\x32\x10.salus.v1.Sample\"\x80\x01\n\nSaveResult\x12\x0c\n\x04uuid\x18\x01 \x01(\x0c\x12&\n\x07outcome\x18\x02 \x01(\x0e\x32\x15.salus.v1.SaveOutcome\x12\x15\n\rreplaced_uuid\x18\x03 \x01(\x0c\x12%\n\x07objects\x18\x04 \x03(\x0b\x32\x14.salus.v1.SaveResult\"E\n\x0cSaveResponse\x12%\n\x07results\x18\x01 \x03(\x0b\x32\x14.salus.v1.SaveResult\x12\x0e\n\x06\x61nchor\x18\x02 \x01(\x04\"l\n\rDeleteRequest\x12#\n\x05uuids\x18\x01 \x01(\x0b\x32\x12.salus.v1.UUIDListH\x00\x12,\n\x08matching\x18\x02 \x01(\x0b\x32\x18.salus.v1.TypedPredicateH\x00\x42\x08\n\x06target\"\x19\n\x08UUIDList\x12\r\n\x05uuids\x18\x01 \x03(\x0c\"F\n\x0eTypedPredicate\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\"1\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x04\x12\x0e\n\x06\x61nchor\x18\x02 \x01(\x04\"D\n\x0eSortDescriptor\x12\x1e\n\x03key\x18\x01 \x01(\x0e\x32\x11.salus.v1.SortKey\x12\x12\n\ndescending\x18\x02 \x01(\x08\"\xcc\x01\n\x12SampleQueryRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\x12&\n\x04sort\x18\x03 \x03(\x0b\x32\x18.salus.v1.SortDescriptor\x12\r\n\x05limit\x18\x04 \x01(\x04\x12\x33\n\x11sample_predicates\x18\x05 \x03(\x0b\x32\x18.salus.v1.TypedPredicate\x12\x14\n\x0cinclude_data\x18\x06 \x01(\x08\"0\n\x0bSampleBatch\x12!\n\x07samples\x18\x01 \x03(\x0b\x32\x10.salus.v1.Sample\"\xa3\x01\n\x14\x41nchoredQueryRequest\x12-\n\x0b\x64\x65scriptors\x18\x01 \x03(\x0b\x32\x18.salus.v1.TypedPredicate\x12\x10\n\x06\x61nchor\x18\x02 \x01(\x04H\x00\x12\r\n\x05limit\x18\x03 \x01(\x04\x12\x0c\n\x04live\x18\x04 \x01(\x08\x12\x1a\n\x12local_changes_only\x18\x05 \x01(\x08\x42\x11\n\x0foptional_anchor\"\xa2\x01\n\rAnchoredBatch\x12\x1f\n\x05\x61\x64\x64\x65\x64\x18\x01 \x03(\x0b\x32\x10.salus.v1.Sample\x12(\n\x07\x64\x65leted\x18\x02 \x03(\x0b\x32\x17.salus.v1.DeletedObject\x12\x0e\n\x06\x61nchor\x18\x03 \x01(\x04\x12 \n\x18initial_results_complete\x18\x04 \x01(\x08\x12\x14\n\x0cmore_changes\x18\x05 \x01(\x08\"@\n\x0fObserverRequest\x12-\n\x0b\x64\x65scriptors\x18\x01 \x03(\x0b\x32\x18.salus.v1.TypedPredicate\"=\n\x14ObserverNotification\x12\x15\n\rchanged_types\x18\x01 \x03(\t\x12\x0e\n\x06\x61nchor\x18\x02 \x01(\x04\"J\n\x12SourceQueryRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\"M\n\nSourceInfo\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12!\n\x07\x64\x65vices\x18\x03 \x03(\x0b\x32\x10.salus.v1.Device\"<\n\x13SourceQueryResponse\x12%\n\x07sources\x18\x01 \x03(\x0b\x32\x14.salus.v1.SourceInfo\"4\n$ElectrocardiogramVoltageQueryRequest\x12\x0c\n\x04uuid\x18\x01 \x01(\x0c\"j\n\x1d\x45lectrocardiogramVoltageBatch\x12\x34\n\x08voltages\x18\x01 \x03(\x0b\x32\".salus.v1.ElectrocardiogramVoltage\x12\x13\n\x0b\x66irst_index\x18\x02 \x01(\x04*~\n\x0bSaveOutcome\x12\x1c\n\x18SAVE_OUTCOME_UNSPECIFIED\x10\x00\x12\x16\n\x12SAVE_OUTCOME_SAVED\x10\x01\x12\x1e\n\x1aSAVE_OUTCOME_KEPT_EXISTING\x10\x02\x12\x19\n\x15SAVE_OUTCOME_REPLACED\x10\x03*S\n\x07SortKey\x12\x18\n\x14SORT_KEY_UNSPECIFIED\x10\x00\x12\x17\n\x13SORT_KEY_START_DATE\x10\x01\x12\x15\n\x11SORT_KEY_END_DATE\x10\x02\x32\xa0\x04\n\x05Store\x12\x35\n\x04Save\x12\x15.salus.v1.SaveRequest\x1a\x16.salus.v1.SaveResponse\x12;\n\x06\x44\x65lete\x12\x17.salus.v1.DeleteRequest\x1a\x18.salus.v1.DeleteResponse\x12\x45\n\x0cQuerySamples\x12\x1c.salus.v1.SampleQueryRequest\x1a\x15.salus.v1.SampleBatch0\x01\x12J\n\rQueryAnchored\x12\x1e.salus.v1.AnchoredQueryRequest\x1a\x17.salus.v1.AnchoredBatch0\x01\x12\x46\n\x07Observe\x12\x19.salus.v1.ObserverRequest\x1a\x1e.salus.v1.ObserverNotification0\x01\x12K\n\x0cQuerySources\x12\x1c.salus.v1.SourceQueryRequest\x1a\x1d.salus.v1.SourceQueryResponse\x12{\n\x1eQueryElectrocardiogramVoltages\x12..salus.v1.ElectrocardiogramVoltageQueryRequest\x1a\'.salus.v1.ElectrocardiogramVoltageBatch0\x01\x62\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x14salus/v1/store.proto\x12\x08salus.v1\x1a\x16salus/v1/samples.proto\x1a\x19salus/v1/predicates.proto\"0\n\x0bSaveRequest\x12!\n\x07samples\x18\x01 \x03(\x0b\x32\x10.salus.v1.Sample\"\x80\x01\n\nSaveResult\x12\x0c\n\x04uuid\x18\x01 \x01(\x0c\x12&\n\x07outcome\x18\x02 \x01(\x0e\x32\x15.salus.v1.SaveOutcome\x12\x15\n\rreplaced_uuid\x18\x03 \x01(\x0c\x12%\n\x07objects\x18\x04 \x03(\x0b\x32\x14.salus.v1.SaveResult\"E\n\x0cSaveResponse\x12%\n\x07results\x18\x01 \x03(\x0b\x32\x14.salus.v1.SaveResult\x12\x0e\n\x06\x61nchor\x18\x02 \x01(\x04\"l\n\rDeleteRequest\x12#\n\x05uuids\x18\x01 \x01(\x0b\x32\x12.salus.v1.UUIDListH\x00\x12,\n\x08matching\x18\x02 \x01(\x0b\x32\x18.salus.v1.TypedPredicateH\x00\x42\x08\n\x06target\"\x19\n\x08UUIDList\x12\r\n\x05uuids\x18\x01 \x03(\x0c\"F\n\x0eTypedPredicate\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\"1\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x04\x12\x0e\n\x06\x61nchor\x18\x02 \x01(\x04\"D\n\x0eSortDescriptor\x12\x1e\n\x03key\x18\x01 \x01(\x0e\x32\x11.salus.v1.SortKey\x12\x12\n\ndescending\x18\x02 \x01(\x08\"\xcc\x01\n\x12SampleQueryRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\x12&\n\x04sort\x18\x03 \x03(\x0b\x32\x18.salus.v1.SortDescriptor\x12\r\n\x05limit\x18\x04 \x01(\x04\x12\x33\n\x11sample_predicates\x18\x05 \x03(\x0b\x32\x18.salus.v1.TypedPredicate\x12\x14\n\x0cinclude_data\x18\x06 \x01(\x08\"0\n\x0bSampleBatch\x12!\n\x07samples\x18\x01 \x03(\x0b\x32\x10.salus.v1.Sample\"\xc0\x01\n\x14\x41nchoredQueryRequest\x12-\n\x0b\x64\x65scriptors\x18\x01 \x03(\x0b\x32\x18.salus.v1.TypedPredicate\x12\x10\n\x06\x61nchor\x18\x02 \x01(\x04H\x00\x12\r\n\x05limit\x18\x03 \x01(\x04\x12\x0c\n\x04live\x18\x04 \x01(\x08\x12\x1a\n\x12local_changes_only\x18\x05 \x01(\x08\x12\x1b\n\x13\x63ount_initial_added\x18\x06 \x01(\x08\x42\x11\n\x0foptional_anchor\"\xbe\x01\n\rAnchoredBatch\x12\x1f\n\x05\x61\x64\x64\x65\x64\x18\x01 \x03(\x0b\x32\x10.salus.v1.Sample\x12(\n\x07\x64\x65leted\x18\x02 \x03(\x0b\x32\x17.salus.v1.DeletedObject\x12\x0e\n\x06\x61nchor\x18\x03 \x01(\x04\x12 \n\x18initial_results_complete\x18\x04 \x01(\x08\x12\x14\n\x0cmore_changes\x18\x05 \x01(\x08\x12\x1a\n\x12initial_added_hint\x18\x06 \x01(\x04\"@\n\x0fObserverRequest\x12-\n\x0b\x64\x65scriptors\x18\x01 \x03(\x0b\x32\x18.salus.v1.TypedPredicate\"=\n\x14ObserverNotification\x12\x15\n\rchanged_types\x18\x01 \x03(\t\x12\x0e\n\x06\x61nchor\x18\x02 \x01(\x04\"J\n\x12SourceQueryRequest\x12\x0c\n\x04type\x18\x01 \x01(\t\x12&\n\tpredicate\x18\x02 \x01(\x0b\x32\x13.salus.v1.Predicate\"M\n\nSourceInfo\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12!\n\x07\x64\x65vices\x18\x03 \x03(\x0b\x32\x10.salus.v1.Device\"<\n\x13SourceQueryResponse\x12%\n\x07sources\x18\x01 \x03(\x0b\x32\x14.salus.v1.SourceInfo\"4\n$ElectrocardiogramVoltageQueryRequest\x12\x0c\n\x04uuid\x18\x01 \x01(\x0c\"j\n\x1d\x45lectrocardiogramVoltageBatch\x12\x34\n\x08voltages\x18\x01 \x03(\x0b\x32\".salus.v1.ElectrocardiogramVoltage\x12\x13\n\x0b\x66irst_index\x18\x02 \x01(\x04*~\n\x0bSaveOutcome\x12\x1c\n\x18SAVE_OUTCOME_UNSPECIFIED\x10\x00\x12\x16\n\x12SAVE_OUTCOME_SAVED\x10\x01\x12\x1e\n\x1aSAVE_OUTCOME_KEPT_EXISTING\x10\x02\x12\x19\n\x15SAVE_OUTCOME_REPLACED\x10\x03*S\n\x07SortKey\x12\x18\n\x14SORT_KEY_UNSPECIFIED\x10\x00\x12\x17\n\x13SORT_KEY_START_DATE\x10\x01\x12\x15\n\x11SORT_KEY_END_DATE\x10\x02\x32\xa0\x04\n\x05Store\x12\x35\n\x04Save\x12\x15.salus.v1.SaveRequest\x1a\x16.salus.v1.SaveResponse\x12;\n\x06\x44\x65lete\x12\x17.salus.v1.DeleteRequest\x1a\x18.salus.v1.DeleteResponse\x12\x45\n\x0cQuerySamples\x12\x1c.salus.v1.SampleQueryRequest\x1a\x15.salus.v1.SampleBatch0\x01\x12J\n\rQueryAnchored\x12\x1e.salus.v1.AnchoredQueryRequest\x1a\x17.salus.v1.AnchoredBatch0\x01\x12\x46\n\x07Observe\x12\x19.salus.v1.ObserverRequest\x1a\x1e.salus.v1.ObserverNotification0\x01\x12K\n\x0cQuerySources\x12\x1c.salus.v1.SourceQueryRequest\x1a\x1d.salus.v1.SourceQueryResponse\x12{\n\x1eQueryElectrocardiogramVoltages\x12..salus.v1.ElectrocardiogramVoltageQueryRequest\x1a\'.salus.v1.ElectrocardiogramVoltageBatch0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'salus._proto.salus.v1.store_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SAVEOUTCOME']._serialized_start=1763
-  _globals['_SAVEOUTCOME']._serialized_end=1889
-  _globals['_SORTKEY']._serialized_start=1891
-  _globals['_SORTKEY']._serialized_end=1974
+  _globals['_SAVEOUTCOME']._serialized_start=1820
+  _globals['_SAVEOUTCOME']._serialized_end=1946
+  _globals['_SORTKEY']._serialized_start=1948
+  _globals['_SORTKEY']._serialized_end=2031
   _globals['_SAVEREQUEST']._serialized_start=85
   _globals['_SAVEREQUEST']._serialized_end=133
   _globals['_SAVERESULT']._serialized_start=136
@@ -59,23 +59,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SAMPLEBATCH']._serialized_start=874
   _globals['_SAMPLEBATCH']._serialized_end=922
   _globals['_ANCHOREDQUERYREQUEST']._serialized_start=925
-  _globals['_ANCHOREDQUERYREQUEST']._serialized_end=1088
-  _globals['_ANCHOREDBATCH']._serialized_start=1091
-  _globals['_ANCHOREDBATCH']._serialized_end=1253
-  _globals['_OBSERVERREQUEST']._serialized_start=1255
-  _globals['_OBSERVERREQUEST']._serialized_end=1319
-  _globals['_OBSERVERNOTIFICATION']._serialized_start=1321
-  _globals['_OBSERVERNOTIFICATION']._serialized_end=1382
-  _globals['_SOURCEQUERYREQUEST']._serialized_start=1384
-  _globals['_SOURCEQUERYREQUEST']._serialized_end=1458
-  _globals['_SOURCEINFO']._serialized_start=1460
-  _globals['_SOURCEINFO']._serialized_end=1537
-  _globals['_SOURCEQUERYRESPONSE']._serialized_start=1539
-  _globals['_SOURCEQUERYRESPONSE']._serialized_end=1599
-  _globals['_ELECTROCARDIOGRAMVOLTAGEQUERYREQUEST']._serialized_start=1601
-  _globals['_ELECTROCARDIOGRAMVOLTAGEQUERYREQUEST']._serialized_end=1653
-  _globals['_ELECTROCARDIOGRAMVOLTAGEBATCH']._serialized_start=1655
-  _globals['_ELECTROCARDIOGRAMVOLTAGEBATCH']._serialized_end=1761
-  _globals['_STORE']._serialized_start=1977
-  _globals['_STORE']._serialized_end=2521
+  _globals['_ANCHOREDQUERYREQUEST']._serialized_end=1117
+  _globals['_ANCHOREDBATCH']._serialized_start=1120
+  _globals['_ANCHOREDBATCH']._serialized_end=1310
+  _globals['_OBSERVERREQUEST']._serialized_start=1312
+  _globals['_OBSERVERREQUEST']._serialized_end=1376
+  _globals['_OBSERVERNOTIFICATION']._serialized_start=1378
+  _globals['_OBSERVERNOTIFICATION']._serialized_end=1439
+  _globals['_SOURCEQUERYREQUEST']._serialized_start=1441
+  _globals['_SOURCEQUERYREQUEST']._serialized_end=1515
+  _globals['_SOURCEINFO']._serialized_start=1517
+  _globals['_SOURCEINFO']._serialized_end=1594
+  _globals['_SOURCEQUERYRESPONSE']._serialized_start=1596
+  _globals['_SOURCEQUERYRESPONSE']._serialized_end=1656
+  _globals['_ELECTROCARDIOGRAMVOLTAGEQUERYREQUEST']._serialized_start=1658
+  _globals['_ELECTROCARDIOGRAMVOLTAGEQUERYREQUEST']._serialized_end=1710
+  _globals['_ELECTROCARDIOGRAMVOLTAGEBATCH']._serialized_start=1712
+  _globals['_ELECTROCARDIOGRAMVOLTAGEBATCH']._serialized_end=1818
+  _globals['_STORE']._serialized_start=2034
+  _globals['_STORE']._serialized_end=2578
 # @@protoc_insertion_point(module_scope)

@@ -116,32 +116,36 @@ class SampleBatch(_message.Message):
     def __init__(self, samples: _Optional[_Iterable[_Union[_samples_pb2.Sample, _Mapping]]] = ...) -> None: ...
 
 class AnchoredQueryRequest(_message.Message):
-    __slots__ = ("descriptors", "anchor", "limit", "live", "local_changes_only")
+    __slots__ = ("descriptors", "anchor", "limit", "live", "local_changes_only", "count_initial_added")
     DESCRIPTORS_FIELD_NUMBER: _ClassVar[int]
     ANCHOR_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     LIVE_FIELD_NUMBER: _ClassVar[int]
     LOCAL_CHANGES_ONLY_FIELD_NUMBER: _ClassVar[int]
+    COUNT_INITIAL_ADDED_FIELD_NUMBER: _ClassVar[int]
     descriptors: _containers.RepeatedCompositeFieldContainer[TypedPredicate]
     anchor: int
     limit: int
     live: bool
     local_changes_only: bool
-    def __init__(self, descriptors: _Optional[_Iterable[_Union[TypedPredicate, _Mapping]]] = ..., anchor: _Optional[int] = ..., limit: _Optional[int] = ..., live: _Optional[bool] = ..., local_changes_only: _Optional[bool] = ...) -> None: ...
+    count_initial_added: bool
+    def __init__(self, descriptors: _Optional[_Iterable[_Union[TypedPredicate, _Mapping]]] = ..., anchor: _Optional[int] = ..., limit: _Optional[int] = ..., live: _Optional[bool] = ..., local_changes_only: _Optional[bool] = ..., count_initial_added: _Optional[bool] = ...) -> None: ...
 
 class AnchoredBatch(_message.Message):
-    __slots__ = ("added", "deleted", "anchor", "initial_results_complete", "more_changes")
+    __slots__ = ("added", "deleted", "anchor", "initial_results_complete", "more_changes", "initial_added_hint")
     ADDED_FIELD_NUMBER: _ClassVar[int]
     DELETED_FIELD_NUMBER: _ClassVar[int]
     ANCHOR_FIELD_NUMBER: _ClassVar[int]
     INITIAL_RESULTS_COMPLETE_FIELD_NUMBER: _ClassVar[int]
     MORE_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_ADDED_HINT_FIELD_NUMBER: _ClassVar[int]
     added: _containers.RepeatedCompositeFieldContainer[_samples_pb2.Sample]
     deleted: _containers.RepeatedCompositeFieldContainer[_samples_pb2.DeletedObject]
     anchor: int
     initial_results_complete: bool
     more_changes: bool
-    def __init__(self, added: _Optional[_Iterable[_Union[_samples_pb2.Sample, _Mapping]]] = ..., deleted: _Optional[_Iterable[_Union[_samples_pb2.DeletedObject, _Mapping]]] = ..., anchor: _Optional[int] = ..., initial_results_complete: _Optional[bool] = ..., more_changes: _Optional[bool] = ...) -> None: ...
+    initial_added_hint: int
+    def __init__(self, added: _Optional[_Iterable[_Union[_samples_pb2.Sample, _Mapping]]] = ..., deleted: _Optional[_Iterable[_Union[_samples_pb2.DeletedObject, _Mapping]]] = ..., anchor: _Optional[int] = ..., initial_results_complete: _Optional[bool] = ..., more_changes: _Optional[bool] = ..., initial_added_hint: _Optional[int] = ...) -> None: ...
 
 class ObserverRequest(_message.Message):
     __slots__ = ("descriptors",)
