@@ -115,4 +115,26 @@ struct ModelTests {
         #expect(String(decoding: data, as: UTF8.self) == "\"HKQuantityTypeIdentifierStepCount\"")
         #expect(try JSONDecoder().decode(TypeIdentifier.self, from: data) == identifier)
     }
+
+    @Test("a sample of any kind is no larger than its fixed fields and a quantity: large kinds are boxed, every kind round-trips")
+    func sampleStaysSmall() {
+        // Arrays of samples are copied and grown by the million (a catch-up); a large kind's
+        // value stored inline would make every sample as large as it.
+        let fixed = MemoryLayout<UUID>.stride + MemoryLayout<TypeIdentifier>.stride + 3 * MemoryLayout<Date>.stride
+            + MemoryLayout<SourceRevision>.stride + MemoryLayout<Device?>.stride + MemoryLayout<[String: MetadataValue]>.stride
+        #expect(MemoryLayout<SampleValue>.stride <= MemoryLayout<Quantity>.stride + 8)
+        #expect(MemoryLayout<Sample>.stride <= fixed + MemoryLayout<Quantity>.stride + 8)
+        var sample = VisionPrescriptionValidationTests.sample(VisionPrescription(
+            prescriptionType: .glasses, dateIssued: VisionPrescriptionValidationTests.issued,
+            rightEye: VisionPrescriptionValidationTests.glassesLens))
+        let copy = sample
+        guard case .visionPrescription(let prescription) = copy.value else {
+            Issue.record("the prescription did not survive a copy")
+            return
+        }
+        #expect(prescription.rightEye == VisionPrescriptionValidationTests.glassesLens)
+        sample.value = .quantity(Quantity(value: 3, unit: .count))
+        #expect(sample.value == .quantity(Quantity(value: 3, unit: .count)))
+        #expect(copy.value == .visionPrescription(prescription))
+    }
 }

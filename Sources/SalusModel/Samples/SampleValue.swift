@@ -1,17 +1,22 @@
 /// What a sample holds, by object kind.
+///
+/// The kinds whose values are large (a vision prescription is 464 bytes) are `indirect`: stored
+/// in a box, so a sample of the common kinds (a quantity, a category) is not as large as the
+/// largest kind. A `Sample` is 312 bytes instead of 736, which every array of samples and every
+/// copy pays.
 public enum SampleValue: Hashable, Sendable {
     /// A number with a unit.
     case quantity(Quantity)
     /// A raw value from the type's enumeration (sleep analysis asleepREM is 5).
     case category(Int)
     /// A workout.
-    case workout(Workout)
+    indirect case workout(Workout)
     /// A glasses or contacts prescription.
-    case visionPrescription(VisionPrescription)
+    indirect case visionPrescription(VisionPrescription)
     /// A clinical document.
-    case document(ClinicalDocument)
+    indirect case document(ClinicalDocument)
     /// An electrocardiogram (its voltages only when saving).
-    case electrocardiogram(Electrocardiogram)
+    indirect case electrocardiogram(Electrocardiogram)
     /// An audiogram.
     case audiogram(Audiogram)
     /// A heartbeat series.
@@ -19,13 +24,13 @@ public enum SampleValue: Hashable, Sendable {
     /// A state of mind.
     case stateOfMind(StateOfMind)
     /// A medication dose event.
-    case medicationDoseEvent(MedicationDoseEvent)
+    indirect case medicationDoseEvent(MedicationDoseEvent)
     /// A GAD-7 or PHQ-9 assessment.
     case scoredAssessment(ScoredAssessment)
     /// Quantity and category samples saved, queried and deleted as one (blood pressure, food).
     case correlation(Correlation)
     /// A FHIR resource from a provider.
-    case clinicalRecord(ClinicalRecord)
+    indirect case clinicalRecord(ClinicalRecord)
     /// A workout route (its locations only when saving).
     case workoutRoute(WorkoutRouteValue)
 
