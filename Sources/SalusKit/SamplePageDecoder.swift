@@ -65,7 +65,7 @@ package struct SamplePageDecoder {
         return (added, rest.deleted, rest.anchor, rest.initialResultsComplete, rest.moreChanges)
     }
 
-    /// The most samples an `AnchoredBatch`'s `initial_added_hint` reserves room for (about 3 GiB
+    /// The most samples an `AnchoredBatch`'s `initial_added_hint` reserves room for (about 1.2 GiB
     /// of model samples); past it, the list grows as batches come.
     package var largestReservation = 1 << 22
 
