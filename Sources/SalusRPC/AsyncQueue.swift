@@ -69,7 +69,7 @@ final class AsyncQueue<Element: Sendable>: Sendable {
 
     /// Wakes a waiting consumer for the elements pushed with ``pushDeferringWake(_:)``.
     func wake() {
-        state.wake { $0.wakeOwed = false }
+        state.update { $0.wakeOwed = false }
     }
 
     /// Ends the queue: the consumer gets the buffered elements, then nil (or `error`).

@@ -49,15 +49,10 @@ final class SingleWaiter<State: WaitableState>: Sendable {
     var hasWaiter: Bool { locked.withLock { $0.waiter != nil } }
 
     /// Changes the state without waking the waiter: a producer that changes it many times in a
-    /// burst calls ``wake()`` once after the burst, so the waiting task is scheduled once, not
+    /// burst calls ``update(_:)`` once after the burst, so the waiting task is scheduled once, not
     /// once per change.
     func updateQuietly<R>(_ body: (inout State) -> R) -> R {
         locked.withLock { body(&$0.value) }
-    }
-
-    /// Wakes the waiter if the state has something for it; `body` first changes the state.
-    func wake(_ body: (inout State) -> Void = { _ in }) {
-        update(body)
     }
 
     /// What the state has for the caller, waiting until it has something. Throws what the state
