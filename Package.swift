@@ -248,12 +248,15 @@ let package = Package(
         .target(
             name: "SalusSoak",
             dependencies: [
-                "SalusRPC", "SalusProto", "SalusStore",
+                "SalusRPC", "SalusProto", "SalusStore", "SalusSpawn",
             ]
         ),
+        // Child processes through posix_spawn, for the tools and tests that start programs.
+        .target(name: "SalusSpawn", dependencies: ["CSalusSpawn"]),
+        .target(name: "CSalusSpawn"),
         .executableTarget(
             name: "salus-soak",
-            dependencies: ["SalusSoak", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SalusSoak", "SalusSpawn", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         .testTarget(
@@ -275,7 +278,7 @@ let package = Package(
             name: "SalusStoreTests",
             dependencies: [
                 "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport", "SalusWire", "SalusProto",
-                "SalusSoak", "SalusKit",
+                "SalusSoak", "SalusKit", "SalusSpawn",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -288,19 +291,20 @@ let package = Package(
         .testTarget(name: "SalusReportTests", dependencies: ["SalusReport", "SalusModel"]),
         // salus-sync's parts that need neither a daemon nor a server (those tests are in SalusDaemonTests/Sync*).
         .testTarget(name: "SalusSyncTests", dependencies: ["SalusSync", "SalusModel"]),
+        .testTarget(name: "SalusSpawnTests", dependencies: ["SalusSpawn"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.
         .testTarget(
             name: "SalusPluginHostTests",
             dependencies: [
-                "SalusPluginHost", "SalusModel", "SalusProto", "SalusWire", "SalusTestSupport",
+                "SalusPluginHost", "SalusModel", "SalusProto", "SalusWire", "SalusTestSupport", "SalusSpawn",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         // Fixtures shared by the in-process and the end-to-end tests.
         .target(
             name: "SalusTestSupport",
-            dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusRPC"],
+            dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusRPC", "SalusSpawn"],
             path: "Tests/SalusTestSupport"
         ),
         // The services in process: the daemon's assembly over the in-process transport, with the
@@ -309,7 +313,7 @@ let package = Package(
             name: "SalusServerTests",
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
-                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR",
+                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -332,6 +336,7 @@ let package = Package(
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
                 "VisionCard", "Triathlon", "SalusTestSupport", "SalusSoak", "SalusSync", "salus-sync",
+                "SalusSpawn",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

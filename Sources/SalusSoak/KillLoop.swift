@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SalusSpawn
 
 /// Runs salus-store-crashtest and kills it with SIGKILL at a random moment, again and again on
 /// one store, checking the store after every kill (`KillChecker`).
@@ -40,10 +41,9 @@ package struct KillLoop: Sendable {
         package var passed: Bool { lost.isEmpty && partial.isEmpty && integrityFailures.isEmpty && notKilled == 0 }
     }
 
-    /// Runs `kills` rounds, or fewer when `deadline` passes first; `launch` starts a process
-    /// (tests pass one that serializes spawns).
+    /// Runs `kills` rounds, or fewer when `deadline` passes first.
     package func run(
-        kills: Int, deadline: ContinuousClock.Instant? = nil, launch: (Process) throws -> Void = { try $0.run() },
+        kills: Int, deadline: ContinuousClock.Instant? = nil,
         progress: (Int, Report) -> Void = { _, _ in }
     ) throws -> Report {
         var report = Report()
@@ -55,25 +55,19 @@ package struct KillLoop: Sendable {
         for round in 0..<kills {
             if let deadline, ContinuousClock.now >= deadline { break }
             let first = round * operationsPerRun
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = [databasePath, "\(first)", "\(operationsPerRun)", "\(size)"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try launch(process)
+            let process = try ChildProcess(
+                executable: executable.path, arguments: [databasePath, "\(first)", "\(operationsPerRun)", "\(size)"],
+                standardOutput: .pipe, standardError: .null)
 
             // Wait for a random number of acknowledgements, then a random moment more, then kill.
             let wanted = Int.random(in: acknowledgementsBeforeKill, using: &generator)
-            let descriptor = output.fileHandleForReading.fileDescriptor
+            guard let descriptor = process.outputDescriptor else { preconditionFailure("a .pipe output has a descriptor") }
             var buffer: [UInt8] = []
-            while buffer.reduce(0, { $0 + ($1 == 10 ? 1 : 0) }) < wanted, Self.read(descriptor, into: &buffer) {}
+            while buffer.reduce(0, { $0 + ($1 == 10 ? 1 : 0) }) < wanted, ChildProcess.read(descriptor, into: &buffer) {}
             usleep(UInt32.random(in: delayBeforeKill, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason != .uncaughtSignal { report.notKilled += 1 }
-            while Self.read(descriptor, into: &buffer) {}
-            try? output.fileHandleForReading.close()
+            process.send(SIGKILL)
+            if process.waitUntilExit() != .signalled(SIGKILL) { report.notKilled += 1 }
+            buffer += ChildProcess.readToEnd(descriptor)
 
             // Only whole lines count: an operation is acknowledged once its line was printed.
             var acknowledged: [Int] = []
@@ -99,18 +93,5 @@ package struct KillLoop: Sendable {
         let elapsed = ContinuousClock.now - start
         report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return report
-    }
-
-    /// Appends what one read(2) of `descriptor` returns to `buffer`, retrying when a signal
-    /// interrupts it (Foundation's FileHandle traps on EINTR); false at the end of the stream.
-    static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer += chunk[..<count]
-            return true
-        }
     }
 }

@@ -8,6 +8,7 @@ import ArgumentParser
 import Foundation
 import SalusRPC
 import SalusSoak
+import SalusSpawn
 
 @main
 struct SalusSoakCommand: AsyncParsableCommand {
@@ -123,17 +124,16 @@ struct SalusSoakCommand: AsyncParsableCommand {
         let plugins = directory + "/plugins"
         try DaemonProcess.copyBundledPlugins(from: Self.binDirectory, to: plugins)
         let socketPath = directory + "/app.sock"
-        let daemon = Process()
-        daemon.executableURL = Self.binDirectory.appendingPathComponent("salusd")
-        daemon.arguments = [
-            "--socket", socketPath, "--admin-socket", directory + "/admin.sock", "--data-dir", directory + "/data",
-            "--log-level", "error", "--plugins-dir", plugins, "--dev", "--authorization", "open",
-        ]
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try ChildProcess(
+            executable: Self.binDirectory.appendingPathComponent("salusd").path,
+            arguments: [
+                "--socket", socketPath, "--admin-socket", directory + "/admin.sock", "--data-dir", directory + "/data",
+                "--log-level", "error", "--plugins-dir", plugins, "--dev", "--authorization", "open",
+            ],
+            standardOutput: .null)
         DaemonProcess.stopOnExit(daemon.processIdentifier)
         defer {
-            daemon.terminate()
+            daemon.send(SIGTERM)
             daemon.waitUntilExit()
         }
         var ready = false

@@ -1,4 +1,5 @@
 import Foundation
+import SalusSpawn
 import SalusTestSupport
 import Synchronization
 
@@ -30,7 +31,7 @@ final class DaemonHarness {
     /// The data directory (`--data-dir`).
     let dataDirectory: URL
     /// The running daemon.
-    let process: Process
+    let process: ChildProcess
 
     private let capture: OutputCapture
 
@@ -38,7 +39,7 @@ final class DaemonHarness {
     var output: String { capture.text }
 
     private init(directory: URL, socketPath: String, adminSocketPath: String, dataDirectory: URL,
-                 process: Process, capture: OutputCapture) {
+                 process: ChildProcess, capture: OutputCapture) {
         self.directory = directory
         self.socketPath = socketPath
         self.adminSocketPath = adminSocketPath
@@ -49,7 +50,7 @@ final class DaemonHarness {
 
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
@@ -116,19 +117,17 @@ final class DaemonHarness {
             pluginArguments = ["--plugins-dir", plugins.path]
         }
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = pathArguments + pluginArguments + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.currentDirectoryURL = directory
-        let capture = try OutputCapture(process)
+        let process: ChildProcess
         do {
-            try launch(process)
+            process = try ChildProcess(
+                executable: executable.path, arguments: pathArguments + pluginArguments + arguments,
+                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory.path,
+                standardOutput: .pipe, standardError: .output)
         } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw HarnessError("cannot start \(executable.path): \(error)")
+            throw HarnessError("\(error)")
         }
-        capture.startDraining()
+        let capture = OutputCapture(draining: process)
 
         let harness = DaemonHarness(
             directory: directory, socketPath: socketPath, adminSocketPath: adminSocketPath,
@@ -144,7 +143,7 @@ final class DaemonHarness {
                 )
             }
             if ContinuousClock.now >= deadline {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 process.waitUntilExit()
                 capture.waitForEnd()
                 throw HarnessError(
@@ -164,11 +163,11 @@ final class DaemonHarness {
     @discardableResult
     func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
         if process.isRunning {
-            kill(process.processIdentifier, signal)
+            process.send(signal)
             let deadline = ContinuousClock.now + .seconds(20)
             while process.isRunning {
                 if ContinuousClock.now >= deadline {
-                    kill(process.processIdentifier, SIGKILL)
+                    process.send(SIGKILL)
                     process.waitUntilExit()
                     capture.waitForEnd()
                     throw HarnessError(
@@ -178,14 +177,13 @@ final class DaemonHarness {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        process.waitUntilExit()
+        let ended = process.waitUntilExit()
         capture.waitForEnd()
-        return exitStatus(of: process)
+        return ended.shellStatus
     }
 
     private func describeTermination() -> String {
-        process.terminationReason == .uncaughtSignal
-            ? "signal \(process.terminationStatus)" : "status \(process.terminationStatus)"
+        process.waitUntilExit().description
     }
 
     /// The bundled plugins: `lib<name>.so` in ``binDirectory``.
@@ -269,19 +267,15 @@ final class DaemonHarness {
         environment: [String: String] = [:],
         timeout: Duration = .seconds(300)
     ) async throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = FileHandle.nullDevice
-        let capture = try OutputCapture(process)
-        try launch(process)
-        capture.startDraining()
+        let process = try ChildProcess(
+            executable: executable.path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory?.path,
+            standardOutput: .pipe, standardError: .output)
+        let capture = OutputCapture(draining: process)
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now >= deadline {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 process.waitUntilExit()
                 capture.waitForEnd()
                 throw HarnessError(
@@ -290,53 +284,19 @@ final class DaemonHarness {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.waitUntilExit()
+        let ended = process.waitUntilExit()
         capture.waitForEnd()
-        return CommandResult(status: exitStatus(of: process), output: capture.text)
+        return CommandResult(status: ended.shellStatus, output: capture.text)
     }
 
     /// Starts `executable` with `arguments`, its stdout and stderr appended to `log` (or
     /// replacing it with `truncate`), with no descriptor of this process but the three standard
-    /// ones, no signal blocked and the usual ones at their defaults; returns its pid, for
-    /// `waitpid`.
-    ///
-    /// Not Foundation's `Process`, for programs that leave children holding what they inherited
-    /// (`pg_ctl start` leaves the server running; systemd-socket-activate closes every
-    /// descriptor but its sockets): `Process` learns that a child ended when a descriptor the
-    /// child inherited closes, so it would wait for ever. Every descriptor from 3 up is closed in
-    /// the child (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34).
-    static func spawn(_ executable: URL, _ arguments: [String], log: String, truncate: Bool = false) throws -> pid_t {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            throw HarnessError("posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)")
-        }
-        let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : O_APPEND), 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        _ = closeFrom(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
-        guard result == 0 else {
-            throw HarnessError("cannot start \(executable.path): \(String(cString: strerror(result)))")
-        }
-        return pid
+    /// ones (``ChildProcess``); for programs that leave children holding what they inherited
+    /// (`pg_ctl start` leaves the server running).
+    static func spawn(_ executable: URL, _ arguments: [String], log: String, truncate: Bool = false) throws -> ChildProcess {
+        try ChildProcess(
+            executable: executable.path, arguments: arguments,
+            standardOutput: .file(log, truncate: truncate), standardError: .output)
     }
 
     /// The executable `name` from `PATH` (then `/usr/bin`, `/usr/local/bin`), or nil.
@@ -365,49 +325,25 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs `process` with no signals blocked, one spawn at a time (`ProcessLaunch`).
-///
-/// A child inherits the signal mask of the thread that spawns it, and the test runner's threads
-/// block most signals (SIGTERM among them), so a daemon started from them plainly would not react
-/// to `stop(signal:)`. The mask is cleared on this thread only for the synchronous spawn.
-private func launch(_ process: Process) throws {
-    try ProcessLaunch.run(process) {
-        var none = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &previous)
-        return { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-    }
-}
-
-private func exitStatus(of process: Process) -> Int32 {
-    process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-}
-
 /// Collects a child's stdout and stderr through one pipe, read on a dedicated thread until
 /// end of file, so that the child never blocks on a full pipe.
 private final class OutputCapture: Sendable {
-    private let pipe: Pipe
     private let buffer = Mutex(Data())
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Connects `process`'s stdout and stderr to the pipe; call before `run()`.
-    init(_ process: Process) throws {
-        pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-    }
-
-    /// Starts the reading thread; call after `run()` (Foundation then has closed this process's
-    /// copy of the write end, so the thread sees end of file when the child exits).
-    func startDraining() {
-        let reader = pipe.fileHandleForReading
+    /// Starts the reading thread over `process`'s output pipe, which it closes at the end.
+    init(draining process: ChildProcess) {
+        guard let descriptor = process.outputDescriptor else {
+            finished.signal()
+            return
+        }
         let thread = Thread { [self] in
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                buffer.withLock { $0.append(chunk) }
+            var chunk: [UInt8] = []
+            while ChildProcess.read(descriptor, into: &chunk) {
+                buffer.withLock { $0.append(contentsOf: chunk) }
+                chunk.removeAll(keepingCapacity: true)
             }
+            close(descriptor)
             finished.signal()
         }
         thread.name = "output capture"
@@ -428,21 +364,18 @@ private final class OutputCapture: Sendable {
     }
 }
 
-/// A program left running in the background (a live example following changes), its stdout
-/// and stderr in a log file; killed when dropped if it still runs.
+/// A program left running in the background (a live example following changes, a socket
+/// activator), its stdout and stderr in a log file; killed when dropped if it still runs.
 final class BackgroundProgram {
-    let process = Process()
+    let process: ChildProcess
     let log: URL
 
     /// Starts `executable` with `arguments`, logging to `log`.
     init(_ executable: URL, _ arguments: [String], log: URL) throws {
         self.log = log
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = process.standardOutput
-        try ProcessLaunch.run(process)
+        process = try ChildProcess(
+            executable: executable.path, arguments: arguments,
+            standardOutput: .file(log.path, truncate: true), standardError: .output)
     }
 
     /// Everything it printed so far.
@@ -456,16 +389,19 @@ final class BackgroundProgram {
         }
     }
 
-    /// Waits until it exits or `timeout` passes; returns whether it exited.
-    func waitForExit(timeout: Duration = .seconds(30)) async throws -> Bool {
+    /// Waits until it exits or `timeout` passes; how it ended, or nil when it still runs.
+    func waitForExit(timeout: Duration = .seconds(30)) async throws -> ChildProcess.Termination? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        return !process.isRunning
+        return process.ended
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning {
+            process.send(SIGKILL)
+            process.waitUntilExit()
+        }
     }
 }

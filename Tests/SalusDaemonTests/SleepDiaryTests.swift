@@ -1,4 +1,5 @@
 import Foundation
+import SalusSpawn
 import Testing
 
 #if canImport(Glibc)
@@ -60,8 +61,7 @@ struct SleepDiaryTests {
         let deleted = try await Self.diary(daemon, ["delete", uuid])
         #expect(deleted.output.contains("deleted 1 sample: \(uuid)"), "\(deleted.output)")
 
-        #expect(try await follower.waitForExit(), "follow --updates 2 ends after two updates; output:\n\(follower.output)")
-        #expect(follower.process.terminationStatus == 0)
+        #expect(try await follower.waitForExit() == .exited(0), "follow --updates 2 ends after two updates; output:\n\(follower.output)")
         let text = follower.output
         #expect(text.contains("+ 05:10–05:35 asleepREM") || text.contains("asleepREM         25 min  \(uuid)"), "\(text)")
         #expect(text.contains("- deleted \(uuid)"), "\(text)")

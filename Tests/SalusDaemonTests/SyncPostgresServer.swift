@@ -53,10 +53,7 @@ final class SyncPostgresServer: @unchecked Sendable {
     deinit {
         if FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) {
             let (executable, arguments) = commandLine(["pg_ctl", "-D", dataDirectory.path, "-m", "immediate", "-w", "stop"])
-            if let pid = try? DaemonHarness.spawn(executable, arguments, log: directory.appendingPathComponent("commands.log").path) {
-                var status: Int32 = 0
-                waitpid(pid, &status, 0)
-            }
+            _ = try? DaemonHarness.spawn(executable, arguments, log: directory.appendingPathComponent("commands.log").path).waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
     }
@@ -188,21 +185,21 @@ final class SyncPostgresServer: @unchecked Sendable {
     private func pg(_ arguments: [String]) async throws {
         let (executable, rest) = commandLine(arguments)
         let log = directory.appendingPathComponent("commands.log").path
-        let pid = try DaemonHarness.spawn(executable, rest, log: log)
-        var status: Int32 = 0
+        let process = try DaemonHarness.spawn(executable, rest, log: log)
         let deadline = ContinuousClock.now + .seconds(60)
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while process.isRunning {
             if ContinuousClock.now >= deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
+                process.send(SIGKILL)
+                process.waitUntilExit()
                 throw HarnessError("\(arguments.joined(separator: " ")) did not finish within 60 s")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        guard status == 0 else {
+        let ended = process.waitUntilExit()
+        guard ended == .exited(0) else {
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             let serverLog = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw HarnessError("\(arguments.joined(separator: " ")) failed with wait status \(status):\n\(output)\n\(serverLog)")
+            throw HarnessError("\(arguments.joined(separator: " ")) ended with \(ended):\n\(output)\n\(serverLog)")
         }
     }
 }

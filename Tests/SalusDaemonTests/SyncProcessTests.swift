@@ -1,6 +1,7 @@
 import Foundation
 import SalusKit
 import SalusModel
+import SalusSpawn
 import SalusSync
 import SalusTestSupport
 import Testing
@@ -59,8 +60,8 @@ struct SyncProcessTests {
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...15)))
             #expect(sync.process.isRunning, "salus-sync exited early: \(sync.output)")
-            kill(sync.process.processIdentifier, SIGKILL)
-            #expect(try await sync.waitForExit())
+            sync.process.send(SIGKILL)
+            #expect(try await sync.waitForExit() == .signalled(SIGKILL))
             anchorsAtKill.append(try await anchor())
             // Changes between the runs: new samples, and deletions of synced and unsynced ones.
             saved += try await app.save(S.steps(15, from: 10_000 + round * 15)).map(\.uuid)
@@ -76,9 +77,8 @@ struct SyncProcessTests {
         #expect(rows == Set(saved))
         #expect(try await S.scalar(server, "SELECT count(*) FROM salus.samples", as: Int64.self) == Int64(saved.count))
         // Stopped with SIGTERM, it exits cleanly and says where it stands.
-        kill(last.process.processIdentifier, SIGTERM)
-        #expect(try await last.waitForExit())
-        #expect(last.process.terminationStatus == 0, "\(last.output)")
+        last.process.send(SIGTERM)
+        #expect(try await last.waitForExit() == .exited(0), "\(last.output)")
         let status = try #require(SyncStatus.read(from: statusFile))
         #expect(status.phase == .stopped)
         #expect(status.anchor == UInt64(try await anchor()))

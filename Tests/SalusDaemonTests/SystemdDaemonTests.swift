@@ -1,5 +1,6 @@
 import Foundation
 import SalusRPC
+import SalusSpawn
 import Testing
 
 #if canImport(Glibc)
@@ -29,12 +30,12 @@ struct SystemdDaemonTests {
         arguments += [
             DaemonHarness.binary("salusd").path, "--data-dir", directory.appendingPathComponent("data").path, "--dev",
         ]
-        let activation = try SpawnedProgram(try #require(Self.activate), arguments, log: log)
+        let activation = try BackgroundProgram(try #require(Self.activate), arguments, log: log)
 
         // The sockets listen before salusd runs; nothing is started until a client connects.
         let deadline = ContinuousClock.now + .seconds(20)
         while !(FileManager.default.fileExists(atPath: appSocket) && FileManager.default.fileExists(atPath: adminSocket)) {
-            guard activation.isRunning, ContinuousClock.now < deadline else {
+            guard activation.process.isRunning, ContinuousClock.now < deadline else {
                 Issue.record("systemd-socket-activate did not listen on both sockets: \(activation.output)")
                 return
             }
@@ -57,8 +58,8 @@ struct SystemdDaemonTests {
         #expect(activation.output.contains("admin socket: \(adminSocket)"))
 
         // SIGTERM stops it cleanly, and the socket files systemd owns stay in place.
-        kill(activation.processIdentifier, SIGTERM)
-        #expect(try await activation.waitForExit(timeout: .seconds(30)) == 0, "\(activation.output)")
+        activation.process.send(SIGTERM)
+        #expect(try await activation.waitForExit(timeout: .seconds(30)) == .exited(0), "\(activation.output)")
         #expect(FileManager.default.fileExists(atPath: appSocket))
         #expect(FileManager.default.fileExists(atPath: adminSocket))
     }
@@ -122,51 +123,5 @@ struct SystemdDaemonTests {
         #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "READY=1")
         #expect(DaemonHarness.canConnect(toUnixSocket: daemon.adminSocketPath))
         #expect(try await daemon.stop() == 0)
-    }
-}
-
-/// A program started by ``DaemonHarness/spawn(_:_:log:truncate:)``, not Foundation's `Process`
-/// (systemd-socket-activate closes every descriptor but its sockets, so `Process` would wait
-/// for a child that still runs). Its stdout and stderr go to a log file; it is killed when
-/// dropped if it still runs.
-private final class SpawnedProgram {
-    let processIdentifier: pid_t
-    let log: URL
-    private var status: Int32?
-
-    /// Starts `executable` with `arguments`, logging to `log`.
-    init(_ executable: URL, _ arguments: [String], log: URL) throws {
-        self.log = log
-        processIdentifier = try DaemonHarness.spawn(executable, arguments, log: log.path, truncate: true)
-    }
-
-    /// Whether it still runs (reaps it when it has ended).
-    var isRunning: Bool {
-        guard status == nil else { return false }
-        var raw: Int32 = 0
-        guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
-        // Exit status, or 128 + the signal, as shells report it.
-        status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-        return false
-    }
-
-    /// Everything it printed so far.
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-
-    /// Waits until it exits or `timeout` passes; its exit status, or nil when it still runs.
-    func waitForExit(timeout: Duration) async throws -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return status
-    }
-
-    deinit {
-        if isRunning {
-            kill(processIdentifier, SIGKILL)
-            var raw: Int32 = 0
-            waitpid(processIdentifier, &raw, 0)
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import SalusTestSupport
 import Logging
+import SalusSpawn
+import SalusTestSupport
 
 @testable import SalusPluginHost
 
@@ -90,19 +91,14 @@ struct PluginFixtures: Sendable {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws(FixtureError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let errors = Pipe()
-        process.standardError = errors
+        let process: ChildProcess
         do {
-            try ProcessLaunch.run(process)
+            process = try ChildProcess(executable: "/usr/bin/env", arguments: [tool] + arguments, standardError: .pipe)
         } catch {
             throw FixtureError(description: "\(tool): \(error)")
         }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let output = ChildProcess.readToEnd(process.outputDescriptor)
+        guard process.waitUntilExit() == .exited(0) else {
             throw FixtureError(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(String(decoding: output, as: UTF8.self))")
         }
     }

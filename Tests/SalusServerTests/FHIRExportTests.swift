@@ -2,6 +2,7 @@ import Foundation
 import SalusFHIR
 import SalusKit
 import SalusModel
+import SalusSpawn
 import SalusTestSupport
 import Testing
 
@@ -59,16 +60,10 @@ struct FHIRExportTests {
             kinds = sorted({entry.resource.resource_type for entry in bundle.entry})
             print(bundle.type, len(bundle.entry), ",".join(kinds))
             """
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", script, file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try ProcessLaunch.run(process)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let process = try ChildProcess(
+            executable: python.path, arguments: ["-c", script, file.path], standardOutput: .pipe, standardError: .output)
+        let output = String(decoding: ChildProcess.readToEnd(process.outputDescriptor), as: UTF8.self)
+        return (process.waitUntilExit().shellStatus, output)
     }
 
     @Test("samples become a FHIR R4 Bundle of Observations that validates: LOINC, UCUM, periods with offsets, the blood pressure panel")

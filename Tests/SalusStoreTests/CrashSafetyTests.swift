@@ -31,7 +31,7 @@ struct CrashSafetyTests {
         loop.size = 50
         // Kills land up to two cycles of the six operations in, so that each kind runs at a kill.
         loop.acknowledgementsBeforeKill = 1...12
-        let report = try loop.run(kills: 20, launch: { try ProcessLaunch.run($0) })
+        let report = try loop.run(kills: 20)
         #expect(report.integrityFailures.isEmpty, "\(report.integrityFailures)")
         #expect(report.lost.isEmpty, "\(report.lost)")
         #expect(report.partial.isEmpty, "\(report.partial)")
