@@ -236,7 +236,7 @@ let package = Package(
             name: "salus-bench",
             dependencies: [
                 "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel", "SalusStatistics", "SalusImport",
-                "SalusSoak",
+                "SalusSoak", "SalusSpawn",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

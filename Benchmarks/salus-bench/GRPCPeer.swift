@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import SalusSpawn
 
 /// Median, minimum and maximum of repeated trials of one figure.
 struct Trials {
@@ -47,44 +48,17 @@ enum GRPCPeer {
     /// Runs the peer once (`binary arguments…`) and returns the figures of the one JSON object
     /// it prints on its last line of standard output. Its standard error passes through.
     static func run(binary: String, arguments: [String]) throws -> [String: Double] {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw Failure(description: "grpc-peer: pipe failed (errno \(errno))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
-        close(fds[1])
-        guard spawned == 0 else {
-            close(fds[0])
-            throw Failure(description: "grpc-peer: cannot start \(binary): \(String(cString: strerror(spawned)))")
+        let peer: ChildProcess
+        do {
+            peer = try ChildProcess(executable: binary, arguments: arguments, standardInput: .inherit, standardOutput: .pipe)
+        } catch {
+            throw Failure(description: "grpc-peer: \(error)")
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fds[0], &buffer, buffer.count)
-            if n > 0 {
-                output += buffer[0..<n]
-            } else if n < 0, errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let text = String(decoding: output, as: UTF8.self)
+        let text = String(decoding: ChildProcess.readToEnd(peer.outputDescriptor), as: UTF8.self)
         let command = ([binary] + arguments).joined(separator: " ")
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import from the C macros.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            let how = status & 0x7f == 0 ? "exit status \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
-            throw Failure(description: "grpc-peer: `\(command)` ended with \(how), expected 0 (its standard error is above)")
+        let ended = peer.waitUntilExit()
+        guard ended == .exited(0) else {
+            throw Failure(description: "grpc-peer: `\(command)` ended with \(ended), expected status 0 (its standard error is above)")
         }
         let line = text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {

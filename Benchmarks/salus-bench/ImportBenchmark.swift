@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import SalusSoak
 import SalusImport
+import SalusSpawn
 
 /// `salusctl import` of a synthetic Apple Health export into a fresh daemon, beside
 /// healthkit-to-sqlite 1.0.1 (PyPI, in a private environment under .bench/) on the same zip, in
@@ -45,17 +46,16 @@ enum ImportBenchmark {
         // Salus: a fresh daemon, the import timed, memory of both processes.
         let data = root + "/salus-data"
         let admin = root + "/admin.sock"
-        let daemon = Process()
-        daemon.executableURL = binDirectory.appendingPathComponent("salusd")
-        daemon.arguments = [
-            "--socket", root + "/app.sock", "--admin-socket", admin, "--data-dir", data, "--log-level", "error",
-            "--plugins-dir", pluginDirectory, "--dev",
-        ]
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try ChildProcess(
+            executable: binDirectory.appendingPathComponent("salusd").path,
+            arguments: [
+                "--socket", root + "/app.sock", "--admin-socket", admin, "--data-dir", data, "--log-level", "error",
+                "--plugins-dir", pluginDirectory, "--dev",
+            ],
+            standardOutput: .null)
         DaemonProcess.stopOnExit(daemon.processIdentifier)
         defer {
-            daemon.terminate()
+            daemon.send(SIGTERM)
             daemon.waitUntilExit()
         }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: admin) { try await Task.sleep(for: .milliseconds(50)) }
@@ -146,20 +146,10 @@ enum ImportBenchmark {
 
     /// Runs `command` to its end; its standard output and error together.
     static func run(_ command: String, _ arguments: [String], in folder: String?) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command)
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("salus-bench-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        defer { try? FileManager.default.removeItem(at: output) }
-        return Outcome(status: process.terminationStatus, output: (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        let process = try ChildProcess(
+            executable: command, arguments: arguments, directory: folder, standardOutput: .pipe, standardError: .output)
+        let output = ChildProcess.readToEnd(process.outputDescriptor)
+        return Outcome(status: process.waitUntilExit().shellStatus, output: String(decoding: output, as: UTF8.self))
     }
 
     static func check(_ outcome: Outcome, _ what: String) throws {

@@ -11,6 +11,7 @@ import SalusProto
 import SalusRPC
 import SalusServer
 import SalusSoak
+import SalusSpawn
 import Synchronization
 
 let quick = CommandLine.arguments.contains("--quick")
@@ -232,24 +233,23 @@ let pluginDirectory = directory + "/plugins"
 try DaemonProcess.copyBundledPlugins(from: binDirectory, to: pluginDirectory)
 /// Starts the salusd built beside this program over `dataDirectory`, listening at `socket`,
 /// and waits until it answers; returns it and a connected client.
-func launchDaemon(dataDirectory: String, socket: String) async throws -> (Process, RPCClient) {
-    let daemon = Process()
-    daemon.executableURL = binDirectory.appendingPathComponent("salusd")
-    daemon.arguments = [
-        "--socket", socket, "--admin-socket", socket + ".admin",
-        "--data-dir", dataDirectory, "--log-level", "error", "--plugins-dir", pluginDirectory,
-        // The benchmark client declares its app id and measures the store, not consent.
-        "--dev", "--authorization", "open",
-    ]
-    daemon.standardOutput = FileHandle.nullDevice
-    try daemon.run()
+func launchDaemon(dataDirectory: String, socket: String) async throws -> (ChildProcess, RPCClient) {
+    let daemon = try ChildProcess(
+        executable: binDirectory.appendingPathComponent("salusd").path,
+        arguments: [
+            "--socket", socket, "--admin-socket", socket + ".admin",
+            "--data-dir", dataDirectory, "--log-level", "error", "--plugins-dir", pluginDirectory,
+            // The benchmark client declares its app id and measures the store, not consent.
+            "--dev", "--authorization", "open",
+        ],
+        standardOutput: .null)
     DaemonProcess.stopOnExit(daemon.processIdentifier)
     // A large store takes a while: the damaged-file check reads every page at each start.
     for _ in 0..<12_000 {
         if let client = try? await RPCClient.connect(unixSocketPath: socket) { return (daemon, client) }
         try await Task.sleep(for: .milliseconds(50))
     }
-    daemon.terminate()
+    daemon.send(SIGTERM)
     fatalError("salusd did not start at \(socket)")
 }
 
@@ -338,7 +338,7 @@ if wants("rpc") || wants("store") {
         results.merge(store.results) { _, new in new }
         table += store.table
     }
-    daemon.terminate()
+    daemon.send(SIGTERM)
     daemon.waitUntilExit()
 }
 
@@ -356,7 +356,7 @@ if wants("scale") {
         socketPath: directory + "/scale.sock", daemonPID: daemon.processIdentifier, total: total, fixture: fixture, quick: quick)
     results.merge(figures.results) { _, new in new }
     table += figures.table
-    daemon.terminate()
+    daemon.send(SIGTERM)
     daemon.waitUntilExit()
 }
 
