@@ -20,7 +20,8 @@ import Glibc
 ///   many descriptors (a test run, a load run) meets it sooner or later.
 /// - A child inherits the signal mask of the thread that starts it, and a test runner's or an
 ///   executor's threads block SIGTERM; a daemon started from one would ignore `SIGTERM`. Here
-///   the child starts with no signal blocked and the usual ones at their defaults.
+///   the child starts with no signal blocked. Signals this process ignores stay ignored in the
+///   child (SIGPIPE, which SwiftNIO ignores), as a shell and Foundation's `Process` leave them.
 /// - It learns that a child ended when a descriptor the child inherited closes, so a child
 ///   that leaves a grandchild holding it (`pg_ctl start`) looks alive for ever. Here every
 ///   descriptor from 3 up is closed in the child, and the end is learnt from `waitpid`.
@@ -117,11 +118,7 @@ package final class ChildProcess: Sendable {
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

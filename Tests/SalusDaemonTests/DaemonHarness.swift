@@ -122,7 +122,7 @@ final class DaemonHarness {
             process = try ChildProcess(
                 executable: executable.path, arguments: pathArguments + pluginArguments + arguments,
                 environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory.path,
-                standardOutput: .pipe, standardError: .output)
+                standardInput: .inherit, standardOutput: .pipe, standardError: .output)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw HarnessError("\(error)")
