@@ -266,12 +266,14 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         var sleepRequest = Salus_V1_SleepRequest()
-        sleepRequest.milliseconds = 500
+        sleepRequest.milliseconds = 2000
         let sleep = sleepRequest
         let calls = (0..<5).map { _ in
             Task { () throws -> Salus_V1_SleepResponse in try await client.unary(SalusMethods.Diagnostics.sleep, request: sleep) }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // All five are running on the server before it shuts down (on a loaded machine a fixed
+        // wait let the GoAway overtake a call not yet sent).
+        #expect(await eventually { server.server.runningHandlerCount == 5 })
         let shutdown = Task { await server.server.shutdown(gracePeriod: .seconds(10)) }
         #expect(await eventually { client.isGoingAway })
         let refused = await #expect(throws: RPCError.self) {
@@ -280,7 +282,7 @@ struct CallTests {
         #expect(refused?.code == .unavailable)
         for call in calls {
             let response = try await call.value
-            #expect(response.sleptMilliseconds == 500)
+            #expect(response.sleptMilliseconds == 2000)
         }
         await shutdown.value
         #expect(!FileManager.default.fileExists(atPath: server.socketPath) || (try? RawConnection(path: server.socketPath)) == nil)
