@@ -165,14 +165,17 @@ package final class ChildProcess: Sendable {
 
     /// Appends what one read(2) of `descriptor` returns to `buffer`, retrying when a signal
     /// interrupts it; false at the end of the stream (or on an error).
+    /// Reads through a 16 KiB scratch buffer on the stack, so a read loop allocates nothing but
+    /// what `buffer` grows by.
     package static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer += chunk[..<count]
-            return true
+        withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { chunk in
+            while true {
+                let count = Glibc.read(descriptor, chunk.baseAddress, chunk.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+                return true
+            }
         }
     }
 

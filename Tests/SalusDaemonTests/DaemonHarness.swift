@@ -117,6 +117,7 @@ final class DaemonHarness {
             pluginArguments = ["--plugins-dir", plugins.path]
         }
 
+        // The daemon keeps this process's standard input, as it did under Foundation's `Process`.
         let process: ChildProcess
         do {
             process = try ChildProcess(
