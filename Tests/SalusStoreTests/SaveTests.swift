@@ -210,4 +210,50 @@ struct SaveTests {
         #expect(response.anchor == Anchor(1000))
         #expect(try await store.count(Fixtures.steps) == 1000)
     }
+
+    /// Plain samples wait and go in 256 rows to a statement; anything else has the waiting rows
+    /// inserted first. A batch that mixes them, across several statements, must read back as if
+    /// each sample were inserted alone, in the batch's order.
+    @Test("a batch of 700 mixing plain samples with metadata, a correlation and a sync replacement reads back whole, in order")
+    func mixedLargeBatch() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let samples: [Sample] = (0..<700).map { index in
+            let start = Double(index)
+            switch index {
+            case 300: return Fixtures.synced("kept-once", version: 1, value: 300)
+            case 400: return Fixtures.bloodPressure(120, 80, start: start)
+            case 600: return Fixtures.synced("kept-once", version: 2, value: 600)
+            case _ where index % 97 == 5:
+                return Fixtures.quantity(Double(index), start: start, metadata: ["org.example.index": .number(Double(index))])
+            case _ where index % 101 == 7: return Fixtures.category(1, start: start)
+            default: return Fixtures.quantity(Double(index), start: start)
+            }
+        }
+        let response = try await store.save(samples, source: Fixtures.app)
+        #expect(response.results.count == 700)
+        #expect(response.results[600].outcome == .replaced(response.results[300].uuid))
+        #expect(response.results[400].objects.count == 2)
+
+        // Every change from the start, in change order: the batch's order, with the two members
+        // before their correlation and the sample replaced at 600 gone.
+        let changes = try await store.anchoredQuery(
+            [QueryDescriptor(type: Fixtures.steps), QueryDescriptor(type: Fixtures.sleep),
+             QueryDescriptor(type: Fixtures.bloodPressure)], anchor: nil)
+        var expected = response.results.map(\.uuid)
+        expected.remove(at: 300)
+        #expect(changes.added.map(\.uuid) == expected)
+        #expect(changes.deleted.map(\.uuid) == [response.results[300].uuid])
+        let systolic = try await store.all(Fixtures.systolic)
+        #expect(systolic.map(\.uuid) == [response.results[400].objects[0].uuid])
+
+        let byUUID = Dictionary(uniqueKeysWithValues: changes.added.map { ($0.uuid, $0) })
+        for (index, sample) in samples.enumerated() where index != 300 && index != 400 {
+            let saved = try #require(byUUID[response.results[index].uuid], "samples[\(index)]")
+            #expect(saved.value == sample.value, "samples[\(index)]")
+            #expect(saved.startDate == sample.startDate, "samples[\(index)]")
+            #expect(saved.metadata == sample.metadata, "samples[\(index)]")
+        }
+        #expect(try await store.count(Fixtures.steps) == 700 - 1 - 1 - 7)
+    }
 }
