@@ -274,6 +274,45 @@ final class StoreWriter: @unchecked Sendable {
         var payload: [UInt8]?
     }
 
+    /// Binds one metadata entry of the sample with row id `sampleID` to `insert`, the metadata
+    /// insert of `saveInTransaction`.
+    private func bindMetadata(_ insert: Statement, sampleID: Int64, key: String, value: MetadataValue) throws {
+        try insert.bind(integer: sampleID, at: 1)
+        try insert.bind(text: key, at: 2)
+        switch value {
+        case .string(let text):
+            try insert.bind(integer: 0, at: 3)
+            try insert.bind(text: text, at: 4)
+            try insert.bind(real: nil, at: 5)
+            try insert.bind(real: nil, at: 6)
+            try insert.bind(text: nil, at: 7)
+        case .number(let number):
+            try insert.bind(integer: 1, at: 3)
+            try insert.bind(text: nil, at: 4)
+            try insert.bind(real: number, at: 5)
+            try insert.bind(real: nil, at: 6)
+            try insert.bind(text: nil, at: 7)
+        case .bool(let flag):
+            try insert.bind(integer: 2, at: 3)
+            try insert.bind(text: nil, at: 4)
+            try insert.bind(real: flag ? 1 : 0, at: 5)
+            try insert.bind(real: nil, at: 6)
+            try insert.bind(text: nil, at: 7)
+        case .date(let date):
+            try insert.bind(integer: 3, at: 3)
+            try insert.bind(text: nil, at: 4)
+            try insert.bind(real: date.timeIntervalSince1970, at: 5)
+            try insert.bind(real: nil, at: 6)
+            try insert.bind(text: nil, at: 7)
+        case .quantity(let quantity):
+            try insert.bind(integer: 4, at: 3)
+            try insert.bind(text: quantity.unit.description, at: 4)
+            try insert.bind(real: BaseUnit.normalize(quantity)?.value, at: 5)
+            try insert.bind(real: quantity.value, at: 6)
+            try insert.bind(text: quantity.unit.dimension.description, at: 7)
+        }
+    }
+
     /// Where a sample sits in the save's batch: "samples[3]", or a correlation's member
     /// "samples[3].correlation.objects[1]". Spelled out only for an error message, so a batch
     /// of 10,000 samples makes no string per sample.
@@ -386,12 +425,15 @@ final class StoreWriter: @unchecked Sendable {
             INSERT INTO metadata (sample_id, key, value_type, text_value, number_value, quantity_value, dimension) \
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """
+        let metadataInsert = try database.prepare(metadataSQL)
         // Rows get their ids here, as SQLite would (one past the largest), so that a row can wait
         // to be inserted with others and its id still be known.
         var nextRowID = try database.scalarInt("SELECT max(id) FROM samples") ?? 0
         // Rows of plain samples not yet inserted: `flush()` inserts them, in statements of
         // `SampleRowInsert.sizes` rows, before anything that may read them or refer to them.
         var waiting: [SampleRow] = []
+        // Their metadata, inserted after them.
+        var waitingMetadata: [(sampleID: Int64, key: String, value: MetadataValue)] = []
         waiting.reserveCapacity(SampleRowInsert.sizes[0])
         let inserts = try SampleRowInsert.sizes.map { try database.prepare(SampleRowInsert.sql(rows: $0)) }
         func flush() throws {
@@ -408,8 +450,13 @@ final class StoreWriter: @unchecked Sendable {
                 offset += SampleRowInsert.sizes[size]
             }
             waiting.removeAll(keepingCapacity: true)
+            for (sampleID, key, value) in waitingMetadata {
+                try bindMetadata(metadataInsert, sampleID: sampleID, key: key, value: value)
+                while try metadataInsert.step() {}
+                metadataInsert.reset()
+            }
+            waitingMetadata.removeAll(keepingCapacity: true)
         }
-        let metadataInsert = try database.prepare(metadataSQL)
         let syncLookup = try database.prepare(
             "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
         let membershipInsert = try database.prepare(
@@ -433,13 +480,14 @@ final class StoreWriter: @unchecked Sendable {
         /// of the sample that stands for it (the new row, or the one kept by its sync identifier;
         /// nil for a replica this store deleted).
         ///
-        /// A plain sample (a quantity or category with no metadata and no sync identifier, not
-        /// a replica) needs nothing but its row, which waits in `waiting`; any other sample
-        /// first has the waiting rows inserted, since it may read them or refer to them.
+        /// A plain sample (a quantity or category with no sync identifier, not a replica) needs
+        /// nothing but its row and its metadata rows, which wait in `waiting` and
+        /// `waitingMetadata`; any other sample first has the waiting rows inserted, since it may
+        /// read them or refer to them.
         func saveSample(_ sample: Sample, path: SamplePath, index: Int) throws -> (SaveResult, Int64?) {
             let plain: Bool
             switch sample.value {
-            case .quantity, .category: plain = !replica && sample.syncIdentifier == nil && sample.metadata.isEmpty
+            case .quantity, .category: plain = !replica && sample.syncIdentifier == nil
             default: plain = false
             }
             if !plain { try flush() }
@@ -537,31 +585,10 @@ final class StoreWriter: @unchecked Sendable {
                     end: endMicroseconds, prepared: prepared, appRef: appRef, sourceID: sourceID, deviceID: deviceID,
                     creation: replica ? StoredTime.microseconds(sample.creationDate) : now, sequence: nextSequence(),
                     syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion, replica: replica))
+            changedTypes.insert(sample.type)
+            for (key, value) in sample.metadata { waitingMetadata.append((sampleID, key, value)) }
             // A correlation's members were saved above and may be waiting.
             if !plain || waiting.count == SampleRowInsert.sizes[0] { try flush() }
-            changedTypes.insert(sample.type)
-
-            if !sample.metadata.isEmpty {
-                let statement = metadataInsert
-                for (key, value) in sample.metadata {
-                    var row: [SQLValue] = [.integer(sampleID), .text(key)]
-                    switch value {
-                    case .string(let text): row += [.integer(0), .text(text), .null, .null, .null]
-                    case .number(let number): row += [.integer(1), .null, .real(number), .null, .null]
-                    case .bool(let flag): row += [.integer(2), .null, .real(flag ? 1 : 0), .null, .null]
-                    case .date(let date): row += [.integer(3), .null, .real(date.timeIntervalSince1970), .null, .null]
-                    case .quantity(let quantity):
-                        let normalized = BaseUnit.normalize(quantity)
-                        row += [
-                            .integer(4), .text(quantity.unit.description), .optional(normalized?.value),
-                            .real(quantity.value), .text(quantity.unit.dimension.description),
-                        ]
-                    }
-                    try statement.bind(row)
-                    while try statement.step() {}
-                    statement.reset()
-                }
-            }
 
             if case .electrocardiogram(let electrocardiogram) = sample.value, !electrocardiogram.voltages.isEmpty {
                 try VoltageBlocks.insert(database, sampleID: sampleID, voltages: electrocardiogram.voltages)
