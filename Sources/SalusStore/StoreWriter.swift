@@ -277,40 +277,26 @@ final class StoreWriter: @unchecked Sendable {
     /// Binds one metadata entry of the sample with row id `sampleID` to `insert`, the metadata
     /// insert of `saveInTransaction`.
     private func bindMetadata(_ insert: Statement, sampleID: Int64, key: String, value: MetadataValue) throws {
+        // value_type, text_value, number_value, quantity_value, dimension (migration 1).
+        let columns: (Int64, String?, Double?, Double?, String?)
+        switch value {
+        case .string(let text): columns = (0, text, nil, nil, nil)
+        case .number(let number): columns = (1, nil, number, nil, nil)
+        case .bool(let flag): columns = (2, nil, flag ? 1 : 0, nil, nil)
+        case .date(let date): columns = (3, nil, date.timeIntervalSince1970, nil, nil)
+        case .quantity(let quantity):
+            columns = (
+                4, quantity.unit.description, BaseUnit.normalize(quantity)?.value, quantity.value,
+                quantity.unit.dimension.description
+            )
+        }
         try insert.bind(integer: sampleID, at: 1)
         try insert.bind(text: key, at: 2)
-        switch value {
-        case .string(let text):
-            try insert.bind(integer: 0, at: 3)
-            try insert.bind(text: text, at: 4)
-            try insert.bind(real: nil, at: 5)
-            try insert.bind(real: nil, at: 6)
-            try insert.bind(text: nil, at: 7)
-        case .number(let number):
-            try insert.bind(integer: 1, at: 3)
-            try insert.bind(text: nil, at: 4)
-            try insert.bind(real: number, at: 5)
-            try insert.bind(real: nil, at: 6)
-            try insert.bind(text: nil, at: 7)
-        case .bool(let flag):
-            try insert.bind(integer: 2, at: 3)
-            try insert.bind(text: nil, at: 4)
-            try insert.bind(real: flag ? 1 : 0, at: 5)
-            try insert.bind(real: nil, at: 6)
-            try insert.bind(text: nil, at: 7)
-        case .date(let date):
-            try insert.bind(integer: 3, at: 3)
-            try insert.bind(text: nil, at: 4)
-            try insert.bind(real: date.timeIntervalSince1970, at: 5)
-            try insert.bind(real: nil, at: 6)
-            try insert.bind(text: nil, at: 7)
-        case .quantity(let quantity):
-            try insert.bind(integer: 4, at: 3)
-            try insert.bind(text: quantity.unit.description, at: 4)
-            try insert.bind(real: BaseUnit.normalize(quantity)?.value, at: 5)
-            try insert.bind(real: quantity.value, at: 6)
-            try insert.bind(text: quantity.unit.dimension.description, at: 7)
-        }
+        try insert.bind(integer: columns.0, at: 3)
+        try insert.bind(text: columns.1, at: 4)
+        try insert.bind(real: columns.2, at: 5)
+        try insert.bind(real: columns.3, at: 6)
+        try insert.bind(text: columns.4, at: 7)
     }
 
     /// Where a sample sits in the save's batch: "samples[3]", or a correlation's member
