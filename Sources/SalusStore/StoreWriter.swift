@@ -789,8 +789,9 @@ final class StoreWriter: @unchecked Sendable {
 ///
 /// A statement's own cost (opening a cursor on the table and each index, closing them at the
 /// end) is paid once per statement, and its inserts follow each other in B-trees already
-/// positioned; 256 rows per statement took about half the time per row of one, on this schema
-/// with its indexes. A save inserts its plain samples 256 at a time and what remains in the
+/// positioned. On this table with its indexes (without the foreign keys), 1M rows in
+/// transactions of 10,000 took 4.22 µs per row one row per statement, 2.47 µs with 200 rows
+/// and 2.26 µs with 500. A save inserts its plain samples 256 at a time and what remains in the
 /// smaller sizes, so at most five statements are prepared.
 enum SampleRowInsert {
     /// Rows per statement, largest first, ending at 1.
