@@ -425,8 +425,8 @@ final class StoreWriter: @unchecked Sendable {
         func flush() throws {
             var offset = 0
             while offset < waiting.count {
-                let size = offset + SampleRowInsert.sizes[0] <= waiting.count
-                    ? 0 : SampleRowInsert.sizes.firstIndex { $0 <= waiting.count - offset }!
+                // The largest statement that the rows left fill (sizes end at 1).
+                let size = SampleRowInsert.sizes.firstIndex { $0 <= waiting.count - offset }!
                 let insert = inserts[size]
                 for row in 0..<SampleRowInsert.sizes[size] {
                     try waiting[offset + row].bind(to: insert, offset: Int32(row * SampleRowInsert.columnCount))
