@@ -17,11 +17,11 @@ package struct SamplePages: AsyncSequence, Sendable {
     package typealias Element = [Sample]
 
     let readers: ReaderPool
-    let plan: Plan
+    package let plan: Plan
     /// The most samples in one page.
     package let pageSize: Int
 
-    struct Plan: Sendable {
+    package struct Plan: Sendable {
         var type: TypeIdentifier
         var filter: SQLFragment
         var keys: [(column: String, descending: Bool)]
@@ -94,19 +94,25 @@ package struct SamplePages: AsyncSequence, Sendable {
 
     /// The statement that reads one page: `size` rows after `cursor`, of `SampleRows.columns` or,
     /// for the wire path (`wire`), of `SampleRows.wireColumns`.
-    static func pageStatement(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int, wire: Bool = false) throws
-        -> Statement
-    {
+    ///
+    /// The cursor's condition comes first in the WHERE clause. A date window also bounds the sort
+    /// column (`r.start_us >= ?`), and of two bounds on one side that cost the same SQLite seeks
+    /// the index with the first: with the window's, a page would step over every earlier row of
+    /// the window, so a query of n pages cost O(n²) index steps.
+    package static func pageStatement(
+        _ database: Database, plan: Plan, after cursor: [Int64]?, size: Int, wire: Bool = false
+    ) throws -> Statement {
         var sql =
             (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
-            + " WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) "
-            + "AND \(plan.filter.sql)"
-        var arguments: [SQLValue] = [.text(plan.type.rawValue)] + plan.filter.arguments
+            + " WHERE "
+        var arguments: [SQLValue] = []
         if let cursor {
             let condition = keysetCondition(plan.keys, cursor: cursor)
-            sql += " AND \(condition.sql)"
+            sql += "\(condition.sql) AND "
             arguments += condition.arguments
         }
+        sql += "r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(plan.filter.sql)"
+        arguments += [.text(plan.type.rawValue)] + plan.filter.arguments
         sql += " ORDER BY " + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
         sql += " LIMIT ?"
         arguments.append(.integer(Int64(size)))
@@ -116,7 +122,7 @@ package struct SamplePages: AsyncSequence, Sendable {
     }
 
     /// The keyset cursor after a row with these keys.
-    static func cursor(_ plan: Plan, id: Int64, start: Int64, end: Int64) -> [Int64] {
+    package static func cursor(_ plan: Plan, id: Int64, start: Int64, end: Int64) -> [Int64] {
         plan.keys.map { key -> Int64 in
             switch key.column {
             case "r.start_us": start

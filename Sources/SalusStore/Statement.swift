@@ -140,6 +140,12 @@ package final class Statement {
         }
     }
 
+    /// The virtual-machine instructions this statement has run since it was prepared: how much
+    /// work a query did, whatever the machine's speed.
+    package var instructionsRun: Int {
+        Int(sqlite3_stmt_status(pointer, SQLITE_STMTSTATUS_VM_STEP, 0))
+    }
+
     /// Resets the statement for another run and clears its bindings.
     package func reset() {
         sqlite3_reset(pointer)

@@ -50,6 +50,51 @@ struct PagingTests {
         #expect(latest.map(\.endDate) == latest.map(\.endDate).sorted(by: >))
     }
 
+    @Test(
+        "a date-window query's later pages cost what its first pages do",
+        arguments: [SampleSortDescriptor.Key.startDate, .endDate], [true, false])
+    func laterPagesCostTheirOwnRows(key: SampleSortDescriptor.Key, ascending: Bool) async throws {
+        let temporary = try await TemporaryStore.make()
+        // Samples on both sides of the window, so its bounds are not the type's first and last.
+        let samples = (0..<3_400).map { (index: Int) -> Sample in
+            Fixtures.quantity(Double(index), start: Double(index * 20), end: Double(index * 20 + 10))
+        }
+        _ = try await temporary.store.save(samples, source: Fixtures.app)
+        let window = DateWindow(start: Fixtures.at(4_000), end: Fixtures.at(64_000))
+        let pages = try temporary.store.samples(
+            SampleQuery(
+                type: Fixtures.steps, predicate: .dateWindow(window),
+                sort: [SampleSortDescriptor(key, ascending: ascending)]),
+            pageSize: 100)
+        let database = try Database(path: temporary.path, create: false, readOnly: true)
+        defer { database.close() }
+        var cursor: [Int64]?
+        var work: [Int] = []
+        var values: [Double] = []
+        while true {
+            let statement = try SamplePages.pageStatement(database, plan: pages.plan, after: cursor, size: 100)
+            let before = statement.instructionsRun
+            var last: (id: Int64, start: Int64, end: Int64)?
+            var rows = 0
+            while try statement.step() {
+                rows += 1
+                values.append(statement.double(6))
+                last = (statement.int64(0), statement.int64(4), statement.int64(5))
+            }
+            work.append(statement.instructionsRun - before)
+            statement.reset()
+            guard let last, rows == 100 else { break }
+            cursor = SamplePages.cursor(pages.plan, id: last.id, start: last.start, end: last.end)
+        }
+        // The window holds samples 200 to 3,199 (the one ending at 4,000 included).
+        let expected = (200..<3_200).map(Double.init)
+        #expect(values == (ascending ? expected : expected.reversed()))
+        // Pages 2 and 30 run the same statement on 100 rows each; with the window's bound
+        // seeking the index instead of the cursor, page 30 steps over 2,800 earlier rows.
+        #expect(work.count == 31)
+        #expect(work[29] < work[1] * 3 / 2, "instructions per page: \(work)")
+    }
+
     @Test("mixed sort directions page through ties exactly once")
     func mixedDirections() async throws {
         let temporary = try await TemporaryStore.make()
