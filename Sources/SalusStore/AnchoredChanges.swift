@@ -34,14 +34,20 @@ package struct WireAnchoredPage: AnchoredPage {
     /// The whole serialized `salus.v1.AnchoredBatch`: the changes, then the anchor (3),
     /// `initial_results_complete` (4), `more_changes` (5) and `initial_added_hint` (6).
     package func batch(initialResultsComplete: Bool, moreChanges: Bool, initialAddedHint: Int = 0) -> [UInt8] {
-        var out = ProtoBytes()
-        out.bytes = changes.bytes
-        out.int64(3, Int64(bitPattern: anchor.rawValue))
-        out.int64(4, initialResultsComplete ? 1 : 0)
-        out.int64(5, moreChanges ? 1 : 0)
-        out.int64(6, Int64(Swift.max(0, initialAddedHint)))
-        return out.bytes
+        [UInt8](unsafeUninitializedCapacity: changes.bytes.count + Self.trailerRoom) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var out = ProtoWriter(cursor: base)
+            changes.bytes.withUnsafeBytes { out.copy($0) }
+            out.int64(3, Int64(bitPattern: anchor.rawValue))
+            out.int64(4, initialResultsComplete ? 1 : 0)
+            out.int64(5, moreChanges ? 1 : 0)
+            out.int64(6, Int64(Swift.max(0, initialAddedHint)))
+            initialized = out.cursor - base
+        }
     }
+
+    /// The most bytes `batch` adds after the changes: four varint fields.
+    static let trailerRoom = 4 * 2 * ProtoWriter.maxVarint
 }
 
 /// One batch of a live anchored query: changes in change order and where to resume.

@@ -195,12 +195,8 @@ package struct SampleWirePages: AsyncSequence, Sendable {
                         defer { statement.reset() }
                         while try statement.step() { try page.addSample(statement, database) }
                         try page.readMetadata(database, rows: page.rows.indices)
-                        var out = ProtoBytes()
-                        out.bytes.reserveCapacity(page.heads.bytes.count + page.metadata.bytes.count
-                            + page.tails.bytes.count + 16 * page.rows.count)
-                        page.appendSamples(page.rows.indices, field: 1, to: &out)
                         let last = page.rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.start, end: $0.end) }
-                        return (WirePage(bytes: out.bytes, count: page.rows.count), last)
+                        return (WirePage(bytes: page.encoded(samples: page.rows.indices), count: page.rows.count), last)
                     }
                 }
             }

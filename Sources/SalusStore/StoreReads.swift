@@ -111,14 +111,10 @@ enum StoreReads {
                     rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
                     from: from, last: last, limit: limit)
                 try page.readMetadata(database, rows: 0..<cut.rows)
-                var out = ProtoBytes()
-                out.bytes.reserveCapacity(
-                    page.heads.bytes.count + page.metadata.bytes.count + page.tails.bytes.count
-                        + page.deletions.bytes.count + 16 * (page.rows.count + page.deletionRows.count) + 32)
-                page.appendSamples(0..<cut.rows, field: 1, to: &out)
-                page.appendDeletions(0..<cut.deletions, field: 2, to: &out)
+                let bytes = page.encoded(
+                    samples: 0..<cut.rows, deletions: 0..<cut.deletions, spare: WireAnchoredPage.trailerRoom)
                 return WireAnchoredPage(
-                    changes: WirePage(bytes: out.bytes, count: cut.rows + cut.deletions), added: cut.rows,
+                    changes: WirePage(bytes: bytes, count: cut.rows + cut.deletions), added: cut.rows,
                     deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)
             }
         }

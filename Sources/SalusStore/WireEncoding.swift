@@ -4,18 +4,21 @@ import Glibc
 import Foundation
 import SalusModel
 
-/// Protocol Buffers' binary format, written into one growing byte array: what the lean read
-/// path uses to turn rows into `salus.v1` messages without building them first.
+/// Writes Protocol Buffers' binary format at a raw pointer, into room the caller has reserved:
+/// the primitive under `ProtoBytes` and the writer of whole pages.
 ///
 /// Fields follow proto3's rules as SwiftProtobuf writes them: a scalar at its default (0, an
 /// empty string, a double whose bit pattern is 0) is left out unless it is a oneof member or a map
 /// entry's key or value, which are always written (`always`).
-struct ProtoBytes {
-    var bytes: [UInt8] = []
+struct ProtoWriter {
+    /// Where the next byte goes.
+    var cursor: UnsafeMutablePointer<UInt8>
 
     static let varintType: UInt64 = 0
     static let fixed64Type: UInt64 = 1
     static let lengthType: UInt64 = 2
+    /// The most bytes a varint takes.
+    static let maxVarint = 10
 
     /// The bytes a varint of `value` takes.
     @inline(__always) static func varintSize(_ value: UInt64) -> Int {
@@ -31,37 +34,128 @@ struct ProtoBytes {
     @inline(__always) mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            cursor.pointee = UInt8(truncatingIfNeeded: rest) | 0x80
+            cursor += 1
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        cursor.pointee = UInt8(rest)
+        cursor += 1
     }
 
     @inline(__always) mutating func tag(_ field: UInt64, _ wireType: UInt64) {
         varint(field << 3 | wireType)
     }
 
-    /// An int64 (or int32, or an enum) field.
+    /// An int64 (or int32, or an enum) field: at most 20 bytes.
     @inline(__always) mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
         guard always || value != 0 else { return }
         tag(field, Self.varintType)
         varint(UInt64(bitPattern: value))
     }
 
-    /// A double field.
+    /// A double field: at most 18 bytes.
     @inline(__always) mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
         guard always || value.bitPattern != 0 else { return }
         tag(field, Self.fixed64Type)
-        var pattern = value.bitPattern.littleEndian
-        withUnsafeBytes(of: &pattern) { bytes.append(contentsOf: $0) }
+        UnsafeMutableRawPointer(cursor).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+        cursor += 8
+    }
+
+    /// `raw`, as it is.
+    @inline(__always) mutating func copy(_ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.baseAddress, raw.count > 0 else { return }
+        UnsafeMutableRawPointer(cursor).copyMemory(from: base, byteCount: raw.count)
+        cursor += raw.count
+    }
+}
+
+/// Protocol Buffers' binary format, written into one growing buffer: what the lean read path
+/// uses to turn rows into `salus.v1` messages without building them first. Each write checks the
+/// room once and then writes through a pointer (`ProtoWriter`), with none of an array's
+/// uniqueness checks per byte.
+///
+/// Not copyable: the buffer has one owner, and `removeAll()` keeps its memory for the next page.
+struct ProtoBytes: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    static let varintType = ProtoWriter.varintType
+    static let fixed64Type = ProtoWriter.fixed64Type
+    static let lengthType = ProtoWriter.lengthType
+
+    init(capacity: Int = 1024) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Forgets the bytes and keeps the memory.
+    mutating func removeAll() { count = 0 }
+
+    /// The bytes written, as `body` sees them.
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// A copy of the bytes.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always) private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(extra) }
+    }
+
+    @inline(never) private mutating func grow(_ extra: Int) {
+        let size = Swift.max(capacity * 2, count + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        grown.initialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = size
+    }
+
+    /// Runs `body` on a writer at the end, with room for `extra` bytes; `body` writes at most that.
+    @inline(__always) private mutating func write(_ extra: Int, _ body: (inout ProtoWriter) -> Void) {
+        reserve(extra)
+        var writer = ProtoWriter(cursor: base + count)
+        body(&writer)
+        count = writer.cursor - base
+    }
+
+    /// The bytes a varint of `value` takes.
+    @inline(__always) static func varintSize(_ value: UInt64) -> Int { ProtoWriter.varintSize(value) }
+
+    @inline(__always) mutating func varint(_ value: UInt64) {
+        write(ProtoWriter.maxVarint) { $0.varint(value) }
+    }
+
+    @inline(__always) mutating func tag(_ field: UInt64, _ wireType: UInt64) {
+        write(ProtoWriter.maxVarint) { $0.tag(field, wireType) }
+    }
+
+    /// An int64 (or int32, or an enum) field.
+    @inline(__always) mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
+        guard always || value != 0 else { return }
+        write(2 * ProtoWriter.maxVarint) { $0.int64(field, value, always: true) }
+    }
+
+    /// A double field.
+    @inline(__always) mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
+        guard always || value.bitPattern != 0 else { return }
+        write(ProtoWriter.maxVarint + 8) { $0.double(field, value, always: true) }
     }
 
     /// A string or bytes field from raw bytes.
     @inline(__always) mutating func bytes(_ field: UInt64, _ raw: UnsafeRawBufferPointer, always: Bool = false) {
         guard always || !raw.isEmpty else { return }
-        tag(field, Self.lengthType)
-        varint(UInt64(raw.count))
-        if !raw.isEmpty { bytes.append(contentsOf: raw) }
+        write(2 * ProtoWriter.maxVarint + raw.count) {
+            $0.tag(field, Self.lengthType)
+            $0.varint(UInt64(raw.count))
+            $0.copy(raw)
+        }
     }
 
     /// A string field from a Swift string.
@@ -70,41 +164,42 @@ struct ProtoBytes {
         text.withUTF8 { self.bytes(field, UnsafeRawBufferPointer($0), always: always) }
     }
 
+    /// Bytes that are already encoded fields.
+    mutating func append(contentsOf raw: [UInt8]) {
+        raw.withUnsafeBytes { raw in write(raw.count) { $0.copy(raw) } }
+    }
+
+    /// Appends `range` of `other`.
+    @inline(__always) mutating func append(_ other: borrowing ProtoBytes, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let source = UnsafeRawBufferPointer(start: other.base + range.lowerBound, count: range.count)
+        write(range.count) { $0.copy(source) }
+    }
+
     /// Opens a message field; returns where its content starts, for `end(_:)`.
     @inline(__always) mutating func begin(_ field: UInt64) -> Int {
-        tag(field, Self.lengthType)
-        bytes.append(0)
-        return bytes.count
+        write(ProtoWriter.maxVarint + 1) {
+            $0.tag(field, Self.lengthType)
+            $0.cursor.pointee = 0
+            $0.cursor += 1
+        }
+        return count
     }
 
     /// Closes the message field whose content starts at `start`: writes its length, moving the
     /// content when the length takes more than the one byte `begin` kept.
     @inline(__always) mutating func end(_ start: Int) {
-        let length = bytes.count - start
+        let length = count - start
         if length < 0x80 {
-            bytes[start - 1] = UInt8(length)
+            base[start - 1] = UInt8(length)
             return
         }
         let size = Self.varintSize(UInt64(length))
-        for _ in 1..<size { bytes.append(0) }
-        bytes.withUnsafeMutableBytes { buffer in
-            let base = buffer.baseAddress!
-            memmove(base + start + size - 1, base + start, length)
-            var rest = UInt64(length)
-            var index = start - 1
-            while rest >= 0x80 {
-                buffer[index] = UInt8(truncatingIfNeeded: rest) | 0x80
-                rest >>= 7
-                index += 1
-            }
-            buffer[index] = UInt8(rest)
-        }
-    }
-
-    /// Appends `range` of `other`.
-    @inline(__always) mutating func append(_ other: ProtoBytes, _ range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        other.bytes.withUnsafeBytes { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
+        reserve(size - 1)
+        memmove(base + start + size - 1, base + start, length)
+        var writer = ProtoWriter(cursor: base + start - 1)
+        writer.varint(UInt64(length))
+        count += size - 1
     }
 }
 
@@ -165,7 +260,7 @@ final class WirePageBuilder: @unchecked Sendable {
 }
 
 /// Builds one page of rows and deleted objects into wire bytes.
-struct WirePageEncoder {
+struct WirePageEncoder: ~Copyable {
     /// One encoded row: where its parts are in `heads`, `tails` and its keys.
     struct Row {
         var id: Int64
@@ -202,12 +297,12 @@ struct WirePageEncoder {
     }
 
     mutating func reset() {
-        heads.bytes.removeAll(keepingCapacity: true)
-        tails.bytes.removeAll(keepingCapacity: true)
+        heads.removeAll()
+        tails.removeAll()
         rows.removeAll(keepingCapacity: true)
-        metadata.bytes.removeAll(keepingCapacity: true)
+        metadata.removeAll()
         metadataRanges.removeAll(keepingCapacity: true)
-        deletions.bytes.removeAll(keepingCapacity: true)
+        deletions.removeAll()
         deletionRows.removeAll(keepingCapacity: true)
         types.reset()
         sources.reset()
@@ -225,8 +320,8 @@ struct WirePageEncoder {
         let kindCode = statement.int64(3)
         let start = statement.int64(4)
         let end = statement.int64(5)
-        let headStart = heads.bytes.count
-        let tailStart = tails.bytes.count
+        let headStart = heads.count
+        let tailStart = tails.count
         heads.bytes(1, uuid)
         // Each range is taken before the append: the arguments are read left to right.
         let type = try types.field(statement.int64(2)) { try Self.typeField($0, database, into: &$1) }
@@ -258,9 +353,9 @@ struct WirePageEncoder {
             let field = try encoder.values(value, start, end)
             // The field number is in the first varint: values 5–9 precede the source revision.
             if let first = field.first, (first >> 3) < 10 {
-                heads.bytes.append(contentsOf: field)
+                heads.append(contentsOf: field)
             } else {
-                tails.bytes.append(contentsOf: field)
+                tails.append(contentsOf: field)
             }
         }
         let source = try sources.field(statement.int64(12)) { try Self.sourceField($0, database, into: &$1) }
@@ -272,7 +367,7 @@ struct WirePageEncoder {
         rows.append(
             Row(
                 id: id, sequence: statement.int64(11), start: start, end: end, creation: statement.int64(10),
-                head: headStart..<heads.bytes.count, tail: tailStart..<tails.bytes.count))
+                head: headStart..<heads.count, tail: tailStart..<tails.count))
     }
 
     /// Field 2 of `salus.v1.Sample`: the identifier of `types` row `id`.
@@ -358,9 +453,9 @@ struct WirePageEncoder {
         while try statement.step() {
             let id = statement.int64(0)
             if id != current {
-                if let current { metadataRanges[current] = currentStart..<metadata.bytes.count }
+                if let current { metadataRanges[current] = currentStart..<metadata.count }
                 current = id
-                currentStart = metadata.bytes.count
+                currentStart = metadata.count
             }
             let entry = metadata.begin(12)
             metadata.bytes(1, statement.rawBytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), always: true)
@@ -371,7 +466,7 @@ struct WirePageEncoder {
             metadata.end(value)
             metadata.end(entry)
         }
-        if let current { metadataRanges[current] = currentStart..<metadata.bytes.count }
+        if let current { metadataRanges[current] = currentStart..<metadata.count }
     }
 
     /// A `salus.v1.MetadataValue` from a metadata row's columns, as `SampleRows.metadata` reads it.
@@ -398,7 +493,7 @@ struct WirePageEncoder {
         guard let uuid = statement.rawBytes(1), uuid.count == 16 else {
             throw StoreError(code: .database, message: "tombstone \(statement.int64(0)) has no 16-byte UUID")
         }
-        let start = deletions.bytes.count
+        let start = deletions.count
         deletions.bytes(1, uuid)
         if let type = statement.rawBytes(2) { deletions.bytes(2, type) }
         // Map entries sorted by key: the sync identifier before the sync version.
@@ -418,47 +513,70 @@ struct WirePageEncoder {
             deletions.end(value)
             deletions.end(entry)
         }
-        deletionRows.append((statement.int64(0), start..<deletions.bytes.count))
+        deletionRows.append((statement.int64(0), start..<deletions.count))
     }
 
-    /// Appends `rows[range]` as field `field` of the enclosing message (1 of `SampleBatch` and
-    /// of `AnchoredBatch`), each a whole `salus.v1.Sample`.
-    func appendSamples(_ range: Range<Int>, field: UInt64, to out: inout ProtoBytes) {
-        for index in range {
-            let row = rows[index]
-            let meta = metadataRanges[row.id] ?? 0..<0
-            let creationSize = row.creation == 0 ? 0 : 1 + ProtoBytes.varintSize(UInt64(bitPattern: row.creation))
-            let length = row.head.count + meta.count + creationSize + row.tail.count
-            out.tag(field, ProtoBytes.lengthType)
-            out.varint(UInt64(length))
-            out.append(heads, row.head)
-            out.append(metadata, meta)
-            out.int64(13, row.creation)
-            out.append(tails, row.tail)
+    /// The bytes of `rows[samples]` as field 1 and `deletionRows[deletions]` as field 2 of the
+    /// enclosing message (`SampleBatch`, `AnchoredBatch`), each a whole message, with room for
+    /// `spare` more bytes: sized first, then written into one array with no append.
+    func encoded(samples: Range<Int>, deletions: Range<Int> = 0..<0, spare: Int = 0) -> [UInt8] {
+        func sampleLength(_ row: Row) -> Int {
+            let meta = metadataRanges[row.id]?.count ?? 0
+            let creationSize = row.creation == 0 ? 0 : 1 + ProtoWriter.varintSize(UInt64(bitPattern: row.creation))
+            return row.head.count + meta + creationSize + row.tail.count
         }
-    }
-
-    /// Appends `deletionRows[range]` as field `field` (2 of `AnchoredBatch`).
-    func appendDeletions(_ range: Range<Int>, field: UInt64, to out: inout ProtoBytes) {
-        for index in range {
-            let span = deletionRows[index].range
-            out.tag(field, ProtoBytes.lengthType)
-            out.varint(UInt64(span.count))
-            out.append(deletions, span)
+        var size = spare
+        for index in samples {
+            let length = sampleLength(rows[index])
+            size += 1 + ProtoWriter.varintSize(UInt64(length)) + length
+        }
+        for index in deletions {
+            let length = deletionRows[index].range.count
+            size += 1 + ProtoWriter.varintSize(UInt64(length)) + length
+        }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var out = ProtoWriter(cursor: base)
+            heads.withBytes { heads in
+                metadata.withBytes { metadata in
+                    tails.withBytes { tails in
+                        for index in samples {
+                            let row = rows[index]
+                            let meta = metadataRanges[row.id] ?? 0..<0
+                            out.tag(1, ProtoWriter.lengthType)
+                            out.varint(UInt64(sampleLength(row)))
+                            out.copy(UnsafeRawBufferPointer(rebasing: heads[row.head]))
+                            out.copy(UnsafeRawBufferPointer(rebasing: metadata[meta]))
+                            out.int64(13, row.creation)
+                            out.copy(UnsafeRawBufferPointer(rebasing: tails[row.tail]))
+                        }
+                    }
+                }
+            }
+            self.deletions.withBytes { bytes in
+                for index in deletions {
+                    let span = deletionRows[index].range
+                    out.tag(2, ProtoWriter.lengthType)
+                    out.varint(UInt64(span.count))
+                    out.copy(UnsafeRawBufferPointer(rebasing: bytes[span]))
+                }
+            }
+            initialized = out.cursor - base
+            precondition(initialized == size - spare, "a page's bytes were sized \(size - spare) and written \(initialized)")
         }
     }
 }
 
 /// Fields encoded once per row of a referenced table (types, sources, devices) and appended to
 /// every sample that refers to that row.
-struct ReferenceFields {
+struct ReferenceFields: ~Copyable {
     var bytes = ProtoBytes()
     var ranges: [Int64: Range<Int>] = [:]
     var lastID: Int64?
     var lastRange = 0..<0
 
     mutating func reset() {
-        bytes.bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         ranges.removeAll(keepingCapacity: true)
         lastID = nil
     }
@@ -470,9 +588,9 @@ struct ReferenceFields {
             (lastID, lastRange) = (id, known)
             return known
         }
-        let start = bytes.bytes.count
+        let start = bytes.count
         try encode(id, &bytes)
-        let range = start..<bytes.bytes.count
+        let range = start..<bytes.count
         ranges[id] = range
         (lastID, lastRange) = (id, range)
         return range
