@@ -241,21 +241,30 @@ package struct WirePage: Sendable {
 /// Keeps a query's page buffers between pages, so that encoding a page allocates its output and
 /// nothing per row. Used by one page at a time.
 final class WirePageBuilder: @unchecked Sendable {
-    private var buffers: WirePageEncoder
+    private let encoder: SampleWireEncoder
+    /// The buffers between pages; nil while a page has them.
+    private var buffers: WirePageEncoder?
 
     init(encoder: SampleWireEncoder) {
+        self.encoder = encoder
         buffers = WirePageEncoder(encoder: encoder)
     }
 
     /// Runs `body` on the buffers, emptied first. The buffers are moved out for the page and
     /// back after it: the per-row work mutates a local value, with no exclusivity check per
-    /// access as a class's stored properties would need.
+    /// access as a class's stored properties would need. (Pages of one query run one at a time;
+    /// another page meanwhile would get buffers of its own.)
     func page<T>(_ body: (inout WirePageEncoder) throws -> T) rethrows -> T {
-        var local = WirePageEncoder(encoder: buffers.encoder)
-        swap(&local, &buffers)
-        defer { swap(&local, &buffers) }
+        var local = buffers.take() ?? WirePageEncoder(encoder: encoder)
         local.reset()
-        return try body(&local)
+        do {
+            let result = try body(&local)
+            buffers = consume local
+            return result
+        } catch {
+            buffers = consume local
+            throw error
+        }
     }
 }
 
