@@ -98,9 +98,15 @@ struct SyncTests {
         try await server.stopServer()
         _ = try await app.save(S.steps(30, from: 500))
         _ = try await app.delete(uuids: first.prefix(5).map(\.uuid))
+        // The message says whether the engine committed anything after the server stopped (a
+        // later anchor, more than 40 changes) or nothing (40: no batch came, or its commit
+        // never ended).
         try await S.waitUntil("the engine to report the server down") {
             let status = engine.currentStatus
-            return (status.lastErrorCode == "server" && status.phase == .retrying, "\(status.phase) \(status.lastError ?? "-")")
+            return (
+                status.lastErrorCode == "server" && status.phase == .retrying,
+                "\(status.phase) \(status.lastError ?? "-"), anchor \(status.anchor), \(status.changesCommitted) changes committed"
+            )
         }
         try await server.startServer()
         try await S.waitForMirror(daemon, server)
