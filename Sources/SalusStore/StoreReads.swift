@@ -111,8 +111,7 @@ enum StoreReads {
                     rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
                     from: from, last: last, limit: limit)
                 try page.readMetadata(database, rows: 0..<cut.rows)
-                let bytes = page.encoded(
-                    samples: 0..<cut.rows, deletions: 0..<cut.deletions, spare: WireAnchoredPage.trailerRoom)
+                let bytes = page.encoded(samples: 0..<cut.rows, deletions: 0..<cut.deletions)
                 return WireAnchoredPage(
                     changes: WirePage(bytes: bytes, count: cut.rows + cut.deletions), added: cut.rows,
                     deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)

@@ -526,15 +526,15 @@ struct WirePageEncoder: ~Copyable {
     }
 
     /// The bytes of `rows[samples]` as field 1 and `deletionRows[deletions]` as field 2 of the
-    /// enclosing message (`SampleBatch`, `AnchoredBatch`), each a whole message, with room for
-    /// `spare` more bytes: sized first, then written into one array with no append.
-    func encoded(samples: Range<Int>, deletions: Range<Int> = 0..<0, spare: Int = 0) -> [UInt8] {
+    /// enclosing message (`SampleBatch`, `AnchoredBatch`), each a whole message: sized first,
+    /// then written into one array with no append.
+    func encoded(samples: Range<Int>, deletions: Range<Int> = 0..<0) -> [UInt8] {
         func sampleLength(_ row: Row) -> Int {
             let meta = metadataRanges[row.id]?.count ?? 0
             let creationSize = row.creation == 0 ? 0 : 1 + ProtoWriter.varintSize(UInt64(bitPattern: row.creation))
             return row.head.count + meta + creationSize + row.tail.count
         }
-        var size = spare
+        var size = 0
         for index in samples {
             let length = sampleLength(rows[index])
             size += 1 + ProtoWriter.varintSize(UInt64(length)) + length
@@ -571,7 +571,7 @@ struct WirePageEncoder: ~Copyable {
                 }
             }
             initialized = out.cursor - base
-            precondition(initialized == size - spare, "a page's bytes were sized \(size - spare) and written \(initialized)")
+            precondition(initialized == size, "a page's bytes were sized \(size) and written \(initialized)")
         }
     }
 }
