@@ -32,6 +32,12 @@ package struct SyncOptions: Sendable {
     package var statusFile: String?
     /// How long a commit may wait for the server before the connection counts as lost.
     package var answerTimeout: Duration = .seconds(30)
+    /// How often the live feed is checked against the store: a feed that has delivered nothing
+    /// over two checks in a row while the store had changes after the committed anchor ends the
+    /// session, and the next one reads those changes again (``SyncEngine``, "a stalled feed").
+    package var feedCheckInterval: Duration = .seconds(30)
+    /// Tests only: the live feed's updates are read and dropped, as if they never came.
+    package var droppingLiveUpdates = false
 
     /// Options for `person`'s store `origin`, following `types`.
     package init(person: String, origin: String, types: [SampleType]) {
@@ -164,6 +170,7 @@ package final class SyncEngine: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.follow(mirror: mirror, store: store, state: state) }
                     group.addTask { try await self.watch(store: store) }
+                    group.addTask { try await self.checkFeed(store: store) }
                     if self.options.inbox {
                         group.addTask { try await self.inbox(store: store) }
                     }
@@ -261,9 +268,39 @@ package final class SyncEngine: Sendable {
         let query = AnchoredObjectQueryDescriptor(
             predicates: predicates, anchor: QueryAnchor(rawValue: state.anchor), localChangesOnly: true)
         for try await update in query.results(for: store) {
+            if options.droppingLiveUpdates { continue }
             state = try await commit(update, mirror: mirror, state: state)
         }
         throw SyncError(.store, "the store ended the live feed")
+    }
+
+    /// Ends the session when the live feed has stalled: at two checks in a row, the store had
+    /// changes after the committed anchor and the anchor did not move. The next session reads
+    /// them from that anchor, as after any failure.
+    ///
+    /// Why: the feed is the only way changes reach the server while live, and a feed that stops
+    /// delivering would leave the server behind with no error anywhere. A check is one anchored
+    /// query of at most one change.
+    func checkFeed(store: HealthStore) async throws {
+        var behindAt: UInt64?
+        while true {
+            try await Task.sleep(for: options.feedCheckInterval)
+            let committed = currentStatus.anchor
+            let after = try await AnchoredObjectQueryDescriptor(
+                predicates: predicates, anchor: QueryAnchor(rawValue: committed), limit: 1, localChangesOnly: true
+            ).result(for: store)
+            guard !after.addedSamples.isEmpty || !after.deletedObjects.isEmpty else {
+                behindAt = nil
+                continue
+            }
+            if behindAt == committed {
+                logger.warning("the live feed stalled; reading its changes again", metadata: ["anchor": "\(committed)"])
+                throw SyncError(
+                    .store, "the live feed delivered nothing for \(options.feedCheckInterval) while the store had changes "
+                        + "after anchor \(committed); reading them again")
+            }
+            behindAt = committed
+        }
     }
 
     /// Looks at the app's access every poll: a type whose writing the owner denied, or whose

@@ -22,6 +22,7 @@ enum SyncSupport {
         options.initialBackoff = .milliseconds(50)
         options.maximumBackoff = .milliseconds(400)
         options.answerTimeout = .seconds(5)
+        options.feedCheckInterval = .seconds(2)
         options.statusFile = statusFile
         return options
     }

@@ -118,6 +118,26 @@ struct SyncTests {
         await app.close()
     }
 
+    @Test("a live feed that delivers nothing while the store has changes ends the session, and the next one reads them")
+    func stalledFeedRecovers() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        _ = try await app.save(S.steps(40))
+        var options = S.options()
+        // Every live update is lost: only the check can bring the later saves to the server.
+        options.droppingLiveUpdates = true
+        options.feedCheckInterval = .milliseconds(200)
+        let (engine, task) = S.start(daemon, server, options: options)
+        defer { task.cancel() }
+        try await S.waitForMirror(daemon, server)
+        _ = try await app.save(S.steps(30, from: 500))
+        try await S.waitForMirror(daemon, server)
+        #expect(engine.currentStatus.changesCommitted == 70)
+        await app.close()
+    }
+
     @Test("a statement the server does not answer within the timeout fails with a server error and closes the connection, so the engine reconnects")
     func unansweredStatement() async throws {
         let server = try await SyncPostgresServer.start()
