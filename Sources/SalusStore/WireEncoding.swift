@@ -81,9 +81,6 @@ struct ProtoBytes: ~Copyable {
     /// How many bytes are written.
     private(set) var count = 0
 
-    static let varintType = ProtoWriter.varintType
-    static let fixed64Type = ProtoWriter.fixed64Type
-    static let lengthType = ProtoWriter.lengthType
 
     init(capacity: Int = 1024) {
         self.capacity = Swift.max(capacity, 16)
@@ -99,9 +96,6 @@ struct ProtoBytes: ~Copyable {
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
-
-    /// A copy of the bytes.
-    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// Makes room for `extra` more bytes.
     @inline(__always) private mutating func reserve(_ extra: Int) {
@@ -125,17 +119,6 @@ struct ProtoBytes: ~Copyable {
         count = writer.cursor - base
     }
 
-    /// The bytes a varint of `value` takes.
-    @inline(__always) static func varintSize(_ value: UInt64) -> Int { ProtoWriter.varintSize(value) }
-
-    @inline(__always) mutating func varint(_ value: UInt64) {
-        write(ProtoWriter.maxVarint) { $0.varint(value) }
-    }
-
-    @inline(__always) mutating func tag(_ field: UInt64, _ wireType: UInt64) {
-        write(ProtoWriter.maxVarint) { $0.tag(field, wireType) }
-    }
-
     /// An int64 (or int32, or an enum) field.
     @inline(__always) mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
         guard always || value != 0 else { return }
@@ -152,7 +135,7 @@ struct ProtoBytes: ~Copyable {
     @inline(__always) mutating func bytes(_ field: UInt64, _ raw: UnsafeRawBufferPointer, always: Bool = false) {
         guard always || !raw.isEmpty else { return }
         write(2 * ProtoWriter.maxVarint + raw.count) {
-            $0.tag(field, Self.lengthType)
+            $0.tag(field, ProtoWriter.lengthType)
             $0.varint(UInt64(raw.count))
             $0.copy(raw)
         }
@@ -179,7 +162,7 @@ struct ProtoBytes: ~Copyable {
     /// Opens a message field; returns where its content starts, for `end(_:)`.
     @inline(__always) mutating func begin(_ field: UInt64) -> Int {
         write(ProtoWriter.maxVarint + 1) {
-            $0.tag(field, Self.lengthType)
+            $0.tag(field, ProtoWriter.lengthType)
             $0.cursor.pointee = 0
             $0.cursor += 1
         }
@@ -194,7 +177,7 @@ struct ProtoBytes: ~Copyable {
             base[start - 1] = UInt8(length)
             return
         }
-        let size = Self.varintSize(UInt64(length))
+        let size = ProtoWriter.varintSize(UInt64(length))
         reserve(size - 1)
         memmove(base + start + size - 1, base + start, length)
         var writer = ProtoWriter(cursor: base + start - 1)
