@@ -28,12 +28,16 @@ STAGES = {SleepAnalysis.ASLEEP_REM: "REM", SleepAnalysis.ASLEEP_DEEP: "deep"}
 
 
 async def fetch(weeks: int, socket: str | None) -> salus.SampleList:
-    end = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now().astimezone()
+    # Up to noon tomorrow: a night counts for the evening it began, so tonight's ends before
+    # then, and a night under way (it is 2 a.m. and stages after now are already entered)
+    # counts whole rather than cut at this minute.
+    end = dt.datetime.combine((now + dt.timedelta(days=1)).date(), dt.time(12), tzinfo=now.tzinfo)
     async with salus.connect(socket, app_name="Sleep report", app_version="1.0") as store:
         await store.request_authorization(read=["sleepAnalysis"])
         return await store.samples(
             "sleepAnalysis",
-            start=end - dt.timedelta(weeks=weeks),
+            start=now - dt.timedelta(weeks=weeks),
             end=end,
             predicate=predicates.category_values(*STAGES),
         )
