@@ -179,6 +179,8 @@ package final class RPCServer: Sendable {
     /// Call handlers of this server still running, those of closed connections included (for
     /// diagnostics and tests).
     package var runningHandlerCount: Int { runningHandlers.count.load(ordering: .relaxed) }
+    /// Call handlers this server has started, ended ones included (for tests).
+    package var startedHandlerCount: Int { runningHandlers.started.load(ordering: .relaxed) }
     private let runningHandlers = HandlerCount()
 
     /// Stops accepting, sends GoAway, waits up to `gracePeriod` for calls in flight, then

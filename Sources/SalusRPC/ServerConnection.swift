@@ -9,6 +9,8 @@ import SwiftProtobuf
 /// A count of running call handlers shared by a server's connections.
 final class HandlerCount: Sendable {
     let count = Atomic<Int>(0)
+    /// Handlers ever started (for tests: a call has reached its handler even if it has ended).
+    let started = Atomic<Int>(0)
 }
 
 final class ServerConnection: FrameConnection {
@@ -247,6 +249,7 @@ final class ServerConnection: FrameConnection {
             state.runningTasks += 1
         }
         runningHandlers.count.add(1, ordering: .relaxed)
+        runningHandlers.started.add(1, ordering: .relaxed)
         let handlerExecutor: (any TaskExecutor)? = configuration.runHandlersOnEventLoop && entry.onEventLoop ? executor : nil
         let task = Task(executorPreference: handlerExecutor) {
             let result: Result<ByteBuffer?, any Error>

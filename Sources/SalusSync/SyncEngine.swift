@@ -72,6 +72,9 @@ package final class SyncEngine: Sendable {
     let appID: String
     let logger: Logger
     private let status: Mutex<SyncStatus>
+    /// The types this app has been seen allowed to write, over every session of this process: a
+    /// type among them that is no longer allowed is reported as withdrawn (``watch(store:)``).
+    private let sharedTypes = Mutex<Set<SampleType>>([])
 
     /// An engine for `options`, writing to the server `database`, reading the store at
     /// `storeSocket` (nil: `SALUS_SOCKET` or the default app socket) as `appID`.
@@ -166,6 +169,7 @@ package final class SyncEngine: Sendable {
                 if options.requestAuthorization {
                     try await store.requestAuthorization(toShare: options.inbox ? Set(options.types) : [], read: Set(options.types))
                 }
+                try await noteSharedTypes(store: store)
                 let state = try await catchUp(mirror: mirror, store: store, state: opened)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.follow(mirror: mirror, store: store, state: state) }
@@ -303,14 +307,29 @@ package final class SyncEngine: Sendable {
         }
     }
 
-    /// Looks at the app's access every poll: a type whose writing the owner denied, or whose
-    /// answer the owner reset, is reported (its changes are no longer delivered).
+    /// Adds the types the app may write now to ``sharedTypes``. A session does this before it
+    /// reads anything, so a revocation made once its first changes are on the server is always
+    /// seen as one (the access watch runs beside the feed and may look later).
+    private func noteSharedTypes(store: HealthStore) async throws {
+        var shared: Set<SampleType> = []
+        for type in options.types where try await store.authorizationStatus(for: type) == .sharingAuthorized {
+            shared.insert(type)
+        }
+        sharedTypes.withLock { $0.formUnion(shared) }
+    }
+
+    /// Looks at the app's access every poll: a type whose writing the owner denied after this
+    /// process had it, or whose answer the owner reset, is reported (its changes are no longer
+    /// delivered); a type granted again is no longer reported.
+    ///
+    /// **Rule: what the app had is remembered across sessions.** A session that starts after a
+    /// revocation (the server or the store went away meanwhile) still reports it, and clears it
+    /// when the owner grants the type again.
     ///
     /// A read permission alone is never disclosed to an app (a denied read looks like no data),
     /// so a read withdrawn with writing left allowed cannot be seen here; docs/sync.md says so.
     func watch(store: HealthStore) async throws {
-        var reported: Set<String> = []
-        var sharedAtStart: Set<SampleType>? = nil
+        var reported: Set<String>? = nil
         while true {
             var revoked: [String] = []
             var shared: Set<SampleType> = []
@@ -318,12 +337,15 @@ package final class SyncEngine: Sendable {
                 let sharing = try await store.authorizationStatus(for: type)
                 if sharing == .sharingAuthorized { shared.insert(type) }
                 let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
-                if asking == .shouldRequest || (sharedAtStart?.contains(type) == true && sharing != .sharingAuthorized) {
+                let hadIt = sharedTypes.withLock { $0.contains(type) }
+                if asking == .shouldRequest || (hadIt && sharing != .sharingAuthorized) {
                     revoked.append(type.identifier.rawValue)
                 }
             }
-            if sharedAtStart == nil { sharedAtStart = shared }
-            if Set(revoked) != reported {
+            sharedTypes.withLock { $0.formUnion(shared) }
+            // A session's first look always reports (the last session may have left a list).
+            if reported == nil || Set(revoked) != reported {
+                let changed = Set(revoked) != Set(currentStatus.revokedTypes)
                 reported = Set(revoked)
                 let list = revoked.sorted()
                 update {
@@ -337,7 +359,13 @@ package final class SyncEngine: Sendable {
                         $0.lastErrorAt = Date()
                     }
                 }
-                if !list.isEmpty { logger.warning("access withdrawn", metadata: ["types": "\(list)"]) }
+                if changed {
+                    if list.isEmpty {
+                        logger.notice("access granted again")
+                    } else {
+                        logger.warning("access withdrawn", metadata: ["types": "\(list)"])
+                    }
+                }
             }
             try await Task.sleep(for: options.pollInterval)
         }

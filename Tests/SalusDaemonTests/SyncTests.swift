@@ -304,6 +304,23 @@ struct SyncTests {
         }
         let steps = try await S.scalar(server, "SELECT count(*) FROM salus.samples WHERE type = \(stepsID)", as: Int64.self)
         #expect(steps == 5)
+
+        // A new session (the server went away meanwhile) still knows the app had steps: the
+        // owner granting them again clears the report.
+        try await server.stopServer()
+        try await S.waitUntil("the engine to notice the server down") {
+            (engine.currentStatus.phase == .retrying, "\(engine.currentStatus.phase)")
+        }
+        try await server.startServer()
+        try await S.waitUntil("the engine to be live again") {
+            (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)")
+        }
+        #expect(engine.currentStatus.revokedTypes == [stepsID])
+        try await Authz.grant(owner, S.syncApp, stepsID, read: .granted, share: .granted)
+        try await S.waitUntil("the report to clear once the owner grants steps again") {
+            let status = engine.currentStatus
+            return (status.revokedTypes.isEmpty, "\(status.revokedTypes)")
+        }
         await app.close()
         await owner.close()
     }

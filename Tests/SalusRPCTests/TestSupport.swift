@@ -116,7 +116,7 @@ func makeTemporaryDirectory() throws -> String {
 }
 
 /// Waits until `condition` holds, up to `timeout`.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
