@@ -116,6 +116,33 @@ struct ModelTests {
         #expect(try JSONDecoder().decode(TypeIdentifier.self, from: data) == identifier)
     }
 
+    @Test("a device or source changed through a copy leaves the original; equality, hashing and JSON go by the fields")
+    func sharedFieldsCopyOnWrite() throws {
+        let watch = Device(name: "Apple Watch", manufacturer: "Apple Inc.", hardwareVersion: "Watch5,4")
+        var changed = watch
+        changed.name = "Pixel Watch"
+        changed.localIdentifier = "AA:BB"
+        #expect(watch.name == "Apple Watch" && watch.localIdentifier == nil)
+        #expect(changed.name == "Pixel Watch" && changed.manufacturer == "Apple Inc." && changed.localIdentifier == "AA:BB")
+        #expect(watch != changed)
+        // Built apart, the same fields: equal, one hash.
+        let again = Device(name: "Apple Watch", manufacturer: "Apple Inc.", hardwareVersion: "Watch5,4")
+        #expect(again == watch && again.hashValue == watch.hashValue)
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(watch)) as? [String: String]
+        #expect(json == ["name": "Apple Watch", "manufacturer": "Apple Inc.", "hardwareVersion": "Watch5,4"])
+        #expect(try JSONDecoder().decode(Device.self, from: JSONEncoder().encode(changed)) == changed)
+
+        let source = SourceRevision(appID: "org.example.diary", name: "Diary", version: "2.1")
+        var other = source
+        other.osVersion = "6.1.0"
+        other.appID = "org.example.other"
+        #expect(source.appID == "org.example.diary" && source.osVersion == nil)
+        #expect(other.appID == "org.example.other" && other.name == "Diary" && other.osVersion == "6.1.0")
+        #expect(Set([source, other, SourceRevision(appID: "org.example.diary", name: "Diary", version: "2.1")]).count == 2)
+        let sourceJSON = try JSONSerialization.jsonObject(with: JSONEncoder().encode(other)) as? [String: String]
+        #expect(sourceJSON == ["appID": "org.example.other", "name": "Diary", "version": "2.1", "osVersion": "6.1.0"])
+    }
+
     @Test("a sample of any kind is no larger than its fixed fields and a quantity: large kinds are boxed, every kind round-trips")
     func sampleStaysSmall() {
         // Arrays of samples are copied and grown by the million (a catch-up); a large kind's
@@ -124,6 +151,9 @@ struct ModelTests {
             + MemoryLayout<SourceRevision>.stride + MemoryLayout<Device?>.stride + MemoryLayout<[String: MetadataValue]>.stride
         #expect(MemoryLayout<SampleValue>.stride <= MemoryLayout<Quantity>.stride + 8)
         #expect(MemoryLayout<Sample>.stride <= fixed + MemoryLayout<Quantity>.stride + 8)
+        // The source and the device are one shared pointer each, not 5 and 8 strings.
+        #expect(MemoryLayout<SourceRevision>.stride == MemoryLayout<UnsafeRawPointer>.stride)
+        #expect(MemoryLayout<Device?>.stride == MemoryLayout<UnsafeRawPointer>.stride)
         var sample = VisionPrescriptionValidationTests.sample(VisionPrescription(
             prescriptionType: .glasses, dateIssued: VisionPrescriptionValidationTests.issued,
             rightEye: VisionPrescriptionValidationTests.glassesLens))
