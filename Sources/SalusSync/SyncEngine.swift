@@ -72,9 +72,26 @@ package final class SyncEngine: Sendable {
     let appID: String
     let logger: Logger
     private let status: Mutex<SyncStatus>
-    /// The types this app has been seen allowed to write, over every session of this process: a
-    /// type among them that is no longer allowed is reported as withdrawn (``watch(store:)``).
-    private let sharedTypes = Mutex<Set<SampleType>>([])
+    /// What the access watch has seen, over every session of this process (``watch(store:)``).
+    private let access = Mutex(AccessMemory())
+
+    /// What the access watch remembers between sessions.
+    struct AccessMemory {
+        /// The types the app has been seen allowed to write, each with the anchor committed when
+        /// it last was: changes up to there reached the server while the type was allowed.
+        var grantedAt: [SampleType: UInt64] = [:]
+        /// Types reported withdrawn, each with the anchor after which its changes may not have
+        /// reached the server (the live feed drops what the app may no longer read).
+        var withdrawnAfter: [SampleType: UInt64] = [:]
+        /// Types granted again whose changes after the anchor are still to be sent: the next
+        /// session sends them before it follows the feed.
+        var backfill: [SampleType: UInt64] = [:]
+    }
+
+    /// Ends a session on purpose, not as a failure: the next one starts at once.
+    struct SessionRestart: Error {
+        let reason: String
+    }
 
     /// An engine for `options`, writing to the server `database`, reading the store at
     /// `storeSocket` (nil: `SALUS_SOCKET` or the default app socket) as `appID`.
@@ -116,6 +133,10 @@ package final class SyncEngine: Sendable {
             let anchorBefore = currentStatus.anchor
             do {
                 try await session()
+            } catch let restart as SessionRestart {
+                if Task.isCancelled { break }
+                logger.notice("starting a new session", metadata: ["reason": "\(restart.reason)"])
+                continue
             } catch {
                 if Task.isCancelled { break }
                 let failure = Self.syncError(error)
@@ -169,10 +190,11 @@ package final class SyncEngine: Sendable {
                 if options.requestAuthorization {
                     try await store.requestAuthorization(toShare: options.inbox ? Set(options.types) : [], read: Set(options.types))
                 }
-                try await noteSharedTypes(store: store)
-                let state = try await catchUp(mirror: mirror, store: store, state: opened)
+                try await noteSharedTypes(store: store, anchor: opened.anchor)
+                var state = try await catchUp(mirror: mirror, store: store, state: opened)
+                state = try await backfill(mirror: mirror, store: store, state: state)
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await self.follow(mirror: mirror, store: store, state: state) }
+                    group.addTask { [state] in try await self.follow(mirror: mirror, store: store, state: state) }
                     group.addTask { try await self.watch(store: store) }
                     group.addTask { try await self.checkFeed(store: store) }
                     if self.options.inbox {
@@ -186,7 +208,7 @@ package final class SyncEngine: Sendable {
                 }
             } catch {
                 await store.close()
-                if !Task.isCancelled { await mirror.recordError(Self.syncError(error).description) }
+                if !Task.isCancelled && !(error is SessionRestart) { await mirror.recordError(Self.syncError(error).description) }
                 throw error
             }
             await store.close()
@@ -307,42 +329,93 @@ package final class SyncEngine: Sendable {
         }
     }
 
-    /// Adds the types the app may write now to ``sharedTypes``. A session does this before it
-    /// reads anything, so a revocation made once its first changes are on the server is always
-    /// seen as one (the access watch runs beside the feed and may look later).
-    private func noteSharedTypes(store: HealthStore) async throws {
-        var shared: Set<SampleType> = []
+    /// Notes the types the app may write now, at `anchor` (the server's, as the session
+    /// starts). A session does this before it reads anything, so a revocation made once its first
+    /// changes are on the server is always seen as one (the access watch runs beside the feed and
+    /// may look later).
+    private func noteSharedTypes(store: HealthStore, anchor: UInt64) async throws {
+        var shared: [SampleType] = []
         for type in options.types where try await store.authorizationStatus(for: type) == .sharingAuthorized {
-            shared.insert(type)
+            shared.append(type)
         }
-        sharedTypes.withLock { $0.formUnion(shared) }
+        access.withLock { memory in
+            for type in shared where memory.withdrawnAfter[type] == nil { memory.grantedAt[type] = anchor }
+        }
+    }
+
+    /// Sends the changes of each type granted again after the anchor it was withdrawn at: the
+    /// live feed dropped them while the app could not read them, and its anchor has moved past.
+    /// The feed's anchor does not move; a change sent here and again by the feed is applied
+    /// twice to the same effect (rows are upserted, tombstones kept once).
+    func backfill(mirror: PostgresMirror, store: HealthStore, state initial: FeedState) async throws -> FeedState {
+        var state = initial
+        let pending = access.withLock { $0.backfill }
+        for (type, from) in pending.sorted(by: { $0.value < $1.value }) {
+            var anchor = from
+            var sent = 0
+            while true {
+                let page = try await AnchoredObjectQueryDescriptor(
+                    predicates: [SampleTypePredicate(type)], anchor: QueryAnchor(rawValue: anchor), limit: options.batchSize,
+                    localChangesOnly: true
+                ).result(for: store)
+                if !page.addedSamples.isEmpty || !page.deletedObjects.isEmpty {
+                    state = try await mirror.answered(within: options.answerTimeout) { [state] in
+                        try await mirror.apply(
+                            added: page.addedSamples, deleted: page.deletedObjects, newAnchor: state.anchor, state: state)
+                    }
+                    let changes = page.addedSamples.count + page.deletedObjects.count
+                    sent += changes
+                    update { $0.changesCommitted += Int64(changes); $0.committedAt = state.committedAt }
+                }
+                anchor = page.newAnchor.rawValue
+                if !page.hasMore { break }
+            }
+            access.withLock { memory in
+                if memory.backfill[type] == from { memory.backfill[type] = nil }
+            }
+            logger.notice(
+                "sent the changes of a type granted again",
+                metadata: ["type": "\(type.identifier.rawValue)", "after": "\(from)", "changes": "\(sent)"])
+        }
+        return state
     }
 
     /// Looks at the app's access every poll: a type whose writing the owner denied after this
     /// process had it, or whose answer the owner reset, is reported (its changes are no longer
-    /// delivered); a type granted again is no longer reported.
+    /// delivered); a type granted again is no longer reported, and the changes made to it
+    /// meanwhile are sent (``backfill(mirror:store:state:)``, in a new session).
     ///
     /// **Rule: what the app had is remembered across sessions.** A session that starts after a
     /// revocation (the server or the store went away meanwhile) still reports it, and clears it
-    /// when the owner grants the type again.
+    /// when the owner grants the type again. A restart of the process forgets it.
     ///
     /// A read permission alone is never disclosed to an app (a denied read looks like no data),
     /// so a read withdrawn with writing left allowed cannot be seen here; docs/sync.md says so.
     func watch(store: HealthStore) async throws {
         var reported: Set<String>? = nil
         while true {
+            // Changes up to here were committed before this look.
+            let anchorNow = currentStatus.anchor
             var revoked: [String] = []
-            var shared: Set<SampleType> = []
+            var grantedAgain: [String] = []
             for type in options.types {
                 let sharing = try await store.authorizationStatus(for: type)
-                if sharing == .sharingAuthorized { shared.insert(type) }
                 let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
-                let hadIt = sharedTypes.withLock { $0.contains(type) }
-                if asking == .shouldRequest || (hadIt && sharing != .sharingAuthorized) {
-                    revoked.append(type.identifier.rawValue)
+                let revokedNow = access.withLock { memory in
+                    let hadIt = memory.grantedAt[type] != nil
+                    if asking == .shouldRequest || (hadIt && sharing != .sharingAuthorized) {
+                        if memory.withdrawnAfter[type] == nil { memory.withdrawnAfter[type] = memory.grantedAt[type] ?? anchorNow }
+                        return true
+                    }
+                    if let from = memory.withdrawnAfter.removeValue(forKey: type) {
+                        memory.backfill[type] = Swift.min(memory.backfill[type] ?? from, from)
+                        grantedAgain.append(type.identifier.rawValue)
+                    }
+                    if sharing == .sharingAuthorized { memory.grantedAt[type] = anchorNow }
+                    return false
                 }
+                if revokedNow { revoked.append(type.identifier.rawValue) }
             }
-            sharedTypes.withLock { $0.formUnion(shared) }
             // A session's first look always reports (the last session may have left a list).
             if reported == nil || Set(revoked) != reported {
                 let changed = Set(revoked) != Set(currentStatus.revokedTypes)
@@ -359,13 +432,11 @@ package final class SyncEngine: Sendable {
                         $0.lastErrorAt = Date()
                     }
                 }
-                if changed {
-                    if list.isEmpty {
-                        logger.notice("access granted again")
-                    } else {
-                        logger.warning("access withdrawn", metadata: ["types": "\(list)"])
-                    }
-                }
+                if changed && !list.isEmpty { logger.warning("access withdrawn", metadata: ["types": "\(list)"]) }
+            }
+            if !grantedAgain.isEmpty {
+                logger.notice("access granted again; sending what changed meanwhile", metadata: ["types": "\(grantedAgain.sorted())"])
+                throw SessionRestart(reason: "access granted again to \(grantedAgain.sorted().joined(separator: ", "))")
             }
             try await Task.sleep(for: options.pollInterval)
         }

@@ -321,6 +321,16 @@ struct SyncTests {
             let status = engine.currentStatus
             return (status.revokedTypes.isEmpty, "\(status.revokedTypes)")
         }
+        // The steps saved while they were withdrawn reach the server once they are granted again,
+        // and the live feed goes on for them.
+        try await S.waitUntil("the steps saved meanwhile") {
+            let steps = try await S.scalar(server, "SELECT count(*) FROM salus.samples WHERE type = \(stepsID)", as: Int64.self)
+            return (steps == 10, "\(steps ?? -1) steps")
+        }
+        _ = try await app.save(S.steps(3, from: 200))
+        try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
+        #expect(try await S.scalar(server, "SELECT count(*) FROM salus.samples WHERE type = \(stepsID)", as: Int64.self) == 13)
+        #expect(engine.currentStatus.lastErrorCode == nil, "\(engine.currentStatus.lastError ?? "")")
         await app.close()
         await owner.close()
     }
