@@ -106,8 +106,13 @@ enum StoreBenchmark {
         let pinned = try await query(client, pinned: true, expecting: saved)
         // The same query as an app makes it: SalusKit, into model samples.
         let kit = HealthStore(client: client)
+        // salusd's CPU per row read, over the trials of each SalusKit figure: the daemon's own
+        // cost, apart from the client's and the scheduling of the two.
+        var kitCPU = (query: 0.0, anchored: 0.0)
         let kitQueries = try await Comparison.interleaved(trials: trials) {
-            try await kitQuery(kit, expecting: saved)
+            let before = cpuSeconds(of: daemonPID)
+            defer { kitCPU.query += cpuSeconds(of: daemonPID) - before }
+            return try await kitQuery(kit, expecting: saved)
         } baseline: {
             try raw.selectAll()
         }
@@ -120,6 +125,8 @@ enum StoreBenchmark {
         }
         // The same catch-up as an app makes it: SalusKit, into model samples.
         let kitAnchoredReads = try await Comparison.interleaved(trials: trials) {
+            let before = cpuSeconds(of: daemonPID)
+            defer { kitCPU.anchored += cpuSeconds(of: daemonPID) - before }
             let start = ContinuousClock.now
             let result = try await AnchoredObjectQueryDescriptor(predicates: [SampleTypePredicate(.quantity(.stepCount))])
                 .result(for: kit)
@@ -143,6 +150,9 @@ enum StoreBenchmark {
             into: &results, key: "kit_anchored_rows_per_s", baselineKey: "raw_select_rows_per_s_kit_anchored",
             ratioKey: "kit_anchored_ratio")
         results["query_rows_per_s_pinned"] = pinned
+        let readsPerFigure = Double(saved * trials)
+        results["kit_query_daemon_cpu_us_per_row"] = kitCPU.query * 1e6 / readsPerFigure
+        results["kit_anchored_daemon_cpu_us_per_row"] = kitCPU.anchored * 1e6 / readsPerFigure
         results["save_bytes_written_per_row"] = writtenPerRow
         results["save_daemon_cpu_us_per_row"] = saveCPU.daemon * 1e6 / Double(saved)
         results["save_client_cpu_us_per_row"] = saveCPU.client * 1e6 / Double(saved)
@@ -156,6 +166,8 @@ enum StoreBenchmark {
             tableRow("store sample query through SalusKit, into model samples: rows/s", kitQueries, digits: 0),
             tableRow("store anchored catch-up: rows/s", anchoredReads, digits: 0),
             tableRow("store anchored catch-up through SalusKit, into model samples: rows/s", kitAnchoredReads, digits: 0),
+            ("SalusKit query / catch-up: salusd CPU per row µs",
+             format(kitCPU.query * 1e6 / readsPerFigure, 2) + " / " + format(kitCPU.anchored * 1e6 / readsPerFigure, 2), "", ""),
             ("save: bytes written per row", format(writtenPerRow, 0), "", ""),
             ("save: CPU per row, salusd / client µs",
              format(saveCPU.daemon * 1e6 / Double(saved), 2) + " / " + format(saveCPU.client * 1e6 / Double(saved), 2), "", ""),

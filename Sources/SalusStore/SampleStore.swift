@@ -327,22 +327,23 @@ package final class SampleStore: Sendable {
     /// The same changes as `anchoredQuery`, written as the `AnchoredBatch` bytes of the added
     /// samples and deleted objects by `encoder`, with no model sample in between (not for
     /// correlation types: reading one fails). Same errors as `anchoredQuery`.
-    package func anchoredWire(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil, encoder: SampleWireEncoder)
-        async throws -> WireAnchoredPage
-    {
-        try await anchoredWire(descriptors, anchor: anchor, limit: limit, builder: WirePageBuilder(encoder: encoder))
+    package func anchoredWire(
+        _ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil, encoder: SampleWireEncoder,
+        walk: AnchoredWalk = .rowID
+    ) async throws -> WireAnchoredPage {
+        try await anchoredWire(descriptors, anchor: anchor, limit: limit, builder: WirePageBuilder(encoder: encoder), walk: walk)
     }
 
-    func anchoredWire(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int?, builder: WirePageBuilder)
-        async throws -> WireAnchoredPage
-    {
+    func anchoredWire(
+        _ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int?, builder: WirePageBuilder, walk: AnchoredWalk = .rowID
+    ) async throws -> WireAnchoredPage {
         try checkOpen()
         if let limit, limit <= 0 {
             throw StoreError.invalid("limit", value: "\(limit)", expected: "a positive limit, or nil for no limit")
         }
         let compiled = try StoreReads.compile(descriptors, catalog: catalog)
         return try await readers.run { database in
-            try StoreReads.anchoredWire(database, descriptors: compiled, anchor: anchor, limit: limit, builder: builder)
+            try StoreReads.anchoredWire(database, descriptors: compiled, anchor: anchor, limit: limit, builder: builder, walk: walk)
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import SalusModel
 
 /// The queries, as functions of a reader connection; `SampleStore` runs them on its readers.
-enum StoreReads {
+package enum StoreReads {
     /// The compiled where-clause of one descriptor for samples and for tombstones.
     struct CompiledDescriptor: Sendable {
         var type: TypeIdentifier
@@ -92,30 +92,58 @@ enum StoreReads {
     }
 
     /// The same changes as `anchored`, written as the bytes of `AnchoredBatch` fields 1 (added)
-    /// and 2 (deleted) by `builder`, with no model sample in between.
+    /// and 2 (deleted) by `builder`, with no model sample in between. It walks the table in
+    /// row-id order (``AnchoredWalk/rowID``, docs/storage.md "in row-id order, positions only
+    /// go up") unless told otherwise.
     static func anchoredWire(
-        _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?, builder: WirePageBuilder
+        _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?, builder: WirePageBuilder,
+        walk: AnchoredWalk = .rowID
     ) throws -> WireAnchoredPage {
         try database.transaction(immediate: false) {
             let (from, last) = try range(database, after: anchor)
-            let (sampleStatement, tombstoneStatement) = try anchoredStatements(
-                database, descriptors: descriptors, from: from, last: last, limit: limit, wire: true)
-            defer {
-                sampleStatement.reset()
-                tombstoneStatement.reset()
+            do {
+                return try anchoredWirePage(
+                    database, descriptors: descriptors, from: from, last: last, limit: limit, builder: builder, walk: walk)
+            } catch is RowOrderBroken {
+                // Row ids out of change order (a file written by something else): the page is
+                // read again along the change-sequence index, which is always right.
+                return try anchoredWirePage(
+                    database, descriptors: descriptors, from: from, last: last, limit: limit, builder: builder, walk: .sequence)
             }
-            return try builder.page { page in
-                while try sampleStatement.step() { try page.addSample(sampleStatement, database) }
-                while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
-                let cut = Cut(
-                    rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
-                    from: from, last: last, limit: limit)
-                try page.readMetadata(database, rows: 0..<cut.rows)
-                let bytes = page.encoded(samples: 0..<cut.rows, deletions: 0..<cut.deletions)
-                return WireAnchoredPage(
-                    changes: WirePage(bytes: bytes, count: cut.rows + cut.deletions), added: cut.rows,
-                    deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)
+        }
+    }
+
+    /// Thrown when a walk in row-id order meets a row whose change number is not above the
+    /// previous row's.
+    struct RowOrderBroken: Error {}
+
+    private static func anchoredWirePage(
+        _ database: Database, descriptors: [CompiledDescriptor], from: Int64, last: Int64, limit: Int?,
+        builder: WirePageBuilder, walk: AnchoredWalk
+    ) throws -> WireAnchoredPage {
+        let (sampleStatement, tombstoneStatement) = try anchoredStatements(
+            database, descriptors: descriptors, from: from, last: last, limit: limit, wire: true, walk: walk)
+        defer {
+            sampleStatement.reset()
+            tombstoneStatement.reset()
+        }
+        return try builder.page { page in
+            var previous = from
+            while try sampleStatement.step() {
+                try page.addSample(sampleStatement, database)
+                let sequence = page.rows[page.rows.count - 1].sequence
+                if sequence <= previous { throw RowOrderBroken() }
+                previous = sequence
             }
+            while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
+            let cut = Cut(
+                rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
+                from: from, last: last, limit: limit)
+            try page.readMetadata(database, rows: 0..<cut.rows)
+            let bytes = page.encoded(samples: 0..<cut.rows, deletions: 0..<cut.deletions)
+            return WireAnchoredPage(
+                changes: WirePage(bytes: bytes, count: cut.rows + cut.deletions), added: cut.rows,
+                deleted: cut.deletions, anchor: Anchor(sequence: cut.anchor), hasMore: cut.hasMore)
         }
     }
 
@@ -124,10 +152,11 @@ enum StoreReads {
     /// samples' columns are `SampleRows.columns`, or `SampleRows.wireColumns` for the wire path
     /// (`wire`).
     static func anchoredStatements(
-        _ database: Database, descriptors: [CompiledDescriptor], from: Int64, last: Int64, limit: Int?, wire: Bool = false
+        _ database: Database, descriptors: [CompiledDescriptor], from: Int64, last: Int64, limit: Int?, wire: Bool = false,
+        walk: AnchoredWalk = .sequence
     ) throws -> (samples: Statement, tombstones: Statement) {
         var sampleTests: [String] = []
-        var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
+        var sampleArguments: [SQLValue] = walk == .rowID ? [.integer(from), .integer(from), .integer(last)] : [.integer(from), .integer(last)]
         var tombstoneTests: [String] = []
         var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
         for descriptor in descriptors {
@@ -147,10 +176,7 @@ enum StoreReads {
         sampleArguments.append(.integer(fetch))
         tombstoneArguments.append(.integer(fetch))
 
-        let sampleStatement = try database.prepareRecent(
-            (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
-                + " WHERE r.seq > ? AND r.seq <= ? AND (\(matchSamples)) "
-                + "ORDER BY r.seq LIMIT ?")
+        let sampleStatement = try database.prepareRecent(anchoredSampleSQL(matching: matchSamples, wire: wire, walk: walk))
         try sampleStatement.bind(sampleArguments)
         let tombstoneStatement = try database.prepareRecent(
             "SELECT r.seq, r.uuid, t.identifier, r.sync_identifier, r.sync_version FROM tombstones r "
@@ -158,6 +184,17 @@ enum StoreReads {
                 + "ORDER BY r.seq LIMIT ?")
         try tombstoneStatement.bind(tombstoneArguments)
         return (sampleStatement, tombstoneStatement)
+    }
+
+    /// The samples statement of an anchored read: its arguments are the anchor (twice for a
+    /// walk by row id), the last change, those of `matching`, and the limit.
+    package static func anchoredSampleSQL(matching: String, wire: Bool, walk: AnchoredWalk) -> String {
+        (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
+            + (walk == .rowID
+                // `+r.seq`: the range is checked on each row, not walked on the change index.
+                ? " WHERE r.id >= coalesce((SELECT id FROM samples WHERE seq > ? ORDER BY seq LIMIT 1), \(Int64.max)) "
+                    + "AND +r.seq > ? AND +r.seq <= ? AND (\(matching)) ORDER BY r.id LIMIT ?"
+                : " WHERE r.seq > ? AND r.seq <= ? AND (\(matching)) ORDER BY r.seq LIMIT ?")
     }
 
     /// Where an anchored read stops: both lists merged in change order and cut at the limit.
@@ -221,4 +258,14 @@ enum StoreReads {
         }
         return result
     }
+}
+
+/// How an anchored read walks the samples table.
+package enum AnchoredWalk: Sendable {
+    /// In row-id order, from the first row after the anchor: the store gives each new row a
+    /// row id above every other and a change number above every other, so the two orders
+    /// are one. Each row read checks it; a row out of change order abandons the walk.
+    case rowID
+    /// Along the change-sequence index, then each row by its id.
+    case sequence
 }

@@ -80,6 +80,13 @@ struct ConcurrencyTests {
         let stored = Set(try await store.all(Fixtures.steps).map(\.uuid))
         #expect(live == stored)
         #expect(!stored.isEmpty)
+        // The rule anchored reads walk by: in row-id order, change numbers only go up.
+        let database = try Database(path: temporary.path, create: false, readOnly: true)
+        defer { database.close() }
+        let outOfOrder = try database.scalarInt(
+            "SELECT count(*) FROM (SELECT seq, lag(seq) OVER (ORDER BY id) AS previous FROM samples) WHERE seq <= previous")
+        #expect(outOfOrder == 0)
+        #expect(try await store.anchoredWire(descriptors, anchor: nil, encoder: WireEncodingTests.encoder).added == stored.count)
     }
 
     @Test("readers run while a long write is in progress")

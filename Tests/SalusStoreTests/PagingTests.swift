@@ -95,6 +95,65 @@ struct PagingTests {
         #expect(work[29] < work[1] * 3 / 2, "instructions per page: \(work)")
     }
 
+    @Test("an anchored catch-up walks the table by row id: its pages are the change index's, and rows out of change order are read along that index")
+    func anchoredWalk() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        // Two types taking turns, in several saves, with deletions between them.
+        var saved: [UUID] = []
+        for batch in 0..<6 {
+            let samples = (0..<100).flatMap { (offset: Int) -> [Sample] in
+                let index = Double(batch * 100 + offset)
+                return [
+                    Fixtures.quantity(index, start: index),
+                    Fixtures.quantity(Fixtures.heartRate, 60 + index, "count/min", start: index),
+                ]
+            }
+            saved += try await store.save(samples, source: Fixtures.app).results.map(\.uuid)
+            _ = try await store.delete(Array(saved.suffix(7).prefix(3)), requester: .owner)
+        }
+        let steps = [QueryDescriptor(type: Fixtures.steps)]
+        func pages(_ walk: AnchoredWalk) async throws -> [[UInt8]] {
+            var anchor: Anchor?
+            var pages: [[UInt8]] = []
+            repeat {
+                let page = try await store.anchoredWire(steps, anchor: anchor, limit: 50, encoder: WireEncodingTests.encoder, walk: walk)
+                pages.append(page.changes.bytes + Array("\(page.anchor.rawValue) \(page.hasMore)".utf8))
+                anchor = page.anchor
+                if !page.hasMore { break }
+            } while true
+            return pages
+        }
+        let byIndex = try await pages(.sequence)
+        #expect(byIndex.count > 10)
+        #expect(try await pages(.rowID) == byIndex)
+
+        let database = try Database(path: temporary.path, create: false)
+        defer { database.close() }
+        let plan = try RouteStoreTests.plan(
+            database, StoreReads.anchoredSampleSQL(matching: "+r.type_id = 1 AND r.replica IS NULL", wire: true, walk: .rowID))
+        #expect(plan.contains("SEARCH r USING INTEGER PRIMARY KEY (rowid>?)"), "\(plan)")
+
+        // Two step rows in the middle of a page trade change numbers, as no writer of the store
+        // would: the walk by row id meets them out of order and reads the page along the index.
+        let statement = try database.prepare(
+            "SELECT id, seq FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?) ORDER BY id LIMIT 2 OFFSET 120",
+            cached: false)
+        try statement.bind([.text(Fixtures.steps.rawValue)])
+        var rows: [(id: Int64, seq: Int64)] = []
+        while try statement.step() { rows.append((statement.int64(0), statement.int64(1))) }
+        statement.reset()
+        try #require(rows.count == 2)
+        try database.execute("""
+            UPDATE samples SET seq = -1 WHERE id = \(rows[0].id);
+            UPDATE samples SET seq = \(rows[0].seq) WHERE id = \(rows[1].id);
+            UPDATE samples SET seq = \(rows[1].seq) WHERE id = \(rows[0].id);
+            """)
+        let swapped = try await pages(.sequence)
+        #expect(swapped != byIndex)
+        #expect(try await pages(.rowID) == swapped)
+    }
+
     @Test("mixed sort directions page through ties exactly once")
     func mixedDirections() async throws {
         let temporary = try await TemporaryStore.make()
