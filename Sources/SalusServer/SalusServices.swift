@@ -41,6 +41,7 @@ package final class SalusServices: Sendable {
     package let adminRouter: RPCRouter
     /// The per-app sockets made for `salusctl launch`.
     let endpoints: AppEndpoints
+    private let logger: Logger
 
     /// Opens everything `configuration` names, creating the data folder (0700) when missing;
     /// `additionalTypes` are registered beside the plugins' types (see `TypeRegistry.adding`),
@@ -53,7 +54,8 @@ package final class SalusServices: Sendable {
     ) async throws -> SalusServices {
         try SalusDaemon.makeDirectory(configuration.dataDirectory)
         try DamagedDatabaseCheck.run(
-            paths: [configuration.databasePath, configuration.authorizationDatabasePath], dataDirectory: configuration.dataDirectory)
+            paths: [configuration.databasePath, configuration.authorizationDatabasePath], dataDirectory: configuration.dataDirectory,
+            logger: logger)
         BackupArchive.removeLeftovers(in: configuration.dataDirectory)
         var plugins = PluginHost.load(directories: configuration.pluginDirectories, logger: logger)
         plugins.registry = plugins.registry.adding(additionalTypes)
@@ -103,6 +105,7 @@ package final class SalusServices: Sendable {
         authorization: AuthorizationEngine, settings: PersonSettings, logger: Logger
     ) {
         self.settings = settings
+        self.logger = logger
         self.configuration = configuration
         self.plugins = plugins
         self.store = store
@@ -191,10 +194,14 @@ package final class SalusServices: Sendable {
         await endpoints.removeAll()
     }
 
-    /// Closes the store and writes the authorization decisions still queued.
+    /// Closes the store, writes the authorization decisions still queued, and stamps the files
+    /// closed cleanly (``DatabaseCheckStamp``: the next start need not check them again).
     package func close() async {
         await store.close()
         authorization.flush()
+        DatabaseCheckStamp.write(
+            dataDirectory: configuration.dataDirectory,
+            paths: [configuration.databasePath, configuration.authorizationDatabasePath], logger: logger)
     }
 }
 

@@ -30,12 +30,18 @@ struct BackupDaemonTests {
         #expect(backup.status == 0 && backup.output.contains("backed up 1000 samples of 1 types"), "\(backup.output)")
         #expect(FileManager.default.fileExists(atPath: archive.path))
         #expect(try await daemon.stop() == 0)
+        // The clean stop stamped the store: the next start on this folder need not check it.
+        let stampPath = daemon.dataDirectory.appendingPathComponent(".database-check").path
+        let stamp = (try? String(contentsOfFile: stampPath, encoding: .utf8)) ?? ""
+        #expect(stamp.contains("\"salus.sqlite\""), "\(stamp)")
 
-        // A copy of the store with the first bytes of every page in its middle half overwritten.
+        // A copy of the store with the first bytes of every page in its middle half overwritten,
+        // with the stamp copied beside it: it does not describe the copy.
         let damaged = folder.appendingPathComponent("damaged", isDirectory: true)
         try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
         let store = damaged.appendingPathComponent("salus.sqlite").path
         try FileManager.default.copyItem(atPath: daemon.dataDirectory.appendingPathComponent("salus.sqlite").path, toPath: store)
+        try FileManager.default.copyItem(atPath: stampPath, toPath: damaged.appendingPathComponent(".database-check").path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store)))
         let pageSize = 4096
         let pages = bytes.count / pageSize
