@@ -144,6 +144,12 @@ struct SyncConvergenceTests {
         #expect(rowsByOrigin == ["laptop": 30 + 5 - 3 - 1, "desktop": 20 + 10 + 4 - 2 - 1])
         // Its own changes only: 30 + 5 saves (one of them deleted again, which the feed may
         // report as the deletion alone) and 3 deletions; the desktop 34 saves and 4 deletions.
+        // An engine counts a batch just after the server has it: wait for the counts to reach
+        // their floor, then check they stopped there.
+        try await S.waitUntil("each engine to count what it sent") {
+            let (laptopCount, desktopCount) = (laptopEngine.currentStatus.changesCommitted, desktopEngine.currentStatus.changesCommitted)
+            return (laptopCount >= 37 && desktopCount >= 20 + 10 + 4 + 3 + 1, "laptop \(laptopCount), desktop \(desktopCount)")
+        }
         #expect((37...38).contains(laptopEngine.currentStatus.changesCommitted), "the laptop sent its own changes only")
         #expect(desktopEngine.currentStatus.changesCommitted == 20 + 10 + 4 + 3 + 1, "the desktop sent its own changes only")
         #expect((laptopEngine.currentStatus.replicasApplied ?? 0) > 0)
@@ -280,7 +286,8 @@ struct SyncConvergenceTests {
                 return (there, "")
             }
             let elapsed = ContinuousClock.now - began
-            #expect(elapsed < .seconds(5), "round \(round): \(elapsed), with a 20 s poll")
+            // Half the poll: only the announcement can explain it (5 s was missed under load).
+            #expect(elapsed < .seconds(10), "round \(round): \(elapsed), with a 20 s poll")
         }
         await onLaptop.close()
     }

@@ -55,6 +55,10 @@ struct SyncTests {
         try await S.waitForMirror(daemon, server)
         #expect(try await server.sampleUUIDs().count == 263)
         #expect(try await server.tombstoneUUIDs() == Set(deleted))
+        // The engine counts (and writes its status file) just after the server has a batch.
+        try await S.waitUntil("the engine to count its changes", timeout: .seconds(10)) {
+            (engine.currentStatus.changesCommitted >= 250 + 20 + 7, "\(engine.currentStatus.changesCommitted)")
+        }
 
         // Status: nothing behind; then, with the engine stopped, exactly the new changes.
         let report = await StatusReport.gather(options: options, database: server.settings, storeSocket: daemon.socketPath, appID: S.syncApp, logger: S.logger)
@@ -134,6 +138,10 @@ struct SyncTests {
         try await S.waitForMirror(daemon, server)
         _ = try await app.save(S.steps(30, from: 500))
         try await S.waitForMirror(daemon, server)
+        // The engine counts a batch just after the server has it.
+        try await S.waitUntil("the engine to count 70 changes", timeout: .seconds(10)) {
+            (engine.currentStatus.changesCommitted >= 70, "\(engine.currentStatus.changesCommitted)")
+        }
         #expect(engine.currentStatus.changesCommitted == 70)
         await app.close()
     }
