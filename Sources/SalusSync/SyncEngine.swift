@@ -254,10 +254,15 @@ package final class SyncEngine: Sendable {
         return state
     }
 
-    private func readPage(store: HealthStore, anchor: UInt64) async -> Result<AnchoredObjectQueryResult, SalusError> {
+    /// A page of at most ``SyncOptions/batchSize`` local changes after `anchor` (nil: from the
+    /// start) matching `predicates` (nil: every followed type).
+    private func readPage(
+        store: HealthStore, predicates chosen: [SampleTypePredicate]? = nil, anchor: UInt64?
+    ) async -> Result<AnchoredObjectQueryResult, SalusError> {
         do {
             return .success(try await AnchoredObjectQueryDescriptor(
-                predicates: predicates, anchor: QueryAnchor(rawValue: anchor), limit: options.batchSize, localChangesOnly: true
+                predicates: chosen ?? predicates, anchor: anchor.map { QueryAnchor(rawValue: $0) }, limit: options.batchSize,
+                localChangesOnly: true
             ).result(for: store))
         } catch {
             return .failure(error)
@@ -351,13 +356,25 @@ package final class SyncEngine: Sendable {
         var state = initial
         let pending = access.withLock { $0.backfill }
         for (type, from) in pending.sorted(by: { $0.value < $1.value }) {
-            var anchor = from
+            var anchor: UInt64? = from
             var sent = 0
             while true {
-                let page = try await AnchoredObjectQueryDescriptor(
-                    predicates: [SampleTypePredicate(type)], anchor: QueryAnchor(rawValue: anchor), limit: options.batchSize,
-                    localChangesOnly: true
-                ).result(for: store)
+                let page: AnchoredObjectQueryResult
+                switch await readPage(store: store, predicates: [SampleTypePredicate(type)], anchor: anchor) {
+                case .success(let value):
+                    page = value
+                case .failure(let error) where error.code == .anchorExpired && anchor != nil:
+                    // Withdrawn for longer than the store keeps deletions: every sample of the
+                    // type is sent. Rows of samples deleted meanwhile stay on the server (their
+                    // tombstones are gone); a full resync would remove them.
+                    logger.notice(
+                        "the anchor of a type granted again expired; sending all its samples",
+                        metadata: ["type": "\(type.identifier.rawValue)", "anchor": "\(from)"])
+                    anchor = nil
+                    continue
+                case .failure(let error):
+                    throw error
+                }
                 if !page.addedSamples.isEmpty || !page.deletedObjects.isEmpty {
                     state = try await mirror.answered(within: options.answerTimeout) { [state] in
                         try await mirror.apply(

@@ -279,6 +279,62 @@ struct SyncTests {
         #expect(try await S.scalar(server, "SELECT count(*) FROM salus.tombstones", as: Int64.self) == 1)
     }
 
+    @Test("a type granted again after the store purged the deletions since it was withdrawn sends all its samples")
+    func grantedAgainAfterExpiry() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let retention = ["--dev", "--tombstone-retention", "1s"]
+        let first = try await DaemonHarness.start(arguments: retention, bundledPlugins: true)
+        let server = try await serverStart
+        var owner = try await Authz.owner(first)
+        let stepsID = S.steps.identifier.rawValue, heartID = S.heartRate.identifier.rawValue
+        try await Authz.register(owner, S.syncApp)
+        try await Authz.register(owner, "org.example.pedometer")
+        for type in [stepsID, heartID] {
+            try await Authz.grant(owner, S.syncApp, type, read: .granted, share: .granted)
+            try await Authz.grant(owner, "org.example.pedometer", type, read: nil, share: .granted)
+        }
+        let app = try await DaemonClients.store(first, "org.example.pedometer")
+        _ = try await app.save(S.steps(5))
+        // The engine reaches the store through a link, moved to the second daemon's socket below.
+        let link = first.directory.appendingPathComponent("store.sock").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.socketPath)
+        let engine = SyncEngine(
+            options: S.options([S.steps, S.heartRate]), database: server.settings, storeSocket: link, appID: S.syncApp,
+            logger: S.logger)
+        let task = Task { try await engine.run() }
+        defer { task.cancel() }
+        try await S.waitForMirror(first, server, types: [S.steps, S.heartRate])
+
+        try await Authz.grant(owner, S.syncApp, stepsID, read: .denied, share: .denied)
+        try await S.waitUntil("the revocation to be reported") {
+            (engine.currentStatus.revokedTypes == [stepsID], "\(engine.currentStatus.revokedTypes)")
+        }
+        let meanwhile = try await app.save(S.steps(5, from: 100))
+        // A deletion after the withdrawal, whose tombstone the next start purges: the store's
+        // horizon passes the anchor steps were withdrawn at.
+        let pulse = try await app.save(.quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: Date()))
+        #expect(try await app.delete(uuids: [pulse.uuid]) == 1)
+        try await S.waitUntil("the deletion on the server") {
+            let tombstones = try await server.tombstoneUUIDs()
+            return (tombstones.contains(pulse.uuid), "\(tombstones.count) tombstones")
+        }
+        await app.close()
+        await owner.close()
+        try await first.stop()
+        try await Task.sleep(for: .milliseconds(1_500))
+        let second = try await DaemonHarness.start(arguments: retention + ["--data-dir", first.dataDirectory.path], bundledPlugins: true)
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.socketPath)
+        owner = try await Authz.owner(second)
+        try await Authz.grant(owner, S.syncApp, stepsID, read: .granted, share: .granted)
+        try await S.waitUntil("the steps saved while withdrawn") {
+            let rows = try await server.sampleUUIDs()
+            return (Set(meanwhile.map(\.uuid)).isSubset(of: rows), "\(rows.count) rows, \(engine.currentStatus.lastError ?? "no error")")
+        }
+        #expect(engine.currentStatus.revokedTypes.isEmpty)
+        await owner.close()
+    }
+
     @Test("a revoked grant stops the feed for that type and is reported; other types go on")
     func revokedGrantStopsFeed() async throws {
         async let serverStart = SyncPostgresServer.start()
@@ -314,8 +370,10 @@ struct SyncTests {
         #expect(steps == 5)
 
         // A new session (the server went away meanwhile) still knows the app had steps: the
-        // owner granting them again clears the report.
+        // owner granting them again clears the report. A heart rate saved meanwhile makes the
+        // engine meet the stopped server (an idle feed would not).
         try await server.stopServer()
+        _ = try await app.save(.quantity(.heartRate, Quantity(value: 1.3, unit: try SalusUnit(parsing: "count/s")), start: Date()))
         try await S.waitUntil("the engine to notice the server down") {
             (engine.currentStatus.phase == .retrying, "\(engine.currentStatus.phase)")
         }
