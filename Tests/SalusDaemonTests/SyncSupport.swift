@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SalusKit
 import SalusModel
+import SalusRPC
 import SalusSync
 import SalusTestSupport
 
@@ -25,6 +26,17 @@ enum SyncSupport {
         options.feedCheckInterval = .seconds(2)
         options.statusFile = statusFile
         return options
+    }
+
+    /// Registers the sync app and `org.example.pedometer`; the sync app may read and write steps
+    /// and heart rate, the pedometer write them.
+    static func grantStepsAndHeartRate(_ owner: RPCClient) async throws {
+        try await Authz.register(owner, syncApp)
+        try await Authz.register(owner, "org.example.pedometer")
+        for type in [steps.identifier.rawValue, heartRate.identifier.rawValue] {
+            try await Authz.grant(owner, syncApp, type, read: .granted, share: .granted)
+            try await Authz.grant(owner, "org.example.pedometer", type, read: nil, share: .granted)
+        }
     }
 
     static var logger: Logger {

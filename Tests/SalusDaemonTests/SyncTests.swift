@@ -286,13 +286,8 @@ struct SyncTests {
         let first = try await DaemonHarness.start(arguments: retention, bundledPlugins: true)
         let server = try await serverStart
         var owner = try await Authz.owner(first)
-        let stepsID = S.steps.identifier.rawValue, heartID = S.heartRate.identifier.rawValue
-        try await Authz.register(owner, S.syncApp)
-        try await Authz.register(owner, "org.example.pedometer")
-        for type in [stepsID, heartID] {
-            try await Authz.grant(owner, S.syncApp, type, read: .granted, share: .granted)
-            try await Authz.grant(owner, "org.example.pedometer", type, read: nil, share: .granted)
-        }
+        let stepsID = S.steps.identifier.rawValue
+        try await S.grantStepsAndHeartRate(owner)
         let app = try await DaemonClients.store(first, "org.example.pedometer")
         _ = try await app.save(S.steps(5))
         // The engine reaches the store through a link, moved to the second daemon's socket below.
@@ -341,13 +336,8 @@ struct SyncTests {
         let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
         let server = try await serverStart
         let owner = try await Authz.owner(daemon)
-        let stepsID = S.steps.identifier.rawValue, heartID = S.heartRate.identifier.rawValue
-        try await Authz.register(owner, S.syncApp)
-        try await Authz.register(owner, "org.example.pedometer")
-        for type in [stepsID, heartID] {
-            try await Authz.grant(owner, S.syncApp, type, read: .granted, share: .granted)
-            try await Authz.grant(owner, "org.example.pedometer", type, read: nil, share: .granted)
-        }
+        let stepsID = S.steps.identifier.rawValue
+        try await S.grantStepsAndHeartRate(owner)
         let app = try await DaemonClients.store(daemon, "org.example.pedometer")
         _ = try await app.save(S.steps(5))
         let (engine, task) = S.start(daemon, server, options: S.options([S.steps, S.heartRate]))
