@@ -476,9 +476,14 @@ package struct PostgresMirror: Sendable {
         return next
     }
 
-    /// Ends a full resync: every row of this origin that the resync did not write again is gone
-    /// from the store; it is removed and leaves a tombstone. One transaction with the flag.
-    package func finishResync(state: FeedState) async throws -> (FeedState, removed: Int) {
+    /// Ends a full resync: every row of this origin and of one of `types` that the resync did
+    /// not write again is gone from the store; it is removed and leaves a tombstone. One
+    /// transaction with the flag.
+    ///
+    /// `types` are the types the resync could read. A row of another type is kept: the store
+    /// did not show it to the resync, which cannot tell it gone (a tombstone would delete it on
+    /// every other machine).
+    package func finishResync(state: FeedState, types: [String]) async throws -> (FeedState, removed: Int) {
         let removed = try await Self.transaction(connection, logger: logger) { connection in
             let seq = try await lockSequence(on: connection)
             let rows = try await run(
@@ -486,6 +491,7 @@ package struct PostgresMirror: Sendable {
                 WITH stale AS (
                     DELETE FROM salus.samples
                     WHERE person_id = \(person) AND origin = \(origin) AND generation < \(state.generation)
+                        AND type = ANY(\(types))
                     RETURNING uuid, type, metadata
                 ), kept AS (
                     INSERT INTO salus.tombstones (person_id, uuid, origin, type, metadata, anchor, seq)

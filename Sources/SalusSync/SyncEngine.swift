@@ -245,13 +245,36 @@ package final class SyncEngine: Sendable {
             if !result.hasMore { break }
         }
         if state.resyncing {
+            let covered = try await resyncCoverage(store: store)
             let (next, removed) = try await mirror.answered(within: options.answerTimeout) { [state] in
-                try await mirror.finishResync(state: state)
+                try await mirror.finishResync(state: state, types: covered.map(\.identifier.rawValue))
             }
             state = next
-            logger.notice("resync complete", metadata: ["removed": "\(removed)", "anchor": "\(state.anchor)"])
+            let kept = options.types.filter { !covered.contains($0) }.map(\.identifier.rawValue)
+            logger.notice("resync complete", metadata: [
+                "removed": "\(removed)", "anchor": "\(state.anchor)", "kept types the app may not read": "\(kept)",
+            ])
         }
         return state
+    }
+
+    /// The followed types a full resync has read whole: those the app may write and has been
+    /// asked to read now, and that the access watch has not seen withdrawn since this process
+    /// started. The resync's end removes only rows of these types. A type the store hid from
+    /// it keeps its rows on the server, deletions made meanwhile included; the backfill after a
+    /// new grant sends its samples again.
+    ///
+    /// A read denied while writing stays allowed cannot be seen (an app is never told of its
+    /// read permission): such a type counts as read, and its rows are removed (docs/sync.md).
+    private func resyncCoverage(store: HealthStore) async throws -> [SampleType] {
+        var covered: [SampleType] = []
+        for type in options.types {
+            let sharing = try await store.authorizationStatus(for: type)
+            let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
+            let seenWithdrawn = access.withLock { $0.withdrawnAfter[type] != nil || $0.backfill[type] != nil }
+            if sharing == .sharingAuthorized && asking != .shouldRequest && !seenWithdrawn { covered.append(type) }
+        }
+        return covered
     }
 
     /// A page of at most ``SyncOptions/batchSize`` local changes after `anchor` (nil: from the

@@ -122,6 +122,29 @@ struct SyncTests {
         await app.close()
     }
 
+    @Test("an idle engine notices the server gone at its next poll, and is live again once it is back")
+    func idleEngineNoticesServerDown() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        _ = try await app.save(S.steps(3))
+        let (engine, task) = S.start(daemon, server)
+        defer { task.cancel() }
+        try await S.waitForMirror(daemon, server)
+        try await S.waitUntil("the engine to be live") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
+
+        // Nothing to send: only the inbox and pull polls (every 100 ms) talk to the server.
+        try await server.stopServer()
+        try await S.waitUntil("the engine to notice the server down", timeout: .seconds(10)) {
+            let status = engine.currentStatus
+            return (status.phase == .retrying && status.lastErrorCode == "server", "\(status.phase) \(status.lastError ?? "-")")
+        }
+        try await server.startServer()
+        try await S.waitUntil("the engine to be live again") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
+        await app.close()
+    }
+
     @Test("a live feed that delivers nothing while the store has changes ends the session, and the next one reads them")
     func stalledFeedRecovers() async throws {
         async let serverStart = SyncPostgresServer.start()
@@ -205,6 +228,50 @@ struct SyncTests {
         #expect(generation == 2)
         #expect(try await S.scalar(server, "SELECT resyncing FROM salus.feeds WHERE person_id = 'p1'", as: Bool.self) == false)
         await app.close()
+    }
+
+    @Test("a full resync while a type is withdrawn keeps that type's rows and tombstones none of them")
+    func resyncKeepsWithdrawnType() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let retention = ["--dev", "--tombstone-retention", "1s"]
+        let first = try await DaemonHarness.start(arguments: retention, bundledPlugins: true)
+        let server = try await serverStart
+        let owner = try await Authz.owner(first)
+        try await S.grantStepsAndHeartRate(owner)
+        let app = try await DaemonClients.store(first, "org.example.pedometer")
+        let steps = Set(try await app.save(S.steps(5)).map(\.uuid))
+        let pulse = try await app.save(.quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: Date()))
+        let options = S.options([S.steps, S.heartRate])
+        var (_, task) = S.start(first, server, options: options)
+        try await S.waitForMirror(first, server, types: [S.steps, S.heartRate])
+        task.cancel()
+        _ = try? await task.value
+
+        // While the sync is stopped: the owner withdraws steps, and a heart rate already on the
+        // server is deleted. Its tombstone expires (purged at the next start), so the server's
+        // anchor does too.
+        try await Authz.grant(owner, S.syncApp, S.steps.identifier.rawValue, read: .denied, share: .denied)
+        #expect(try await app.delete(uuids: [pulse.uuid]) == 1)
+        await app.close()
+        await owner.close()
+        try await first.stop()
+        try await Task.sleep(for: .milliseconds(1_500))
+        let second = try await DaemonHarness.start(arguments: retention + ["--data-dir", first.dataDirectory.path], bundledPlugins: true)
+        (_, task) = S.start(second, server, options: options)
+        defer { task.cancel() }
+        try await S.waitUntil("the full resync to end") {
+            let generation = try await S.scalar(server, "SELECT generation FROM salus.feeds WHERE person_id = 'p1'", as: Int64.self)
+            let resyncing = try await S.scalar(server, "SELECT resyncing FROM salus.feeds WHERE person_id = 'p1'", as: Bool.self)
+            return (generation == 2 && resyncing == false, "generation \(generation ?? 0), resyncing \(resyncing ?? true)")
+        }
+        let rows = try await server.sampleUUIDs()
+        let tombstones = try await server.tombstoneUUIDs()
+        // The steps the resync could not read stay, with no tombstone for another machine.
+        #expect(steps.isSubset(of: rows), "\(steps.subtracting(rows).count) of 5 steps removed")
+        #expect(tombstones.isDisjoint(with: steps))
+        // What it could read is still made whole: the deleted heart rate is gone.
+        #expect(!rows.contains(pulse.uuid))
+        #expect(tombstones.contains(pulse.uuid))
     }
 
     @Test("inbox rows: saved with sync identifier and version; re-delivery adds nothing, higher replaces, lower is ignored")
