@@ -22,6 +22,24 @@ package struct FeedState: Hashable, Sendable {
     package var lastErrorAt: Date?
 }
 
+/// What a feed row keeps of the app's access (`salus.feeds.access`), by type identifier: the
+/// anchor each type was last seen allowed at, the anchor after which a withdrawn type's changes
+/// may be missing, and the anchor a backfill still owes from.
+package struct AccessRecord: Codable, Hashable, Sendable {
+    package var granted: [String: UInt64] = [:]
+    package var withdrawn: [String: UInt64] = [:]
+    package var backfill: [String: UInt64] = [:]
+
+    package init() {}
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        granted = try container.decodeIfPresent([String: UInt64].self, forKey: .granted) ?? [:]
+        withdrawn = try container.decodeIfPresent([String: UInt64].self, forKey: .withdrawn) ?? [:]
+        backfill = try container.decodeIfPresent([String: UInt64].self, forKey: .backfill) ?? [:]
+    }
+}
+
 /// The server side of one feed: the person's rows on one PostgreSQL connection.
 ///
 /// **Rule: a batch and the anchor after it commit in one transaction.** Why: the anchor says
@@ -204,6 +222,29 @@ package struct PostgresMirror: Sendable {
         return FeedState(
             anchor: UInt64(max(0, anchor)), generation: generation, resyncing: resyncing, committedAt: committedAt,
             changesCommitted: changes, lastError: lastError, lastErrorAt: lastErrorAt)
+    }
+
+    /// What the feed row keeps of the app's access.
+    package func access() async throws -> AccessRecord {
+        let rows = try await run(
+            "SELECT access::text FROM salus.feeds WHERE person_id = \(person) AND origin = \(origin)", on: connection)
+        guard let text = try rows.first?.decode(String.self) else { return AccessRecord() }
+        do {
+            return try JSONDecoder().decode(AccessRecord.self, from: Data(text.utf8))
+        } catch {
+            throw SyncError(
+                .server, "the feed's access record cannot be read: \(error)", field: "salus.feeds.access", value: text,
+                expected: "{\"granted\"|\"withdrawn\"|\"backfill\": {type identifier: anchor}}")
+        }
+    }
+
+    /// Replaces what the feed row keeps of the app's access.
+    package func saveAccess(_ record: AccessRecord) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+        _ = try await run(
+            "UPDATE salus.feeds SET access = \(json)::jsonb WHERE person_id = \(person) AND origin = \(origin)", on: connection)
     }
 
     // MARK: Batches

@@ -86,6 +86,29 @@ package final class SyncEngine: Sendable {
         /// Types granted again whose changes after the anchor are still to be sent: the next
         /// session sends them before it follows the feed.
         var backfill: [SampleType: UInt64] = [:]
+        /// The record on the server (`salus.feeds.access`) was read into this memory.
+        var restored = false
+
+        /// The memory as the server keeps it.
+        var record: AccessRecord {
+            var record = AccessRecord()
+            for (type, anchor) in grantedAt { record.granted[type.identifier.rawValue] = anchor }
+            for (type, anchor) in withdrawnAfter { record.withdrawn[type.identifier.rawValue] = anchor }
+            for (type, anchor) in backfill { record.backfill[type.identifier.rawValue] = anchor }
+            return record
+        }
+
+        /// Adds what the server kept of the followed `types` (an earlier process's memory) to
+        /// what this one has seen.
+        mutating func restore(_ record: AccessRecord, types: [SampleType]) {
+            for type in types {
+                let id = type.identifier.rawValue
+                if grantedAt[type] == nil, let anchor = record.granted[id] { grantedAt[type] = anchor }
+                if withdrawnAfter[type] == nil, let anchor = record.withdrawn[id] { withdrawnAfter[type] = anchor }
+                if let anchor = record.backfill[id] { backfill[type] = Swift.min(backfill[type] ?? anchor, anchor) }
+            }
+            restored = true
+        }
     }
 
     /// Ends a session on purpose, not as a failure: the next one starts at once.
@@ -190,7 +213,9 @@ package final class SyncEngine: Sendable {
                 if options.requestAuthorization {
                     try await store.requestAuthorization(toShare: options.inbox ? Set(options.types) : [], read: Set(options.types))
                 }
+                try await restoreAccess(mirror: mirror)
                 try await noteSharedTypes(store: store, anchor: opened.anchor)
+                try await saveAccess(mirror: mirror)
                 var state = try await catchUp(mirror: mirror, store: store, state: opened)
                 state = try await backfill(mirror: mirror, store: store, state: state)
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -357,6 +382,38 @@ package final class SyncEngine: Sendable {
         }
     }
 
+    /// Reads what an earlier process kept of the app's access, once per process.
+    private func restoreAccess(mirror: PostgresMirror) async throws {
+        guard !access.withLock({ $0.restored }) else { return }
+        let record = try await mirror.answered(within: options.answerTimeout) { try await mirror.access() }
+        access.withLock { $0.restore(record, types: options.types) }
+    }
+
+    /// Keeps the access memory on the server, so a restart of this process still knows which
+    /// types were withdrawn and what a new grant must send. A stale record is safe: its anchors
+    /// are older, and a backfill from an older anchor sends again what the server has.
+    private func saveAccess(mirror: PostgresMirror) async throws {
+        let record = access.withLock { $0.record }
+        try await mirror.answered(within: options.answerTimeout) { try await mirror.saveAccess(record) }
+    }
+
+    /// Saves the access memory on a connection of its own (the feed's may be in a transaction),
+    /// once a type is seen withdrawn. A failure is only logged: the next session saves it.
+    private func keepWithdrawal() async {
+        do {
+            let aside = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
+            do {
+                try await saveAccess(mirror: aside)
+            } catch {
+                await aside.close()
+                throw error
+            }
+            await aside.close()
+        } catch {
+            logger.warning("cannot keep the withdrawal on the server yet", metadata: ["error": "\(Self.syncError(error))"])
+        }
+    }
+
     /// Notes the types the app may write now, at `anchor` (the server's, as the session
     /// starts). A session does this before it reads anything, so a revocation made once its first
     /// changes are on the server is always seen as one (the access watch runs beside the feed and
@@ -413,6 +470,7 @@ package final class SyncEngine: Sendable {
             access.withLock { memory in
                 if memory.backfill[type] == from { memory.backfill[type] = nil }
             }
+            try await saveAccess(mirror: mirror)
             logger.notice(
                 "sent the changes of a type granted again",
                 metadata: ["type": "\(type.identifier.rawValue)", "after": "\(from)", "changes": "\(sent)"])
@@ -425,9 +483,11 @@ package final class SyncEngine: Sendable {
     /// delivered); a type granted again is no longer reported, and the changes made to it
     /// meanwhile are sent (``backfill(mirror:store:state:)``, in a new session).
     ///
-    /// **Rule: what the app had is remembered across sessions.** A session that starts after a
-    /// revocation (the server or the store went away meanwhile) still reports it, and clears it
-    /// when the owner grants the type again. A restart of the process forgets it.
+    /// **Rule: what the app had is remembered across sessions and restarts.** A session that
+    /// starts after a revocation (the server or the store went away meanwhile, or the process
+    /// restarted) still reports it, and clears it when the owner grants the type again. The
+    /// memory is kept in `salus.feeds.access`: written at each session's start, when a type is
+    /// first seen withdrawn, and when a backfill ends; read once per process.
     ///
     /// A read permission alone is never disclosed to an app (a denied read looks like no data),
     /// so a read withdrawn with writing left allowed cannot be seen here; docs/sync.md says so.
@@ -438,13 +498,17 @@ package final class SyncEngine: Sendable {
             let anchorNow = currentStatus.anchor
             var revoked: [String] = []
             var grantedAgain: [String] = []
+            var newlyWithdrawn = false
             for type in options.types {
                 let sharing = try await store.authorizationStatus(for: type)
                 let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
                 let revokedNow = access.withLock { memory in
                     let hadIt = memory.grantedAt[type] != nil
                     if asking == .shouldRequest || (hadIt && sharing != .sharingAuthorized) {
-                        if memory.withdrawnAfter[type] == nil { memory.withdrawnAfter[type] = memory.grantedAt[type] ?? anchorNow }
+                        if memory.withdrawnAfter[type] == nil {
+                            memory.withdrawnAfter[type] = memory.grantedAt[type] ?? anchorNow
+                            newlyWithdrawn = true
+                        }
                         return true
                     }
                     if let from = memory.withdrawnAfter.removeValue(forKey: type) {
@@ -474,6 +538,7 @@ package final class SyncEngine: Sendable {
                 }
                 if changed && !list.isEmpty { logger.warning("access withdrawn", metadata: ["types": "\(list)"]) }
             }
+            if newlyWithdrawn { await keepWithdrawal() }
             if !grantedAgain.isEmpty {
                 logger.notice("access granted again; sending what changed meanwhile", metadata: ["types": "\(grantedAgain.sorted())"])
                 throw SessionRestart(reason: "access granted again to \(grantedAgain.sorted().joined(separator: ", "))")

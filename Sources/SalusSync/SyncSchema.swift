@@ -117,5 +117,12 @@ package enum SyncSchema {
         CREATE INDEX samples_sync_identifier ON salus.samples (person_id, source_app_id, type, sync_identifier)
             WHERE sync_identifier IS NOT NULL;
         """,
+        // What salus-sync knows of the app's access, kept across its restarts
+        // (SyncEngine.AccessMemory): by type identifier, the anchor each type was last seen
+        // allowed at ("granted"), the anchor after which a withdrawn type's changes may be
+        // missing ("withdrawn"), and the anchor a backfill still owes from ("backfill").
+        """
+        ALTER TABLE salus.feeds ADD COLUMN access jsonb NOT NULL DEFAULT '{}';
+        """,
     ]
 }

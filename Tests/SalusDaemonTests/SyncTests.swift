@@ -397,6 +397,48 @@ struct SyncTests {
         await owner.close()
     }
 
+    @Test("a restart of salus-sync while a type is withdrawn still reports it, and a new grant sends what changed meanwhile")
+    func withdrawalOutlivesRestart() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let server = try await serverStart
+        let owner = try await Authz.owner(daemon)
+        let stepsID = S.steps.identifier.rawValue
+        try await S.grantStepsAndHeartRate(owner)
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        _ = try await app.save(S.steps(5))
+        let options = S.options([S.steps, S.heartRate])
+        let (first, firstTask) = S.start(daemon, server, options: options)
+        try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
+        try await Authz.grant(owner, S.syncApp, stepsID, read: .denied, share: .denied)
+        try await S.waitUntil("the revocation to be reported") {
+            (first.currentStatus.revokedTypes == [stepsID], "\(first.currentStatus.revokedTypes)")
+        }
+        firstTask.cancel()
+        _ = try? await firstTask.value
+
+        // A new process: steps saved while withdrawn, then a heart rate the feed reads past them.
+        let meanwhile = try await app.save(S.steps(5, from: 100))
+        let pulse = try await app.save(.quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: Date()))
+        let (second, secondTask) = S.start(daemon, server, options: options)
+        defer { secondTask.cancel() }
+        try await S.waitUntil("the later heart rate, and the withdrawal reported by the new process") {
+            let rows = try await server.sampleUUIDs()
+            let status = second.currentStatus
+            return (rows.contains(pulse.uuid) && status.revokedTypes == [stepsID], "\(rows.count) rows, reported \(status.revokedTypes)")
+        }
+        #expect(try await server.sampleUUIDs().isDisjoint(with: meanwhile.map(\.uuid)))
+
+        try await Authz.grant(owner, S.syncApp, stepsID, read: .granted, share: .granted)
+        try await S.waitUntil("the steps saved while withdrawn") {
+            let rows = try await server.sampleUUIDs()
+            return (Set(meanwhile.map(\.uuid)).isSubset(of: rows), "\(rows.count) rows, \(second.currentStatus.lastError ?? "no error")")
+        }
+        try await S.waitUntil("the report to clear") { (second.currentStatus.revokedTypes.isEmpty, "\(second.currentStatus.revokedTypes)") }
+        await app.close()
+        await owner.close()
+    }
+
     @Test("a revoked grant stops the feed for that type and is reported; other types go on")
     func revokedGrantStopsFeed() async throws {
         async let serverStart = SyncPostgresServer.start()
