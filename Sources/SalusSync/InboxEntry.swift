@@ -150,11 +150,13 @@ private enum InboxMetadataValue: Decodable {
 
 /// Takes inbox rows one at a time (`FOR UPDATE SKIP LOCKED`, so two processes never take the
 /// same row), saves each into the store and marks it with what became of it.
-struct InboxProcessor {
+struct InboxProcessor: Sendable {
     let connection: PostgresConnection
     let person: String
     let store: HealthStore
     let logger: Logger
+    /// How long one row may take before the connection is given up (``PostgresMirror/answered(within:_:)``).
+    let timeout: Duration
 
     /// What one pass did.
     struct Pass { var applied = 0; var rejected = 0 }
@@ -171,6 +173,10 @@ struct InboxProcessor {
     /// Applies the oldest pending row: true when saved (or kept), false when rejected, nil when
     /// there was none. A store that cannot be reached rolls the row back for the next pass.
     private func applyNext() async throws -> Bool? {
+        try await PostgresMirror.answered(on: connection, within: timeout) { try await applyNextUnbounded() }
+    }
+
+    private func applyNextUnbounded() async throws -> Bool? {
         try await PostgresMirror.transaction(connection, logger: logger) { connection in
             let rows = try await connection.query(
                 """

@@ -127,7 +127,13 @@ package struct PostgresMirror: Sendable {
     package func answered<T: Sendable>(
         within timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let connection = self.connection
+        try await Self.answered(on: connection, within: timeout, operation)
+    }
+
+    /// ``answered(within:_:)`` for statements on `connection`, which is closed on a timeout.
+    static func answered<T: Sendable>(
+        on connection: PostgresConnection, within timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let settled = Settled()
         return try await withCheckedThrowingContinuation { continuation in
             let timer = Task {
@@ -563,9 +569,13 @@ package struct PostgresMirror: Sendable {
     // MARK: Errors
 
     /// Records the last error on the feed row (best effort: the server may be the failure).
-    package func recordError(_ message: String) async {
-        _ = try? await run(
-            "UPDATE salus.feeds SET last_error = \(message), last_error_at = now() WHERE person_id = \(person) AND origin = \(origin)",
-            on: connection)
+    /// Gives up after `timeout`: a session ending because the server stopped answering must
+    /// not wait on it here.
+    package func recordError(_ message: String, within timeout: Duration) async {
+        _ = try? await answered(within: timeout) { [self] in
+            try await run(
+                "UPDATE salus.feeds SET last_error = \(message), last_error_at = now() WHERE person_id = \(person) AND origin = \(origin)",
+                on: connection)
+        }
     }
 }

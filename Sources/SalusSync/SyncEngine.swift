@@ -206,7 +206,7 @@ package final class SyncEngine: Sendable {
             do {
                 store = try await HealthStore.connect(socketPath: storeSocket, appID: appID, appName: "Salus Sync")
             } catch {
-                await mirror.recordError("the store: \(error.description)")
+                await mirror.recordError("the store: \(error.description)", within: options.answerTimeout)
                 throw error
             }
             do {
@@ -233,7 +233,7 @@ package final class SyncEngine: Sendable {
                 }
             } catch {
                 await store.close()
-                if !Task.isCancelled && !(error is SessionRestart) { await mirror.recordError(Self.syncError(error).description) }
+                if !Task.isCancelled && !(error is SessionRestart) { await mirror.recordError(Self.syncError(error).description, within: options.answerTimeout) }
                 throw error
             }
             await store.close()
@@ -570,17 +570,20 @@ package final class SyncEngine: Sendable {
         do {
             // The server announces each commit of the person's rows; between announcements the
             // pull still looks every poll interval (an announcement is not stored if missed).
+            // LISTEN is bounded like every statement; the connection closes with this pull, so
+            // no UNLISTEN is sent.
             let doorbell = Doorbell()
-            try await mirror.connection.listen(on: PostgresMirror.channel) { announcements in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await announcement in announcements where announcement.payload == person { doorbell.ring() }
-                        throw SyncError(.server, "the PostgreSQL server stopped announcing changes")
-                    }
-                    group.addTask { try await self.pullLoop(mirror: mirror, store: store, doorbell: doorbell) }
-                    try await group.next()
-                    group.cancelAll()
+            let announcements = try await mirror.answered(within: options.answerTimeout) {
+                try await mirror.connection.listen(PostgresMirror.channel)
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await announcement in announcements where announcement.payload == person { doorbell.ring() }
+                    throw SyncError(.server, "the PostgreSQL server stopped announcing changes")
                 }
+                group.addTask { try await self.pullLoop(mirror: mirror, store: store, doorbell: doorbell) }
+                try await group.next()
+                group.cancelAll()
             }
         } catch {
             await mirror.close()
@@ -689,7 +692,8 @@ package final class SyncEngine: Sendable {
     func inbox(store: HealthStore) async throws {
         let mirror = try await PostgresMirror.connect(database, person: options.person, origin: options.origin, logger: logger)
         do {
-            let processor = InboxProcessor(connection: mirror.connection, person: options.person, store: store, logger: logger)
+            let processor = InboxProcessor(
+                connection: mirror.connection, person: options.person, store: store, logger: logger, timeout: options.answerTimeout)
             while true {
                 let pass = try await processor.drain()
                 if pass.applied + pass.rejected > 0 {

@@ -130,6 +130,25 @@ final class SyncPostgresServer: @unchecked Sendable {
         try await pg(["pg_ctl", "-D", dataDirectory.path, "-m", mode, "-w", "-t", "30", "stop"])
     }
 
+    /// Sends `signal` to the server and every process it started (SIGSTOP: a server that
+    /// accepts connections and answers nothing; SIGCONT: it goes on).
+    func signalServer(_ signal: Int32) throws {
+        let pidFile = dataDirectory.appendingPathComponent("postmaster.pid").path
+        guard let first = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: "\n").first,
+            let postmaster = Int32(first.trimmingCharacters(in: .whitespaces))
+        else { throw HarnessError("no server process in \(pidFile)") }
+        var processes = [postmaster]
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // "pid (comm) state ppid ...": the parent is the second field after the name.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { processes.append(pid) }
+        }
+        for pid in processes { kill(pid, signal) }
+    }
+
     /// The connection settings of this server.
     var settings: DatabaseSettings {
         DatabaseSettings(socketDirectory: socketDirectory, port: port, user: "salus", database: "postgres", tlsMode: .disable)

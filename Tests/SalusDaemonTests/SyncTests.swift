@@ -145,6 +145,36 @@ struct SyncTests {
         await app.close()
     }
 
+    @Test("a server that stops answering ends the session within the answer timeout, whatever each part was waiting on")
+    func frozenServer() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        _ = try await app.save(S.steps(3))
+        let (engine, task) = S.start(daemon, server)
+        defer { task.cancel() }
+        try await S.waitForMirror(daemon, server)
+        try await S.waitUntil("the engine to be live") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
+
+        // Connections stay open and nothing is answered: the inbox, the pull and the error
+        // report each wait on a statement (5 s answer timeout in these options).
+        try server.signalServer(SIGSTOP)
+        var gaveUp: (any Error)? = nil
+        do {
+            try await S.waitUntil("the engine to give up on the server", timeout: .seconds(30)) {
+                let status = engine.currentStatus
+                return (status.phase == .retrying, "\(status.phase) \(status.lastError ?? "-")")
+            }
+        } catch {
+            gaveUp = error
+        }
+        try server.signalServer(SIGCONT)
+        if let gaveUp { throw gaveUp }
+        try await S.waitUntil("the engine to be live again") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
+        await app.close()
+    }
+
     @Test("a live feed that delivers nothing while the store has changes ends the session, and the next one reads them")
     func stalledFeedRecovers() async throws {
         async let serverStart = SyncPostgresServer.start()
