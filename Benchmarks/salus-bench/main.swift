@@ -310,6 +310,21 @@ if wants("rpc") || wants("store") {
         }
         pinnedStream.record(into: &results, key: "rpc_stream_msgs_per_s_pinned", baselineKey: "raw_stream_frames_per_s_pinned_run", ratioKey: "rpc_stream_ratio_pinned")
         table.append(tableRow("server stream, reader on the client's loop: msgs/s", pinnedStream))
+        // The same stream on a client that keeps the window Hello announced (64 credits),
+        // alternating with the default client, whose window widens for small messages.
+        var announced = RPCClient.Configuration()
+        announced.streamWindowBytes = 0
+        let fixedClient = try await RPCClient.connect(unixSocketPath: socketPath, configuration: announced)
+        let widening = try await Comparison.interleaved(trials: trials) {
+            try await rpcStream(client: client, payloadSize: payloadSize, duration: seconds)
+        } baseline: {
+            try await rpcStream(client: fixedClient, payloadSize: payloadSize, duration: seconds)
+        }
+        await fixedClient.close()
+        widening.record(
+            into: &results, key: "rpc_stream_msgs_per_s_widened_run", baselineKey: "rpc_stream_msgs_per_s_announced_window",
+            ratioKey: "rpc_stream_window_gain")
+        table.append(tableRow("server stream, widened window against the announced one: msgs/s", widening))
 
         // grpc-swift-2 in its own process (`--grpc-peer`, built by `make bench`), alternating with Salus.
         if let peer = GRPCPeer.binaryFromArguments {

@@ -26,8 +26,12 @@ final class ClientConnection: FrameConnection {
     /// (event loop only).
     private let readersToWake = Mutex<[ClientStream]>([])
 
-    init(channel: any Channel) {
+    /// The byte budget and most credits of each stream's receive window (``ReceiveWindow``).
+    let streamWindow: (bytes: Int, credits: Int)
+
+    init(channel: any Channel, streamWindow: (bytes: Int, credits: Int) = (0, 0)) {
         self.channel = channel
+        self.streamWindow = streamWindow
         self.executor = EventLoopExecutor(eventLoop: channel.eventLoop)
     }
 

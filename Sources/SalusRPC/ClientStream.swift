@@ -25,7 +25,9 @@ final class ClientStream: Sendable {
         self.connection = connection
         self.outbound = CreditGate(credits: flowControl?.send)
         var state = State()
-        state.window = flowControl.map { ReceiveWindow(size: $0.receive) }
+        state.window = flowControl.map {
+            ReceiveWindow(size: $0.receive, byteBudget: connection.streamWindow.bytes, maximumCredits: connection.streamWindow.credits)
+        }
         self.state = Mutex(state)
     }
 
@@ -144,7 +146,7 @@ final class ClientStream: Sendable {
         if message != nil {
             let grant: Int = state.withLock { state in
                 guard state.response == nil else { return 0 }
-                return state.window?.consume() ?? 0
+                return state.window?.consume(bytes: message?.readableBytes ?? 0) ?? 0
             }
             if grant > 0 { connection.sendWindowUpdate(streamID: id, credits: grant) }
         }

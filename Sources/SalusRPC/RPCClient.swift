@@ -17,6 +17,12 @@ package final class RPCClient: Sendable {
         package var clientVersion = "0.1.0"
         /// An app id to declare in Hello (honoured only by a daemon in development mode).
         package var declaredAppID = ""
+        /// Bytes of streamed messages one stream lets the server have in flight: a stream of
+        /// small messages is granted credits beyond the window Hello announced, up to
+        /// ``maximumStreamCredits``, so its reader grants less often. 0 keeps the announced window.
+        package var streamWindowBytes = 1 << 20
+        /// The most credits one stream keeps granted, however small its messages.
+        package var maximumStreamCredits = 1024
 
         package init() {}
     }
@@ -38,7 +44,7 @@ package final class RPCClient: Sendable {
     ) async throws -> RPCClient {
         let channel: any Channel
         do {
-            channel = try await bootstrap(group: group).connect(unixDomainSocketPath: path).get()
+            channel = try await bootstrap(group: group, configuration: configuration).connect(unixDomainSocketPath: path).get()
         } catch {
             throw RPCError(code: .unavailable, message: "cannot connect to \(path): \(error)", reason: .unavailable)
         }
@@ -52,14 +58,15 @@ package final class RPCClient: Sendable {
         configuration: Configuration = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> RPCClient {
-        let channel = try await bootstrap(group: group).withConnectedSocket(descriptor).get()
+        let channel = try await bootstrap(group: group, configuration: configuration).withConnectedSocket(descriptor).get()
         return try await start(channel: channel, configuration: configuration)
     }
 
-    private static func bootstrap(group: any EventLoopGroup) -> ClientBootstrap {
-        ClientBootstrap(group: group).channelInitializer { channel in
+    private static func bootstrap(group: any EventLoopGroup, configuration: Configuration) -> ClientBootstrap {
+        let budget = (bytes: configuration.streamWindowBytes, credits: configuration.maximumStreamCredits)
+        return ClientBootstrap(group: group).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try ClientConnection(channel: channel).installHandlers()
+                try ClientConnection(channel: channel, streamWindow: budget).installHandlers()
             }
         }
     }

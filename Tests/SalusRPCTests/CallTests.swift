@@ -215,7 +215,8 @@ struct CallTests {
     @Test("a stalled stream gets no more than its window and does not stall its neighbours")
     func windowCredits() async throws {
         let server = try await TestServer.start()
-        let client = try await server.connect()
+        // The window Hello announced, not widened for small messages.
+        let client = try await server.connect(streamWindowBytes: 0)
         let window = Int(client.serverHello?.limits.initialWindow ?? 0)
         #expect(window == 64)
         // Opened and never read.
@@ -240,6 +241,33 @@ struct CallTests {
         #expect(await eventually { server.probe.sent == window + window / 2 })
         try await Task.sleep(for: .milliseconds(200))
         #expect(server.probe.sent == window + window / 2)
+        stalled.cancel()
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a stream of small messages is granted its byte budget in flight, and no more")
+    func windowWidensForSmallMessages() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let window = Int(client.serverHello?.limits.initialWindow ?? 0)
+        let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
+        #expect(await eventually { server.probe.sent >= window })
+        var iterator = stalled.makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        // About 1 KiB a message: the 1 MiB budget is about 1,000 in flight, not 64.
+        let size = try first.serializedData().count
+        let budget = min(RPCClient.Configuration().maximumStreamCredits, RPCClient.Configuration().streamWindowBytes / size)
+        #expect(budget > 10 * window)
+        #expect(await eventually { server.probe.sent == 1 + budget }, "sent \(server.probe.sent), budget \(budget)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.probe.sent == 1 + budget, "the server sent past the budget")
+        // The next grant comes once half the budget is read, and brings it back to the budget.
+        for _ in 0..<(budget / 2 - 1) { _ = try await iterator.next() }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.probe.sent == 1 + budget)
+        _ = try await iterator.next()
+        #expect(await eventually { server.probe.sent == budget / 2 + 1 + budget }, "sent \(server.probe.sent)")
         stalled.cancel()
         await client.close()
         await server.stop()

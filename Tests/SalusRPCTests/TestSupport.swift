@@ -96,9 +96,10 @@ final class TestServer: Sendable {
         return router
     }
 
-    func connect(hello: Bool = true) async throws -> RPCClient {
+    func connect(hello: Bool = true, streamWindowBytes: Int = RPCClient.Configuration().streamWindowBytes) async throws -> RPCClient {
         var configuration = RPCClient.Configuration()
         configuration.hello = hello
+        configuration.streamWindowBytes = streamWindowBytes
         return try await RPCClient.connect(unixSocketPath: socketPath, configuration: configuration)
     }
 
