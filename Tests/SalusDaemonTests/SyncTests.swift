@@ -122,31 +122,18 @@ struct SyncTests {
         await app.close()
     }
 
-    @Test("an idle engine notices the server gone at its next poll, and is live again once it is back")
-    func idleEngineNoticesServerDown() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
-        let server = try await serverStart
-        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
-        _ = try await app.save(S.steps(3))
-        let (engine, task) = S.start(daemon, server)
-        defer { task.cancel() }
-        try await S.waitForMirror(daemon, server)
-        try await S.waitUntil("the engine to be live") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
-
-        // Nothing to send: only the inbox and pull polls (every 100 ms) talk to the server.
-        try await server.stopServer()
-        try await S.waitUntil("the engine to notice the server down", timeout: .seconds(10)) {
-            let status = engine.currentStatus
-            return (status.phase == .retrying && status.lastErrorCode == "server", "\(status.phase) \(status.lastError ?? "-")")
-        }
-        try await server.startServer()
-        try await S.waitUntil("the engine to be live again") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
-        await app.close()
+    /// How the server goes away in ``idleEngineOutage(_:)``.
+    enum Outage: String, CaseIterable, Sendable {
+        /// Shut down: connections are closed.
+        case stopped
+        /// Its processes stopped with SIGSTOP: connections stay open and nothing is answered.
+        case frozen
     }
 
-    @Test("a server that stops answering ends the session within the answer timeout, whatever each part was waiting on")
-    func frozenServer() async throws {
+    @Test(
+        "an idle engine gives up on a server that is stopped or stops answering, within the answer timeout, and is live again once it is back",
+        arguments: Outage.allCases)
+    func idleEngineOutage(_ outage: Outage) async throws {
         async let serverStart = SyncPostgresServer.start()
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let server = try await serverStart
@@ -157,19 +144,26 @@ struct SyncTests {
         try await S.waitForMirror(daemon, server)
         try await S.waitUntil("the engine to be live") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
 
-        // Connections stay open and nothing is answered: the inbox, the pull and the error
-        // report each wait on a statement (5 s answer timeout in these options).
-        try server.signalServer(SIGSTOP)
+        // Nothing to send: only the inbox and pull polls (every 100 ms) talk to the server. When
+        // it is frozen, the inbox, the pull and the error report each wait on a statement (5 s
+        // answer timeout in these options).
+        switch outage {
+        case .stopped: try await server.stopServer()
+        case .frozen: try server.signalServer(SIGSTOP)
+        }
         var gaveUp: (any Error)? = nil
         do {
             try await S.waitUntil("the engine to give up on the server", timeout: .seconds(30)) {
                 let status = engine.currentStatus
-                return (status.phase == .retrying, "\(status.phase) \(status.lastError ?? "-")")
+                return (status.phase == .retrying && status.lastErrorCode == "server", "\(status.phase) \(status.lastError ?? "-")")
             }
         } catch {
             gaveUp = error
         }
-        try server.signalServer(SIGCONT)
+        switch outage {
+        case .stopped: try await server.startServer()
+        case .frozen: try server.signalServer(SIGCONT)
+        }
         if let gaveUp { throw gaveUp }
         try await S.waitUntil("the engine to be live again") { (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)") }
         await app.close()
