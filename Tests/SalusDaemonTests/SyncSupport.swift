@@ -39,6 +39,31 @@ enum SyncSupport {
         }
     }
 
+    /// What ``grantedStore(arguments:)`` starts.
+    struct GrantedStore {
+        let server: SyncPostgresServer
+        let daemon: DaemonHarness
+        /// The owner's client, on `daemon`.
+        let owner: RPCClient
+        /// `org.example.pedometer`, which saved `steps`.
+        let app: HealthStore
+        let steps: [SaveResult]
+    }
+
+    /// A PostgreSQL server and a daemon started with `arguments`, whose owner let the sync app
+    /// read and write steps and heart rate (``grantStepsAndHeartRate(_:)``), with five steps
+    /// saved by the pedometer.
+    static func grantedStore(arguments: [String] = ["--dev"]) async throws -> GrantedStore {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: arguments, bundledPlugins: true)
+        let server = try await serverStart
+        let owner = try await Authz.owner(daemon)
+        try await grantStepsAndHeartRate(owner)
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        let saved = try await app.save(steps(5))
+        return GrantedStore(server: server, daemon: daemon, owner: owner, app: app, steps: saved)
+    }
+
     static var logger: Logger {
         var logger = Logger(label: "salus-sync-test")
         logger.logLevel = .error

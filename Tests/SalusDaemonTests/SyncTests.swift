@@ -256,14 +256,10 @@ struct SyncTests {
 
     @Test("a full resync while a type is withdrawn keeps that type's rows and tombstones none of them")
     func resyncKeepsWithdrawnType() async throws {
-        async let serverStart = SyncPostgresServer.start()
         let retention = ["--dev", "--tombstone-retention", "1s"]
-        let first = try await DaemonHarness.start(arguments: retention, bundledPlugins: true)
-        let server = try await serverStart
-        let owner = try await Authz.owner(first)
-        try await S.grantStepsAndHeartRate(owner)
-        let app = try await DaemonClients.store(first, "org.example.pedometer")
-        let steps = Set(try await app.save(S.steps(5)).map(\.uuid))
+        let setup = try await S.grantedStore(arguments: retention)
+        let (server, first, owner, app) = (setup.server, setup.daemon, setup.owner, setup.app)
+        let steps = Set(setup.steps.map(\.uuid))
         let pulse = try await app.save(.quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: Date()))
         let options = S.options([S.steps, S.heartRate])
         var (_, task) = S.start(first, server, options: options)
@@ -372,15 +368,11 @@ struct SyncTests {
 
     @Test("a type granted again after the store purged the deletions since it was withdrawn sends all its samples")
     func grantedAgainAfterExpiry() async throws {
-        async let serverStart = SyncPostgresServer.start()
         let retention = ["--dev", "--tombstone-retention", "1s"]
-        let first = try await DaemonHarness.start(arguments: retention, bundledPlugins: true)
-        let server = try await serverStart
-        var owner = try await Authz.owner(first)
+        let setup = try await S.grantedStore(arguments: retention)
+        let (server, first, app) = (setup.server, setup.daemon, setup.app)
+        var owner = setup.owner
         let stepsID = S.steps.identifier.rawValue
-        try await S.grantStepsAndHeartRate(owner)
-        let app = try await DaemonClients.store(first, "org.example.pedometer")
-        _ = try await app.save(S.steps(5))
         // The engine reaches the store through a link, moved to the second daemon's socket below.
         let link = first.directory.appendingPathComponent("store.sock").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.socketPath)
@@ -423,14 +415,9 @@ struct SyncTests {
 
     @Test("a restart of salus-sync while a type is withdrawn still reports it, and a new grant sends what changed meanwhile")
     func withdrawalOutlivesRestart() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let server = try await serverStart
-        let owner = try await Authz.owner(daemon)
+        let setup = try await S.grantedStore()
+        let (server, daemon, owner, app) = (setup.server, setup.daemon, setup.owner, setup.app)
         let stepsID = S.steps.identifier.rawValue
-        try await S.grantStepsAndHeartRate(owner)
-        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
-        _ = try await app.save(S.steps(5))
         let options = S.options([S.steps, S.heartRate])
         let (first, firstTask) = S.start(daemon, server, options: options)
         try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
@@ -465,14 +452,9 @@ struct SyncTests {
 
     @Test("a revoked grant stops the feed for that type and is reported; other types go on")
     func revokedGrantStopsFeed() async throws {
-        async let serverStart = SyncPostgresServer.start()
-        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let server = try await serverStart
-        let owner = try await Authz.owner(daemon)
+        let setup = try await S.grantedStore()
+        let (server, daemon, owner, app) = (setup.server, setup.daemon, setup.owner, setup.app)
         let stepsID = S.steps.identifier.rawValue
-        try await S.grantStepsAndHeartRate(owner)
-        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
-        _ = try await app.save(S.steps(5))
         let (engine, task) = S.start(daemon, server, options: S.options([S.steps, S.heartRate]))
         defer { task.cancel() }
         try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
