@@ -284,8 +284,8 @@ package final class SyncEngine: Sendable {
     }
 
     /// The followed types a full resync has read whole: those the app may write and has been
-    /// asked to read now, and that the access watch has not seen withdrawn since this process
-    /// started. The resync's end removes only rows of these types. A type the store hid from
+    /// asked to read now, and that the access watch has not seen withdrawn (in this process or,
+    /// through `feeds.access`, an earlier one). The resync's end removes only rows of these types. A type the store hid from
     /// it keeps its rows on the server, deletions made meanwhile included; the backfill after a
     /// new grant sends its samples again.
     ///
