@@ -64,6 +64,23 @@ enum SyncSupport {
         return GrantedStore(server: server, daemon: daemon, owner: owner, app: app, steps: saved)
     }
 
+    /// The owner withdraws steps from the sync app; waits until `engine` reports it.
+    static func withdrawSteps(_ owner: RPCClient, reportedBy engine: SyncEngine) async throws {
+        let stepsID = steps.identifier.rawValue
+        try await Authz.grant(owner, syncApp, stepsID, read: .denied, share: .denied)
+        try await waitUntil("the revocation to be reported") {
+            (engine.currentStatus.revokedTypes == [stepsID], "\(engine.currentStatus.revokedTypes)")
+        }
+    }
+
+    /// Waits until the server has every one of `saved`, sent by `engine`.
+    static func waitForRows(_ saved: [SaveResult], on server: SyncPostgresServer, sentBy engine: SyncEngine) async throws {
+        try await waitUntil("the steps saved while withdrawn") {
+            let rows = try await server.sampleUUIDs()
+            return (Set(saved.map(\.uuid)).isSubset(of: rows), "\(rows.count) rows, \(engine.currentStatus.lastError ?? "no error")")
+        }
+    }
+
     static var logger: Logger {
         var logger = Logger(label: "salus-sync-test")
         logger.logLevel = .error

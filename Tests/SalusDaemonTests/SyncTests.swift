@@ -383,10 +383,7 @@ struct SyncTests {
         defer { task.cancel() }
         try await S.waitForMirror(first, server, types: [S.steps, S.heartRate])
 
-        try await Authz.grant(owner, S.syncApp, stepsID, read: .denied, share: .denied)
-        try await S.waitUntil("the revocation to be reported") {
-            (engine.currentStatus.revokedTypes == [stepsID], "\(engine.currentStatus.revokedTypes)")
-        }
+        try await S.withdrawSteps(owner, reportedBy: engine)
         let meanwhile = try await app.save(S.steps(5, from: 100))
         // A deletion after the withdrawal, whose tombstone the next start purges: the store's
         // horizon passes the anchor steps were withdrawn at.
@@ -405,10 +402,7 @@ struct SyncTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.socketPath)
         owner = try await Authz.owner(second)
         try await Authz.grant(owner, S.syncApp, stepsID, read: .granted, share: .granted)
-        try await S.waitUntil("the steps saved while withdrawn") {
-            let rows = try await server.sampleUUIDs()
-            return (Set(meanwhile.map(\.uuid)).isSubset(of: rows), "\(rows.count) rows, \(engine.currentStatus.lastError ?? "no error")")
-        }
+        try await S.waitForRows(meanwhile, on: server, sentBy: engine)
         #expect(engine.currentStatus.revokedTypes.isEmpty)
         await owner.close()
     }
@@ -421,10 +415,7 @@ struct SyncTests {
         let options = S.options([S.steps, S.heartRate])
         let (first, firstTask) = S.start(daemon, server, options: options)
         try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
-        try await Authz.grant(owner, S.syncApp, stepsID, read: .denied, share: .denied)
-        try await S.waitUntil("the revocation to be reported") {
-            (first.currentStatus.revokedTypes == [stepsID], "\(first.currentStatus.revokedTypes)")
-        }
+        try await S.withdrawSteps(owner, reportedBy: first)
         firstTask.cancel()
         _ = try? await firstTask.value
 
@@ -441,10 +432,7 @@ struct SyncTests {
         #expect(try await server.sampleUUIDs().isDisjoint(with: meanwhile.map(\.uuid)))
 
         try await Authz.grant(owner, S.syncApp, stepsID, read: .granted, share: .granted)
-        try await S.waitUntil("the steps saved while withdrawn") {
-            let rows = try await server.sampleUUIDs()
-            return (Set(meanwhile.map(\.uuid)).isSubset(of: rows), "\(rows.count) rows, \(second.currentStatus.lastError ?? "no error")")
-        }
+        try await S.waitForRows(meanwhile, on: server, sentBy: second)
         try await S.waitUntil("the report to clear") { (second.currentStatus.revokedTypes.isEmpty, "\(second.currentStatus.revokedTypes)") }
         await app.close()
         await owner.close()
@@ -459,11 +447,8 @@ struct SyncTests {
         defer { task.cancel() }
         try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
 
-        try await Authz.grant(owner, S.syncApp, stepsID, read: .denied, share: .denied)
-        try await S.waitUntil("the revocation to be reported") {
-            let status = engine.currentStatus
-            return (status.revokedTypes == [stepsID] && status.lastErrorCode == "accessRevoked", "\(status.revokedTypes)")
-        }
+        try await S.withdrawSteps(owner, reportedBy: engine)
+        #expect(engine.currentStatus.lastErrorCode == "accessRevoked")
         _ = try await app.save(S.steps(5, from: 100))
         let pulse = try await app.save(.quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: Date()))
         // The heart-rate sample saved after the steps reaches the server: the feed has read past them.
