@@ -82,6 +82,7 @@ let package = Package(
             dependencies: [
                 "SalusModel", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -280,6 +281,7 @@ let package = Package(
                 "SalusStore", "SalusModel", "salus-store-crashtest", "SalusTestSupport", "SalusWire", "SalusProto",
                 "SalusSoak", "SalusKit", "SalusSpawn",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),

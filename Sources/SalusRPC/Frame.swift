@@ -137,11 +137,16 @@ package enum FrameCoding {
 
     static func write(_ frame: Frame, to buffer: inout ByteBuffer) {
         buffer.reserveCapacity(minimumWritableBytes: WireLimits.headerSize + frame.payload.readableBytes)
+        writeHeader(of: frame, to: &buffer)
+        var payload = frame.payload
+        buffer.writeBuffer(&payload)
+    }
+
+    /// Writes the 10-byte header of `frame`: its payload's length, stream, type and flags.
+    static func writeHeader(of frame: Frame, to buffer: inout ByteBuffer) {
         buffer.writeInteger(UInt32(frame.payload.readableBytes))
         buffer.writeInteger(frame.streamID)
         buffer.writeInteger(frame.type.rawValue)
         buffer.writeInteger(frame.flags.rawValue)
-        var payload = frame.payload
-        buffer.writeBuffer(&payload)
     }
 }

@@ -76,11 +76,28 @@ struct FrameDecoder: ByteToMessageDecoder {
     }
 }
 
-/// Writes frames: header and payload in one buffer.
-struct FrameEncoder: MessageToByteEncoder {
-    typealias OutboundIn = Frame
+/// Writes frames. A small frame goes out as one buffer, header and payload together. A large
+/// payload (a page of samples) is not copied: its header goes in a buffer of its own, and the
+/// two are written one after the other, which the channel sends with one gathering write.
+package final class FrameEncoder: ChannelOutboundHandler {
+    package typealias OutboundIn = Frame
+    package typealias OutboundOut = ByteBuffer
 
-    func encode(data: Frame, out: inout ByteBuffer) throws {
-        FrameCoding.write(data, to: &out)
+    /// The payload size from which a frame's payload is sent as it is rather than copied
+    /// after its header: below it, one buffer costs less than a second entry in the write.
+    package static let separatePayload = 4096
+
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let frame = unwrapOutboundIn(data)
+        if frame.payload.readableBytes >= Self.separatePayload {
+            var header = context.channel.allocator.buffer(capacity: WireLimits.headerSize)
+            FrameCoding.writeHeader(of: frame, to: &header)
+            context.write(wrapOutboundOut(header), promise: nil)
+            context.write(wrapOutboundOut(frame.payload), promise: promise)
+        } else {
+            var buffer = context.channel.allocator.buffer(capacity: WireLimits.headerSize + frame.payload.readableBytes)
+            FrameCoding.write(frame, to: &buffer)
+            context.write(wrapOutboundOut(buffer), promise: promise)
+        }
     }
 }

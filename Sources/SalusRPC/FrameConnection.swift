@@ -42,7 +42,7 @@ extension FrameConnection {
     func installHandlers(stalledFrameTimeout: TimeAmount? = nil) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(ByteToMessageHandler(FrameDecoder(stalledFrameTimeout: stalledFrameTimeout)))
-        try pipeline.addHandler(MessageToByteHandler(FrameEncoder()))
+        try pipeline.addHandler(FrameEncoder())
         try pipeline.addHandler(FrameConnectionHandler(connection: self))
     }
 }

@@ -133,9 +133,9 @@ package struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
 
     /// Sends one message already serialized (the bytes of a `Message`, written by a lean
     /// encoder that the caller has checked against SwiftProtobuf's form); same flow control as
-    /// `write(_:)`.
-    package func writeSerialized(_ bytes: [UInt8]) async throws {
-        try await stream.send(ByteBuffer(bytes: bytes))
+    /// `write(_:)`. `buffer` becomes the Data frame's payload, not copied.
+    package func writeSerialized(_ buffer: ByteBuffer) async throws {
+        try await stream.send(buffer)
     }
 }
 

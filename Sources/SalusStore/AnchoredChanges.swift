@@ -1,3 +1,4 @@
+import NIOCore
 import SalusModel
 
 /// What a page of an anchored read tells the live feed: where to resume and whether it holds
@@ -32,18 +33,23 @@ package struct WireAnchoredPage: AnchoredPage {
     package var isEmpty: Bool { changes.count == 0 }
 
     /// The whole serialized `salus.v1.AnchoredBatch`: the changes, then the anchor (3),
-    /// `initial_results_complete` (4), `more_changes` (5) and `initial_added_hint` (6).
-    package func batch(initialResultsComplete: Bool, moreChanges: Bool, initialAddedHint: Int = 0) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: changes.bytes.count + Self.trailerRoom) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            var out = ProtoWriter(cursor: base)
-            changes.bytes.withUnsafeBytes { out.copy($0) }
-            out.int64(3, Int64(bitPattern: anchor.rawValue))
-            out.int64(4, initialResultsComplete ? 1 : 0)
-            out.int64(5, moreChanges ? 1 : 0)
-            out.int64(6, Int64(Swift.max(0, initialAddedHint)))
-            initialized = out.cursor - base
+    /// `initial_results_complete` (4), `more_changes` (5) and `initial_added_hint` (6), written
+    /// after the changes in the room the page left for them. The page's buffer becomes the
+    /// batch's, with no copy: the page holds no bytes after.
+    package mutating func batch(initialResultsComplete: Bool, moreChanges: Bool, initialAddedHint: Int = 0) -> ByteBuffer {
+        var out = changes.bytes
+        changes.bytes = ByteBuffer()
+        let anchor = anchor
+        out.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.trailerRoom) { buffer in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+            var writer = ProtoWriter(cursor: base)
+            writer.int64(3, Int64(bitPattern: anchor.rawValue))
+            writer.int64(4, initialResultsComplete ? 1 : 0)
+            writer.int64(5, moreChanges ? 1 : 0)
+            writer.int64(6, Int64(Swift.max(0, initialAddedHint)))
+            return writer.cursor - base
         }
+        return out
     }
 
     /// The most bytes `batch` adds after the changes: four varint fields.

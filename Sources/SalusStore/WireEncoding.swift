@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import NIOCore
 import SalusModel
 
 /// Writes Protocol Buffers' binary format at a raw pointer, into room the caller has reserved:
@@ -215,8 +216,9 @@ package struct SampleWireEncoder: Sendable {
 
 /// One encoded page: the bytes of a repeated message field and how many messages they hold.
 package struct WirePage: Sendable {
-    /// The serialized messages, each with its field tag and length.
-    package var bytes: [UInt8]
+    /// The serialized messages, each with its field tag and length, in the buffer the frame
+    /// carrying them is sent from: a page is written once and not copied on its way out.
+    package var bytes: ByteBuffer
     /// How many messages.
     package var count: Int
 }
@@ -510,8 +512,9 @@ struct WirePageEncoder: ~Copyable {
 
     /// The bytes of `rows[samples]` as field 1 and `deletionRows[deletions]` as field 2 of the
     /// enclosing message (`SampleBatch`, `AnchoredBatch`), each a whole message: sized first,
-    /// then written into one array with no append.
-    func encoded(samples: Range<Int>, deletions: Range<Int> = 0..<0) -> [UInt8] {
+    /// then written into one buffer with no append. The buffer has room for `trailer` more bytes
+    /// (the enclosing message's own fields), so adding them does not move the page.
+    func encoded(samples: Range<Int>, deletions: Range<Int> = 0..<0, trailer: Int = 0) -> ByteBuffer {
         func sampleLength(_ row: Row) -> Int {
             let meta = metadataRanges[row.id]?.count ?? 0
             let creationSize = row.creation == 0 ? 0 : 1 + ProtoWriter.varintSize(UInt64(bitPattern: row.creation))
@@ -526,8 +529,9 @@ struct WirePageEncoder: ~Copyable {
             let length = deletionRows[index].range.count
             size += 1 + ProtoWriter.varintSize(UInt64(length)) + length
         }
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
+        var page = ByteBufferAllocator().buffer(capacity: size + trailer)
+        page.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { buffer in
+            guard size > 0, let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
             var out = ProtoWriter(cursor: base)
             heads.withBytes { heads in
                 metadata.withBytes { metadata in
@@ -553,9 +557,11 @@ struct WirePageEncoder: ~Copyable {
                     out.copy(UnsafeRawBufferPointer(rebasing: bytes[span]))
                 }
             }
-            initialized = out.cursor - base
-            precondition(initialized == size, "a page's bytes were sized \(size) and written \(initialized)")
+            let written = out.cursor - base
+            precondition(written == size, "a page's bytes were sized \(size) and written \(written)")
+            return written
         }
+        return page
     }
 }
 

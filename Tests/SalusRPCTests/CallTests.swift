@@ -83,6 +83,46 @@ struct CallTests {
         await server.stop()
     }
 
+    @Test("messages on both sides of the size from which a frame's payload is sent uncopied arrive whole")
+    func framesAroundTheCopyLimit() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        // Request and response frames carry a few bytes more than the payload: sizes from well
+        // below the limit to well above it, concurrent, so that small and large frames share
+        // the connection's writes.
+        let limit = FrameEncoder.separatePayload
+        let sizes = Array(stride(from: limit - 64, through: limit + 64, by: 3)) + [0, 1, 65_536, 1_000_003]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for size in sizes {
+                group.addTask {
+                    var request = echoRequest("size \(size)")
+                    request.payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ size) })
+                    let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: request)
+                    #expect(response.text == request.text)
+                    #expect(response.payload == request.payload, "payload of \(size) bytes")
+                }
+            }
+            try await group.waitForAll()
+        }
+        // A server stream of messages either side of the limit, in order.
+        for size in [limit - 20, limit + 20] {
+            var request = Salus_V1_GenerateRequest()
+            request.count = 300
+            request.size = UInt32(size)
+            var received: UInt64 = 0
+            for try await message in try client.serverStreaming(
+                SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self)
+            {
+                #expect(message.sequence == received)
+                #expect(message.payload == Data(repeating: 0x5A, count: size))
+                received += 1
+            }
+            #expect(received == 300)
+        }
+        await client.close()
+        await server.stop()
+    }
+
     @Test("client streaming counts every message, beyond the window")
     func clientStreaming() async throws {
         let server = try await TestServer.start()

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SalusModel
 import SalusStore
 import Testing
@@ -118,7 +119,7 @@ struct PagingTests {
             var pages: [[UInt8]] = []
             repeat {
                 let page = try await store.anchoredWire(steps, anchor: anchor, limit: 50, encoder: WireEncodingTests.encoder, walk: walk)
-                pages.append(page.changes.bytes + Array("\(page.anchor.rawValue) \(page.hasMore)".utf8))
+                pages.append(Array(page.changes.bytes.readableBytesView) + Array("\(page.anchor.rawValue) \(page.hasMore)".utf8))
                 anchor = page.anchor
                 if !page.hasMore { break }
             } while true

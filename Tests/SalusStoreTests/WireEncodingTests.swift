@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SalusModel
 import SalusProto
 import SalusStore
@@ -121,7 +122,7 @@ struct WireEncodingTests {
                 var count = 0
                 for try await page in try store.samples(query, pageSize: 2).wire(Self.encoder) {
                     #expect(page.count <= 2)
-                    lean += page.bytes
+                    lean += page.bytes.readableBytesView
                     count += page.count
                 }
                 #expect(count == model.count)
@@ -135,7 +136,7 @@ struct WireEncodingTests {
         // A limit and a predicate are the model path's too.
         let query = SampleQuery(type: Fixtures.steps, predicate: .sources(["org.example.diary"]), limit: 2)
         var lean: [UInt8] = []
-        for try await page in try store.samples(query, pageSize: 1).wire(Self.encoder) { lean += page.bytes }
+        for try await page in try store.samples(query, pageSize: 1).wire(Self.encoder) { lean += page.bytes.readableBytesView }
         let same = lean == (try Self.bytes(try await store.samples(query).collect()))
         #expect(same, "a limited query of steps from one app")
     }
@@ -166,7 +167,7 @@ struct WireEncodingTests {
         let expected = try bytes(model)
         for pageSize in sizes {
             var lean: [UInt8] = []
-            for try await page in try store.samples(query, pageSize: pageSize).wire(encoder) { lean += page.bytes }
+            for try await page in try store.samples(query, pageSize: pageSize).wire(encoder) { lean += page.bytes.readableBytesView }
             let same = lean == expected
             #expect(same, "pages of \(pageSize): \(lean.count) bytes beside SwiftProtobuf's \(expected.count)")
         }
@@ -211,7 +212,7 @@ struct WireEncodingTests {
             var pages = 0
             repeat {
                 let model = try await store.anchoredQuery(descriptors, anchor: anchor, limit: limit)
-                let lean = try await store.anchoredWire(descriptors, anchor: anchor, limit: limit, encoder: Self.encoder)
+                var lean = try await store.anchoredWire(descriptors, anchor: anchor, limit: limit, encoder: Self.encoder)
                 var batch = Salus_V1_AnchoredBatch()
                 batch.added = model.added.map(\.wire)
                 batch.deleted = model.deleted.map(\.wire)
@@ -219,7 +220,7 @@ struct WireEncodingTests {
                 batch.initialResultsComplete = !model.hasMore
                 batch.moreChanges = model.hasMore
                 let same =
-                    lean.batch(initialResultsComplete: !lean.hasMore, moreChanges: lean.hasMore)
+                    Array(lean.batch(initialResultsComplete: !lean.hasMore, moreChanges: lean.hasMore).readableBytesView)
                     == (try batch.serializedBytes(options: Self.deterministic()))
                 #expect(
                     same,
@@ -245,7 +246,7 @@ struct WireEncodingTests {
             .makeAsyncIterator()
         func compareNext() async throws -> Bool {
             let expected = try #require(try await model.next())
-            let got = try #require(try await wire.next())
+            var got = try #require(try await wire.next())
             var batch = Salus_V1_AnchoredBatch()
             batch.added = expected.result.added.map(\.wire)
             batch.deleted = expected.result.deleted.map(\.wire)
@@ -253,7 +254,7 @@ struct WireEncodingTests {
             batch.initialResultsComplete = expected.initialResultsComplete
             #expect(got.initialResultsComplete == expected.initialResultsComplete)
             let same =
-                got.result.batch(initialResultsComplete: got.initialResultsComplete, moreChanges: false)
+                Array(got.result.batch(initialResultsComplete: got.initialResultsComplete, moreChanges: false).readableBytesView)
                 == (try batch.serializedBytes(options: Self.deterministic()))
             #expect(same, "a live batch of \(expected.result.added.count) added, \(expected.result.deleted.count) deleted")
             return expected.initialResultsComplete

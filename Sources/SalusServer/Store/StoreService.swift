@@ -323,7 +323,7 @@ package struct StoreService: Sendable {
         var initialDone = false
         if descriptors.allSatisfy({ servesLean($0.type) }) {
             if request.limit > 0 && !request.live {
-                let page = try await storeCall {
+                var page = try await storeCall {
                     try await store.anchoredWire(
                         descriptors, anchor: anchor, limit: Int(clamping: request.limit), encoder: Self.wireEncoder)
                 }
@@ -344,7 +344,7 @@ package struct StoreService: Sendable {
                 {
                     hint = try await store.sampleCount(of: descriptors[0].type)
                 }
-                for try await change in changes {
+                for try await var change in changes {
                     guard descriptors.map({ authorization.readAccess(caller, type: $0.type.rawValue) }) == access else {
                         return false
                     }
