@@ -92,6 +92,40 @@ enum ScaleBenchmark {
             """)
     }
 
+    /// Milliseconds to read each of `days` days' heart-rate rows (the days the query phases
+    /// read, in order) with one plain SELECT on a read-only connection to `store`, sorted.
+    static func plainDaySelects(_ store: String, days: Int, origin: Int64, expected: [Int]) throws -> [Double] {
+        let database = try Database(path: store, create: false, readOnly: true)
+        defer { database.close() }
+        let day: Int64 = 86_400_000_000
+        let select = try database.prepare(
+            "SELECT id, uuid, type_id, kind, start_us, end_us, value_in_unit, unit, category, payload, creation_us, seq, "
+                + "source_id, device_id FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?) "
+                + "AND start_us >= ? AND start_us < ? ORDER BY start_us, id",
+            cached: false)
+        defer { select.reset() }
+        var latencies: [Double] = []
+        var state: UInt64 = 0x5A1D_5EED
+        for index in 0..<days {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let first = origin + Int64((state >> 33) % 3650) * day
+            let start = ContinuousClock.now
+            select.reset()
+            try select.bind([.text(heartRate), .integer(first), .integer(first + day)])
+            var count = 0
+            var checksum = 0.0
+            while try select.step() {
+                checksum += select.double(6) + Double(select.int64(4) &+ select.int64(5) &+ select.int64(10) &+ select.int64(11) & 1)
+                _ = select.rawBytes(1)
+                _ = select.rawBytes(7)
+                count += select.int64(12) > 0 ? 1 : 0
+            }
+            latencies.append(milliseconds(ContinuousClock.now - start))
+            precondition(count == expected[index] && checksum.isFinite, "the plain SELECT read \(count) of \(expected[index]) rows")
+        }
+        return latencies.sorted()
+    }
+
     /// Bytes the database file takes per row of `table`.
     static func bytesPerRow(_ path: String, table: String) throws -> (bytes: Double, rows: Int) {
         let database = try Database(path: path, create: false, readOnly: true)
@@ -176,6 +210,11 @@ extension ScaleBenchmark {
         let kitClientCPU = (StoreBenchmark.cpuSeconds(of: getpid()) - kitClientCPUBefore) * 1000 / Double(kitLatencies.count)
         kitLatencies.sort()
 
+        // The floor: the same days' rows read by a plain SELECT from the store's file, in this
+        // process, through the same (type, start) index, each column read once.
+        let selectLatencies = try plainDaySelects(
+            fixture + "/data/salus.sqlite", days: quick ? 40 : 200, origin: origin, expected: dayCounts)
+
         // A year of daily step totals, merged across sources.
         var yearly: [Double] = []
         for _ in 0..<5 {
@@ -224,6 +263,8 @@ extension ScaleBenchmark {
         results["scale_day_query_kit_p99_ms"] = percentile(kitLatencies, 0.99)
         results["scale_day_query_kit_daemon_cpu_ms"] = kitDaemonCPU
         results["scale_day_query_kit_client_cpu_ms"] = kitClientCPU
+        results["scale_day_query_select_p50_ms"] = percentile(selectLatencies, 0.5)
+        results["scale_day_query_select_p99_ms"] = percentile(selectLatencies, 0.99)
         results["scale_year_daily_sums_ms"] = year.median
         results["scale_year_daily_sums_ms_min"] = year.min
         results["scale_year_daily_sums_ms_max"] = year.max
@@ -246,6 +287,8 @@ extension ScaleBenchmark {
              format(percentile(kitLatencies, 0.5), 2) + " / " + format(percentile(kitLatencies, 0.99), 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: CPU per day's query, salusd / SalusKit client ms",
              format(kitDaemonCPU, 2) + " / " + format(kitClientCPU, 2), "", ""),
+            ("\(stored.rows / 1_000_000)M samples: the same days by a plain SELECT in-process, p50 / p99 ms",
+             format(percentile(selectLatencies, 0.5), 2) + " / " + format(percentile(selectLatencies, 0.99), 2), "", ""),
             ("\(stored.rows / 1_000_000)M samples: a year of merged daily step sums, ms", year.formatted(), "", ""),
             ("\(stored.rows / 1_000_000)M samples: catch-up of \(caught) steps, rows/s",
              format(Double(caught) / catchUpSeconds, 0), "", format(catchUpSeconds, 1) + " s"),

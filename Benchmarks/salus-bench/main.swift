@@ -431,6 +431,7 @@ targets += [
     target("  the same through SalusKit, into model samples", "kit_anchored_ratio", scale: 100, digits: 0, unit: "%"),
     target("a day's query p50 ≤ 5 ms on the scale store", "scale_day_query_p50_ms", unit: " ms"),
     target("  the same through SalusKit, into model samples", "scale_day_query_kit_p50_ms", unit: " ms"),
+    target("  the same rows by a plain SELECT, in-process (the floor)", "scale_day_query_select_p50_ms", unit: " ms"),
     target("a year of merged daily sums ≤ 1 s on the scale store", "scale_year_daily_sums_ms", digits: 0, unit: " ms"),
     target("bytes per sample ≤ 1.5× the minimal table", "scale_bytes_ratio"),
     target("peak daemon RSS ≤ 64 MB", "scale_daemon_peak_rss_mb", digits: 0, unit: " MiB"),
