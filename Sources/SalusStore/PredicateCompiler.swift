@@ -16,7 +16,7 @@ struct SQLFragment: Sendable {
 /// tombstones a node that cannot be decided (metadata other than the sync keys, workout
 /// statistics) yields NULL, SQL's three-valued logic carries it through and/or/not, and the
 /// caller keeps rows where the whole expression is not 0: undecidable means "may match".
-struct PredicateCompiler {
+package struct PredicateCompiler {
     enum Target {
         case samples
         case tombstones
@@ -391,7 +391,7 @@ struct PredicateCompiler {
     /// workout's app (`r.app_ref`), pro-rated as `WorkoutFigures` does (docs/workouts.md): NULL
     /// when no sample counts; nil when the type's style does not allow the statistic (sum for
     /// cumulative types; average, minimum, maximum for discrete ones).
-    static func statisticSQL(
+    package static func statisticSQL(
         _ statistic: WorkoutStatistic, style: AggregationStyle, from: String, to: String, closed: Bool
     ) -> String? {
         let fraction = "(CASE WHEN q.end_us = q.start_us THEN (CASE WHEN q.start_us >= \(from) AND q.start_us \(closed ? "<=" : "<") \(to) "
@@ -404,9 +404,13 @@ struct PredicateCompiler {
         case (.maximum, false): aggregate = "max(q.value)"
         default: return nil
         }
-        return "(SELECT \(aggregate) FROM samples q WHERE q.app_ref = r.app_ref AND q.kind = 0 "
-            + "AND q.type_id = (SELECT id FROM types WHERE identifier = ?) AND q.value IS NOT NULL "
-            + "AND q.end_us >= \(from) AND q.start_us <= \(to) AND \(fraction) > 0)"
+        // A range of the (type, start) index from `from` less the type's longest span, which no
+        // overlapping sample starts before; the app is a filter on it (`+`: the (app, type)
+        // index would walk every sample of the type the app saved, for each workout).
+        return "(SELECT \(aggregate) FROM types qt JOIN type_spans qs ON qs.type_id = qt.id CROSS JOIN samples q "
+            + "WHERE qt.identifier = ? AND q.type_id = qt.id AND q.start_us >= \(from) - qs.max_span_us "
+            + "AND q.start_us <= \(to) AND q.end_us >= \(from) AND +q.app_ref = r.app_ref AND q.kind = 0 "
+            + "AND q.value IS NOT NULL AND \(fraction) > 0)"
     }
 }
 
