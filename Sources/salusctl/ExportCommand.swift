@@ -68,9 +68,9 @@ struct Export: AdminCommand {
         let end = try until.map { try DateArgument.parse($0, flag: "--until", endOfDay: true) }
         let settings: Salus_V1_ActivitySettings = try await client.unary(
             SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: settings.timeZone) ?? .current
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        // Times in the person's zone, as 2024-01-01T04:31:36.000+05:30 (Z in UTC).
+        let zone = TimeZone(identifier: settings.timeZone) ?? .current
+        let dates = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, includingFractionalSeconds: true, timeZone: zone)
         let preferred: Salus_V1_PreferredUnits = try await client.unary(
             SalusMethods.Statistics.getPreferredUnits, request: Salus_V1_PreferredUnitsRequest.with { $0.types = selected.filter { $0.kind == .quantity }.map(\.identifier) })
         let units = Dictionary(preferred.units.map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
@@ -81,7 +81,7 @@ struct Export: AdminCommand {
         case .appleHealth:
             return try await exportAppleHealth(client: client, store: store, listing: listing, types: selected, predicate: filter, settings: settings)
         case .fhir:
-            return try await exportFHIR(store: store, listing: listing, types: selected, predicate: filter, timeZone: formatter.timeZone)
+            return try await exportFHIR(store: store, listing: listing, types: selected, predicate: filter, timeZone: zone)
         case .jsonl, .csv:
             break
         }
@@ -113,7 +113,7 @@ struct Export: AdminCommand {
                 for try await sample in query.samples(for: store) {
                     switch format {
                     case .jsonl:
-                        buffer.append(contentsOf: (try Self.jsonLine(sample, formatter: formatter) + "\n").utf8)
+                        buffer.append(contentsOf: (try Self.jsonLine(sample, dates: dates) + "\n").utf8)
                         if buffer.count >= 1 << 16 {
                             sink.write(buffer)
                             buffer.removeAll(keepingCapacity: true)
@@ -126,7 +126,7 @@ struct Export: AdminCommand {
                             csv = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
                             csv?.write(Data("start,end,value,unit,source,source_version,device\n".utf8))
                         }
-                        buffer.append(contentsOf: (Self.csvLine(sample, unit: unit, formatter: formatter) + "\n").utf8)
+                        buffer.append(contentsOf: (Self.csvLine(sample, unit: unit, dates: dates) + "\n").utf8)
                         if buffer.count >= 1 << 16 {
                             csv?.write(buffer)
                             buffer.removeAll(keepingCapacity: true)
@@ -154,7 +154,7 @@ struct Export: AdminCommand {
     ///
     /// The four fields come first as text; the rest is SwiftProtobuf's JSON of the wire form with
     /// those four cleared, spliced in as it is: no second parse, no re-serialisation.
-    static func jsonLine(_ sample: Sample, formatter: ISO8601DateFormatter) throws -> String {
+    static func jsonLine(_ sample: Sample, dates: Date.ISO8601FormatStyle) throws -> String {
         var wire = sample.wire
         wire.uuid = Data()
         wire.startDate = 0
@@ -163,9 +163,9 @@ struct Export: AdminCommand {
         var options = JSONEncodingOptions()
         options.alwaysPrintInt64sAsNumbers = true
         let body = try wire.jsonString(options: options)
-        var line = "{\"uuid\":\"\(sample.uuid.uuidString.lowercased())\",\"startDate\":\"\(formatter.string(from: sample.startDate))\","
-            + "\"endDate\":\"\(formatter.string(from: sample.endDate))\",\"creationDate\":\"\(formatter.string(from: sample.creationDate))\""
-        if body.count > 2 {
+        var line = "{\"uuid\":\"\(sample.uuid.uuidString.lowercased())\",\"startDate\":\"\(dates.format(sample.startDate))\","
+            + "\"endDate\":\"\(dates.format(sample.endDate))\",\"creationDate\":\"\(dates.format(sample.creationDate))\""
+        if body.utf8.count > 2 {
             line += ","
             line += body.dropFirst()
         } else {
@@ -175,7 +175,7 @@ struct Export: AdminCommand {
     }
 
     /// One CSV row; quantities in `unit` when given.
-    static func csvLine(_ sample: Sample, unit: SalusUnit?, formatter: ISO8601DateFormatter) -> String {
+    static func csvLine(_ sample: Sample, unit: SalusUnit?, dates: Date.ISO8601FormatStyle) -> String {
         var value = ""
         var unitText = ""
         switch sample.value {
@@ -189,7 +189,7 @@ struct Export: AdminCommand {
             value = sample.kind.rawValue
         }
         let device = [sample.device?.name, sample.device?.model].compactMap { $0 }.joined(separator: " ")
-        return [formatter.string(from: sample.startDate), formatter.string(from: sample.endDate), value, unitText,
+        return [dates.format(sample.startDate), dates.format(sample.endDate), value, unitText,
                 sample.sourceRevision.appID, sample.sourceRevision.version ?? "", device].map(csvField).joined(separator: ",")
     }
 

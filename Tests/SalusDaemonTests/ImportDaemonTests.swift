@@ -80,7 +80,9 @@ struct ImportDaemonTests {
         let second = try await ctl(["import", zip.path])
         #expect(second.status == 0 && second.output.contains("0 samples saved, \(report.saved) already there"), "\(second.output)")
 
-        // Out again: JSON lines, one per sample, and CSV in the preferred unit.
+        // Out again: JSON lines, one per sample, and CSV in the preferred unit; times in the
+        // person's zone.
+        #expect(try await ctl(["summary", "goals", "--time-zone", "Asia/Kolkata"]).status == 0)
         let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
         let lines = directory.appendingPathComponent("all.jsonl")
         let exported = try await ctl(["export", "--format", "jsonl", "--output", lines.path])
@@ -91,7 +93,16 @@ struct ImportDaemonTests {
         }
         #expect(objects.count == Int(report.saved))
         let heartLine = try #require(objects.first { $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate" })
-        #expect((heartLine["startDate"] as? String)?.contains("T") == true)
+        // The first heart rate was recorded at 2024-01-01 01:01:36 +0200.
+        let earliest = try #require(objects.first {
+            $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate"
+                && ($0["quantity"] as? [String: Any])?["value"] as? NSNumber == 74
+        })
+        #expect(earliest["startDate"] as? String == "2024-01-01T04:31:36.000+05:30", "\(earliest)")
+        #expect(earliest["endDate"] as? String == "2024-01-01T04:31:36.000+05:30", "\(earliest)")
+        // Created when it was imported, in the same form.
+        let created = try #require(earliest["creationDate"] as? String)
+        #expect(created.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+05:30/) != nil, "\(created)")
         #expect((heartLine["uuid"] as? String).flatMap(UUID.init(uuidString:)) != nil && heartLine["creationDate"] is String)
         #expect([74.0, 75.0].contains(((heartLine["quantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue ?? 0), "\(heartLine)")
         #expect((heartLine["sourceRevision"] as? [String: Any])?["appId"] as? String == "applehealth.alexandres-apple-watch")
@@ -100,6 +111,7 @@ struct ImportDaemonTests {
         #expect(csv.status == 0, "\(csv.output)")
         let rows = try String(contentsOf: directory.appendingPathComponent("csv/heartRate.csv"), encoding: .utf8).split(separator: "\n")
         #expect(rows.count == 3 && rows[0].hasPrefix("start,end,value,unit"))
+        #expect(rows.contains { $0.hasPrefix("2024-01-01T04:31:36.000+05:30,2024-01-01T04:31:36.000+05:30,") }, "\(rows)")
         #expect(rows.dropFirst().allSatisfy { $0.contains(",count/s,applehealth.alexandres-apple-watch,") }, "\(rows)")
         #expect(rows.contains { $0.contains(",\(74.0 / 60),count/s,") }, "\(rows)")
 
