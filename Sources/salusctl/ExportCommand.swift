@@ -86,10 +86,7 @@ struct Export: AdminCommand {
             break
         }
         var written = 0
-        // Lines are gathered and written 64 KiB at a time, not one system call per sample.
-        var buffer = Data()
-        buffer.reserveCapacity(1 << 17)
-        var sink: FileHandle
+        let sink: FileHandle
         switch format {
         case .jsonl:
             if let output {
@@ -102,35 +99,31 @@ struct Export: AdminCommand {
             try FileManager.default.createDirectory(atPath: output!, withIntermediateDirectories: true)
             sink = FileHandle.standardOutput
         }
+        // Lines are formatted on every processor while the next samples arrive, and written in
+        // order a chunk at a time, not one system call per sample.
+        var lines = OrderedLineWriter(sink: sink) { try Self.jsonLine($0, dates: dates) }
         for type in selected {
             let query = SampleQueryDescriptor(
                 type: SampleType(type.identifier),
                 predicate: filter,
                 sortDescriptors: [.startDate()])
-            var csv: FileHandle?
+            var csv: OrderedLineWriter?
             let unit = units[type.identifier].flatMap { try? SalusUnit(parsing: $0) }
             do {
                 for try await sample in query.samples(for: store) {
                     switch format {
                     case .jsonl:
-                        buffer.append(contentsOf: (try Self.jsonLine(sample, dates: dates) + "\n").utf8)
-                        if buffer.count >= 1 << 16 {
-                            sink.write(buffer)
-                            buffer.removeAll(keepingCapacity: true)
-                        }
+                        try await lines.add(sample)
                     case .csv, .appleHealth, .fhir:
                         if csv == nil {
                             let name = (Registry.shortNames(type.identifier).first ?? type.identifier) + ".csv"
                             let path = URL(fileURLWithPath: output!).appendingPathComponent(name).path
                             FileManager.default.createFile(atPath: path, contents: nil)
-                            csv = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-                            csv?.write(Data("start,end,value,unit,source,source_version,device\n".utf8))
+                            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                            file.write(Data("start,end,value,unit,source,source_version,device\n".utf8))
+                            csv = OrderedLineWriter(sink: file) { Self.csvLine($0, unit: unit, dates: dates) }
                         }
-                        buffer.append(contentsOf: (Self.csvLine(sample, unit: unit, dates: dates) + "\n").utf8)
-                        if buffer.count >= 1 << 16 {
-                            csv?.write(buffer)
-                            buffer.removeAll(keepingCapacity: true)
-                        }
+                        try await csv?.add(sample)
                     }
                     written += 1
                     if written % 100_000 == 0 { FileHandle.standardError.write(Data("exported \(written) samples\n".utf8)) }
@@ -138,14 +131,15 @@ struct Export: AdminCommand {
             } catch let error as SalusError {
                 throw CommandFailure(error.message)
             }
-            if let csv {
-                csv.write(buffer)
-                buffer.removeAll(keepingCapacity: true)
-                try csv.close()
+            if var csv {
+                try await csv.finish()
+                try csv.sink.close()
             }
         }
-        if format == .jsonl { sink.write(buffer) }
-        if output != nil, format == .jsonl { try sink.close() }
+        if format == .jsonl {
+            try await lines.finish()
+            if output != nil { try sink.close() }
+        }
         FileHandle.standardError.write(Data("exported \(written) samples of \(selected.count) types\n".utf8))
     }
 

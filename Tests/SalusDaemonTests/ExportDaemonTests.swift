@@ -37,6 +37,40 @@ struct ExportDaemonTests {
         _ = try await source.stop()
     }
 
+    @Test("JSON lines and CSV hold each of thousands of samples once, in start order, across the chunks formatted in parallel")
+    func linesInOrder() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let app = try await DaemonClients.app(daemon, "org.example.steps")
+        // 7,000 steps saved out of order (the export sorts by start), each count its minute + 1.
+        let minutes = (0..<7_000).map { ($0 * 4_099) % 7_000 }
+        for batch in stride(from: 0, to: minutes.count, by: 1_000) {
+            let samples = minutes[batch..<batch + 1_000].map {
+                DaemonClients.stepSample(Double($0 + 1), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000)
+            }
+            let _: Salus_V1_SaveResponse = try await app.unary(DaemonClients.save, request: DaemonClients.saveRequest(samples))
+        }
+        await app.close()
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
+        let jsonl = directory.appendingPathComponent("steps.jsonl")
+        let exported = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "jsonl", "--output", jsonl.path])
+        #expect(exported.status == 0 && exported.output.contains("exported 7000 samples"), "\(exported.output)")
+        let values = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n").map { line -> Double in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return ((object?["quantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue ?? -1
+        }
+        let expected: [Double] = (1...7_000).map(Double.init)
+        #expect(values == expected)
+
+        let folder = directory.appendingPathComponent("csv")
+        let csv = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "csv", "--output", folder.path])
+        #expect(csv.status == 0, "\(csv.output)")
+        let rows = try String(contentsOf: folder.appendingPathComponent("stepCount.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "start,end,value,unit,source,source_version,device")
+        let csvValues: [Double] = rows.dropFirst().map { row in Double(row.split(separator: ",")[2]) ?? -1 }
+        #expect(csvValues == expected)
+        _ = try await daemon.stop()
+    }
+
     @Test("clinical records go out with their FHIR files and electrocardiograms as CSV files, and come back equal")
     func appleHealthSideFiles() async throws {
         let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export-side")
