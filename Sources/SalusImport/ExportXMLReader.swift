@@ -184,7 +184,8 @@ package final class ExportXMLReader {
     /// libxml2's SAX2 hands attribute values with the predefined and character entities still
     /// escaped when the document has no DTD to say otherwise; decode them.
     static func decodeEntities(_ value: String) -> String {
-        guard value.contains("&") else { return value }
+        // A byte search: Foundation's `contains` would search as NSString, once per attribute.
+        guard value.utf8.contains(UInt8(ascii: "&")) else { return value }
         var result = ""
         var rest = Substring(value)
         while let amp = rest.firstIndex(of: "&") {

@@ -169,7 +169,7 @@ package struct RecordMapper: Sendable {
     /// A unit as exports write it: `·` (U+00B7) for a product, so `mL/min·kg` is `mL/(min*kg)`.
     static func unit(_ text: String) throws(UnitError) -> SalusUnit {
         var normalized = text
-        if normalized.contains("\u{00B7}") {
+        if normalized.unicodeScalars.contains("\u{00B7}") {
             let parts = normalized.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2, parts[1].contains("\u{00B7}") {
                 normalized = parts[0] + "/(" + parts[1].replacingOccurrences(of: "\u{00B7}", with: "*") + ")"

@@ -144,6 +144,8 @@ final class ImportRun {
     var characteristics: [Characteristic] = []
     var summaryGoals: [ActivityGoals] = []
     var appIDs: [String: String] = [:]
+    /// Source names as the export writes them, cleaned (`add`).
+    var sourceNames: [String: String] = [:]
     /// The routes of workouts waiting in `pending`, by source and position there: attached once
     /// the workout is saved.
     var routesOfPending: [SourceRevision: [Int: [ImportedRoute]]] = [:]
@@ -255,8 +257,15 @@ final class ImportRun {
             return nil
         }
         // Source names in real exports carry no-break spaces and trailing spaces: one source.
-        let name = sample.sourceRevision.name.replacingOccurrences(of: "\u{00A0}", with: " ")
-            .trimmingCharacters(in: .whitespaces)
+        // Cleaned once per name written, not once per record.
+        let written = sample.sourceRevision.name
+        let name: String
+        if let cleaned = sourceNames[written] {
+            name = cleaned
+        } else {
+            name = written.replacingOccurrences(of: "\u{00A0}", with: " ").trimmingCharacters(in: .whitespaces)
+            sourceNames[written] = name
+        }
         let appID: String
         if let known = appIDs[name] {
             appID = known
