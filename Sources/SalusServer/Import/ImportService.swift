@@ -111,7 +111,8 @@ package struct ImportService: Sendable {
         if !exportRead { try await Self.finishExport(run) }
         if let done = sideFile { try await run.receive(done.path, data: done.tooLarge ? nil : done.data) }
         run.missingFiles()
-        while run.pendingCount > 0 { try await run.flush(force: true) }
+        // Until everything is saved, the last running save included.
+        repeat { try await run.flush(force: true) } while run.pendingCount > 0
         run.report.bytesRead = UInt64(run.reader.bytesRead)
         return run.report
     }
@@ -389,8 +390,8 @@ final class ImportRun {
         })
     }
 
-    /// Saves what was read, once a batch is full (or everything with `force`), each source in
-    /// its own transaction.
+    /// Saves what was read once a batch is full, each source in its own transaction. The save
+    /// runs while the next batch is read; with `force`, everything read is saved on return.
     func flush(force: Bool) async throws {
         if force, !characteristics.isEmpty {
             let today = CalendarDate(containing: Date(), in: settings.timeZone)
@@ -414,19 +415,47 @@ final class ImportRun {
             summaryGoals = []
         }
         guard force || pendingCount >= ImportService.batchSize else { return }
-        let batches = pending
+        let batches = pending.sorted(by: { $0.key.name < $1.key.name })
         let routes = routesOfPending
         pending = [:]
         routesOfPending = [:]
         pendingCount = 0
-        for (source, samples) in batches.sorted(by: { $0.key.name < $1.key.name }) {
-            if options.dryRun {
+        if options.dryRun {
+            for (source, samples) in batches {
                 report.saved += UInt64(samples.reduce(0) { $0 + 1 + Self.memberCount($1) })
                 // Routes are checked against a stand-in for the workout's UUID.
                 for (_, workoutRoutes) in routes[source] ?? [:] { attach(workoutRoutes, to: UUID()) }
-                continue
             }
-            let response = try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) }
+            return
+        }
+        // One batch saves while the next is read: the previous save is finished first, so
+        // batches are saved in the order they were read.
+        try await finishSaving()
+        if !batches.isEmpty {
+            let store = self.store
+            saving = (
+                Task {
+                    var responses: [(SourceRevision, SaveResponse)] = []
+                    for (source, samples) in batches {
+                        responses.append((
+                            source,
+                            try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) }))
+                    }
+                    return responses
+                }, routes)
+        }
+        if force { try await finishSaving() }
+    }
+
+    /// The save running while the next batch is read, and the routes of its workouts.
+    private var saving: (task: Task<[(SourceRevision, SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]])?
+
+    /// Waits for the running save, counts what it saved and attaches the routes of its workouts
+    /// (which may add samples to `pending`).
+    private func finishSaving() async throws {
+        guard let (task, routes) = saving else { return }
+        saving = nil
+        for (source, response) in try await task.value {
             for result in response.results {
                 count(result)
                 for member in result.objects { count(member) }
