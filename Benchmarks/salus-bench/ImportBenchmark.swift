@@ -5,6 +5,7 @@ import Foundation
 import SalusSoak
 import SalusImport
 import SalusSpawn
+import Synchronization
 
 /// `salusctl import` of a synthetic Apple Health export into a fresh daemon, beside
 /// healthkit-to-sqlite 1.0.1 (PyPI, in a private environment under .bench/) on the same zip, in
@@ -117,7 +118,12 @@ enum ImportBenchmark {
         var output: String
     }
 
-    /// Runs `command` to its end, as `run` does, and reads its own peak RSS in MiB from `wait4`.
+    /// Runs `command` to its end, as `run` does, and reads its own peak RSS in MiB: its `VmHWM`
+    /// (a high-water mark), read every 10 ms while it runs.
+    ///
+    /// Not `wait4`'s `ru_maxrss`: posix_spawn starts the child in this process's memory
+    /// (CLONE_VM), and Linux carries that memory's high-water mark into the child's at exec, so
+    /// `ru_maxrss` reported the bench's own peak (280 MiB in a full `make bench`) for salusctl.
     static func runMeasured(_ command: String, _ arguments: [String], in folder: String?) throws -> (Outcome, Double) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("salus-bench-\(UUID().uuidString).out").path
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -135,13 +141,30 @@ enum ImportBenchmark {
         guard spawned == 0 else {
             throw BenchFailure(description: "could not start \(command): \(String(cString: strerror(spawned)))")
         }
+        let child = pid
+        let peak = Mutex(0.0)
+        let stopped = Atomic<Bool>(false)
+        let finished = DispatchSemaphore(value: 0)
+        let watcher = Thread {
+            while !stopped.load(ordering: .acquiring) {
+                let now = StoreBenchmark.memory(of: child).peak
+                if now.isFinite { peak.withLock { $0 = max($0, now) } }
+                usleep(10_000)
+            }
+            finished.signal()
+        }
+        watcher.start()
+        // Waits for the end without reaping, so the pid stays this child's while it is watched.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        stopped.store(true, ordering: .releasing)
+        finished.wait()
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         // Exited normally: the code; killed by a signal: 128 + the signal, as a shell says.
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return (Outcome(status: code, output: text), Double(usage.ru_maxrss) / 1024)
+        return (Outcome(status: code, output: text), peak.withLock { $0 })
     }
 
     /// Runs `command` to its end; its standard output and error together.
