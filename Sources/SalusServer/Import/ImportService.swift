@@ -152,6 +152,8 @@ final class ImportRun {
     var routesOfPending: [SourceRevision: [Int: [ImportedRoute]]] = [:]
     /// The uses of side files not arrived yet, by path.
     var awaitingFiles: [String: [SideFileUse]] = [:]
+    /// The save running while the next batch is read, and the routes of its workouts.
+    private var saving: (task: Task<[(SourceRevision, SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]])?
     private(set) var reader: ExportXMLReader!
 
     /// What a side file is for, once it arrives.
@@ -446,9 +448,6 @@ final class ImportRun {
         }
         if force { try await finishSaving() }
     }
-
-    /// The save running while the next batch is read, and the routes of its workouts.
-    private var saving: (task: Task<[(SourceRevision, SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]])?
 
     /// Waits for the running save, counts what it saved and attaches the routes of its workouts
     /// (which may add samples to `pending`).
