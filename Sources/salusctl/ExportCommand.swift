@@ -156,6 +156,8 @@ struct Export: AdminCommand {
         wire.creationDate = 0
         var options = JSONEncodingOptions()
         options.alwaysPrintInt64sAsNumbers = true
+        // Map entries (metadata) in key order: one store always exports to the same bytes.
+        options.useDeterministicOrdering = true
         let body = try wire.jsonString(options: options)
         var line = "{\"uuid\":\"\(sample.uuid.uuidString.lowercased())\",\"startDate\":\"\(dates.format(sample.startDate))\","
             + "\"endDate\":\"\(dates.format(sample.endDate))\",\"creationDate\":\"\(dates.format(sample.creationDate))\""

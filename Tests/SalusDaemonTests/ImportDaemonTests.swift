@@ -92,6 +92,11 @@ struct ImportDaemonTests {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
         }
         #expect(objects.count == Int(report.saved))
+        // The same store exports to the same bytes: metadata keys in a fixed order.
+        let again = directory.appendingPathComponent("again.jsonl")
+        let repeated = try await ctl(["export", "--format", "jsonl", "--output", again.path])
+        try #require(repeated.status == 0, "\(repeated.output)")
+        #expect(try Data(contentsOf: again) == Data(contentsOf: lines), "two exports of one store differ")
         let heartLine = try #require(objects.first { $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate" })
         // The first heart rate was recorded at 2024-01-01 01:01:36 +0200.
         let earliest = try #require(objects.first {
