@@ -36,3 +36,19 @@ extension StoreService {
         }
     }
 }
+
+extension AuthorizationEngine {
+    /// The predicate a read of `type` by `caller` runs: the caller's own (nil: every sample),
+    /// each workout-statistic test in it limited to what the caller may read of the statistic's
+    /// type, AND-ed with the caller's read access to `type`.
+    ///
+    /// Every read of samples by a predicate goes through it (sample, anchored, live, sources
+    /// and correlation member queries, deletions by predicate), so a type the caller may not
+    /// read can neither be seen nor tested: a workout filtered on a statistic of such a type
+    /// matches as if the workout had no such statistic. A path that built its predicate by hand
+    /// could skip one of the two steps, as sources queries once skipped the second and let an
+    /// app bisect a heart rate it was denied.
+    func readPredicate(_ predicate: SamplePredicate?, of type: String, for caller: Caller) -> SamplePredicate? {
+        readAccess(caller, type: type).restrict(predicate?.limitingWorkoutStatistics { readAccess(caller, type: $0.rawValue) })
+    }
+}

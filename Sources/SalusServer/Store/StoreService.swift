@@ -188,8 +188,11 @@ package struct StoreService: Sendable {
             if requester != .owner {
                 try await authorizationCall { try authorization.checkShare(caller, types: [descriptor.type.rawValue]) }
             }
+            // The store deletes only the app's own samples; the count must not tell a statistic
+            // of a type the app may not read either.
+            let predicate = authorization.readPredicate(descriptor.predicate, of: descriptor.type.rawValue, for: caller)
             response = try await storeCall {
-                try await store.delete(type: descriptor.type, matching: descriptor.predicate, requester: requester)
+                try await store.delete(type: descriptor.type, matching: predicate, requester: requester)
             }
         case nil:
             throw RPCError.invalidArgument(field: "target", value: "", expected: "uuids or matching")
@@ -237,12 +240,8 @@ package struct StoreService: Sendable {
         let limit = request.limit == 0 ? nil : Int(clamping: request.limit)
         let query = SampleQuery(
             type: type,
-            predicate: authorization.readAccess(caller, type: request.type)
-                .restrict(
-                    request.hasPredicate
-                        ? try modelPredicate(request.predicate).limitingWorkoutStatistics {
-                            authorization.readAccess(caller, type: $0.rawValue)
-                        } : nil),
+            predicate: authorization.readPredicate(
+                request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: request.type, for: caller),
             sort: sort,
             // Correlations the caller may read none of the members of are dropped below, so the
             // limit counts what is sent.
@@ -300,7 +299,7 @@ package struct StoreService: Sendable {
                     field: "samplePredicates[\(index)].type", value: member.type.rawValue,
                     expected: "a quantity or category type: what correlations hold")
             }
-            member.predicate = authorization.readAccess(caller, type: member.type.rawValue).restrict(member.predicate)
+            member.predicate = authorization.readPredicate(member.predicate, of: member.type.rawValue, for: caller)
             descriptors.append(member)
         }
         return descriptors
@@ -314,8 +313,7 @@ package struct StoreService: Sendable {
         for (index, descriptor) in request.descriptors.enumerated() {
             var typed = try self.descriptor(descriptor, path: "descriptors[\(index)]")
             typed.localChangesOnly = request.localChangesOnly
-            typed.predicate = authorization.readAccess(caller, type: typed.type.rawValue).restrict(
-                typed.predicate?.limitingWorkoutStatistics { authorization.readAccess(caller, type: $0.rawValue) })
+            typed.predicate = authorization.readPredicate(typed.predicate, of: typed.type.rawValue, for: caller)
             descriptors.append(typed)
         }
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
@@ -466,8 +464,10 @@ package struct StoreService: Sendable {
 
     func querySources(_ request: Salus_V1_SourceQueryRequest, caller: Caller) async throws -> Salus_V1_SourceQueryResponse {
         let type = try knownType(request.type, field: "type")
-        let predicate = authorization.readAccess(caller, type: request.type)
-            .restrict(request.hasPredicate ? try modelPredicate(request.predicate) : nil)
+        // As a sample query: a workout-statistic test on a type the caller may not read matches
+        // nothing, or the sources listed would tell the statistic.
+        let predicate = authorization.readPredicate(
+            request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: request.type, for: caller)
         let sources = try await storeCall {
             try await store.sources(type: type, matching: predicate)
         }
