@@ -32,9 +32,32 @@ package final class RPCServer: Sendable {
         /// A connection that sent part of a frame and then nothing for this long is closed
         /// (slow-loris protection); a quiet connection with no partial frame is never closed.
         package var stalledFrameTimeout: Duration = .seconds(30)
-        /// Connections kept open at once over every listener; every call on one beyond them
-        /// fails with RESOURCE_EXHAUSTED naming `connections` (reported in Hello's limits).
+        /// Connections of apps kept open at once over every listener (the owner's admin socket
+        /// has its own reserve, ``maxOwnerConnections``); every call on one beyond them fails
+        /// with RESOURCE_EXHAUSTED naming `connections` (reported in Hello's limits).
         package var maxConnections = 512
+        /// Connections one app keeps open at once over all its sockets; every call on one
+        /// beyond them fails with RESOURCE_EXHAUSTED naming `connectionsPerApp`. An app is
+        /// what its listener's ``ListenerAccounting`` says: the app of its own socket, the app
+        /// id declared in Hello on a development daemon's socket, else the peer's uid.
+        package var maxConnectionsPerApp = 64
+        /// Calls one app has open at once over all its connections (a call counts until its
+        /// handler returns); another fails with RESOURCE_EXHAUSTED naming `callsPerApp`.
+        package var maxCallsPerApp = 256
+        /// Bytes buffered for one app's calls at once: messages it sent that no handler has
+        /// read yet, what handlers gather from its client streams
+        /// (``ServerContext/reserveBuffer(_:for:)``), and responses written for it that its
+        /// socket has not taken. A call that would pass it fails with RESOURCE_EXHAUSTED
+        /// naming `bufferedBytesPerApp`, which frees what it held.
+        package var maxBufferedBytesPerApp = 64 * 1024 * 1024
+        /// Connections of the owner's admin socket (``ListenerAccounting/owner``) open at once:
+        /// a reserve of their own, never counted against the apps; beyond it, RESOURCE_EXHAUSTED
+        /// naming `ownerConnections`.
+        package var maxOwnerConnections = 32
+        /// A connection refused by a cap answers its first call with the refusal and is then
+        /// closed; one that does not call is closed after this long. A refused peer holds no
+        /// descriptor for long.
+        package var refusedConnectionLinger: Duration = .seconds(5)
         /// Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming
         /// `streams` (reported in Hello's limits).
         package var maxStreamsPerConnection = 256
@@ -63,8 +86,15 @@ package final class RPCServer: Sendable {
 
     private let state = Mutex(State())
 
+    /// Connections, calls and buffered bytes per app, against their caps.
+    let ledger: ResourceLedger
+
     package init(configuration: Configuration = .init(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
         self.configuration = configuration
+        ledger = ResourceLedger(limits: .init(
+            maxConnections: configuration.maxConnections, maxConnectionsPerApp: configuration.maxConnectionsPerApp,
+            maxCallsPerApp: configuration.maxCallsPerApp, maxBufferedBytesPerApp: configuration.maxBufferedBytesPerApp,
+            maxOwnerConnections: configuration.maxOwnerConnections))
         self.group = group
         self.logger = logger
     }
@@ -148,33 +178,34 @@ package final class RPCServer: Sendable {
             }
             guard let id else { throw ChannelError.ioOnClosedChannel }
             let context = ConnectionContext(id: id, peer: peer, listener: listener)
-            // Counted with this one; a connection over the cap is kept only to say so.
-            let open = self.state.withLock { $0.connections.count } + 1
-            let limit = self.configuration.maxConnections
-            let overLimit = open > limit
-                ? RPCError(
-                    code: .resourceExhausted,
-                    message: "salusd has \(limit) connections open, its limit; close one and connect again",
-                    reason: .resourceExhausted, field: "connections", value: "\(open)",
-                    expected: "at most \(limit) connections open at once")
-                : nil
             let connection = ServerConnection(
                 channel: channel, context: context, router: router, configuration: self.configuration,
-                logger: self.logger, refusal: overLimit ?? admission?(peer), runningHandlers: self.runningHandlers
+                logger: self.logger, refusal: admission?(peer), ledger: self.ledger, runningHandlers: self.runningHandlers
             )
             self.state.withLock { $0.connections[id] = connection }
             channel.closeFuture.whenComplete { _ in
                 _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
             }
-            let stall = self.configuration.stalledFrameTimeout.components
             try connection.installHandlers(
-                stalledFrameTimeout: .nanoseconds(stall.seconds * 1_000_000_000 + stall.attoseconds / 1_000_000_000))
+                stalledFrameTimeout: .nanoseconds(ServerConnection.nanoseconds(self.configuration.stalledFrameTimeout)))
+            // Counted at once where the socket says whose it is (a peer refused by admission is
+            // not counted); on a socket where apps declare their id, at its first call.
+            if connection.refusal == nil, listener.accounting != .shared(declaredAppIDs: true) {
+                connection.resolveTenant(declaring: nil)
+            }
             connection.logger.debug("connection accepted")
         }
     }
 
     /// Open connections (for diagnostics and tests).
     package var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// The bytes buffered for `appID`'s calls now, as counted against `maxBufferedBytesPerApp`
+    /// (for diagnostics and tests).
+    package func bufferedBytes(ofApp appID: String) -> Int { ledger.usage(of: .app(appID)).bufferedBytes }
+
+    /// The calls `appID` has open now, as counted against `maxCallsPerApp` (for tests).
+    package func openCalls(ofApp appID: String) -> Int { ledger.usage(of: .app(appID)).calls }
 
     /// Call handlers of this server still running, those of closed connections included (for
     /// diagnostics and tests).

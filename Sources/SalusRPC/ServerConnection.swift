@@ -26,6 +26,8 @@ final class ServerConnection: FrameConnection {
     let logger: Logger
     /// An error every call on this connection gets instead of running (a refused peer).
     let refusal: RPCError?
+    /// The per-app counts this connection, its calls and their bytes are kept in.
+    let ledger: ResourceLedger
     /// Where handler tasks run: the connection's event loop.
     let executor: EventLoopExecutor
     /// Whether a flush of Data frames written on the event loop is already scheduled.
@@ -40,15 +42,23 @@ final class ServerConnection: FrameConnection {
         var runningTasks = 0
         var closed = false
         var drained: [CheckedContinuation<Void, Never>] = []
+        /// Whom the connection is counted against; nil until a connection on a socket where
+        /// apps declare their id has called (``resolveTenant(declaring:)``).
+        var tenant: Tenant?
+        /// Whether the ledger counts this connection (released once, when it closes).
+        var admitted = false
+        /// The cap this connection was refused by: every call gets it, then the connection closes.
+        var capacityRefusal: RPCError?
     }
 
     private let state = Mutex(State())
 
     init(
         channel: any Channel, context: ConnectionContext, router: RPCRouter, configuration: RPCServer.Configuration, logger: Logger,
-        refusal: RPCError?, runningHandlers: HandlerCount = HandlerCount()
+        refusal: RPCError?, ledger: ResourceLedger, runningHandlers: HandlerCount = HandlerCount()
     ) {
         self.runningHandlers = runningHandlers
+        self.ledger = ledger
         self.channel = channel
         self.context = context
         self.router = router
@@ -65,13 +75,16 @@ final class ServerConnection: FrameConnection {
     // MARK: Writing
 
     /// Writes a Data frame. On the event loop the flush is deferred until the handler yields,
-    /// so a burst of messages leaves in one system call.
-    func writeData(_ frame: Frame) {
+    /// so a burst of messages leaves in one system call. `written` runs once the frame has left
+    /// the process (or could not be written).
+    func writeData(_ frame: Frame, written: @escaping @Sendable () -> Void) {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { _ in written() }
         guard channel.eventLoop.inEventLoop else {
-            channel.writeAndFlush(frame, promise: nil)
+            channel.writeAndFlush(frame, promise: promise)
             return
         }
-        channel.write(frame, promise: nil)
+        channel.write(frame, promise: promise)
         let schedule = flushScheduled.withLock { scheduled -> Bool in
             defer { scheduled = true }
             return !scheduled
@@ -84,12 +97,77 @@ final class ServerConnection: FrameConnection {
         }
     }
 
-    private func respond(streamID: UInt32, error: RPCError) {
+    private func respond(streamID: UInt32, error: RPCError, thenClose: Bool = false) {
         var response = Salus_V1_Response()
         response.status = error.status
-        if let payload = try? encodeMessage(response) {
-            write(Frame(streamID: streamID, type: .response, payload: payload))
+        guard let payload = try? encodeMessage(response) else { return }
+        let frame = Frame(streamID: streamID, type: .response, payload: payload)
+        if thenClose {
+            let channel = self.channel
+            channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            write(frame)
         }
+    }
+
+    // MARK: Per-app caps (event loop)
+
+    /// Counts the connection against its tenant once that is known: at accept for the admin
+    /// socket, an app's own socket and a shared socket whose peers cannot declare an app id;
+    /// else at its first call, against the app id its Hello declares (`declared`) or its
+    /// peer's uid. Returns the refusal every call on the connection gets, if any.
+    @discardableResult
+    func resolveTenant(declaring declared: String?) -> RPCError? {
+        let decided: Tenant? = state.withLock { state in
+            guard state.tenant == nil, state.capacityRefusal == nil, !state.closed else { return nil }
+            let tenant: Tenant
+            switch context.listener.accounting {
+            case .owner: tenant = .owner
+            case .app(let id): tenant = .app(id)
+            case .shared(let declaredAppIDs):
+                if declaredAppIDs, let declared, !declared.isEmpty {
+                    tenant = .app(declared)
+                } else {
+                    tenant = .peer(uid: context.peer.uid)
+                }
+            }
+            state.tenant = tenant
+            return tenant
+        }
+        if let decided {
+            let refusal = ledger.admitConnection(decided)
+            let releaseNow = state.withLock { state -> Bool in
+                if let refusal {
+                    state.capacityRefusal = refusal
+                    return false
+                }
+                state.admitted = true
+                // Closed meanwhile (not on the event loop): released here, as channelClosed did not.
+                if state.closed {
+                    state.admitted = false
+                    return true
+                }
+                return false
+            }
+            if releaseNow { ledger.releaseConnection(decided) }
+            if refusal != nil {
+                logger.notice("connection refused: \(refusal!.message)")
+                // A refused connection that never calls is closed after a while too.
+                let channel = self.channel
+                channel.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(configuration.refusedConnectionLinger))) {
+                    channel.close(promise: nil)
+                }
+            }
+        }
+        return state.withLock { $0.capacityRefusal }
+    }
+
+    /// Whom the connection is counted against once known.
+    var tenant: Tenant? { state.withLock { $0.tenant } }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
     }
 
     // MARK: Reading (event loop)
@@ -191,6 +269,21 @@ final class ServerConnection: FrameConnection {
             respond(streamID: id, error: refusal)
             return
         }
+        let isHello = request.service == SalusMethods.Session.name && request.method == SalusMethods.Session.hello.method
+        var hello: Salus_V1_HelloRequest?
+        if isHello {
+            do {
+                hello = try decodeMessage(Salus_V1_HelloRequest.self, from: ByteBuffer(bytes: request.payload))
+            } catch {
+                respond(streamID: id, error: error)
+                return
+            }
+        }
+        if let capacityRefusal = resolveTenant(declaring: hello?.appID) {
+            // Said once, then the place is given up: a refused peer holds no descriptor.
+            respond(streamID: id, error: capacityRefusal, thenClose: true)
+            return
+        }
         let open = state.withLock { $0.streams.count }
         if open >= configuration.maxStreamsPerConnection {
             respond(streamID: id, error: RPCError(
@@ -201,8 +294,8 @@ final class ServerConnection: FrameConnection {
             ))
             return
         }
-        if request.service == SalusMethods.Session.name && request.method == SalusMethods.Session.hello.method {
-            answerHello(streamID: id, payload: request.payload)
+        if let hello {
+            answerHello(streamID: id, request: hello)
             return
         }
         guard let entry = router.entry(service: request.service, method: request.method) else {
@@ -217,14 +310,25 @@ final class ServerConnection: FrameConnection {
             ))
             return
         }
-        startCall(frame: frame, request: request, metadata: metadata, entry: entry, features: features)
+        // Every connection that reaches here has its tenant (resolveTenant above).
+        guard let tenant else { return }
+        if let error = ledger.openCall(tenant) {
+            respond(streamID: id, error: error)
+            return
+        }
+        startCall(frame: frame, request: request, metadata: metadata, entry: entry, features: features, tenant: tenant)
     }
 
-    private func startCall(frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, features: HelloFeatures) {
+    private func startCall(
+        frame: Frame, request: Salus_V1_Request, metadata: Metadata, entry: RPCRouter.Entry, features: HelloFeatures, tenant: Tenant
+    ) {
         let id = frame.streamID
         let method = MethodDescriptor(service: request.service, method: request.method)
         let flowControl = features.contains(.windowUpdate) ? (send: configuration.initialWindow, receive: configuration.receiveWindow) : nil
-        let stream = ServerStream(id: id, kind: entry.kind, connection: self, flowControl: flowControl, inboundLimit: configuration.unflowedInboundLimit)
+        let budget = CallBudget(ledger: ledger, tenant: tenant)
+        let stream = ServerStream(
+            id: id, kind: entry.kind, connection: self, flowControl: flowControl, inboundLimit: configuration.unflowedInboundLimit,
+            budget: budget)
         var payload = ByteBuffer(bytes: request.payload)
         if entry.kind.clientStreams {
             if !request.payload.isEmpty {
@@ -241,7 +345,7 @@ final class ServerConnection: FrameConnection {
         }
         let context = ServerContext(
             method: method, connection: self.context, metadata: metadata, deadline: deadline,
-            connectionLogger: logger, streamID: id
+            connectionLogger: logger, streamID: id, budget: budget
         )
         let call = ServerCall(context: context, requestPayload: payload, stream: stream)
         state.withLock { state in
@@ -259,6 +363,9 @@ final class ServerConnection: FrameConnection {
                 result = .failure(error)
             }
             stream.complete(with: result)
+            // The handler has returned: what it held is freed, and so is its place.
+            budget.releaseAll()
+            self.ledger.closeCall(tenant)
             self.taskEnded()
         }
         stream.attach(task: task)
@@ -274,14 +381,7 @@ final class ServerConnection: FrameConnection {
         }
     }
 
-    private func answerHello(streamID: UInt32, payload: Data) {
-        let request: Salus_V1_HelloRequest
-        do {
-            request = try decodeMessage(Salus_V1_HelloRequest.self, from: ByteBuffer(bytes: payload))
-        } catch {
-            respond(streamID: streamID, error: error)
-            return
-        }
+    private func answerHello(streamID: UInt32, request: Salus_V1_HelloRequest) {
         let features = state.withLock { state in
             state.features.formUnion(HelloFeatures(names: request.features))
             return state.features
@@ -406,10 +506,12 @@ final class ServerConnection: FrameConnection {
 
     /// The channel closed: every call ends, handlers are cancelled.
     func channelClosed() {
-        let streams: [ServerStream] = state.withLock { state in
+        let (streams, admitted): ([ServerStream], Tenant?) = state.withLock { state in
             state.closed = true
-            return Array(state.streams.values)
+            defer { state.admitted = false }
+            return (Array(state.streams.values), state.admitted ? state.tenant : nil)
         }
+        if let admitted { ledger.releaseConnection(admitted) }
         writability.close()
         for stream in streams {
             stream.fail(RPCError(code: .unavailable, message: "connection closed", reason: .unavailable))

@@ -8,10 +8,13 @@ package struct ListenerInfo: Hashable, Sendable {
     package var label: String
     /// Facts about connections accepted here, set by whoever created the listener.
     package var attributes: [String: String]
+    /// Whom its connections are counted against (the per-app caps).
+    package var accounting: ListenerAccounting
 
-    package init(label: String, attributes: [String: String] = [:]) {
+    package init(label: String, attributes: [String: String] = [:], accounting: ListenerAccounting = .shared(declaredAppIDs: false)) {
         self.label = label
         self.attributes = attributes
+        self.accounting = accounting
     }
 }
 
@@ -68,6 +71,17 @@ package struct ServerContext: Sendable {
     }
     /// The stream the call runs on.
     package let streamID: UInt32
+    /// What the call holds against its app's buffered-bytes cap.
+    let budget: CallBudget
+
+    /// Counts `bytes` that the handler keeps in memory for this call (what it gathers from a
+    /// client stream, for example) against the app's buffered-bytes cap, until the handler
+    /// returns. Throws RESOURCE_EXHAUSTED naming `bufferedBytesPerApp` when the app would pass
+    /// it; `what` names what is held ("locations"). Nothing is counted then: the handler should
+    /// end the call with the error, which frees what it holds.
+    package func reserveBuffer(_ bytes: Int, for what: String) throws(RPCError) {
+        try budget.reserve(bytes, what: what)
+    }
 
     /// The peer's kernel credentials.
     package var peer: PeerCredentials { connection.peer }

@@ -37,6 +37,9 @@ final class ServerStream: Sendable {
     private let inbound = AsyncQueue<ByteBuffer>()
     /// The most messages buffered for the handler before the stream fails.
     private let inboundLimit: Int
+    /// The bytes the call holds against its app's buffered-bytes cap: messages the client sent
+    /// that the handler has not read, and what the handler reserves itself.
+    let budget: CallBudget
 
     private struct State {
         var finished = false
@@ -48,8 +51,12 @@ final class ServerStream: Sendable {
 
     private let state: Mutex<State>
 
-    init(id: UInt32, kind: MethodDescriptor.Kind, connection: ServerConnection, flowControl: (send: Int, receive: Int)?, inboundLimit: Int) {
+    init(
+        id: UInt32, kind: MethodDescriptor.Kind, connection: ServerConnection, flowControl: (send: Int, receive: Int)?, inboundLimit: Int,
+        budget: CallBudget
+    ) {
         self.id = id
+        self.budget = budget
         self.kind = kind
         self.connection = connection
         self.outbound = CreditGate(credits: flowControl?.send)
@@ -99,6 +106,12 @@ final class ServerStream: Sendable {
         let closed = state.withLock { $0.inboundClosed || $0.finished }
         if closed { return }
         if !frame.flags.contains(.noData) {
+            do {
+                try budget.reserve(frame.payload.readableBytes, what: "messages the server has not read yet")
+            } catch {
+                fail(error)
+                return
+            }
             if let count = inbound.push(frame.payload), count > inboundLimit {
                 fail(RPCError(
                     code: .resourceExhausted,
@@ -126,7 +139,8 @@ final class ServerStream: Sendable {
 
     func nextInbound() async throws -> ByteBuffer? {
         let message = try await inbound.next()
-        if message != nil {
+        if let message {
+            budget.release(message.readableBytes)
             let grant: Int = state.withLock { state in
                 guard !state.finished else { return 0 }
                 return state.window?.consume() ?? 0
@@ -147,7 +161,15 @@ final class ServerStream: Sendable {
         try await outbound.acquire()
         try await connection.writability.waitUntilWritable()
         if isFinished { throw CancellationError() }
-        connection.writeData(Frame(streamID: id, type: .data, payload: payload))
+        // Counted until the socket has taken it: a client that never reads holds at most the
+        // cap, not whatever its calls produce.
+        let bytes = payload.readableBytes
+        let ledger = budget.ledger
+        let tenant = budget.tenant
+        if let error = ledger.reserve(bytes, for: tenant, what: "responses the client has not read") { throw error }
+        connection.writeData(Frame(streamID: id, type: .data, payload: payload)) {
+            ledger.release(bytes, for: tenant)
+        }
     }
 
     /// Ends the call with the handler's outcome.

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import SalusRPC
 
 /// Everything the daemon needs to start.
 package struct DaemonConfiguration: Sendable {
@@ -25,10 +26,15 @@ package struct DaemonConfiguration: Sendable {
     package var maxPendingRequestsPerApp = ConsentQueue.defaultMaxPendingPerApp
     /// The largest attachment accepted, in bytes (100 MiB); reported in Hello's limits.
     package var maxAttachmentSize: Int64 = 100 * 1024 * 1024
+    /// What the apps together, and each app, may hold at once (docs/reliability.md,
+    /// "Connections and streams have caps").
+    package var limits = ClientLimits()
     /// How long calls in flight may take to finish after SIGTERM.
     package var drainTimeout: Duration
     /// How long deletions are remembered for anchored queries (30 days by default).
     package var tombstoneRetention: Duration
+    /// How often the tombstones older than the retention are purged (hourly; tests shorten it).
+    package var tombstonePurgeInterval: Duration = .seconds(3600)
     /// Sockets systemd bound and passed (socket activation): served as they are, and their
     /// files left in place at shutdown, since systemd keeps listening on them. Nil: the daemon
     /// binds `socketPath` and `adminSocketPath` itself.
@@ -65,4 +71,35 @@ package struct DaemonConfiguration: Sendable {
 
     /// The folder of the per-app sockets (`salusctl launch`), beside the app socket.
     package var appEndpointDirectory: String { (socketPath as NSString).deletingLastPathComponent + "/apps" }
+}
+
+/// The caps on what clients hold at once: connections over every app, and per app its
+/// connections, its calls open at once and the bytes buffered for them; the owner's admin
+/// socket has its own reserve of connections. Defaults for one person's machine: a handful of
+/// apps, each with a few connections and at most a few dozen live queries; the defaults are
+/// the transport's (`RPCServer.Configuration`).
+package struct ClientLimits: Sendable, Equatable {
+    private static let defaults = RPCServer.Configuration()
+    /// Connections of apps open at once over every socket (512).
+    package var maxConnections = defaults.maxConnections
+    /// Connections one app keeps open at once (64).
+    package var maxConnectionsPerApp = defaults.maxConnectionsPerApp
+    /// Calls one app has open at once over all its connections (256).
+    package var maxCallsPerApp = defaults.maxCallsPerApp
+    /// Bytes buffered for one app's calls at once (unread requests, gathered client-stream
+    /// input such as a route's locations, responses its socket has not taken): 64 MiB.
+    package var maxBufferedBytesPerApp = defaults.maxBufferedBytesPerApp
+    /// Connections of the owner's admin socket open at once, never counted against the apps (32).
+    package var maxOwnerConnections = defaults.maxOwnerConnections
+
+    package init() {}
+
+    /// Sets these caps in a server's configuration.
+    package func apply(to configuration: inout RPCServer.Configuration) {
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerApp = maxConnectionsPerApp
+        configuration.maxCallsPerApp = maxCallsPerApp
+        configuration.maxBufferedBytesPerApp = maxBufferedBytesPerApp
+        configuration.maxOwnerConnections = maxOwnerConnections
+    }
 }

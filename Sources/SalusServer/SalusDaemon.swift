@@ -40,7 +40,7 @@ package struct SalusDaemon: Sendable {
             configuration: .init(
                 services: [
                     .init(service: StoreLifecycleService(services: services)),
-                    .init(service: TombstonePurgeService(store: services.store, logger: logger)),
+                    .init(service: TombstonePurgeService(store: services.store, interval: configuration.tombstonePurgeInterval, logger: logger)),
                     .init(service: ListenerService(services: services, logger: logger, onReady: onReady)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],

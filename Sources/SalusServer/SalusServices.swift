@@ -114,6 +114,7 @@ package final class SalusServices: Sendable {
         serverConfiguration.serverVersion = SalusDaemon.version
         serverConfiguration.maxAttachmentSize = UInt64(max(0, configuration.maxAttachmentSize))
         serverConfiguration.maxPendingRequestsPerApp = configuration.maxPendingRequestsPerApp
+        configuration.limits.apply(to: &serverConfiguration)
         server = RPCServer(configuration: serverConfiguration, logger: logger)
 
         let storeService = StoreService(store: store, registry: plugins.registry, authorization: authorization)
@@ -165,16 +166,18 @@ package final class SalusServices: Sendable {
     /// The listener of the app socket: on a development daemon it lets clients declare their
     /// app id in Hello (marked unverified).
     package var appListener: ListenerInfo {
-        ListenerInfo(label: "app", attributes: configuration.developmentMode ? [Caller.developmentAttribute: "true"] : [:])
+        ListenerInfo(
+            label: "app", attributes: configuration.developmentMode ? [Caller.developmentAttribute: "true"] : [:],
+            accounting: .shared(declaredAppIDs: configuration.developmentMode))
     }
 
     /// The listener of the owner's admin socket: every caller is the owner.
-    package static let adminListener = ListenerInfo(label: "admin")
+    package static let adminListener = ListenerInfo(label: "admin", accounting: .owner)
 
     /// The listener of `appID`'s own socket (`salusctl launch`): every caller is that app,
     /// whatever it declares.
     package static func launchedAppListener(_ appID: String) -> ListenerInfo {
-        ListenerInfo(label: "app", attributes: [Caller.launchedAppAttribute: appID])
+        ListenerInfo(label: "app", attributes: [Caller.launchedAppAttribute: appID], accounting: .app(appID))
     }
 
     /// Admits only the daemon's own uid, as the admin socket does (SO_PEERCRED).

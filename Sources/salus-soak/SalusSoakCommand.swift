@@ -21,7 +21,9 @@ struct SalusSoakCommand: AsyncParsableCommand {
             DURATION seconds: saves in batches, sample queries, live anchored feeds, statistics \
             collections, connect-call-close churn and one client that stops reading its stream. \
             It passes with 0 errors, flat RSS and descriptors (the last window within 5% of the \
-            one after warm-up) and every live feed holding every change exactly once.
+            one after warm-up), every live feed holding every change exactly once, and the \
+            daemon, stopped with SIGTERM at the end, exiting with status 0 within 30 s and \
+            reporting no crash on its standard error.
 
             With --kills N: runs salus-store-crashtest N times on one store, killing it with \
             SIGKILL at a random moment during saves, deletes, sync-identifier replacements, \
@@ -124,15 +126,17 @@ struct SalusSoakCommand: AsyncParsableCommand {
         let plugins = directory + "/plugins"
         try DaemonProcess.copyBundledPlugins(from: Self.binDirectory, to: plugins)
         let socketPath = directory + "/app.sock"
+        let logPath = directory + "/salusd.log"
         let daemon = try ChildProcess(
             executable: Self.binDirectory.appendingPathComponent("salusd").path,
             arguments: [
                 "--socket", socketPath, "--admin-socket", directory + "/admin.sock", "--data-dir", directory + "/data",
                 "--log-level", "error", "--plugins-dir", plugins, "--dev", "--authorization", "open",
             ],
-            standardOutput: .null)
+            standardOutput: .null, standardError: .file(logPath))
         DaemonProcess.stopOnExit(daemon.processIdentifier)
         defer {
+            // Already stopped unless the run failed before its end.
             daemon.send(SIGTERM)
             daemon.waitUntilExit()
         }
@@ -154,8 +158,18 @@ struct SalusSoakCommand: AsyncParsableCommand {
         configuration.skipped = Set(skip.compactMap(LoadKind.init(rawValue:)))
         print("Load: \(clients) clients for \(duration) s against salusd (pid \(daemon.processIdentifier))")
         let report = try await LoadRun(socketPath: socketPath, daemonPID: daemon.processIdentifier, configuration: configuration).run()
-        print(report.render())
-        if !report.passed { throw ExitCode.failure }
+        // The run ends as the owner ends a daemon: SIGTERM, and a clean exit is part of PASS.
+        let stop = await DaemonStop.stop(daemon, logPath: logPath)
+        var rendered = report.render().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let verdict = rendered.popLast() ?? ""
+        rendered.append(stop.summary)
+        if report.passed && !stop.passed {
+            rendered.append("FAIL: the daemon did not stop cleanly on SIGTERM")
+        } else {
+            rendered.append(report.passed ? "PASS" : verdict + (stop.passed ? "" : "; the daemon did not stop cleanly on SIGTERM"))
+        }
+        print(rendered.joined(separator: "\n"))
+        if !report.passed || !stop.passed { throw ExitCode.failure }
     }
 }
 

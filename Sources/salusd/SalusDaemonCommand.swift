@@ -57,8 +57,28 @@ struct SalusDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How long deletions are kept for anchored queries: 30d, 12h, 90m, 45s or seconds.", valueName: "duration"))
     var tombstoneRetention: String = "30d"
 
+    @Option(name: .long, help: ArgumentHelp("How often expired deletions are purged: 1h (default), 90m, 45s or seconds.", valueName: "duration"))
+    var tombstonePurgeInterval: String = "1h"
+
     @Option(name: .long, help: ArgumentHelp("The largest attachment accepted, in MiB (reported in Hello's limits).", valueName: "MiB"))
     var maxAttachmentSize: Int = 100
+
+    @Option(name: .long, help: ArgumentHelp("Connections of apps open at once over every socket.", valueName: "count"))
+    var maxConnections: Int = ClientLimits().maxConnections
+
+    @Option(name: .long, help: ArgumentHelp("Connections one app keeps open at once.", valueName: "count"))
+    var maxConnectionsPerApp: Int = ClientLimits().maxConnectionsPerApp
+
+    @Option(name: .long, help: ArgumentHelp("Calls one app has open at once over all its connections.", valueName: "count"))
+    var maxCallsPerApp: Int = ClientLimits().maxCallsPerApp
+
+    @Option(name: .long, help: ArgumentHelp(
+        "MiB buffered for one app's calls at once: unread requests, gathered input (a route's locations), unread responses.",
+        valueName: "MiB"))
+    var maxBufferedPerApp: Int = ClientLimits().maxBufferedBytesPerApp / (1024 * 1024)
+
+    @Option(name: .long, help: ArgumentHelp("Connections of the owner's admin socket open at once (a reserve apps never use).", valueName: "count"))
+    var maxOwnerConnections: Int = ClientLimits().maxOwnerConnections
 
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
         "Check the plugins (*.so) in these folders, print what would load and why anything would not, and exit (1 if anything was refused).",
@@ -75,18 +95,31 @@ struct SalusDaemonCommand: AsyncParsableCommand {
         if authorization == "open" && !dev {
             throw ValidationError("--authorization open: only a development daemon may skip authorization; add --dev")
         }
-        guard drainTimeout >= 0, drainTimeout.isFinite else {
-            throw ValidationError("--drain-timeout: '\(drainTimeout)' must be a number of seconds, 0 or more")
+        guard drainTimeout >= 0, drainTimeout <= 86_400 else {
+            throw ValidationError("--drain-timeout: '\(drainTimeout)' must be a number of seconds from 0 to 86400")
         }
         guard (1...1_048_576).contains(maxAttachmentSize) else {
             throw ValidationError("--max-attachment-size: '\(maxAttachmentSize)' is not a size; expected 1 to 1048576 MiB")
+        }
+        for (flag, value) in [
+            ("--max-connections", maxConnections), ("--max-connections-per-app", maxConnectionsPerApp),
+            ("--max-calls-per-app", maxCallsPerApp), ("--max-owner-connections", maxOwnerConnections),
+        ] where !(1...1_000_000).contains(value) {
+            throw ValidationError("\(flag): '\(value)' is not a count; expected 1 to 1000000")
+        }
+        guard (1...65_536).contains(maxBufferedPerApp) else {
+            throw ValidationError("--max-buffered-per-app: '\(maxBufferedPerApp)' is not a size; expected 1 to 65536 MiB")
+        }
+        guard Self.duration(tombstonePurgeInterval) != nil else {
+            throw ValidationError("--tombstone-purge-interval: '\(tombstonePurgeInterval)' is not a duration; expected a positive number with d, h, m or s (1h, 90m, 45s)")
         }
         guard Self.duration(tombstoneRetention) != nil else {
             throw ValidationError("--tombstone-retention: '\(tombstoneRetention)' is not a duration; expected a positive number with d, h, m or s (30d, 12h, 90m, 45s)")
         }
     }
 
-    /// "30d", "12h", "90m", "45s" or plain seconds; nil when not a positive duration.
+    /// "30d", "12h", "90m", "45s" or plain seconds; nil when not a positive duration of at
+    /// most 100 years (a larger one would not fit the milliseconds of a `Duration`'s count).
     static func duration(_ text: String) -> Duration? {
         let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
         var number = Substring(text)
@@ -95,7 +128,7 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             number = text.dropLast()
             scale = unit
         }
-        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        guard let value = Double(number), value.isFinite, value > 0, value * scale <= 100 * 365 * 86_400 else { return nil }
         return .milliseconds(Int64(value * scale * 1000))
     }
 
@@ -145,6 +178,7 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             tombstoneRetention: Self.duration(tombstoneRetention)!
         )
         configuration.openAuthorization = authorization == "open"
+        configuration.tombstonePurgeInterval = Self.duration(tombstonePurgeInterval)!
         do {
             if let activated = try Systemd.takeActivatedSockets() {
                 configuration.activatedSockets = activated
@@ -157,12 +191,28 @@ struct SalusDaemonCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         configuration.maxAttachmentSize = Int64(maxAttachmentSize) * 1024 * 1024
+        configuration.limits.maxConnections = maxConnections
+        configuration.limits.maxConnectionsPerApp = maxConnectionsPerApp
+        configuration.limits.maxCallsPerApp = maxCallsPerApp
+        configuration.limits.maxBufferedBytesPerApp = maxBufferedPerApp * 1024 * 1024
+        configuration.limits.maxOwnerConnections = maxOwnerConnections
         let daemon = SalusDaemon(configuration: configuration, logger: logger) { report in
             FileHandle.standardOutput.write(Data((report + "\n").utf8))
             Systemd.notify("READY=1")
         }
         do {
             try await daemon.run()
+            // Everything the daemon owns is closed by now: the listeners drained and removed
+            // their sockets, the store closed and stamped its files, the authorization decisions
+            // were written. The process ends here, without exit(3): exit runs the libraries'
+            // destructors (libxml2's xmlCleanupParser, once anything parsed XML; libstdc++'s
+            // and ICU's static objects) on this thread while Dispatch and NIO threads still run,
+            // and a task may still be releasing the services' objects (seen under gdb: the
+            // authorization engine's type registry freed on a worker thread as exit began).
+            // A destructor racing a thread that still uses its library is a crash after
+            // "stopped" (docs/reliability.md, "A stop is a clean exit").
+            fflush(nil)
+            _exit(0)
         } catch let error as DaemonError {
             logger.critical("\(error.description)")
             throw ExitCode(1)

@@ -77,7 +77,8 @@ final class ServerHarness: Sendable {
         tombstoneRetention: Duration = .seconds(30 * 86_400),
         logger: Logger? = nil,
         additionalTypes: [TypeRules] = [],
-        maxAttachmentSize: Int64? = nil
+        maxAttachmentSize: Int64? = nil,
+        limits: ClientLimits? = nil
     ) async throws -> ServerHarness {
         let directory = try makeTemporaryDirectory()
         do {
@@ -93,7 +94,7 @@ final class ServerHarness: Sendable {
             return try await open(
                 directory: directory, developmentMode: developmentMode, openAuthorization: openAuthorization,
                 tombstoneRetention: tombstoneRetention, logger: logger ?? quietLogger, additionalTypes: additionalTypes,
-                previous: nil, maxAttachmentSize: maxAttachmentSize)
+                previous: nil, maxAttachmentSize: maxAttachmentSize, limits: limits)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -125,7 +126,7 @@ final class ServerHarness: Sendable {
 
     private static func open(
         directory: URL, developmentMode: Bool, openAuthorization: Bool, tombstoneRetention: Duration, logger: Logger,
-        additionalTypes: [TypeRules], previous: ServerHarness?, maxAttachmentSize: Int64? = nil
+        additionalTypes: [TypeRules], previous: ServerHarness?, maxAttachmentSize: Int64? = nil, limits: ClientLimits? = nil
     ) async throws -> ServerHarness {
         let dataDirectory = directory.appendingPathComponent("data", isDirectory: true)
         var configuration = DaemonConfiguration(
@@ -139,6 +140,7 @@ final class ServerHarness: Sendable {
         )
         configuration.openAuthorization = openAuthorization
         if let maxAttachmentSize { configuration.maxAttachmentSize = maxAttachmentSize }
+        if let limits { configuration.limits = limits }
         let services = try await SalusServices.open(configuration, logger: logger, additionalTypes: additionalTypes)
         return ServerHarness(
             directory: directory, dataDirectory: dataDirectory, services: services, logger: logger,

@@ -40,7 +40,7 @@ actor AppEndpoints {
         }
         try await server.listen(
             unixSocketPath: path, router: router,
-            listener: ListenerInfo(label: "app", attributes: ["app-id": appID]),
+            listener: SalusServices.launchedAppListener(appID),
             permissions: permissions, groupID: groupID)
         paths[appID] = path
         engine.apps.setEndpoint(path, for: appID)

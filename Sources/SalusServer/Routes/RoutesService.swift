@@ -14,7 +14,10 @@ import SalusWire
 ///    committed in one transaction when the client ends its stream; a stream that fails, is
 ///    cancelled or carries one refused location saves nothing, so no reader ever sees half a
 ///    route. Memory per call is bounded by `WorkoutRouteValue.maximumLocationCount` (about
-///    15 MB at the limit); beyond it the call fails with RESOURCE_EXHAUSTED.
+///    15 MB at the limit); beyond it the call fails with RESOURCE_EXHAUSTED. The locations
+///    gathered count against the app's buffered bytes (`maxBufferedBytesPerApp`), so one app's
+///    routes saved at once hold at most that; a chunk beyond it fails the call with
+///    RESOURCE_EXHAUSTED naming `bufferedBytesPerApp`, and what the call gathered is freed.
 /// 2. **Saving needs share permission for HKWorkoutRouteTypeIdentifier and read access to the
 ///    workout, and its locations lie inside the workout give or take a minute** (its own workouts always; another app's with read permission for workouts): an
 ///    app attaches a route only to a workout it can see, and a workout it may not read and one
@@ -44,7 +47,7 @@ package struct RoutesService: Sendable {
     package func register(into router: inout RPCRouter) {
         router.registerClientStreaming(SalusMethods.Routes.saveRoute, onEventLoop: false) {
             (messages: RPCRequestStream<Salus_V1_SaveRouteMessage>, context) -> Salus_V1_SaveRouteResponse in
-            try await self.saveRoute(messages, caller: try Caller.resolve(context))
+            try await self.saveRoute(messages, caller: try Caller.resolve(context), context: context)
         }
         router.registerServerStreaming(SalusMethods.Routes.readRoute, onEventLoop: false) {
             (request: Salus_V1_ReadRouteRequest, writer: RPCWriter<Salus_V1_RouteLocationBatch>, context) in
@@ -85,7 +88,7 @@ package struct RoutesService: Sendable {
 
     // MARK: Methods
 
-    func saveRoute(_ messages: RPCRequestStream<Salus_V1_SaveRouteMessage>, caller: Caller) async throws
+    func saveRoute(_ messages: RPCRequestStream<Salus_V1_SaveRouteMessage>, caller: Caller, context: ServerContext) async throws
         -> Salus_V1_SaveRouteResponse
     {
         var iterator = messages.makeAsyncIterator()
@@ -132,6 +135,8 @@ package struct RoutesService: Sendable {
                     reason: .resourceExhausted, field: "locations", value: "more than \(limit) locations",
                     expected: "at most \(limit) locations in a route")
             }
+            // Counted against the app's buffered bytes until the call ends (rule 1).
+            try context.reserveBuffer(batch.locations.count * MemoryLayout<RouteLocation>.stride, for: "the locations of routes being saved")
             route.locations += batch.locations.map(RouteLocation.init(wire:))
             index += 1
         }
