@@ -24,6 +24,9 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case importer
     /// An HL7 CDA document: the check and the fields read from it.
     case cda
+    /// Reads by an app denied some types, with a random predicate, in a store where those types
+    /// hold data and in one where they hold none: the answers must be the same bytes.
+    case authorization
 
     /// Runs the harness on one input.
     package func run(_ bytes: UnsafeRawBufferPointer) {
@@ -35,6 +38,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .metadata: MetadataHarness.run(bytes)
         case .importer: ImporterHarness.run(bytes)
         case .cda: CDAHarness.run(bytes)
+        case .authorization: AuthorizationHarness.run(bytes)
         }
     }
 
