@@ -40,9 +40,15 @@ struct Backup: AdminCommand {
 
     func run(client: RPCClient) async throws {
         let partial = file + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let handle = FileHandle(forWritingAtPath: partial)
-        else { throw CommandFailure("cannot write \(partial)") }
+        // Private from its creation (0600, O_EXCL): another user must not open it while it is
+        // filled. A partial file of an earlier run is replaced.
+        unlink(partial)
+        let handle: FileHandle
+        do {
+            handle = try PrivateFiles.createFileHandle(partial)
+        } catch {
+            throw CommandFailure("cannot write the backup: \(error)")
+        }
         let line = ProgressLine()
         var received: UInt64 = 0
         var size: UInt64 = 0
@@ -72,6 +78,7 @@ struct Backup: AdminCommand {
             unlink(partial)
             throw CommandFailure("backup failed: the daemon sent \(received) of \(size) bytes and no manifest")
         }
+        // verify makes this folder itself, 0700, and refuses one that exists (PrivateFiles).
         let check = FileManager.default.temporaryDirectory.appendingPathComponent("salus-verify-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: check) }
         let manifest: BackupManifest

@@ -228,3 +228,207 @@ final class WritersState: Sendable {
     let saves = Atomic<Int>(0)
     let stop = Atomic<Bool>(false)
 }
+
+/// A backup archive changed as an attacker would: a manifest entry, an extra entry, an entry type.
+struct CraftedArchive: Sendable, CustomTestStringConvertible {
+    /// What the test names the attack by.
+    var name: String
+    /// Names appended to the manifest's `covered` (`{victim}` is the sibling folder's absolute path).
+    var covered: [String] = []
+    /// An extra file entry listed in `files[]` under this path (`{victim}` as above).
+    var filePath: String? = nil
+    /// The extra entry is a symbolic link to this target instead of a file.
+    var symlinkTarget: String? = nil
+    /// An entry of the archive added a second time under this path (listed once).
+    var duplicateEntry: String? = nil
+    /// The field the refusal must name.
+    var field: String
+    /// The value the refusal must quote (`{victim}` as above).
+    var value: String
+
+    var testDescription: String { name }
+}
+
+extension BackupTests {
+    static let craftedArchives: [CraftedArchive] = [
+        .init(name: "covered ../victim", covered: ["../victim"], field: "covered[", value: "../victim"),
+        .init(name: "covered absolute", covered: ["{victim}"], field: "covered[", value: "{victim}"),
+        .init(name: "covered inner ..", covered: ["attachments/../../victim"], field: "covered[", value: "attachments/../../victim"),
+        .init(name: "covered empty", covered: [""], field: "covered[", value: ""),
+        .init(name: "covered .", covered: ["."], field: "covered[", value: "."),
+        .init(name: "covered ..", covered: [".."], field: "covered[", value: ".."),
+        .init(name: "covered NUL", covered: ["victim\u{0}"], field: "covered[", value: "victim\u{0}"),
+        .init(name: "covered backslash", covered: ["..\\victim"], field: "covered[", value: "..\\victim"),
+        .init(name: "covered hidden bookkeeping", covered: [".database-check"], field: "covered[", value: ".database-check"),
+        .init(name: "covered aside name", covered: ["salus.sqlite.before-restore"], field: "covered[", value: "salus.sqlite.before-restore"),
+        .init(name: "covered very long", covered: [String(repeating: "a", count: 300)], field: "covered[", value: String(repeating: "a", count: 300)),
+        .init(name: "file ../victim/x", filePath: "../victim/x", field: "files[", value: "../victim/x"),
+        .init(name: "file absolute", filePath: "{victim}/x", field: "files[", value: "{victim}/x"),
+        .init(name: "file empty segment", filePath: "attachments//x", field: "files[", value: "attachments//x"),
+        .init(name: "file . segment", filePath: "./x", field: "files[", value: "./x"),
+        .init(name: "file trailing /", filePath: "attachments/", field: "files[", value: "attachments/"),
+        .init(name: "file backslash", filePath: "attachments\\..\\..\\victim", field: "files[", value: "attachments\\..\\..\\victim"),
+        .init(name: "file too deep", filePath: "attachments/a/b", field: "files[", value: "attachments/a/b"),
+        .init(name: "symbolic link entry", filePath: "attachments/link", symlinkTarget: "../../victim/keep", field: "attachments/link", value: "symbolic link"),
+        .init(name: "duplicate entry", duplicateEntry: "salus.sqlite", field: "salus.sqlite", value: "twice"),
+        .init(name: "names differing by case", filePath: "SALUS.SQLITE", field: "files[", value: "SALUS.SQLITE"),
+    ]
+
+    /// A backup of a store with a few steps in `server`'s data folder (the daemon stopped after).
+    static func smallBackup() async throws -> (server: ServerHarness, archive: URL) {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let app = try await server.app("org.example.steps")
+        try await Self.saveSteps(app, count: 3, from: 1_700_000_000_000_000)
+        await app.close()
+        let owner = try await server.owner()
+        let archive = server.directory.appendingPathComponent("backup.zip")
+        _ = try await Self.backup(owner, to: archive)
+        await owner.close()
+        await server.stop()
+        return (server, archive)
+    }
+
+    /// Writes `archive` changed as `crafted` says to `target`.
+    static func forge(_ archive: URL, _ crafted: CraftedArchive, victim: String, into target: URL) throws {
+        func fill(_ text: String) -> String { text.replacingOccurrences(of: "{victim}", with: victim) }
+        let original = try Archive(url: archive, accessMode: .read)
+        let copy = try Archive(url: target, accessMode: .create)
+        func add(_ path: String, _ content: Data, type: Entry.EntryType = .file) throws {
+            try copy.addEntry(with: path, type: type, uncompressedSize: Int64(content.count)) { position, size in
+                content.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        var manifestData = Data()
+        _ = try original.extract(try #require(original[BackupManifest.fileName])) { manifestData.append($0) }
+        var manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+        manifest["covered"] = (manifest["covered"] as? [String] ?? []) + crafted.covered.map(fill)
+        let extra = Data("not the victim's".utf8)
+        if let path = crafted.filePath.map(fill) {
+            let content = crafted.symlinkTarget.map { Data($0.utf8) } ?? extra
+            var digest = SHA256Digest()
+            digest.update(content)
+            var files = manifest["files"] as? [[String: Any]] ?? []
+            files.append(["path": path, "size": content.count, "sha256": digest.hexDigest(), "isDatabase": false])
+            manifest["files"] = files
+        }
+        try add(BackupManifest.fileName, try JSONSerialization.data(withJSONObject: manifest))
+        for entry in original where entry.path != BackupManifest.fileName {
+            var content = Data()
+            _ = try original.extract(entry) { content.append($0) }
+            try add(entry.path, content)
+            if entry.path == crafted.duplicateEntry { try add(entry.path, content) }
+        }
+        if let path = crafted.filePath.map(fill) {
+            if let target = crafted.symlinkTarget {
+                try add(path, Data(target.utf8), type: .symlink)
+            } else {
+                try add(path, extra)
+            }
+        }
+    }
+
+    /// Every file under `folder` with its bytes, by relative path (links as their target).
+    static func tree(_ folder: String) -> [String: Data] {
+        var contents: [String: Data] = [:]
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [:] }
+        while let path = enumerator.nextObject() as? String {
+            let full = folder + "/" + path
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full) {
+                contents[path] = Data(("-> " + target).utf8)
+            } else {
+                contents[path] = FileManager.default.contents(atPath: full) ?? Data("<folder>".utf8)
+            }
+        }
+        return contents
+    }
+
+    @Test("a crafted archive restored with --force is refused naming the field and value; the sibling folder and the data folder are left as they were",
+          arguments: BackupTests.craftedArchives)
+    func craftedArchiveRefused(crafted: CraftedArchive) async throws {
+        let (server, archive) = try await Self.smallBackup()
+        defer { try? FileManager.default.removeItem(at: server.directory) }
+        let victim = server.directory.appendingPathComponent("victim").path
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        try Data("the victim's".utf8).write(to: URL(fileURLWithPath: victim + "/keep"))
+        let forged = server.directory.appendingPathComponent("forged.zip")
+        try Self.forge(archive, crafted, victim: victim, into: forged)
+
+        let data = server.dataDirectory.path
+        let dataBefore = Self.tree(data)
+        let victimBefore = Self.tree(victim)
+        let siblingsBefore = try FileManager.default.contentsOfDirectory(atPath: server.directory.path).sorted()
+        let value = crafted.value.replacingOccurrences(of: "{victim}", with: victim)
+        #expect {
+            try BackupArchive.restore(archivePath: forged.path, dataDirectory: data, force: true)
+        } throws: { error in
+            let message = "\(error)"
+            // The value quoted with its escapes (`"victim\0"`), or a word of the reason.
+            let named = message.contains(crafted.field) && (message.contains(value.debugDescription) || message.contains(value))
+            if !named { Issue.record("the refusal does not name \(crafted.field) and \(value.debugDescription): \(message)") }
+            return named && message.contains(forged.path)
+        }
+        #expect(Self.tree(victim) == victimBefore, "the sibling folder is left as it was")
+        #expect(FileManager.default.fileExists(atPath: victim + "/keep"))
+        #expect(Self.tree(data) == dataBefore, "a refused restore changes nothing in the data folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.directory.path).sorted() == siblingsBefore)
+    }
+
+    @Test("a backup made by this build passes every check of the archive's paths and restores")
+    func validArchiveRestores() async throws {
+        let (server, archive) = try await Self.smallBackup()
+        defer { try? FileManager.default.removeItem(at: server.directory) }
+        let manifest = try BackupArchive.restore(archivePath: archive.path, dataDirectory: server.dataDirectory.path, force: true)
+        #expect(manifest.samplesPerType == [S.steps: 3])
+        #expect(manifest.covered.contains("attachments") && manifest.covered.contains("salus.sqlite"))
+    }
+
+    @Test("under umask 022 the folder a verify unpacks into is 0700 and every file in it 0600; a folder that exists already is refused")
+    func verifyFolderIsPrivate() async throws {
+        let (server, archive) = try await Self.smallBackup()
+        defer { try? FileManager.default.removeItem(at: server.directory) }
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let check = server.directory.appendingPathComponent("check").path
+        let manifest = try BackupArchive.verify(archivePath: archive.path, into: check)
+        func mode(_ path: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        #expect(try mode(check) == 0o700)
+        #expect(!manifest.files.isEmpty)
+        for file in manifest.files {
+            #expect(try mode(check + "/" + file.path) == 0o600, "\(file.path)")
+        }
+        for folder in Set(manifest.files.compactMap { $0.path.contains("/") ? String($0.path.split(separator: "/")[0]) : nil }) {
+            #expect(try mode(check + "/" + folder) == 0o700, "\(folder)")
+        }
+        // Someone else's folder (or a link) at the name: refused, never written into.
+        let taken = server.directory.appendingPathComponent("taken").path
+        try FileManager.default.createDirectory(atPath: taken, withIntermediateDirectories: true)
+        #expect(throws: (any Error).self) { try BackupArchive.verify(archivePath: archive.path, into: taken) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: taken).isEmpty)
+    }
+}
+
+extension BackupTests {
+    static let restoreSeeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/restore")
+
+    @Test("the restore fuzz harness's seeds: `valid` restores, every crafted one is refused")
+    func restoreSeeds() throws {
+        let folder = try ServerHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.restoreSeeds.path).sorted()
+        #expect(names.contains("valid") && names.count > 10)
+        for name in names {
+            let data = folder.appendingPathComponent(name).path
+            let archive = Self.restoreSeeds.appendingPathComponent(name).path
+            if name == "valid" {
+                let manifest = try BackupArchive.restore(archivePath: archive, dataDirectory: data, force: true)
+                #expect(manifest.samplesPerType == ["HKQuantityTypeIdentifierStepCount": 3])
+                #expect(FileManager.default.fileExists(atPath: data + "/attachments/0190C2A4-0000-7000-8000-000000000001"))
+            } else {
+                #expect(throws: BackupError.self, "\(name)") { try BackupArchive.restore(archivePath: archive, dataDirectory: data, force: true) }
+            }
+        }
+    }
+}

@@ -15,13 +15,21 @@ import Glibc
 ///    sample database's snapshot: a file is published before the row that names it commits, so
 ///    every attachment the snapshot names is present unless it was both published and removed
 ///    during the backup.
-/// 2. An archive is trusted only after ``verify(archivePath:into:)``: every file the manifest
-///    lists is present with its size and SHA-256, nothing else is, every database passes
-///    `PRAGMA integrity_check`, and the sample database's counts per type and last change match
-///    the manifest. `create` verifies what it wrote; `restore` verifies before touching anything.
+/// 2. An archive is trusted only after ``verify(archivePath:into:)``: every path in it (each
+///    entry's name, each `files[].path` and `covered` name of the manifest) passes
+///    ``ArchivePath`` (one check for all of them), every entry is a regular file listed once,
+///    every file the manifest lists is present with its size and SHA-256, nothing else is, every
+///    database passes `PRAGMA integrity_check`, and the sample database's counts per type and
+///    last change match the manifest. `create` verifies what it wrote; `restore` verifies before
+///    touching anything. Why the paths first: a restore moves aside and replaces the names the
+///    archive gives, so a name outside the data folder would be removed (`"../victim"` was).
 /// 3. A restore moves each current file aside as `NAME.before-restore`, renames the verified
 ///    files into place, and removes the old ones only when every rename succeeded; on a failure
 ///    it puts the old files back. Why: the data folder is never left half old, half new.
+/// 4. Every folder and file made from an archive is private from its creation (``PrivateFiles``:
+///    folders 0700, files 0600 created with `O_EXCL | O_NOFOLLOW`), and unpacking writes only
+///    into a folder it has just made. Why: `salusctl backup` unpacks into `$TMPDIR`, where other
+///    users could open a file in the moment between a wide creation and a `chmod`.
 package enum BackupArchive {
     /// The sample database's file name in the data folder.
     package static let storeName = "salus.sqlite"
@@ -40,8 +48,9 @@ package enum BackupArchive {
     ) throws -> BackupManifest {
         let fileManager = FileManager.default
         let staging = dataDirectory + "/.backup-\(UUID().uuidString)"
-        try fileManager.createDirectory(atPath: staging + "/" + attachmentsName, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(staging)
         defer { try? fileManager.removeItem(atPath: staging) }
+        try PrivateFiles.makeFolder(staging + "/" + attachmentsName)
 
         linkAttachments(from: dataDirectory + "/" + attachmentsName, to: staging + "/" + attachmentsName)
         for name in databases where fileManager.fileExists(atPath: dataDirectory + "/" + name) {
@@ -73,7 +82,7 @@ package enum BackupArchive {
 
         progress("writing \(archivePath)")
         unlink(archivePath)
-        let archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .create)
+        let archive = try createArchive(at: archivePath)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -96,10 +105,23 @@ package enum BackupArchive {
         return manifest
     }
 
-    /// Checks the archive at `archivePath` (rule 2), extracting it into `directory` (created;
-    /// the caller removes it), and returns its manifest.
+    /// A new, empty zip archive at `path`, which must not exist, private (0600, ``PrivateFiles``)
+    /// from its creation: ZIPFoundation's `.create` makes it with the umask's mode.
+    package static func createArchive(at path: String) throws -> Archive {
+        // An empty zip is its end-of-central-directory record alone.
+        try PrivateFiles.write(Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)), to: path)
+        return try Archive(url: URL(fileURLWithPath: path), accessMode: .update)
+    }
+
+    /// The largest `manifest.json` read, in bytes (about 400,000 files at some 160 bytes each):
+    /// a crafted manifest cannot fill memory.
+    package static let maximumManifestSize = 64 << 20
+
+    /// Checks the archive at `archivePath` (rule 2), unpacking it into `directory`, which it
+    /// makes with mode 0700 and which must not exist (rule 4; the caller removes it), and
+    /// returns its manifest.
     ///
-    /// Throws ``BackupError`` naming the archive and the file that failed and how.
+    /// Throws ``BackupError`` naming the archive, the file or manifest field that failed and how.
     package static func verify(archivePath: String, into directory: String) throws -> BackupManifest {
         let archive: Archive
         do {
@@ -107,13 +129,32 @@ package enum BackupArchive {
         } catch {
             throw BackupError("\(archivePath) is not a readable zip archive: \(error)")
         }
-        guard let manifestEntry = archive[BackupManifest.fileName] else {
+        // Every entry a regular file, under one name once: ZIPFoundation's lookup by name returns
+        // the first of two, and a link or folder entry is nothing `create` writes.
+        var entries: [String: Entry] = [:]
+        for entry in archive {
+            let path = entry.path
+            guard entry.type == .file else {
+                throw BackupError(
+                    "\(archivePath): \(path.debugDescription) is a \(entry.type == .symlink ? "symbolic link" : "folder") entry; "
+                        + "a backup holds regular files only")
+            }
+            guard entries.updateValue(entry, forKey: path) == nil else {
+                throw BackupError("\(archivePath): holds \(path.debugDescription) twice; a backup holds each file once")
+            }
+        }
+        guard let manifestEntry = entries[BackupManifest.fileName] else {
             throw BackupError("\(archivePath) is not a Salus backup: it has no \(BackupManifest.fileName)")
         }
         var manifestData = Data()
         let manifest: BackupManifest
         do {
-            _ = try archive.extract(manifestEntry) { manifestData.append($0) }
+            _ = try archive.extract(manifestEntry) { chunk in
+                manifestData.append(chunk)
+                guard manifestData.count <= maximumManifestSize else {
+                    throw BackupError("it is larger than \(maximumManifestSize) bytes")
+                }
+            }
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             manifest = try decoder.decode(BackupManifest.self, from: manifestData)
@@ -123,31 +164,58 @@ package enum BackupArchive {
         guard manifest.format == 1 else {
             throw BackupError("\(archivePath): backup format \(manifest.format) is not known to this build; expected 1")
         }
-        let listed = Set(manifest.files.map(\.path))
-        for entry in archive where entry.path != BackupManifest.fileName && entry.type == .file {
-            guard listed.contains(entry.path) else {
-                throw BackupError("\(archivePath): holds \(entry.path), which \(BackupManifest.fileName) does not list")
+        try checkPaths(of: manifest, archivePath: archivePath)
+        for path in entries.keys.sorted() where path != BackupManifest.fileName {
+            guard manifest.files.contains(where: { $0.path == path }) else {
+                throw BackupError("\(archivePath): holds \(path.debugDescription), which \(BackupManifest.fileName) does not list")
             }
         }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+
+        do {
+            try PrivateFiles.makeFolder(directory)
+        } catch {
+            throw BackupError("cannot unpack \(archivePath): \(error)")
+        }
+        var folders: Set<Substring> = []
         for file in manifest.files {
-            guard !file.path.hasPrefix("/"), !file.path.split(separator: "/").contains("..") else {
-                throw BackupError("\(archivePath): \(file.path) is not a path inside the data folder")
-            }
-            guard let entry = archive[file.path] else {
+            guard let entry = entries[file.path] else {
                 throw BackupError("\(archivePath): \(file.path) is listed in \(BackupManifest.fileName) but missing")
             }
+            let segments = file.path.split(separator: "/")
             let target = directory + "/" + file.path
+            let descriptor: Int32
             do {
-                _ = try archive.extract(entry, to: URL(fileURLWithPath: target))
+                if segments.count == 2, folders.insert(segments[0]).inserted {
+                    try PrivateFiles.makeFolder(directory + "/" + segments[0])
+                }
+                descriptor = try PrivateFiles.createFile(target)
+            } catch {
+                throw BackupError("\(archivePath): cannot unpack \(file.path): \(error)")
+            }
+            defer { close(descriptor) }
+            var size: Int64 = 0
+            var digest = SHA256Digest()
+            do {
+                _ = try archive.extract(entry) { chunk in
+                    size += Int64(chunk.count)
+                    // Inflating stops at the size listed: a small archive cannot fill the disk.
+                    guard size <= file.size else { throw Oversized() }
+                    digest.update(chunk)
+                    try writeAll(chunk, to: descriptor, path: target)
+                }
+            } catch let error as BackupError {
+                throw error
+            } catch is Oversized {
+                throw BackupError(
+                    "\(archivePath): \(file.path) does not match \(BackupManifest.fileName): it holds more than the "
+                        + "\(file.size) bytes listed")
             } catch {
                 throw BackupError("\(archivePath): \(file.path) is damaged: \(error)")
             }
-            let size = (try FileManager.default.attributesOfItem(atPath: target)[.size] as? NSNumber)?.int64Value ?? -1
-            let digest = try SHA256Digest.file(target)
-            guard size == file.size, digest == file.sha256 else {
+            let sha256 = digest.hexDigest()
+            guard size == file.size, sha256 == file.sha256 else {
                 throw BackupError(
-                    "\(archivePath): \(file.path) does not match \(BackupManifest.fileName): \(size) bytes with SHA-256 \(digest); "
+                    "\(archivePath): \(file.path) does not match \(BackupManifest.fileName): \(size) bytes with SHA-256 \(sha256); "
                         + "expected \(file.size) bytes with SHA-256 \(file.sha256)")
             }
             if file.isDatabase {
@@ -167,12 +235,54 @@ package enum BackupArchive {
         return manifest
     }
 
+    /// Checks every `files[].path` and `covered` name of `manifest` with ``ArchivePath`` and
+    /// refuses a file listed twice, also when two paths differ only by case (one file on a
+    /// case-insensitive file system), or listed with a negative size.
+    private static func checkPaths(of manifest: BackupManifest, archivePath: String) throws(BackupError) {
+        var seen: [String: String] = [:]
+        for (index, file) in manifest.files.enumerated() {
+            let field = "\(BackupManifest.fileName) files[\(index)].path"
+            try ArchivePath.check(file.path, as: .file, field: field, archive: archivePath)
+            if let other = seen.updateValue(file.path, forKey: file.path.lowercased()) {
+                let reason = other == file.path ? "it is listed twice" : "it differs from \(other.debugDescription) only by case"
+                throw BackupError("\(archivePath): \(field) is \(file.path.debugDescription): \(reason); expected each file once")
+            }
+            guard file.size >= 0 else {
+                throw BackupError("\(archivePath): \(BackupManifest.fileName) files[\(index)].size is \(file.size); expected 0 or more")
+            }
+        }
+        for (index, name) in manifest.covered.enumerated() {
+            try ArchivePath.check(name, as: .name, field: "\(BackupManifest.fileName) covered[\(index)]", archive: archivePath)
+        }
+    }
+
+    /// Thrown from the unpacking of a file that holds more than the manifest lists.
+    private struct Oversized: Error {}
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw BackupError("cannot write \(path): \(String(cString: strerror(errno)))")
+                }
+                offset += count
+            }
+        }
+    }
+
     /// Replaces the files of `dataDirectory` with the backup at `archivePath` (rule 3), after
     /// verifying it; refuses a store whose last change is later than the backup's unless
     /// `force`. The daemon must not be running on `dataDirectory`.
     package static func restore(archivePath: String, dataDirectory: String, force: Bool) throws -> BackupManifest {
         let fileManager = FileManager.default
-        try fileManager.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try PrivateFiles.ensureFolder(dataDirectory)
+        } catch {
+            throw BackupError("cannot restore into \(dataDirectory): \(error)")
+        }
         let staging = dataDirectory + "/.restore-\(UUID().uuidString)"
         defer { try? fileManager.removeItem(atPath: staging) }
         let manifest = try verify(archivePath: archivePath, into: staging)
@@ -187,24 +297,27 @@ package enum BackupArchive {
             }
         }
 
-        var names = manifest.covered
+        // Every name here passed ArchivePath in verify: one segment, inside the data folder. What
+        // is placed is what verify unpacked and checked, nothing the checks left beside it.
+        var incoming: [String] = []
         for file in manifest.files {
             let top = String(file.path.split(separator: "/").first ?? "")
-            if !names.contains(top) { names.append(top) }
+            if !incoming.contains(top) { incoming.append(top) }
         }
+        var names = manifest.covered.filter { !incoming.contains($0) } + incoming
         for database in manifest.files where database.isDatabase {
             names += [database.path + "-wal", database.path + "-shm"]
         }
         var movedAside: [String] = []
         var placed: [String] = []
         do {
-            for name in names where fileManager.fileExists(atPath: dataDirectory + "/" + name) {
+            for name in Set(names).sorted() where fileManager.fileExists(atPath: dataDirectory + "/" + name) {
                 let aside = dataDirectory + "/" + name + asideSuffix
                 try? fileManager.removeItem(atPath: aside)
                 try rename(dataDirectory + "/" + name, aside)
                 movedAside.append(name)
             }
-            for name in names where fileManager.fileExists(atPath: staging + "/" + name) {
+            for name in incoming where fileManager.fileExists(atPath: staging + "/" + name) {
                 try rename(staging + "/" + name, dataDirectory + "/" + name)
                 placed.append(name)
             }
