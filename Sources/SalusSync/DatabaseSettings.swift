@@ -2,12 +2,27 @@ import Foundation
 import Logging
 import PostgresNIO
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where the PostgreSQL server is and how to reach it, read from a connection string.
 ///
-/// **Rule: the connection string comes from a file or the environment, never the command line.**
-/// Why: a command line is visible to every user of the machine (`ps`, `/proc/PID/cmdline`), and
-/// the string usually carries a password. `salus-sync` reads `--database-file PATH` or the
-/// `SALUS_SYNC_DATABASE` variable and has no option that takes the string itself.
+/// Rules:
+/// 1. The connection string comes from a file, a systemd credential or the environment, never
+///    the command line. Why: a command line is visible to every user of the machine (`ps`,
+///    `/proc/PID/cmdline`), and the string usually carries a password. `salus-sync` has no option
+///    that takes the string itself.
+/// 2. A file is preferred: `--database-file PATH`, else the credential ``credentialName`` in
+///    `$CREDENTIALS_DIRECTORY` (systemd's `LoadCredential=`), else ``environmentVariable``.
+///    Why: a process's environment is readable by the same user's other processes and by root
+///    (`ps e`, `/proc/PID/environ`), is inherited by every child, and ends up in crash reports
+///    and service dumps; a file is read once and kept nowhere else.
+/// 3. A file that its group or other users may read or write is refused, naming its mode and
+///    the fix (`chmod 600`). Why: the password in it would be theirs.
+/// 4. No error echoes a value of the string: errors name the parameter (a misspelt one by its
+///    key when the key looks like one, else by its position) and what was expected. Why: a
+///    value may be the password, or part of it after a quoting mistake, and errors go to logs.
 ///
 /// Two spellings are accepted, as libpq's: a URL
 /// (`postgresql://user:password@host:5432/db?sslmode=verify-full&sslrootcert=/etc/ca.pem`) and
@@ -62,24 +77,86 @@ package struct DatabaseSettings: Sendable, Hashable {
 
     /// The name of the environment variable that may hold the connection string.
     package static let environmentVariable = "SALUS_SYNC_DATABASE"
+    /// The name of the systemd credential that may hold the connection string, read from
+    /// `$CREDENTIALS_DIRECTORY` (`LoadCredential=salus-sync-database:PATH`).
+    package static let credentialName = "salus-sync-database"
+    /// The environment variable systemd sets to the folder of a service's credentials.
+    package static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"
 
-    /// The settings from `--database-file` when given, else from ``environmentVariable``.
+    /// The settings from `--database-file` when given, else from the credential
+    /// ``credentialName`` in `$CREDENTIALS_DIRECTORY` when it is there, else from
+    /// ``environmentVariable`` (rule 2). A file must be private to its owner (rule 3).
     package static func load(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) -> DatabaseSettings {
         if let file {
-            let text: String
-            do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw SyncError(.configuration, "cannot read the connection string", field: "--database-file", value: file, expected: "a readable file holding a PostgreSQL connection string")
+            return try parse(try readPrivateFile(file, field: "--database-file"), origin: file)
+        }
+        if let folder = environment[credentialsDirectoryVariable], !folder.isEmpty {
+            let path = folder + "/" + credentialName
+            if access(path, F_OK) == 0 {
+                return try parse(try readPrivateFile(path, field: "$\(credentialsDirectoryVariable)/\(credentialName)"), origin: path)
             }
-            return try parse(text.trimmingCharacters(in: .whitespacesAndNewlines), origin: file)
         }
         guard let text = environment[environmentVariable], !text.isEmpty else {
             throw SyncError(
                 .configuration, "no connection string", field: environmentVariable, value: "",
-                expected: "--database-file PATH or \(environmentVariable) set to a PostgreSQL connection string")
+                expected: "--database-file PATH (a file only you may read), a systemd credential \(credentialName) "
+                    + "in $\(credentialsDirectoryVariable), or \(environmentVariable) set to a PostgreSQL connection string")
         }
         return try parse(text, origin: environmentVariable)
+    }
+
+    /// The longest connection-string file read, in bytes.
+    static let maximumFileSize = 64 * 1024
+
+    /// The text of the file at `path`, trimmed, after checking that it is a regular file that
+    /// neither its group nor others may use (rule 3); `field` names where the path came from.
+    static func readPrivateFile(_ path: String, field: String) throws(SyncError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SyncError(
+                .configuration, "cannot read the connection string: \(String(cString: strerror(errno)))", field: field, value: path,
+                expected: "a readable file holding a PostgreSQL connection string")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw SyncError(.configuration, "not a regular file", field: field, value: path, expected: "a file holding a PostgreSQL connection string")
+        }
+        let mode = status.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw SyncError(
+                .configuration, "the connection string's file is open to other users (mode \(String(mode, radix: 8)))", field: field,
+                value: path, expected: "a file only its owner may read or write: chmod 600 \(path)")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= maximumFileSize {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw SyncError(
+                    .configuration, "cannot read the connection string: \(String(cString: strerror(errno)))", field: field, value: path,
+                    expected: "a readable file holding a PostgreSQL connection string")
+            }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        guard bytes.count <= maximumFileSize else {
+            throw SyncError(.configuration, "the file is larger than \(maximumFileSize) bytes", field: field, value: path, expected: "a PostgreSQL connection string")
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The parameters a connection string may set.
+    static let parameterNames = ["host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "connect_timeout", "application_name"]
+
+    /// How an error names the parameter `key`, the `position`th of the string (rule 4): by its
+    /// key when it is a known one, or (`unknownByKey`) looks like one (up to 32 lower-case
+    /// letters and underscores: a misspelling), else by its position.
+    static func parameter(_ key: String, position: Int, unknownByKey: Bool) -> String {
+        if parameterNames.contains(key) { return key }
+        if unknownByKey, (1...32).contains(key.count), key.allSatisfy({ ("a"..."z").contains($0) || $0 == "_" }) { return key }
+        return "parameter \(position)"
     }
 
     /// Parses a URL or key=value connection string; `origin` names where it came from in errors.
@@ -91,13 +168,13 @@ package struct DatabaseSettings: Sendable, Hashable {
             pairs = try keywordPairs(text, origin: origin)
         }
         var settings = DatabaseSettings(user: ProcessInfo.processInfo.environment["USER"] ?? "postgres")
-        for (key, value) in pairs {
+        for (index, (key, value)) in pairs.enumerated() {
             switch key {
             case "host":
                 if value.hasPrefix("/") { settings.socketDirectory = value; settings.host = nil } else if !value.isEmpty { settings.host = value }
             case "port":
                 guard let port = Int(value), (1...65535).contains(port) else {
-                    throw SyncError(.configuration, "bad port", field: "\(origin): port", value: value, expected: "a number from 1 to 65535")
+                    throw SyncError(.configuration, "bad port", field: "\(origin): port", expected: "a number from 1 to 65535")
                 }
                 settings.port = port
             case "user": settings.user = value
@@ -106,7 +183,7 @@ package struct DatabaseSettings: Sendable, Hashable {
             case "sslmode":
                 guard let mode = TLSMode(rawValue: value) else {
                     throw SyncError(
-                        .configuration, "unknown sslmode", field: "\(origin): sslmode", value: value,
+                        .configuration, "unknown sslmode", field: "\(origin): sslmode",
                         expected: TLSMode.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 settings.tlsMode = mode
@@ -114,8 +191,9 @@ package struct DatabaseSettings: Sendable, Hashable {
             case "connect_timeout", "application_name": break
             default:
                 throw SyncError(
-                    .configuration, "unknown connection parameter", field: "\(origin): \(key)", value: value,
-                    expected: "host, port, user, password, dbname, sslmode, sslrootcert, connect_timeout or application_name")
+                    .configuration, "unknown connection parameter",
+                    field: "\(origin): \(parameter(key, position: index + 1, unknownByKey: true))",
+                    expected: parameterNames.dropLast().joined(separator: ", ") + " or " + parameterNames.last!)
             }
         }
         if settings.host == nil && settings.socketDirectory == nil { settings.host = "localhost" }
@@ -140,7 +218,10 @@ package struct DatabaseSettings: Sendable, Hashable {
             while let first = characters.first, first != "=", !first.isWhitespace { key.append(characters.removeFirst()) }
             skipSpaces()
             guard characters.first == "=" else {
-                throw SyncError(.configuration, "a parameter without a value", field: origin, value: key, expected: "key=value pairs separated by spaces")
+                throw SyncError(
+                    .configuration, "a parameter without a value",
+                    field: "\(origin): \(parameter(key, position: pairs.count + 1, unknownByKey: false))",
+                    expected: "key=value pairs separated by spaces")
             }
             characters.removeFirst()
             skipSpaces()
@@ -154,7 +235,9 @@ package struct DatabaseSettings: Sendable, Hashable {
                     value.append(next)
                 }
                 guard closed else {
-                    throw SyncError(.configuration, "an unterminated quoted value", field: "\(origin): \(key)", value: value, expected: "a closing quote")
+                    throw SyncError(
+                        .configuration, "an unterminated quoted value",
+                        field: "\(origin): \(parameter(key, position: pairs.count + 1, unknownByKey: true))", expected: "a closing quote")
                 }
             } else {
                 while let first = characters.first, !first.isWhitespace {

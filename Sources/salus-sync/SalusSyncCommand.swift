@@ -20,9 +20,15 @@ struct SalusSyncCommand: AsyncParsableCommand {
             Each of the person's machines runs it against the same server with its own --origin; \
             made the store's sync agent (salusctl apps sync-agent org.salus.sync), it also brings \
             the other machines' samples and deletions into this store. \
-            The connection string comes from --database-file or \(DatabaseSettings.environmentVariable), \
-            never the command line: postgresql://user@host/db?sslmode=verify-full&sslrootcert=ca.pem, \
-            or key=value pairs (host=/run/postgresql dbname=care).
+            The connection string never comes from the command line (every user sees it in ps). \
+            Give --database-file PATH, a file only you may read (chmod 600; a file that its group \
+            or others may read is refused); or, under systemd, the credential \(DatabaseSettings.credentialName) \
+            (LoadCredential=\(DatabaseSettings.credentialName):PATH, read from $\(DatabaseSettings.credentialsDirectoryVariable)). \
+            \(DatabaseSettings.environmentVariable) is read last, and only as a fallback: a process's environment \
+            is readable through ps e and /proc/PID/environ by your other processes and by root, and is \
+            passed to every child. The string is a URL, \
+            postgresql://user@host/db?sslmode=verify-full&sslrootcert=ca.pem, or key=value pairs \
+            (host=/run/postgresql dbname=care).
             """,
         subcommands: [Run.self, Status.self, Bench.self],
         defaultSubcommand: Run.self
@@ -31,7 +37,9 @@ struct SalusSyncCommand: AsyncParsableCommand {
 
 /// Where the server and the store are, and who this app is: every subcommand's.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A file holding the PostgreSQL connection string.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "A file holding the PostgreSQL connection string, mode 0600 (preferred to \(DatabaseSettings.environmentVariable), which other processes can read).",
+        valueName: "path"))
     var databaseFile: String?
 
     @Option(name: .long, help: ArgumentHelp("The daemon's app socket (default: SALUS_SOCKET, as salusctl launch sets it).", valueName: "path"))
@@ -178,7 +186,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Save step samples into the store, time their sync into a fresh person, then the lag of live changes.",
         discussion: """
             Needs a daemon that lets this app write and read steps (salusd --dev --authorization open) and \
-            a server (--database-file or \(DatabaseSettings.environmentVariable)). The bench's person is left on the server.
+            a server (--database-file, the \(DatabaseSettings.credentialName) credential or \(DatabaseSettings.environmentVariable)). The bench's person is left on the server.
             """)
 
     @Option(name: .long, help: "Samples to save and sync.")
