@@ -19,11 +19,13 @@ extension Export {
         predicate: SamplePredicate?, settings: Salus_V1_ActivitySettings
     ) async throws {
         let zipURL = URL(fileURLWithPath: output!)
-        let staging = zipURL.deletingLastPathComponent().appendingPathComponent(".\(zipURL.lastPathComponent).export.xml")
-        defer { try? FileManager.default.removeItem(at: staging) }
-        // Clinical records' resources and electrocardiograms, staged as files beside the zip.
-        let sideFolder = zipURL.deletingLastPathComponent().appendingPathComponent(".\(zipURL.lastPathComponent).files")
-        defer { try? FileManager.default.removeItem(at: sideFolder) }
+        // export.xml and the side files are staged in a private folder beside the zip, named by
+        // mkdtemp: a name nobody can guess and claim first, readable by no one else.
+        let work = URL(fileURLWithPath: try PrivateOutput.temporaryFolder(beside: zipURL.path), isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let staging = work.appendingPathComponent("export.xml")
+        // Clinical records' resources and electrocardiograms, staged as files.
+        let sideFolder = work.appendingPathComponent("files", isDirectory: true)
         var sideFiles: [String] = []
         let timeZone = TimeZone(identifier: settings.timeZone) ?? .current
         let writer: AppleHealthWriter
@@ -83,7 +85,7 @@ extension Export {
 
         try? FileManager.default.removeItem(at: zipURL)
         do {
-            let archive = try Archive(url: zipURL, accessMode: .create)
+            let archive = try PrivateOutput.zip(zipURL.path)
             try archive.addEntry(with: "apple_health_export/export.xml", fileURL: staging, compressionMethod: .deflate)
             for path in sideFiles {
                 try archive.addEntry(

@@ -13,10 +13,7 @@ extension Export {
     ) async throws {
         let sink: FileHandle
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil) else {
-                throw CommandFailure("--output: \(output) cannot be created")
-            }
-            sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            sink = try PrivateOutput.file(output)
         } else {
             sink = FileHandle.standardOutput
         }

@@ -90,13 +90,12 @@ struct Export: AdminCommand {
         switch format {
         case .jsonl:
             if let output {
-                FileManager.default.createFile(atPath: output, contents: nil)
-                sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+                sink = try PrivateOutput.file(output)
             } else {
                 sink = FileHandle.standardOutput
             }
         case .csv, .appleHealth, .fhir:
-            try FileManager.default.createDirectory(atPath: output!, withIntermediateDirectories: true)
+            try PrivateOutput.folder(output!)
             sink = FileHandle.standardOutput
         }
         // Lines are formatted on every processor while the next samples arrive, and written in
@@ -118,8 +117,7 @@ struct Export: AdminCommand {
                         if csv == nil {
                             let name = (Registry.shortNames(type.identifier).first ?? type.identifier) + ".csv"
                             let path = URL(fileURLWithPath: output!).appendingPathComponent(name).path
-                            FileManager.default.createFile(atPath: path, contents: nil)
-                            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                            let file = try PrivateOutput.file(path)
                             file.write(Data("start,end,value,unit,source,source_version,device\n".utf8))
                             csv = OrderedLineWriter(sink: file) { Self.csvLine($0, unit: unit, dates: dates) }
                         }

@@ -185,9 +185,9 @@ struct WorkoutsRoute: AdminCommand {
         let document = GPX.write(locations, name: name)
         if let gpx {
             do {
-                try document.write(to: URL(fileURLWithPath: gpx))
+                try PrivateOutput.write(document, to: gpx)
             } catch {
-                throw CommandFailure("--gpx: cannot write \(gpx): \(error.localizedDescription)")
+                throw CommandFailure("--gpx: \(error)")
             }
             print("wrote \(locations.count) points to \(gpx)")
         } else {
