@@ -9,11 +9,17 @@ import SalusModel
 ///
 /// **The check** (``parse(_:)``), with libxml2:
 /// 1. the bytes are not empty, and are well-formed XML (the parser's message and line are
-///    given otherwise); no DTD is loaded, no entity expanded and nothing fetched from the
-///    network, whatever the document declares;
-/// 2. the root element is `ClinicalDocument` in the HL7 v3 namespace `urn:hl7-org:v3` (an HTML
+///    given otherwise), nested at most 256 deep (libxml2's limit, `XML_PARSE_HUGE` never set);
+///    no DTD is loaded and nothing fetched from the network, whatever the document declares;
+/// 2. the document declares no entity: the parse stops at the first `<!ENTITY` (general or
+///    parameter, internal or external), before it is used, and the document is refused naming
+///    it and its line. Why refused rather than kept unexpanded: a CDA document has no DTD (HL7
+///    publishes an XML schema), so a declaration is a mistake or an attack (billion laughs, a
+///    reference to a local file), and a field read through an entity would not be what the
+///    bytes show. No entity is ever expanded into a stored field;
+/// 3. the root element is `ClinicalDocument` in the HL7 v3 namespace `urn:hl7-org:v3` (an HTML
 ///    page, a bare section or another XML vocabulary is refused, naming the root found);
-/// 3. each extracted field is present and not blank:
+/// 4. each extracted field is present and not blank:
 ///    - title: `ClinicalDocument/title`;
 ///    - patient: `recordTarget/patientRole/patient/name` (given names, then family names);
 ///    - author: `author/assignedAuthor/assignedPerson/name`, else the authoring device's
@@ -21,7 +27,7 @@ import SalusModel
 ///    - custodian: `custodian/assignedCustodian/representedCustodianOrganization/name`;
 ///    - effective time: `effectiveTime/@value`, an HL7 TS (`YYYYMMDD[HHMM[SS[.S+]]][±ZZZZ]`;
 ///      without an offset the time is read as UTC).
-/// 4. every instance identifier's `root` attribute is written as an OID, UUID or RUID can be
+/// 5. every instance identifier's `root` attribute is written as an OID, UUID or RUID can be
 ///    (letters, digits, dots, hyphens).
 /// Refusals are ``ValidationError``s naming `document.data` (or the element's path) with what
 /// was found and what was expected. Conformance to the C-CDA templates (section codes,
@@ -52,23 +58,55 @@ package struct CDADocument: Hashable, Sendable {
         guard data.count < Int(Int32.max) else {
             throw ValidationError(reason: .invalidValue, field: field, value: "\(data.count) bytes", expected: "a document below 2 GiB")
         }
+        // No XML_PARSE_NOENT (entities would be substituted), no XML_PARSE_DTDLOAD, no
+        // XML_PARSE_HUGE (libxml2's depth and size limits stay).
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
-        guard let parser = xmlNewParserCtxt() else {
-            throw ValidationError(reason: .invalidValue, field: field, value: "\(data.count) bytes", expected: "memory to parse the document")
+        let declared = EntityDeclaration()
+        let (parsed, wellFormed, lastError): (xmlDocPtr?, Bool, (line: Int32, message: String?, depth: Bool)) = data.withUnsafeBytes { buffer in
+            guard let parser = xmlNewParserCtxt() else { return (nil, false, (0, nil, false)) }
+            defer { xmlFreeParserCtxt(parser) }
+            // The first entity declaration stops the parse, before anything refers to it.
+            // (xmlCtxtReadMemory resets the context's state, not its handlers or `_private`.)
+            parser.pointee._private = Unmanaged.passUnretained(declared).toOpaque()
+            parser.pointee.sax.pointee.entityDecl = { context, name, type, _, _, _ in
+                guard let context else { return }
+                let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+                if let box = parser.pointee._private {
+                    let declared = Unmanaged<EntityDeclaration>.fromOpaque(box).takeUnretainedValue()
+                    if declared.name == nil {
+                        declared.name = name.map { String(cString: $0) } ?? ""
+                        declared.parameter = type == Int32(XML_INTERNAL_PARAMETER_ENTITY.rawValue)
+                            || type == Int32(XML_EXTERNAL_PARAMETER_ENTITY.rawValue)
+                        declared.line = parser.pointee.input.map { Int($0.pointee.line) } ?? 0
+                    }
+                }
+                xmlStopParser(parser)
+            }
+            let document = xmlCtxtReadMemory(
+                parser, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count), "document.xml", nil, options)
+            let error = parser.pointee.lastError
+            let message = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+            // Well-formed in the namespace sense too: an unbound prefix leaves a tree but is not
+            // XML a CDA reader can trust.
+            return (
+                document, parser.pointee.wellFormed != 0 && parser.pointee.nsWellFormed != 0,
+                (error.line, message, message?.hasPrefix("Excessive depth") == true)
+            )
         }
-        defer { xmlFreeParserCtxt(parser) }
-        let parsed = data.withUnsafeBytes { buffer in
-            xmlCtxtReadMemory(parser, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count), "document.xml", nil, options)
+        if let entity = declared.name {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw ValidationError(
+                reason: .invalidValue, field: field,
+                value: "a DTD declaring the \(declared.parameter ? "parameter " : "")entity \(entity) (line \(declared.line))",
+                expected: "a CDA document with no entity declarations (CDA documents have no DTD; entities are never expanded)")
         }
-        // Well-formed in the namespace sense too: an unbound prefix leaves a tree but is not XML
-        // a CDA reader can trust.
-        guard let document = parsed, parser.pointee.wellFormed != 0, parser.pointee.nsWellFormed != 0 else {
+        guard let document = parsed, wellFormed else {
             if let parsed { xmlFreeDoc(parsed) }
             var detail = "not well-formed XML"
-            let error = parser.pointee.lastError
-            if let message = error.message {
-                let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-                detail = "not well-formed XML (line \(error.line): \(text))"
+            if lastError.depth {
+                detail = "elements nested more than 256 deep (line \(lastError.line))"
+            } else if let text = lastError.message {
+                detail = "not well-formed XML (line \(lastError.line): \(text))"
             }
             throw ValidationError(
                 reason: .invalidValue, field: field, value: detail,
@@ -140,6 +178,13 @@ package struct CDADocument: Hashable, Sendable {
         return CDADocument(
             title: title, patientName: patient, authorName: author, custodianName: custodian, effectiveTime: effectiveTime)
     }
+}
+
+/// The first entity a document declares, noted by the parser's callback.
+final class EntityDeclaration {
+    var name: String?
+    var parameter = false
+    var line = 0
 }
 
 /// XPath evaluation over one parsed document.

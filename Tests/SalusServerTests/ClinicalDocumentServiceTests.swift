@@ -145,6 +145,62 @@ struct ClinicalDocumentServiceTests {
         await server.stop()
     }
 
+    /// Billion laughs in a CDA document: ten levels of ten references.
+    static let laughs: Data = {
+        var declarations = "<!ENTITY lol0 \"lol\">"
+        for level in 1...9 {
+            declarations += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
+        }
+        return Data(("<?xml version=\"1.0\"?>\n<!DOCTYPE ClinicalDocument [" + declarations + "]>\n"
+            + "<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><title>&lol9;</title></ClinicalDocument>").utf8)
+    }()
+
+    @Test("an app without share permission gets the authorization error before its document is read: a document the check would refuse is never parsed")
+    func permissionBeforeParsing() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
+        try await Authz.register(owner, "org.example.nogrants")
+        try await Authz.register(owner, "org.example.denied")
+        try await Authz.grant(owner, "org.example.denied", Self.cda, read: nil, share: .denied)
+        for (appID, reason) in [("org.example.nogrants", Salus_V1_ErrorReason.authorizationNotDetermined), ("org.example.denied", .authorizationDenied)] {
+            let app = try await Authz.app(server, appID)
+            for bytes in [Self.laughs, Data("not XML at all <<<".utf8), Data()] {
+                let error = await Authz.error { _ = try await Authz.save(app, [Self.document(bytes)]) }
+                #expect(error?.code == .permissionDenied, "\(appID): \(String(describing: error))")
+                #expect(error?.reason == reason, "\(appID): \(String(describing: error))")
+            }
+            await app.close()
+        }
+        #expect(try await Self.query(owner, includeData: false).isEmpty)
+        await owner.close()
+        await server.stop()
+    }
+
+    @Test("a granted app's document that declares entities is refused naming the entity; nothing is saved, nothing expanded")
+    func entitiesRefused() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await Authz.owner(server)
+        try await Authz.register(owner, "org.example.clinic")
+        try await Authz.grant(owner, "org.example.clinic", Self.cda, read: .granted, share: .granted)
+        let app = try await Authz.app(server, "org.example.clinic")
+        var forged = String(decoding: try Self.file("valid-hl7-examples", "Progress_Note.xml"), as: UTF8.self)
+        forged = forged.replacingOccurrences(of: "<ClinicalDocument", with: "<!DOCTYPE ClinicalDocument [<!ENTITY who \"Someone Else\">]>\n<ClinicalDocument")
+        forged = forged.replacingOccurrences(of: "<title>Progress Note</title>", with: "<title>&who;</title>")
+        let started = ContinuousClock.now
+        for (bytes, entity) in [(Self.laughs, "lol0"), (Data(forged.utf8), "who")] {
+            let error = await Authz.error { _ = try await Authz.save(app, [Self.document(bytes)]) }
+            #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+            #expect(error?.detail?.field == "samples[0].document.data", "\(String(describing: error))")
+            #expect(error?.detail?.value.contains("entity \(entity)") == true, "\(String(describing: error))")
+            #expect(error.map { !"\($0)".contains("Someone Else") && !"\($0)".contains("lollol") } == true)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try await Self.query(app, includeData: false).isEmpty)
+        await app.close()
+        await owner.close()
+        await server.stop()
+    }
+
     @Test("an app granted one of two documents reads exactly that one; the owner adds documents and reads them all")
     func perObject() async throws {
         let server = try await ServerHarness.start()

@@ -4,7 +4,8 @@ import SalusModel
 
 /// What the daemon does to clinical documents on their way in and out.
 ///
-/// **In** (``read(_:at:)``, after `TypeCatalog.check`): each `HKDocumentTypeIdentifierCDA`
+/// **In** (``read(_:at:)``, after `TypeCatalog.check` and the app's share permission, so an app
+/// that may not save never has its bytes parsed): each `HKDocumentTypeIdentifierCDA`
 /// sample's XML is checked with ``CDADocument/parse(_:field:)`` and its title, patient, author,
 /// custodian and effective time replace whatever the client sent, so an app cannot make a
 /// document appear to be about someone it is not. As in HealthKit, the sample's start and end

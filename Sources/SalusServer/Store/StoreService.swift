@@ -99,7 +99,6 @@ package struct StoreService: Sendable {
                 samples.append(sample)
             }
             try registry.catalog.check(samples)
-            samples = try ClinicalDocumentIntake.read(samples)
         } catch {
             throw RPCError.from(error)
         }
@@ -113,6 +112,13 @@ package struct StoreService: Sendable {
         // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
         if caller.appIDSource != .owner {
             try await authorizationCall { try authorization.checkShare(caller, types: Self.typesWritten(by: samples)) }
+        }
+        // Documents are parsed only once the caller may save them: an app without permission
+        // cannot make the daemon parse anything.
+        do throws(ValidationError) {
+            samples = try ClinicalDocumentIntake.read(samples)
+        } catch {
+            throw RPCError.from(error)
         }
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
