@@ -171,8 +171,9 @@ extension RecordMapper {
             body = String(body.dropLast(2)).trimmingCharacters(in: .whitespaces)
         }
         let parts = body.replacingOccurrences(of: ",", with: ".").split(separator: ":")
+        // Each part in its range before any arithmetic: a minute of -2^63 would overflow.
         guard parts.count == 3, var hour = Int(parts[0]), let minute = Int(parts[1]), let second = Double(parts[2]),
-              minute < 60, second < 61
+              hour >= 0, (0..<60).contains(minute), second >= 0, second < 61
         else { return nil }
         if let meridiem {
             guard (1...12).contains(hour) else { return nil }

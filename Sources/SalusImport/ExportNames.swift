@@ -54,7 +54,7 @@ package struct ExportNames: Sendable {
     /// A workout activity type as exports write it (`HKWorkoutActivityTypeRunning`); the bare
     /// number when unknown.
     package func activityType(_ raw: UInt) -> String {
-        guard let name = activityTypes[UInt32(raw)] else { return String(raw) }
+        guard let key = UInt32(exactly: raw), let name = activityTypes[key] else { return String(raw) }
         return "HKWorkoutActivityType" + Self.capitalized(name)
     }
 

@@ -48,7 +48,15 @@ package struct ExportElement: Hashable, Sendable {
 /// **Rules.**
 /// - The document type declaration is skipped before parsing, never read: the DTD that exports
 ///   carry since iOS 16 is itself broken (a missing or doubled `>`), and nothing in it is
-///   needed. No DTD is loaded, no external entity fetched, no network used.
+///   needed. ``DoctypeFilter`` finds it by XML's grammar of the prolog (comments, processing
+///   instructions, quoted literals and comments inside the DTD), so nothing placed before it
+///   lets it through. No DTD is loaded, no entity declared or expanded, no external entity
+///   fetched, no network used; should a declaration ever reach libxml2, the parse stops.
+/// - The document is held to ``ImportLimits``: elements nested deeper than `maximumDepth`
+///   below the root, an attribute longer than `maximumAttributeBytes` and markup that is still
+///   open after `maximumMarkupBytes` stop the reading with the line, the size and the limit.
+///   Why: libxml2 runs with `XML_PARSE_HUGE` (its own limits are for documents held whole, and
+///   an export is streamed), so these bounds are the reader's own.
 /// - Well-formedness errors outside the DTD stop the reading with the parser's message and line.
 /// - An error thrown by the consumer stops the parser at once and is rethrown by `feed`/`finish`.
 package final class ExportXMLReader {
@@ -69,8 +77,12 @@ package final class ExportXMLReader {
     private var failure: (any Error)?
     private var finished = false
 
+    /// The bounds the document is held to.
+    package let limits: ImportLimits
+
     /// A reader that calls `consumer` with each top-level element, in document order.
-    package init(consumer: @escaping Consumer) {
+    package init(limits: ImportLimits = .standard, consumer: @escaping Consumer) {
+        self.limits = limits
         self.consumer = consumer
     }
 
@@ -118,6 +130,22 @@ package final class ExportXMLReader {
                 guard let context else { return }
                 Unmanaged<ExportXMLReader>.fromOpaque(context).takeUnretainedValue().end()
             }
+            // The filter drops every DTD; one that reached the parser all the same is refused
+            // before anything in it is used.
+            handler.internalSubset = { context, name, _, _ in
+                guard let context else { return }
+                let reader = Unmanaged<ExportXMLReader>.fromOpaque(context).takeUnretainedValue()
+                reader.fail(ExportReadError(
+                    line: reader.currentLine, message: "a document type declaration (\(name.map { String(cString: $0) } ?? "")) the reader did not skip",
+                    expected: "an export whose DOCTYPE comes before its root element, outside comments and processing instructions"))
+            }
+            handler.entityDecl = { context, name, _, _, _, _ in
+                guard let context else { return }
+                let reader = Unmanaged<ExportXMLReader>.fromOpaque(context).takeUnretainedValue()
+                reader.fail(ExportReadError(
+                    line: reader.currentLine, message: "an entity declaration (\(name.map { String(cString: $0) } ?? ""))",
+                    expected: "no entity declarations: an export declares none"))
+            }
             let context = Unmanaged.passUnretained(self).toOpaque()
             parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, "export.xml")
             guard let parser else { throw ExportReadError(line: 0, message: "cannot create an XML parser") }
@@ -130,6 +158,19 @@ package final class ExportXMLReader {
             } ?? xmlParseChunk(parser, nil, 0, terminate ? 1 : 0)
         }
         if let failure { throw failure }
+        if status == 0, let input = parser.pointee.input, let current = input.pointee.cur, let end = input.pointee.end,
+           current.distance(to: end) > limits.maximumMarkupBytes
+        {
+            // libxml2 holds the markup it is reading until it ends: an endless attribute or
+            // comment would be held whole.
+            let failure = ExportReadError(
+                line: currentLine,
+                message: "more than \(limits.maximumMarkupBytes) bytes of one tag, comment or processing instruction, still open",
+                expected: "markup of at most \(limits.maximumMarkupBytes) bytes (an attribute of at most \(limits.maximumAttributeBytes) bytes)")
+            self.failure = failure
+            xmlStopParser(parser)
+            throw failure
+        }
         if status != 0 || parser.pointee.wellFormed == 0 {
             let error = parser.pointee.lastError
             let message = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not well-formed XML"
@@ -144,8 +185,23 @@ package final class ExportXMLReader {
         return Int(input.pointee.line)
     }
 
+    /// Stops the parser with `error`, which `feed`/`finish` throw.
+    private func fail(_ error: ExportReadError) {
+        guard failure == nil else { return }
+        failure = error
+        if let parser { xmlStopParser(parser) }
+    }
+
     private func start(_ localName: UnsafePointer<xmlChar>, attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard failure == nil else { return }
+        let elementName = String(cString: localName)
+        if rootName != nil, stack.count >= limits.maximumDepth {
+            let top = stack[0]
+            fail(ExportReadError(
+                line: currentLine, message: "elements nested more than \(limits.maximumDepth) deep inside <\(top.name)> of line \(top.line)",
+                expected: "elements nested at most \(limits.maximumDepth) deep below HealthData"))
+            return
+        }
         var pairs: [(name: String, value: String)] = []
         pairs.reserveCapacity(attributeCount)
         if let attributes {
@@ -153,11 +209,17 @@ package final class ExportXMLReader {
             for index in 0..<attributeCount {
                 guard let name = attributes[index * 5], let start = attributes[index * 5 + 3], let end = attributes[index * 5 + 4] else { continue }
                 let length = start.distance(to: end)
+                guard length <= limits.maximumAttributeBytes else {
+                    fail(ExportReadError(
+                        line: currentLine, message: "the attribute \(String(cString: name)) of <\(elementName)> is \(length) bytes",
+                        expected: "an attribute of at most \(limits.maximumAttributeBytes) bytes"))
+                    return
+                }
                 let value = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
                 pairs.append((String(cString: name), Self.decodeEntities(value)))
             }
         }
-        let element = ExportElement(name: String(cString: localName), attributes: pairs, children: [], line: currentLine)
+        let element = ExportElement(name: elementName, attributes: pairs, children: [], line: currentLine)
         if rootName == nil {
             rootName = element.name
             rootAttributes = pairs
@@ -173,6 +235,7 @@ package final class ExportXMLReader {
             do {
                 try consumer(element)
             } catch {
+                guard failure == nil else { return }
                 failure = error
                 if let parser { xmlStopParser(parser) }
             }
@@ -228,75 +291,164 @@ package struct ExportReadError: Error, CustomStringConvertible, Equatable {
     package var line: Int
     /// What went wrong.
     package var message: String
+    /// What was expected instead, when the document broke one of the reader's rules rather than
+    /// XML's (a limit, a DTD); nil for the parser's own errors.
+    package var expected: String?
 
-    package var description: String { line > 0 ? "export.xml line \(line): \(message)" : "export.xml: \(message)" }
+    /// An error at `line`.
+    package init(line: Int, message: String, expected: String? = nil) {
+        self.line = line
+        self.message = message
+        self.expected = expected
+    }
+
+    package var description: String {
+        (line > 0 ? "export.xml line \(line): \(message)" : "export.xml: \(message)") + (expected.map { "; expected \($0)" } ?? "")
+    }
 }
 
-/// Drops the document type declaration (`<!DOCTYPE … [ … ]>`) from a byte stream, across chunk
-/// boundaries, leaving everything else untouched and its newlines in place (line numbers in
-/// messages stay those of the file).
+/// Drops every document type declaration (`<!DOCTYPE … [ … ]>`) of the prolog from a byte
+/// stream, across chunk boundaries, leaving everything else untouched and its newlines in place
+/// (line numbers in messages stay those of the file).
+///
+/// **It follows XML's grammar of the prolog**, not a text search: before the root element come
+/// only the XML declaration, comments, processing instructions, white space and the DOCTYPE, so
+/// - a comment (`<!-- … -->`) or processing instruction (`<? … ?>`) is passed whole, whatever it
+///   holds (`<x`, `<!DOCTYPE`, `>`), and the search goes on after it;
+/// - inside the DOCTYPE, quoted literals (`"…"`, `'…'`), comments and processing instructions
+///   may hold `]` and `>` without ending it; it ends at `]`, blanks, `>` (or at `>` when it has
+///   no internal subset);
+/// - each DOCTYPE of the prolog is dropped (a second one is not XML, and libxml2 would read it);
+/// - anything else starting with `<` is the root element: from there every byte passes.
+/// What it is not told apart (a declaration missing its `>`, as in iOS 16's DTD) does not matter,
+/// since the DTD's declarations are never read.
 struct DoctypeFilter {
-    private enum State { case searching, inDoctype, inSubset, done }
-    private var state = State.searching
-    private var pending: [UInt8] = []
-    private static let marker = Array("<!DOCTYPE".utf8)
+    private enum State: Equatable {
+        /// Between the prolog's parts.
+        case prolog
+        /// After `<`, `<!`, `<!-`, `<!D`…: held until it says what it opens.
+        case opening([UInt8])
+        /// In a processing instruction; whether the last byte was `?`.
+        case instruction(question: Bool)
+        /// In a comment; how many `-` came last.
+        case comment(dashes: Int)
+        /// In a DOCTYPE before its internal subset; the quote of the literal being read.
+        case doctype(quote: UInt8?)
+        /// In the internal subset.
+        case subset(Subset)
+        /// The root element has started.
+        case content
+    }
+
+    private enum Subset: Equatable {
+        case plain
+        case literal(quote: UInt8)
+        case opening([UInt8])
+        case instruction(question: Bool)
+        case comment(dashes: Int)
+        /// After `]`, in blanks: a `>` ends the DOCTYPE.
+        case closing
+    }
+
+    private var state = State.prolog
+    private static let commentStart = Array("<!--".utf8)
+    private static let doctypeStart = Array("<!DOCTYPE".utf8)
+    private static let instructionStart = Array("<?".utf8)
+    private static let newline: UInt8 = 0x0A
 
     /// The bytes of `chunk` to parse.
     mutating func pass(_ chunk: UnsafeRawBufferPointer) -> [UInt8] {
-        if state == .done { return Array(chunk) }
+        if state == .content { return Array(chunk) }
         var output: [UInt8] = []
-        var bytes = pending + Array(chunk)
-        pending = []
-        var index = 0
-        while index < bytes.count {
-            switch state {
-            case .done:
-                output.append(contentsOf: bytes[index...])
-                return output
-            case .searching:
-                if bytes[index] == UInt8(ascii: "<") {
-                    if bytes.count - index < Self.marker.count {
-                        // Not enough to decide: keep for the next chunk.
-                        pending = Array(bytes[index...])
-                        return output
-                    }
-                    if Array(bytes[index..<index + Self.marker.count]) == Self.marker {
-                        state = .inDoctype
-                        index += Self.marker.count
-                        continue
-                    }
-                    // The first element starts: no DOCTYPE comes after it.
-                    if index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "?"), bytes[index + 1] != UInt8(ascii: "!") {
-                        state = .done
-                        continue
-                    }
-                }
-                output.append(bytes[index])
-            case .inDoctype:
-                // Newlines stay, so that line numbers still match the file.
-                if bytes[index] == 0x0A { output.append(0x0A) }
-                if bytes[index] == UInt8(ascii: "[") { state = .inSubset }
-                if bytes[index] == UInt8(ascii: ">") { state = .done }
-            case .inSubset:
-                if bytes[index] == 0x0A { output.append(0x0A) }
-                if bytes[index] == UInt8(ascii: "]") {
-                    // The subset ends at "]" followed (after blanks) by ">".
-                    var look = index + 1
-                    while look < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[look]) { look += 1 }
-                    if look == bytes.count {
-                        pending = Array(bytes[index...])
-                        return output
-                    }
-                    if bytes[look] == UInt8(ascii: ">") {
-                        state = .done
-                        index = look + 1
-                        continue
-                    }
-                }
+        output.reserveCapacity(chunk.count)
+        for (index, byte) in chunk.enumerated() {
+            if state == .content {
+                output.append(contentsOf: chunk[index...])
+                break
             }
-            index += 1
+            step(byte, into: &output)
         }
-        bytes.removeAll()
         return output
+    }
+
+    private mutating func step(_ byte: UInt8, into output: inout [UInt8]) {
+        switch state {
+        case .content:
+            output.append(byte)
+        case .prolog:
+            if byte == UInt8(ascii: "<") {
+                state = .opening([byte])
+            } else {
+                output.append(byte)
+            }
+        case .opening(var held):
+            held.append(byte)
+            if held == Self.instructionStart {
+                output += held
+                state = .instruction(question: false)
+            } else if held == Self.commentStart {
+                output += held
+                state = .comment(dashes: 0)
+            } else if held == Self.doctypeStart {
+                state = .doctype(quote: nil)
+            } else if Self.commentStart.starts(with: held) || Self.doctypeStart.starts(with: held) {
+                state = .opening(held)
+            } else {
+                // The root element (or what libxml2 will refuse): everything passes from here.
+                output += held
+                state = .content
+            }
+        case .instruction(let question):
+            output.append(byte)
+            state = question && byte == UInt8(ascii: ">") ? .prolog : .instruction(question: byte == UInt8(ascii: "?"))
+        case .comment(let dashes):
+            output.append(byte)
+            state = dashes >= 2 && byte == UInt8(ascii: ">") ? .prolog : .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
+        case .doctype(let quote):
+            if byte == Self.newline { output.append(byte) }
+            if let quote {
+                if byte == quote { state = .doctype(quote: nil) }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                state = .doctype(quote: byte)
+            } else if byte == UInt8(ascii: "[") {
+                state = .subset(.plain)
+            } else if byte == UInt8(ascii: ">") {
+                state = .prolog
+            }
+        case .subset(let subset):
+            if byte == Self.newline { output.append(byte) }
+            state = subset == .closing && byte == UInt8(ascii: ">") ? .prolog : .subset(Self.next(subset, byte))
+        }
+    }
+
+    /// The internal subset's state after `byte`.
+    private static func next(_ subset: Subset, _ byte: UInt8) -> Subset {
+        switch subset {
+        case .plain:
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): return .literal(quote: byte)
+            case UInt8(ascii: "<"): return .opening([byte])
+            case UInt8(ascii: "]"): return .closing
+            default: return .plain
+            }
+        case .literal(let quote):
+            return byte == quote ? .plain : subset
+        case .opening(var held):
+            held.append(byte)
+            if held == instructionStart { return .instruction(question: false) }
+            if held == commentStart { return .comment(dashes: 0) }
+            if commentStart.starts(with: held) { return .opening(held) }
+            // A declaration (`<!ELEMENT`, `<!ENTITY`…): its bytes are read as plain ones.
+            return next(.plain, byte)
+        case .instruction(let question):
+            return question && byte == UInt8(ascii: ">") ? .plain : .instruction(question: byte == UInt8(ascii: "?"))
+        case .comment(let dashes):
+            return dashes >= 2 && byte == UInt8(ascii: ">") ? .plain : .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
+        case .closing:
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: return .closing
+            default: return next(.plain, byte)
+            }
+        }
     }
 }

@@ -10,7 +10,8 @@ import SalusModel
 /// **Rules.**
 /// - Reading takes every `trkpt` of every track and segment, in document order; `rtept` and
 ///   `wpt` are not a recorded route and are skipped. No DTD is loaded, no entity expanded,
-///   nothing fetched.
+///   nothing fetched; a document with a DOCTYPE is refused (Apple's have none), and elements
+///   nest at most 256 deep (libxml2's limit: `XML_PARSE_HUGE` is not set).
 /// - A negative course, speed or accuracy is CoreLocation's "invalid" (Apple writes -1): read as
 ///   absent, so a route read from GPX passes the route rules.
 /// - A `trkpt` without `lat`, `lon` or a `time` that parses is an error naming the point's
@@ -50,6 +51,11 @@ package enum GPX {
                 throw ReadError(description: "the GPX document is not well-formed XML (near line \(line))")
             }
             switch Int32(xmlTextReaderNodeType(reader)) {
+            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
+                // Refused before the body, where its entities would be referenced.
+                throw ReadError(
+                    description: "a document type declaration (line \(xmlTextReaderGetParserLineNumber(reader))); a GPX route has none, "
+                        + "and its entities are never read")
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
                 let local = name()
                 if local == "trkpt" {

@@ -17,18 +17,35 @@ package enum ElectrocardiogramCSV {
     /// classification and symptoms status come from their English names (other names are
     /// `unrecognized` and `notSet`); the device string is the sample's device name. Its sync
     /// identifier names the recording by its date and voltage count.
-    package static func sample(from data: Data, path: String) throws(ImportRefusal) -> Sample {
-        guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
-            throw ImportRefusal(line: 0, field: path, value: "\(data.count) bytes", expected: "a UTF-8 CSV file")
-        }
+    package static func sample(
+        from data: Data, path: String, maximumVoltages: Int = ImportLimits.standard.maximumElectrocardiogramVoltages
+    ) throws(ImportRefusal) -> Sample {
+        // One line at a time from the bytes (a line break is LF, CR or CRLF): the file is never
+        // copied whole into a String, and reading stops at the first voltage past the limit.
         var header: [(label: String, value: String, line: Int)] = []
         var voltages: [Double] = []
         var lineNumber = 0
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+        var lineStart = data.startIndex
+        var more = true
+        while more {
+            let lineEnd = data[lineStart...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? data.endIndex
+            let bytes = data[lineStart..<lineEnd]
+            if lineEnd == data.endIndex {
+                more = false
+            } else {
+                lineStart = data[lineEnd] == 0x0D && lineEnd + 1 < data.endIndex && data[lineEnd + 1] == 0x0A ? lineEnd + 2 : lineEnd + 1
+            }
             lineNumber += 1
+            // UTF-8, else Latin-1 (older exports).
+            let raw = String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             if let voltage = Self.voltage(line), !header.isEmpty {
+                guard voltages.count < maximumVoltages else {
+                    throw ImportRefusal(
+                        line: lineNumber, field: path, value: "more than \(maximumVoltages) voltages",
+                        expected: "at most \(maximumVoltages) voltages in one recording")
+                }
                 voltages.append(voltage)
                 continue
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import SalusImport
 import SalusProto
 import SalusRPC
 import SwiftProtobuf
@@ -65,19 +66,24 @@ struct Import: AdminCommand {
                 progress.advance(by: chunk.count)
             }
             if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options }) }
-            // Then the side files export.xml may refer to, each in chunks of its own path.
+            // Then the side files export.xml may refer to, each in chunks of its own path, read
+            // as they are sent and cut one byte past the daemon's limit (which it then reports).
             for file in try source.sideFiles() {
-                let data = try file.read()
-                var offset = 0
-                repeat {
-                    let end = min(offset + 256 * 1024, data.count)
-                    var message = Salus_V1_ImportChunk()
-                    message.path = file.path
-                    message.data = data.subdata(in: offset..<end)
-                    message.endOfFile = end == data.count
-                    try await writer.write(message)
-                    offset = end
-                } while offset < data.count
+                var held: Data?
+                for try await chunk in ExportSource.stream(file.produce) {
+                    if let previous = held {
+                        try await writer.write(Salus_V1_ImportChunk.with {
+                            $0.path = file.path
+                            $0.data = previous
+                        })
+                    }
+                    held = chunk
+                }
+                try await writer.write(Salus_V1_ImportChunk.with {
+                    $0.path = file.path
+                    $0.data = held ?? Data()
+                    $0.endOfFile = true
+                })
             }
         }
         progress.finish()
@@ -174,10 +180,41 @@ struct ExportSource: CustomStringConvertible {
     /// The folders of an export whose files export.xml refers to, sent after it.
     static let sideFolders = ["workout-routes", "electrocardiograms", "clinical-records"]
 
-    /// A side file: its path inside the export's folder and how to read it.
+    /// A side file: its path inside the export's folder and how to read it in chunks.
     struct SideFile {
         var path: String
-        var read: () throws -> Data
+        /// Calls its argument with each chunk of the file, in order, at most
+        /// `ImportLimits.standard.maximumSideFileBytes` + 1 bytes in all.
+        var produce: Producer
+    }
+
+    /// Reads a file in chunks, passing each to its argument (which may throw to stop it).
+    typealias Producer = @Sendable (_ consume: @escaping (Data) throws -> Void) throws -> Void
+
+    /// The chunk size of every file read.
+    static let chunkSize = 256 * 1024
+
+    /// `produce` bounded to the side-file limit.
+    static func bounded(_ produce: @escaping Producer) -> Producer {
+        { consume in _ = try SideFileReader.read(limit: ImportLimits.standard.maximumSideFileBytes, produce: produce, send: consume) }
+    }
+
+    /// The chunks of a file on disk.
+    static func fileChunks(_ url: URL) -> Producer {
+        { consume in
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            while let data = try handle.read(upToCount: chunkSize), !data.isEmpty { try consume(data) }
+        }
+    }
+
+    /// The chunks of a zip entry, inflated as they are consumed.
+    static func entryChunks(_ url: URL, _ path: String) -> Producer {
+        { consume in
+            let archive = try Archive(url: url, accessMode: .read)
+            guard let entry = archive[path] else { throw CommandFailure("\(path) vanished from \(url.path)") }
+            _ = try archive.extract(entry, bufferSize: chunkSize) { try consume($0) }
+        }
     }
 
     /// Whether export.xml has `export_cda.xml` beside it (in its folder, or its zip folder).
@@ -201,7 +238,7 @@ struct ExportSource: CustomStringConvertible {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
                 for name in names.sorted() where !name.hasPrefix(".") {
                     let file = root.appendingPathComponent(folder).appendingPathComponent(name)
-                    files.append(SideFile(path: "\(folder)/\(name)", read: { try Data(contentsOf: file) }))
+                    files.append(SideFile(path: "\(folder)/\(name)", produce: Self.bounded(Self.fileChunks(file))))
                 }
             }
             return files
@@ -212,14 +249,7 @@ struct ExportSource: CustomStringConvertible {
             for entry in archive where entry.type == .file && entry.path.hasPrefix(root) {
                 let relative = String(entry.path.dropFirst(root.count))
                 guard Self.sideFolders.contains(where: { relative.hasPrefix($0 + "/") }) else { continue }
-                let entryName = entry.path
-                files.append(SideFile(path: relative, read: {
-                    let archive = try Archive(url: url, accessMode: .read)
-                    guard let entry = archive[entryName] else { throw CommandFailure("\(entryName) vanished from \(url.path)") }
-                    var data = Data()
-                    _ = try archive.extract(entry) { data.append($0) }
-                    return data
-                }))
+                files.append(SideFile(path: relative, produce: Self.bounded(Self.entryChunks(url, entry.path))))
             }
             return files.sorted { $0.path < $1.path }
         }
@@ -230,53 +260,39 @@ struct ExportSource: CustomStringConvertible {
         return ExportSource(kind: .file(url), size: (attributes[.size] as? NSNumber)?.int64Value ?? 0)
     }
 
-    /// The bytes in chunks of 256 KiB, read as they are sent: a zip entry is inflated on a
-    /// thread of its own, at most four chunks ahead of the sender.
+    /// The bytes in chunks of 256 KiB, read as they are sent.
     func chunks() -> AsyncThrowingStream<Data, any Error> {
-        let chunkSize = 256 * 1024
         switch kind {
-        case .file(let url):
-            return AsyncThrowingStream { continuation in
-                let thread = Thread {
-                    do {
-                        let handle = try FileHandle(forReadingFrom: url)
-                        defer { try? handle.close() }
-                        while let data = try handle.read(upToCount: chunkSize), !data.isEmpty {
-                            continuation.yield(data)
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                thread.start()
-            }
-        case .zipEntry(let url, let path):
-            let slots = DispatchSemaphore(value: 4)
-            let cancelled = CancelFlag()
-            return AsyncThrowingStream { continuation in
-                continuation.onTermination = { _ in
-                    cancelled.set()
-                    slots.signal()
-                }
-                let thread = Thread {
-                    do {
-                        let archive = try Archive(url: url, accessMode: .read)
-                        guard let entry = archive[path] else { throw CommandFailure("\(path) vanished from \(url.path)") }
-                        _ = try archive.extract(entry, bufferSize: chunkSize) { data in
-                            slots.wait()
-                            if cancelled.isSet { throw CancellationError() }
-                            continuation.yield(data)
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                thread.start()
-            }
-            .releasing(slots)
+        case .file(let url): Self.stream(Self.fileChunks(url))
+        case .zipEntry(let url, let path): Self.stream(Self.entryChunks(url, path))
         }
+    }
+
+    /// `produce`'s chunks, read on a thread of its own at most four chunks ahead of the sender
+    /// (a zip entry is inflated there), so memory holds four chunks whatever the file's size.
+    static func stream(_ produce: @escaping Producer) -> AsyncThrowingStream<Data, any Error> {
+        let slots = DispatchSemaphore(value: 4)
+        let cancelled = CancelFlag()
+        return AsyncThrowingStream { continuation in
+            continuation.onTermination = { _ in
+                cancelled.set()
+                slots.signal()
+            }
+            let thread = Thread {
+                do {
+                    try produce { data in
+                        slots.wait()
+                        if cancelled.isSet { throw CancellationError() }
+                        continuation.yield(data)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            thread.start()
+        }
+        .releasing(slots)
     }
 }
 

@@ -43,10 +43,26 @@ extension Validation {
         return []
     }
 
-    /// An electrocardiogram: heart rate and frequency, the count against the voltages, each voltage.
+    /// An electrocardiogram: heart rate and frequency, the count against the voltages, each voltage
+    /// (the first one out of range is reported).
     static func electrocardiogram(_ value: Electrocardiogram, duration: Double?, at path: String) -> [ValidationError] {
         var errors = number(value.averageHeartRate, at: "\(path).averageHeartRate", minimum: 0, inclusive: true, unit: "count/min")
-        errors += number(value.samplingFrequency, at: "\(path).samplingFrequency", minimum: 0, inclusive: false, unit: "Hz")
+        let frequencyErrors = number(value.samplingFrequency, at: "\(path).samplingFrequency", minimum: 0, inclusive: false, unit: "Hz")
+        errors += frequencyErrors
+        if frequencyErrors.isEmpty, let frequency = value.samplingFrequency, !Electrocardiogram.samplingFrequencies.contains(frequency) {
+            errors.append(
+                ValidationError(
+                    reason: .valueOutOfRange, field: "\(path).samplingFrequency", value: "\(frequency) Hz",
+                    expected: "a sampling frequency of \(TypeRules.Bounds.format(Electrocardiogram.samplingFrequencies.lowerBound)) to "
+                        + "\(TypeRules.Bounds.format(Electrocardiogram.samplingFrequencies.upperBound)) Hz"))
+        }
+        if value.voltages.count > Electrocardiogram.maximumVoltageCount {
+            errors.append(
+                ValidationError(
+                    reason: .valueOutOfRange, field: "\(path).voltages", value: "\(value.voltages.count) voltages",
+                    expected: "at most \(Electrocardiogram.maximumVoltageCount) voltages (ten minutes at 1,024 Hz)"))
+            return errors
+        }
         if value.numberOfVoltageMeasurements != value.voltages.count {
             errors.append(
                 ValidationError(
@@ -56,8 +72,20 @@ extension Validation {
         }
         for (index, voltage) in value.voltages.enumerated() {
             let field = "\(path).voltages[\(index)]"
-            errors += offset(voltage.timeSinceSampleStart, duration: duration, at: "\(field).timeSinceSampleStart")
-            errors += finite(voltage.microvolts, at: "\(field).microvolts")
+            var voltageErrors = offset(voltage.timeSinceSampleStart, duration: duration, at: "\(field).timeSinceSampleStart")
+            voltageErrors += finite(voltage.microvolts, at: "\(field).microvolts")
+            if voltage.microvolts.isFinite, !Electrocardiogram.microvolts.contains(voltage.microvolts) {
+                voltageErrors.append(
+                    ValidationError(
+                        reason: .valueOutOfRange, field: "\(field).microvolts", value: "\(voltage.microvolts) µV",
+                        expected: "a voltage of \(TypeRules.Bounds.format(Electrocardiogram.microvolts.lowerBound)) to "
+                            + "\(TypeRules.Bounds.format(Electrocardiogram.microvolts.upperBound)) µV (±1 V)"))
+            }
+            if !voltageErrors.isEmpty {
+                // One voltage is enough to refuse the recording; a million messages are not.
+                errors += voltageErrors
+                break
+            }
         }
         return errors
     }

@@ -5,7 +5,7 @@ extension Sample {
     /// breaks that can be checked without the type's rules, in field
     /// order; empty when the sample is valid.
     ///
-    /// Checked: a non-empty type; finite dates with start ≤ end; a finite quantity value;
+    /// Checked: a non-empty type; finite dates in the years 1 to 9999 (UTC) with start ≤ end; a finite quantity value;
     /// non-empty metadata keys with finite numbers and quantities; the sync identifier (a string)
     /// and sync version (a number) present together; a workout with at least one activity, events
     /// of a known type and activities that have ended, each with end ≥ start inside the workout,
@@ -14,8 +14,8 @@ extension Sample {
     /// not expire before it is issued, a brand exactly for contacts, lenses with a sphere, finite
     /// values inside HealthKit's ranges (`LensSpecification.ranges`), no field of the other
     /// prescription type and a well-formed prism for the lens's own eye; an electrocardiogram with finite voltages inside the
-    /// sample's interval, as many as it says, and a finite non-negative heart rate and positive
-    /// sampling frequency; an audiogram whose frequencies are positive and distinct, with finite
+    /// sample's interval, within ±1 V, at most `Electrocardiogram.maximumVoltageCount`, as many as it
+    /// says, and a finite non-negative heart rate and a sampling frequency of 1 Hz to 100 kHz; an audiogram whose frequencies are positive and distinct, with finite
     /// sensitivities and clamping ranges of at least one bound, lower below upper; heartbeats
     /// strictly ascending inside the sample's interval; a valence in -1...1; a medication dose
     /// with its concept identifier, a scheduled date and dose exactly when scheduled, and
@@ -90,15 +90,28 @@ enum Validation {
         return [ValidationError(reason: .nonFiniteValue, field: field(), value: "\(value)", expected: "a finite number")]
     }
 
+    /// The dates a sample may carry, in seconds since 1970: 0001-01-01T00:00:00Z up to the end
+    /// of 9999 (UTC), the years ISO 8601 and Apple Health's export write with four digits. A date
+    /// outside can only be a mistake or an overflow (a recording of 10^9 voltages at 10^-300 Hz
+    /// ends after the year 10^290), and would not survive an export.
+    static let sampleDates: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999_999
+
     static func dateRange(
         start: Date, end: Date, at path: @autoclosure () -> String, startName: String = "startDate",
         endName: String = "endDate"
     ) -> [ValidationError] {
         var errors: [ValidationError] = []
-        for (name, date) in [(startName, start), (endName, end)] where !date.timeIntervalSinceReferenceDate.isFinite {
-            errors.append(
-                ValidationError(
-                    reason: .nonFiniteValue, field: "\(path()).\(name)", value: render(date), expected: "a finite date"))
+        for (name, date) in [(startName, start), (endName, end)] {
+            if !date.timeIntervalSinceReferenceDate.isFinite {
+                errors.append(
+                    ValidationError(
+                        reason: .nonFiniteValue, field: "\(path()).\(name)", value: render(date), expected: "a finite date"))
+            } else if !sampleDates.contains(date.timeIntervalSince1970) {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(path()).\(name)", value: render(date),
+                        expected: "a date in the years 1 to 9999 (UTC)"))
+            }
         }
         if errors.isEmpty, end < start {
             errors.append(

@@ -33,7 +33,10 @@ import SalusStore
 ///   referenced file that never arrives, or does not parse, is a problem in the report, never an
 ///   abort. Routes keep what Apple exported, even locations outside their workout.
 /// - Side files arrive after export.xml, each in chunks of its own path; a file nothing refers to
-///   is counted as not imported. A file above `maximumSideFileSize` is a problem, not kept.
+///   is counted as not imported. A file above `ImportLimits.maximumSideFileBytes` is a problem
+///   naming it and the limit; its bytes past the limit are dropped as they arrive, never kept.
+/// - export.xml is held to ``ImportLimits`` (depth, attribute and markup sizes) as it streams,
+///   and each electrocardiogram to its voltage count.
 /// - `Audiogram` and `VisionPrescription` elements become samples of their kinds; a
 ///   `ClinicalRecord` waits for its FHIR file (`resourceFilePath`), and each
 ///   `electrocardiograms/*.csv` file is an electrocardiogram of its own.
@@ -42,11 +45,14 @@ import SalusStore
 package struct ImportService: Sendable {
     let store: SampleStore
     let settings: PersonSettings
+    /// The bounds every import is held to.
+    let limits: ImportLimits
 
     /// Creates the service.
-    package init(store: SampleStore, settings: PersonSettings) {
+    package init(store: SampleStore, settings: PersonSettings, limits: ImportLimits = .standard) {
         self.store = store
         self.settings = settings
+        self.limits = limits
     }
 
     /// Adds the method to the admin socket's router.
@@ -61,11 +67,9 @@ package struct ImportService: Sendable {
     static let listedProblems = 100
     /// Samples per save.
     static let batchSize = 1000
-    /// The largest side file kept: 64 MiB (a GPX of a day at one location a second is ~20 MB).
-    static let maximumSideFileSize = 64 << 20
 
     func importAppleHealth(_ chunks: RPCRequestStream<Salus_V1_ImportChunk>) async throws -> Salus_V1_ImportReport {
-        let run = ImportRun(store: store, settings: settings)
+        let run = ImportRun(store: store, settings: settings, limits: limits)
         var first = true
         var exportRead = false
         var sideFile: (path: String, data: Data, tooLarge: Bool)?
@@ -84,7 +88,7 @@ package struct ImportService: Sendable {
                     if let done = sideFile { try await run.receive(done.path, data: done.tooLarge ? nil : done.data) }
                     sideFile = (chunk.path, Data(), false)
                 }
-                if sideFile!.data.count + chunk.data.count > Self.maximumSideFileSize {
+                if sideFile!.data.count + chunk.data.count > limits.maximumSideFileBytes {
                     sideFile!.tooLarge = true
                     sideFile!.data = Data()
                 } else if !sideFile!.tooLarge {
@@ -104,7 +108,7 @@ package struct ImportService: Sendable {
             do {
                 try run.reader.feed(chunk.data)
             } catch let error as ExportReadError {
-                throw RPCError.invalidArgument(field: "data", value: "export.xml line \(error.line)", expected: "well-formed XML: \(error.message)")
+                throw Self.refusal(error, expected: "well-formed XML")
             }
             try await run.flush(force: false)
         }
@@ -117,13 +121,22 @@ package struct ImportService: Sendable {
         return run.report
     }
 
+    /// The error of an export.xml that cannot be read: the parser's message after `expected`,
+    /// or, for the reader's own rules (limits, DTDs), what was met and what they allow.
+    static func refusal(_ error: ExportReadError, expected: String) -> RPCError {
+        guard let allowed = error.expected else {
+            return RPCError.invalidArgument(field: "data", value: "export.xml line \(error.line)", expected: "\(expected): \(error.message)")
+        }
+        return RPCError.invalidArgument(field: "data", value: "export.xml line \(error.line): \(error.message)", expected: allowed)
+    }
+
     /// Ends export.xml: the reader's last bytes, the root checked, everything read saved (so the
     /// workouts that side files attach to have their UUIDs).
     static func finishExport(_ run: ImportRun) async throws {
         do {
             try run.reader.finish()
         } catch let error as ExportReadError {
-            throw RPCError.invalidArgument(field: "data", value: "export.xml line \(error.line)", expected: "a complete export: \(error.message)")
+            throw refusal(error, expected: "a complete export")
         }
         guard run.reader.rootName == "HealthData" else {
             throw RPCError.invalidArgument(
@@ -137,6 +150,7 @@ package struct ImportService: Sendable {
 final class ImportRun {
     let store: SampleStore
     let settings: PersonSettings
+    let limits: ImportLimits
     let mapper: RecordMapper
     var options = Salus_V1_ImportOptions()
     var report = Salus_V1_ImportReport()
@@ -164,11 +178,12 @@ final class ImportRun {
         case clinicalRecord(ExportElement)
     }
 
-    init(store: SampleStore, settings: PersonSettings) {
+    init(store: SampleStore, settings: PersonSettings, limits: ImportLimits) {
         self.store = store
         self.settings = settings
+        self.limits = limits
         mapper = RecordMapper(catalog: store.catalog)
-        reader = ExportXMLReader { [unowned self] element in self.take(element) }
+        reader = ExportXMLReader(limits: limits) { [unowned self] element in self.take(element) }
     }
 
     /// Counts a top-level element and maps what this version imports.
@@ -304,12 +319,14 @@ final class ImportRun {
                 report.elements["electrocardiograms/*.csv", default: 0] += 1
                 guard let data else {
                     problem(
-                        ImportRefusal(line: 0, field: path, value: "", expected: "a file of at most \(ImportService.maximumSideFileSize) bytes"),
+                        ImportRefusal(
+                            line: 0, field: path, value: "more than \(limits.maximumSideFileBytes) bytes",
+                            expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
                         element: "electrocardiogram")
                     return
                 }
                 do {
-                    add(try ElectrocardiogramCSV.sample(from: data, path: path), line: 0, name: path)
+                    add(try ElectrocardiogramCSV.sample(from: data, path: path, maximumVoltages: limits.maximumElectrocardiogramVoltages), line: 0, name: path)
                 } catch {
                     problem(error, element: "electrocardiogram")
                 }
@@ -325,8 +342,8 @@ final class ImportRun {
                 guard let data else {
                     problem(
                         ImportRefusal(
-                            line: route.line, field: "FileReference.path", value: path,
-                            expected: "a file of at most \(ImportService.maximumSideFileSize) bytes"),
+                            line: route.line, field: "FileReference.path", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
+                            expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
                         element: "WorkoutRoute")
                     continue
                 }
@@ -342,8 +359,8 @@ final class ImportRun {
                 guard let data else {
                     problem(
                         ImportRefusal(
-                            line: element.line, field: "resourceFilePath", value: path,
-                            expected: "a file of at most \(ImportService.maximumSideFileSize) bytes"),
+                            line: element.line, field: "resourceFilePath", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
+                            expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
                         element: element.name)
                     continue
                 }
