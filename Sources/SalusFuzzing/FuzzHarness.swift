@@ -27,6 +27,9 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     /// Reads by an app denied some types, with a random predicate, in a store where those types
     /// hold data and in one where they hold none: the answers must be the same bytes.
     case authorization
+    /// A backup archive restored with `--force` into a data folder inside a sandbox folder:
+    /// nothing outside the data folder may change, nor the data folder when it is refused.
+    case restore
 
     /// Runs the harness on one input.
     package func run(_ bytes: UnsafeRawBufferPointer) {
@@ -39,6 +42,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .importer: ImporterHarness.run(bytes)
         case .cda: CDAHarness.run(bytes)
         case .authorization: AuthorizationHarness.run(bytes)
+        case .restore: RestoreHarness.run(bytes)
         }
     }
 
