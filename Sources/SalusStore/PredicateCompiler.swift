@@ -155,6 +155,13 @@ package struct PredicateCompiler {
     private func dateWindow(_ window: DateWindow, path: String, into arguments: inout [SQLValue])
         throws(StoreError) -> String
     {
+        // Finite dates past the store's range are kept as the nearest end (StoredTime); NaN and
+        // infinite ones (only in-process callers can build them) are refused.
+        for (name, date) in [("start", window.start), ("end", window.end)] {
+            if let date, !date.timeIntervalSince1970.isFinite {
+                throw StoreError.invalid("\(path).\(name)", value: "\(date.timeIntervalSince1970) s since 1970", expected: "a finite date")
+            }
+        }
         if let start = window.start, let end = window.end, end < start {
             throw StoreError.invalid(
                 "\(path).end", value: Rendering.date(end),
@@ -313,10 +320,7 @@ package struct PredicateCompiler {
             arguments.append(.integer(Int64(activity)))
             return "coalesce(r.activity_type = ?, 0)"
         case .duration(let comparison, let seconds):
-            guard seconds.isFinite else {
-                throw StoreError.invalid("\(path).duration", value: "\(seconds)", expected: "a finite number of seconds")
-            }
-            arguments.append(.integer(StoredTime.microseconds(seconds: seconds)))
+            arguments.append(.integer(try Self.microseconds(seconds, field: "\(path).duration")))
             return "((r.end_us - r.start_us) \(comparison.sql) ?)"
         case .statistic(let quantityType, let statistic, let comparison, let quantity):
             let test = WorkoutStatisticTest(quantityType, statistic, comparison, quantity)
@@ -342,11 +346,8 @@ package struct PredicateCompiler {
                 activityArguments.append(.integer(Int64(activityType)))
             }
             if let duration = activity.duration {
-                guard duration.seconds.isFinite else {
-                    throw StoreError.invalid("\(field).duration", value: "\(duration.seconds)", expected: "a finite number of seconds")
-                }
                 tests.append("(a.end_us - a.start_us) \(duration.comparison.sql) ?")
-                activityArguments.append(.integer(StoredTime.microseconds(seconds: duration.seconds)))
+                activityArguments.append(.integer(try Self.microseconds(duration.seconds, field: "\(field).duration")))
             }
             if let statistic = activity.statistic {
                 let (style, value) = try statisticTarget(statistic, field: "\(field).statistic")
@@ -366,6 +367,15 @@ package struct PredicateCompiler {
                     + tests.map { " AND \($0)" }.joined() + ")"
             }
         }
+    }
+
+    /// A compared duration in microseconds, or an invalid-argument error naming `field` when it is
+    /// not finite or past what int64 microseconds hold (`Int64(1e300 * 1e6)` would trap).
+    private static func microseconds(_ seconds: Double, field: String) throws(StoreError) -> Int64 {
+        guard let microseconds = StoredTime.microseconds(seconds: seconds) else {
+            throw StoreError.invalid(field, value: "\(seconds) s", expected: StoredTime.durationLimit)
+        }
+        return microseconds
     }
 
     /// The quantity type's aggregation style and the compared value in its canonical unit, or an
@@ -468,6 +478,7 @@ extension PredicateCompiler {
 /// Values rendered for error messages.
 enum Rendering {
     static func date(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        guard date.timeIntervalSince1970.isFinite else { return "\(date.timeIntervalSince1970) s since 1970" }
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
+import SalusModel
 
 /// Dates as the store keeps them: integer microseconds since 1970-01-01 UTC.
 enum StoredTime {
-    /// `date` in microseconds since 1970, rounded to the nearest microsecond.
+    /// `date` in microseconds since 1970, rounded to the nearest microsecond; a date past what
+    /// int64 microseconds hold (about 292,000 years either way) is the nearest end, so that a
+    /// window bound far in the future still means "after everything".
     static func microseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        if value >= Double(Int64.max) { return Int64.max }
-        if value <= Double(Int64.min) { return Int64.min }
-        return Int64(value)
+        Int64(clampingRounded: date.timeIntervalSince1970 * 1_000_000)
     }
 
     /// The date `microseconds` after 1970.
@@ -15,8 +15,12 @@ enum StoredTime {
         Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
     }
 
-    /// `seconds` as microseconds, rounded.
-    static func microseconds(seconds: Double) -> Int64 {
-        Int64((seconds * 1_000_000).rounded())
+    /// `seconds` as microseconds, rounded; nil when it is not finite or past what int64
+    /// microseconds hold (±``durationLimit``): the caller refuses it naming its field.
+    static func microseconds(seconds: Double) -> Int64? {
+        Int64(rounding: seconds * 1_000_000)
     }
+
+    /// What ``microseconds(seconds:)`` accepts, for error messages.
+    static let durationLimit = "a finite number of seconds within ±9223372036854 (about 292,000 years: what int64 microseconds hold)"
 }

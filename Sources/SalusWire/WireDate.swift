@@ -1,4 +1,5 @@
 import Foundation
+import SalusModel
 
 /// Dates on the wire are microseconds since the Unix epoch (UTC).
 package enum WireDate {
@@ -7,12 +8,11 @@ package enum WireDate {
         Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
     }
 
-    /// `date` in microseconds since the epoch, rounded to the nearest microsecond.
+    /// `date` in microseconds since the epoch, rounded to the nearest microsecond; a date past
+    /// what int64 microseconds hold is the nearest end, and a NaN date (which only a client's
+    /// own arithmetic makes) the epoch.
     package static func microseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        if value >= Double(Int64.max) { return Int64.max }
-        if value <= Double(Int64.min) { return Int64.min }
-        return Int64(value)
+        Int64(clampingRounded: date.timeIntervalSince1970 * 1_000_000)
     }
 }
 
