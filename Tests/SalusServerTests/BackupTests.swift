@@ -141,15 +141,7 @@ struct BackupTests {
 
     @Test("a damaged archive is refused naming the file inside it, and the data folder is left as it was")
     func damagedArchiveRefused() async throws {
-        let server = try await ServerHarness.start(openAuthorization: true)
-        let app = try await server.app("org.example.steps")
-        try await Self.saveSteps(app, count: 200, from: 1_700_000_000_000_000)
-        await app.close()
-        let owner = try await server.owner()
-        let archive = server.directory.appendingPathComponent("backup.zip")
-        _ = try await Self.backup(owner, to: archive)
-        await owner.close()
-        await server.stop()
+        let (server, archive) = try await Self.smallBackup(steps: 200)
 
         // Overwrites bytes inside salus.sqlite's compressed data (after its local file header).
         var bytes = [UInt8](try Data(contentsOf: archive))
@@ -274,11 +266,12 @@ extension BackupTests {
         .init(name: "names differing by case", filePath: "SALUS.SQLITE", field: "files[", value: "SALUS.SQLITE"),
     ]
 
-    /// A backup of a store with a few steps in `server`'s data folder (the daemon stopped after).
-    static func smallBackup() async throws -> (server: ServerHarness, archive: URL) {
+    /// A backup of a store with `steps` step samples in `server`'s data folder (the daemon
+    /// stopped after).
+    static func smallBackup(steps: Int = 3) async throws -> (server: ServerHarness, archive: URL) {
         let server = try await ServerHarness.start(openAuthorization: true)
         let app = try await server.app("org.example.steps")
-        try await Self.saveSteps(app, count: 3, from: 1_700_000_000_000_000)
+        try await Self.saveSteps(app, count: steps, from: 1_700_000_000_000_000)
         await app.close()
         let owner = try await server.owner()
         let archive = server.directory.appendingPathComponent("backup.zip")
