@@ -1,5 +1,6 @@
 import Foundation
 import Plot
+import SalusModel
 
 /// The HTML page of `salusctl report`: one self-contained file, Chart.js and the page's own script
 /// inlined, the data of the charts in one JSON block. Opens offline in any browser.
@@ -89,7 +90,7 @@ public enum ReportPage {
             .h2(.text(title)),
             .if(values.isEmpty, empty("No \(title.lowercased()) recorded in this period.")),
             .if(!values.isEmpty, .group(
-                .p(.class("summary"), .text("\(Int(average.rounded())) a day on average; goal \(Int(data.stepGoal)), reached on \(values.filter { $0 >= data.stepGoal }.count) of \(data.steps.count) days. Where several devices counted the same minutes, the highest-ranked source counts.")),
+                .p(.class("summary"), .text("\(ReportNumbers.whole(average)) a day on average; goal \(ReportNumbers.whole(data.stepGoal)), reached on \(values.filter { $0 >= data.stepGoal }.count) of \(data.steps.count) days. Where several devices counted the same minutes, the highest-ranked source counts.")),
                 canvas("steps", height: 240)
             ))
         )
@@ -118,7 +119,7 @@ public enum ReportPage {
             .if(days.isEmpty, empty("No heart rate recorded in this period.")),
             .if(!days.isEmpty, .group(
                 .p(.class("summary"), .text("Daily range from lowest to highest, in beats per minute"
-                    + (resting.isEmpty ? "." : "; the line is the resting heart rate, \(Int((resting.reduce(0, +) / Double(resting.count)).rounded())) on average."))),
+                    + (resting.isEmpty ? "." : "; the line is the resting heart rate, \(ReportNumbers.whole(resting.reduce(0, +) / Double(resting.count))) on average."))),
                 canvas("heart", height: 240)
             ))
         )
@@ -286,7 +287,7 @@ public enum ReportPage {
     }
 
     static func duration(_ seconds: TimeInterval) -> String {
-        let total = Int(seconds.rounded())
+        guard let total = Int(rounding: seconds) else { return "\(ReportNumbers.whole(seconds)) s" }
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
@@ -311,7 +312,8 @@ public enum ReportPage {
     /// The JSON the page's script draws from: only what the charts show. `<` is escaped so that
     /// no text in it can end the script element.
     static func chartData(_ data: ReportData) -> String {
-        func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        func ms(_ date: Date) -> Int64 { Int64(clampingRounded: date.timeIntervalSince1970 * 1000) }
+        let number = ReportNumbers.json
         let object: [String: Any] = [
             "timeZone": data.timeZone.identifier,
             "nights": data.nights.map { night in
@@ -324,29 +326,29 @@ public enum ReportPage {
             "steps": [
                 "label": data.wheelchairUse ? "Pushes" : "Steps",
                 "days": data.steps.map(\.day),
-                "values": data.steps.map { $0.value.map { $0.rounded() } as Any? ?? NSNull() },
-                "goal": data.stepGoal,
+                "values": data.steps.map { $0.value.map { number($0.rounded()) } ?? NSNull() },
+                "goal": number(data.stepGoal),
             ] as [String: Any],
             "stand": [
                 "label": data.wheelchairUse ? "Roll hours" : "Stand hours",
                 "days": data.standHours.map(\.day),
                 "hours": data.standHours.map(\.hours),
-                "goal": data.standHours.map(\.goal),
+                "goal": data.standHours.map { number($0.goal) },
             ] as [String: Any],
             "heart": [
                 "days": data.heartRate.map(\.day),
                 "ranges": data.heartRate.map { day -> Any in
                     guard let minimum = day.minimum, let maximum = day.maximum else { return NSNull() }
-                    return [minimum.rounded(), maximum.rounded()]
+                    return [number(minimum.rounded()), number(maximum.rounded())]
                 },
-                "resting": data.heartRate.map { $0.resting.map { ($0 * 10).rounded() / 10 } as Any? ?? NSNull() },
+                "resting": data.heartRate.map { $0.resting.map { number(($0 * 10).rounded() / 10) } ?? NSNull() },
             ] as [String: Any],
             "temperature": [
                 "days": data.cycle.map(\.day),
-                "values": data.cycle.map { $0.basalBodyTemperature.map { ($0 * 100).rounded() / 100 } as Any? ?? NSNull() },
+                "values": data.cycle.map { $0.basalBodyTemperature.map { number(($0 * 100).rounded() / 100) } ?? NSNull() },
                 "unit": data.temperatureUnit == "degF" ? "°F" : "°C",
             ] as [String: Any],
-            "routes": data.workouts.map { $0.route.map { point in point.map { ($0 * 1e6).rounded() / 1e6 } } },
+            "routes": data.workouts.map { $0.route.map { point in point.map { number(($0 * 1e6).rounded() / 1e6) } } },
         ]
         let json = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: json, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")

@@ -1,4 +1,5 @@
 import Foundation
+import SalusModel
 
 /// The values of HKCategoryTypeIdentifierSleepAnalysis (HKCategoryValueSleepAnalysis raw values).
 public enum SleepStage: Int, Codable, CaseIterable, Sendable {
@@ -163,7 +164,7 @@ public enum Nights {
 
     /// "7h05" for 25,500 s.
     public static func duration(_ seconds: TimeInterval) -> String {
-        let minutes = Int((seconds / 60).rounded())
+        guard let minutes = Int(rounding: seconds / 60) else { return "\(ReportNumbers.whole(seconds / 3600))h" }
         return "\(minutes / 60)h\(String(format: "%02d", minutes % 60))"
     }
 }

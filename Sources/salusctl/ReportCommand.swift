@@ -195,48 +195,14 @@ struct Report: AdminCommand {
                     WorkoutActivityEntry(
                         activity: WorkoutText.name(activity.activityType, registry),
                         duration: workout.activeDuration(from: activity.startDate, to: activity.endDate ?? sample.endDate),
-                        figures: Self.figures(Self.merged(activity.allStatistics, saved: activity.statistics)))
+                        figures: WorkoutFigureText.figures(WorkoutFigureText.merged(activity.allStatistics, saved: activity.statistics)))
                 } : []
             entries.append(WorkoutEntry(
                 start: sample.startDate, end: sample.endDate, activity: WorkoutText.name(workout.activityType, registry),
                 duration: workout.activeDuration(from: sample.startDate, to: sample.endDate),
-                figures: Self.figures(Self.merged(workout.allStatistics, saved: workout.statistics)), activities: activities, route: routePoints, routeMeters: meters))
+                figures: WorkoutFigureText.figures(WorkoutFigureText.merged(workout.allStatistics, saved: workout.statistics)), activities: activities, route: routePoints, routeMeters: meters))
         }
         return entries
-    }
-
-    /// The statistics computed from the workout's samples, and for types without samples the
-    /// totals it was saved with (an imported workout's WorkoutStatistics): the sum of a cumulative
-    /// type, the average of a discrete one.
-    static func merged(_ computed: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity]) -> [TypeIdentifier: WorkoutStatistics] {
-        var result = computed
-        for (type, quantity) in saved where result[type] == nil {
-            result[type] = type.rawValue == QuantityTypeIdentifier.heartRate.rawValue
-                ? WorkoutStatistics(average: quantity) : WorkoutStatistics(sum: quantity)
-        }
-        return result
-    }
-
-    /// "5.10 km", "310 kcal", "average 148 bpm": distances, energy and heart rate of a workout.
-    static func figures(_ statistics: [TypeIdentifier: WorkoutStatistics]) -> [String] {
-        var figures: [String] = []
-        let kilometres = try? SalusUnit(parsing: "km"), kilocalories = try? SalusUnit(parsing: "kcal")
-        let perMinute = try? SalusUnit(parsing: "count/min")
-        // Distances first, then energy, then heart rate.
-        func rank(_ name: String) -> Int { name.contains("Distance") ? 0 : name.hasSuffix("EnergyBurned") ? 1 : 2 }
-        for (type, values) in statistics.sorted(by: { (rank($0.key.rawValue), $0.key.rawValue) < (rank($1.key.rawValue), $1.key.rawValue) }) {
-            let name = type.rawValue
-            if name.contains("Distance"), let unit = kilometres, let sum = try? values.sum?.doubleValue(for: unit) {
-                let kind = name.replacingOccurrences(of: "HKQuantityTypeIdentifierDistance", with: "")
-                let label = ["WalkingRunning": "running", "DownhillSnowSports": "snow sports", "CrossCountrySkiing": "skiing"][kind] ?? kind.lowercased()
-                figures.append(String(format: "%.2f km", sum) + (label.isEmpty ? "" : " \(label)"))
-            } else if name.hasSuffix("EnergyBurned"), name.contains("Active"), let unit = kilocalories, let sum = try? values.sum?.doubleValue(for: unit) {
-                figures.append("\(Int(sum.rounded())) kcal active")
-            } else if name == QuantityTypeIdentifier.heartRate.rawValue, let unit = perMinute, let average = try? values.average?.doubleValue(for: unit) {
-                figures.append("average heart rate \(Int(average.rounded())) bpm")
-            }
-        }
-        return figures
     }
 }
 
