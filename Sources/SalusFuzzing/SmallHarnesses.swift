@@ -1,5 +1,4 @@
 import Foundation
-import SalusDocuments
 import SalusModel
 import SalusPluginHost
 import SalusProto
@@ -61,13 +60,5 @@ enum MetadataHarness {
         _ = catalog.validationErrors(of: sample).map(\.description)
         _ = catalog.validationErrors(of: sample, allowReadOnly: true).count
         _ = sample.wire
-    }
-}
-
-/// Clinical documents: the HL7 CDA check and the fields read from a document.
-enum CDAHarness {
-    static func run(_ bytes: UnsafeRawBufferPointer) {
-        guard let document = try? CDADocument.parse(Data(bytes)) else { return }
-        _ = document.hashValue
     }
 }
