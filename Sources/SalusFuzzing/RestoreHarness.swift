@@ -4,6 +4,13 @@ import SalusStore
 /// Backup archives: the bytes as the archive that `salusctl restore --force` restores into a data
 /// folder (`BackupArchive.restore`: the archive's checks, then moving files aside and into place).
 ///
+/// Two kinds of input: bytes that start with `PK` are the archive itself; any others are its
+/// `manifest.json`, put in an archive that holds, for each file the manifest lists (when it
+/// parses), an entry at that path (a small valid store for a database, else a few bytes) with
+/// the manifest's size and SHA-256 filled in to match. Why both: the zip's CRC-32 guards the
+/// manifest's bytes, so a mutated archive rarely gets its manifest read, while a mutated manifest
+/// reaches every check of its paths and the moves of a restore.
+///
 /// The data folder lies three levels deep in a sandbox folder of this process,
 /// `restore/outer/inner/data/`, with a `victim/` folder holding a file at each level beside it
 /// (reached by `../victim`, `../../victim`, `../../../victim`) and the archive itself in the
@@ -35,6 +42,55 @@ enum RestoreHarness {
         "attachments/00000000-0000-0000-0000-000000000001": Data("an attachment".utf8),
     ]
 
+    /// A sample database as a restore checks it (`BackupArchive.storeSummary`): three step
+    /// samples up to change 3.
+    static let store: Data = {
+        let path = FuzzEnvironment.folder.appendingPathComponent("restore-template.sqlite").path
+        do {
+            let database = try Database(path: path, create: true)
+            try database.execute("""
+                PRAGMA journal_mode=DELETE;
+                CREATE TABLE store_info(key TEXT PRIMARY KEY, value INTEGER);
+                INSERT INTO store_info VALUES ('last_sequence', 3);
+                CREATE TABLE types(id INTEGER PRIMARY KEY, identifier TEXT UNIQUE);
+                INSERT INTO types VALUES (1, 'HKQuantityTypeIdentifierStepCount');
+                CREATE TABLE samples(id INTEGER PRIMARY KEY, type_id INTEGER, value REAL);
+                INSERT INTO samples(type_id, value) VALUES (1, 10), (1, 20), (1, 30);
+                """)
+            database.close()
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            fatalError("cannot make the restore harness's store: \(error)")
+        }
+    }()
+
+    /// Writes the archive holding `manifest` and the files it lists to `path`.
+    static func writeArchive(manifest bytes: Data, to path: String) throws {
+        var manifest = bytes
+        var entries: [(path: String, content: Data)] = []
+        if var object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any], let files = object["files"] as? [Any] {
+            object["files"] = files.map { item -> Any in
+                guard var file = item as? [String: Any], let path = file["path"] as? String, path.utf8.count <= 4096 else { return item }
+                let content = file["isDatabase"] as? Bool == true ? store : Data("attachment \(path)".utf8)
+                var digest = SHA256Digest()
+                digest.update(content)
+                file["size"] = content.count
+                file["sha256"] = digest.hexDigest()
+                entries.append((path, content))
+                return file
+            }
+            if JSONSerialization.isValidJSONObject(object), let data = try? JSONSerialization.data(withJSONObject: object) {
+                manifest = data
+            }
+        }
+        let archive = try BackupArchive.createArchive(at: path)
+        for (name, content) in [(BackupManifest.fileName, manifest)] + entries {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(content.count), compressionMethod: .deflate) { position, size in
+                content.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+    }
+
     static func run(_ bytes: UnsafeRawBufferPointer) {
         let sandbox = Self.sandbox
         let data = sandbox + "/outer/inner/data"
@@ -45,9 +101,13 @@ enum RestoreHarness {
             try PrivateFiles.makeFolder(data + "/attachments")
             for (name, content) in before { try PrivateFiles.write(content, to: data + "/" + name) }
             unlink(archive)
-            try PrivateFiles.write(Data(bytes), to: archive)
+            if bytes.starts(with: [0x50, 0x4B]) {
+                try PrivateFiles.write(Data(bytes), to: archive)
+            } else {
+                try writeArchive(manifest: Data(bytes), to: archive)
+            }
         } catch {
-            fatalError("cannot prepare the restore harness's data folder: \(error)")
+            fatalError("cannot prepare the restore harness's data folder or archive: \(error)")
         }
         let outside = snapshot(sandbox, skipping: data)
         let inside = snapshot(data, skipping: nil)
