@@ -55,8 +55,8 @@ package struct ExportElement: Hashable, Sendable {
 /// - The document is held to ``ImportLimits``: elements nested deeper than `maximumDepth`
 ///   below the root, an attribute longer than `maximumAttributeBytes` and markup that is still
 ///   open after `maximumMarkupBytes` stop the reading with the line, the size and the limit.
-///   Why: libxml2 runs with `XML_PARSE_HUGE` (its own limits are for documents held whole, and
-///   an export is streamed), so these bounds are the reader's own.
+///   Why: libxml2 runs with `XML_PARSE_HUGE`, so that exports of hundreds of megabytes stream
+///   through, and that option lifts libxml2's own depth and size limits.
 /// - Well-formedness errors outside the DTD stop the reading with the parser's message and line.
 /// - An error thrown by the consumer stops the parser at once and is rethrown by `feed`/`finish`.
 package final class ExportXMLReader {
