@@ -28,7 +28,7 @@ enum LabManifest {
                   aggregation: .discreteArithmetic, bounds: .nonNegative)
             .documenting(MetadataKeyUse("HKBloodGlucoseMealTime", .number)),
         .quantity("HKQuantityTypeIdentifierInsulinDelivery", displayName: "Insulin delivery", unit: "IU",
-                  aggregation: .cumulative, bounds: .nonNegative)
+                  aggregation: .cumulative, bounds: .lifetimeTotal)
             .requiring(MetadataKeyUse("HKInsulinDeliveryReason", .number)),
         .quantity("HKQuantityTypeIdentifierBloodAlcoholContent", displayName: "Blood alcohol content", unit: "%",
                   aggregation: .discreteArithmetic, bounds: percentage),
@@ -37,6 +37,6 @@ enum LabManifest {
         .quantity("HKQuantityTypeIdentifierElectrodermalActivity", displayName: "Electrodermal activity", unit: "S",
                   aggregation: .discreteArithmetic, bounds: .nonNegative),
         .quantity("HKQuantityTypeIdentifierNumberOfTimesFallen", displayName: "Number of times fallen",
-                  unit: "count", aggregation: .cumulative, bounds: .nonNegative),
+                  unit: "count", aggregation: .cumulative, bounds: .lifetimeTotal),
     ]
 }

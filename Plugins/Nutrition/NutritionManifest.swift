@@ -8,7 +8,7 @@ enum NutritionManifest {
         id: "org.salus.nutrition", name: "Salus Nutrition", version: "1.0.0",
         types: table.map { identifier, displayName, unit in
             TypeDefinition.quantity(identifier, displayName: displayName, unit: unit, aggregation: .cumulative,
-                      bounds: .nonNegative, area: "nutrition")
+                      bounds: .lifetimeTotal, area: "nutrition")
         }
     )
 

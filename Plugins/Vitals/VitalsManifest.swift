@@ -65,6 +65,6 @@ enum VitalsManifest {
         .quantity("HKQuantityTypeIdentifierPeakExpiratoryFlowRate", displayName: "Peak expiratory flow rate",
                   unit: "L/min", aggregation: .discreteArithmetic, bounds: .nonNegative, area: "respiratory"),
         .quantity("HKQuantityTypeIdentifierInhalerUsage", displayName: "Inhaler usage", unit: "count",
-                  aggregation: .cumulative, bounds: .nonNegative, area: "respiratory"),
+                  aggregation: .cumulative, bounds: .lifetimeTotal, area: "respiratory"),
     ]
 }

@@ -17,11 +17,11 @@ enum WheelchairManifest {
     /// goal of anyone who chooses it), the rest in "wheelchair".
     static let types: [TypeDefinition] = [
         .quantity("HKQuantityTypeIdentifierDistanceWheelchair", displayName: "Wheelchair distance",
-                  unit: "m", aggregation: .cumulative, bounds: .nonNegative, area: "wheelchair"),
+                  unit: "m", aggregation: .cumulative, bounds: .lifetimeTotal, area: "wheelchair"),
         .quantity("HKQuantityTypeIdentifierPushCount", displayName: "Pushes", unit: "count",
-                  aggregation: .cumulative, bounds: .nonNegative, area: "wheelchair"),
+                  aggregation: .cumulative, bounds: .lifetimeTotal, area: "wheelchair"),
         .quantity("HKQuantityTypeIdentifierAppleMoveTime", displayName: "Move minutes", unit: "min",
-                  aggregation: .cumulative, bounds: .nonNegative, area: "activity"),
+                  aggregation: .cumulative, bounds: .lifetimeMinutes, area: "activity"),
         .characteristic("HKCharacteristicTypeIdentifierWheelchairUse", displayName: "Wheelchair", cases: [
             EnumerationCase("notSet", 0), EnumerationCase("no", 1), EnumerationCase("yes", 2),
         ], area: "wheelchair"),

@@ -121,6 +121,13 @@ public struct ValueBounds: Sendable, Hashable {
     public static let nonNegative = ValueBounds(min: 0)
     /// More than zero.
     public static let positive = ValueBounds(min: 0, minInclusive: false)
+    /// Zero to 10^10 in the canonical unit: a cumulative total (steps, meters, kilocalories, grams,
+    /// millilitres) that no sample reaches in one person's lifetime. 10^10 steps is two a second,
+    /// day and night, for 150 years; 10^10 m is 2 m/s for as long; 10^10 kcal is 180,000 kcal a
+    /// day. Real totals stay orders of magnitude below; 1e300, whose sums are infinite, is refused.
+    public static let lifetimeTotal = ValueBounds(min: 0, max: 1e10)
+    /// Zero to 10^8 minutes (190 years): a cumulative time (exercise, stand, daylight minutes).
+    public static let lifetimeMinutes = ValueBounds(min: 0, max: 1e8)
 }
 
 /// A metadata key a type requires or documents, with its value type.

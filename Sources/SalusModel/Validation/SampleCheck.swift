@@ -143,6 +143,11 @@ extension TypeCatalog {
             if !quantity.unit.isCompatible(with: unit) {
                 errors.append(ValidationError(
                     reason: .invalidUnit, field: field, value: "\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)"))
+            } else if let bounds = statistic.bounds, let value = try? quantity.doubleValue(for: unit), !bounds.contains(value) {
+                // A total (or an average) of samples of the type lies in the range one sample may hold.
+                errors.append(ValidationError(
+                    reason: .valueOutOfRange, field: field, value: "\(quantity)",
+                    expected: "a value in \(bounds.description) \(unit), the possible range of \(type)"))
             }
         }
         return errors
