@@ -420,6 +420,8 @@ extension BackupTests {
                 let manifest = try BackupArchive.restore(archivePath: archive, dataDirectory: data, force: true)
                 #expect(manifest.samplesPerType == ["HKQuantityTypeIdentifierStepCount": 3])
                 #expect(FileManager.default.fileExists(atPath: data + "/attachments/0190C2A4-0000-7000-8000-000000000001"))
+                let mode = (try FileManager.default.attributesOfItem(atPath: data)[.posixPermissions] as? NSNumber)?.intValue
+                #expect(mode == 0o700, "a data folder the restore makes is private")
             } else {
                 #expect(throws: BackupError.self, "\(name)") { try BackupArchive.restore(archivePath: archive, dataDirectory: data, force: true) }
             }
