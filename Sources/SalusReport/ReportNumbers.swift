@@ -11,6 +11,12 @@ public enum ReportNumbers {
         Int64(rounding: value).map(String.init) ?? String(value)
     }
 
+    /// `value` without a needless fraction, at most three decimals ("5", "5.125").
+    public static func decimal(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return Int64(exactly: rounded).map(String.init) ?? String(rounded)
+    }
+
     /// `value` for the charts' JSON: the number, or null when it is not finite (JSON has no
     /// infinity, and one such value would leave every chart without data).
     static func json(_ value: Double) -> Any {

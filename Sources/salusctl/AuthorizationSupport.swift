@@ -1,4 +1,5 @@
 import Foundation
+import SalusModel
 import SalusProto
 import SalusRPC
 import SalusWire
@@ -37,9 +38,11 @@ enum ConsentCalls {
     static func milliseconds(_ text: String, flag: String) throws -> Int64 {
         let units: [(String, Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
-            if let value = Double(text.dropLast(suffix.count)), value >= 0, value.isFinite { return Int64(value * scale) }
+            if let value = Double(text.dropLast(suffix.count)), value >= 0, let milliseconds = Int64(rounding: value * scale, .down) {
+                return milliseconds
+            }
         }
-        if let value = Double(text), value >= 0, value.isFinite { return Int64(value * 1_000) }
+        if let value = Double(text), value >= 0, let milliseconds = Int64(rounding: value * 1_000, .down) { return milliseconds }
         throw CommandFailure("\(flag): '\(text)' is not a duration; expected a number with ms, s, m or h (500ms, 2s, 1m)")
     }
 

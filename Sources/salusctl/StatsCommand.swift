@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SalusModel
 import SalusProto
 import SalusRPC
 import SalusReport
@@ -132,7 +133,7 @@ struct Stats: AdminCommand {
     }
 
     static func microseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        Int64(clampingRounded: date.timeIntervalSince1970 * 1_000_000)
     }
 
     static func date(_ microseconds: Int64) -> Date {

@@ -4,6 +4,7 @@ import SalusKit
 import SalusImport
 import SalusModel
 import SalusRPC
+import SalusReport
 
 /// `salusctl workouts`: the owner lists workouts, shows one with its activities, events,
 /// per-activity statistics and route, and writes a workout's route as GPX.
@@ -250,15 +251,14 @@ enum WorkoutText {
 
     /// "1:02:03" or "12:34".
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        guard let total = Int(rounding: seconds) else { return "\(seconds) s" }
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 
     /// A number without a needless fraction, at most three decimals.
     static func number(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        ReportNumbers.decimal(value)
     }
 
     /// The unit a figure is printed in: rates per second (the canonical unit of heart rate) per

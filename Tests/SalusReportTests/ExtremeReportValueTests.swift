@@ -63,6 +63,17 @@ struct ExtremeReportValueTests {
         #expect(usual == ["310 kcal active", "average heart rate 148 bpm"])
     }
 
+    @Test("salusctl workouts' figures: whole numbers bare, three decimals at most, 1e300 and infinity as doubles print")
+    func decimals() {
+        #expect(ReportNumbers.decimal(5) == "5")
+        #expect(ReportNumbers.decimal(5.1254) == "5.125")
+        #expect(ReportNumbers.decimal(-0.5) == "-0.5")
+        #expect(ReportNumbers.decimal(1e300) == "1e+300")
+        #expect(ReportNumbers.decimal(-9.3e18) == "-9.3e+18")
+        #expect(ReportNumbers.decimal(.infinity) == "inf")
+        #expect(ReportNumbers.decimal(.nan) == "nan")
+    }
+
     @Test("A workout lasting longer than any clock and a night as long are written")
     func hugeDurations() {
         var data = Self.data(steps: nil)
