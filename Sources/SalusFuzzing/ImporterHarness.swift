@@ -31,8 +31,7 @@ enum ImporterHarness {
         do {
             switch element.name {
             case "Record":
-                var sample = try mapper.record(element).sample
-                sample.metadata = RecordMapper.withImportIdentifier(sample.metadata, of: element)
+                let sample = ImportIdentity.identified(try mapper.record(element).sample)
                 samples.append(sample)
                 if let series = try mapper.heartbeatSeries(element, record: sample) { samples.append(series) }
             case "Correlation":

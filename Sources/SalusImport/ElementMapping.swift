@@ -13,9 +13,7 @@ extension RecordMapper {
         }
         var members: [Sample] = []
         for child in element.children(named: "Record") {
-            var member = try record(child).sample
-            member.metadata = Self.withImportIdentifier(member.metadata, of: child)
-            members.append(member)
+            members.append(try record(child).sample)
         }
         let metadata = try metadata(of: element, rules: rules)
         let start = try date(element, "startDate")
@@ -25,20 +23,8 @@ extension RecordMapper {
             sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"]),
             device: element["device"].flatMap(Self.device), metadata: metadata,
             creationDate: element["creationDate"].flatMap(Self.date) ?? start)
-        var identified = sample
-        identified.metadata = Self.withImportIdentifier(metadata, of: element)
-        return identified
-    }
-
-    /// `metadata` with a sync identifier and version that name the element by its content, so
-    /// that importing the same export twice, or a record the export repeats, saves it once.
-    /// A record that carries its own sync identifier keeps it.
-    package static func withImportIdentifier(_ metadata: [String: MetadataValue], of element: ExportElement) -> [String: MetadataValue] {
-        var parts = [element["startDate"] ?? "", element["endDate"] ?? "", (element["value"] ?? "") + (element["unit"] ?? "")]
-        for child in element.children(named: "Record") {
-            parts.append((child["type"] ?? "") + "=" + (child["value"] ?? "") + (child["unit"] ?? ""))
-        }
-        return withContentIdentifier(metadata, parts: parts)
+        // The members and the correlation are each named by their content (`ImportIdentity`).
+        return ImportIdentity.identified(sample)
     }
 
     /// The characteristics of `<Me>`: each attribute naming a registered characteristic type,
@@ -145,17 +131,15 @@ extension RecordMapper {
         beats.sort { $0.timeSinceSeriesStart < $1.timeSinceSeriesStart }
         let last = beats.last?.timeSinceSeriesStart ?? 0
         let end = max(record.endDate, record.startDate.addingTimeInterval(last))
-        var metadata: [String: MetadataValue] = [:]
-        metadata[MetadataKey.syncIdentifier] = .string("applehealth:beats|\(startText)|\(element["endDate"] ?? "")")
-        metadata[MetadataKey.syncVersion] = .number(1)
-        return Sample(
+        return ImportIdentity.identified(Sample(
             type: TypeIdentifier("HKDataTypeIdentifierHeartbeatSeries"), startDate: record.startDate, endDate: end,
             value: .heartbeatSeries(HeartbeatSeries(beats: beats)), sourceRevision: record.sourceRevision,
-            device: record.device, metadata: metadata, creationDate: record.creationDate)
+            device: record.device, metadata: [:], creationDate: record.creationDate))
     }
 
     /// The UTC offset in seconds of an export date (`… +0200`).
     static func utcOffset(_ text: String) -> Int? {
+        if text.hasSuffix("Z") { return 0 }
         guard let signIndex = text.lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
         let digits = text[text.index(after: signIndex)...].filter(\.isNumber)
         guard digits.count == 4, let value = Int(digits) else { return nil }
@@ -277,10 +261,10 @@ extension RecordMapper {
         let metadata = try readMetadata(of: element)
         let workout = Workout(activityType: UInt(activity.rawValue), events: events, activities: activities, statistics: statistics)
             .withDefaultActivity(start: start, end: end)
-        return Sample(
+        return ImportIdentity.identified(Sample(
             type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: .workout(workout),
             sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"]),
-            device: element["device"].flatMap(Self.device), metadata: Self.withImportIdentifier(metadata, of: element),
-            creationDate: element["creationDate"].flatMap(Self.date) ?? start)
+            device: element["device"].flatMap(Self.device), metadata: metadata,
+            creationDate: element["creationDate"].flatMap(Self.date) ?? start))
     }
 }

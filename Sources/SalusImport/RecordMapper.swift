@@ -180,8 +180,8 @@ package struct RecordMapper: Sendable {
         return try SalusUnit(parsing: normalized)
     }
 
-    /// `2024-01-01 01:01:36 +0200`, or iOS 8's `20140108164300-0800`.
-    /// Read byte by byte (ASCII digits, the sign of the offset): it runs once per record.
+    /// `2024-01-01 01:01:36 +0200`, or iOS 8's `20140108164300-0800`; UTC may be written `Z`
+    /// (`2024-01-01 01:01:36Z`). Read byte by byte (ASCII digits, the sign of the offset): it runs once per record.
     static func date(_ text: String) -> Date? {
         var digits: [Int] = []
         digits.reserveCapacity(18)
@@ -195,6 +195,11 @@ package struct RecordMapper: Sendable {
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 sign = byte == UInt8(ascii: "-") ? -1 : 1
                 digitsAfterSign = 0
+            case UInt8(ascii: "Z") where digits.count == 14:
+                // UTC written as `Z`: the offset +0000.
+                digits += [0, 0, 0, 0]
+                sign = 1
+                digitsAfterSign = 4
             default:
                 break
             }

@@ -208,12 +208,16 @@ struct ExportOddCaseTests {
         let record = "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2020-01-01 10:00:00 +0100\" endDate=\"2020-01-01 10:05:00 +0100\" value=\"%@\"/>"
         let xml = "<HealthData>" + String(format: record, "10") + String(format: record, "10") + String(format: record, "11") + "</HealthData>"
         let elements = try ExportReaderTests.read(Data(xml.utf8)).elements
-        let identifiers = elements.map { RecordMapper.withImportIdentifier([:], of: $0)[MetadataKey.syncIdentifier] }
+        let mapper = RecordMapper(catalog: ExportReaderTests.catalog)
+        let samples = try elements.map { try ImportIdentity.identified(mapper.record($0).sample) }
+        let identifiers = samples.map(\.syncIdentifier)
         #expect(identifiers[0] == identifiers[1])
         #expect(identifiers[0] != identifiers[2])
         // A record with its own sync identifier keeps it.
         let own: [String: MetadataValue] = [MetadataKey.syncIdentifier: .string("mine"), MetadataKey.syncVersion: .number(3)]
-        #expect(RecordMapper.withImportIdentifier(own, of: elements[0]) == own)
+        var mine = samples[0]
+        mine.metadata = own
+        #expect(ImportIdentity.identified(mine).metadata == own)
     }
 }
 

@@ -20,7 +20,10 @@ import SalusStore
 ///   (`applehealth.<source>`), so source priorities and per-source statistics work as for apps.
 /// - Each sample carries a sync identifier naming it by its content (unless it has its own), so
 ///   importing the same export again, or a record the export repeats (a correlation's members
-///   are also listed at top level), saves it once: the repeat is reported as kept.
+///   are also listed at top level), saves it once: the repeat is reported as kept. The identity
+///   rests on instants, not on the export's date text (`ImportIdentity`), so exports written at
+///   other UTC offsets merge; samples stored by imports before it are recognised
+///   (`adoptingLegacyIdentities`).
 /// - A heart-rate-variability record's list of instantaneous beats becomes a heartbeat series
 ///   beside it.
 /// - `<Me>` sets characteristics only when asked (`characteristics`).
@@ -192,8 +195,7 @@ final class ImportRun {
         switch element.name {
         case "Record":
             do {
-                var sample = try mapper.record(element).sample
-                sample.metadata = RecordMapper.withImportIdentifier(sample.metadata, of: element)
+                let sample = ImportIdentity.identified(try mapper.record(element).sample)
                 add(sample, element: element)
                 // Heart rate variability: the beats behind it, as a heartbeat series.
                 if store.catalog.rules(for: "HKDataTypeIdentifierHeartbeatSeries") != nil,
@@ -455,7 +457,8 @@ final class ImportRun {
             saving = (
                 Task {
                     var responses: [(SourceRevision, SaveResponse)] = []
-                    for (source, samples) in batches {
+                    for (source, read) in batches {
+                        let samples = try await storeCall { try await ImportRun.adoptingLegacyIdentities(read, appID: source.appID, store: store) }
                         responses.append((
                             source,
                             try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) }))
@@ -480,6 +483,53 @@ final class ImportRun {
                 attach(workoutRoutes, to: response.results[index].uuid)
             }
         }
+    }
+
+    /// `samples` (read for `appID`), each of which a sample stored under the identity imports
+    /// had before `ImportIdentity` (the export's date text, `ImportIdentity.isLegacy`) names
+    /// taking that sample's identifier, so the store keeps the sample already there; correlation
+    /// members included. The stored samples are those of the batch's types and dates, read once
+    /// per type, and recognised by `ImportIdentity` computed from what was stored: an export
+    /// written at another UTC offset than the one imported before merges too. A store without
+    /// such samples reads nothing more than an empty date window per type.
+    static func adoptingLegacyIdentities(_ samples: [Sample], appID: String, store: SampleStore) async throws -> [Sample] {
+        var windows: [TypeIdentifier: (start: Date, end: Date)] = [:]
+        func note(_ sample: Sample) {
+            guard sample.syncIdentifier?.hasPrefix(ImportIdentity.prefix) == true else { return }
+            let known = windows[sample.type]
+            windows[sample.type] = (min(known?.start ?? sample.startDate, sample.startDate), max(known?.end ?? sample.endDate, sample.endDate))
+        }
+        for sample in samples {
+            note(sample)
+            if case .correlation(let correlation) = sample.value { correlation.objects.forEach(note) }
+        }
+        // The old identifier of each stored sample, by the identity it has today. The window is a
+        // second wider each side: it holds samples that overlap it, which an instant at its very
+        // edge does not.
+        var legacy: [TypeIdentifier: [String: String]] = [:]
+        for (type, window) in windows {
+            let predicate = SamplePredicate.and([.sources([appID]), .dateWindow(DateWindow(start: window.start - 1, end: window.end + 1))])
+            var pages = try store.samples(SampleQuery(type: type, predicate: predicate)).makeAsyncIterator()
+            while let page = try await pages.next() {
+                for stored in page {
+                    guard let identifier = stored.syncIdentifier, ImportIdentity.isLegacy(identifier) else { continue }
+                    legacy[type, default: [:]][ImportIdentity.identifier(of: stored)] = identifier
+                }
+            }
+        }
+        guard !legacy.isEmpty else { return samples }
+        func adopted(_ sample: Sample) -> Sample {
+            var result = sample
+            if case .correlation(var correlation) = result.value {
+                correlation.objects = correlation.objects.map(adopted)
+                result.value = .correlation(correlation)
+            }
+            if let identifier = sample.syncIdentifier, let old = legacy[sample.type]?[identifier] {
+                result.metadata[MetadataKey.syncIdentifier] = .string(old)
+            }
+            return result
+        }
+        return samples.map(adopted)
     }
 
     func count(_ result: SaveResult) {
