@@ -561,7 +561,11 @@ final class StoreWriter: @unchecked Sendable {
             let deviceID = try sample.device.map { try self.deviceID(database, $0) }
             let startMicroseconds = StoredTime.microseconds(sample.startDate)
             let endMicroseconds = StoredTime.microseconds(sample.endDate)
-            let span = endMicroseconds &- startMicroseconds
+            // A span wider than an int64 holds (a sample from near the store's first microsecond
+            // to near its last) is Int64.max here and 2^64 in the table (below); wrapped, it went
+            // negative and left the sample out of every date window.
+            let difference = endMicroseconds.subtractingReportingOverflow(startMicroseconds)
+            let span = difference.overflow ? Int64.max : difference.partialValue
             if span > longest[typeID, default: -1] { longest[typeID] = span }
             nextRowID += 1
             let sampleID = nextRowID
@@ -632,7 +636,8 @@ final class StoreWriter: @unchecked Sendable {
             try database.run(
                 "INSERT INTO type_spans (type_id, max_span_us) VALUES (?, ?) "
                     + "ON CONFLICT (type_id) DO UPDATE SET max_span_us = max(max_span_us, excluded.max_span_us)",
-                [.integer(typeID), .integer(span)])
+                // As SQLite's own `end_us - start_us` (migration 3), a span past int64 is a real.
+                [.integer(typeID), span == .max ? .real(0x1p64) : .integer(span)])
         }
         return results
     }

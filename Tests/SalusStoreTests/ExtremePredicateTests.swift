@@ -89,6 +89,20 @@ struct ExtremePredicateTests {
         }
     }
 
+    @Test("A sample spanning the store's whole range of dates is found by every window it overlaps")
+    func widestSample() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        // The widest span int64 microseconds hold: its length overflows an int64.
+        var wide = Fixtures.quantity(5, start: 0)
+        wide.startDate = Date(timeIntervalSince1970: -9.2e12)
+        wide.endDate = Date(timeIntervalSince1970: 9.2e12)
+        _ = try await store.save([wide], source: Fixtures.app)
+        for start in [Fixtures.base, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 9e12)] {
+            #expect(try await store.count(Fixtures.steps, .date(start: start, end: start.addingTimeInterval(60))) == 1, "\(start.timeIntervalSince1970)")
+        }
+    }
+
     @Test("Date windows far past the store's range are answered as open bounds; non-finite dates are refused naming the bound")
     func extremeDates() async throws {
         let temporary = try await TemporaryStore.make()
