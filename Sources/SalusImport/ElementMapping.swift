@@ -196,7 +196,19 @@ extension RecordMapper {
     /// metadata; one activity spanning the workout when it lists none. Its routes are
     /// `routes(of:)`'s.
     package func workout(_ element: ExportElement) throws(ImportRefusal) -> Sample {
+        try workoutKeepingWhole(element).sample
+    }
+
+    /// `workout(_:)` with what it changed to keep the workout whole. Apple's own files break rules
+    /// Salus holds apps to (watchOS 10 and later write an event ending half a second after its
+    /// workout), so one bad child never costs the workout: a metadata entry that cannot be read,
+    /// or an event of an unknown type, is dropped; an event or activity reaching past the
+    /// workout's interval is clamped to it, and one wholly outside it dropped. Each change is
+    /// returned with the child's line, field and value, and what was done in `expected`. Only what
+    /// makes the workout itself (its type, dates) is a refusal.
+    package func workoutKeepingWhole(_ element: ExportElement) throws(ImportRefusal) -> (sample: Sample, changes: [ImportRefusal]) {
         let line = element.line
+        var changes: [ImportRefusal] = []
         guard let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else {
             throw ImportRefusal(line: line, field: "Workout", value: "", expected: "the workout type registered by a plugin")
         }
@@ -215,20 +227,40 @@ extension RecordMapper {
         }
         // Real exports may write a workout's whole metadata block twice: a key read again keeps
         // its one value.
-        func readMetadata(of node: ExportElement) throws(ImportRefusal) -> [String: MetadataValue] {
-            try self.metadata(of: node, rules: rules)
+        func readMetadata(of node: ExportElement) -> [String: MetadataValue] {
+            var metadata: [String: MetadataValue] = [:]
+            for entry in node.children(named: "MetadataEntry") {
+                guard let key = entry["key"], !key.isEmpty else { continue }
+                do {
+                    metadata[key] = try metadataValue(entry["value"] ?? "", key: key, rules: rules, line: entry.line)
+                } catch {
+                    changes.append(ImportRefusal(
+                        line: error.line, field: "\(node.name).\(error.field)", value: error.value,
+                        expected: "\(error.expected); the entry is dropped, the workout kept"))
+                }
+            }
+            return metadata
         }
-        func readEvents(of node: ExportElement) throws(ImportRefusal) -> [WorkoutEvent] {
-            var events: [WorkoutEvent] = []
+        /// The events of `node`, each with its line.
+        func readEvents(of node: ExportElement) -> [(event: WorkoutEvent, line: Int, written: String)] {
+            var events: [(event: WorkoutEvent, line: Int, written: String)] = []
             for child in node.children(named: "WorkoutEvent") {
                 let name = (child["type"] ?? "").replacingOccurrences(of: "HKWorkoutEventType", with: "").lowercased()
                 guard let type = Self.workoutEventTypes[name] else {
-                    throw ImportRefusal(
-                        line: child.line, field: "WorkoutEvent.type", value: child["type"] ?? "", expected: "a HealthKit workout event type")
+                    changes.append(ImportRefusal(
+                        line: child.line, field: "WorkoutEvent.type", value: child["type"] ?? "",
+                        expected: "a HealthKit workout event type; the event is dropped, the workout kept"))
+                    continue
                 }
-                let at = try date(child, "date")
-                events.append(WorkoutEvent(
-                    type: type, startDate: at, endDate: at.addingTimeInterval(duration(child) ?? 0), metadata: try readMetadata(of: child)))
+                guard let at = child["date"].flatMap(Self.date) else {
+                    changes.append(ImportRefusal(
+                        line: child.line, field: "WorkoutEvent.date", value: child["date"] ?? "",
+                        expected: "a date such as 2024-01-01 01:01:36 +0200; the event is dropped, the workout kept"))
+                    continue
+                }
+                events.append((
+                    WorkoutEvent(type: type, startDate: at, endDate: at.addingTimeInterval(duration(child) ?? 0), metadata: readMetadata(of: child)),
+                    child.line, "date=\(child["date"] ?? "") duration=\(child["duration"] ?? "") \(child["durationUnit"] ?? "")"))
             }
             return events
         }
@@ -245,26 +277,54 @@ extension RecordMapper {
             return statistics
         }
         // Events are the workout's; iOS 16+ exports may list an activity's inside it as well.
-        var events = try readEvents(of: element)
+        var events = readEvents(of: element)
         var activities: [WorkoutActivity] = []
         for node in element.children(named: "WorkoutActivity") {
             let from = try date(node, "startDate")
-            let to = node["endDate"] == nil ? from.addingTimeInterval(duration(node) ?? 0) : try date(node, "endDate")
-            for event in try readEvents(of: node) where !events.contains(event) { events.append(event) }
+            var to = node["endDate"] == nil ? from.addingTimeInterval(duration(node) ?? 0) : try date(node, "endDate")
+            for event in readEvents(of: node) where !events.contains(where: { $0.event == event.event }) { events.append(event) }
             let figures = readTotals(of: node)
+            if to > end, from <= end {
+                changes.append(ImportRefusal(
+                    line: node.line, field: "WorkoutActivity.endDate", value: node["endDate"] ?? "\(to)",
+                    expected: "at most the workout's end \(element["endDate"] ?? ""); clamped to it, the workout kept"))
+                to = end
+            }
             activities.append(WorkoutActivity(
                 uuid: node["uuid"].flatMap(UUID.init(uuidString:)) ?? UUID(),
                 activityType: UInt(Self.legType(of: node, statistics: figures, workoutType: Int(activity.rawValue))),
-                startDate: from, endDate: to, metadata: try readMetadata(of: node), statistics: figures))
+                startDate: from, endDate: to, metadata: readMetadata(of: node), statistics: figures))
         }
-        var statistics = readTotals(of: element)
-        let metadata = try readMetadata(of: element)
-        let workout = Workout(activityType: UInt(activity.rawValue), events: events, activities: activities, statistics: statistics)
+        // An event reaching past the workout is clamped to it; one wholly outside is dropped.
+        var kept: [WorkoutEvent] = []
+        for (event, eventLine, written) in events {
+            if event.startDate >= start, event.endDate <= end {
+                kept.append(event)
+                continue
+            }
+            guard event.startDate <= end, event.endDate >= start else {
+                changes.append(ImportRefusal(
+                    line: eventLine, field: "WorkoutEvent.date", value: written,
+                    expected: "within the workout \(element["startDate"] ?? "") – \(element["endDate"] ?? ""); the event is dropped, the workout kept"))
+                continue
+            }
+            var clamped = event
+            clamped.startDate = max(event.startDate, start)
+            clamped.endDate = min(event.endDate, end)
+            changes.append(ImportRefusal(
+                line: eventLine, field: event.endDate > end ? "WorkoutEvent.duration" : "WorkoutEvent.date", value: written,
+                expected: "within the workout \(element["startDate"] ?? "") – \(element["endDate"] ?? ""); clamped to it, the workout kept"))
+            kept.append(clamped)
+        }
+        let statistics = readTotals(of: element)
+        let metadata = readMetadata(of: element)
+        let workout = Workout(activityType: UInt(activity.rawValue), events: kept, activities: activities, statistics: statistics)
             .withDefaultActivity(start: start, end: end)
-        return ImportIdentity.identified(Sample(
+        let sample = ImportIdentity.identified(Sample(
             type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: .workout(workout),
             sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"]),
             device: element["device"].flatMap(Self.device), metadata: metadata,
             creationDate: element["creationDate"].flatMap(Self.date) ?? start))
+        return (sample, changes)
     }
 }

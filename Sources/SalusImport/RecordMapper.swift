@@ -166,9 +166,19 @@ package struct RecordMapper: Sendable {
         Quantity(value: unit == .percent ? number * 100 : number, unit: unit)
     }
 
-    /// A unit as exports write it: `·` (U+00B7) for a product, so `mL/min·kg` is `mL/(min*kg)`.
+    /// A unit as exports write it: `·` (U+00B7) for a product, so `mL/min·kg` is `mL/(min*kg)`;
+    /// watchOS 10 and later write `HKAverageMETs` in `kcal/hr-kg`, a `-` between two unit names
+    /// for the same product (`kcal/(hr*kg)`). A `-` not between letters (`m^-1`) is left alone.
     static func unit(_ text: String) throws(UnitError) -> SalusUnit {
         var normalized = text
+        if normalized.contains("-") {
+            var scalars = Array(normalized.unicodeScalars)
+            for index in scalars.indices where scalars[index] == "-" && index > 0 && index + 1 < scalars.count
+                && CharacterSet.letters.contains(scalars[index - 1]) && CharacterSet.letters.contains(scalars[index + 1]) {
+                scalars[index] = "\u{00B7}"
+            }
+            normalized = String(String.UnicodeScalarView(scalars))
+        }
         if normalized.unicodeScalars.contains("\u{00B7}") {
             let parts = normalized.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2, parts[1].contains("\u{00B7}") {

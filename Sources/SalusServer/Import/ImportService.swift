@@ -213,10 +213,13 @@ final class ImportRun {
             }
         case "Workout":
             do {
-                let workout = try mapper.workout(element)
+                // Apple's file may break rules apps are held to: the one child is changed or
+                // dropped, the workout kept, and each change listed with its line.
+                let (workout, changes) = try mapper.workoutKeepingWhole(element)
                 let routes = try mapper.routes(of: element)
-                if let (source, index) = add(workout, element: element), !routes.isEmpty {
-                    routesOfPending[source, default: [:]][index] = routes
+                if let (source, index) = add(workout, element: element) {
+                    for change in changes { changed(change, element: element.name) }
+                    if !routes.isEmpty { routesOfPending[source, default: [:]][index] = routes }
                 }
             } catch {
                 problem(error, element: element.name)
@@ -401,6 +404,17 @@ final class ImportRun {
 
     func problem(_ refusal: ImportRefusal, element: String) {
         report.skipped += 1
+        list(refusal, element: element)
+    }
+
+    /// A child of an element that was changed or dropped so that the element could be kept
+    /// (`RecordMapper.workoutKeepingWhole`): listed among the problems, its `expected` saying
+    /// what was done, but the element is not skipped.
+    func changed(_ refusal: ImportRefusal, element: String) {
+        list(refusal, element: element)
+    }
+
+    private func list(_ refusal: ImportRefusal, element: String) {
         guard report.problems.count < ImportService.listedProblems else { return }
         report.problems.append(Salus_V1_ImportProblem.with {
             $0.line = UInt32(clamping: refusal.line)
