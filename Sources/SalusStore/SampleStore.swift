@@ -250,6 +250,15 @@ package final class SampleStore: Sendable {
     /// Throws `invalidArgument` at once, naming the node, when the predicate or a member
     /// predicate is invalid for its type, when member predicates are given for a type that is not
     /// a correlation type, or when `pageSize` or `limit` is not positive.
+    /// Checks `predicate` for a read of `type` as a query compiles it, reading nothing: the
+    /// error names the node by `path` as the caller wrote it. The server checks a caller's
+    /// predicate with this before narrowing it to what the caller may read, so a refusal is the
+    /// same whatever the caller was granted (docs/authorization.md, "Non-interference").
+    package func checkPredicate(_ predicate: SamplePredicate?, of type: TypeIdentifier, path: String = "predicate") throws(StoreError) {
+        _ = try PredicateCompiler(type: type, info: catalog.rules(for: type), catalog: catalog, target: .samples)
+            .compile(predicate, path: path)
+    }
+
     package func samples(_ query: SampleQuery, pageSize: Int? = nil) throws -> SamplePages {
         try checkOpen()
         let size = pageSize ?? configuration.defaultPageSize

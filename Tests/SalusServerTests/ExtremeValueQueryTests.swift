@@ -75,8 +75,8 @@ struct ExtremeValueQueryTests {
         {}
     }
 
-    /// Each predicate and the end of the field path its refusal names (the app's own predicate
-    /// is and-ed with what it may read, so the path may start with "predicate.and[0].").
+    /// Each predicate and the end of the field path its refusal names (the predicate as the app
+    /// wrote it: `refusalsTellNothing` checks the path is the same for every app).
     static let outOfRange: [(predicate: Salus_V1_Predicate, field: String)] = [
         (duration(.greaterThan, 1e300), "workout.duration: got 1e+300 s"),
         (duration(.lessThan, -1e300), "workout.duration: got -1e+300 s"),
@@ -108,6 +108,82 @@ struct ExtremeValueQueryTests {
         #expect(try await Self.querySamples(owner, Self.duration(.lessThan, 9e12)) == 1)
         #expect(try await Self.querySamples(owner, Self.activityDuration(.greaterThan, -9e12)) == 1)
         await stranger.close()
+        await owner.close()
+        await server.stop()
+    }
+
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+
+    static func statistic(_ type: String, unit: String, activity: Bool = false) -> Salus_V1_Predicate {
+        var comparison = Salus_V1_WorkoutStatisticComparison()
+        comparison.quantityType = type
+        comparison.statistic = .average
+        comparison.operator = .greaterThan
+        comparison.quantity.value = 100
+        comparison.quantity.unit = unit
+        var predicate = Salus_V1_Predicate()
+        if activity {
+            predicate.workout.activity.statistic = comparison
+        } else {
+            predicate.workout.statistic = comparison
+        }
+        return predicate
+    }
+
+    @Test("A bad predicate gets the same error whether the app may read what it tests or not: a refusal never tells an app it was denied")
+    func refusalsTellNothing() async throws {
+        let (server, owner, stranger) = try await Self.start()
+        // Reads workouts and heart rate; reads workouts only; shares workouts only (reads its own).
+        try await Authz.register(owner, "org.example.reader", type: Self.workout, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.reader", Self.heartRate, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.reader", Authz.steps, read: .granted, share: nil)
+        try await Authz.register(owner, "org.example.halfreader", type: Self.workout, read: .granted, share: nil)
+        try await Authz.grant(owner, "org.example.halfreader", Self.heartRate, read: .denied, share: nil)
+        try await Authz.register(owner, "org.example.writer", type: Self.workout, read: .denied, share: .granted)
+        let readers = [
+            ("reads all", try await Authz.app(server, "org.example.reader")),
+            ("denied heart rate", try await Authz.app(server, "org.example.halfreader")),
+            ("share only", try await Authz.app(server, "org.example.writer")),
+            ("no permission", stranger),
+        ]
+        var malformed = Self.outOfRange.map(\.predicate)
+        // A heart-rate statistic in a unit of mass, on the workout and on an activity, alone and nested.
+        let badUnit = Self.statistic(Self.heartRate, unit: "kg")
+        var nested = Salus_V1_Predicate()
+        nested.not.not.and.predicates = [Self.duration(.greaterThan, 60), Self.statistic(Self.heartRate, unit: "kg", activity: true)]
+        malformed += [badUnit, Self.statistic(Self.heartRate, unit: "kg", activity: true), nested]
+        for predicate in malformed {
+            for (call, run) in [
+                ("QuerySamples", { (client: RPCClient) in _ = try await Self.querySamples(client, predicate) }),
+                ("QuerySources", { (client: RPCClient) in try await Self.querySources(client, predicate) }),
+                ("QueryAnchored", { (client: RPCClient) in try await Self.queryAnchored(client, predicate) }),
+            ] as [(String, (RPCClient) async throws -> Void)] {
+                var errors: [(String, RPCError?)] = []
+                for (name, client) in readers {
+                    errors.append((name, await Authz.error { try await run(client) }))
+                }
+                #expect(errors[0].1?.code == .invalidArgument, "\(call): \(String(describing: errors[0].1))")
+                for (name, error) in errors.dropFirst() {
+                    #expect(error == errors[0].1, "\(call) as \(name): \(String(describing: error)) differs from \(String(describing: errors[0].1))")
+                }
+            }
+        }
+        // Statistics: a quantity in a unit of another dimension.
+        var statistics = Salus_V1_StatisticsRequest()
+        statistics.type = Authz.steps
+        statistics.options = [.cumulativeSum]
+        statistics.predicate.quantity.operator = .greaterThan
+        statistics.predicate.quantity.quantity.value = 1
+        statistics.predicate.quantity.quantity.unit = "kg"
+        var errors: [RPCError?] = []
+        for (_, client) in readers {
+            errors.append(await Authz.error {
+                let _: Salus_V1_StatisticsResponse = try await client.unary(SalusMethods.Statistics.query, request: statistics)
+            })
+        }
+        #expect(errors[0]?.code == .invalidArgument, "\(String(describing: errors[0]))")
+        #expect(Set(errors).count == 1, "\(errors)")
+        for (_, client) in readers { await client.close() }
         await owner.close()
         await server.stop()
     }

@@ -52,3 +52,22 @@ extension AuthorizationEngine {
         readAccess(caller, type: type).restrict(predicate?.limitingWorkoutStatistics { readAccess(caller, type: $0.rawValue) })
     }
 }
+
+extension StoreService {
+    /// The predicate a read of `type` by `caller` runs (`AuthorizationEngine.readPredicate`),
+    /// after the caller's own predicate is checked as it was written: a predicate the store
+    /// refuses is refused with the same error, naming the same node, whether or not the caller
+    /// may read the type or the statistics it tests. Narrowed first, a denied caller's node
+    /// would be named under `and[0]`, and a statistic test on a type it may not read would be
+    /// dropped unchecked: either refusal would tell the app it was denied.
+    func readPredicate(
+        _ predicate: SamplePredicate?, of type: TypeIdentifier, for caller: Caller, path: String = "predicate"
+    ) throws(RPCError) -> SamplePredicate? {
+        do {
+            try store.checkPredicate(predicate, of: type, path: path)
+        } catch {
+            throw RPCError.from(error)
+        }
+        return authorization.readPredicate(predicate, of: type.rawValue, for: caller)
+    }
+}

@@ -69,6 +69,18 @@ package struct StatisticsService: Sendable {
         authorization?.readAccess(caller, type: type).predicate
     }
 
+    /// `predicate`, checked as the caller wrote it before `visibility` is ANDed with it, so a
+    /// predicate the store refuses gets the same error whatever the caller may read
+    /// (docs/authorization.md, "Non-interference").
+    func checked(_ predicate: SamplePredicate?, of type: TypeIdentifier) throws(RPCError) -> SamplePredicate? {
+        do {
+            try store.checkPredicate(predicate, of: type)
+        } catch {
+            throw RPCError.from(error)
+        }
+        return predicate
+    }
+
     /// The priorities, or the error that kept their file from being read.
     func priorityStore() throws(RPCError) -> SourcePriorityStore {
         switch priorities {
@@ -114,7 +126,7 @@ package struct StatisticsService: Sendable {
         default:
             throw RPCError.invalidArgument(field: "windowStart", value: "one bound", expected: "both window_start and window_end, or neither")
         }
-        let predicate = request.hasPredicate ? try modelPredicate(request.predicate) : nil
+        let predicate = try checked(request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: type)
         let engine = try engine()
         let statistics = try await storeCall {
             try await engine.statistics(
@@ -137,7 +149,7 @@ package struct StatisticsService: Sendable {
         guard request.to >= request.from else {
             throw RPCError.invalidArgument(field: "to", value: "\(request.to)", expected: "a time at or after from (\(request.from))")
         }
-        let predicate = request.hasPredicate ? try modelPredicate(request.predicate) : nil
+        let predicate = try checked(request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: type)
         let query = StatisticsCollectionQuery(
             type: type, predicate: predicate, options: options, unit: unit, grid: grid,
             from: try StatisticsWire.date(request.from, field: "from"), to: try StatisticsWire.date(request.to, field: "to"))

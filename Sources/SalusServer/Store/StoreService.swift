@@ -196,7 +196,7 @@ package struct StoreService: Sendable {
             }
             // The store deletes only the app's own samples; the count must not tell a statistic
             // of a type the app may not read either.
-            let predicate = authorization.readPredicate(descriptor.predicate, of: descriptor.type.rawValue, for: caller)
+            let predicate = try readPredicate(descriptor.predicate, of: descriptor.type, for: caller, path: "matching.predicate")
             response = try await storeCall {
                 try await store.delete(type: descriptor.type, matching: predicate, requester: requester)
             }
@@ -246,8 +246,8 @@ package struct StoreService: Sendable {
         let limit = request.limit == 0 ? nil : Int(clamping: request.limit)
         let query = SampleQuery(
             type: type,
-            predicate: authorization.readPredicate(
-                request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: request.type, for: caller),
+            predicate: try readPredicate(
+                request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: type, for: caller),
             sort: sort,
             // Correlations the caller may read none of the members of are dropped below, so the
             // limit counts what is sent.
@@ -305,7 +305,7 @@ package struct StoreService: Sendable {
                     field: "samplePredicates[\(index)].type", value: member.type.rawValue,
                     expected: "a quantity or category type: what correlations hold")
             }
-            member.predicate = authorization.readPredicate(member.predicate, of: member.type.rawValue, for: caller)
+            member.predicate = try readPredicate(member.predicate, of: member.type, for: caller, path: "samplePredicates[\(index)].predicate")
             descriptors.append(member)
         }
         return descriptors
@@ -319,7 +319,7 @@ package struct StoreService: Sendable {
         for (index, descriptor) in request.descriptors.enumerated() {
             var typed = try self.descriptor(descriptor, path: "descriptors[\(index)]")
             typed.localChangesOnly = request.localChangesOnly
-            typed.predicate = authorization.readPredicate(typed.predicate, of: typed.type.rawValue, for: caller)
+            typed.predicate = try readPredicate(typed.predicate, of: typed.type, for: caller, path: "descriptors[\(index)].predicate")
             descriptors.append(typed)
         }
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
@@ -472,8 +472,8 @@ package struct StoreService: Sendable {
         let type = try knownType(request.type, field: "type")
         // As a sample query: a workout-statistic test on a type the caller may not read matches
         // nothing, or the sources listed would tell the statistic.
-        let predicate = authorization.readPredicate(
-            request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: request.type, for: caller)
+        let predicate = try readPredicate(
+            request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: type, for: caller)
         let sources = try await storeCall {
             try await store.sources(type: type, matching: predicate)
         }
