@@ -66,4 +66,35 @@ struct ImportModernWorkoutTests {
         await owner.close()
         await server.stop()
     }
+
+    @Test("a workout whose statistic or event metadata breaks a type's rules keeps everything else; what was dropped is reported with the workout's line")
+    func badChildrenDropped() async throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeSwimming" sourceName="Anna’s Apple Watch" startDate="2025-09-21 08:00:00 +0200" endDate="2025-09-21 08:30:00 +0200">
+              <WorkoutEvent type="HKWorkoutEventTypeLap" date="2025-09-21 08:00:00 +0200" duration="1" durationUnit="min">
+               <MetadataEntry key="HKSwimmingStrokeStyle" value="99"/>
+              </WorkoutEvent>
+              <WorkoutEvent type="HKWorkoutEventTypeLap" date="2025-09-21 08:01:00 +0200" duration="1" durationUnit="min">
+               <MetadataEntry key="HKSwimmingStrokeStyle" value="2"/>
+              </WorkoutEvent>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2025-09-21 08:00:00 +0200" endDate="2025-09-21 08:30:00 +0200" average="1e12" unit="count/min"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceSwimming" startDate="2025-09-21 08:00:00 +0200" endDate="2025-09-21 08:30:00 +0200" sum="1000" unit="m"/>
+             </Workout>
+            </HealthData>
+            """
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let report = try await ImportServiceTests.importExport(owner, Data(xml.utf8))
+        #expect(report.skipped == 0 && report.saved == 1, "\(report.problems)")
+        let swim = try #require(try await ImportOddCaseTests.workouts(HealthStore(client: owner)).first)
+        guard case .workout(let workout) = swim.value else { throw CancellationError() }
+        #expect(workout.events.count == 2, "both laps kept")
+        #expect(workout.events.map { $0.metadata["HKSwimmingStrokeStyle"] } == [nil, .number(2)], "the bad stroke style dropped")
+        #expect(workout.statistics.keys.map(\.rawValue) == ["HKQuantityTypeIdentifierDistanceSwimming"])
+        #expect(report.problems.count == 2 && report.problems.allSatisfy { $0.line == 3 && $0.expected.contains("dropped, the workout kept") }, "\(report.problems)")
+        await owner.close()
+        await server.stop()
+    }
 }

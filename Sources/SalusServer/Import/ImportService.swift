@@ -274,7 +274,16 @@ final class ImportRun {
     /// `add(_:element:)` for a sample not read from one element (a route from a side file).
     @discardableResult
     func add(_ sample: Sample, line: Int, name elementName: String) -> (SourceRevision, Int)? {
-        let errors = store.catalog.validationErrors(of: sample, at: elementName, allowReadOnly: true)
+        var sample = sample
+        var errors = store.catalog.validationErrors(of: sample, at: elementName, allowReadOnly: true)
+        if !errors.isEmpty, let (repaired, changes) = Self.withoutBadChildren(sample, errors: errors, line: line, path: elementName) {
+            let remaining = store.catalog.validationErrors(of: repaired, at: elementName, allowReadOnly: true)
+            if remaining.isEmpty {
+                for change in changes { changed(change, element: elementName) }
+                sample = repaired
+            }
+            errors = remaining
+        }
         if let error = errors.first {
             problem(ImportRefusal(line: line, field: error.field, value: error.value, expected: error.expected), element: elementName)
             return nil
@@ -301,6 +310,66 @@ final class ImportRun {
         pending[source, default: []].append(sample)
         pendingCount += 1
         return (source, pending[source]!.count - 1)
+    }
+
+    /// A workout read from Apple's file without the children that break the type rules apps are
+    /// held to: an event's or activity's metadata entry, the workout's own metadata entry, or a
+    /// statistic, each named by an error of `errors`; nil when an error is about anything else
+    /// (the workout itself), which stays a refusal. Each removal is a change with the workout's
+    /// line (`line`), the error's field and value, and what was done. The sync identifier is made
+    /// again without what was dropped.
+    static func withoutBadChildren(_ sample: Sample, errors: [ValidationError], line: Int, path: String)
+        -> (Sample, [ImportRefusal])?
+    {
+        guard case .workout(var workout) = sample.value else { return nil }
+        var metadata = sample.metadata
+        var changes: [ImportRefusal] = []
+        let prefix = path + ".workout."
+        /// `events[3].metadata.KEY` → (3, KEY).
+        func indexed(_ text: Substring, _ name: String) -> (Int, String)? {
+            guard text.hasPrefix(name + "["), let close = text.firstIndex(of: "]"),
+                  let index = Int(text[text.index(text.startIndex, offsetBy: name.count + 1)..<close]) else { return nil }
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(".metadata.") else { return nil }
+            return (index, String(rest.dropFirst(".metadata.".count)))
+        }
+        for error in errors {
+            let done: String
+            if error.field.hasPrefix(prefix) {
+                let rest = error.field.dropFirst(prefix.count)
+                if rest.hasPrefix("statistics."), workout.statistics.removeValue(forKey: TypeIdentifier(String(rest.dropFirst("statistics.".count)))) != nil {
+                    done = "the statistic is dropped"
+                } else if let (index, key) = indexed(rest, "events"), workout.events.indices.contains(index),
+                          workout.events[index].metadata.removeValue(forKey: key) != nil {
+                    done = "the event's entry is dropped"
+                } else if let (index, key) = indexed(rest, "activities"), workout.activities.indices.contains(index),
+                          workout.activities[index].metadata.removeValue(forKey: key) != nil {
+                    done = "the activity's entry is dropped"
+                } else {
+                    return nil
+                }
+            } else if error.field.hasPrefix(path + ".metadata."), !error.field.contains(MetadataKey.syncIdentifier),
+                      !error.field.contains(MetadataKey.syncVersion),
+                      metadata.removeValue(forKey: String(error.field.dropFirst(path.count + ".metadata.".count))) != nil {
+                done = "the entry is dropped"
+            } else {
+                return nil
+            }
+            changes.append(ImportRefusal(
+                line: line, field: error.field, value: error.value, expected: "\(error.expected); \(done), the workout kept"))
+        }
+        var repaired = sample
+        repaired.value = .workout(workout)
+        metadata[MetadataKey.syncIdentifier] = nil
+        metadata[MetadataKey.syncVersion] = nil
+        repaired.metadata = metadata
+        // An identifier of the workout's own (not made by the import) is kept.
+        if let own = sample.syncIdentifier, !own.hasPrefix(ImportIdentity.prefix) {
+            repaired.metadata[MetadataKey.syncIdentifier] = .string(own)
+            repaired.metadata[MetadataKey.syncVersion] = sample.metadata[MetadataKey.syncVersion]
+            return (repaired, changes)
+        }
+        return (ImportIdentity.identified(repaired), changes)
     }
 
     /// Attaches the routes of a saved workout: inline ones at once, the others when their side
