@@ -97,4 +97,39 @@ struct ImportModernWorkoutTests {
         await owner.close()
         await server.stop()
     }
+
+    @Test("the route file of a workout refused for a fault of its own is counted as a route of a workout not imported, not as a file nothing refers to")
+    func routeOfRefusedWorkout() async throws {
+        let refused = Self.export.replacingOccurrences(of: "HKWorkoutActivityTypeRunning", with: "HKWorkoutActivityTypeNoSuchSport")
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let report = try await ImportServiceTests.importExport(
+            owner, Data(refused.utf8), sideFiles: [("workout-routes/route_2025-09-20_8.30am.gpx", Data(Self.gpx.utf8))])
+        #expect(report.skipped == 1 && report.problems.first?.field == "workoutActivityType", "\(report.problems)")
+        #expect(report.notImported == ["route of a workout not imported": 1], "\(report.notImported)")
+        await owner.close()
+        await server.stop()
+    }
+
+    @Test("a workout whose inline route has a location without a latitude is kept; the route is the problem, with its line")
+    func unreadableInlineRoute() async throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeWalking" sourceName="Anna’s iPhone" startDate="2016-11-14 06:25:00 -0800" endDate="2016-11-14 06:55:00 -0800">
+              <WorkoutRoute sourceName="Anna’s iPhone" startDate="2016-11-14 06:25:00 -0800" endDate="2016-11-14 06:55:00 -0800">
+               <Location date="2016-11-14 06:25:44 -0800" longitude="-122.39" altitude="4"/>
+              </WorkoutRoute>
+             </Workout>
+            </HealthData>
+            """
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let report = try await ImportServiceTests.importExport(owner, Data(xml.utf8))
+        #expect(report.saved == 1, "\(report)")
+        #expect(report.problems.map(\.element) == ["WorkoutRoute"] && report.problems.first?.line == 5, "\(report.problems)")
+        #expect(try await ImportOddCaseTests.workouts(HealthStore(client: owner)).count == 1)
+        await owner.close()
+        await server.stop()
+    }
 }

@@ -169,6 +169,8 @@ final class ImportRun {
     var routesOfPending: [SourceRevision: [Int: [ImportedRoute]]] = [:]
     /// The uses of side files not arrived yet, by path.
     var awaitingFiles: [String: [SideFileUse]] = [:]
+    /// The route files of workouts that were refused (`noteRoutesOfRefused`).
+    var filesOfRefusedWorkouts: Set<String> = []
     /// The save running while the next batch is read, and the routes of its workouts.
     private var saving: (task: Task<[(SourceRevision, SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]])?
     private(set) var reader: ExportXMLReader!
@@ -216,13 +218,22 @@ final class ImportRun {
                 // Apple's file may break rules apps are held to: the one child is changed or
                 // dropped, the workout kept, and each change listed with its line.
                 let (workout, changes) = try mapper.workoutKeepingWhole(element)
-                let routes = try mapper.routes(of: element)
+                // A route that cannot be read is a problem of its own, never the workout's.
+                var routes: [ImportedRoute] = []
+                do {
+                    routes = try mapper.routes(of: element)
+                } catch {
+                    problem(error, element: "WorkoutRoute")
+                }
                 if let (source, index) = add(workout, element: element) {
                     for change in changes { changed(change, element: element.name) }
                     if !routes.isEmpty { routesOfPending[source, default: [:]][index] = routes }
+                } else {
+                    noteRoutesOfRefused(element)
                 }
             } catch {
                 problem(error, element: element.name)
+                noteRoutesOfRefused(element)
             }
         case "Audiogram":
             do {
@@ -261,6 +272,16 @@ final class ImportRun {
             break
         default:
             report.notImported[element.name, default: 0] += 1
+        }
+    }
+
+    /// The route files of a workout that was refused: when they arrive they are counted as
+    /// routes of a workout not imported, not as files nothing refers to.
+    func noteRoutesOfRefused(_ workout: ExportElement) {
+        for route in workout.children(named: "WorkoutRoute") {
+            for reference in route.children(named: "FileReference") {
+                if let path = reference["path"] { filesOfRefusedWorkouts.insert(RecordMapper.sideFilePath(path)) }
+            }
         }
     }
 
@@ -407,7 +428,11 @@ final class ImportRun {
                 try await flush(force: false)
                 return
             }
-            report.notImported["file not referenced by export.xml", default: 0] += 1
+            if filesOfRefusedWorkouts.contains(path) {
+                report.notImported["route of a workout not imported", default: 0] += 1
+            } else {
+                report.notImported["file not referenced by export.xml", default: 0] += 1
+            }
             return
         }
         for use in uses {
