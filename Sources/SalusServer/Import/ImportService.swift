@@ -598,8 +598,8 @@ final class ImportRun {
     /// taking that sample's identifier, so the store keeps the sample already there; correlation
     /// members included. The stored samples are those of the batch's types and dates, read once
     /// per type, and recognised by `ImportIdentity` computed from what was stored: an export
-    /// written at another UTC offset than the one imported before merges too. A store without
-    /// such samples reads nothing more than an empty date window per type.
+    /// written at another UTC offset than the one imported before merges too. Only samples with
+    /// an identifier of the old form are read, so a store without them decodes nothing.
     static func adoptingLegacyIdentities(_ samples: [Sample], appID: String, store: SampleStore) async throws -> [Sample] {
         var windows: [TypeIdentifier: (start: Date, end: Date)] = [:]
         func note(_ sample: Sample) {
@@ -616,7 +616,14 @@ final class ImportRun {
         // edge does not.
         var legacy: [TypeIdentifier: [String: String]] = [:]
         for (type, window) in windows {
-            let predicate = SamplePredicate.and([.sources([appID]), .dateWindow(DateWindow(start: window.start - 1, end: window.end + 1))])
+            // Only samples whose identifier sorts between `applehealth:` and `applehealth:v2|` (the
+            // old forms, and routes, ECGs and clinical records, which `isLegacy` leaves out) are
+            // read: a store imported into by this version decodes nothing here.
+            let predicate = SamplePredicate.and([
+                .sources([appID]), .dateWindow(DateWindow(start: window.start - 1, end: window.end + 1)),
+                .metadata(key: MetadataKey.syncIdentifier, test: .comparison(.greaterThanOrEqual, .string("applehealth:"))),
+                .metadata(key: MetadataKey.syncIdentifier, test: .comparison(.lessThan, .string(ImportIdentity.prefix))),
+            ])
             var pages = try store.samples(SampleQuery(type: type, predicate: predicate)).makeAsyncIterator()
             while let page = try await pages.next() {
                 for stored in page {
