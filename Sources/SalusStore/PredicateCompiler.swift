@@ -317,7 +317,7 @@ package struct PredicateCompiler {
         try requireKind(.workout, field: path)
         switch test {
         case .activityType(let activity):
-            arguments.append(.integer(Int64(activity)))
+            arguments.append(.integer(Int64(clamping: activity)))
             return "coalesce(r.activity_type = ?, 0)"
         case .duration(let comparison, let seconds):
             arguments.append(.integer(try Self.microseconds(seconds, field: "\(path).duration")))
@@ -343,7 +343,7 @@ package struct PredicateCompiler {
             var activityArguments: [SQLValue] = []
             if let activityType = activity.activityType {
                 tests.append("a.activity_type = ?")
-                activityArguments.append(.integer(Int64(activityType)))
+                activityArguments.append(.integer(Int64(clamping: activityType)))
             }
             if let duration = activity.duration {
                 tests.append("(a.end_us - a.start_us) \(duration.comparison.sql) ?")
