@@ -26,8 +26,9 @@ struct ImportMergeTests {
 
     /// The same small history (heart rate with metadata and a device, steps, sleep, a blood
     /// pressure correlation, a workout, an HRV record with its beats) as an export written at
-    /// `offset`; `device` is the Watch's description as that export writes it.
-    static func export(offset: Int, zulu: Bool = false, device: String) -> Data {
+    /// `offset`; `device` is the Watch's description as that export writes it. `later` adds a
+    /// heart rate taken after the first export, as a later export of the same history holds.
+    static func export(offset: Int, zulu: Bool = false, device: String, later: Bool = false) -> Data {
         let base = Date(timeIntervalSince1970: 1_557_852_729)  // 2019-05-14 16:52:09 UTC
         func at(_ seconds: Double) -> String { stamp(base.addingTimeInterval(seconds), offset: offset, zulu: zulu) }
         let watch = "sourceName=\"Anna’s Apple Watch\" sourceVersion=\"5.2\" device=\"\(device)\""
@@ -39,6 +40,7 @@ struct ImportMergeTests {
               <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/>
              </Record>
              <Record type="HKQuantityTypeIdentifierHeartRate" \(watch) unit="count/min" creationDate="\(at(370))" startDate="\(at(300))" endDate="\(at(300))" value="75.5"/>
+             \(later ? "<Record type=\"HKQuantityTypeIdentifierHeartRate\" \(watch) unit=\"count/min\" startDate=\"\(at(86_400 * 30))\" endDate=\"\(at(86_400 * 30))\" value=\"61\"/>" : "")
              <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Anna’s iPhone" sourceVersion="12.2" unit="count" creationDate="\(at(900))" startDate="\(at(0))" endDate="\(at(600))" value="812"/>
              <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Anna’s iPhone" sourceVersion="12.2" value="HKCategoryValueSleepAnalysisAsleep" creationDate="\(at(-3600))" startDate="\(at(-30_000))" endDate="\(at(-3_600))"/>
              <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" startDate="\(at(1000))" endDate="\(at(1000))" value="121"/>
@@ -55,6 +57,10 @@ struct ImportMergeTests {
              </Record>
              <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5.2" totalDistanceUnit="km" totalEnergyBurned="350" totalEnergyBurnedUnit="kcal" \(watch) creationDate="\(at(5000))" startDate="\(at(3000))" endDate="\(at(4800))">
               <MetadataEntry key="HKIndoorWorkout" value="0"/>
+              <WorkoutRoute sourceName="Anna’s Apple Watch" sourceVersion="5.2" startDate="\(at(3000))" endDate="\(at(4800))">
+               <Location date="\(at(3001))" latitude="52.52" longitude="13.4" altitude="34" horizontalAccuracy="4" verticalAccuracy="3" course="-1" speed="2.9"/>
+               <Location date="\(at(4799))" latitude="52.53" longitude="13.41" altitude="35" horizontalAccuracy="4" verticalAccuracy="3" course="90" speed="3.1"/>
+              </WorkoutRoute>
              </Workout>
             </HealthData>
             """
@@ -86,18 +92,22 @@ struct ImportMergeTests {
         "HKDataTypeIdentifierHeartbeatSeries": 1, "HKWorkoutTypeIdentifier": 1,
     ]
 
-    @Test("the same history exported in summer (+0200), in winter (+0100), in another zone (-0400) and in UTC, with the device written otherwise, is saved once")
+    @Test("the same history exported in summer (+0200), in winter (+0100) with a later sample, in another zone (-0400) and in UTC, with the device written otherwise, is saved once, routes included")
     func exportsAtOtherOffsetsMerge() async throws {
         let server = try await ServerHarness.start()
         let owner = try await server.owner()
         let first = try await ImportServiceTests.importExport(owner, Self.export(offset: 7200, device: Self.watch))
         #expect(first.skipped == 0, "\(first.problems)")
         #expect(try await Self.counts(owner) == Self.once)
+        #expect(try await ImportServiceTests.routes(owner).count == 1)
+        var once = Self.once
+        once["HKQuantityTypeIdentifierHeartRate"]! += 1
         for (offset, zulu, device) in [(3600, false, Self.watchAgain), (-4 * 3600, false, Self.watch), (0, true, Self.watchAgain)] {
-            let again = try await ImportServiceTests.importExport(owner, Self.export(offset: offset, zulu: zulu, device: device))
+            let again = try await ImportServiceTests.importExport(owner, Self.export(offset: offset, zulu: zulu, device: device, later: true))
             #expect(again.skipped == 0, "\(again.problems)")
-            #expect(again.saved == 0, "offset \(offset)\(zulu ? " (Z)" : ""): \(again)")
-            #expect(try await Self.counts(owner) == Self.once, "offset \(offset)")
+            #expect(again.saved == (offset == 3600 ? 1 : 0), "offset \(offset)\(zulu ? " (Z)" : ""): only the later sample is new: \(again)")
+            #expect(try await Self.counts(owner) == once, "offset \(offset)")
+            #expect(try await ImportServiceTests.routes(owner).count == 1, "offset \(offset)")
         }
         await owner.close()
         await server.stop()
@@ -119,6 +129,8 @@ struct ImportMergeTests {
     static func saveAsBefore(_ data: Data, into store: SampleStore) async throws -> Int {
         let mapper = RecordMapper(catalog: store.catalog)
         var bySource: [String: [Sample]] = [:]
+        // Routes kept the identifier they have today (count, first and last location).
+        var routes: [String: [Int: [ImportedRoute]]] = [:]
         func legacy(_ sample: Sample, _ identifier: String) -> Sample {
             var copy = sample
             copy.metadata[MetadataKey.syncIdentifier] = .string(identifier)
@@ -145,6 +157,7 @@ struct ImportMergeTests {
                     bySource[source, default: []].append(legacy(sample, legacyIdentifier(element)))
                 case "Workout":
                     bySource[source, default: []].append(legacy(try mapper.workout(element), legacyIdentifier(element)))
+                    routes[source, default: [:]][bySource[source]!.count - 1] = try mapper.routes(of: element)
                 default:
                     break
                 }
@@ -159,6 +172,14 @@ struct ImportMergeTests {
             let source = SourceRevision(appID: RecordMapper.appID(forSource: name), name: name, version: samples.first?.sourceRevision.version)
             let response = try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
             saved += response.results.filter { $0.outcome == .saved }.count
+            for (index, workoutRoutes) in routes[name] ?? [:] {
+                for route in workoutRoutes {
+                    let sample = mapper.routeSample(route, locations: route.locations, workout: response.results[index].uuid)
+                    let routeSource = SourceRevision(
+                        appID: RecordMapper.appID(forSource: route.source.name), name: route.source.name, version: route.source.version)
+                    _ = try await store.save([sample], source: routeSource, options: SaveOptions(uuidPolicy: .assign))
+                }
+            }
         }
         return saved
     }
@@ -178,6 +199,7 @@ struct ImportMergeTests {
         let winter = try await ImportServiceTests.importExport(owner, Self.export(offset: 3600, device: Self.watchAgain))
         #expect(winter.saved == 0 && winter.skipped == 0, "another offset: \(winter)")
         #expect(try await Self.counts(owner) == before)
+        #expect(try await ImportServiceTests.routes(owner).count == 1)
         await owner.close()
         await server.stop()
     }
