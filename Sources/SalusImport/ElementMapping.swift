@@ -280,13 +280,19 @@ extension RecordMapper {
         var events = readEvents(of: element)
         var activities: [WorkoutActivity] = []
         for node in element.children(named: "WorkoutActivity") {
-            let from = try date(node, "startDate")
+            var from = try date(node, "startDate")
             var to = node["endDate"] == nil ? from.addingTimeInterval(duration(node) ?? 0) : try date(node, "endDate")
+            if from < start, to >= start {
+                changes.append(ImportRefusal(
+                    line: node.line, field: "WorkoutActivity.startDate", value: node["startDate"] ?? "",
+                    expected: "at least the workout's start \(element["startDate"] ?? ""); clamped to it, the workout kept"))
+                from = start
+            }
             for event in readEvents(of: node) where !events.contains(where: { $0.event == event.event }) { events.append(event) }
             let figures = readTotals(of: node)
             if to > end, from <= end {
                 changes.append(ImportRefusal(
-                    line: node.line, field: "WorkoutActivity.endDate", value: node["endDate"] ?? "\(to)",
+                    line: node.line, field: "WorkoutActivity.endDate", value: node["endDate"] ?? "",
                     expected: "at most the workout's end \(element["endDate"] ?? ""); clamped to it, the workout kept"))
                 to = end
             }

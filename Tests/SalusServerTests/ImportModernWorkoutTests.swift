@@ -132,4 +132,27 @@ struct ImportModernWorkoutTests {
         await owner.close()
         await server.stop()
     }
+
+    @Test("an activity that starts a second before its workout and ends after it is clamped to the workout, reported with its line")
+    func activityClamped() async throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeCycling" sourceName="Anna’s Apple Watch" startDate="2025-09-22 08:00:00 +0200" endDate="2025-09-22 09:00:00 +0200">
+              <WorkoutActivity uuid="0A1B2C3D-4E5F-4071-8293-A4B5C6D7E8F9" startDate="2025-09-22 07:59:59 +0200" endDate="2025-09-22 09:00:01 +0200"/>
+             </Workout>
+            </HealthData>
+            """
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        let report = try await ImportServiceTests.importExport(owner, Data(xml.utf8))
+        #expect(report.saved == 1 && report.skipped == 0, "\(report.problems)")
+        let ride = try #require(try await ImportOddCaseTests.workouts(HealthStore(client: owner)).first)
+        guard case .workout(let workout) = ride.value else { throw CancellationError() }
+        #expect(workout.activities.first?.startDate == ride.startDate && workout.activities.first?.endDate == ride.endDate)
+        #expect(Set(report.problems.map(\.field)) == ["WorkoutActivity.startDate", "WorkoutActivity.endDate"], "\(report.problems)")
+        #expect(report.problems.allSatisfy { $0.line == 4 })
+        await owner.close()
+        await server.stop()
+    }
 }
