@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import SalusImport
+import SalusStore
 import SalusProto
 import SalusRPC
 import SwiftProtobuf
@@ -211,9 +212,9 @@ struct ExportSource: CustomStringConvertible {
     /// The chunks of a zip entry, inflated as they are consumed.
     static func entryChunks(_ url: URL, _ path: String) -> Producer {
         { consume in
-            let archive = try Archive(url: url, accessMode: .read)
-            guard let entry = archive[path] else { throw CommandFailure("\(path) vanished from \(url.path)") }
-            _ = try archive.extract(entry, bufferSize: chunkSize) { try consume($0) }
+            let guarded = try GuardedArchive(url: url)
+            guard let entry = guarded.archive[path] else { throw CommandFailure("\(path) vanished from \(url.path)") }
+            try guarded.extract(entry, bufferSize: chunkSize) { try consume($0) }
         }
     }
 

@@ -123,12 +123,13 @@ package enum BackupArchive {
     ///
     /// Throws ``BackupError`` naming the archive, the file or manifest field that failed and how.
     package static func verify(archivePath: String, into directory: String) throws -> BackupManifest {
-        let archive: Archive
+        let guarded: GuardedArchive
         do {
-            archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read)
+            guarded = try GuardedArchive(url: URL(fileURLWithPath: archivePath))
         } catch {
             throw BackupError("\(archivePath) is not a readable zip archive: \(error)")
         }
+        let archive = guarded.archive
         // Every entry a regular file, under one name once: ZIPFoundation's lookup by name returns
         // the first of two, and a link or folder entry is nothing `create` writes.
         var entries: [String: Entry] = [:]
@@ -149,7 +150,7 @@ package enum BackupArchive {
         var manifestData = Data()
         let manifest: BackupManifest
         do {
-            _ = try archive.extract(manifestEntry) { chunk in
+            try guarded.extract(manifestEntry) { chunk in
                 manifestData.append(chunk)
                 guard manifestData.count <= maximumManifestSize else {
                     throw BackupError("it is larger than \(maximumManifestSize) bytes")
@@ -196,7 +197,7 @@ package enum BackupArchive {
             var size: Int64 = 0
             var digest = SHA256Digest()
             do {
-                _ = try archive.extract(entry) { chunk in
+                try guarded.extract(entry) { chunk in
                     size += Int64(chunk.count)
                     // Inflating stops at the size listed: a small archive cannot fill the disk.
                     guard size <= file.size else { throw Oversized() }
