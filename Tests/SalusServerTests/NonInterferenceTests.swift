@@ -777,24 +777,73 @@ struct NonInterferenceTests {
             }
         }
 
-        /// The messages, once the sentinel's have arrived; then the call is cancelled.
+        /// Waits until the call has delivered its initial results (a live anchored query's batch
+        /// that completes them, a collection's or summaries' first batch), so that nothing written
+        /// afterwards can be folded into them.
+        func ready() async throws {
+            let initial: ([Response]) -> Bool
+            switch Response.self {
+            case is Salus_V1_AnchoredBatch.Type:
+                initial = { ($0 as! [Salus_V1_AnchoredBatch]).contains { $0.initialResultsComplete } }
+            case is Salus_V1_ObserverNotification.Type:
+                return
+            default:
+                initial = { !$0.isEmpty }
+            }
+            try await waitUntil(timeout: .seconds(30), "\(name) delivers its initial results") {
+                initial(received.items) || !failure.items.isEmpty
+            }
+        }
+
+        /// The messages, once the sentinel's have arrived; then the call is cancelled. Updates are
+        /// merged into one message: how commits made close together are grouped into batches
+        /// depends on the moment each is read (under load, two deletions may arrive as one batch or
+        /// two), not on data; what they hold, in order, and the last anchor are compared.
         func finish() async throws -> [Data] {
             if let done {
-                try await waitUntil(timeout: .seconds(10), "\(name) delivers its sentinel") { done(received.items) || !failure.items.isEmpty }
+                try await waitUntil(timeout: .seconds(30), "\(name) delivers its sentinel") { done(received.items) || !failure.items.isEmpty }
             }
             stream.cancel()
             await task.value
-            return received.items.map { NonInterferenceTests.bytes($0) } + failure.items.filter { !$0.contains("cancel") }.map { Data($0.utf8) }
+            return Self.mergingUpdates(received.items).map { NonInterferenceTests.bytes($0) }
+                + failure.items.filter { !$0.contains("cancel") }.map { Data($0.utf8) }
+        }
+
+        static func mergingUpdates(_ messages: [Response]) -> [any SwiftProtobuf.Message] {
+            if let batches = messages as? [Salus_V1_AnchoredBatch],
+                let last = batches.lastIndex(where: { $0.initialResultsComplete }), last + 1 < batches.count
+            {
+                var merged = Salus_V1_AnchoredBatch()
+                for batch in batches[(last + 1)...] {
+                    merged.added += batch.added
+                    merged.deleted += batch.deleted
+                    merged.anchor = batch.anchor
+                }
+                return Array(batches[...last]) + [merged]
+            }
+            if let notifications = messages as? [Salus_V1_ObserverNotification], notifications.count > 1 {
+                var merged = Salus_V1_ObserverNotification()
+                for notification in notifications {
+                    for type in notification.changedTypes where !merged.changedTypes.contains(type) {
+                        merged.changedTypes.append(type)
+                    }
+                    merged.anchor = notification.anchor
+                }
+                return [merged]
+            }
+            return messages
         }
     }
 
     /// Live calls started before the denied data is written, by `reader`, each named, with how
     /// it ends.
-    static func live(_ client: RPCClient, _ reader: String, _ fixture: Fixture, _ scenario: Scenario) throws -> [(String, @Sendable () async throws -> [Data])] {
+    static func live(
+        _ client: RPCClient, _ reader: String, _ fixture: Fixture, _ scenario: Scenario
+    ) throws -> [(String, @Sendable () async throws -> [Data], @Sendable () async throws -> Void)] {
         let sentinel = WireUUID.bytes(fixture.sentinels[reader]!)
         let ownHeartRate = WireUUID.bytes(fixture.ownHeartRate)
         let isOwn = reader == own
-        var calls: [(String, @Sendable () async throws -> [Data])] = []
+        var calls: [(String, @Sendable () async throws -> [Data], @Sendable () async throws -> Void)] = []
         func anchored(_ name: String, _ descriptors: [Salus_V1_TypedPredicate], until uuid: Data?) throws {
             var request = Salus_V1_AnchoredQueryRequest()
             request.descriptors = descriptors
@@ -807,7 +856,7 @@ struct NonInterferenceTests {
                 "live anchored \(name)",
                 try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self),
                 done: done)
-            calls.append((call.name, call.finish))
+            calls.append((call.name, call.finish, call.ready))
         }
         func typed(_ type: String, _ predicate: SamplePredicate? = nil) -> Salus_V1_TypedPredicate {
             var descriptor = Authz.descriptor(type)
@@ -832,7 +881,7 @@ struct NonInterferenceTests {
         let observer = LiveCall(
             "observer", try client.serverStreaming(SalusMethods.Store.observe, request: observe, responseType: Salus_V1_ObserverNotification.self),
             done: { (notifications: [Salus_V1_ObserverNotification]) in notifications.contains { $0.changedTypes.contains(steps) } })
-        calls.append((observer.name, observer.finish))
+        calls.append((observer.name, observer.finish, observer.ready))
 
         // The own reader's heart rate deleted changes its statistics: a second batch.
         var collectionDone: (@Sendable ([Salus_V1_StatisticsCollectionBatch]) -> Bool)?
@@ -844,7 +893,7 @@ struct NonInterferenceTests {
                 request: Self.collection(heartRate, options: [.discreteAverage, .discreteMax], predicate: nil, live: true),
                 responseType: Salus_V1_StatisticsCollectionBatch.self),
             done: collectionDone)
-        calls.append((collection.name, collection.finish))
+        calls.append((collection.name, collection.finish, collection.ready))
         let energy = LiveCall<Salus_V1_StatisticsCollectionBatch>(
             "live energy collection",
             try client.serverStreaming(
@@ -852,14 +901,14 @@ struct NonInterferenceTests {
                 request: Self.collection(activeEnergy, options: [.cumulativeSum], predicate: nil, live: true),
                 responseType: Salus_V1_StatisticsCollectionBatch.self),
             done: nil)
-        calls.append((energy.name, energy.finish))
+        calls.append((energy.name, energy.finish, energy.ready))
         let summaries = LiveCall<Salus_V1_ActivitySummaryBatch>(
             "live activity summaries",
             try client.serverStreaming(
                 SalusMethods.Person.queryActivitySummaries, request: Self.activitySummaries(live: true),
                 responseType: Salus_V1_ActivitySummaryBatch.self),
             done: nil)
-        calls.append((summaries.name, summaries.finish))
+        calls.append((summaries.name, summaries.finish, summaries.ready))
         return calls
     }
 
@@ -867,11 +916,14 @@ struct NonInterferenceTests {
 
     /// One world's answers, by case (and live call) name.
     static func answers(_ world: World, _ scenario: Scenario, real: Bool, fixture: inout Fixture) async throws -> [String: [Data]] {
-        var live: [String: [(String, @Sendable () async throws -> [Data])]] = [:]
+        var live: [String: [(String, @Sendable () async throws -> [Data], @Sendable () async throws -> Void)]] = [:]
         for reader in readers {
             live[reader] = try Self.live(world.readers[reader]!, reader, fixture, scenario)
         }
-        // Let each live call deliver its initial results before anything is written.
+        // Each live call delivers its initial results before anything is written.
+        for reader in readers {
+            for (_, _, ready) in live[reader]! { try await ready() }
+        }
         try await Task.sleep(for: .milliseconds(100))
         try await deniedData(world, scenario, real: real, fixture: &fixture)
         for reader in readers {
@@ -881,7 +933,7 @@ struct NonInterferenceTests {
         var answers: [String: [Data]] = [:]
         var quiet = false
         for reader in readers {
-            for (name, finish) in live[reader]! {
+            for (name, finish, _) in live[reader]! {
                 if !quiet {
                     // The calls with no sentinel get as long as the others took, and a little more.
                     try await Task.sleep(for: .milliseconds(150))
