@@ -133,9 +133,10 @@ struct Report: AdminCommand {
         let page = ReportPage.render(data, chartLibrary: String(decoding: library, as: UTF8.self))
         let url = URL(fileURLWithPath: out)
         do {
-            try Data(page.utf8).write(to: url, options: .atomic)
+            // The page holds the person's data: 0600 from its creation, whatever the umask.
+            try PrivateOutput.write(Data(page.utf8), to: url.path)
         } catch {
-            throw CommandFailure("--out: cannot write \(out): \(error.localizedDescription)")
+            throw CommandFailure("--out: cannot write \(out): \(error)")
         }
         print("wrote \(out): \(days.first!) to \(days.last!), \(data.nights.count) night\(data.nights.count == 1 ? "" : "s"), "
               + "\(data.workouts.count) workout\(data.workouts.count == 1 ? "" : "s"), \(page.utf8.count / 1024) KB")

@@ -43,6 +43,9 @@ struct ReportDaemonTests {
         let result = try await ctl(daemon, ["report", "--since", ReportFixture.firstDay, "--until", ReportFixture.lastDay, "--out", out.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("wrote \(out.path): 2026-10-01 to 2026-10-28, 28 nights, 6 workouts"), "\(result.output)")
+        // The page holds the person's data: the owner's alone, whatever the umask.
+        let mode = try FileManager.default.attributesOfItem(atPath: out.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "report mode \(String(mode ?? 0, radix: 8))")
         return try String(contentsOf: out, encoding: .utf8)
     }
 
