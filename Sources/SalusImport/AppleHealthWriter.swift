@@ -236,15 +236,17 @@ package final class AppleHealthWriter {
     /// The path of an electrocardiogram's CSV: `electrocardiograms/ecg_2026-02-10_<first eight
     /// digits of its UUID>.csv`.
     package func electrocardiogramPath(of sample: Sample) -> String {
-        "electrocardiograms/ecg_\(pathDates.day.string(from: sample.startDate))_\(sample.uuid.uuidString.prefix(8).lowercased()).csv"
+        "electrocardiograms/ecg_\(pathDates.day.string(from: sample.startDate))_\(sample.uuid.uuidString.lowercased()).csv"
     }
 
     /// The path of a route's GPX file inside the export's folder, as Apple names them:
     /// `workout-routes/route_2019-06-11_3.00pm.gpx`, from the route's start in `timeZone`, with
-    /// the route's UUID's first eight digits added so that two routes in one minute differ.
+    /// the route's whole UUID added so that two routes in one minute differ. (Its first eight
+    /// digits are not enough: UUIDv7 begins with the time it was assigned, so samples saved in
+    /// the same minute, an import's above all, share them.)
     package func routePath(of route: Sample) -> String {
         let stamp = pathDates.minute.string(from: route.startDate).lowercased()
-        return "workout-routes/route_\(stamp)_\(route.uuid.uuidString.prefix(8).lowercased()).gpx"
+        return "workout-routes/route_\(stamp)_\(route.uuid.uuidString.lowercased()).gpx"
     }
 
     /// The date forms of side files' names, in the export's time zone: `2019-06-11` and

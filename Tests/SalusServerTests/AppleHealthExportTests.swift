@@ -106,6 +106,28 @@ struct AppleHealthExportTests {
         try writer.finish()
     }
 
+    @Test("side files of samples saved in the same minute, starting in the same minute, get names of their own")
+    func sideFileNamesDiffer() async throws {
+        let server = try await ServerHarness.start()
+        let path = server.directory.appendingPathComponent("names.xml").path
+        let writer = try AppleHealthWriter(
+            path: path, names: ExportNames(catalog: server.services.plugins.registry.catalog), timeZone: TimeZone(identifier: "UTC")!)
+        // Two UUIDv7 assigned in one millisecond share their first twelve digits.
+        let first = UUID(uuidString: "0190C2A4-1B2C-7000-8000-000000000001")!
+        let second = UUID(uuidString: "0190C2A4-1B2C-7000-8000-000000000002")!
+        var samples: [Sample] = []
+        for uuid in [first, second] {
+            var sample = Sample.quantity(.stepCount, Quantity(value: 1, unit: .count), start: Self.morning, end: Self.morning)
+            sample.uuid = uuid
+            samples.append(sample)
+        }
+        #expect(writer.routePath(of: samples[0]) != writer.routePath(of: samples[1]))
+        #expect(writer.electrocardiogramPath(of: samples[0]) != writer.electrocardiogramPath(of: samples[1]))
+        #expect(writer.routePath(of: samples[0]).hasPrefix("workout-routes/route_"))
+        #expect(writer.routePath(of: samples[0]) == writer.routePath(of: samples[0]))
+        await server.stop()
+    }
+
     /// The metadata a sample kept, without the sync identifier the importer gives each record.
     static func kept(_ metadata: [String: MetadataValue]) -> [String: MetadataValue] {
         metadata.filter { $0.key != MetadataKey.syncIdentifier && $0.key != MetadataKey.syncVersion }
