@@ -343,16 +343,17 @@ package struct LoadRun: Sendable {
         report.feeds = feedStreams.count
 
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // The sampler: once a second until the end.
+            // The sampler: once a second until the end, and at least once (on a busy machine a
+            // short run can be over before this task first runs).
             group.addTask { [daemonPID] in
                 var tick = 0
-                while ContinuousClock.now < end {
+                repeat {
                     if let sample = ResourceSample.read(pid: daemonPID, second: Self.seconds(ContinuousClock.now - start)) {
                         figures.resources.withLock { $0.append(sample) }
                     }
                     tick += 1
                     try? await Task.sleep(until: start + .seconds(tick), clock: .continuous)
-                }
+                } while ContinuousClock.now < end
             }
             for (index, feed) in feedStreams.enumerated() {
                 group.addTask {
