@@ -1,5 +1,6 @@
 import Foundation
 import SalusDocuments
+import SalusImport
 
 /// Clinical documents: the HL7 CDA check and the fields read from a document, held to what a
 /// hostile document must never get (docs/security.md):
@@ -46,7 +47,7 @@ package enum CDAHarness {
         // Only where the bytes are the text: a document in another encoding is converted by
         // libxml2, so its words are not found as UTF-8.
         guard !data.contains(0), String(validating: data, as: UTF8.self) != nil, !declaresOtherEncoding(data) else { return nil }
-        let text = decodingReferences(withoutEntityDeclarations(String(decoding: data, as: UTF8.self)))
+        let text = ExportXMLReader.decodeEntities(withoutEntityDeclarations(String(decoding: data, as: UTF8.self)))
         for field in fields {
             for word in field.split(whereSeparator: \.isWhitespace) where !text.contains(word) {
                 return "\"\(word)\" of the field \"\(field.prefix(80))\" is not in the document: an entity was expanded"
@@ -83,39 +84,6 @@ package enum CDAHarness {
                 }
             }
             rest = rest[index...]
-        }
-        return result + rest
-    }
-
-    /// `text` with XML's predefined entities and character references replaced by their
-    /// characters (the only references a document without entity declarations may hold).
-    static func decodingReferences(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            if let semi = after.prefix(12).firstIndex(of: ";") {
-                let name = after[..<semi]
-                var decoded: String?
-                switch name {
-                case "lt": decoded = "<"
-                case "gt": decoded = ">"
-                case "amp": decoded = "&"
-                case "quot": decoded = "\""
-                case "apos": decoded = "'"
-                default:
-                    let code = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
-                    decoded = code.flatMap { Unicode.Scalar($0) }.map { String(Character($0)) }
-                }
-                if let decoded {
-                    result += decoded
-                    rest = after[after.index(after: semi)...]
-                    continue
-                }
-            }
-            result += "&"
-            rest = after
         }
         return result + rest
     }

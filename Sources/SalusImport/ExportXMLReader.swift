@@ -246,7 +246,7 @@ package final class ExportXMLReader {
 
     /// libxml2's SAX2 hands attribute values with the predefined and character entities still
     /// escaped when the document has no DTD to say otherwise; decode them.
-    static func decodeEntities(_ value: String) -> String {
+    package static func decodeEntities(_ value: String) -> String {
         // A byte search: Foundation's `contains` would search as NSString, once per attribute.
         guard value.utf8.contains(UInt8(ascii: "&")) else { return value }
         var result = ""
