@@ -72,9 +72,16 @@ package final class RPCClient: Sendable {
     }
 
     private static func start(channel: any Channel, configuration: Configuration) async throws -> RPCClient {
-        let connection = try await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.handler(type: FrameConnectionHandler<ClientConnection>.self).connection
-        }.get()
+        let connection: ClientConnection
+        do {
+            connection = try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.handler(type: FrameConnectionHandler<ClientConnection>.self).connection
+            }.get()
+        } catch {
+            // The server closed the connection before it was set up here (a refused
+            // connection, closed at once): its handlers are gone with it.
+            throw RPCError(code: .unavailable, message: "the server closed the connection as it was made: \(error)", reason: .unavailable)
+        }
         guard configuration.hello else { return RPCClient(connection: connection, serverHello: nil) }
         let plain = RPCClient(connection: connection, serverHello: nil)
         var hello = Salus_V1_HelloRequest()

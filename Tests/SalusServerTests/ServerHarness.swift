@@ -251,8 +251,10 @@ actor AnchorWaiter {
         }
     }
 
-    /// Whether a delivery at or after `target` arrives within `timeout`.
-    func wait(for target: UInt64, timeout: Duration = .seconds(3)) async -> Bool {
+    /// Whether a delivery at or after `target` arrives within `timeout`. Every wait expects a
+    /// delivery, so the timeout is only paid on failure: long enough for a machine running the
+    /// whole suite on two cores.
+    func wait(for target: UInt64, timeout: Duration = .seconds(30)) async -> Bool {
         if latest >= target { return true }
         let id = nextID
         nextID += 1
