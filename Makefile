@@ -21,16 +21,26 @@ ARGS ?=
 GRPC_PEER := Benchmarks/grpc-peer
 GRPC_PEER_BIN = $(shell $(SWIFT) build -c release --package-path $(GRPC_PEER) --show-bin-path)
 
-.PHONY: setup build plugins run test fuzz bench soak release install uninstall generate check-generated clean
+.PHONY: setup setup-run build run-build plugins run test fuzz bench soak release install uninstall generate check-generated clean
 
 setup:
 	@scripts/setup
 
+setup-run:
+	@scripts/setup --run
+
+# Every product: the tools, salus-sync, the benchmarks and the soak.
 build: setup
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_FLAGS)
+
+# Only what `make run` runs: salusd, salusctl, the bundled plugins and the example apps
+# (SALUS_BUILD=run in Package.swift); the tests, salus-sync and the benchmarks are left for later.
+run-build: setup-run
+	@echo "make run: building salusd, salusctl, the plugins and the example apps (a first build takes about 13 minutes on 2 cores; later ones seconds)" >&2
+	SALUS_BUILD=run $(SWIFT) build $(BUILD_FLAGS)
 
 # The bundled plugins, gathered in one folder for --plugins-dir.
-plugins: build
+plugins: run-build
 	@mkdir -p $(PLUGIN_DIR)
 	@for p in $(PLUGINS); do cp -f "$(DEBUG_BIN)/lib$$p.so" $(PLUGIN_DIR)/; done
 
@@ -74,14 +84,20 @@ soak: setup
 	$(if $(KILLS),,@for p in $(PLUGINS); do $(SWIFT) build $(BUILD_FLAGS) -c release --product $$p || exit 1; done)
 	"$(RELEASE_BIN)/salus-soak" $(if $(KILLS),--kills $(KILLS) $(if $(KILL_SECONDS),--kill-seconds $(KILL_SECONDS)),--clients $(CLIENTS) --duration $(DURATION))
 
-# The release build and the manual pages: swift-argument-parser's generate-manual plugin builds
-# every product in release mode, then writes salusd.1 and salusctl.1 from the commands' definitions.
-release: setup
-	$(SWIFT) package $(BUILD_FLAGS) plugin generate-manual --configuration $(CONFIGURATION)
+# The release build of what `make install` installs (SALUS_BUILD=install: salusd, salusctl,
+# salus-sync and the plugins), with the compiler's progress, then the manual pages:
+# swift-argument-parser's generate-manual plugin writes salusd.1, salusctl.1 and salus-sync.1 from
+# the commands' definitions.
+release: setup-run
+	@echo "make install: [1/3] $(CONFIGURATION) build of salusd, salusctl, salus-sync and the plugins (a first release build takes about 20 minutes on 2 cores)" >&2
+	SALUS_BUILD=install $(SWIFT) build $(BUILD_FLAGS) -c $(CONFIGURATION)
+	@echo "make install: [2/3] manual pages" >&2
+	SALUS_BUILD=install $(SWIFT) package $(BUILD_FLAGS) plugin generate-manual --configuration $(CONFIGURATION)
 
 # Installs salusd, salusctl, the bundled plugins, the plugin header with salus-plugin.pc, the
 # protos, manual pages and completions under $(DESTDIR)$(PREFIX); docs/install.md lists them.
 install: release
+	@echo "make install: [3/3] installing under $(DESTDIR)$(PREFIX)" >&2
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install install "$(INSTALL_BIN)" "$(MANUALS)"
 
 # Removes exactly what `make install` wrote (its manifest, PREFIX/share/salus/install-manifest.txt).

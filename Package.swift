@@ -360,3 +360,40 @@ if ProcessInfo.processInfo.environment["SALUS_FUZZ"] == "1" {
         package.products.append(.executable(name: "salus-fuzz-\(name)", targets: ["salus-fuzz-\(name)"]))
     }
 }
+
+// `make run` (SALUS_BUILD=run): only what running needs — salusd, salusctl, the bundled plugins and
+// the example apps — so that a first `make run` compiles neither salus-sync's PostgreSQL client
+// (with its TLS stack) nor the benchmarks, the soak and the tests. `make install`
+// (SALUS_BUILD=install) adds salus-sync. Everything else is dropped from the package, with the
+// dependencies only it uses.
+if let selection = ProcessInfo.processInfo.environment["SALUS_BUILD"], ["run", "install"].contains(selection) {
+    let plugins = package.products.compactMap { product in
+        (product as? Product.Library)?.type == .dynamic ? product.name : nil
+    }
+    let tools = selection == "run" ? ["SleepDiary", "WeeklyReport", "VisionCard", "Triathlon"] : ["salus-sync"]
+    let roots = Set(["salusd", "salusctl"] + tools + plugins)
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept: Set<String> = []
+    var usedPackages: Set<String> = []
+    var pending = Array(roots)
+    while let name = pending.popLast() {
+        guard let target = byName[name], kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem(_, let package, _, _): if let package { usedPackages.insert(package.lowercased()) }
+            @unknown default: break
+            }
+        }
+    }
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = package.products.filter { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return targets.allSatisfy(kept.contains)
+    }
+    package.dependencies = package.dependencies.filter { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return true }
+        let last = location.split(separator: "/").last.map(String.init) ?? location
+        return usedPackages.contains(last.lowercased().replacingOccurrences(of: ".git", with: ""))
+    }
+}

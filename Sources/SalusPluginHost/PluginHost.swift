@@ -51,7 +51,7 @@ package enum PluginHost {
             logger.error("plugin directory unreadable", metadata: ["directory": "\(directory.path)", "reason": "\(directory.reason)"])
         }
         for plugin in report.loaded {
-            logger.info("plugin loaded", metadata: [
+            logger.debug("plugin loaded", metadata: [
                 "path": "\(plugin.path)", "plugin": "\(plugin.id)", "version": "\(plugin.version)",
                 "types": "\(plugin.typeIdentifiers.count)",
             ])

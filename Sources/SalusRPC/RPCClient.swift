@@ -46,9 +46,22 @@ package final class RPCClient: Sendable {
         do {
             channel = try await bootstrap(group: group, configuration: configuration).connect(unixDomainSocketPath: path).get()
         } catch {
-            throw RPCError(code: .unavailable, message: "cannot connect to \(path): \(error)", reason: .unavailable)
+            throw RPCError(code: .unavailable, message: "cannot connect to \(path): \(describeConnectFailure(error))", reason: .unavailable)
         }
         return try await start(channel: channel, configuration: configuration)
+    }
+
+    /// Why a connect failed, in words a person acts on: the system's reason and what it usually
+    /// means for a Unix socket, without the event loop's function names.
+    package static func describeConnectFailure(_ error: any Error) -> String {
+        guard let io = error as? IOError else { return "\(error)" }
+        let reason = String(cString: strerror(io.errnoCode)).lowercased()
+        switch io.errnoCode {
+        case ENOENT: return "\(reason) (no socket there: nothing is listening)"
+        case ECONNREFUSED: return "\(reason) (the socket is there but nothing is listening: a daemon that stopped)"
+        case EACCES, EPERM: return "\(reason) (the socket belongs to another user)"
+        default: return reason
+        }
     }
 
     /// Uses an already-connected socket descriptor (one end of a socketpair, or one a

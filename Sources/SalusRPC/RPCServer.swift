@@ -284,7 +284,7 @@ private final class FirstOutcome: Sendable {
 }
 
 /// Socket files: a stale one is replaced, a live one means another server.
-enum UnixSocketFile {
+package enum UnixSocketFile {
     static func prepare(path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
@@ -297,7 +297,8 @@ enum UnixSocketFile {
         unlink(path)
     }
 
-    static func isAlive(path: String) -> Bool {
+    /// Whether a server accepts connections on the socket at `path`.
+    package static func isAlive(path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -35,6 +35,17 @@ package struct SalusDaemon: Sendable {
     /// Throws ``DaemonError`` (or the `RPCError` of a socket it cannot listen on) when it
     /// cannot start.
     package func run() async throws {
+        // A second daemon on the same sockets is refused before it loads a plugin or opens a
+        // database: the running one's files are not touched.
+        if configuration.activatedSockets == nil {
+            for path in [configuration.socketPath, configuration.adminSocketPath] where UnixSocketFile.isAlive(path: path) {
+                throw DaemonError("""
+                    another salusd is running: \(path) accepts connections. Stop it first, or run a \
+                    second one beside it with sockets and data of its own: salusd --socket PATH \
+                    --admin-socket PATH --data-dir DIR
+                    """)
+            }
+        }
         let services = try await SalusServices.open(configuration, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

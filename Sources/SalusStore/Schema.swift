@@ -364,8 +364,13 @@ package enum Schema {
                 try database.execute(migration.sql)
                 try database.execute("PRAGMA user_version = \(migration.version)")
             }
-            logger.info(
+            logger.debug(
                 "migrated the store", metadata: ["version": "\(migration.version)", "change": "\(migration.summary)"])
+        }
+        if let last = migrations.last?.version, last > found {
+            // One line on a normal start: a new store, or an upgrade, is worth knowing; each
+            // step is at debug level.
+            logger.info("store schema", metadata: ["from": "\(found)", "to": "\(last)", "migrations": "\(migrations.filter { $0.version > found }.count)"])
         }
         return found
     }

@@ -30,7 +30,12 @@ struct ConnectionOptions: ParsableArguments {
         do {
             return try await RPCClient.connect(unixSocketPath: adminSocketPath, configuration: configuration)
         } catch let error as RPCError {
-            throw CommandFailure("cannot reach salusd at \(adminSocketPath): \(error.message). Is the daemon running (make run)?")
+            let where_ = adminSocket != nil ? "--admin-socket" : ProcessInfo.processInfo.environment["SALUS_ADMIN_SOCKET"] != nil ? "SALUS_ADMIN_SOCKET" : "the default path"
+            throw CommandFailure("""
+                cannot reach salusd: \(error.message). Start it (make run, or salusctl setup once for \
+                socket activation), or point salusctl at its admin socket with --admin-socket or \
+                SALUS_ADMIN_SOCKET (this path came from \(where_)).
+                """)
         }
     }
 }

@@ -54,6 +54,23 @@ struct DaemonTests {
         )
         #expect(second.status != 0)
         #expect(second.output.contains("another salusd is running"))
+        // A second `make run`: the same sockets and data. It is refused before it loads a plugin
+        // or checks a database (nothing of the running daemon's is touched, even at debug level),
+        // and it says how to run a second one.
+        let plugins = first.directory.appendingPathComponent("plugins", isDirectory: true)
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: plugins.appendingPathComponent("libSalusCore.so"), withDestinationURL: DaemonHarness.binDirectory.appendingPathComponent("libSalusCore.so"))
+        let again = try await DaemonHarness.run(
+            DaemonHarness.binary("salusd"),
+            ["--socket", first.socketPath, "--admin-socket", first.adminSocketPath, "--data-dir", first.dataDirectory.path,
+             "--plugins-dir", plugins.path, "--log-level", "debug"],
+            timeout: .seconds(60)
+        )
+        #expect(again.status != 0)
+        #expect(again.output.contains("another salusd is running: \(first.socketPath) accepts connections"), "\(again.output)")
+        #expect(again.output.contains("--socket PATH --admin-socket PATH --data-dir DIR"), "\(again.output)")
+        #expect(!again.output.contains("plugin") && !again.output.contains("database") && !again.output.contains("migrat"), "\(again.output)")
         #expect(try await first.stop(signal: SIGKILL) != 0)
         // SIGKILL left the socket files behind: a new daemon replaces them.
         #expect(FileManager.default.fileExists(atPath: first.socketPath))
@@ -108,9 +125,29 @@ struct DaemonTests {
         let byEnvironment = try await DaemonHarness.run(salusctl, ["status"], environment: ["SALUS_ADMIN_SOCKET": daemon.adminSocketPath])
         #expect(byEnvironment.status == 0)
         #expect(byEnvironment.output.contains("admin socket: \(daemon.adminSocketPath)"))
-        let missing = try await DaemonHarness.run(salusctl, ["status", "--admin-socket", daemon.directory.appendingPathComponent("none.sock").path])
+        let nowhere = daemon.directory.appendingPathComponent("none.sock").path
+        let missing = try await DaemonHarness.run(salusctl, ["status", "--admin-socket", nowhere])
         #expect(missing.status != 0)
-        #expect(missing.output.contains("cannot reach salusd"))
+        // One clear line: the path once, the reason in words, how to start salusd or point at it.
+        #expect(missing.output.contains("cannot reach salusd: cannot connect to \(nowhere): no such file or directory (no socket there"), "\(missing.output)")
+        #expect(missing.output.components(separatedBy: nowhere).count == 2, "\(missing.output)")
+        #expect(!missing.output.contains("connect(descriptor") && !missing.output.contains("errno"), "\(missing.output)")
+        #expect(missing.output.contains("SALUS_ADMIN_SOCKET") && missing.output.contains("--admin-socket") && missing.output.contains("make run"), "\(missing.output)")
+        #expect(missing.output.contains("this path came from --admin-socket"), "\(missing.output)")
+        // A socket file that nothing listens on any more (a daemon that was killed).
+        let stale = daemon.directory.appendingPathComponent("stale.sock").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            _ = stale.utf8CString.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(bound == 0)
+        close(listener)
+        let refused = try await DaemonHarness.run(salusctl, ["status"], environment: ["SALUS_ADMIN_SOCKET": stale])
+        #expect(refused.output.contains("connection refused (the socket is there but nothing is listening"), "\(refused.output)")
+        #expect(refused.output.contains("this path came from SALUS_ADMIN_SOCKET"), "\(refused.output)")
         #expect(try await daemon.stop() == 0)
     }
 

@@ -28,13 +28,13 @@ enum DamagedDatabaseCheck {
         var checked: [String] = []
         for path in paths where FileManager.default.fileExists(atPath: path) {
             if let recorded = stamp[(path as NSString).lastPathComponent], DatabaseCheckStamp.unchanged(path, since: recorded) {
-                logger?.info("database unchanged since salusd closed it cleanly; not checked again", metadata: ["path": "\(path)"])
+                logger?.debug("database unchanged since salusd closed it cleanly; not checked again", metadata: ["path": "\(path)"])
                 continue
             }
             let started = ContinuousClock.now
             let problems = DatabaseSnapshot.problems(path: path, full: false, limit: 5)
             checked.append(path)
-            logger?.info("database checked", metadata: ["path": "\(path)", "took": "\(ContinuousClock.now - started)"])
+            logger?.debug("database checked", metadata: ["path": "\(path)", "took": "\(ContinuousClock.now - started)"])
             guard !problems.isEmpty else { continue }
             throw DaemonError(
                 "the database \(path) is damaged; salusd did not start and did not change it. "
