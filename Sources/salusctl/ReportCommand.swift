@@ -140,6 +140,32 @@ struct Report: AdminCommand {
         }
         print("wrote \(out): \(days.first!) to \(days.last!), \(data.nights.count) night\(data.nights.count == 1 ? "" : "s"), "
               + "\(data.workouts.count) workout\(data.workouts.count == 1 ? "" : "s"), \(page.utf8.count / 1024) KB")
+        if !Self.showsData(data) {
+            // An import of years past lands outside the last 30 days: say where the data is.
+            let shown = [
+                CategoryTypeIdentifier.sleepAnalysis.rawValue, movement, QuantityTypeIdentifier.heartRate.rawValue,
+                QuantityTypeIdentifier.restingHeartRate.rawValue, SampleType.workout.description,
+                CategoryTypeIdentifier.menstrualFlow.rawValue, "HKQuantityTypeIdentifierBasalBodyTemperature",
+            ]
+            if let range = try await DataRange.of(shown, client: client, known: known) {
+                let period = range.lastDays(30, calendar)
+                FileHandle.standardError.write(Data("""
+                    report: nothing to show from \(days.first!) to \(days.last!); the store holds sleep, activity, heart-rate, \
+                    workout or cycle data from \(range.days(calendar)). Its last 30 days: \
+                    salusctl report --since \(period.since) --until \(period.until)
+
+                    """.utf8))
+            }
+        }
+    }
+
+    /// Whether any section of the report has something in its period.
+    static func showsData(_ data: ReportData) -> Bool {
+        !data.nights.isEmpty || !data.workouts.isEmpty
+            || data.steps.contains { $0.value != nil }
+            || data.heartRate.contains { $0.minimum != nil || $0.maximum != nil || $0.resting != nil }
+            || data.standHours.contains { $0.hours > 0 }
+            || data.cycle.contains { $0.flow != nil || $0.spotting || $0.ovulationTest != nil || $0.basalBodyTemperature != nil }
     }
 
     func progress(_ section: String) {

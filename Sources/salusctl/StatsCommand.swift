@@ -130,6 +130,27 @@ struct Stats: AdminCommand {
                 style: interval == nil ? TerminalStyle(graphics: false, colours: false) : .standardOutput))
             print("\(definition.identifier), \(cumulative ? "merged sums" : "averages, minimums and maximums") in \(results.first?.unit ?? "")")
         }
+        if results.allSatisfy({ Self.barValue($0.values, cumulative: cumulative) == nil }) {
+            try await hintWhereTheDataIs(definition.identifier, client: client, calendar: calendar)
+        }
+    }
+
+    /// A period without data, while the store holds this type elsewhere (an import of years
+    /// past): says where, on standard error, with the command that shows it.
+    func hintWhereTheDataIs(_ identifier: String, client: RPCClient, calendar: Calendar) async throws {
+        guard let range = try await DataRange.of([identifier], client: client, known: [identifier]) else {
+            FileHandle.standardError.write(Data("stats: the store holds no \(type) samples\n".utf8))
+            return
+        }
+        let period = range.lastDays(7, calendar)
+        var command = "salusctl stats \(type)"
+        if let interval { command += " --interval \(interval.rawValue)" }
+        command += " --since \(period.since) --until \(period.until)"
+        FileHandle.standardError.write(Data("""
+            stats: nothing in this period; the store holds \(type) from \(range.days(calendar)). \
+            Its last week: \(command)
+
+            """.utf8))
     }
 
     static func microseconds(_ date: Date) -> Int64 {

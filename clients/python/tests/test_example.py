@@ -50,12 +50,13 @@ def test_sleep_report_prints_weekly_rem_and_deep_for_the_diary_demo(diary_daemon
     ]
 
 
-def test_the_readme_quickstart_runs_as_written(daemon: Daemon, app: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_readme_quickstart_is_the_shipped_example_and_runs_as_written(daemon: Daemon, app: str) -> None:
     readme = (REPOSITORY / "clients/python/README.md").read_text()
     quickstart = readme.split("## Quickstart", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     assert len(quickstart.strip().splitlines()) == 5
-    script = tmp_path / "quickstart.py"
-    script.write_text(quickstart)
+    # The five lines the README shows are the program it runs, after the file's docstring.
+    script = REPOSITORY / "Examples/python/quickstart.py"
+    assert script.read_text().split('"""', 2)[2].lstrip("\n") == quickstart
     daemon.register(app)
     printed = daemon.ctl("launch", "--app", app, "--", sys.executable, str(script))
     assert float(printed.strip().splitlines()[-1]) >= 1200
