@@ -49,7 +49,8 @@ package struct DatabaseSettings: Sendable, Hashable {
     package var socketDirectory: String?
     /// The port (also names the Unix socket file).
     package var port: Int
-    /// The user name.
+    /// The user name; without `user=` in the string, the name of the user this process runs as
+    /// (``operatingSystemUser(origin:)``), as libpq's.
     package var user: String
     /// The password, if any.
     package var password: String?
@@ -167,7 +168,8 @@ package struct DatabaseSettings: Sendable, Hashable {
         } else {
             pairs = try keywordPairs(text, origin: origin)
         }
-        var settings = DatabaseSettings(user: ProcessInfo.processInfo.environment["USER"] ?? "postgres")
+        var settings = DatabaseSettings(user: "")
+        var userGiven = false
         for (index, (key, value)) in pairs.enumerated() {
             switch key {
             case "host":
@@ -177,7 +179,9 @@ package struct DatabaseSettings: Sendable, Hashable {
                     throw SyncError(.configuration, "bad port", field: "\(origin): port", expected: "a number from 1 to 65535")
                 }
                 settings.port = port
-            case "user": settings.user = value
+            case "user":
+                settings.user = value
+                userGiven = !value.isEmpty
             case "password": settings.password = value
             case "dbname": settings.database = value.isEmpty ? nil : value
             case "sslmode":
@@ -196,6 +200,7 @@ package struct DatabaseSettings: Sendable, Hashable {
                     expected: parameterNames.dropLast().joined(separator: ", ") + " or " + parameterNames.last!)
             }
         }
+        if !userGiven { settings.user = try operatingSystemUser(origin: origin) }
         if settings.host == nil && settings.socketDirectory == nil { settings.host = "localhost" }
         if settings.socketDirectory != nil && settings.tlsMode != .disable && settings.tlsMode != .prefer {
             throw SyncError(.configuration, "TLS over a Unix socket", field: "\(origin): sslmode", value: settings.tlsMode.rawValue, expected: "disable or prefer with a socket folder as host")
@@ -206,6 +211,29 @@ package struct DatabaseSettings: Sendable, Hashable {
                 expected: "the path of a PEM file with sslmode=\(settings.tlsMode.rawValue)")
         }
         return settings
+    }
+
+    /// The name of the user this process runs as (`getpwuid(geteuid())`): the user of a
+    /// connection string without `user=`, as libpq's.
+    ///
+    /// Why not `$USER` or `$LOGNAME`: they are whatever the parent process set (a service under
+    /// systemd has none, `sudo` and `su` keep or change them), so the same string would connect
+    /// as a different role from one start to the next; and not a fixed `postgres`, the
+    /// superuser, which a string that names no one must never become. libpq's `PGUSER` and the
+    /// other `PG*` variables are not read: the string says everything (rule 1).
+    package static func operatingSystemUser(origin: String = "connection string") throws(SyncError) -> String {
+        let uid = geteuid()
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>? = nil
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        let failure = getpwuid_r(uid, &entry, &buffer, buffer.count, &result)
+        guard failure == 0, let found = result, let name = found.pointee.pw_name, name.pointee != 0 else {
+            throw SyncError(
+                .configuration, "no user name for this process's user id \(uid) in the password database"
+                    + (failure != 0 ? " (\(String(cString: strerror(failure))))" : ""),
+                field: "\(origin): user", value: "", expected: "user=NAME in the connection string")
+        }
+        return String(cString: name)
     }
 
     private static func keywordPairs(_ text: String, origin: String) throws(SyncError) -> [(String, String)] {

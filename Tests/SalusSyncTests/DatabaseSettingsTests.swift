@@ -41,6 +41,27 @@ import Testing
         }
     }
 
+    /// The name of the user this process runs as, from the password database.
+    static var operatingSystemUser: String {
+        guard let entry = getpwuid(geteuid()) else { return "" }
+        return String(cString: entry.pointee.pw_name)
+    }
+
+    @Test("without user=, the user is the one this process runs as (getpwuid(geteuid())), as libpq's; never $USER or postgres")
+    func defaultUser() throws {
+        let name = Self.operatingSystemUser
+        #expect(!name.isEmpty)
+        #expect(try DatabaseSettings.parse("host=db dbname=care").user == name)
+        #expect(try DatabaseSettings.parse("postgresql://db.clinic.example/care").user == name)
+        #expect(try DatabaseSettings.parse("host=/run/postgresql").user == name)
+        // The environment names no one: $USER and $LOGNAME are whatever the parent set.
+        let environment = [DatabaseSettings.environmentVariable: "host=db", "USER": "mallory", "LOGNAME": "mallory"]
+        #expect(try DatabaseSettings.load(file: nil, environment: environment).user == name)
+        // Given, it is used as given.
+        #expect(try DatabaseSettings.parse("host=db user=care_team").user == "care_team")
+        #expect(try DatabaseSettings.parse("postgresql://anna@db/care").user == "anna")
+    }
+
     @Test("a file first; else the environment; neither is an error naming both")
     func sources() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID()).conf")
