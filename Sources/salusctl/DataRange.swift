@@ -9,6 +9,41 @@ struct DataRange: Equatable {
     var first: Date
     var last: Date
 
+    /// Each of `types` that holds a sample, with its range.
+    static func byType(_ types: [String], client: RPCClient) async throws -> [String: DataRange] {
+        var ranges: [String: DataRange] = [:]
+        for type in types {
+            if let range = try await of([type], client: client, known: [type]) { ranges[type] = range }
+        }
+        return ranges
+    }
+
+    /// After an import: the days the store holds and the commands that show the last of them.
+    static func printWhereToLook(client: RPCClient) async throws {
+        let registry = Registry(try await client.listTypes())
+        let types = registry.types.filter { $0.kind == .quantity || $0.kind == .category || $0.kind == .workout }.map(\.identifier)
+        let ranges = try await byType(types, client: client)
+        guard let all = ranges.values.reduce(nil, { (found: DataRange?, range: DataRange) in
+            found.map { DataRange(first: min($0.first, range.first), last: max($0.last, range.last)) } ?? range
+        }) else { return }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let month = all.lastDays(30, calendar)
+        print("The store holds data from \(all.days(calendar)). To see its last days:")
+        print("  salusctl report --since \(month.since) --until \(month.until) --out report.html")
+        let statistics = [QuantityTypeIdentifier.stepCount.rawValue, QuantityTypeIdentifier.heartRate.rawValue, "HKQuantityTypeIdentifierActiveEnergyBurned",
+                          "HKQuantityTypeIdentifierDistanceWalkingRunning", "HKQuantityTypeIdentifierBodyMass"]
+        if let type = statistics.first(where: { ranges[$0] != nil }), let range = ranges[type] {
+            let week = range.lastDays(7, calendar)
+            let name = Registry.shortNames(type).first ?? type
+            print("  salusctl stats \(name) --interval day --since \(week.since) --until \(week.until)")
+        }
+        if let newest = ranges.max(by: { $0.value.last < $1.value.last }) {
+            let name = Registry.shortNames(newest.key).first ?? newest.key
+            print("  salusctl samples \(name) --since \(DataRange.day(calendar.startOfDay(for: newest.value.last), calendar))")
+        }
+    }
+
     /// The range of `types` together (each type's earliest start and latest start, with that
     /// sample's end), nil when none of them holds a sample. Types no plugin declares are skipped.
     static func of(_ types: [String], client: RPCClient, known: Set<String>) async throws -> DataRange? {

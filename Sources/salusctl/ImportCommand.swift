@@ -96,6 +96,7 @@ struct Import: AdminCommand {
             return
         }
         Self.printReport(report, from: source.description)
+        if !dryRun { try await DataRange.printWhereToLook(client: client) }
     }
 
     static func printReport(_ report: Salus_V1_ImportReport, from name: String) {
