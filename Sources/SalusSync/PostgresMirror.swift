@@ -22,13 +22,22 @@ package struct FeedState: Hashable, Sendable {
     package var lastErrorAt: Date?
 }
 
-/// What a feed row keeps of the app's access (`salus.feeds.access`), by type identifier: the
-/// anchor each type was last seen allowed at, the anchor after which a withdrawn type's changes
-/// may be missing, and the anchor a backfill still owes from.
+/// What a feed row keeps of the app's access and of the types it follows
+/// (`salus.feeds.access`), by type identifier: the anchor each type was last seen allowed at,
+/// the anchor after which a withdrawn type's changes may be missing, the anchor a backfill still
+/// owes from (0: the start of the type's history), the types followed, and the types once
+/// followed and since left out of `--types`.
 package struct AccessRecord: Codable, Hashable, Sendable {
     package var granted: [String: UInt64] = [:]
     package var withdrawn: [String: UInt64] = [:]
     package var backfill: [String: UInt64] = [:]
+    /// The types the feed follows (`--types`), each with the feed's anchor when the record was
+    /// written: their changes up to it are on the server, save what `withdrawn` and `backfill`
+    /// say. Nil in a record written before the followed types were kept.
+    package var followed: [String: UInt64]? = nil
+    /// Types followed once and since left out of `--types`, each with the anchor after which
+    /// their changes are not on the server: added back, they are sent from it.
+    package var unfollowed: [String: UInt64] = [:]
 
     package init() {}
 
@@ -37,6 +46,8 @@ package struct AccessRecord: Codable, Hashable, Sendable {
         granted = try container.decodeIfPresent([String: UInt64].self, forKey: .granted) ?? [:]
         withdrawn = try container.decodeIfPresent([String: UInt64].self, forKey: .withdrawn) ?? [:]
         backfill = try container.decodeIfPresent([String: UInt64].self, forKey: .backfill) ?? [:]
+        followed = try container.decodeIfPresent([String: UInt64].self, forKey: .followed)
+        unfollowed = try container.decodeIfPresent([String: UInt64].self, forKey: .unfollowed) ?? [:]
     }
 }
 
@@ -71,7 +82,59 @@ package struct PostgresMirror: Sendable {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
             return PostgresMirror(connection: connection, person: person, origin: origin, logger: logger)
         } catch {
+            if let refusal = refusal(error, settings: settings) { throw refusal }
             throw SyncError(.server, "cannot connect to PostgreSQL (\(settings.redacted)): \(Self.describe(error))")
+        }
+    }
+
+    /// The SQLSTATEs that say the connection string cannot work, whatever the wait: class 28
+    /// (authentication: a wrong password, a role that does not exist or may not log in),
+    /// `3D000` (the database does not exist) and `42501` (permission denied: for the database,
+    /// for schema `salus`, for a table).
+    static let refusingStates: Set<String> = ["28000", "28P01", "3D000", "42501"]
+
+    /// A ``SyncError/Code/configuration`` error when `error` says that the server refuses what
+    /// the connection string asks (``refusingStates``, or a password the server asks for and
+    /// the string lacks, an authentication method PostgresNIO cannot do, TLS the server does
+    /// not offer); nil for anything that may pass (the server down, restarting, too busy).
+    ///
+    /// **Rule: a configuration that cannot work stops, with its reason.** Why: retried, a wrong
+    /// password fails for ever, with the reason only in a log and the status, while the person
+    /// believes the mirror kept. The message names the setting to change, not a value of the
+    /// string (the password stays out of it), and is one line. `settings` (nil for a failure
+    /// after connecting) adds where the connection went.
+    static func refusal(_ error: any Error, settings: DatabaseSettings?) -> SyncError? {
+        guard let error = error as? PSQLError else { return nil }
+        let whence = settings.map { " (\($0.redacted))" } ?? ""
+        let state = error.serverInfo?[.sqlState]
+        let reason = describe(error).replacingOccurrences(of: "\n", with: " ")
+        switch (error.code, state) {
+        case (.server, "28P01"?), (.server, "28000"?):
+            return SyncError(
+                .configuration, "PostgreSQL refuses the connection string\(whence): \(reason)", field: "user",
+                value: settings?.user, expected: "a role the server lets in with this password (pg_hba.conf, ALTER ROLE ... PASSWORD)")
+        case (.server, "3D000"?):
+            return SyncError(
+                .configuration, "PostgreSQL refuses the connection string\(whence): \(reason)", field: "dbname",
+                value: settings?.database ?? settings?.user, expected: "an existing database (createdb NAME, or dbname= another)")
+        case (.server, "42501"?):
+            return SyncError(
+                .configuration, "PostgreSQL refuses the connection string\(whence): \(reason)", field: "user", value: settings?.user,
+                expected: "a role that owns schema salus and its tables, or may create them (GRANT CREATE ON DATABASE db TO role)")
+        case (.authMechanismRequiresPassword, _):
+            return SyncError(
+                .configuration, "PostgreSQL asks for a password and the connection string has none\(whence)", field: "password",
+                value: "", expected: "password= in the connection string, or a pg_hba.conf rule that needs none (peer)")
+        case (.unsupportedAuthMechanism, _):
+            return SyncError(
+                .configuration, "PostgreSQL asks for an authentication method salus-sync cannot do\(whence): \(reason)",
+                field: "pg_hba.conf", expected: "scram-sha-256, md5, password or trust for this role")
+        case (.sslUnsupported, _):
+            return SyncError(
+                .configuration, "PostgreSQL does not offer TLS\(whence)", field: "sslmode", value: settings?.tlsMode.rawValue,
+                expected: "a server with ssl=on, or sslmode=prefer or disable")
+        default:
+            return nil
         }
     }
 
@@ -240,7 +303,7 @@ package struct PostgresMirror: Sendable {
         } catch {
             throw SyncError(
                 .server, "the feed's access record cannot be read: \(error)", field: "salus.feeds.access", value: text,
-                expected: "{\"granted\"|\"withdrawn\"|\"backfill\": {type identifier: anchor}}")
+                expected: "{\"granted\"|\"withdrawn\"|\"backfill\"|\"followed\"|\"unfollowed\": {type identifier: anchor}}")
         }
     }
 

@@ -75,7 +75,7 @@ package final class SyncEngine: Sendable {
     /// What the access watch has seen, over every session of this process (``watch(store:)``).
     private let access = Mutex(AccessMemory())
 
-    /// What the access watch remembers between sessions.
+    /// What the access watch remembers between sessions, and which types the feed follows.
     struct AccessMemory {
         /// The types the app has been seen allowed to write, each with the anchor committed when
         /// it last was: changes up to there reached the server while the type was allowed.
@@ -83,31 +83,71 @@ package final class SyncEngine: Sendable {
         /// Types reported withdrawn, each with the anchor after which its changes may not have
         /// reached the server (the live feed drops what the app may no longer read).
         var withdrawnAfter: [SampleType: UInt64] = [:]
-        /// Types granted again whose changes after the anchor are still to be sent: the next
-        /// session sends them before it follows the feed.
+        /// Types whose changes after the anchor are still to be sent (0: every sample of the
+        /// type): granted again, or added to `--types`. The next session sends them before it
+        /// follows the feed.
         var backfill: [SampleType: UInt64] = [:]
+        /// The types followed (`--types`).
+        var followed: [SampleType] = []
+        /// Types followed once and left out now, by identifier, with the anchor after which their
+        /// changes are not on the server.
+        var unfollowed: [String: UInt64] = [:]
         /// The record on the server (`salus.feeds.access`) was read into this memory.
         var restored = false
 
-        /// The memory as the server keeps it.
-        var record: AccessRecord {
+        /// The memory as the server keeps it, with the followed types at `anchor` (the feed's,
+        /// committed).
+        func record(anchor: UInt64) -> AccessRecord {
             var record = AccessRecord()
             for (type, anchor) in grantedAt { record.granted[type.identifier.rawValue] = anchor }
             for (type, anchor) in withdrawnAfter { record.withdrawn[type.identifier.rawValue] = anchor }
             for (type, anchor) in backfill { record.backfill[type.identifier.rawValue] = anchor }
+            record.followed = Dictionary(followed.map { ($0.identifier.rawValue, anchor) }, uniquingKeysWith: { first, _ in first })
+            record.unfollowed = unfollowed
             return record
         }
 
-        /// Adds what the server kept of the followed `types` (an earlier process's memory) to
-        /// what this one has seen.
-        mutating func restore(_ record: AccessRecord, types: [SampleType]) {
+        /// Adds what the server kept (an earlier process's memory) to what this one has seen,
+        /// for the followed `types`, with the feed at `feedAnchor` on the server.
+        ///
+        /// **Rule: a type the last process did not follow is sent from where its changes stopped
+        /// reaching the server.** The feed's anchor moved past its changes while it was not in
+        /// `--types`: a type never followed is owed from the start of its history (0), a type
+        /// left out and added back from the anchor it was last followed at. Why: the feed reads
+        /// only after its anchor, so without this the type's earlier samples never reach the
+        /// server, and the status says nothing is behind. A record written before the followed
+        /// types were kept counts as followed the types it names (granted, withdrawn or owed a
+        /// backfill); the others are sent once from the start (upserts: nothing repeats).
+        mutating func restore(_ record: AccessRecord, types: [SampleType], anchor feedAnchor: UInt64) {
+            let ids = Set(types.map(\.identifier.rawValue))
+            let before = record.followed ?? Self.followedBefore(record)
             for type in types {
                 let id = type.identifier.rawValue
                 if grantedAt[type] == nil, let anchor = record.granted[id] { grantedAt[type] = anchor }
                 if withdrawnAfter[type] == nil, let anchor = record.withdrawn[id] { withdrawnAfter[type] = anchor }
                 if let anchor = record.backfill[id] { backfill[type] = Swift.min(backfill[type] ?? anchor, anchor) }
+                if before[id] == nil {
+                    let from = record.unfollowed[id] ?? 0
+                    if from < feedAnchor { backfill[type] = Swift.min(backfill[type] ?? from, from) }
+                }
             }
+            unfollowed = record.unfollowed.filter { !ids.contains($0.key) }
+            for (id, anchor) in before where !ids.contains(id) {
+                let upTo = [anchor, record.withdrawn[id], record.backfill[id]].compactMap { $0 }.min() ?? anchor
+                unfollowed[id] = Swift.min(unfollowed[id] ?? upTo, upTo)
+            }
+            followed = types
             restored = true
+        }
+
+        /// The types a record written before the followed types were kept shows followed: those
+        /// it names, each at the lowest anchor it gives.
+        static func followedBefore(_ record: AccessRecord) -> [String: UInt64] {
+            var followed: [String: UInt64] = [:]
+            for map in [record.granted, record.withdrawn, record.backfill] {
+                for (id, anchor) in map { followed[id] = Swift.min(followed[id] ?? anchor, anchor) }
+            }
+            return followed
         }
     }
 
@@ -193,6 +233,7 @@ package final class SyncEngine: Sendable {
             }
             return SyncError(.store, "the store: \(error.description)")
         }
+        if let refusal = PostgresMirror.refusal(error, settings: nil) { return refusal }
         return SyncError(.server, "PostgreSQL: \(PostgresMirror.describe(error))")
     }
 
@@ -213,7 +254,7 @@ package final class SyncEngine: Sendable {
                 if options.requestAuthorization {
                     try await store.requestAuthorization(toShare: options.inbox ? Set(options.types) : [], read: Set(options.types))
                 }
-                try await restoreAccess(mirror: mirror)
+                try await restoreAccess(mirror: mirror, anchor: opened.anchor)
                 try await noteSharedTypes(store: store, anchor: opened.anchor)
                 try await saveAccess(mirror: mirror)
                 var state = try await catchUp(mirror: mirror, store: store, state: opened)
@@ -382,18 +423,20 @@ package final class SyncEngine: Sendable {
         }
     }
 
-    /// Reads what an earlier process kept of the app's access, once per process.
-    private func restoreAccess(mirror: PostgresMirror) async throws {
+    /// Reads what an earlier process kept of the app's access and of the types it followed,
+    /// once per process, with the feed at `anchor` on the server.
+    private func restoreAccess(mirror: PostgresMirror, anchor: UInt64) async throws {
         guard !access.withLock({ $0.restored }) else { return }
         let record = try await mirror.answered(within: options.answerTimeout) { try await mirror.access() }
-        access.withLock { $0.restore(record, types: options.types) }
+        access.withLock { $0.restore(record, types: options.types, anchor: anchor) }
     }
 
     /// Keeps the access memory on the server, so a restart of this process still knows which
     /// types were withdrawn and what a new grant must send. A stale record is safe: its anchors
     /// are older, and a backfill from an older anchor sends again what the server has.
     private func saveAccess(mirror: PostgresMirror) async throws {
-        let record = access.withLock { $0.record }
+        let anchor = currentStatus.anchor
+        let record = access.withLock { $0.record(anchor: anchor) }
         try await mirror.answered(within: options.answerTimeout) { try await mirror.saveAccess(record) }
     }
 
@@ -428,14 +471,35 @@ package final class SyncEngine: Sendable {
         }
     }
 
-    /// Sends the changes of each type granted again after the anchor it was withdrawn at: the
-    /// live feed dropped them while the app could not read them, and its anchor has moved past.
-    /// The feed's anchor does not move; a change sent here and again by the feed is applied
-    /// twice to the same effect (rows are upserted, tombstones kept once).
+    /// Sends the changes each owed type has after its anchor: a type granted again, after the
+    /// anchor it was withdrawn at (the live feed dropped its changes while the app could not
+    /// read them, and its anchor has moved past); a type added to `--types`, from the start of
+    /// its history, or from where it was left out. The feed's anchor does not move; a change sent
+    /// here and again by the feed is applied twice to the same effect (rows are upserted,
+    /// tombstones kept once). The status shows each backfill, sent of owed.
+    ///
+    /// A type the app may not read now (withdrawn, or not yet answered by the owner) stays owed:
+    /// the store would show none of its samples, and the backfill must not end on nothing.
     func backfill(mirror: PostgresMirror, store: HealthStore, state initial: FeedState) async throws -> FeedState {
         var state = initial
         let pending = access.withLock { $0.backfill }
-        for (type, from) in pending.sorted(by: { $0.value < $1.value }) {
+        var readable: [(type: SampleType, from: UInt64)] = []
+        for (type, from) in pending.sorted(by: { ($0.value, $0.key.identifier.rawValue) < ($1.value, $1.key.identifier.rawValue) }) {
+            let withdrawn = access.withLock { $0.withdrawnAfter[type] != nil }
+            let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
+            if withdrawn || asking == .shouldRequest {
+                logger.notice("a type owed a backfill may not be read yet; it stays owed", metadata: ["type": "\(type.identifier.rawValue)"])
+                continue
+            }
+            readable.append((type, from))
+        }
+        var progress: [SyncStatus.Backfill] = []
+        for (type, from) in readable {
+            let owed = try await SyncLag.pending(store: store, predicates: [SampleTypePredicate(type)], after: from, limit: Self.countLimit)
+            progress.append(SyncStatus.Backfill(type: type.identifier.rawValue, from: from, sent: 0, owed: Int64(owed.changes), atLeast: owed.atLeast))
+        }
+        update { [progress] in $0.backfills = progress.isEmpty ? nil : progress }
+        for (type, from) in readable {
             var anchor: UInt64? = from
             var sent = 0
             while true {
@@ -444,11 +508,11 @@ package final class SyncEngine: Sendable {
                 case .success(let value):
                     page = value
                 case .failure(let error) where error.code == .anchorExpired && anchor != nil:
-                    // Withdrawn for longer than the store keeps deletions: every sample of the
-                    // type is sent. Rows of samples deleted meanwhile stay on the server (their
-                    // tombstones are gone); a full resync would remove them.
+                    // Left out or withdrawn for longer than the store keeps deletions: every
+                    // sample of the type is sent. Rows of samples deleted meanwhile stay on the
+                    // server (their tombstones are gone); a full resync would remove them.
                     logger.notice(
-                        "the anchor of a type granted again expired; sending all its samples",
+                        "the anchor of a type owed a backfill expired; sending all its samples",
                         metadata: ["type": "\(type.identifier.rawValue)", "anchor": "\(from)"])
                     anchor = nil
                     continue
@@ -462,7 +526,15 @@ package final class SyncEngine: Sendable {
                     }
                     let changes = page.addedSamples.count + page.deletedObjects.count
                     sent += changes
-                    update { $0.changesCommitted += Int64(changes); $0.committedAt = state.committedAt }
+                    update { status in
+                        status.changesCommitted += Int64(changes)
+                        status.committedAt = state.committedAt
+                        if let at = status.backfills?.firstIndex(where: { $0.type == type.identifier.rawValue }) {
+                            status.backfills?[at].sent = Int64(sent)
+                            // Samples saved while it runs are sent too: what is owed grows with them.
+                            if let owed = status.backfills?[at].owed, Int64(sent) > owed { status.backfills?[at].owed = Int64(sent) }
+                        }
+                    }
                 }
                 anchor = page.newAnchor.rawValue
                 if !page.hasMore { break }
@@ -471,12 +543,17 @@ package final class SyncEngine: Sendable {
                 if memory.backfill[type] == from { memory.backfill[type] = nil }
             }
             try await saveAccess(mirror: mirror)
+            update { status in status.backfills?.removeAll { $0.type == type.identifier.rawValue } }
             logger.notice(
-                "sent the changes of a type granted again",
+                "sent the changes owed for a type",
                 metadata: ["type": "\(type.identifier.rawValue)", "after": "\(from)", "changes": "\(sent)"])
         }
+        update { $0.backfills = nil }
         return state
     }
+
+    /// The most changes counted for a lag or a backfill; beyond it, "more than".
+    static let countLimit = 100_000
 
     /// Looks at the app's access every poll: a type whose writing the owner denied after this
     /// process had it, or whose answer the owner reset, is reported (its changes are no longer

@@ -1,4 +1,5 @@
 import Foundation
+import SalusKit
 
 /// What a running `salus-sync` last wrote about itself, in its status file (JSON), so that
 /// `salus-sync status` can tell what the server cannot: the error while the server was down.
@@ -51,8 +52,41 @@ package struct SyncStatus: Codable, Hashable, Sendable {
     /// Samples saved and deleted in this store from the person's other stores (nil in status
     /// files written before there was a pull).
     package var replicasApplied: Int64?
+    /// The backfills under way: types whose earlier changes are being sent (added to
+    /// `--types`, or granted again); nil when none.
+    package var backfills: [Backfill]?
     /// When this status was written.
     package var updatedAt: Date
+
+    /// One type's backfill: its changes after ``from`` being sent, ``sent`` of ``owed``.
+    package struct Backfill: Codable, Hashable, Sendable {
+        /// The type's identifier.
+        package var type: String
+        /// The anchor its changes are sent after; 0: the start of its history.
+        package var from: UInt64
+        /// Changes sent so far.
+        package var sent: Int64
+        /// Changes owed when it started (counted up to a limit: more with ``atLeast``), raised to
+        /// ``sent`` when samples saved meanwhile make it more.
+        package var owed: Int64
+        /// There were more than ``owed`` to count.
+        package var atLeast: Bool
+
+        /// A backfill of `type` after `from`, `sent` of `owed`.
+        package init(type: String, from: UInt64, sent: Int64, owed: Int64, atLeast: Bool) {
+            self.type = type
+            self.from = from
+            self.sent = sent
+            self.owed = owed
+            self.atLeast = atLeast
+        }
+
+        /// "backfilling TYPE: 2 of 4 changes, from the start of its history".
+        package var text: String {
+            let whence = from == 0 ? "from the start of its history" : "after anchor \(from)"
+            return "backfilling \(type): \(sent) of \(atLeast ? "more than " : "")\(owed) changes, \(whence)"
+        }
+    }
 
     /// A status at start.
     package init(person: String, origin: String) {
@@ -93,6 +127,25 @@ package struct SyncStatus: Codable, Hashable, Sendable {
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
         let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }) }
         return "\(base)/salus-sync/\(safe(person))@\(safe(origin)).json"
+    }
+}
+
+extension SyncLag {
+    /// The local changes of `predicates` in `store` after `anchor` (0: every sample), counted up
+    /// to `limit`, and the creation date of the oldest sample among them. An anchor the store
+    /// no longer keeps deletions for counts every sample, as a backfill then sends them.
+    static func pending(
+        store: HealthStore, predicates: [SampleTypePredicate], after anchor: UInt64, limit: Int
+    ) async throws(SalusError) -> (changes: Int, atLeast: Bool, oldest: Date?) {
+        let result: AnchoredObjectQueryResult
+        do {
+            result = try await AnchoredObjectQueryDescriptor(
+                predicates: predicates, anchor: QueryAnchor(rawValue: anchor), limit: limit, localChangesOnly: true
+            ).result(for: store)
+        } catch where error.code == .anchorExpired && anchor > 0 {
+            return try await pending(store: store, predicates: predicates, after: 0, limit: limit)
+        }
+        return (result.addedSamples.count + result.deletedObjects.count, result.hasMore, result.addedSamples.map(\.creationDate).min())
     }
 }
 

@@ -28,7 +28,14 @@ struct SalusSyncCommand: AsyncParsableCommand {
             is readable through ps e and /proc/PID/environ by your other processes and by root, and is \
             passed to every child. The string is a URL, \
             postgresql://user@host/db?sslmode=verify-full&sslrootcert=ca.pem, or key=value pairs \
-            (host=/run/postgresql dbname=care).
+            (host=/run/postgresql dbname=care). Without user=, the user is the one salus-sync runs as \
+            (its effective user id's name, as libpq's; not $USER, and never postgres), and without \
+            dbname=, the database of that name. \
+            A configuration that cannot work (a bad option or connection string; the server refusing \
+            the password, the role, the database or a permission) stops run with exit status 64 and \
+            its reason on one line; anything else (the server or the daemon away) is retried. \
+            status exits 0 when the server and the store answered, 69 when one could not be asked \
+            (the lag is still counted, from the status file), 64 when the server refuses the string.
             """,
         subcommands: [Run.self, Status.self, Bench.self],
         defaultSubcommand: Run.self
@@ -53,7 +60,7 @@ struct ConnectionOptions: ParsableArguments {
         do {
             return try DatabaseSettings.load(file: databaseFile)
         } catch {
-            throw ValidationError(error.description)
+            throw stop(error)
         }
     }
 }
@@ -66,7 +73,9 @@ struct FeedOptions: ParsableArguments {
     @Option(name: .long, help: "This store's name among the person's machines (default: the host name).")
     var origin: String = ProcessInfo.processInfo.hostName
 
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The types to sync (identifiers).", valueName: "type"))
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
+        "The types to sync (identifiers). A type added later is sent from the start of its history; a type left out keeps its rows on the server as they were.",
+        valueName: "type"))
     var types: [String]
 
     @Option(name: .long, help: ArgumentHelp("The status file (default: $XDG_STATE_HOME/salus-sync/PERSON@ORIGIN.json).", valueName: "path"))
@@ -151,9 +160,16 @@ struct Run: AsyncParsableCommand {
         do {
             try await task.value
         } catch let error as SyncError {
-            throw ValidationError(error.description)
+            throw stop(error)
         }
     }
+}
+
+/// Ends the command for a configuration that cannot work: its reason on one line of standard
+/// error, and exit status 64 (`EX_USAGE`), which a service manager reads as "do not restart".
+func stop(_ error: SyncError) -> ExitCode {
+    FileHandle.standardError.write(Data("salus-sync: \(error.description.replacingOccurrences(of: "\n", with: " "))\n".utf8))
+    return ExitCode(64)
 }
 
 struct Status: AsyncParsableCommand {
@@ -178,6 +194,7 @@ struct Status: AsyncParsableCommand {
         } else {
             print(report.text)
         }
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 }
 

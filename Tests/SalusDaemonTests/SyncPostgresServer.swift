@@ -130,6 +130,30 @@ final class SyncPostgresServer: @unchecked Sendable {
         try await pg(["pg_ctl", "-D", dataDirectory.path, "-m", mode, "-w", "-t", "30", "stop"])
     }
 
+    /// Makes the server check `role`'s password (scram-sha-256) on its socket, where every other
+    /// role stays trusted, and waits until the server has read the new rule.
+    func requirePassword(for role: String) async throws {
+        let rules = dataDirectory.appendingPathComponent("pg_hba.conf")
+        let text = try String(contentsOf: rules, encoding: .utf8)
+        // Written in place: the file keeps its owner (the server's user).
+        try "local all \(role) scram-sha-256\n\(text)".write(to: rules, atomically: false, encoding: .utf8)
+        try await withConnection { connection in
+            _ = try await connection.query("SELECT pg_reload_conf()", logger: Logger(label: "sync-test")).collect()
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            // Trusted, a wrong password connects; once the rule is read, it fails.
+            let connected = try? await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(
+                    unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: role, password: "not the password", database: "postgres"),
+                id: 98, logger: Logger(label: "sync-test"))
+            guard let connected else { return }
+            try? await connected.close()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw HarnessError("the server did not start checking \(role)'s password")
+    }
+
     /// Sends `signal` to the server and every process it started (SIGSTOP: a server that
     /// accepts connections and answers nothing; SIGCONT: it goes on).
     func signalServer(_ signal: Int32) throws {

@@ -108,12 +108,16 @@ struct SyncProcessTests {
         #expect(text.output.contains("lag: 4 changes"))
         #expect(text.output.contains("last error: none"))
 
-        // The server down: the store still answers, the server is named as unreachable.
+        // The server down: the status fails, names the server unreachable, and still tells the
+        // changes waiting in the store (after the anchor of the process's last status).
         try await server.stopServer()
-        let down = try await DaemonHarness.run(DaemonHarness.binary("salus-sync"), ["status", "--json"] + common, environment: environment)
-        #expect(down.status == 0, "\(down.output)")
-        #expect(down.output.contains("\"unreachable\""))
-        #expect(down.output.contains("PostgreSQL"))
+        let down = try await DaemonHarness.run(DaemonHarness.binary("salus-sync"), ["status"] + common, environment: environment)
+        #expect(down.status != 0, "\(down.output)")
+        #expect(down.output.contains("lag: 4 changes"), "\(down.output)")
+        #expect(down.output.contains("unreachable: PostgreSQL"), "\(down.output)")
+        let json = try await DaemonHarness.run(DaemonHarness.binary("salus-sync"), ["status", "--json"] + common, environment: environment)
+        #expect(json.status == down.status, "\(json.output)")
+        #expect(json.output.contains("\"unreachable\"") && json.output.contains("\"changes\" : 4"), "\(json.output)")
 
         // No connection string anywhere: a clear error naming where it is looked for.
         let missing = try await DaemonHarness.run(
@@ -121,6 +125,31 @@ struct SyncProcessTests {
         #expect(missing.status != 0)
         #expect(missing.output.contains(DatabaseSettings.environmentVariable) && missing.output.contains("--database-file"))
         await app.close()
+    }
+}
+
+extension SyncProcessTests {
+    @Test("a configuration that cannot work ends salus-sync run at once with status 64 and its reason in one line")
+    func configurationExitStatus() async throws {
+        let server = try await SyncPostgresServer.start()
+        let folder = try DaemonHarness.makeTemporaryDirectory(prefix: "sync")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let databaseFile = folder.appendingPathComponent("database.conf")
+        try "host=\(server.socketDirectory) port=\(server.port) user=salus dbname=nosuchdb sslmode=disable"
+            .write(to: databaseFile, atomically: true, encoding: .utf8)
+        chmod(databaseFile.path, 0o600)
+        let result = try await DaemonHarness.run(
+            DaemonHarness.binary("salus-sync"),
+            [
+                "run", "--person", "p1", "--origin", "laptop", "--types", S.steps.identifier.rawValue, "--database-file", databaseFile.path,
+                "--status-file", folder.appendingPathComponent("status.json").path, "--log-level", "warning",
+            ], environment: ["SALUS_SOCKET": folder.appendingPathComponent("no-store.sock").path], timeout: .seconds(30))
+        #expect(result.status == 64, "\(result.output)")
+        let lines = result.output.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 1, "\(result.output)")
+        #expect(lines.first?.contains("database \"nosuchdb\" does not exist") == true, "\(result.output)")
+        let status = try #require(SyncStatus.read(from: folder.appendingPathComponent("status.json").path))
+        #expect(status.phase == .stopped && status.lastErrorCode == "configuration")
     }
 }
 

@@ -490,4 +490,131 @@ struct SyncTests {
         await app.close()
         await owner.close()
     }
+
+    /// A heart-rate sample of 72 bpm, one minute long, `minute` minutes into the steps' day.
+    static func pulse(_ minute: Int) throws -> Sample {
+        let start = Date(timeIntervalSince1970: 1_780_000_000 + Double(minute * 60))
+        return .quantity(.heartRate, Quantity(value: 1.2, unit: try SalusUnit(parsing: "count/s")), start: start, end: start.addingTimeInterval(60))
+    }
+
+    @Test("a type added to --types later is sent from the start of its history, and status counts it owed until it is")
+    func typeAddedLater() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        let heartRateID = S.heartRate.identifier.rawValue
+        // Four heart rates, then two steps: a feed of steps alone reads past the heart rates.
+        let pulses = try await app.save((0..<4).map { try Self.pulse($0) })
+        _ = try await app.save(S.steps(2, from: 10))
+        let (_, first) = S.start(daemon, server, options: S.options([S.steps]))
+        try await S.waitForMirror(daemon, server)
+        first.cancel()
+        _ = try? await first.value
+
+        // Heart rate added: before the engine runs again, status counts its four samples.
+        let both = S.options([S.steps, S.heartRate])
+        let owed = await StatusReport.gather(options: both, database: server.settings, storeSocket: daemon.socketPath, appID: S.syncApp, logger: S.logger)
+        #expect(owed.lag?.changes == 4, "\(owed.text)")
+        #expect(owed.text.contains("lag: 4 changes") && owed.text.contains(heartRateID), "\(owed.text)")
+
+        let (engine, second) = S.start(daemon, server, options: both)
+        try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate], timeout: .seconds(20))
+        #expect(try await server.sampleUUIDs().isSuperset(of: pulses.map(\.uuid)))
+        try await S.waitUntil("the engine to be live", timeout: .seconds(20)) {
+            (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)")
+        }
+        let caughtUp = await StatusReport.gather(options: both, database: server.settings, storeSocket: daemon.socketPath, appID: S.syncApp, logger: S.logger)
+        #expect(caughtUp.lag?.changes == 0, "\(caughtUp.text)")
+        #expect(!caughtUp.text.contains(heartRateID), "\(caughtUp.text)")
+        second.cancel()
+        _ = try? await second.value
+        await app.close()
+    }
+
+    @Test("a type left out of --types keeps its rows as they were; added back, what changed meanwhile is sent, deletions included")
+    func typeLeftOutThenBack() async throws {
+        async let serverStart = SyncPostgresServer.start()
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let server = try await serverStart
+        let app = try await DaemonClients.store(daemon, "org.example.pedometer")
+        let both = S.options([S.steps, S.heartRate])
+        let steps = try await app.save(S.steps(3))
+        _ = try await app.save(try Self.pulse(0))
+        let (_, first) = S.start(daemon, server, options: both)
+        try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate])
+        first.cancel()
+        _ = try? await first.value
+
+        // Heart rate alone: the steps' rows stay, and the steps' changes are not sent.
+        let (_, second) = S.start(daemon, server, options: S.options([S.heartRate]))
+        let later = try await app.save(S.steps(2, from: 100))
+        #expect(try await app.delete(uuids: [steps[0].uuid]) == 1)
+        let pulse = try await app.save(try Self.pulse(200))
+        try await S.waitUntil("the later heart rate", timeout: .seconds(20)) {
+            let rows = try await server.sampleUUIDs()
+            return (rows.contains(pulse.uuid), "\(rows.count) rows")
+        }
+        second.cancel()
+        _ = try? await second.value
+        #expect(try await server.sampleUUIDs().isSuperset(of: steps.map(\.uuid)))
+        #expect(try await server.sampleUUIDs().isDisjoint(with: later.map(\.uuid)))
+        #expect(try await server.tombstoneUUIDs().isEmpty)
+
+        // Steps added back: the two saved meanwhile and the deletion reach the server.
+        let (_, third) = S.start(daemon, server, options: both)
+        defer { third.cancel() }
+        try await S.waitForMirror(daemon, server, types: [S.steps, S.heartRate], timeout: .seconds(20))
+        #expect(try await server.tombstoneUUIDs() == [steps[0].uuid])
+        await app.close()
+    }
+
+    @Test(
+        "a configuration that cannot work stops the engine with its reason, instead of retrying for ever",
+        arguments: ["a database that does not exist", "a role that does not exist", "a wrong password", "no permission on the schema"])
+    func configurationThatCannotWork(_ fault: String) async throws {
+        let server = try await SyncPostgresServer.start()
+        var settings = server.settings
+        let expected: String
+        switch fault {
+        case "a database that does not exist":
+            settings.database = "nosuchdb"
+            expected = "\"nosuchdb\" does not exist"
+        case "a role that does not exist":
+            settings.user = "nosuchrole"
+            expected = "\"nosuchrole\" does not exist"
+        case "a wrong password":
+            // A role whose password the server checks (the others are trusted).
+            try await server.withConnection { connection in
+                try await connection.query("CREATE ROLE carer LOGIN PASSWORD 'right'", logger: S.logger)
+            }
+            try await server.requirePassword(for: "carer")
+            settings.user = "carer"
+            settings.password = "wrong"
+            expected = "password authentication failed for user \"carer\""
+        default:
+            // The schema made by its owner; a role that may not create in it.
+            let owner = try await PostgresMirror.connect(server.settings, person: "p1", origin: "laptop", logger: S.logger)
+            _ = try await owner.open()
+            await owner.close()
+            try await server.withConnection { connection in
+                try await connection.query("CREATE ROLE reader LOGIN", logger: S.logger)
+            }
+            settings.user = "reader"
+            expected = "permission denied"
+        }
+        // No daemon: a failing server is met first.
+        let engine = SyncEngine(
+            options: S.options(), database: settings, storeSocket: server.directory.appendingPathComponent("no-store.sock").path,
+            appID: S.syncApp, logger: S.logger)
+        let task = Task { try await engine.run() }
+        defer { task.cancel() }
+        try await S.waitUntil("the engine to stop", timeout: .seconds(10)) {
+            (engine.currentStatus.phase == .stopped, "\(engine.currentStatus.phase): \(engine.currentStatus.lastError ?? "no error")")
+        }
+        let error = await #expect(throws: SyncError.self) { try await task.value }
+        #expect(error?.code == .configuration, "\(String(describing: error))")
+        #expect(error?.description.contains(expected) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("\n") == false)
+    }
 }
