@@ -160,9 +160,12 @@ struct ExportSource: CustomStringConvertible {
             throw CommandFailure("PATH: \(path) holds no export.xml (nor Export.xml, 导出.xml); expected the unpacked apple_health_export folder")
         }
         let handle = try FileHandle(forReadingFrom: url)
-        let magic = try handle.read(upToCount: 4) ?? Data()
+        let head = try handle.read(upToCount: 1 << 20) ?? Data()
         try handle.close()
-        guard magic == Data([0x50, 0x4B, 0x03, 0x04]) else { return try file(url) }
+        guard head.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]) else {
+            try checkLooksLikeExport(head, path: path)
+            return try file(url)
+        }
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
@@ -177,6 +180,23 @@ struct ExportSource: CustomStringConvertible {
             throw CommandFailure("PATH: \(path) has no export.xml entry; expected Apple Health's \"Export All Health Data\" zip")
         }
         return ExportSource(kind: .zipEntry(url, entry.path), size: Int64(entry.uncompressedSize))
+    }
+
+    /// A file given as export.xml must be XML with Apple Health's root element in its first MiB
+    /// (after the DTD, which is about 10 KiB): anything else is named, before a byte is sent.
+    static func checkLooksLikeExport(_ head: Data, path: String) throws {
+        let expected = "expected Apple Health's export.zip, its apple_health_export folder or its export.xml"
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw CommandFailure("PATH: \(path) is empty, not an Apple Health export; \(expected)")
+        }
+        guard first == UInt8(ascii: "<") else {
+            throw CommandFailure("PATH: \(path) is not an Apple Health export: it is not XML (it starts with \"\(String(decoding: bytes.prefix(16), as: UTF8.self).prefix(16))\"); \(expected)")
+        }
+        guard head.range(of: Data("<HealthData".utf8)) != nil else {
+            throw CommandFailure("PATH: \(path) is XML but not an Apple Health export: it has no <HealthData> element; \(expected)")
+        }
     }
 
     /// The folders of an export whose files export.xml refers to, sent after it.

@@ -144,6 +144,21 @@ struct ImportDaemonTests {
         #expect(try await ImportResumeTests.counts(daemon, types: Array(tdda.keys)) == tdda, "the iPhone 6s export")
         let missing = try await ctl(["import", "/nonexistent/export.zip"])
         #expect(missing.status != 0 && missing.output.contains("does not exist"), "\(missing.output)")
+        // A file that is not an export is named as given, and said not to be one, before a byte
+        // is sent (it was "data: export.xml line 1 is not valid; ... Document is empty").
+        let readme = DaemonHarness.packageRoot.appendingPathComponent("README.md").path
+        let notExport = try await ctl(["import", readme])
+        #expect(notExport.status != 0, "\(notExport.output)")
+        #expect(notExport.output.contains("PATH: \(readme) is not an Apple Health export: it is not XML (it starts with \"# Salus"), "\(notExport.output)")
+        #expect(notExport.output.contains("expected Apple Health's export.zip") && !notExport.output.contains("export.xml line"), "\(notExport.output)")
+        let otherXML = try DaemonHarness.makeTemporaryDirectory(prefix: "other-xml").appendingPathComponent("feed.xml")
+        try Data("<?xml version=\"1.0\"?>\n<rss><channel/></rss>\n".utf8).write(to: otherXML)
+        let rss = try await ctl(["import", otherXML.path])
+        #expect(rss.status != 0 && rss.output.contains("PATH: \(otherXML.path) is XML but not an Apple Health export: it has no <HealthData> element"), "\(rss.output)")
+        let empty = otherXML.deletingLastPathComponent().appendingPathComponent("export.xml")
+        try Data().write(to: empty)
+        let nothing = try await ctl(["import", empty.path])
+        #expect(nothing.status != 0 && nothing.output.contains("PATH: \(empty.path) is empty, not an Apple Health export"), "\(nothing.output)")
         #expect(try await daemon.stop() == 0)
     }
 }
