@@ -26,6 +26,9 @@ package final class ConsentQueue: Sendable {
         var pending: [String: PendingRequest] = [:]
         var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
         var watchers: [Int: AsyncStream<PendingRequest>.Continuation] = [:]
+        /// Requests the app's policy answers: never shown to watchers, who would ask the owner
+        /// about a question already settled.
+        var answeredByPolicy: Set<String> = []
         var nextRequest = 1
         var nextWatcher = 1
     }
@@ -69,7 +72,11 @@ package final class ConsentQueue: Sendable {
                 share: share, read: read, objectType: objectType, objects: objects, created: Date())
             state.nextRequest += 1
             state.pending[request.id] = request
-            for watcher in state.watchers.values { watcher.yield(request) }
+            if policy.kind == .ask {
+                for watcher in state.watchers.values { watcher.yield(request) }
+            } else {
+                state.answeredByPolicy.insert(request.id)
+            }
             return .success(request)
         }
         let request: PendingRequest
@@ -148,6 +155,7 @@ package final class ConsentQueue: Sendable {
                 throw ConsentError(.invalidArgument, field: "objects", value: object.uuidString, expected: "one of the \(listed.count) objects listed in request \(requestID)")
             }
             state.pending[requestID] = nil
+            state.answeredByPolicy.remove(requestID)
             let changed = (try? apps.change(request.appID) { record in
                 for type in request.read { record.read[type] = answer.grantRead.contains(type) ? .granted : .denied }
                 for type in request.share { record.share[type] = answer.grantShare.contains(type) ? .granted : .denied }
@@ -179,6 +187,7 @@ package final class ConsentQueue: Sendable {
             var waiters: [CheckedContinuation<Void, Never>] = []
             for request in ids {
                 state.pending[request] = nil
+                state.answeredByPolicy.remove(request)
                 waiters += state.waiters.removeValue(forKey: request) ?? []
             }
             return waiters
@@ -206,7 +215,7 @@ package final class ConsentQueue: Sendable {
         let id = state.withLock { state -> Int in
             let id = state.nextWatcher
             state.nextWatcher += 1
-            for request in Self.ordered(state.pending) { continuation.yield(request) }
+            for request in Self.ordered(state.pending) where !state.answeredByPolicy.contains(request.id) { continuation.yield(request) }
             state.watchers[id] = continuation
             return id
         }
