@@ -21,7 +21,8 @@ struct Export: AdminCommand {
         discussion: """
             Samples are read from the daemon page by page and written as they come: memory does not grow
             with the history. Times are ISO 8601 with the offset of your time zone (salusctl summary goals
-            --time-zone); CSV values are in your preferred units (salusctl units).
+            --time-zone); CSV values are in your preferred units (salusctl units), otherwise in the unit
+            each sample was saved in.
               salusctl export --format jsonl > health.jsonl
               salusctl export --format csv --output health-csv --types stepCount --since 2026-01-01
               salusctl export --format apple-health --output export.zip      # salusctl import reads it back
@@ -73,7 +74,9 @@ struct Export: AdminCommand {
         let dates = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, includingFractionalSeconds: true, timeZone: zone)
         let preferred: Salus_V1_PreferredUnits = try await client.unary(
             SalusMethods.Statistics.getPreferredUnits, request: Salus_V1_PreferredUnitsRequest.with { $0.types = selected.filter { $0.kind == .quantity }.map(\.identifier) })
-        let units = Dictionary(preferred.units.map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
+        // Only the units the owner chose: without one, each sample keeps the unit it was saved in
+        // (the daemon answers the canonical unit for the others, which is not a choice).
+        let units = Dictionary(preferred.units.filter(\.ownerSet).map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
 
         let store = HealthStore(client: client)
         let filter: SamplePredicate? = start != nil || end != nil ? .date(start: start, end: end) : nil
@@ -182,9 +185,20 @@ struct Export: AdminCommand {
         default:
             value = sample.kind.rawValue
         }
-        let device = [sample.device?.name, sample.device?.model].compactMap { $0 }.joined(separator: " ")
+        let device = sample.device.map(csvDevice) ?? ""
         return [dates.format(sample.startDate), dates.format(sample.endDate), value, unitText,
                 sample.sourceRevision.appID, sample.sourceRevision.version ?? "", device].map(csvField).joined(separator: ",")
+    }
+
+    /// The device column: the device's name ("Apple Watch"), else its manufacturer and model,
+    /// each word once (a model of "Watch" adds nothing to "Apple Watch").
+    static func csvDevice(_ device: Device) -> String {
+        if let name = device.name, !name.isEmpty { return name }
+        var words: [Substring] = []
+        for part in [device.manufacturer, device.model].compactMap({ $0 }) {
+            for word in part.split(separator: " ") where !words.contains(word) { words.append(word) }
+        }
+        return words.joined(separator: " ")
     }
 
     static func csvField(_ text: String) -> String {

@@ -71,6 +71,49 @@ struct ExportDaemonTests {
         _ = try await daemon.stop()
     }
 
+    @Test("CSV writes each quantity in the unit it was saved in (bpm, mi, km, kJ) unless the owner chose one; the device is named once")
+    func csvUnitsAndDevice() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let store = try await DaemonClients.store(daemon, "org.example.units")
+        let watch = Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,7")
+        let start = Date(timeIntervalSince1970: 1_795_250_000)
+        let bpm = SalusUnit.count.divided(by: .minute)
+        for result in try await store.save([
+            .quantity(.heartRate, Quantity(value: 52, unit: bpm), start: start, device: watch),
+            .quantity(.distanceWalkingRunning, Quantity(value: 3, unit: .mile), start: start, end: start.addingTimeInterval(1800)),
+            .quantity(.distanceWalkingRunning, Quantity(value: 5, unit: .kilometer), start: start.addingTimeInterval(3600),
+                      end: start.addingTimeInterval(5400)),
+            .quantity(.activeEnergyBurned, Quantity(value: 418.4, unit: .kilojoule), start: start, end: start.addingTimeInterval(600)),
+        ]) { #expect(result.uuid != nil) }
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
+        /// The value and unit columns, and the device, of each row of `name`.csv.
+        func rows(_ folder: String, _ name: String) throws -> [(value: Double, unit: String, device: String)] {
+            let text = try String(contentsOf: directory.appendingPathComponent("\(folder)/\(name).csv"), encoding: .utf8)
+            return text.split(separator: "\n").dropFirst().map { line in
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                return (Double(fields[2]) ?? -1, fields[3], fields.last ?? "")
+            }
+        }
+        let saved = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "csv", "--output", directory.appendingPathComponent("saved").path])
+        #expect(saved.status == 0, "\(saved.output)")
+        let heart = try rows("saved", "heartRate")
+        #expect(heart.map(\.value) == [52] && heart.map(\.unit) == ["count/min"], "\(heart)")
+        #expect(heart.map(\.device) == ["Apple Watch"], "\(heart)")
+        let distance = try rows("saved", "distanceWalkingRunning")
+        #expect(distance.map(\.value) == [3, 5] && distance.map(\.unit) == ["mi", "km"], "\(distance)")
+        let energy = try rows("saved", "activeEnergyBurned")
+        #expect(energy.map(\.value) == [418.4] && energy.map(\.unit) == ["kJ"], "\(energy)")
+
+        // A unit the owner chose is used for every row of its type.
+        #expect(try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", "distanceWalkingRunning", "km"]).status == 0)
+        let chosen = try await StatisticsDaemonTests.salusctl(
+            daemon, ["export", "--format", "csv", "--output", directory.appendingPathComponent("chosen").path, "--types", "distanceWalkingRunning"])
+        #expect(chosen.status == 0, "\(chosen.output)")
+        let converted = try rows("chosen", "distanceWalkingRunning")
+        #expect(converted.map(\.unit) == ["km", "km"] && abs(converted[0].value - 4.828032) < 1e-9 && converted[1].value == 5, "\(converted)")
+        _ = try await daemon.stop()
+    }
+
     @Test("clinical records go out with their FHIR files and electrocardiograms as CSV files, and come back equal")
     func appleHealthSideFiles() async throws {
         let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export-side")
