@@ -89,14 +89,17 @@ package struct WorkoutFigures: Sendable {
         var result: [TypeIdentifier: WorkoutStatistics] = [:]
         for (type, accumulator) in accumulators {
             guard let (style, unit) = styles[type] else { continue }
+            var figures: WorkoutStatistics
             if style.isCumulative {
-                result[type] = WorkoutStatistics(sum: Quantity(value: accumulator.sum, unit: unit))
+                figures = WorkoutStatistics(sum: Quantity(value: accumulator.sum, unit: unit))
             } else {
-                result[type] = WorkoutStatistics(
+                figures = WorkoutStatistics(
                     average: Quantity(value: accumulator.sum / accumulator.weight, unit: unit),
                     minimum: Quantity(value: accumulator.minimum, unit: unit),
                     maximum: Quantity(value: accumulator.maximum, unit: unit))
             }
+            figures.fromSamples = true
+            result[type] = figures
         }
         return result
     }
@@ -250,7 +253,9 @@ extension WorkoutFigures {
                 case .quantity(let drop) = recovery.value
             {
                 completed.statistics[heartRateRecovery] = drop
-                completed.allStatistics[heartRateRecovery] = WorkoutStatistics(average: drop)
+                var figures = WorkoutStatistics(average: drop)
+                figures.fromSamples = true
+                completed.allStatistics[heartRateRecovery] = figures
             }
             result[index].value = .workout(completed)
         }

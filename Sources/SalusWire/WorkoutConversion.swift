@@ -51,11 +51,13 @@ extension Workout {
         var result: [TypeIdentifier: WorkoutStatistics] = [:]
         for (type, statistics) in wire {
             let field = "\(path).\(type)"
-            result[TypeIdentifier(rawValue: type)] = WorkoutStatistics(
+            var figures = WorkoutStatistics(
                 sum: statistics.hasSum ? try Quantity(wire: statistics.sum, path: "\(field).sum") : nil,
                 average: statistics.hasAverage ? try Quantity(wire: statistics.average, path: "\(field).average") : nil,
                 minimum: statistics.hasMinimum ? try Quantity(wire: statistics.minimum, path: "\(field).minimum") : nil,
                 maximum: statistics.hasMaximum ? try Quantity(wire: statistics.maximum, path: "\(field).maximum") : nil)
+            figures.fromSamples = statistics.fromSamples
+            result[TypeIdentifier(rawValue: type)] = figures
         }
         return result
     }
@@ -67,6 +69,7 @@ extension Workout {
             if let average = statistics.average { wire.average = average.wire }
             if let minimum = statistics.minimum { wire.minimum = minimum.wire }
             if let maximum = statistics.maximum { wire.maximum = maximum.wire }
+            wire.fromSamples = statistics.fromSamples
             return (type.rawValue, wire)
         })
     }

@@ -3,6 +3,7 @@ import Foundation
 import SalusKit
 import SalusImport
 import SalusModel
+import SalusProto
 import SalusRPC
 import SalusReport
 
@@ -83,7 +84,9 @@ struct WorkoutsShow: AdminCommand {
         discussion: """
             Statistics are computed from the samples the workout's app saved during each activity, \
             pro-rated at activity boundaries (docs/workouts.md): sums for cumulative types, averages \
-            with minimum and maximum for discrete ones, in each type's canonical unit.
+            with minimum and maximum for discrete ones, in each type's canonical unit; each is marked \
+            "(from samples)". A type with no samples shows the total the workout was saved with, \
+            marked "(saved with the workout)": an imported workout's totals are these.
             """
     )
 
@@ -123,7 +126,7 @@ struct WorkoutsShow: AdminCommand {
         print("\(WorkoutText.name(workout.activityType, registry)) workout \(sample.uuid.uuidString.lowercased())")
         print("  \(sample.startDate.formatted(WorkoutText.localDate)) – \(sample.endDate.formatted(WorkoutText.localDate)), "
               + "\(WorkoutText.duration(total)) excluding pauses, from \(sample.sourceRevision.appID)")
-        for line in WorkoutText.statisticLines(workout.allStatistics) { print("  \(line)") }
+        for line in WorkoutText.statisticLines(workout.allStatistics, saved: workout.statistics, registry: registry) { print("  \(line)") }
         print("Activities:")
         for (index, activity) in workout.activities.enumerated() {
             let end = activity.endDate ?? sample.endDate
@@ -132,7 +135,7 @@ struct WorkoutsShow: AdminCommand {
                 + WorkoutText.duration(workout.activeDuration(from: activity.startDate, to: end))
             if case .number(let swolf) = activity.metadata[MetadataKey.swolfScore] { line += ", SWOLF \(WorkoutText.number(swolf))" }
             print(line)
-            for statistic in WorkoutText.statisticLines(activity.allStatistics) { print("       \(statistic)") }
+            for statistic in WorkoutText.statisticLines(activity.allStatistics, saved: activity.statistics, registry: registry) { print("       \(statistic)") }
         }
         if !workout.events.isEmpty {
             print("Events:")
@@ -271,22 +274,51 @@ enum WorkoutText {
         return Quantity(value: value, unit: perMinute)
     }
 
-    /// One line per type: "HeartRate: average 152.3, min 140, max 171 count/min".
-    static func statisticLines(_ statistics: [TypeIdentifier: WorkoutStatistics]) -> [String] {
-        statistics.sorted { $0.key.rawValue < $1.key.rawValue }.map { type, figures in
+    /// Where a figure comes from: computed from the workout's samples, or given when the workout
+    /// was saved (an import's totals, a total an app gave) for a type with no samples.
+    enum Origin: String {
+        case samples
+        case workout
+
+        var label: String { self == .samples ? "from samples" : "saved with the workout" }
+    }
+
+    /// Every figure to show, by type: the statistics served (`all`), each from samples or saved
+    /// as the daemon marks it (`WorkoutStatistics.fromSamples`), then the main figures (`main`)
+    /// of types with none there, which the workout was saved with.
+    static func figures(
+        _ all: [TypeIdentifier: WorkoutStatistics], saved main: [TypeIdentifier: Quantity], registry: Registry
+    ) -> [(type: TypeIdentifier, figures: WorkoutStatistics, origin: Origin)] {
+        var result = all.map { (type: $0.key, figures: $0.value, origin: $0.value.fromSamples ? Origin.samples : .workout) }
+        for (type, total) in main where all[type] == nil {
+            // A cumulative type's total is a sum, a discrete type's an average.
+            let cumulative = registry.types.first { $0.identifier == type.rawValue }?.aggregationStyle == .cumulative
+            result.append((type, cumulative ? WorkoutStatistics(sum: total) : WorkoutStatistics(average: total), .workout))
+        }
+        return result.sorted { $0.type.rawValue < $1.type.rawValue }
+    }
+
+    /// One line per type: "HeartRate: average 152.3, min 140, max 171 count/min (from samples)",
+    /// "DistanceWalkingRunning: 5012.5 m (saved with the workout)".
+    static func statisticLines(
+        _ statistics: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity], registry: Registry
+    ) -> [String] {
+        figures(statistics, saved: saved, registry: registry).map { type, figures, origin in
             let name = type.rawValue.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
-            if let sum = figures.sum.map(shown) { return "\(name): \(number(sum.value)) \(sum.unit)" }
+            if let sum = figures.sum.map(shown) { return "\(name): \(number(sum.value)) \(sum.unit) (\(origin.label))" }
             let parts = [("average", figures.average), ("min", figures.minimum), ("max", figures.maximum)]
                 .compactMap { label, quantity in quantity.map { "\(label) \(number(shown($0).value))" } }
-            return "\(name): \(parts.joined(separator: ", ")) \(figures.average.map { shown($0).unit.description } ?? "")"
+            return "\(name): \(parts.joined(separator: ", ")) \(figures.average.map { shown($0).unit.description } ?? "") (\(origin.label))"
         }
     }
 
-    /// Statistics as JSON: type → {sum | average, minimum, maximum, unit}.
-    static func statisticsObject(_ statistics: [TypeIdentifier: WorkoutStatistics]) -> [String: Any] {
+    /// Statistics as JSON: type → {sum | average, minimum, maximum, unit, from: "samples" | "workout"}.
+    static func statisticsObject(
+        _ statistics: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity], registry: Registry
+    ) -> [String: Any] {
         var result: [String: Any] = [:]
-        for (type, figures) in statistics {
-            var object: [String: Any] = [:]
+        for (type, figures, origin) in figures(statistics, saved: saved, registry: registry) {
+            var object: [String: Any] = ["from": origin.rawValue]
             if let sum = figures.sum { object["sum"] = sum.value; object["unit"] = sum.unit.description }
             if let average = figures.average { object["average"] = average.value; object["unit"] = average.unit.description }
             if let minimum = figures.minimum { object["minimum"] = minimum.value }
@@ -317,14 +349,14 @@ enum WorkoutText {
                     "duration": workout.activeDuration(from: activity.startDate, to: end),
                 ]
                 if detailed {
-                    entry["statistics"] = statisticsObject(activity.allStatistics)
+                    entry["statistics"] = statisticsObject(activity.allStatistics, saved: activity.statistics, registry: registry)
                     if case .number(let swolf) = activity.metadata[MetadataKey.swolfScore] { entry["swolf"] = swolf }
                 }
                 return entry
             },
         ]
         if detailed {
-            object["statistics"] = statisticsObject(workout.allStatistics)
+            object["statistics"] = statisticsObject(workout.allStatistics, saved: workout.statistics, registry: registry)
             object["events"] = workout.events.map { event -> [String: Any] in
                 var entry: [String: Any] = [
                     "type": event.type, "typeName": eventName(event.type),

@@ -79,6 +79,42 @@ struct WorkoutsCommandTests {
         #expect(missing.output.contains("no workout has the UUID"), "\(missing.output)")
     }
 
+    @Test("show prints the totals a workout was saved with (an imported one has no samples) beside those computed from samples, each marked")
+    func savedTotals() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let store = try await DaemonClients.store(daemon, Self.app)
+        let perMinute = SalusUnit.count.divided(by: .minute)
+        let run = Sample(
+            type: TypeIdentifier(rawValue: SampleType.workout.description), startDate: Self.start, endDate: Self.at(1800),
+            value: .workout(Workout(
+                activityType: WorkoutActivityType.running,
+                statistics: [
+                    TypeIdentifier("HKQuantityTypeIdentifierDistanceWalkingRunning"): Quantity(value: 5012.5, unit: .meter),
+                    TypeIdentifier("HKQuantityTypeIdentifierActiveEnergyBurned"): Quantity(value: 312, unit: .kilocalorie),
+                ])),
+            sourceRevision: Sample.unsavedSource)
+        let saved = try await store.save([
+            run,
+            .quantity(.heartRate, Quantity(value: 140, unit: perMinute), start: Self.at(300)),
+            .quantity(.heartRate, Quantity(value: 160, unit: perMinute), start: Self.at(900)),
+        ])
+        let uuid = saved[0].uuid.uuidString.lowercased()
+
+        let shown = try await Self.salusctl(daemon, ["workouts", "show", uuid])
+        #expect(shown.status == 0, Comment(rawValue: shown.output))
+        #expect(shown.output.contains("DistanceWalkingRunning: 5012.5 m (saved with the workout)"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("ActiveEnergyBurned: 312 kcal (saved with the workout)"), Comment(rawValue: shown.output))
+        #expect(shown.output.contains("HeartRate: average 150, min 140, max 160 count/min (from samples)"), Comment(rawValue: shown.output))
+
+        let json = try await Self.salusctl(daemon, ["workouts", "show", uuid, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any] ?? [:]
+        let statistics = object["statistics"] as? [String: [String: Any]] ?? [:]
+        let distance = statistics["HKQuantityTypeIdentifierDistanceWalkingRunning"] ?? [:]
+        #expect(distance["sum"] as? Double == 5012.5 && distance["unit"] as? String == "m" && distance["from"] as? String == "workout", "\(json.output)")
+        #expect(statistics["HKQuantityTypeIdentifierHeartRate"]?["from"] as? String == "samples", "\(json.output)")
+        _ = try await daemon.stop()
+    }
+
     @Test("show prints a workout's route in points and km; route --gpx writes it as GPX")
     func route() async throws {
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)

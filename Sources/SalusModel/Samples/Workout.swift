@@ -92,6 +92,10 @@ public struct WorkoutStatistics: Hashable, Sendable {
     public var minimum: Quantity?
     /// The largest value counted (discrete types).
     public var maximum: Quantity?
+    /// True when computed from the workout's associated samples as it was served; false for
+    /// figures a save gave (an import's totals), which stand for types with no associated samples.
+    /// Never stored: a save's figures are the save's, whatever this says.
+    public var fromSamples = false
 
     /// Creates statistics; absent ones are nil.
     public init(sum: Quantity? = nil, average: Quantity? = nil, minimum: Quantity? = nil, maximum: Quantity? = nil) {

@@ -438,6 +438,11 @@ public nonisolated struct Salus_V1_WorkoutStatistics: Sendable {
   /// Clears the value of `maximum`. Subsequent reads from it will return its default value.
   public mutating func clearMaximum() {self._maximum = nil}
 
+  /// Output only: true when computed from the workout's associated samples as it was served; false
+  /// for figures the save gave (an import's), which stand for types with no associated samples.
+  /// Ignored in a save.
+  public var fromSamples: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2071,7 +2076,7 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WorkoutStatistics"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0\u{3}from_samples\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2083,6 +2088,7 @@ nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftPr
       case 2: try { try decoder.decodeSingularMessageField(value: &self._average) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._minimum) }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._maximum) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.fromSamples) }()
       default: break
       }
     }
@@ -2105,6 +2111,9 @@ nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftPr
     try { if let v = self._maximum {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     } }()
+    if self.fromSamples != false {
+      try visitor.visitSingularBoolField(value: self.fromSamples, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2113,6 +2122,7 @@ nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftPr
     if lhs._average != rhs._average {return false}
     if lhs._minimum != rhs._minimum {return false}
     if lhs._maximum != rhs._maximum {return false}
+    if lhs.fromSamples != rhs.fromSamples {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

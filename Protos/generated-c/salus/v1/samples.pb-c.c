@@ -2271,7 +2271,7 @@ const ProtobufCMessageDescriptor salus__v1__workout_activity__descriptor =
   (ProtobufCMessageInit) salus__v1__workout_activity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout_statistics__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__workout_statistics__field_descriptors[5] =
 {
   {
     "sum",
@@ -2321,9 +2321,22 @@ static const ProtobufCFieldDescriptor salus__v1__workout_statistics__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "from_samples",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__WorkoutStatistics, from_samples),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout_statistics__field_indices_by_name[] = {
   1,   /* field[1] = average */
+  4,   /* field[4] = from_samples */
   3,   /* field[3] = maximum */
   2,   /* field[2] = minimum */
   0,   /* field[0] = sum */
@@ -2331,7 +2344,7 @@ static const unsigned salus__v1__workout_statistics__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__workout_statistics__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout_statistics__descriptor =
 {
@@ -2341,7 +2354,7 @@ const ProtobufCMessageDescriptor salus__v1__workout_statistics__descriptor =
   "Salus__V1__WorkoutStatistics",
   "salus.v1",
   sizeof(Salus__V1__WorkoutStatistics),
-  4,
+  5,
   salus__v1__workout_statistics__field_descriptors,
   salus__v1__workout_statistics__field_indices_by_name,
   1,  salus__v1__workout_statistics__number_ranges,

@@ -367,10 +367,16 @@ struct  Salus__V1__WorkoutStatistics
   Salus__V1__Quantity *average;
   Salus__V1__Quantity *minimum;
   Salus__V1__Quantity *maximum;
+  /*
+   * Output only: true when computed from the workout's associated samples as it was served; false
+   * for figures the save gave (an import's), which stand for types with no associated samples.
+   * Ignored in a save.
+   */
+  protobuf_c_boolean from_samples;
 };
 #define SALUS__V1__WORKOUT_STATISTICS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout_statistics__descriptor) \
-    , NULL, NULL, NULL, NULL }
+    , NULL, NULL, NULL, NULL, 0 }
 
 
 /*

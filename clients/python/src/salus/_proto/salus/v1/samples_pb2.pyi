@@ -141,16 +141,18 @@ class WorkoutActivity(_message.Message):
     def __init__(self, uuid: _Optional[bytes] = ..., activity_type: _Optional[int] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., metadata: _Optional[_Mapping[str, MetadataValue]] = ..., statistics: _Optional[_Mapping[str, Quantity]] = ..., configuration: _Optional[_Union[WorkoutConfiguration, _Mapping]] = ..., duration: _Optional[float] = ..., all_statistics: _Optional[_Mapping[str, WorkoutStatistics]] = ...) -> None: ...
 
 class WorkoutStatistics(_message.Message):
-    __slots__ = ("sum", "average", "minimum", "maximum")
+    __slots__ = ("sum", "average", "minimum", "maximum", "from_samples")
     SUM_FIELD_NUMBER: _ClassVar[int]
     AVERAGE_FIELD_NUMBER: _ClassVar[int]
     MINIMUM_FIELD_NUMBER: _ClassVar[int]
     MAXIMUM_FIELD_NUMBER: _ClassVar[int]
+    FROM_SAMPLES_FIELD_NUMBER: _ClassVar[int]
     sum: Quantity
     average: Quantity
     minimum: Quantity
     maximum: Quantity
-    def __init__(self, sum: _Optional[_Union[Quantity, _Mapping]] = ..., average: _Optional[_Union[Quantity, _Mapping]] = ..., minimum: _Optional[_Union[Quantity, _Mapping]] = ..., maximum: _Optional[_Union[Quantity, _Mapping]] = ...) -> None: ...
+    from_samples: bool
+    def __init__(self, sum: _Optional[_Union[Quantity, _Mapping]] = ..., average: _Optional[_Union[Quantity, _Mapping]] = ..., minimum: _Optional[_Union[Quantity, _Mapping]] = ..., maximum: _Optional[_Union[Quantity, _Mapping]] = ..., from_samples: _Optional[bool] = ...) -> None: ...
 
 class WorkoutConfiguration(_message.Message):
     __slots__ = ("location_type", "swimming_location_type", "lap_length")
