@@ -52,6 +52,7 @@ package enum SalusMethods {
     package enum Import {
         package static let name = "salus.v1.Import"
         package static let importAppleHealth = MethodDescriptor(service: name, method: "ImportAppleHealth")
+        package static let importAppleHealthWithProgress = MethodDescriptor(service: name, method: "ImportAppleHealthWithProgress")
     }
 
     /// `salus.v1.Person`: characteristics and activity summaries.

@@ -39,7 +39,7 @@ struct Import: AdminCommand {
     @Flag(name: .long, help: "Read and check everything, save nothing.")
     var dryRun = false
 
-    @Flag(name: .long, help: "Print the report as JSON.")
+    @Flag(name: .long, help: "Print JSON lines: each progress event, then the report (each a salus.v1.ImportEvent).")
     var json = false
 
     /// The names export.xml has had.
@@ -47,56 +47,92 @@ struct Import: AdminCommand {
 
     func run(client: RPCClient) async throws {
         let source = try ExportSource.open(path)
-        let progress = Progress(total: source.size)
+        let sideFiles = try source.sideFiles()
+        let progress = Progress(json: json)
+        // The daemon estimates the records ahead from export.xml's size, and counts the side files.
         let options = Salus_V1_ImportOptions.with {
             $0.characteristics = characteristics
             $0.dryRun = dryRun
+            $0.exportBytes = UInt64(max(0, source.size))
+            $0.sideFiles = UInt64(sideFiles.count)
         }
-        var report: Salus_V1_ImportReport = try await client.clientStreaming(
-            SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self
-        ) { writer in
-            var first = true
-            for try await chunk in source.chunks() {
-                var message = Salus_V1_ImportChunk()
-                if first {
-                    message.options = options
-                    first = false
-                }
-                message.data = chunk
-                try await writer.write(message)
-                progress.advance(by: chunk.count)
+        let answer: Salus_V1_ImportReport? = try await client.bidirectionalStreaming(
+            SalusMethods.Import.importAppleHealthWithProgress, requestType: Salus_V1_ImportChunk.self,
+            responseType: Salus_V1_ImportEvent.self
+        ) { writer, events in
+            // The chunks are sent from a task of their own while the daemon's events are read.
+            let sender = Task {
+                try await Self.send(source, sideFiles: sideFiles, options: options, to: writer)
+                writer.finish()
             }
-            if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options }) }
-            // Then the side files export.xml may refer to, each in chunks of its own path, read
-            // as they are sent and cut one byte past the daemon's limit (which it then reports).
-            for file in try source.sideFiles() {
-                var held: Data?
-                for try await chunk in ExportSource.stream(file.produce) {
-                    if let previous = held {
-                        try await writer.write(Salus_V1_ImportChunk.with {
-                            $0.path = file.path
-                            $0.data = previous
-                        })
+            var report: Salus_V1_ImportReport?
+            do {
+                for try await event in events {
+                    switch event.event {
+                    case .progress(let step)?:
+                        progress.show(step)
+                        if json { print(try event.jsonString(options: jsonOptions)) }
+                    case .report(let last)?:
+                        report = last
+                    case nil:
+                        break
                     }
-                    held = chunk
                 }
-                try await writer.write(Salus_V1_ImportChunk.with {
-                    $0.path = file.path
-                    $0.data = held ?? Data()
-                    $0.endOfFile = true
-                })
+            } catch {
+                sender.cancel()
+                throw error
             }
+            try await sender.value
+            return report
         }
         progress.finish()
+        guard var report = answer else { throw CommandFailure("the daemon ended the import without a report") }
         // export_cda.xml renders export.xml's records again as HL7 CDA: importing it would
         // count each record twice, so it is named as not imported.
         if source.hasCDARendering() { report.notImported["export_cda.xml", default: 0] += 1 }
         if json {
-            print(try report.jsonString(options: jsonOptions))
+            print(try Salus_V1_ImportEvent.with { $0.report = report }.jsonString(options: jsonOptions))
             return
         }
         Self.printReport(report, from: source.description)
         if !dryRun { try await DataRange.printWhereToLook(client: client) }
+    }
+
+    /// Streams export.xml, then the side files export.xml may refer to, each in chunks of its
+    /// own path, read as they are sent and cut one byte past the daemon's limit (which it then
+    /// reports). `options` go with the first chunk.
+    static func send(
+        _ source: ExportSource, sideFiles: [ExportSource.SideFile], options: Salus_V1_ImportOptions,
+        to writer: RPCClientWriter<Salus_V1_ImportChunk>
+    ) async throws {
+        var first = true
+        for try await chunk in source.chunks() {
+            var message = Salus_V1_ImportChunk()
+            if first {
+                message.options = options
+                first = false
+            }
+            message.data = chunk
+            try await writer.write(message)
+        }
+        if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options }) }
+        for file in sideFiles {
+            var held: Data?
+            for try await chunk in ExportSource.stream(file.produce) {
+                if let previous = held {
+                    try await writer.write(Salus_V1_ImportChunk.with {
+                        $0.path = file.path
+                        $0.data = previous
+                    })
+                }
+                held = chunk
+            }
+            try await writer.write(Salus_V1_ImportChunk.with {
+                $0.path = file.path
+                $0.data = held ?? Data()
+                $0.endOfFile = true
+            })
+        }
     }
 
     static func printReport(_ report: Salus_V1_ImportReport, from name: String) {
@@ -338,47 +374,61 @@ extension AsyncThrowingStream where Element == Data, Failure == any Error {
     }
 }
 
-/// Progress on standard error: a line rewritten in place on a terminal, every tenth otherwise.
+/// Progress on standard error, from the daemon's events (what it has processed, not what was
+/// sent): a line rewritten in place on a terminal, a line at every tenth otherwise, nothing with
+/// `--json` (the events are printed as JSON lines instead).
 final class Progress {
-    let total: Int64
-    var done: Int64 = 0
-    var lastShown = Date.distantPast
-    var lastTenth = 0
+    let json: Bool
     let terminal = isatty(STDERR_FILENO) == 1
+    var lastTenth = 0
+    var shown = false
 
-    init(total: Int64) { self.total = total }
+    init(json: Bool) { self.json = json }
 
-    func advance(by count: Int) {
-        done += Int64(count)
-        let tenth = total > 0 ? Int(done * 10 / total) : 0
-        if terminal, Date().timeIntervalSince(lastShown) >= 0.5 {
-            lastShown = Date()
-            FileHandle.standardError.write(Data("\r\(line)".utf8))
-        } else if !terminal, tenth > lastTenth {
-            lastTenth = tenth
-            FileHandle.standardError.write(Data("\(line)\n".utf8))
+    func show(_ progress: Salus_V1_ImportProgress) {
+        guard !json else { return }
+        if terminal {
+            shown = true
+            FileHandle.standardError.write(Data("\r\(Self.line(progress))\u{1B}[K".utf8))
+        } else if let fraction = Self.fraction(progress), Int(fraction * 10) > lastTenth {
+            lastTenth = Int(fraction * 10)
+            FileHandle.standardError.write(Data("\(Self.line(progress))\n".utf8))
         }
     }
 
     func finish() {
-        if terminal { FileHandle.standardError.write(Data("\r\(line)\n".utf8)) }
+        if shown { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    let started = Date()
+    /// The share done: records and side files processed of their totals; nil while the total is
+    /// not known.
+    static func fraction(_ progress: Salus_V1_ImportProgress) -> Double? {
+        let total = progress.recordsTotal + progress.sideFilesTotal
+        guard progress.recordsTotal > 0, total > 0 else { return nil }
+        return min(1, Double(progress.recordsProcessed + progress.sideFilesProcessed) / Double(total))
+    }
 
-    /// "read 12.3 of 540.0 MB (2%), 8.1 MB/s, 1:05 left".
-    var line: String {
-        let percent = total > 0 ? " (\(done * 100 / total)%)" : ""
-        let elapsed = Date().timeIntervalSince(started)
-        var rate = ""
-        if elapsed > 0.2, done > 0 {
-            let perSecond = Double(done) / elapsed
-            rate = String(format: ", %.1f MB/s", perSecond / 1e6)
-            if total > done {
-                let left = Int(Double(total - done) / perSecond)
-                rate += String(format: ", %d:%02d left", left / 60, left % 60)
+    /// "12,345 of ~100,000 records, 0 of 3 side files (12%), 2,100 records/s, 0:42 left": the
+    /// records and side files the daemon has saved, of their totals (estimated, `~`, while
+    /// export.xml is read), the pace so far, and the time left at that pace.
+    static func line(_ progress: Salus_V1_ImportProgress) -> String {
+        func count(_ value: UInt64) -> String { value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
+        var text = count(progress.recordsProcessed)
+        if progress.recordsTotal > 0 { text += " of \(progress.exportRead ? "" : "~")\(count(progress.recordsTotal))" }
+        text += " records"
+        if progress.sideFilesTotal > 0 { text += ", \(count(progress.sideFilesProcessed)) of \(count(progress.sideFilesTotal)) side files" }
+        let fraction = fraction(progress)
+        if let fraction { text += " (\(Int(fraction * 100))%)" }
+        let elapsed = progress.elapsedSeconds
+        if elapsed > 0.2, progress.recordsProcessed > 0 {
+            text += ", \(count(UInt64(Double(progress.recordsProcessed) / elapsed))) records/s"
+            let units = Double(progress.recordsProcessed + progress.sideFilesProcessed)
+            let total = Double(progress.recordsTotal + progress.sideFilesTotal)
+            if fraction != nil, !progress.done, total > units {
+                let left = Int(((total - units) / (units / elapsed)).rounded(.up))
+                text += String(format: ", %d:%02d left", left / 60, left % 60)
             }
         }
-        return String(format: "read %.1f of %.1f MB", Double(done) / 1e6, Double(total) / 1e6) + percent + rate
+        return text
     }
 }

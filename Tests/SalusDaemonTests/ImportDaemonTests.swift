@@ -72,8 +72,15 @@ struct ImportDaemonTests {
 
         let first = try await ctl(["import", zip.path, "--json"])
         #expect(first.status == 0, "\(first.output)")
-        let jsonStart = try #require(first.output.firstIndex(of: "{"))
-        let report = try Salus_V1_ImportReport(jsonString: String(first.output[jsonStart...]))
+        // One salus.v1.ImportEvent a line: progress as the daemon processes, the report last.
+        let events = try first.output.split(separator: "\n").filter { $0.hasPrefix("{") }.map { try Salus_V1_ImportEvent(jsonString: String($0)) }
+        let report = try #require(events.last?.report, "\(first.output)")
+        let progress = events.compactMap { event -> Salus_V1_ImportProgress? in
+            if case .progress(let step)? = event.event { return step }
+            return nil
+        }
+        #expect(progress.last?.done == true && progress.last?.recordsProcessed == report.elements.values.reduce(0, +), "\(first.output)")
+        #expect(progress.last?.bytesTotal == report.bytesRead, "\(first.output)")
         #expect(report.saved == UInt64(expected.values.reduce(0, +)), "\(report)")
         #expect(report.elements["Record"] == UInt64(expected.values.reduce(0, +)))
         #expect(try await ImportResumeTests.counts(daemon, types: Array(expected.keys)) == expected)

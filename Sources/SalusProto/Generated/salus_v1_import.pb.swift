@@ -76,7 +76,100 @@ public nonisolated struct Salus_V1_ImportOptions: Sendable {
   /// Read and check everything, save nothing.
   public var dryRun: Bool = false
 
+  /// The size of export.xml in bytes as the client knows it (the file's, or the zip entry's
+  /// uncompressed size); 0 when unknown. Progress estimates the records ahead from it.
+  public var exportBytes: UInt64 = 0
+
+  /// How many side files the client will send after export.xml; progress counts them.
+  public var sideFiles: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// How far an import has come. Counts only grow from one event to the next; the processed counts
+/// equal their totals only in the last event, sent when everything is saved.
+public nonisolated struct Salus_V1_ImportProgress: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Bytes of export.xml the daemon's parser has read, and export.xml's size as the client gave it
+  /// (ImportOptions.export_bytes; 0 when unknown).
+  public var bytesProcessed: UInt64 = 0
+
+  public var bytesTotal: UInt64 = 0
+
+  /// Top-level elements of export.xml (records, correlations, workouts, ...) whose samples are
+  /// saved, or refused and reported: done, not merely read.
+  public var recordsProcessed: UInt64 = 0
+
+  /// The top-level elements export.xml holds: while it is read, an estimate (the elements read,
+  /// scaled by bytes_total / bytes_processed; 0 when bytes_total is unknown), exact once
+  /// export_read is set.
+  public var recordsTotal: UInt64 = 0
+
+  /// export.xml has been read to its end.
+  public var exportRead: Bool = false
+
+  /// Side files whose samples are saved (or refused), of those the client announced
+  /// (ImportOptions.side_files).
+  public var sideFilesProcessed: UInt64 = 0
+
+  public var sideFilesTotal: UInt64 = 0
+
+  /// Samples saved, already there, and elements skipped so far (as in the report).
+  public var saved: UInt64 = 0
+
+  public var keptExisting: UInt64 = 0
+
+  public var skipped: UInt64 = 0
+
+  /// Seconds since the daemon received the first chunk.
+  public var elapsedSeconds: Double = 0
+
+  /// Set on the last progress event: everything is saved, the report follows.
+  public var done: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One message of ImportAppleHealthWithProgress's answer.
+public nonisolated struct Salus_V1_ImportEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var event: Salus_V1_ImportEvent.OneOf_Event? = nil
+
+  public var progress: Salus_V1_ImportProgress {
+    get {
+      if case .progress(let v)? = event {return v}
+      return Salus_V1_ImportProgress()
+    }
+    set {event = .progress(newValue)}
+  }
+
+  /// The last message.
+  public var report: Salus_V1_ImportReport {
+    get {
+      if case .report(let v)? = event {return v}
+      return Salus_V1_ImportReport()
+    }
+    set {event = .report(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Event: Equatable, Sendable {
+    case progress(Salus_V1_ImportProgress)
+    /// The last message.
+    case report(Salus_V1_ImportReport)
+
+  }
 
   public init() {}
 }
@@ -114,11 +207,11 @@ public nonisolated struct Salus_V1_ImportReport: Sendable {
   /// Top-level elements seen, by name ("Record": 1200, "Workout": 3, ...).
   public var elements: Dictionary<String,UInt64> = [:]
 
-  /// Samples newly saved (a correlation with its members counts each sample).
+  /// Samples newly saved (a correlation counts as itself and each of its members).
   public var saved: UInt64 = 0
 
   /// Samples already in the store from an earlier import, or repeated in the export: not saved
-  /// twice.
+  /// twice. Counted as `saved` is, so that a sample saved by one run is counted here by the next.
   public var keptExisting: UInt64 = 0
 
   /// Elements not imported because of a problem; the first 100 problems are listed.
@@ -202,7 +295,7 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportOptions"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0\u{3}dry_run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0\u{3}dry_run\0\u{3}export_bytes\0\u{3}side_files\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -212,6 +305,8 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularBoolField(value: &self.characteristics) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.exportBytes) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.sideFiles) }()
       default: break
       }
     }
@@ -224,12 +319,172 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
     if self.dryRun != false {
       try visitor.visitSingularBoolField(value: self.dryRun, fieldNumber: 2)
     }
+    if self.exportBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.exportBytes, fieldNumber: 3)
+    }
+    if self.sideFiles != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sideFiles, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Salus_V1_ImportOptions, rhs: Salus_V1_ImportOptions) -> Bool {
     if lhs.characteristics != rhs.characteristics {return false}
     if lhs.dryRun != rhs.dryRun {return false}
+    if lhs.exportBytes != rhs.exportBytes {return false}
+    if lhs.sideFiles != rhs.sideFiles {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ImportProgress: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportProgress"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_processed\0\u{3}bytes_total\0\u{3}records_processed\0\u{3}records_total\0\u{3}export_read\0\u{3}side_files_processed\0\u{3}side_files_total\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{3}elapsed_seconds\0\u{1}done\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.bytesProcessed) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.bytesTotal) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.recordsProcessed) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.recordsTotal) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.exportRead) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.sideFilesProcessed) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.sideFilesTotal) }()
+      case 8: try { try decoder.decodeSingularUInt64Field(value: &self.saved) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.keptExisting) }()
+      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.skipped) }()
+      case 11: try { try decoder.decodeSingularDoubleField(value: &self.elapsedSeconds) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.done) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bytesProcessed != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bytesProcessed, fieldNumber: 1)
+    }
+    if self.bytesTotal != 0 {
+      try visitor.visitSingularUInt64Field(value: self.bytesTotal, fieldNumber: 2)
+    }
+    if self.recordsProcessed != 0 {
+      try visitor.visitSingularUInt64Field(value: self.recordsProcessed, fieldNumber: 3)
+    }
+    if self.recordsTotal != 0 {
+      try visitor.visitSingularUInt64Field(value: self.recordsTotal, fieldNumber: 4)
+    }
+    if self.exportRead != false {
+      try visitor.visitSingularBoolField(value: self.exportRead, fieldNumber: 5)
+    }
+    if self.sideFilesProcessed != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sideFilesProcessed, fieldNumber: 6)
+    }
+    if self.sideFilesTotal != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sideFilesTotal, fieldNumber: 7)
+    }
+    if self.saved != 0 {
+      try visitor.visitSingularUInt64Field(value: self.saved, fieldNumber: 8)
+    }
+    if self.keptExisting != 0 {
+      try visitor.visitSingularUInt64Field(value: self.keptExisting, fieldNumber: 9)
+    }
+    if self.skipped != 0 {
+      try visitor.visitSingularUInt64Field(value: self.skipped, fieldNumber: 10)
+    }
+    if self.elapsedSeconds.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.elapsedSeconds, fieldNumber: 11)
+    }
+    if self.done != false {
+      try visitor.visitSingularBoolField(value: self.done, fieldNumber: 12)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ImportProgress, rhs: Salus_V1_ImportProgress) -> Bool {
+    if lhs.bytesProcessed != rhs.bytesProcessed {return false}
+    if lhs.bytesTotal != rhs.bytesTotal {return false}
+    if lhs.recordsProcessed != rhs.recordsProcessed {return false}
+    if lhs.recordsTotal != rhs.recordsTotal {return false}
+    if lhs.exportRead != rhs.exportRead {return false}
+    if lhs.sideFilesProcessed != rhs.sideFilesProcessed {return false}
+    if lhs.sideFilesTotal != rhs.sideFilesTotal {return false}
+    if lhs.saved != rhs.saved {return false}
+    if lhs.keptExisting != rhs.keptExisting {return false}
+    if lhs.skipped != rhs.skipped {return false}
+    if lhs.elapsedSeconds != rhs.elapsedSeconds {return false}
+    if lhs.done != rhs.done {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ImportEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}progress\0\u{1}report\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Salus_V1_ImportProgress?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .progress(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .progress(v)
+        }
+      }()
+      case 2: try {
+        var v: Salus_V1_ImportReport?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .report(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .report(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.event {
+    case .progress?: try {
+      guard case .progress(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .report?: try {
+      guard case .report(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Salus_V1_ImportEvent, rhs: Salus_V1_ImportEvent) -> Bool {
+    if lhs.event != rhs.event {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

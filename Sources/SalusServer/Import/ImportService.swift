@@ -50,12 +50,18 @@ package struct ImportService: Sendable {
     let settings: PersonSettings
     /// The bounds every import is held to.
     let limits: ImportLimits
+    /// The least time between two progress events (`ImportAppleHealthWithProgress`); the last one
+    /// is always sent.
+    let progressInterval: Duration
 
     /// Creates the service.
-    package init(store: SampleStore, settings: PersonSettings, limits: ImportLimits = .standard) {
+    package init(
+        store: SampleStore, settings: PersonSettings, limits: ImportLimits = .standard, progressInterval: Duration = .milliseconds(250)
+    ) {
         self.store = store
         self.settings = settings
         self.limits = limits
+        self.progressInterval = progressInterval
     }
 
     /// Adds the method to the admin socket's router.
@@ -64,6 +70,13 @@ package struct ImportService: Sendable {
             (chunks: RPCRequestStream<Salus_V1_ImportChunk>, _) -> Salus_V1_ImportReport in
             try await self.importAppleHealth(chunks)
         }
+        router.registerBidirectionalStreaming(SalusMethods.Import.importAppleHealthWithProgress, onEventLoop: false) {
+            (chunks: RPCRequestStream<Salus_V1_ImportChunk>, writer: RPCWriter<Salus_V1_ImportEvent>, _) in
+            let report = try await self.importAppleHealth(chunks) { progress in
+                try await writer.write(Salus_V1_ImportEvent.with { $0.progress = progress })
+            }
+            try await writer.write(Salus_V1_ImportEvent.with { $0.report = report })
+        }
     }
 
     /// The most problems a report lists (all are counted).
@@ -71,8 +84,24 @@ package struct ImportService: Sendable {
     /// Samples per save.
     static let batchSize = 1000
 
-    func importAppleHealth(_ chunks: RPCRequestStream<Salus_V1_ImportChunk>) async throws -> Salus_V1_ImportReport {
+    /// Imports the export the chunks carry. `progress`, when given, is called with how far the
+    /// import has come (`ImportRun.progress`) after a chunk of export.xml or a side file is
+    /// processed, at most once per `progressInterval`, and once more, `done`, when everything
+    /// is saved.
+    func importAppleHealth(
+        _ chunks: RPCRequestStream<Salus_V1_ImportChunk>,
+        progress: ((Salus_V1_ImportProgress) async throws -> Void)? = nil
+    ) async throws -> Salus_V1_ImportReport {
         let run = ImportRun(store: store, settings: settings, limits: limits)
+        let clock = ContinuousClock()
+        var lastProgress: ContinuousClock.Instant?
+        func report(done: Bool = false) async throws {
+            guard let progress else { return }
+            let now = clock.now
+            if !done, let lastProgress, now - lastProgress < progressInterval { return }
+            lastProgress = now
+            try await progress(run.progress(done: done))
+        }
         var first = true
         var exportRead = false
         var sideFile: (path: String, data: Data, tooLarge: Bool)?
@@ -100,6 +129,7 @@ package struct ImportService: Sendable {
                 if chunk.endOfFile, let done = sideFile {
                     try await run.receive(done.path, data: done.tooLarge ? nil : done.data)
                     sideFile = nil
+                    try await report()
                 }
                 continue
             }
@@ -114,6 +144,7 @@ package struct ImportService: Sendable {
                 throw Self.refusal(error, expected: "well-formed XML")
             }
             try await run.flush(force: false)
+            try await report()
         }
         if !exportRead { try await Self.finishExport(run) }
         if let done = sideFile { try await run.receive(done.path, data: done.tooLarge ? nil : done.data) }
@@ -121,6 +152,7 @@ package struct ImportService: Sendable {
         // Until everything is saved, the last running save included.
         repeat { try await run.flush(force: true) } while run.pendingCount > 0
         run.report.bytesRead = UInt64(run.reader.bytesRead)
+        try await report(done: true)
         return run.report
     }
 
@@ -145,6 +177,7 @@ package struct ImportService: Sendable {
             throw RPCError.invalidArgument(
                 field: "data", value: "a root element <\(run.reader.rootName ?? "")>", expected: "an Apple Health export (root element HealthData)")
         }
+        run.exportRead = true
         repeat { try await run.flush(force: true) } while run.pendingCount > 0
     }
 }
@@ -171,8 +204,26 @@ final class ImportRun {
     var awaitingFiles: [String: [SideFileUse]] = [:]
     /// The route files of workouts that were refused (`noteRoutesOfRefused`).
     var filesOfRefusedWorkouts: Set<String> = []
-    /// The save running while the next batch is read, and the routes of its workouts.
-    private var saving: (task: Task<[(SourceRevision, SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]])?
+    /// The save running while the next batch is read: each source's samples with the store's
+    /// answer, the routes of its workouts, and what had been read when it began (`Work`).
+    private var saving: (
+        task: Task<[(SourceRevision, [Sample], SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]], read: Work
+    )?
+    /// Top-level elements of export.xml and side files read so far.
+    private(set) var read = Work()
+    /// What was read before the last completed save began: its samples are saved (or were
+    /// refused), so it is done. Grows only; equals `read` once everything is saved.
+    private(set) var done = Work()
+    /// export.xml has been read to its end (and its root checked).
+    var exportRead = false
+    /// When the import began, for progress.
+    let started = ContinuousClock.now
+
+    /// Counts of what an import reads.
+    struct Work {
+        var elements: UInt64 = 0
+        var sideFiles: UInt64 = 0
+    }
     private(set) var reader: ExportXMLReader!
 
     /// What a side file is for, once it arrives.
@@ -193,6 +244,7 @@ final class ImportRun {
 
     /// Counts a top-level element and maps what this version imports.
     func take(_ element: ExportElement) {
+        read.elements += 1
         report.elements[element.name, default: 0] += 1
         switch element.name {
         case "Record":
@@ -408,6 +460,7 @@ final class ImportRun {
     /// A side file has arrived (nil: it was above the size limit): every use waiting for it is
     /// served, then what that added is saved.
     func receive(_ path: String, data: Data?) async throws {
+        read.sideFiles += 1
         guard let uses = awaitingFiles.removeValue(forKey: path) else {
             if path.hasPrefix("electrocardiograms/"), path.lowercased().hasSuffix(".csv") {
                 // Electrocardiograms are files of their own, named by no element.
@@ -555,24 +608,27 @@ final class ImportRun {
                 // Routes are checked against a stand-in for the workout's UUID.
                 for (_, workoutRoutes) in routes[source] ?? [:] { attach(workoutRoutes, to: UUID()) }
             }
+            done = read
             return
         }
         // One batch saves while the next is read: the previous save is finished first, so
         // batches are saved in the order they were read.
         try await finishSaving()
-        if !batches.isEmpty {
+        if batches.isEmpty {
+            done = read
+        } else {
             let store = self.store
             saving = (
                 Task {
-                    var responses: [(SourceRevision, SaveResponse)] = []
+                    var responses: [(SourceRevision, [Sample], SaveResponse)] = []
                     for (source, read) in batches {
                         let samples = try await storeCall { try await ImportRun.adoptingLegacyIdentities(read, appID: source.appID, store: store) }
                         responses.append((
-                            source,
+                            source, samples,
                             try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) }))
                     }
                     return responses
-                }, routes)
+                }, routes, read)
         }
         if force { try await finishSaving() }
     }
@@ -580,16 +636,48 @@ final class ImportRun {
     /// Waits for the running save, counts what it saved and attaches the routes of its workouts
     /// (which may add samples to `pending`).
     private func finishSaving() async throws {
-        guard let (task, routes) = saving else { return }
+        guard let (task, routes, read) = saving else { return }
         saving = nil
-        for (source, response) in try await task.value {
-            for result in response.results {
+        for (source, samples, response) in try await task.value {
+            for (result, sample) in zip(response.results, samples) {
                 count(result)
                 for member in result.objects { count(member) }
+                // A correlation already there comes back without its members: they are there too,
+                // and counted as they were when saved, so every run counts the same samples.
+                if result.objects.isEmpty { for _ in 0..<Self.memberCount(sample) { count(result) } }
             }
             for (index, workoutRoutes) in (routes[source] ?? [:]).sorted(by: { $0.key < $1.key }) where index < response.results.count {
                 attach(workoutRoutes, to: response.results[index].uuid)
             }
+        }
+        done = read
+    }
+
+    /// How far the import has come: what is done (saved, or refused and reported), of what the
+    /// client said there is. While export.xml is read, its element count is estimated from the
+    /// bytes read (never below one more than those read: its end is still ahead); once it is
+    /// read, it is exact. The processed counts equal the totals only when `done` is true.
+    func progress(done finished: Bool) -> Salus_V1_ImportProgress {
+        Salus_V1_ImportProgress.with {
+            let bytes = UInt64(max(0, reader.bytesRead))
+            $0.bytesProcessed = bytes
+            $0.bytesTotal = options.exportBytes
+            $0.recordsProcessed = done.elements
+            $0.exportRead = exportRead
+            if exportRead {
+                $0.recordsTotal = read.elements
+            } else if options.exportBytes > 0, bytes > 0 {
+                let estimate = (Double(read.elements) * Double(options.exportBytes) / Double(bytes)).rounded()
+                $0.recordsTotal = max(UInt64(min(estimate, 1e15)), read.elements + 1)
+            }
+            $0.sideFilesProcessed = done.sideFiles
+            $0.sideFilesTotal = max(options.sideFiles, read.sideFiles)
+            $0.saved = report.saved
+            $0.keptExisting = report.keptExisting
+            $0.skipped = report.skipped
+            let elapsed = ContinuousClock.now - started
+            $0.elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            $0.done = finished
         }
     }
 

@@ -97,6 +97,96 @@ void   salus__v1__import_options__free_unpacked
   assert(message->base.descriptor == &salus__v1__import_options__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__import_progress__init
+                     (Salus__V1__ImportProgress         *message)
+{
+  static const Salus__V1__ImportProgress init_value = SALUS__V1__IMPORT_PROGRESS__INIT;
+  *message = init_value;
+}
+size_t salus__v1__import_progress__get_packed_size
+                     (const Salus__V1__ImportProgress *message)
+{
+  assert(message->base.descriptor == &salus__v1__import_progress__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__import_progress__pack
+                     (const Salus__V1__ImportProgress *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__import_progress__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__import_progress__pack_to_buffer
+                     (const Salus__V1__ImportProgress *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__import_progress__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ImportProgress *
+       salus__v1__import_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ImportProgress *)
+     protobuf_c_message_unpack (&salus__v1__import_progress__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__import_progress__free_unpacked
+                     (Salus__V1__ImportProgress *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__import_progress__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__import_event__init
+                     (Salus__V1__ImportEvent         *message)
+{
+  static const Salus__V1__ImportEvent init_value = SALUS__V1__IMPORT_EVENT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__import_event__get_packed_size
+                     (const Salus__V1__ImportEvent *message)
+{
+  assert(message->base.descriptor == &salus__v1__import_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__import_event__pack
+                     (const Salus__V1__ImportEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__import_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__import_event__pack_to_buffer
+                     (const Salus__V1__ImportEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__import_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ImportEvent *
+       salus__v1__import_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ImportEvent *)
+     protobuf_c_message_unpack (&salus__v1__import_event__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__import_event__free_unpacked
+                     (Salus__V1__ImportEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__import_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__import_problem__init
                      (Salus__V1__ImportProblem         *message)
 {
@@ -282,7 +372,7 @@ const ProtobufCMessageDescriptor salus__v1__import_chunk__descriptor =
   (ProtobufCMessageInit) salus__v1__import_chunk__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__import_options__field_descriptors[2] =
+static const ProtobufCFieldDescriptor salus__v1__import_options__field_descriptors[4] =
 {
   {
     "characteristics",
@@ -308,15 +398,41 @@ static const ProtobufCFieldDescriptor salus__v1__import_options__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "export_bytes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportOptions, export_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "side_files",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportOptions, side_files),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_options__field_indices_by_name[] = {
   0,   /* field[0] = characteristics */
   1,   /* field[1] = dry_run */
+  2,   /* field[2] = export_bytes */
+  3,   /* field[3] = side_files */
 };
 static const ProtobufCIntRange salus__v1__import_options__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_options__descriptor =
 {
@@ -326,11 +442,243 @@ const ProtobufCMessageDescriptor salus__v1__import_options__descriptor =
   "Salus__V1__ImportOptions",
   "salus.v1",
   sizeof(Salus__V1__ImportOptions),
-  2,
+  4,
   salus__v1__import_options__field_descriptors,
   salus__v1__import_options__field_indices_by_name,
   1,  salus__v1__import_options__number_ranges,
   (ProtobufCMessageInit) salus__v1__import_options__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__import_progress__field_descriptors[12] =
+{
+  {
+    "bytes_processed",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, bytes_processed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes_total",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, bytes_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "records_processed",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, records_processed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "records_total",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, records_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "export_read",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, export_read),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "side_files_processed",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, side_files_processed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "side_files_total",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, side_files_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "saved",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, saved),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kept_existing",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, kept_existing),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skipped",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, skipped),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "elapsed_seconds",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, elapsed_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "done",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProgress, done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__import_progress__field_indices_by_name[] = {
+  0,   /* field[0] = bytes_processed */
+  1,   /* field[1] = bytes_total */
+  11,   /* field[11] = done */
+  10,   /* field[10] = elapsed_seconds */
+  4,   /* field[4] = export_read */
+  8,   /* field[8] = kept_existing */
+  2,   /* field[2] = records_processed */
+  3,   /* field[3] = records_total */
+  7,   /* field[7] = saved */
+  5,   /* field[5] = side_files_processed */
+  6,   /* field[6] = side_files_total */
+  9,   /* field[9] = skipped */
+};
+static const ProtobufCIntRange salus__v1__import_progress__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 12 }
+};
+const ProtobufCMessageDescriptor salus__v1__import_progress__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ImportProgress",
+  "ImportProgress",
+  "Salus__V1__ImportProgress",
+  "salus.v1",
+  sizeof(Salus__V1__ImportProgress),
+  12,
+  salus__v1__import_progress__field_descriptors,
+  salus__v1__import_progress__field_indices_by_name,
+  1,  salus__v1__import_progress__number_ranges,
+  (ProtobufCMessageInit) salus__v1__import_progress__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__import_event__field_descriptors[2] =
+{
+  {
+    "progress",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ImportEvent, event_case),
+    offsetof(Salus__V1__ImportEvent, progress),
+    &salus__v1__import_progress__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "report",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ImportEvent, event_case),
+    offsetof(Salus__V1__ImportEvent, report),
+    &salus__v1__import_report__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__import_event__field_indices_by_name[] = {
+  0,   /* field[0] = progress */
+  1,   /* field[1] = report */
+};
+static const ProtobufCIntRange salus__v1__import_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__import_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ImportEvent",
+  "ImportEvent",
+  "Salus__V1__ImportEvent",
+  "salus.v1",
+  sizeof(Salus__V1__ImportEvent),
+  2,
+  salus__v1__import_event__field_descriptors,
+  salus__v1__import_event__field_indices_by_name,
+  1,  salus__v1__import_event__number_ranges,
+  (ProtobufCMessageInit) salus__v1__import_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__import_problem__field_descriptors[5] =
@@ -744,12 +1092,14 @@ const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
   (ProtobufCMessageInit) salus__v1__import_report__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor salus__v1__import__method_descriptors[1] =
+static const ProtobufCMethodDescriptor salus__v1__import__method_descriptors[2] =
 {
   { "ImportAppleHealth", &salus__v1__import_chunk__descriptor, &salus__v1__import_report__descriptor },
+  { "ImportAppleHealthWithProgress", &salus__v1__import_chunk__descriptor, &salus__v1__import_event__descriptor },
 };
 const unsigned salus__v1__import__method_indices_by_name[] = {
-  0         /* ImportAppleHealth */
+  0,        /* ImportAppleHealth */
+  1         /* ImportAppleHealthWithProgress */
 };
 const ProtobufCServiceDescriptor salus__v1__import__descriptor =
 {
@@ -758,7 +1108,7 @@ const ProtobufCServiceDescriptor salus__v1__import__descriptor =
   "Import",
   "Salus__V1__Import",
   "salus.v1",
-  1,
+  2,
   salus__v1__import__method_descriptors,
   salus__v1__import__method_indices_by_name
 };
@@ -769,6 +1119,14 @@ void salus__v1__import__import_apple_health(ProtobufCService *service,
 {
   assert(service->descriptor == &salus__v1__import__descriptor);
   service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__import__import_apple_health_with_progress(ProtobufCService *service,
+                                                          const Salus__V1__ImportChunk *input,
+                                                          Salus__V1__ImportEvent_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__import__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__import__init (Salus__V1__Import_Service *service,
                               Salus__V1__Import_ServiceDestroy destroy)

@@ -17,6 +17,8 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Salus__V1__ImportChunk Salus__V1__ImportChunk;
 typedef struct Salus__V1__ImportOptions Salus__V1__ImportOptions;
+typedef struct Salus__V1__ImportProgress Salus__V1__ImportProgress;
+typedef struct Salus__V1__ImportEvent Salus__V1__ImportEvent;
 typedef struct Salus__V1__ImportProblem Salus__V1__ImportProblem;
 typedef struct Salus__V1__ImportReport Salus__V1__ImportReport;
 typedef struct Salus__V1__ImportReport__ElementsEntry Salus__V1__ImportReport__ElementsEntry;
@@ -71,10 +73,100 @@ struct  Salus__V1__ImportOptions
    * Read and check everything, save nothing.
    */
   protobuf_c_boolean dry_run;
+  /*
+   * The size of export.xml in bytes as the client knows it (the file's, or the zip entry's
+   * uncompressed size); 0 when unknown. Progress estimates the records ahead from it.
+   */
+  uint64_t export_bytes;
+  /*
+   * How many side files the client will send after export.xml; progress counts them.
+   */
+  uint64_t side_files;
 };
 #define SALUS__V1__IMPORT_OPTIONS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_options__descriptor) \
-    , 0, 0 }
+    , 0, 0, 0, 0 }
+
+
+/*
+ * How far an import has come. Counts only grow from one event to the next; the processed counts
+ * equal their totals only in the last event, sent when everything is saved.
+ */
+struct  Salus__V1__ImportProgress
+{
+  ProtobufCMessage base;
+  /*
+   * Bytes of export.xml the daemon's parser has read, and export.xml's size as the client gave it
+   * (ImportOptions.export_bytes; 0 when unknown).
+   */
+  uint64_t bytes_processed;
+  uint64_t bytes_total;
+  /*
+   * Top-level elements of export.xml (records, correlations, workouts, ...) whose samples are
+   * saved, or refused and reported: done, not merely read.
+   */
+  uint64_t records_processed;
+  /*
+   * The top-level elements export.xml holds: while it is read, an estimate (the elements read,
+   * scaled by bytes_total / bytes_processed; 0 when bytes_total is unknown), exact once
+   * export_read is set.
+   */
+  uint64_t records_total;
+  /*
+   * export.xml has been read to its end.
+   */
+  protobuf_c_boolean export_read;
+  /*
+   * Side files whose samples are saved (or refused), of those the client announced
+   * (ImportOptions.side_files).
+   */
+  uint64_t side_files_processed;
+  uint64_t side_files_total;
+  /*
+   * Samples saved, already there, and elements skipped so far (as in the report).
+   */
+  uint64_t saved;
+  uint64_t kept_existing;
+  uint64_t skipped;
+  /*
+   * Seconds since the daemon received the first chunk.
+   */
+  double elapsed_seconds;
+  /*
+   * Set on the last progress event: everything is saved, the report follows.
+   */
+  protobuf_c_boolean done;
+};
+#define SALUS__V1__IMPORT_PROGRESS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_progress__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+typedef enum {
+  SALUS__V1__IMPORT_EVENT__EVENT__NOT_SET = 0,
+  SALUS__V1__IMPORT_EVENT__EVENT_PROGRESS = 1,
+  SALUS__V1__IMPORT_EVENT__EVENT_REPORT = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__IMPORT_EVENT__EVENT__CASE)
+} Salus__V1__ImportEvent__EventCase;
+
+/*
+ * One message of ImportAppleHealthWithProgress's answer.
+ */
+struct  Salus__V1__ImportEvent
+{
+  ProtobufCMessage base;
+  Salus__V1__ImportEvent__EventCase event_case;
+  union {
+    Salus__V1__ImportProgress *progress;
+    /*
+     * The last message.
+     */
+    Salus__V1__ImportReport *report;
+  };
+};
+#define SALUS__V1__IMPORT_EVENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_event__descriptor) \
+    , SALUS__V1__IMPORT_EVENT__EVENT__NOT_SET, {0} }
 
 
 /*
@@ -143,12 +235,12 @@ struct  Salus__V1__ImportReport
   size_t n_elements;
   Salus__V1__ImportReport__ElementsEntry **elements;
   /*
-   * Samples newly saved (a correlation with its members counts each sample).
+   * Samples newly saved (a correlation counts as itself and each of its members).
    */
   uint64_t saved;
   /*
    * Samples already in the store from an earlier import, or repeated in the export: not saved
-   * twice.
+   * twice. Counted as `saved` is, so that a sample saved by one run is counted here by the next.
    */
   uint64_t kept_existing;
   /*
@@ -223,6 +315,44 @@ Salus__V1__ImportOptions *
 void   salus__v1__import_options__free_unpacked
                      (Salus__V1__ImportOptions *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__ImportProgress methods */
+void   salus__v1__import_progress__init
+                     (Salus__V1__ImportProgress         *message);
+size_t salus__v1__import_progress__get_packed_size
+                     (const Salus__V1__ImportProgress   *message);
+size_t salus__v1__import_progress__pack
+                     (const Salus__V1__ImportProgress   *message,
+                      uint8_t             *out);
+size_t salus__v1__import_progress__pack_to_buffer
+                     (const Salus__V1__ImportProgress   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ImportProgress *
+       salus__v1__import_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__import_progress__free_unpacked
+                     (Salus__V1__ImportProgress *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ImportEvent methods */
+void   salus__v1__import_event__init
+                     (Salus__V1__ImportEvent         *message);
+size_t salus__v1__import_event__get_packed_size
+                     (const Salus__V1__ImportEvent   *message);
+size_t salus__v1__import_event__pack
+                     (const Salus__V1__ImportEvent   *message,
+                      uint8_t             *out);
+size_t salus__v1__import_event__pack_to_buffer
+                     (const Salus__V1__ImportEvent   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ImportEvent *
+       salus__v1__import_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__import_event__free_unpacked
+                     (Salus__V1__ImportEvent *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__ImportProblem methods */
 void   salus__v1__import_problem__init
                      (Salus__V1__ImportProblem         *message);
@@ -278,6 +408,12 @@ typedef void (*Salus__V1__ImportChunk_Closure)
 typedef void (*Salus__V1__ImportOptions_Closure)
                  (const Salus__V1__ImportOptions *message,
                   void *closure_data);
+typedef void (*Salus__V1__ImportProgress_Closure)
+                 (const Salus__V1__ImportProgress *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ImportEvent_Closure)
+                 (const Salus__V1__ImportEvent *message,
+                  void *closure_data);
 typedef void (*Salus__V1__ImportProblem_Closure)
                  (const Salus__V1__ImportProblem *message,
                   void *closure_data);
@@ -304,6 +440,10 @@ struct Salus__V1__Import_Service
                               const Salus__V1__ImportChunk *input,
                               Salus__V1__ImportReport_Closure closure,
                               void *closure_data);
+  void (*import_apple_health_with_progress)(Salus__V1__Import_Service *service,
+                                            const Salus__V1__ImportChunk *input,
+                                            Salus__V1__ImportEvent_Closure closure,
+                                            void *closure_data);
 };
 typedef void (*Salus__V1__Import_ServiceDestroy)(Salus__V1__Import_Service *);
 void salus__v1__import__init (Salus__V1__Import_Service *service,
@@ -312,16 +452,23 @@ void salus__v1__import__init (Salus__V1__Import_Service *service,
     { &salus__v1__import__descriptor, protobuf_c_service_invoke_internal, NULL }
 #define SALUS__V1__IMPORT__INIT(function_prefix__) \
     { SALUS__V1__IMPORT__BASE_INIT,\
-      function_prefix__ ## import_apple_health  }
+      function_prefix__ ## import_apple_health,\
+      function_prefix__ ## import_apple_health_with_progress  }
 void salus__v1__import__import_apple_health(ProtobufCService *service,
                                             const Salus__V1__ImportChunk *input,
                                             Salus__V1__ImportReport_Closure closure,
                                             void *closure_data);
+void salus__v1__import__import_apple_health_with_progress(ProtobufCService *service,
+                                                          const Salus__V1__ImportChunk *input,
+                                                          Salus__V1__ImportEvent_Closure closure,
+                                                          void *closure_data);
 
 /* --- descriptors --- */
 
 extern const ProtobufCMessageDescriptor salus__v1__import_chunk__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_options__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__import_progress__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__import_event__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_problem__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__elements_entry__descriptor;

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x15salus/v1/import.proto\x12\x08salus.v1\"h\n\x0bImportChunk\x12(\n\x07options\x18\x01 \x01(\x0b\x32\x17.salus.v1.ImportOptions\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x0c\n\x04path\x18\x03 \x01(\t\x12\x13\n\x0b\x65nd_of_file\x18\x04 \x01(\x08\"9\n\rImportOptions\x12\x17\n\x0f\x63haracteristics\x18\x01 \x01(\x08\x12\x0f\n\x07\x64ry_run\x18\x02 \x01(\x08\"^\n\rImportProblem\x12\x0c\n\x04line\x18\x01 \x01(\r\x12\x0f\n\x07\x65lement\x18\x02 \x01(\t\x12\r\n\x05\x66ield\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\t\x12\x10\n\x08\x65xpected\x18\x05 \x01(\t\"\x87\x04\n\x0cImportReport\x12\x12\n\nbytes_read\x18\x01 \x01(\x04\x12\x36\n\x08\x65lements\x18\x02 \x03(\x0b\x32$.salus.v1.ImportReport.ElementsEntry\x12\r\n\x05saved\x18\x03 \x01(\x04\x12\x15\n\rkept_existing\x18\x04 \x01(\x04\x12\x0f\n\x07skipped\x18\x05 \x01(\x04\x12)\n\x08problems\x18\x06 \x03(\x0b\x32\x17.salus.v1.ImportProblem\x12=\n\x0cnot_imported\x18\x07 \x03(\x0b\x32\'.salus.v1.ImportReport.NotImportedEntry\x12\x34\n\x07sources\x18\x08 \x03(\x0b\x32#.salus.v1.ImportReport.SourcesEntry\x12\x1b\n\x13\x63haracteristics_set\x18\t \x03(\t\x12\x0f\n\x07\x64ry_run\x18\n \x01(\x08\x12\x11\n\tgoals_set\x18\x0b \x01(\x04\x1a/\n\rElementsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a\x32\n\x10NotImportedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a.\n\x0cSourcesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x32N\n\x06Import\x12\x44\n\x11ImportAppleHealth\x12\x15.salus.v1.ImportChunk\x1a\x16.salus.v1.ImportReport(\x01\x62\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x15salus/v1/import.proto\x12\x08salus.v1\"h\n\x0bImportChunk\x12(\n\x07options\x18\x01 \x01(\x0b\x32\x17.salus.v1.ImportOptions\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x0c\n\x04path\x18\x03 \x01(\t\x12\x13\n\x0b\x65nd_of_file\x18\x04 \x01(\x08\"c\n\rImportOptions\x12\x17\n\x0f\x63haracteristics\x18\x01 \x01(\x08\x12\x0f\n\x07\x64ry_run\x18\x02 \x01(\x08\x12\x14\n\x0c\x65xport_bytes\x18\x03 \x01(\x04\x12\x12\n\nside_files\x18\x04 \x01(\x04\"\x9b\x02\n\x0eImportProgress\x12\x17\n\x0f\x62ytes_processed\x18\x01 \x01(\x04\x12\x13\n\x0b\x62ytes_total\x18\x02 \x01(\x04\x12\x19\n\x11records_processed\x18\x03 \x01(\x04\x12\x15\n\rrecords_total\x18\x04 \x01(\x04\x12\x13\n\x0b\x65xport_read\x18\x05 \x01(\x08\x12\x1c\n\x14side_files_processed\x18\x06 \x01(\x04\x12\x18\n\x10side_files_total\x18\x07 \x01(\x04\x12\r\n\x05saved\x18\x08 \x01(\x04\x12\x15\n\rkept_existing\x18\t \x01(\x04\x12\x0f\n\x07skipped\x18\n \x01(\x04\x12\x17\n\x0f\x65lapsed_seconds\x18\x0b \x01(\x01\x12\x0c\n\x04\x64one\x18\x0c \x01(\x08\"n\n\x0bImportEvent\x12,\n\x08progress\x18\x01 \x01(\x0b\x32\x18.salus.v1.ImportProgressH\x00\x12(\n\x06report\x18\x02 \x01(\x0b\x32\x16.salus.v1.ImportReportH\x00\x42\x07\n\x05\x65vent\"^\n\rImportProblem\x12\x0c\n\x04line\x18\x01 \x01(\r\x12\x0f\n\x07\x65lement\x18\x02 \x01(\t\x12\r\n\x05\x66ield\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\t\x12\x10\n\x08\x65xpected\x18\x05 \x01(\t\"\x87\x04\n\x0cImportReport\x12\x12\n\nbytes_read\x18\x01 \x01(\x04\x12\x36\n\x08\x65lements\x18\x02 \x03(\x0b\x32$.salus.v1.ImportReport.ElementsEntry\x12\r\n\x05saved\x18\x03 \x01(\x04\x12\x15\n\rkept_existing\x18\x04 \x01(\x04\x12\x0f\n\x07skipped\x18\x05 \x01(\x04\x12)\n\x08problems\x18\x06 \x03(\x0b\x32\x17.salus.v1.ImportProblem\x12=\n\x0cnot_imported\x18\x07 \x03(\x0b\x32\'.salus.v1.ImportReport.NotImportedEntry\x12\x34\n\x07sources\x18\x08 \x03(\x0b\x32#.salus.v1.ImportReport.SourcesEntry\x12\x1b\n\x13\x63haracteristics_set\x18\t \x03(\t\x12\x0f\n\x07\x64ry_run\x18\n \x01(\x08\x12\x11\n\tgoals_set\x18\x0b \x01(\x04\x1a/\n\rElementsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a\x32\n\x10NotImportedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a.\n\x0cSourcesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x32\xa1\x01\n\x06Import\x12\x44\n\x11ImportAppleHealth\x12\x15.salus.v1.ImportChunk\x1a\x16.salus.v1.ImportReport(\x01\x12Q\n\x1dImportAppleHealthWithProgress\x12\x15.salus.v1.ImportChunk\x1a\x15.salus.v1.ImportEvent(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,17 +41,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_IMPORTCHUNK']._serialized_start=35
   _globals['_IMPORTCHUNK']._serialized_end=139
   _globals['_IMPORTOPTIONS']._serialized_start=141
-  _globals['_IMPORTOPTIONS']._serialized_end=198
-  _globals['_IMPORTPROBLEM']._serialized_start=200
-  _globals['_IMPORTPROBLEM']._serialized_end=294
-  _globals['_IMPORTREPORT']._serialized_start=297
-  _globals['_IMPORTREPORT']._serialized_end=816
-  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_start=669
-  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_end=716
-  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_start=718
-  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_end=768
-  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_start=770
-  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_end=816
-  _globals['_IMPORT']._serialized_start=818
-  _globals['_IMPORT']._serialized_end=896
+  _globals['_IMPORTOPTIONS']._serialized_end=240
+  _globals['_IMPORTPROGRESS']._serialized_start=243
+  _globals['_IMPORTPROGRESS']._serialized_end=526
+  _globals['_IMPORTEVENT']._serialized_start=528
+  _globals['_IMPORTEVENT']._serialized_end=638
+  _globals['_IMPORTPROBLEM']._serialized_start=640
+  _globals['_IMPORTPROBLEM']._serialized_end=734
+  _globals['_IMPORTREPORT']._serialized_start=737
+  _globals['_IMPORTREPORT']._serialized_end=1256
+  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_start=1109
+  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_end=1156
+  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_start=1158
+  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_end=1208
+  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_start=1210
+  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_end=1256
+  _globals['_IMPORT']._serialized_start=1259
+  _globals['_IMPORT']._serialized_end=1420
 # @@protoc_insertion_point(module_scope)

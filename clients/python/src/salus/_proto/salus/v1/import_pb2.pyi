@@ -19,12 +19,52 @@ class ImportChunk(_message.Message):
     def __init__(self, options: _Optional[_Union[ImportOptions, _Mapping]] = ..., data: _Optional[bytes] = ..., path: _Optional[str] = ..., end_of_file: _Optional[bool] = ...) -> None: ...
 
 class ImportOptions(_message.Message):
-    __slots__ = ("characteristics", "dry_run")
+    __slots__ = ("characteristics", "dry_run", "export_bytes", "side_files")
     CHARACTERISTICS_FIELD_NUMBER: _ClassVar[int]
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
+    EXPORT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FILES_FIELD_NUMBER: _ClassVar[int]
     characteristics: bool
     dry_run: bool
-    def __init__(self, characteristics: _Optional[bool] = ..., dry_run: _Optional[bool] = ...) -> None: ...
+    export_bytes: int
+    side_files: int
+    def __init__(self, characteristics: _Optional[bool] = ..., dry_run: _Optional[bool] = ..., export_bytes: _Optional[int] = ..., side_files: _Optional[int] = ...) -> None: ...
+
+class ImportProgress(_message.Message):
+    __slots__ = ("bytes_processed", "bytes_total", "records_processed", "records_total", "export_read", "side_files_processed", "side_files_total", "saved", "kept_existing", "skipped", "elapsed_seconds", "done")
+    BYTES_PROCESSED_FIELD_NUMBER: _ClassVar[int]
+    BYTES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_PROCESSED_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    EXPORT_READ_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FILES_PROCESSED_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FILES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    SAVED_FIELD_NUMBER: _ClassVar[int]
+    KEPT_EXISTING_FIELD_NUMBER: _ClassVar[int]
+    SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    bytes_processed: int
+    bytes_total: int
+    records_processed: int
+    records_total: int
+    export_read: bool
+    side_files_processed: int
+    side_files_total: int
+    saved: int
+    kept_existing: int
+    skipped: int
+    elapsed_seconds: float
+    done: bool
+    def __init__(self, bytes_processed: _Optional[int] = ..., bytes_total: _Optional[int] = ..., records_processed: _Optional[int] = ..., records_total: _Optional[int] = ..., export_read: _Optional[bool] = ..., side_files_processed: _Optional[int] = ..., side_files_total: _Optional[int] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., skipped: _Optional[int] = ..., elapsed_seconds: _Optional[float] = ..., done: _Optional[bool] = ...) -> None: ...
+
+class ImportEvent(_message.Message):
+    __slots__ = ("progress", "report")
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    progress: ImportProgress
+    report: ImportReport
+    def __init__(self, progress: _Optional[_Union[ImportProgress, _Mapping]] = ..., report: _Optional[_Union[ImportReport, _Mapping]] = ...) -> None: ...
 
 class ImportProblem(_message.Message):
     __slots__ = ("line", "element", "field", "value", "expected")
