@@ -324,19 +324,32 @@ package final class AppleHealthWriter {
             try end()
         }
         try statistics(workout.allStatistics, totals: workout.statistics, from: sample.startDate, to: sample.endDate)
-        // Each route as Apple writes it: its source and dates, metadata, and a reference to its
-        // GPX file; the file itself is written beside export.xml.
+        // Each route as Apple writes it: its source and dates, metadata with its sync identifier,
+        // and a reference to its GPX file; the file itself is written beside export.xml.
         for (route, path) in routes[sample.uuid] ?? [] {
             try start("WorkoutRoute")
             try source(route)
             try dates(route)
-            try metadata(route.metadata)
+            try metadata(Self.identified(route))
             try start("FileReference")
             try attribute("path", "/" + path)
             try end()
             try end()
         }
         try end()
+    }
+
+    /// A route's metadata with a sync identifier: its own, else one naming it by its UUID
+    /// (`salus:route|<uuid>`). The importer keeps the identifier written, so the route comes back
+    /// as the one it was; without it, the importer would name the route by its locations, which
+    /// GPX's text changes (`-0.0` is written `0`, nine decimals are kept), and two routes of one
+    /// path run twice would be one.
+    static func identified(_ route: Sample) -> [String: MetadataValue] {
+        var metadata = route.metadata
+        guard metadata[MetadataKey.syncIdentifier] == nil else { return metadata }
+        metadata[MetadataKey.syncIdentifier] = .string("salus:route|" + route.uuid.uuidString.lowercased())
+        metadata[MetadataKey.syncVersion] = .number(1)
+        return metadata
     }
 
     /// `WorkoutStatistics` elements: every statistic served, and the totals kept for types with
