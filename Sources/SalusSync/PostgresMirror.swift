@@ -112,7 +112,7 @@ package struct PostgresMirror: Sendable {
         case (.server, "28P01"?), (.server, "28000"?):
             return SyncError(
                 .configuration, "PostgreSQL refuses the connection string\(whence): \(reason)", field: "user",
-                value: settings?.user, expected: "a role the server lets in with this password (pg_hba.conf, ALTER ROLE ... PASSWORD)")
+                value: settings?.user, expected: "a role that exists and that the server lets in as the string asks (createuser NAME, pg_hba.conf, ALTER ROLE NAME PASSWORD ...)")
         case (.server, "3D000"?):
             return SyncError(
                 .configuration, "PostgreSQL refuses the connection string\(whence): \(reason)", field: "dbname",

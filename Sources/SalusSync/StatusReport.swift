@@ -94,9 +94,9 @@ package struct StatusReport: Codable, Hashable, Sendable {
             }
             await mirror.close()
         } catch {
-            let failure = SyncEngine.syncError(error)
+            let failure = SyncEngine.syncError(error, settings: database)
             if failure.code == .configuration { report.misconfigured = true }
-            report.unreachable.append("PostgreSQL: \(failure.code == .configuration ? failure.description : PostgresMirror.describe(error))")
+            report.unreachable.append(failure.code == .configuration ? failure.description : "PostgreSQL: \(PostgresMirror.describe(error))")
         }
         if let feed {
             report.serverAnchor = feed.anchor

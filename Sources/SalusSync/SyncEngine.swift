@@ -202,7 +202,7 @@ package final class SyncEngine: Sendable {
                 continue
             } catch {
                 if Task.isCancelled { break }
-                let failure = Self.syncError(error)
+                let failure = Self.syncError(error, settings: database)
                 if failure.code == .configuration {
                     update { $0.phase = .stopped; $0.lastError = failure.description; $0.lastErrorCode = failure.code.rawValue; $0.lastErrorAt = Date() }
                     throw failure
@@ -223,7 +223,9 @@ package final class SyncEngine: Sendable {
         update { $0.phase = .stopped }
     }
 
-    static func syncError(_ error: any Error) -> SyncError {
+    /// `error` as a ``SyncError``; `settings` (where the connection went) are named in a
+    /// refusal by the server.
+    static func syncError(_ error: any Error, settings: DatabaseSettings? = nil) -> SyncError {
         if let error = error as? SyncError { return error }
         if let error = error as? SalusError {
             // The store refuses what was asked (an unknown type, a type that cannot be asked
@@ -233,7 +235,7 @@ package final class SyncEngine: Sendable {
             }
             return SyncError(.store, "the store: \(error.description)")
         }
-        if let refusal = PostgresMirror.refusal(error, settings: nil) { return refusal }
+        if let refusal = PostgresMirror.refusal(error, settings: settings) { return refusal }
         return SyncError(.server, "PostgreSQL: \(PostgresMirror.describe(error))")
     }
 

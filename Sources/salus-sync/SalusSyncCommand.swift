@@ -166,7 +166,8 @@ struct Run: AsyncParsableCommand {
 }
 
 /// Ends the command for a configuration that cannot work: its reason on one line of standard
-/// error, and exit status 64 (`EX_USAGE`), which a service manager reads as "do not restart".
+/// error, and exit status 64 (`EX_USAGE`), on which a systemd unit can say not to restart it
+/// (`RestartPreventExitStatus=64`).
 func stop(_ error: SyncError) -> ExitCode {
     FileHandle.standardError.write(Data("salus-sync: \(error.description.replacingOccurrences(of: "\n", with: " "))\n".utf8))
     return ExitCode(64)

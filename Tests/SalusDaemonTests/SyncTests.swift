@@ -615,6 +615,9 @@ struct SyncTests {
         let error = await #expect(throws: SyncError.self) { try await task.value }
         #expect(error?.code == .configuration, "\(String(describing: error))")
         #expect(error?.description.contains(expected) == true, "\(String(describing: error))")
+        // One line, naming where the connection went (the redacted settings), never the password.
+        #expect(error?.description.contains("user=\(settings.user)") == true, "\(String(describing: error))")
         #expect(error?.description.contains("\n") == false)
+        #expect(error?.description.contains("wrong") == false, "\(String(describing: error))")
     }
 }
