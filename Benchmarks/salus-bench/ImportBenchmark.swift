@@ -66,7 +66,10 @@ enum ImportBenchmark {
         let importSeconds = StoreBenchmark.seconds(ContinuousClock.now - importStart)
         try check(imported, "salusctl import")
         let daemonPeak = StoreBenchmark.memory(of: daemon.processIdentifier).peak
-        let report = try JSONSerialization.jsonObject(with: Data(imported.output[imported.output.firstIndex(of: "{")!...].utf8)) as? [String: Any] ?? [:]
+        // --json prints one salus.v1.ImportEvent a line, progress first, the report last.
+        let reportLine = imported.output.split(separator: "\n").last { $0.hasPrefix("{\"report\"") } ?? "{}"
+        let event = try JSONSerialization.jsonObject(with: Data(reportLine.utf8)) as? [String: Any] ?? [:]
+        let report = event["report"] as? [String: Any] ?? [:]
         let elements = report["elements"] as? [String: Any] ?? [:]
         let seen = ["Record", "Correlation", "Workout"].reduce(0.0) { $0 + (Double(elements[$1] as? String ?? "") ?? (elements[$1] as? Double ?? 0)) }
         let saved = Double(report["saved"] as? String ?? "") ?? (report["saved"] as? Double ?? 0)
