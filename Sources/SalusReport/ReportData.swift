@@ -145,6 +145,22 @@ public struct WorkoutEntry: Sendable, Equatable {
 
     public static let maximumRoutePoints = 400
 
+    /// A route smaller than this across (a watch that stood still) is not drawn: its map would
+    /// be a dot in an empty frame.
+    public static let minimumDrawnExtentMeters = 20.0
+
+    /// Whether the route is drawn: two locations at least, spread over
+    /// ``minimumDrawnExtentMeters`` or more (the diagonal of their bounding box).
+    public var drawsRoute: Bool {
+        guard route.count >= 2 else { return false }
+        let latitudes = route.compactMap(\.first), longitudes = route.compactMap { $0.dropFirst().first }
+        guard let south = latitudes.min(), let north = latitudes.max(), let west = longitudes.min(), let east = longitudes.max() else { return false }
+        let metersPerDegree = 111_320.0
+        let height = (north - south) * metersPerDegree
+        let width = (east - west) * metersPerDegree * cos((north + south) / 2 * .pi / 180)
+        return (height * height + width * width).squareRoot() >= Self.minimumDrawnExtentMeters
+    }
+
     public init(
         start: Date, end: Date, activity: String, duration: TimeInterval, figures: [String],
         activities: [WorkoutActivityEntry] = [], route: [[Double]] = [], routeMeters: Double? = nil

@@ -172,7 +172,7 @@ public enum ReportPage {
                             }
                         ))
                     ),
-                    .if(workout.route.count >= 2, canvas("route", index: index, height: 240))
+                    .if(workout.drawsRoute, canvas("route", index: index, height: 240))
                 )
             }
         )

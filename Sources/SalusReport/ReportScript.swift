@@ -56,7 +56,8 @@ enum ReportScript {
                   x: { type: "linear", min: night.start, max: night.end,
                        afterBuildTicks: function (axis) { axis.ticks = hours(night.start, night.end); },
                        ticks: { autoSkip: false, maxRotation: 0, callback: function (value) { return clock(value); } } },
-                  y: { grid: { display: false } }
+                  // Every stage's row keeps its label, on a short night's small chart too.
+                  y: { grid: { display: false }, ticks: { autoSkip: false } }
                 }
               }
             });
@@ -104,11 +105,13 @@ enum ReportScript {
               type: "bar",
               data: {
                 labels: h.days.map(dayLabel),
+                // The resting line (and its legend entry) only when a day has a resting heart rate.
                 datasets: [
-                  { label: "Range (min–max)", data: h.ranges, backgroundColor: "#fca5a5", borderRadius: 4, order: 1 },
+                  { label: "Range (min–max)", data: h.ranges, backgroundColor: "#fca5a5", borderRadius: 4, order: 1 }
+                ].concat(h.resting.some(function (v) { return v !== null; }) ? [
                   { type: "line", label: "Resting", data: h.resting, borderColor: "#b91c1c", backgroundColor: "#b91c1c",
                     pointRadius: 3, spanGaps: true, order: 0 }
-                ]
+                ] : [])
               },
               options: { scales: { y: { suggestedMin: 40 } } }
             });

@@ -219,8 +219,10 @@ struct ReportDaemonTests {
         let probe = """
             <script>(function(){var out=[];
             document.querySelectorAll('canvas[data-chart]').forEach(function(c){
-              var chart=window.Chart&&Chart.getChart(c);var r={kind:c.dataset.chart,index:c.dataset.index||'',drawn:!!chart,marks:0,pixels:0};
-              if(chart){chart.data.datasets.forEach(function(d,i){chart.getDatasetMeta(i).data.forEach(function(e){
+              var chart=window.Chart&&Chart.getChart(c);var r={kind:c.dataset.chart,index:c.dataset.index||'',drawn:!!chart,marks:0,pixels:0,datasets:[],yLabels:[],height:c.height};
+              if(chart){r.datasets=chart.data.datasets.map(function(d){return String(d.label);});
+                if(chart.scales.y)r.yLabels=chart.scales.y.ticks.map(function(t){return String(t.label);});
+                chart.data.datasets.forEach(function(d,i){chart.getDatasetMeta(i).data.forEach(function(e){
                 if(isFinite(e.x)&&isFinite(e.y)&&!e.skip)r.marks++;});});
                 var img=c.getContext('2d').getImageData(0,0,c.width,c.height).data;for(var i=3;i<img.length;i+=4){if(img[i]>0)r.pixels++;}}
               out.push(r);});
@@ -237,6 +239,11 @@ struct ReportDaemonTests {
         var drawn: Bool
         var marks: Int
         var pixels: Int
+        /// The datasets' labels (the legend's entries).
+        var datasets: [String]
+        /// The labels the y axis shows.
+        var yLabels: [String]
+        var height: Int
     }
 
     struct Probe: Decodable {
