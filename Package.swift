@@ -205,7 +205,7 @@ let package = Package(
             name: "salusctl",
             dependencies: [
                 "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR", "SalusStore",
-                "SalusReport",
+                "SalusReport", "SalusSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

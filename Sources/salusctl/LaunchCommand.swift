@@ -7,6 +7,7 @@ import ArgumentParser
 import Foundation
 import SalusProto
 import SalusRPC
+import SalusSpawn
 
 /// `salusctl launch --app ID -- COMMAND…`: runs an app with its own socket, so that the daemon
 /// knows which app is calling from the socket, not from what the app says.
@@ -41,8 +42,7 @@ struct Launch: AsyncParsableCommand {
         }
         setenv("SALUS_SOCKET", endpoint.socketPath, 1)
         setenv("SALUS_APP_ID", app, 1)
-        let cArguments = arguments.map { strdup($0) } + [nil]
-        execvp(program, cArguments)
-        throw CommandFailure("cannot run \(program): \(String(cString: strerror(errno)))")
+        let failure = Exec.replaceProcess(program: program, arguments: arguments)
+        throw CommandFailure("cannot run \(program): \(String(cString: strerror(failure)))")
     }
 }

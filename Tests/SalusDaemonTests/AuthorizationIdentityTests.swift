@@ -43,6 +43,25 @@ struct AuthorizationIdentityTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("salusctl launch starts its command with no signal blocked or ignored, so Ctrl-C and kill reach the app")
+    func launchedSignals() async throws {
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
+        let owner = try await Authz.owner(daemon)
+        try await Authz.register(owner, "org.example.walker")
+        let result = try await DaemonHarness.run(
+            Self.salusctl, ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.walker", "--", "/bin/grep", "^Sig[BI]", "/proc/self/status"],
+            timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.output)")
+        let masks = Dictionary(uniqueKeysWithValues: result.output.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        })
+        #expect(masks["SigBlk"] == "0000000000000000", "\(result.output)")
+        #expect(masks["SigIgn"] == "0000000000000000", "\(result.output)")
+        await owner.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("the admin socket refuses another uid with PERMISSION_DENIED, even when the file lets it connect")
     func otherUID() async throws {
         guard getuid() == 0, let setpriv = DaemonHarness.findExecutable("setpriv") else { return }

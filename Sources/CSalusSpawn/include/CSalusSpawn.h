@@ -15,4 +15,10 @@ int csalus_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 /// pipe2(ends, O_CLOEXEC): a pipe whose ends are closed on exec.
 int csalus_pipe_cloexec(int ends[2]);
 
+/// Leaves the calling thread as a freshly started program expects it, before an exec: every
+/// signal that is ignored back to its default action (an exec keeps ignored signals ignored,
+/// those glibc reserves included) and no signal blocked (the mask survives an exec too).
+/// Handlers this process installed need nothing: an exec resets them.
+void csalus_reset_signals(void);
+
 #endif
