@@ -18,7 +18,8 @@ struct ImportProgressTests {
             router: router, listener: SalusServices.adminListener, admission: server.services.adminAdmission)
     }
 
-    /// An export of `count` heart rates, one a minute, and a workout with a route in a side file.
+    /// An export of `count` heart rates, one a minute, and a workout with a route in a side file
+    /// (an import keeps a route's locations even outside its workout).
     static func export(heartRates count: Int) -> Data {
         let start = Date(timeIntervalSince1970: 1_795_250_000)
         func at(_ minute: Int) -> String { ImportMergeTests.stamp(start.addingTimeInterval(Double(minute) * 60), offset: 3600) }
@@ -39,15 +40,6 @@ struct ImportProgressTests {
         return Data(lines.joined(separator: "\n").utf8)
     }
 
-    static let gpx = Data("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1">
-         <trk><trkseg>
-          <trkpt lon="8.5" lat="47.0"><ele>400</ele><time>2026-11-21T08:44:00Z</time></trkpt>
-          <trkpt lon="8.5" lat="47.01"><ele>401</ele><time>2026-11-21T09:10:00Z</time></trkpt>
-         </trkseg></trk>
-        </gpx>
-        """.utf8)
 
     @Test("progress events grow monotonically, reach their totals only in the last event, and its processed count is the file's elements")
     func progressIsProcessed() async throws {
@@ -58,7 +50,7 @@ struct ImportProgressTests {
         // one space of indent.
         let elements = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix(" <") && !$0.hasPrefix(" </") }.count
         #expect(elements == 2_502)
-        let sideFiles = [("workout-routes/route_1.gpx", Self.gpx)]
+        let sideFiles = [("workout-routes/route_1.gpx", Data(ImportModernWorkoutTests.gpx.utf8))]
 
         let (events, report) = try await owner.bidirectionalStreaming(
             SalusMethods.Import.importAppleHealthWithProgress, requestType: Salus_V1_ImportChunk.self, responseType: Salus_V1_ImportEvent.self
