@@ -107,22 +107,27 @@ package struct WorkoutFigures: Sendable {
     /// `workout` (saved from `start` to `end`) with its statistics and its activities' computed
     /// from `entries`, and SWOLF set on its pool laps and pool activities.
     ///
-    /// `statistics` keeps what the save gave for types with no associated sample (an imported
-    /// workout's totals) and takes the computed main figure (sum or average) for the others.
+    /// `statistics` and `allStatistics` keep what the save gave for types with no associated
+    /// sample (an imported workout's totals, minimum and maximum) and take the computed figures
+    /// for the others.
     package func completing(_ workout: Workout, from start: Date, to end: Date, entries: [Entry]) -> Workout {
         var workout = workout
+        let given = workout.allStatistics
         workout.allStatistics = statistics(of: entries, from: start, to: end, closed: true)
         for (type, figures) in workout.allStatistics {
             if let main = figures.main { workout.statistics[type] = main }
         }
+        for (type, figures) in given where workout.allStatistics[type] == nil { workout.allStatistics[type] = figures }
         for index in workout.activities.indices {
             var activity = workout.activities[index]
             let activityEnd = activity.endDate ?? end
+            let activityGiven = activity.allStatistics
             activity.allStatistics = statistics(
                 of: entries, from: activity.startDate, to: activityEnd, closed: activityEnd == end)
             for (type, figures) in activity.allStatistics {
                 if let main = figures.main { activity.statistics[type] = main }
             }
+            for (type, figures) in activityGiven where activity.allStatistics[type] == nil { activity.allStatistics[type] = figures }
             if let lap = poolLength(activity.configuration.lapLength ?? workout.configuration.lapLength) {
                 let laps = workout.events.filter {
                     $0.type == WorkoutEventType.lap.rawValue && $0.startDate >= activity.startDate && $0.endDate <= activityEnd
@@ -233,8 +238,10 @@ extension WorkoutFigures {
             var stored = workout
             // What the save gave stands only for types the reader may read.
             stored.statistics = stored.statistics.filter { mayRead($0.key, appID) }
+            stored.allStatistics = stored.allStatistics.filter { mayRead($0.key, appID) }
             for activity in stored.activities.indices {
                 stored.activities[activity].statistics = stored.activities[activity].statistics.filter { mayRead($0.key, appID) }
+                stored.activities[activity].allStatistics = stored.activities[activity].allStatistics.filter { mayRead($0.key, appID) }
             }
             let figures = WorkoutFigures(styles: styles)
             let inside = entries.filter { $0.start <= sample.endDate }

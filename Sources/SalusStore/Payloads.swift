@@ -37,6 +37,16 @@ enum Payloads {
         var lapLength: QuantityPayload?
     }
 
+    /// Every figure a save gave for one type (an imported workout's minimum and maximum).
+    struct StatisticsPayload: Codable {
+        var sum: QuantityPayload?
+        var average: QuantityPayload?
+        var minimum: QuantityPayload?
+        var maximum: QuantityPayload?
+    }
+
+    /// An activity; `allStatistics` is absent when the save gave none (and from payloads written
+    /// before it existed).
     struct ActivityPayload: Codable {
         var uuid: UUID
         var activityType: UInt
@@ -45,14 +55,19 @@ enum Payloads {
         var endDate: Date?
         var metadata: [String: MetadataPayload]
         var statistics: [String: QuantityPayload]
+        var allStatistics: [String: StatisticsPayload]?
     }
 
+    /// A workout; `allStatistics` and `recordedDuration` are absent when the save gave none (and
+    /// from payloads written before they existed).
     struct WorkoutPayload: Codable {
         var activityType: UInt
         var configuration: ConfigurationPayload?
         var events: [EventPayload]
         var activities: [ActivityPayload]
         var statistics: [String: QuantityPayload]
+        var allStatistics: [String: StatisticsPayload]?
+        var recordedDuration: Double?
     }
 
     struct PrismPayload: Codable {
@@ -316,9 +331,21 @@ enum Payloads {
                 ActivityPayload(
                     uuid: $0.uuid, activityType: $0.activityType, configuration: payload($0.configuration),
                     startDate: $0.startDate, endDate: $0.endDate,
-                    metadata: payload($0.metadata), statistics: payload($0.statistics))
+                    metadata: payload($0.metadata), statistics: payload($0.statistics),
+                    allStatistics: payload($0.allStatistics))
             },
-            statistics: payload(workout.statistics))
+            statistics: payload(workout.statistics), allStatistics: payload(workout.allStatistics),
+            recordedDuration: workout.recordedDuration)
+    }
+
+    /// Every figure per type, or nil when there is none (the payload then reads as before).
+    static func payload(_ all: [TypeIdentifier: WorkoutStatistics]) -> [String: StatisticsPayload]? {
+        guard !all.isEmpty else { return nil }
+        return Dictionary(uniqueKeysWithValues: all.map { type, figures in
+            (type.rawValue, StatisticsPayload(
+                sum: figures.sum.map { payload($0) }, average: figures.average.map { payload($0) },
+                minimum: figures.minimum.map { payload($0) }, maximum: figures.maximum.map { payload($0) }))
+        })
     }
 
     static func payload(_ lens: LensSpecification) -> LensPayload {
@@ -364,29 +391,41 @@ enum Payloads {
         Dictionary(uniqueKeysWithValues: try payload.map { (TypeIdentifier($0.key), try quantity($0.value)) })
     }
 
+    static func allStatistics(_ payload: [String: StatisticsPayload]?) throws -> [TypeIdentifier: WorkoutStatistics] {
+        Dictionary(uniqueKeysWithValues: try (payload ?? [:]).map { type, figures in
+            (TypeIdentifier(type), WorkoutStatistics(
+                sum: try figures.sum.map(quantity), average: try figures.average.map(quantity),
+                minimum: try figures.minimum.map(quantity), maximum: try figures.maximum.map(quantity)))
+        })
+    }
+
     static func decode(kind: ObjectKind, bytes: [UInt8]) throws -> SampleValue {
         let decoder = JSONDecoder()
         let data = Data(bytes)
         switch kind {
         case .workout:
             let payload = try decoder.decode(WorkoutPayload.self, from: data)
-            return .workout(
-                Workout(
-                    activityType: payload.activityType,
-                    configuration: try configuration(payload.configuration),
-                    events: try payload.events.map {
-                        WorkoutEvent(
-                            type: $0.type, startDate: $0.startDate, endDate: $0.endDate,
-                            metadata: try metadata($0.metadata))
-                    },
-                    activities: try payload.activities.map {
-                        WorkoutActivity(
-                            uuid: $0.uuid, activityType: $0.activityType,
-                            configuration: try configuration($0.configuration), startDate: $0.startDate,
-                            endDate: $0.endDate, metadata: try metadata($0.metadata),
-                            statistics: try statistics($0.statistics))
-                    },
-                    statistics: try statistics(payload.statistics)))
+            var workout = Workout(
+                activityType: payload.activityType,
+                configuration: try configuration(payload.configuration),
+                events: try payload.events.map {
+                    WorkoutEvent(
+                        type: $0.type, startDate: $0.startDate, endDate: $0.endDate,
+                        metadata: try metadata($0.metadata))
+                },
+                activities: try payload.activities.map {
+                    var activity = WorkoutActivity(
+                        uuid: $0.uuid, activityType: $0.activityType,
+                        configuration: try configuration($0.configuration), startDate: $0.startDate,
+                        endDate: $0.endDate, metadata: try metadata($0.metadata),
+                        statistics: try statistics($0.statistics))
+                    activity.allStatistics = try allStatistics($0.allStatistics)
+                    return activity
+                },
+                statistics: try statistics(payload.statistics))
+            workout.allStatistics = try allStatistics(payload.allStatistics)
+            workout.recordedDuration = payload.recordedDuration
+            return .workout(workout)
         case .visionPrescription:
             let payload = try decoder.decode(PrescriptionPayload.self, from: data)
             func lens(_ lens: LensPayload?) -> LensSpecification? {

@@ -613,6 +613,20 @@ final class StoreWriter: @unchecked Sendable {
                             .integer(Int64(statistic.rawValue)), .real(value),
                         ])
                 }
+                // The minimum and maximum a save gave (an imported workout's), so that predicates
+                // on them match what is served.
+                for (type, figures) in workout.allStatistics {
+                    guard let unit = catalog.rules(for: type)?.canonicalUnit else { continue }
+                    for (statistic, quantity) in [(WorkoutStatistic.minimum, figures.minimum), (.maximum, figures.maximum)] {
+                        guard let value = try? quantity?.doubleValue(for: unit) else { continue }
+                        try database.run(
+                            "INSERT OR IGNORE INTO workout_statistics (sample_id, quantity_type_id, statistic, value) VALUES (?, ?, ?, ?)",
+                            [
+                                .integer(sampleID), .integer(try self.typeID(database, type)),
+                                .integer(Int64(statistic.rawValue)), .real(value),
+                            ])
+                    }
+                }
             }
             if case .replaced = outcome, let replacedID = replacedRow {
                 replacements[replacedID] = sampleID

@@ -43,6 +43,7 @@ extension Workout {
             statistics: try Self.statistics(wire.statistics, path: "\(path).statistics")
         )
         allStatistics = try Self.allStatistics(wire.allStatistics, path: "\(path).allStatistics")
+        if wire.optionalRecordedDuration != nil { recordedDuration = wire.recordedDuration }
     }
 
     static func allStatistics(
@@ -82,12 +83,14 @@ extension Workout {
         return result
     }
 
-    /// The wire form; `duration` (seconds not paused) is set when the workout's dates are given.
+    /// The wire form; `duration` (the recorded one, else seconds not paused) is set when the
+    /// workout's dates are given.
     package func wire(start: Date? = nil, end: Date? = nil) -> Salus_V1_Workout {
         var wire = Salus_V1_Workout()
         wire.activityType = UInt32(clamping: activityType)
         wire.configuration = configuration.wire
-        if let start, let end { wire.duration = activeDuration(from: start, to: end) }
+        if let start, let end { wire.duration = duration(from: start, to: end) }
+        if let recordedDuration { wire.recordedDuration = recordedDuration }
         wire.events = events.map { event in
             var wireEvent = Salus_V1_WorkoutEvent()
             wireEvent.type = Int32(clamping: event.type)

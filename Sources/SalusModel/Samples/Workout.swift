@@ -23,8 +23,25 @@ public struct Workout: Hashable, Sendable {
     public var statistics: [TypeIdentifier: Quantity]
     /// Every statistic the type's aggregation allows (sum; or average, minimum and maximum) per
     /// associated quantity type, computed from the associated samples when the workout is served
-    /// (docs/workouts.md, "Statistics"); empty in what apps save.
+    /// (docs/workouts.md, "Statistics"). What a save gives stands, as `statistics` does, only for
+    /// types with no associated samples: an imported workout's minimum and maximum heart rate.
     public var allStatistics: [TypeIdentifier: WorkoutStatistics] = [:]
+    /// The duration the recording device gave, in seconds, when it is known (an Apple Health
+    /// export's `duration`, which counts pauses as Apple does): the workout's duration, in place
+    /// of the one `activeDuration(from:to:)` computes from the events. Nil for what apps save
+    /// without one. At most `recordedDurationSlack` longer than the workout's interval.
+    public var recordedDuration: TimeInterval?
+
+    /// How much a recorded duration may pass the workout's interval: exports write dates in
+    /// whole seconds and the duration with its fraction (a run of 311 s by its dates lasted
+    /// 311.65 s by Apple's figure).
+    public static let recordedDurationSlack: TimeInterval = 1
+
+    /// The workout's duration from `start` to `end`: the recorded one when there is one, else the
+    /// time not paused (`activeDuration(from:to:)`).
+    public func duration(from start: Date, to end: Date) -> TimeInterval {
+        recordedDuration ?? activeDuration(from: start, to: end)
+    }
 
     /// Creates a workout value.
     public init(

@@ -133,22 +133,46 @@ extension TypeCatalog {
             activityType(activity.activityType, at: "\(activityPath).activityType")
             errors += checkMetadata(activity.metadata, rules: workoutRules, at: "\(activityPath).metadata", checkRequired: false)
         }
-        for (type, quantity) in workout.statistics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let field = "\(path).statistics.\(type)"
+        /// The first fault of a statistic of `type` (its type, unit or range), named `field`;
+        /// `figure` prefixes the value ("minimum ").
+        func statisticError(_ type: TypeIdentifier, _ quantity: Quantity, field: String, figure: String = "") -> ValidationError? {
             guard let statistic = rules(for: type), statistic.kind == .quantity, let unit = statistic.canonicalUnit else {
-                errors.append(ValidationError(
-                    reason: .unknownType, field: field, value: "\"\(type)\"", expected: "a quantity type a loaded plugin declares"))
-                continue
+                return ValidationError(
+                    reason: .unknownType, field: field, value: "\"\(type)\"", expected: "a quantity type a loaded plugin declares")
             }
-            if !quantity.unit.isCompatible(with: unit) {
-                errors.append(ValidationError(
-                    reason: .invalidUnit, field: field, value: "\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)"))
+            if !quantity.value.isFinite {
+                return ValidationError(
+                    reason: .nonFiniteValue, field: field, value: "\(figure)\(quantity.value)", expected: "a finite number")
+            } else if !quantity.unit.isCompatible(with: unit) {
+                return ValidationError(
+                    reason: .invalidUnit, field: field, value: "\(figure)\(quantity)", expected: "a unit of \(unit.dimension), like \(unit)")
             } else if let bounds = statistic.bounds, let value = try? quantity.doubleValue(for: unit), !bounds.contains(value) {
-                // A total (or an average) of samples of the type lies in the range one sample may hold.
-                errors.append(ValidationError(
-                    reason: .valueOutOfRange, field: field, value: "\(quantity)",
-                    expected: "a value in \(bounds.description) \(unit), the possible range of \(type)"))
+                // A total (an average, a minimum, a maximum) of samples of the type lies in the
+                // range one sample may hold.
+                return ValidationError(
+                    reason: .valueOutOfRange, field: field, value: "\(figure)\(quantity)",
+                    expected: "a value in \(bounds.description) \(unit), the possible range of \(type)")
             }
+            return nil
+        }
+        for (type, quantity) in workout.statistics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            if let error = statisticError(type, quantity, field: "\(path).statistics.\(type)") { errors.append(error) }
+        }
+        /// Every figure of `all`, each type's first fault only, at `prefix.TYPE`.
+        func check(_ all: [TypeIdentifier: WorkoutStatistics], at prefix: String) {
+            for (type, figures) in all.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                let named = [("sum", figures.sum), ("average", figures.average), ("minimum", figures.minimum), ("maximum", figures.maximum)]
+                for case let (name, quantity?) in named {
+                    if let error = statisticError(type, quantity, field: "\(prefix).\(type)", figure: name + " ") {
+                        errors.append(error)
+                        break
+                    }
+                }
+            }
+        }
+        check(workout.allStatistics, at: "\(path).allStatistics")
+        for (index, activity) in workout.activities.enumerated() {
+            check(activity.allStatistics, at: "\(path).activities[\(index)].allStatistics")
         }
         return errors
     }

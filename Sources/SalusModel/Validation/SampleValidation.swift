@@ -191,6 +191,17 @@ enum Validation {
     static func workout(_ workout: Workout, start: Date?, end: Date?, at path: String) -> [ValidationError] {
         var errors: [ValidationError] = []
         errors += configuration(workout.configuration, at: "\(path).configuration")
+        if let recorded = workout.recordedDuration {
+            let interval = start.flatMap { start in end.map { $0.timeIntervalSince(start) } }
+            if !recorded.isFinite || recorded < 0 || (interval.map { recorded > $0 + Workout.recordedDurationSlack } ?? false) {
+                errors.append(
+                    ValidationError(
+                        reason: recorded.isFinite ? .valueOutOfRange : .nonFiniteValue, field: "\(path).recordedDuration",
+                        value: "\(recorded) s",
+                        expected: "0 to the workout's \(interval.map { "\($0)" } ?? "") s from start to end "
+                            + "(a second more for the fraction its whole-second dates leave out)"))
+            }
+        }
         for (index, event) in workout.events.enumerated() {
             let eventPath = "\(path).events[\(index)]"
             if WorkoutEventType(rawValue: event.type) == nil {

@@ -379,7 +379,8 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   /// Output only: seconds between start and end that the workout was not paused.
   public var duration: Double = 0
 
-  /// Output only: every statistic per associated quantity type over the activity.
+  /// Every statistic per associated quantity type over the activity, computed when served; what
+  /// a save gives stands only for types with no associated samples (an imported workout's).
   public var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -506,13 +507,37 @@ public nonisolated struct Salus_V1_Workout: Sendable {
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
   public mutating func clearConfiguration() {self._configuration = nil}
 
-  /// Output only: seconds between the sample's start and end that the workout was not paused.
+  /// Output only: the workout's duration in seconds: recorded_duration when set, else the time
+  /// between the sample's start and end that the workout was not paused.
   public var duration: Double = 0
 
-  /// Output only: every statistic per associated quantity type over the workout.
+  /// Every statistic per associated quantity type over the workout, computed when served; what a
+  /// save gives stands only for types with no associated samples (an imported workout's minimum
+  /// and maximum heart rate).
   public var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
 
+  /// The duration the recording device gave, in seconds (an Apple Health export's `duration`,
+  /// pauses counted as Apple counts them); unset when not known. 0 to the workout's end minus
+  /// start, plus one second (exports write dates in whole seconds).
+  public var optionalRecordedDuration: Salus_V1_Workout.OneOf_OptionalRecordedDuration? = nil
+
+  public var recordedDuration: Double {
+    get {
+      if case .recordedDuration(let v)? = optionalRecordedDuration {return v}
+      return 0
+    }
+    set {optionalRecordedDuration = .recordedDuration(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// The duration the recording device gave, in seconds (an Apple Health export's `duration`,
+  /// pauses counted as Apple counts them); unset when not known. 0 to the workout's end minus
+  /// start, plus one second (exports write dates in whole seconds).
+  public nonisolated enum OneOf_OptionalRecordedDuration: Equatable, Sendable {
+    case recordedDuration(Double)
+
+  }
 
   public init() {}
 
@@ -2174,7 +2199,7 @@ nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, Swif
 
 nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Workout"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0\u{3}recorded_duration\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2189,6 +2214,14 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 5: try { try decoder.decodeSingularMessageField(value: &self._configuration) }()
       case 6: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
       case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_WorkoutStatistics>.self, value: &self.allStatistics) }()
+      case 8: try {
+        var v: Double?
+        try decoder.decodeSingularDoubleField(value: &v)
+        if let v = v {
+          if self.optionalRecordedDuration != nil {try decoder.handleConflictingOneOf()}
+          self.optionalRecordedDuration = .recordedDuration(v)
+        }
+      }()
       default: break
       }
     }
@@ -2220,6 +2253,9 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     if !self.allStatistics.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Salus_V1_WorkoutStatistics>.self, value: self.allStatistics, fieldNumber: 7)
     }
+    try { if case .recordedDuration(let v)? = self.optionalRecordedDuration {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 8)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2231,6 +2267,7 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs._configuration != rhs._configuration {return false}
     if lhs.duration != rhs.duration {return false}
     if lhs.allStatistics != rhs.allStatistics {return false}
+    if lhs.optionalRecordedDuration != rhs.optionalRecordedDuration {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

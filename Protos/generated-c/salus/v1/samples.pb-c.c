@@ -2527,7 +2527,7 @@ const ProtobufCMessageDescriptor salus__v1__workout__all_statistics_entry__descr
   (ProtobufCMessageInit) salus__v1__workout__all_statistics_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[7] =
+static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[8] =
 {
   {
     "activity_type",
@@ -2613,6 +2613,18 @@ static const ProtobufCFieldDescriptor salus__v1__workout__field_descriptors[7] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "recorded_duration",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Salus__V1__Workout, optional_recorded_duration_case),
+    offsetof(Salus__V1__Workout, recorded_duration),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__workout__field_indices_by_name[] = {
   2,   /* field[2] = activities */
@@ -2621,12 +2633,13 @@ static const unsigned salus__v1__workout__field_indices_by_name[] = {
   4,   /* field[4] = configuration */
   5,   /* field[5] = duration */
   1,   /* field[1] = events */
+  7,   /* field[7] = recorded_duration */
   3,   /* field[3] = statistics */
 };
 static const ProtobufCIntRange salus__v1__workout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor salus__v1__workout__descriptor =
 {
@@ -2636,7 +2649,7 @@ const ProtobufCMessageDescriptor salus__v1__workout__descriptor =
   "Salus__V1__Workout",
   "salus.v1",
   sizeof(Salus__V1__Workout),
-  7,
+  8,
   salus__v1__workout__field_descriptors,
   salus__v1__workout__field_indices_by_name,
   1,  salus__v1__workout__number_ranges,

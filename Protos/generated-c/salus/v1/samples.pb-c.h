@@ -342,7 +342,8 @@ struct  Salus__V1__WorkoutActivity
    */
   double duration;
   /*
-   * Output only: every statistic per associated quantity type over the activity.
+   * Every statistic per associated quantity type over the activity, computed when served; what
+   * a save gives stands only for types with no associated samples (an imported workout's).
    */
   size_t n_all_statistics;
   Salus__V1__WorkoutActivity__AllStatisticsEntry **all_statistics;
@@ -425,6 +426,12 @@ struct  Salus__V1__Workout__AllStatisticsEntry
     , (char *)protobuf_c_empty_string, NULL }
 
 
+typedef enum {
+  SALUS__V1__WORKOUT__OPTIONAL_RECORDED_DURATION__NOT_SET = 0,
+  SALUS__V1__WORKOUT__OPTIONAL_RECORDED_DURATION_RECORDED_DURATION = 8
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__WORKOUT__OPTIONAL_RECORDED_DURATION__CASE)
+} Salus__V1__Workout__OptionalRecordedDurationCase;
+
 struct  Salus__V1__Workout
 {
   ProtobufCMessage base;
@@ -443,18 +450,25 @@ struct  Salus__V1__Workout
   Salus__V1__Workout__StatisticsEntry **statistics;
   Salus__V1__WorkoutConfiguration *configuration;
   /*
-   * Output only: seconds between the sample's start and end that the workout was not paused.
+   * Output only: the workout's duration in seconds: recorded_duration when set, else the time
+   * between the sample's start and end that the workout was not paused.
    */
   double duration;
   /*
-   * Output only: every statistic per associated quantity type over the workout.
+   * Every statistic per associated quantity type over the workout, computed when served; what a
+   * save gives stands only for types with no associated samples (an imported workout's minimum
+   * and maximum heart rate).
    */
   size_t n_all_statistics;
   Salus__V1__Workout__AllStatisticsEntry **all_statistics;
+  Salus__V1__Workout__OptionalRecordedDurationCase optional_recorded_duration_case;
+  union {
+    double recorded_duration;
+  };
 };
 #define SALUS__V1__WORKOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__workout__descriptor) \
-    , 0, 0,NULL, 0,NULL, 0,NULL, NULL, 0, 0,NULL }
+    , 0, 0,NULL, 0,NULL, 0,NULL, NULL, 0, 0,NULL, SALUS__V1__WORKOUT__OPTIONAL_RECORDED_DURATION__NOT_SET, {0} }
 
 
 struct  Salus__V1__PrismValue

@@ -165,7 +165,7 @@ class WorkoutConfiguration(_message.Message):
     def __init__(self, location_type: _Optional[int] = ..., swimming_location_type: _Optional[int] = ..., lap_length: _Optional[_Union[Quantity, _Mapping]] = ...) -> None: ...
 
 class Workout(_message.Message):
-    __slots__ = ("activity_type", "events", "activities", "statistics", "configuration", "duration", "all_statistics")
+    __slots__ = ("activity_type", "events", "activities", "statistics", "configuration", "duration", "all_statistics", "recorded_duration")
     class StatisticsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -187,6 +187,7 @@ class Workout(_message.Message):
     CONFIGURATION_FIELD_NUMBER: _ClassVar[int]
     DURATION_FIELD_NUMBER: _ClassVar[int]
     ALL_STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_DURATION_FIELD_NUMBER: _ClassVar[int]
     activity_type: int
     events: _containers.RepeatedCompositeFieldContainer[WorkoutEvent]
     activities: _containers.RepeatedCompositeFieldContainer[WorkoutActivity]
@@ -194,7 +195,8 @@ class Workout(_message.Message):
     configuration: WorkoutConfiguration
     duration: float
     all_statistics: _containers.MessageMap[str, WorkoutStatistics]
-    def __init__(self, activity_type: _Optional[int] = ..., events: _Optional[_Iterable[_Union[WorkoutEvent, _Mapping]]] = ..., activities: _Optional[_Iterable[_Union[WorkoutActivity, _Mapping]]] = ..., statistics: _Optional[_Mapping[str, Quantity]] = ..., configuration: _Optional[_Union[WorkoutConfiguration, _Mapping]] = ..., duration: _Optional[float] = ..., all_statistics: _Optional[_Mapping[str, WorkoutStatistics]] = ...) -> None: ...
+    recorded_duration: float
+    def __init__(self, activity_type: _Optional[int] = ..., events: _Optional[_Iterable[_Union[WorkoutEvent, _Mapping]]] = ..., activities: _Optional[_Iterable[_Union[WorkoutActivity, _Mapping]]] = ..., statistics: _Optional[_Mapping[str, Quantity]] = ..., configuration: _Optional[_Union[WorkoutConfiguration, _Mapping]] = ..., duration: _Optional[float] = ..., all_statistics: _Optional[_Mapping[str, WorkoutStatistics]] = ..., recorded_duration: _Optional[float] = ...) -> None: ...
 
 class PrismValue(_message.Message):
     __slots__ = ("amount", "angle", "prism_base", "vertical_amount", "horizontal_amount", "vertical_base", "horizontal_base", "eye")
