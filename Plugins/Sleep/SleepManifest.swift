@@ -1,12 +1,12 @@
 import SalusPluginKit
 
 /// Sleep: sleep analysis with its stages and the all-asleep group, sleeping wrist temperature,
-/// breathing disturbances and sleep apnea events.
+/// breathing disturbances, sleep apnea events and the sleep goal.
 enum SleepManifest {
     static let sleepAnalysis = "HKCategoryTypeIdentifierSleepAnalysis"
 
     static let manifest = PluginManifest(
-        id: "org.salus.sleep", name: "Salus Sleep", version: "1.1.0",
+        id: "org.salus.sleep", name: "Salus Sleep", version: "1.2.0",
         types: types.map { $0.inArea("sleep") })
 
     /// The types, one row each (all in the "sleep" area).
@@ -30,6 +30,12 @@ enum SleepManifest {
                   bounds: .nonNegative),
         .category("HKCategoryTypeIdentifierSleepApneaEvent", displayName: "Sleep apnea",
                   cases: [.notApplicable]),
+        // The person's sleep goal as the Health app keeps it: not public API, a `Record` type
+        // only exports have (shared/reference "Export-only rows"), so that an export's goal
+        // history imports and is written back. Hours, more than 0 and at most a day; read-only
+        // for apps, as HealthKit offers apps no way to write it.
+        .quantity("HKDataTypeSleepDurationGoal", displayName: "Sleep goal", unit: "hr", aggregation: .discreteArithmetic,
+                  bounds: ValueBounds(min: 0, minInclusive: false, max: 24)).readOnly(),
     ]
 
     /// A sleep-analysis sample is one stretch of one state: it lasts less than 24 hours.

@@ -294,7 +294,8 @@ package final class AppleHealthWriter {
     private func workout(_ workout: Workout, of sample: Sample) throws {
         try start("Workout")
         try attribute("workoutActivityType", names.activityType(workout.activityType))
-        try attribute("duration", Self.number(sample.endDate.timeIntervalSince(sample.startDate) / 60))
+        // Apple's own figure when the workout kept one (pauses as Apple counts them).
+        try attribute("duration", Self.number((workout.recordedDuration ?? sample.endDate.timeIntervalSince(sample.startDate)) / 60))
         try attribute("durationUnit", "min")
         try source(sample)
         try dates(sample)

@@ -58,17 +58,21 @@ extension RecordMapper {
 
     /// The goals of an `ActivitySummary` element (its day, and the move, exercise and stand goals
     /// in kcal, minutes and hours; a goal missing from the element keeps `previous`'s), or nil
-    /// when it names no day or no goal.
+    /// when it names no day or no goal. A move goal of 0 stays 0: it is HealthKit's "not set"
+    /// for the move mode the person does not use (`appleMoveTimeGoal="0"` when the move ring
+    /// counts kilocalories), not a goal missing.
     package static func activityGoals(_ element: ExportElement, previous: ActivityGoals?) -> ActivityGoals? {
         guard let day = element["dateComponents"].flatMap(CalendarDate.init) else { return nil }
         let base = previous ?? .defaults
-        func number(_ name: String) -> Double? { element[name].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } }
-        var energy = number("activeEnergyBurnedGoal")
+        func number(_ name: String, zeroAllowed: Bool = false) -> Double? {
+            element[name].flatMap(Double.init).flatMap { ($0 > 0 || (zeroAllowed && $0 == 0)) && $0.isFinite ? $0 : nil }
+        }
+        var energy = number("activeEnergyBurnedGoal", zeroAllowed: true)
         if let value = energy, let unitText = element["activeEnergyBurnedUnit"], let unit = try? unit(unitText),
            let kcal = try? Quantity(value: value, unit: unit).converted(to: .kilocalorie) {
             energy = kcal.value
         }
-        let move = number("appleMoveTimeGoal")
+        let move = number("appleMoveTimeGoal", zeroAllowed: true)
         let exercise = number("appleExerciseTimeGoal")
         let stand = number("appleStandHoursGoal").map { min($0, 24) }
         guard energy != nil || move != nil || exercise != nil || stand != nil else { return nil }
@@ -102,10 +106,15 @@ extension RecordMapper {
 extension RecordMapper {
     /// The heartbeat series behind a heart-rate-variability record: exports list the beats of the
     /// measurement as `HeartRateVariabilityMetadataList/InstantaneousBeatsPerMinute(bpm, time)`,
-    /// where `time` is a wall-clock time of the record's day in the device's locale (`00:20:37,80`
-    /// or `7:47:41.86 PM`). Each becomes a beat at that time, in seconds from the record's start
-    /// (read in the record's own UTC offset; a time before the start is on the next day). Nil when
-    /// the record has no list.
+    /// where `time` is a wall-clock time in the device's locale (`00:20:37,80` or
+    /// `7:47:41.86 PM`) on the clock of the place and season the beats were taken, while the
+    /// record's dates carry the UTC offset the phone had *at export time*. The two clocks differ
+    /// by a whole number of quarter hours (a record taken in winter and exported in summer: an
+    /// hour), and a series may cross midnight. Each beat is read as seconds from the record's
+    /// start on its own clock, shifted by the one difference of the two clocks (a multiple of
+    /// 15 minutes, the smallest that fits) that puts every beat inside the record's interval
+    /// (a second of slack at each end: the dates are whole seconds). Nil when the record has no
+    /// list; a refusal when a time cannot be read or no shift fits.
     package func heartbeatSeries(_ element: ExportElement, record: Sample) throws(ImportRefusal) -> Sample? {
         guard let list = element.children(named: "HeartRateVariabilityMetadataList").first else { return nil }
         let entries = list.children(named: "InstantaneousBeatsPerMinute")
@@ -113,28 +122,47 @@ extension RecordMapper {
         guard let startText = element["startDate"], let offset = Self.utcOffset(startText) else {
             throw ImportRefusal(line: element.line, field: "startDate", value: element["startDate"] ?? "", expected: "a date with a UTC offset")
         }
-        // Seconds since local midnight of the start.
+        // Seconds since local midnight of the start, on the export's clock.
         let localStart = record.startDate.timeIntervalSince1970 + Double(offset)
         let startOfDay = (localStart / 86_400).rounded(.down) * 86_400
         let startSeconds = localStart - startOfDay
-        var beats: [Heartbeat] = []
+        // Each beat's clock time less the start's, in -12 h ..< 12 h.
+        var differences: [Double] = []
         for entry in entries {
             guard let text = entry["time"], let seconds = Self.timeOfDay(text) else {
                 throw ImportRefusal(
                     line: entry.line, field: "InstantaneousBeatsPerMinute.time", value: entry["time"] ?? "",
                     expected: "a time of day such as 00:20:37,80 or 7:47:41.86 PM")
             }
-            var since = seconds - startSeconds
-            if since < -1 { since += 86_400 }
-            beats.append(Heartbeat(timeSinceSeriesStart: max(0, since)))
+            differences.append(Self.withinHalfADay(seconds - startSeconds))
         }
+        let span = record.endDate.timeIntervalSince(record.startDate)
+        func fits(_ shift: Double) -> Bool {
+            differences.allSatisfy { (-1...(span + 1)).contains(Self.withinHalfADay($0 - shift)) }
+        }
+        // The shift of the two clocks: 0 when it fits, else the nearest quarter hour that does.
+        var quarters: [Double] = [0]
+        for quarter in 1...48 { quarters += [Double(quarter) * 900, Double(-quarter) * 900] }
+        guard let shift = quarters.first(where: fits) else {
+            let first = entries.first?["time"] ?? ""
+            throw ImportRefusal(
+                line: entries.first?.line ?? element.line, field: "InstantaneousBeatsPerMinute.time", value: first,
+                expected: "beat times that fall inside the record's interval \(startText) – \(element["endDate"] ?? "") "
+                    + "on the clock of some UTC offset")
+        }
+        var beats = differences.map { Heartbeat(timeSinceSeriesStart: min(max(0, Self.withinHalfADay($0 - shift)), span)) }
         beats.sort { $0.timeSinceSeriesStart < $1.timeSinceSeriesStart }
-        let last = beats.last?.timeSinceSeriesStart ?? 0
-        let end = max(record.endDate, record.startDate.addingTimeInterval(last))
         return ImportIdentity.identified(Sample(
-            type: TypeIdentifier("HKDataTypeIdentifierHeartbeatSeries"), startDate: record.startDate, endDate: end,
+            type: TypeIdentifier("HKDataTypeIdentifierHeartbeatSeries"), startDate: record.startDate, endDate: record.endDate,
             value: .heartbeatSeries(HeartbeatSeries(beats: beats)), sourceRevision: record.sourceRevision,
             device: record.device, metadata: [:], creationDate: record.creationDate))
+    }
+
+    /// `seconds` moved by whole days into -12 h ..< 12 h.
+    static func withinHalfADay(_ seconds: Double) -> Double {
+        let day = 86_400.0
+        let wrapped = (seconds + day / 2).truncatingRemainder(dividingBy: day)
+        return (wrapped < 0 ? wrapped + day : wrapped) - day / 2
     }
 
     /// The UTC offset in seconds of an export date (`… +0200`).
@@ -180,6 +208,25 @@ extension RecordMapper {
         if statistics["HKQuantityTypeIdentifierDistanceCycling"] != nil { return 13 }
         if statistics["HKQuantityTypeIdentifierDistanceWalkingRunning"] != nil { return 37 }
         return 83
+    }
+
+    /// The type of a workout's `totalEnergyBurned` (HealthKit's `HKWorkout.totalEnergyBurned`
+    /// is active energy).
+    static let energyType = TypeIdentifier("HKQuantityTypeIdentifierActiveEnergyBurned")
+
+    /// The distance type of a workout's `totalDistance`, by the activity type's name (`running`),
+    /// as HealthKit files a workout's distance; walking and running distance, the general one,
+    /// for activities without a distance type of their own (exports do not say which).
+    static func distanceType(of activity: String) -> TypeIdentifier {
+        let kinds: [String: String] = [
+            "running": "WalkingRunning", "walking": "WalkingRunning", "hiking": "WalkingRunning",
+            "cycling": "Cycling", "handCycling": "Cycling", "swimming": "Swimming",
+            "wheelchairWalkPace": "Wheelchair", "wheelchairRunPace": "Wheelchair",
+            "downhillSkiing": "DownhillSnowSports", "snowboarding": "DownhillSnowSports", "snowSports": "DownhillSnowSports",
+            "crossCountrySkiing": "CrossCountrySkiing", "rowing": "Rowing", "paddleSports": "PaddleSports",
+            "skatingSports": "SkatingSports",
+        ]
+        return TypeIdentifier("HKQuantityTypeIdentifierDistance" + (kinds[activity] ?? "WalkingRunning"))
     }
 
     /// HKWorkoutEventType names as exports write them (`HKWorkoutEventTypePause`).
@@ -264,17 +311,24 @@ extension RecordMapper {
             }
             return events
         }
-        /// Sums (cumulative types) or averages (discrete ones) of `WorkoutStatistics` children.
-        func readTotals(of node: ExportElement) -> [TypeIdentifier: Quantity] {
-            var statistics: [TypeIdentifier: Quantity] = [:]
+        /// The `WorkoutStatistics` children: every figure each gives (sum, average, minimum,
+        /// maximum), and the main one (the sum, else the average) per type.
+        func readTotals(of node: ExportElement) -> (main: [TypeIdentifier: Quantity], all: [TypeIdentifier: WorkoutStatistics]) {
+            var main: [TypeIdentifier: Quantity] = [:]
+            var all: [TypeIdentifier: WorkoutStatistics] = [:]
             for child in node.children(named: "WorkoutStatistics") {
                 guard let type = child["type"], catalog.rules(for: type)?.kind == .quantity, let unitText = child["unit"],
-                      let unit = try? Self.unit(unitText),
-                      let value = (child["sum"] ?? child["average"]).flatMap(Double.init)
+                      let unit = try? Self.unit(unitText)
                 else { continue }
-                statistics[TypeIdentifier(type)] = Self.quantity(value, unit)
+                func figure(_ name: String) -> Quantity? {
+                    child[name].flatMap(Double.init).flatMap { $0.isFinite ? Self.quantity($0, unit) : nil }
+                }
+                let figures = WorkoutStatistics(sum: figure("sum"), average: figure("average"), minimum: figure("minimum"), maximum: figure("maximum"))
+                guard figures != WorkoutStatistics() else { continue }
+                all[TypeIdentifier(type)] = figures
+                if let figure = figures.main { main[TypeIdentifier(type)] = figure }
             }
-            return statistics
+            return (main, all)
         }
         // Events are the workout's; iOS 16+ exports may list an activity's inside it as well.
         var events = readEvents(of: element)
@@ -296,10 +350,12 @@ extension RecordMapper {
                     expected: "at most the workout's end \(element["endDate"] ?? ""); clamped to it, the workout kept"))
                 to = end
             }
-            activities.append(WorkoutActivity(
+            var leg = WorkoutActivity(
                 uuid: node["uuid"].flatMap(UUID.init(uuidString:)) ?? UUID(),
-                activityType: UInt(Self.legType(of: node, statistics: figures, workoutType: Int(activity.rawValue))),
-                startDate: from, endDate: to, metadata: readMetadata(of: node), statistics: figures))
+                activityType: UInt(Self.legType(of: node, statistics: figures.main, workoutType: Int(activity.rawValue))),
+                startDate: from, endDate: to, metadata: readMetadata(of: node), statistics: figures.main)
+            leg.allStatistics = figures.all
+            activities.append(leg)
         }
         // An event reaching past the workout is clamped to it; one wholly outside is dropped.
         var kept: [WorkoutEvent] = []
@@ -322,10 +378,56 @@ extension RecordMapper {
                 expected: "within the workout \(element["startDate"] ?? "") – \(element["endDate"] ?? ""); clamped to it, the workout kept"))
             kept.append(clamped)
         }
-        let statistics = readTotals(of: element)
+        var (statistics, allStatistics) = readTotals(of: element)
+        // Before iOS 16 the totals are attributes of the workout; a statistic of the same type
+        // is preferred, and an attribute that says otherwise is reported.
+        for (attribute, type) in [("totalEnergyBurned", Self.energyType), ("totalDistance", Self.distanceType(of: short))] {
+            guard let text = element[attribute] else { continue }
+            let unitText = element[attribute + "Unit"] ?? ""
+            let written = "\(text) \(unitText)"
+            guard let number = Double(text), number.isFinite, let unit = try? Self.unit(unitText) else {
+                changes.append(ImportRefusal(
+                    line: line, field: attribute, value: written,
+                    expected: "a number and the unit of \(attribute)Unit, such as 5.2 km; dropped, the workout kept"))
+                continue
+            }
+            let total = Self.quantity(number, unit)
+            guard catalog.rules(for: type.rawValue)?.kind == .quantity else {
+                changes.append(ImportRefusal(
+                    line: line, field: attribute, value: written,
+                    expected: "a total of a type a loaded plugin registers (\(type) is not); dropped, the workout kept"))
+                continue
+            }
+            if let given = statistics[type] {
+                if let converted = try? total.converted(to: given.unit), abs(converted.value - given.value) > 0.005 * abs(given.value) + 1e-9 {
+                    changes.append(ImportRefusal(
+                        line: line, field: attribute, value: written,
+                        expected: "the total of its WorkoutStatistics of \(type), \(AppleHealthWriter.number(given.value)) \(given.unit), "
+                            + "which is kept; the attribute differs"))
+                }
+                continue
+            }
+            statistics[type] = total
+            allStatistics[type] = WorkoutStatistics(sum: total)
+        }
         let metadata = readMetadata(of: element)
-        let workout = Workout(activityType: UInt(activity.rawValue), events: kept, activities: activities, statistics: statistics)
+        var workout = Workout(activityType: UInt(activity.rawValue), events: kept, activities: activities, statistics: statistics)
             .withDefaultActivity(start: start, end: end)
+        workout.allStatistics = allStatistics
+        // Apple's own figure of the time the workout ran (pauses as Apple counts them). The
+        // dates are whole seconds and the duration keeps its fraction, so it may pass the
+        // interval by less than a second.
+        if let given = duration(element) {
+            let interval = end.timeIntervalSince(start)
+            if given.isFinite, given >= 0, given <= interval + Workout.recordedDurationSlack {
+                workout.recordedDuration = given
+            } else {
+                changes.append(ImportRefusal(
+                    line: line, field: "duration", value: "\(element["duration"] ?? "") \(element["durationUnit"] ?? "")",
+                    expected: "at most the workout's \(AppleHealthWriter.number(interval)) s from start to end; "
+                        + "dropped, the duration of its dates and events kept"))
+            }
+        }
         let sample = ImportIdentity.identified(Sample(
             type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: .workout(workout),
             sourceRevision: SourceRevision(appID: "", name: element["sourceName"] ?? element["source"] ?? "", version: element["sourceVersion"]),

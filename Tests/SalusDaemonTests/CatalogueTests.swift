@@ -57,9 +57,11 @@ struct CatalogueTests {
         "HKDataTypeIdentifierUserAnnotatedMedicationConcept": "HKDataTypeUserAnnotatedMedicationConcept",
     ]
 
-    /// Not public types, so never registered: the sleep goal is a `Record` type seen only in
-    /// exports, and cardio-fitness medications use is only an attribute of the export's `<Me>`
-    /// element. HealthKit has no API for either (the catalogue's "Export-only rows").
+    /// Not public types, so not compared with the catalogue (which gives them no kind of their
+    /// own): the sleep goal is a `Record` type seen only in exports, registered by Sleep as a
+    /// quantity in hours so that imports keep it, and cardio-fitness medications use is only an
+    /// attribute of the export's `<Me>` element. HealthKit has no API for either (the
+    /// catalogue's "Export-only rows").
     static let exportOnly: Set<String> = [
         "HKDataTypeSleepDurationGoal", "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse",
     ]

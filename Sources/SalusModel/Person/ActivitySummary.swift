@@ -34,16 +34,22 @@ public struct ActivityGoals: Hashable, Sendable, Codable {
          ("appleExerciseTime", appleExerciseTime), ("appleStandHours", appleStandHours)]
     }
 
-    /// The first goal that breaks a rule: each goal is finite and positive; stand hours at most
-    /// 24; `field` prefixes the paths (`goals`).
+    /// The move goals that may be 0: HealthKit's "not set" for the one the person's move mode does
+    /// not use (exports write `appleMoveTimeGoal="0"` for a move ring counting kilocalories).
+    public static let unsetMoveGoals: Set<String> = ["activeEnergyBurned", "appleMoveTime"]
+
+    /// The first goal that breaks a rule: each goal is finite and positive, except that a move
+    /// goal may be 0 (`unsetMoveGoals`); stand hours at most 24; `field` prefixes the paths
+    /// (`goals`).
     public func validationError(field: String) -> ValidationError? {
         guard from.isValid else {
             return ValidationError(reason: .invalidValue, field: "\(field).from", value: "\(from)", expected: "a day that exists")
         }
-        for (name, value) in fields where !(value.isFinite && value > 0) {
+        for (name, value) in fields where !(value.isFinite && (value > 0 || (value == 0 && Self.unsetMoveGoals.contains(name)))) {
+            let zeroAllowed = Self.unsetMoveGoals.contains(name)
             return ValidationError(
                 reason: value.isFinite ? .valueOutOfRange : .nonFiniteValue, field: "\(field).\(name)",
-                value: "\(value)", expected: "a positive number")
+                value: "\(value)", expected: zeroAllowed ? "a positive number, or 0 for a move goal not set" : "a positive number")
         }
         if appleStandHours > 24 {
             return ValidationError(

@@ -406,11 +406,37 @@ final class ImportRun {
             guard rest.hasPrefix(".metadata.") else { return nil }
             return (index, String(rest.dropFirst(".metadata.".count)))
         }
+        /// Statistics dropped so far, by activity index (nil: the workout's) and type: both of a
+        /// statistic's figures maps may be at fault, and it is dropped and reported once.
+        var droppedStatistics: Set<String> = []
+        /// Drops the statistic named by `rest` (`statistics.T`, `allStatistics.T`,
+        /// `activities[2].allStatistics.T`) from both figures maps; nil when `rest` names no
+        /// statistic there, false when it was dropped before.
+        func dropStatistic(_ rest: Substring) -> Bool? {
+            var rest = rest
+            var activity: Int?
+            if rest.hasPrefix("activities["), let close = rest.firstIndex(of: "]") {
+                activity = Int(rest[rest.index(rest.startIndex, offsetBy: "activities[".count)..<close])
+                guard activity != nil else { return nil }
+                rest = rest[rest.index(after: close)...].drop { $0 == "." }
+            }
+            guard let dot = rest.firstIndex(of: "."), ["statistics", "allStatistics"].contains(rest[..<dot]) else { return nil }
+            let type = TypeIdentifier(String(rest[rest.index(after: dot)...]))
+            guard droppedStatistics.insert("\(activity ?? -1)|\(type)").inserted else { return false }
+            if let activity {
+                guard workout.activities.indices.contains(activity) else { return nil }
+                let dropped = workout.activities[activity].statistics.removeValue(forKey: type) != nil
+                return workout.activities[activity].allStatistics.removeValue(forKey: type) != nil || dropped ? true : nil
+            }
+            let dropped = workout.statistics.removeValue(forKey: type) != nil
+            return workout.allStatistics.removeValue(forKey: type) != nil || dropped ? true : nil
+        }
         for error in errors {
             let done: String
             if error.field.hasPrefix(prefix) {
                 let rest = error.field.dropFirst(prefix.count)
-                if rest.hasPrefix("statistics."), workout.statistics.removeValue(forKey: TypeIdentifier(String(rest.dropFirst("statistics.".count)))) != nil {
+                if let dropped = dropStatistic(rest) {
+                    guard dropped else { continue }
                     done = "the statistic is dropped"
                 } else if let (index, key) = indexed(rest, "events"), workout.events.indices.contains(index),
                           workout.events[index].metadata.removeValue(forKey: key) != nil {
