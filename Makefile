@@ -36,7 +36,7 @@ build: setup
 # Only what `make run` runs: salusd, salusctl, the bundled plugins and the example apps
 # (SALUS_BUILD=run in Package.swift); the tests, salus-sync and the benchmarks are left for later.
 run-build: setup-run
-	@echo "make run: building salusd, salusctl, the plugins and the example apps (a first build takes about 13 minutes on 2 cores; later ones seconds)" >&2
+	@echo "make run: building salusd, salusctl, the plugins and the example apps (a first build takes about 5 minutes on 2 cores; later ones seconds)" >&2
 	SALUS_BUILD=run $(SWIFT) build $(BUILD_FLAGS)
 
 # The bundled plugins, gathered in one folder for --plugins-dir.
