@@ -92,6 +92,9 @@ package final class SyncEngine: Sendable {
         /// Types followed once and left out now, by identifier, with the anchor after which their
         /// changes are not on the server.
         var unfollowed: [String: UInt64] = [:]
+        /// Types owed a backfill that the app could not read when the session started: the
+        /// access watch starts a new session once it may.
+        var waiting: Set<SampleType> = []
         /// The record on the server (`salus.feeds.access`) was read into this memory.
         var restored = false
 
@@ -480,8 +483,11 @@ package final class SyncEngine: Sendable {
     /// here and again by the feed is applied twice to the same effect (rows are upserted,
     /// tombstones kept once). The status shows each backfill, sent of owed.
     ///
-    /// A type the app may not read now (withdrawn, or not yet answered by the owner) stays owed:
-    /// the store would show none of its samples, and the backfill must not end on nothing.
+    /// A type the app may not read now stays owed: withdrawn, not answered by the owner, or (with
+    /// the inbox, which asks to write every type) not allowed to be written, the sign an app has
+    /// of a denial, since a denied read looks like no data. The store would show none of its
+    /// samples, and the backfill must not end on nothing; the access watch starts a new session
+    /// when the owner grants it.
     func backfill(mirror: PostgresMirror, store: HealthStore, state initial: FeedState) async throws -> FeedState {
         var state = initial
         let pending = access.withLock { $0.backfill }
@@ -489,8 +495,10 @@ package final class SyncEngine: Sendable {
         for (type, from) in pending.sorted(by: { ($0.value, $0.key.identifier.rawValue) < ($1.value, $1.key.identifier.rawValue) }) {
             let withdrawn = access.withLock { $0.withdrawnAfter[type] != nil }
             let asking = try await store.statusForAuthorizationRequest(toShare: [], read: [type])
-            if withdrawn || asking == .shouldRequest {
+            let sharing = try await store.authorizationStatus(for: type)
+            if withdrawn || !Self.mayRead(asking: asking, sharing: sharing, inbox: options.inbox) {
                 logger.notice("a type owed a backfill may not be read yet; it stays owed", metadata: ["type": "\(type.identifier.rawValue)"])
+                access.withLock { _ = $0.waiting.insert(type) }
                 continue
             }
             readable.append((type, from))
@@ -554,6 +562,12 @@ package final class SyncEngine: Sendable {
         return state
     }
 
+    /// Whether the app can tell it may read a type: answered by the owner, and, when it asked to
+    /// write it too (`inbox`), allowed to (a read alone is never disclosed).
+    static func mayRead(asking: AuthorizationRequestStatus, sharing: SharingAuthorizationStatus, inbox: Bool) -> Bool {
+        asking != .shouldRequest && (!inbox || sharing == .sharingAuthorized)
+    }
+
     /// The most changes counted for a lag or a backfill; beyond it, "more than".
     static let countLimit = 100_000
 
@@ -595,6 +609,10 @@ package final class SyncEngine: Sendable {
                         grantedAgain.append(type.identifier.rawValue)
                     }
                     if sharing == .sharingAuthorized { memory.grantedAt[type] = anchorNow }
+                    if memory.waiting.contains(type), Self.mayRead(asking: asking, sharing: sharing, inbox: options.inbox) {
+                        memory.waiting.remove(type)
+                        grantedAgain.append(type.identifier.rawValue)
+                    }
                     return false
                 }
                 if revokedNow { revoked.append(type.identifier.rawValue) }

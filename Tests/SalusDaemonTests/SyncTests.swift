@@ -532,6 +532,38 @@ struct SyncTests {
         await app.close()
     }
 
+    @Test("a type added to --types while the owner denies it stays owed, and is sent from the start of its history once granted")
+    func typeAddedWhileDenied() async throws {
+        let setup = try await S.grantedStore()
+        let (server, daemon, owner, app) = (setup.server, setup.daemon, setup.owner, setup.app)
+        let massID = S.bodyMass.identifier.rawValue
+        try await Authz.grant(owner, "org.example.pedometer", massID, read: nil, share: .granted)
+        try await Authz.grant(owner, S.syncApp, massID, read: .denied, share: .denied)
+        let kilogram = try SalusUnit(parsing: "kg")
+        let masses = try await app.save((0..<3).map { index in
+            .quantity(.bodyMass, Quantity(value: 70 + Double(index), unit: kilogram), start: Date(timeIntervalSince1970: 1_780_000_000 + Double(index) * 86_400))
+        })
+        let (_, first) = S.start(daemon, server, options: S.options([S.steps]))
+        try await S.waitForMirror(daemon, server)
+        first.cancel()
+        _ = try? await first.value
+
+        // Body mass added while the owner denies it: nothing of it can be read, and it stays owed.
+        let (engine, second) = S.start(daemon, server, options: S.options([S.steps, S.bodyMass]))
+        defer { second.cancel() }
+        try await S.waitUntil("the engine to be live", timeout: .seconds(20)) {
+            (engine.currentStatus.phase == .live, "\(engine.currentStatus.phase)")
+        }
+        let later = try await app.save(S.steps(1, from: 500))
+        try await S.waitForRows(later, on: server, sentBy: engine)
+        #expect(try await server.sampleUUIDs().isDisjoint(with: masses.map(\.uuid)))
+
+        try await Authz.grant(owner, S.syncApp, massID, read: .granted, share: .granted)
+        try await S.waitForRows(masses, on: server, sentBy: engine)
+        await app.close()
+        await owner.close()
+    }
+
     @Test("a type left out of --types keeps its rows as they were; added back, what changed meanwhile is sent, deletions included")
     func typeLeftOutThenBack() async throws {
         async let serverStart = SyncPostgresServer.start()
