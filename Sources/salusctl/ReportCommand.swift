@@ -226,7 +226,7 @@ struct Report: AdminCommand {
                 } : []
             entries.append(WorkoutEntry(
                 start: sample.startDate, end: sample.endDate, activity: WorkoutText.name(workout.activityType, registry),
-                duration: workout.activeDuration(from: sample.startDate, to: sample.endDate),
+                duration: workout.duration(from: sample.startDate, to: sample.endDate),
                 figures: WorkoutFigureText.figures(WorkoutFigureText.merged(workout.allStatistics, saved: workout.statistics)), activities: activities, route: routePoints, routeMeters: meters))
         }
         return entries

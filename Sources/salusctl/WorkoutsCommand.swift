@@ -67,7 +67,7 @@ struct WorkoutsList: AdminCommand {
             guard case .workout(let workout) = sample.value else { continue }
             rows.append([
                 sample.startDate.formatted(WorkoutText.localDate), WorkoutText.name(workout.activityType, registry),
-                WorkoutText.duration(workout.activeDuration(from: sample.startDate, to: sample.endDate)),
+                WorkoutText.duration(workout.duration(from: sample.startDate, to: sample.endDate)),
                 workout.activities.map { WorkoutText.name($0.activityType, registry) }.joined(separator: ", "),
                 sample.sourceRevision.appID, sample.uuid.uuidString.lowercased(),
             ])
@@ -122,7 +122,8 @@ struct WorkoutsShow: AdminCommand {
             print(WorkoutText.json(object))
             return
         }
-        let total = workout.activeDuration(from: sample.startDate, to: sample.endDate)
+        // The duration the device recorded when the workout kept one (an import's), else the events'.
+        let total = workout.duration(from: sample.startDate, to: sample.endDate)
         print("\(WorkoutText.name(workout.activityType, registry)) workout \(sample.uuid.uuidString.lowercased())")
         print("  \(sample.startDate.formatted(WorkoutText.localDate)) – \(sample.endDate.formatted(WorkoutText.localDate)), "
               + "\(WorkoutText.duration(total)) excluding pauses, from \(sample.sourceRevision.appID)")
@@ -338,7 +339,7 @@ enum WorkoutText {
             "activityTypeName": name(workout.activityType, registry),
             "startDate": sample.startDate.formatted(format),
             "endDate": sample.endDate.formatted(format),
-            "duration": workout.activeDuration(from: sample.startDate, to: sample.endDate),
+            "duration": workout.duration(from: sample.startDate, to: sample.endDate),
             "sourceAppID": sample.sourceRevision.appID,
             "activities": workout.activities.map { activity -> [String: Any] in
                 let end = activity.endDate ?? sample.endDate

@@ -115,6 +115,31 @@ struct WorkoutsCommandTests {
         _ = try await daemon.stop()
     }
 
+    @Test("list and show give the duration a workout's device recorded (an imported run's, Apple's figure), not the one its events give")
+    func recordedDuration() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let store = try await DaemonClients.store(daemon, Self.app)
+        // 40 minutes from start to end, a pause of 446 s in the events, 31:30 by the device.
+        var workout = Workout(
+            activityType: WorkoutActivityType.running,
+            events: [WorkoutEvent(.pause, startDate: Self.at(600)), WorkoutEvent(.resume, startDate: Self.at(1046))])
+        workout.recordedDuration = 1890
+        let run = Sample(
+            type: TypeIdentifier(rawValue: SampleType.workout.description), startDate: Self.start, endDate: Self.at(2400),
+            value: .workout(workout), sourceRevision: Sample.unsavedSource)
+        let uuid = try await store.save([run])[0].uuid.uuidString.lowercased()
+
+        let list = try await Self.salusctl(daemon, ["workouts", "list", "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
+        #expect(listed.first?["duration"] as? Double == 1890, "\(list.output)")
+        let shown = try await Self.salusctl(daemon, ["workouts", "show", uuid])
+        #expect(shown.output.contains("31:30"), Comment(rawValue: shown.output))
+        let json = try await Self.salusctl(daemon, ["workouts", "show", uuid, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any] ?? [:]
+        #expect(object["duration"] as? Double == 1890, "\(json.output)")
+        _ = try await daemon.stop()
+    }
+
     @Test("show prints a workout's route in points and km; route --gpx writes it as GPX")
     func route() async throws {
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
