@@ -121,6 +121,43 @@ struct ImportOwnExportTests {
         await server.stop()
     }
 
+    @Test("two routes whose files share a name (exports before names held the whole UUID) each take their own file, in order; none is already there")
+    func routeFilesSharingAName() async throws {
+        let server = try await ServerHarness.start()
+        let owner = try await server.owner()
+        func workout(_ start: String, _ end: String) -> String {
+            """
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Runs" startDate="2026-11-21 \(start) +0000" endDate="2026-11-21 \(end) +0000">
+              <WorkoutRoute sourceName="Runs" startDate="2026-11-21 \(start) +0000" endDate="2026-11-21 \(end) +0000">
+               <FileReference path="/workout-routes/route_2026-11-21_8.33am_01a21e16.gpx"/>
+              </WorkoutRoute>
+             </Workout>
+            """
+        }
+        let xml = Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_GB">
+            \(workout("08:33:20", "09:03:20"))
+            \(workout("08:33:40", "09:03:40"))
+            </HealthData>
+            """.utf8)
+        func gpx(_ longitude: Double) -> Data {
+            GPX.write([
+                RouteLocation(timestamp: Self.morning.addingTimeInterval(60), latitude: 47, longitude: longitude),
+                RouteLocation(timestamp: Self.morning.addingTimeInterval(1700), latitude: 47.01, longitude: longitude),
+            ], name: "Route")
+        }
+        // The zip held two entries of one name; salusctl sends each, one after the other.
+        let path = "workout-routes/route_2026-11-21_8.33am_01a21e16.gpx"
+        let report = try await ImportServiceTests.importExport(owner, xml, sideFiles: [(path, gpx(8.5)), (path, gpx(8.6))])
+        #expect(report.problems.isEmpty && report.notImported.isEmpty, "\(report)")
+        #expect(report.saved == 4 && report.keptExisting == 0, "\(report)")
+        let routes = try await ImportServiceTests.routes(owner)
+        #expect(Set(routes.compactMap { $0.1.first?.longitude }) == [8.5, 8.6], "\(routes.map(\.1))")
+        await owner.close()
+        await server.stop()
+    }
+
     @Test("two routes of one minute, each its workout's, import into an empty store as two routes saved, none already there")
     func routesOfOneMinute() async throws {
         let source = try await ServerHarness.start(openAuthorization: true)

@@ -202,6 +202,9 @@ final class ImportRun {
     var routesOfPending: [SourceRevision: [Int: [ImportedRoute]]] = [:]
     /// The uses of side files not arrived yet, by path.
     var awaitingFiles: [String: [SideFileUse]] = [:]
+    /// The last file of each path that served one use while others still wait for that path
+    /// (nil: it was above the size limit); they take it if no other file of the path arrives.
+    var lastOfPath: [String: Data?] = [:]
     /// The route files of workouts that were refused (`noteRoutesOfRefused`).
     var filesOfRefusedWorkouts: Set<String> = []
     /// The save running while the next batch is read: each source's samples with the store's
@@ -483,11 +486,15 @@ final class ImportRun {
         }
     }
 
-    /// A side file has arrived (nil: it was above the size limit): every use waiting for it is
-    /// served, then what that added is saved.
+    /// A side file has arrived (nil: it was above the size limit): the uses waiting for it are
+    /// served, then what that added is saved. Several uses of one path take one file each, in
+    /// the order they were read, while files of that path keep arriving: a zip written before
+    /// exported names held the whole UUID has two entries of one name for two routes of one
+    /// minute, and salusctl sends both. Uses left when no more arrive take the last
+    /// (`missingFiles`): Apple may name one file twice.
     func receive(_ path: String, data: Data?) async throws {
         read.sideFiles += 1
-        guard let uses = awaitingFiles.removeValue(forKey: path) else {
+        guard var uses = awaitingFiles.removeValue(forKey: path) else {
             if path.hasPrefix("electrocardiograms/"), path.lowercased().hasSuffix(".csv") {
                 // Electrocardiograms are files of their own, named by no element.
                 report.elements["electrocardiograms/*.csv", default: 0] += 1
@@ -514,47 +521,62 @@ final class ImportRun {
             }
             return
         }
-        for use in uses {
-            switch use {
-            case .route(let route, let workout):
-                guard let data else {
-                    problem(
-                        ImportRefusal(
-                            line: route.line, field: "FileReference.path", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
-                            expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
-                        element: "WorkoutRoute")
-                    continue
-                }
-                do {
-                    let locations = try GPX.read(data)
-                    add(mapper.routeSample(route, locations: locations, workout: workout), line: route.line, name: "WorkoutRoute")
-                } catch {
-                    problem(
-                        ImportRefusal(line: route.line, field: "FileReference.path", value: path, expected: "a GPX 1.1 route: \(error)"),
-                        element: "WorkoutRoute")
-                }
-            case .clinicalRecord(let element):
-                guard let data else {
-                    problem(
-                        ImportRefusal(
-                            line: element.line, field: "resourceFilePath", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
-                            expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
-                        element: element.name)
-                    continue
-                }
-                do {
-                    add(try mapper.clinicalRecord(element, fhir: data), element: element)
-                } catch {
-                    problem(error, element: element.name)
-                }
-            }
+        if uses.count > 1 {
+            awaitingFiles[path] = Array(uses.dropFirst())
+            lastOfPath[path] = data
+            uses = [uses[0]]
+        } else {
+            lastOfPath[path] = nil
         }
+        for use in uses { serve(use, path: path, data: data) }
         try await flush(force: false)
     }
 
-    /// Reports every use whose side file never arrived.
+    /// Serves one use of a side file with the file's bytes (nil: above the size limit).
+    func serve(_ use: SideFileUse, path: String, data: Data?) {
+        switch use {
+        case .route(let route, let workout):
+            guard let data else {
+                problem(
+                    ImportRefusal(
+                        line: route.line, field: "FileReference.path", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
+                        expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
+                    element: "WorkoutRoute")
+                return
+            }
+            do {
+                let locations = try GPX.read(data)
+                add(mapper.routeSample(route, locations: locations, workout: workout), line: route.line, name: "WorkoutRoute")
+            } catch {
+                problem(
+                    ImportRefusal(line: route.line, field: "FileReference.path", value: path, expected: "a GPX 1.1 route: \(error)"),
+                    element: "WorkoutRoute")
+            }
+        case .clinicalRecord(let element):
+            guard let data else {
+                problem(
+                    ImportRefusal(
+                        line: element.line, field: "resourceFilePath", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
+                        expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
+                    element: element.name)
+                return
+            }
+            do {
+                add(try mapper.clinicalRecord(element, fhir: data), element: element)
+            } catch {
+                problem(error, element: element.name)
+            }
+        }
+    }
+
+    /// Serves the uses left waiting for a path whose file served others (`receive`) with its
+    /// last file, and reports every use whose side file never arrived.
     func missingFiles() {
         for (path, uses) in awaitingFiles.sorted(by: { $0.key < $1.key }) {
+            if let last = lastOfPath[path] {
+                for use in uses { serve(use, path: path, data: last) }
+                continue
+            }
             for use in uses {
                 switch use {
                 case .route(let route, _):
@@ -573,6 +595,7 @@ final class ImportRun {
             }
         }
         awaitingFiles = [:]
+        lastOfPath = [:]
     }
 
     func problem(_ refusal: ImportRefusal, element: String) {
