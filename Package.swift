@@ -138,7 +138,7 @@ let package = Package(
             name: "SalusServer",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
-                "SalusStatistics", "SalusImport", "SalusDocuments", "CSalusMalloc",
+                "SalusStatistics", "SalusImport", "SalusDocuments", "CSalusMalloc", "CSalusPeer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,6 +147,8 @@ let package = Package(
 
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not export.
         .target(name: "CSalusMalloc"),
+        // pidfds and namespace ioctls, to identify a sandboxed app from its process.
+        .target(name: "CSalusPeer"),
 
         // The Swift client library for apps.
         .target(

@@ -109,7 +109,8 @@ package final class RPCServer: Sendable {
         listener: ListenerInfo,
         permissions: mode_t = 0o600,
         groupID: gid_t? = nil,
-        admission: Admission? = nil
+        admission: Admission? = nil,
+        identification: PeerIdentification? = nil
     ) async throws {
         try UnixSocketFile.prepare(path: path)
         let channel = try await ServerBootstrap(group: group)
@@ -117,7 +118,7 @@ package final class RPCServer: Sendable {
             // client's connect fails with EAGAIN, which it sees as UNAVAILABLE.
             .serverChannelOption(.backlog, value: 1024)
             .childChannelInitializer { channel in
-                self.initialize(channel: channel, router: router, listener: listener, admission: admission)
+                self.initialize(channel: channel, router: router, listener: listener, admission: admission, identification: identification)
             }
             .bind(unixDomainSocketPath: path)
             .get()
@@ -142,11 +143,12 @@ package final class RPCServer: Sendable {
         boundSocket descriptor: CInt,
         router: RPCRouter,
         listener: ListenerInfo,
-        admission: Admission? = nil
+        admission: Admission? = nil,
+        identification: PeerIdentification? = nil
     ) async throws {
         let channel = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in
-                self.initialize(channel: channel, router: router, listener: listener, admission: admission)
+                self.initialize(channel: channel, router: router, listener: listener, admission: admission, identification: identification)
             }
             .withBoundSocket(descriptor)
             .get()
@@ -169,15 +171,24 @@ package final class RPCServer: Sendable {
             .get()
     }
 
-    private func initialize(channel: any Channel, router: RPCRouter, listener: ListenerInfo, admission: Admission?) -> EventLoopFuture<Void> {
-        PeerCredentials.read(from: channel).flatMapErrorThrowing { _ in .current }.flatMapThrowing { peer in
+    private func initialize(
+        channel: any Channel, router: RPCRouter, listener: ListenerInfo, admission: Admission?,
+        identification: PeerIdentification? = nil
+    ) -> EventLoopFuture<Void> {
+        PeerCredentials.read(from: channel).flatMapErrorThrowing { _ in .current }.flatMap { peer -> EventLoopFuture<(PeerCredentials, [String: String])> in
+            guard let identification, admission?(peer) == nil else { return channel.eventLoop.makeSucceededFuture((peer, [:])) }
+            return PeerFacts.read(from: channel, credentials: peer).map { facts in
+                defer { if let pidfd = facts.pidfd { close(pidfd) } }
+                return (peer, identification(facts))
+            }
+        }.flatMapThrowing { peer, identity in
             let id: UInt64? = self.state.withLock { state in
                 guard !state.shuttingDown else { return nil }
                 state.nextConnectionID += 1
                 return state.nextConnectionID
             }
             guard let id else { throw ChannelError.ioOnClosedChannel }
-            let context = ConnectionContext(id: id, peer: peer, listener: listener)
+            let context = ConnectionContext(id: id, peer: peer, listener: listener, identity: identity)
             let connection = ServerConnection(
                 channel: channel, context: context, router: router, configuration: self.configuration,
                 logger: self.logger, refusal: admission?(peer), ledger: self.ledger, runningHandlers: self.runningHandlers

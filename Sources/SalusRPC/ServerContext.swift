@@ -26,12 +26,15 @@ package final class ConnectionContext: Sendable {
     /// The peer's credentials, read at accept.
     package let peer: PeerCredentials
     package let listener: ListenerInfo
+    /// What the listener's ``PeerIdentification`` found at accept (empty without one).
+    package let identity: [String: String]
     private let hello = Mutex<HelloInfo?>(nil)
 
-    init(id: UInt64, peer: PeerCredentials, listener: ListenerInfo) {
+    init(id: UInt64, peer: PeerCredentials, listener: ListenerInfo, identity: [String: String] = [:]) {
         self.id = id
         self.peer = peer
         self.listener = listener
+        self.identity = identity
     }
 
     /// What the client said in Hello, if it called it.

@@ -171,6 +171,11 @@ package final class SalusServices: Sendable {
             accounting: .shared(declaredAppIDs: configuration.developmentMode))
     }
 
+    /// How the shared app socket knows a peer from its sandbox (Flatpak), once at accept.
+    package var appIdentification: PeerIdentification {
+        PeerIdentifier.identification(logger: logger)
+    }
+
     /// The listener of the owner's admin socket: every caller is the owner.
     package static let adminListener = ListenerInfo(label: "admin", accounting: .owner)
 

@@ -75,9 +75,20 @@ enum ConsentCalls {
         }
     }
 
+    /// How the app of a request was identified, as the owner reads it after its id: nothing
+    /// for its own socket (salusctl launch), else how, and whether that is only a claim.
+    static func identityNote(_ identity: String) -> String {
+        switch identity {
+        case "", "launcher", "owner": ""
+        case "flatpak": ", identified by its Flatpak sandbox"
+        case "unverified": ", unverified"
+        default: ", identified by \(identity)"
+        }
+    }
+
     /// A pending request as the owner reads it.
     static func describe(_ request: Salus_V1_ConsentRequest) -> String {
-        var lines = ["request \(request.id): \(request.appName) (\(request.appID)\(request.identity == "unverified" ? ", unverified" : ""))"]
+        var lines = ["request \(request.id): \(request.appName) (\(request.appID)\(Self.identityNote(request.identity)))"]
         if !request.read.isEmpty {
             lines.append("  wants to read:  \(request.read.joined(separator: ", "))")
             lines.append("  because: \(request.readUsage)")

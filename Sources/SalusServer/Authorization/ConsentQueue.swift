@@ -68,7 +68,7 @@ package final class ConsentQueue: Sendable {
                         + "answer (the limit, Limits.max_pending_requests_per_app); wait for them to be answered"))
             }
             let request = PendingRequest(
-                id: "r\(state.nextRequest)", appID: caller.appID, identity: caller.isVerified ? "launcher" : "unverified",
+                id: "r\(state.nextRequest)", appID: caller.appID, identity: caller.isVerified ? caller.appIDSource.rawValue : "unverified",
                 share: share, read: read, objectType: objectType, objects: objects, created: Date())
             state.nextRequest += 1
             state.pending[request.id] = request

@@ -31,7 +31,9 @@ package struct ListenerService: Service {
         let configuration = services.configuration
         let server = services.server
         if let activated = configuration.activatedSockets {
-            try await server.listen(boundSocket: activated.app, router: services.appRouter, listener: services.appListener)
+            try await server.listen(
+                boundSocket: activated.app, router: services.appRouter, listener: services.appListener,
+                identification: services.appIdentification)
             try await server.listen(
                 boundSocket: activated.admin, router: services.adminRouter, listener: SalusServices.adminListener,
                 admission: services.adminAdmission
@@ -44,7 +46,8 @@ package struct ListenerService: Service {
                 router: services.appRouter,
                 listener: services.appListener,
                 permissions: configuration.appSocketPermissions,
-                groupID: configuration.socketGroup
+                groupID: configuration.socketGroup,
+                identification: services.appIdentification
             )
             try await server.listen(
                 unixSocketPath: configuration.adminSocketPath,

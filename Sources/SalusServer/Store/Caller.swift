@@ -13,6 +13,9 @@ package struct Caller: Sendable, Hashable {
     package enum AppIDSource: String, Sendable, Hashable {
         /// The connection came through a socket the daemon made for this app (trusted).
         case launcher
+        /// The peer runs in a Flatpak sandbox whose `/.flatpak-info` names the app (trusted:
+        /// the sandbox is made by Flatpak, outside the app's reach).
+        case flatpak
         /// The client declared it in Hello (unverified).
         case selfDeclared
         /// The owner's admin socket.
@@ -40,6 +43,13 @@ package struct Caller: Sendable, Hashable {
     /// The listener attribute that carries the app id of an app's own socket (`salusctl launch`).
     package static let launchedAppAttribute = "app-id"
 
+    /// The connection identity (``PeerIdentifier``) that carries the app id of a sandboxed peer.
+    static let sandboxAppAttribute = "sandbox-app-id"
+    /// The connection identity that says how the sandboxed peer was known (an ``AppIDSource``).
+    static let identityAttribute = "identified-by"
+    /// The connection identity that says why a peer that looked sandboxed was not identified.
+    static let identityRefusalAttribute = "identity-refusal"
+
     /// The caller of a call: the admin socket's owner, the app of the per-app socket the
     /// connection came through, or (only on a development daemon's app socket, whose listener
     /// carries `developmentAttribute`) the app id declared in Hello, marked unverified.
@@ -53,6 +63,18 @@ package struct Caller: Sendable, Hashable {
         let version = hello.flatMap { $0.clientVersion.isEmpty ? nil : $0.clientVersion }
         if let launched = context.connection.listener.attributes[launchedAppAttribute], !launched.isEmpty {
             return Caller(peer: context.peer, appID: launched, appIDSource: .launcher, appName: name ?? launched, appVersion: version)
+        }
+        let identity = context.connection.identity
+        if let sandboxed = identity[sandboxAppAttribute], let source = identity[identityAttribute].flatMap(AppIDSource.init(rawValue:)) {
+            return Caller(peer: context.peer, appID: sandboxed, appIDSource: source, appName: name ?? sandboxed, appVersion: version)
+        }
+        if let refusal = identity[identityRefusalAttribute] {
+            throw RPCError(
+                code: .unauthenticated,
+                message: "this connection's sandbox does not identify an app: \(refusal)",
+                reason: .unauthenticated,
+                field: "sandbox", value: refusal, expected: "a Flatpak sandbox whose /.flatpak-info names a valid app id, or the app's own socket (salusctl launch --app ID)"
+            )
         }
         if developmentMode, let hello, !hello.declaredAppID.isEmpty {
             return Caller(peer: context.peer, appID: hello.declaredAppID, appIDSource: .selfDeclared, appName: name ?? hello.declaredAppID, appVersion: version)
