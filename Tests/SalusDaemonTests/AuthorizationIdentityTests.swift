@@ -62,6 +62,45 @@ struct AuthorizationIdentityTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("salusctl launch --sandbox: the app reaches its own socket and its calls work, never the admin socket, another app's socket or salus.sqlite")
+    func sandboxedLaunch() async throws {
+        try #require(DaemonHarness.findExecutable("bwrap") != nil, "bubblewrap is not installed (scripts/setup installs it)")
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
+        let owner = try await Authz.owner(daemon)
+        for app in ["org.example.walker", "org.example.weekly"] { try await Authz.register(owner, app) }
+        try await Authz.grant(owner, "org.example.walker", Authz.steps, read: .granted, share: .granted)
+        try await Authz.grant(owner, "org.example.weekly", Authz.steps, read: .granted, share: nil)
+        // Another app's socket exists, and holds a walk.
+        let other = try await DaemonHarness.run(
+            Self.salusctl, ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.walker", "--", "/bin/sh", "-c", "echo \"$SALUS_SOCKET\""],
+            timeout: .seconds(60))
+        let otherSocket = other.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let walker = try await Authz.app(daemon, "org.example.walker", socket: otherSocket)
+        _ = try await Authz.save(walker, [Authz.sample(value: 3210, start: 1_700_000_000_000_000)])
+        await walker.close()
+
+        let report = DaemonHarness.binary("WeeklyReport").path
+        let database = daemon.dataDirectory.appendingPathComponent("salus.sqlite").path
+        let script = """
+            for path in "$1" "$2" "$3" "$4"; do
+              if [ -e "$path" ] || (exec 3<"$path") 2>/dev/null; then echo "reachable: $path"; fi
+            done
+            echo "socket: $SALUS_SOCKET"
+            exec "$5" once --anchor-file /tmp/anchor --time-zone UTC
+            """
+        let result = try await DaemonHarness.run(
+            Self.salusctl,
+            ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.weekly", "--sandbox", "--ro-bind", report,
+             "--", "/bin/sh", "-c", script, "sh", daemon.adminSocketPath, otherSocket, database, daemon.dataDirectory.path, report],
+            timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.output)\ndaemon:\n\(daemon.output)")
+        #expect(!result.output.contains("reachable:"), "\(result.output)")
+        #expect(result.output.contains("socket: /run/user/\(getuid())/salus/salus.sock"), "\(result.output)")
+        #expect(result.output.contains("\"steps\":3210"), "\(result.output)")
+        await owner.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("the admin socket refuses another uid with PERMISSION_DENIED, even when the file lets it connect")
     func otherUID() async throws {
         guard getuid() == 0, let setpriv = DaemonHarness.findExecutable("setpriv") else { return }
