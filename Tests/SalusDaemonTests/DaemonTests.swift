@@ -151,6 +151,22 @@ struct DaemonTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("a first start with the bundled plugins prints the ready banner after one line at most: plugin loads, migrations and checks are debug lines")
+    func bannerFirst() async throws {
+        let daemon = try await DaemonHarness.start(bundledPlugins: true)
+        let before = try #require(daemon.output.components(separatedBy: "salusd 0.1.0 ready").first)
+        let lines = before.split(separator: "\n")
+        // A new store says once that its schema was made; nothing else comes before the banner.
+        #expect(lines.count <= 1, "\(lines.count) lines before the banner: \(before)")
+        #expect(!before.contains("plugin loaded") && !before.contains("database checked"), "\(before)")
+        #expect(try await daemon.stop() == 0)
+        // A second start of the same store prints nothing at all before it.
+        let again = try await DaemonHarness.start(arguments: ["--data-dir", daemon.dataDirectory.path], bundledPlugins: true)
+        let second = try #require(again.output.components(separatedBy: "salusd 0.1.0 ready").first)
+        #expect(second.split(separator: "\n").isEmpty, "\(second)")
+        #expect(try await again.stop() == 0)
+    }
+
     @Test("bad flags get a message naming the flag and the value")
     func badFlags() async throws {
         let result = try await DaemonHarness.run(DaemonHarness.binary("salusd"), ["--log-level", "loud"], timeout: .seconds(60))
