@@ -169,3 +169,38 @@ struct SandboxIdentityTests {
         return nil
     }
 }
+
+/// The names a desktop gives its apps, read in one place each.
+@Suite("Desktop app names")
+struct DesktopAppNameTests {
+    @Test("snapd's AppArmor labels: snap.NAME.APP (enforce) is a snap app; hooks, unconfined and complain mode are not")
+    func snapLabels() {
+        #expect(SnapLabel(label: "snap.spotify.spotify (enforce)") == SnapLabel(label: "snap.spotify.spotify (enforce)\n"))
+        let firefox = SnapLabel(label: "snap.firefox.geckodriver (enforce)")
+        #expect(firefox?.snap == "firefox" && firefox?.app == "geckodriver")
+        #expect(SnapLabel(label: "snap.code-insiders.code-insiders (enforce)")?.snap == "code-insiders")
+        for label in ["unconfined", "snap.firefox.hook.configure (enforce)", "snap.firefox.firefox (complain)",
+                      "/usr/bin/man (enforce)", "snap..firefox (enforce)", "snap.Firefox.firefox (enforce)", ""] {
+            #expect(SnapLabel(label: label) == nil, "\(label)")
+        }
+    }
+
+    @Test("/proc/PID/cgroup of apps started by GNOME, KDE and Flatpak names launcher and app id; a terminal's shell is no app")
+    func systemdScopes() {
+        let gnome = SystemdScope(cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Calculator-12641.scope\n")
+        #expect(gnome == SystemdScope(launcher: "gnome", appID: "org.gnome.Calculator"))
+        let kde = SystemdScope(cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-org.kde.konsole-8b3c7f1a9e6d4c1f8a2b5d0e7c9f1a3b.scope\n")
+        #expect(kde == SystemdScope(launcher: nil, appID: "org.kde.konsole"))
+        let escaped = SystemdScope(cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.example.my\\x2dapp-2201.scope\n")
+        #expect(escaped?.appID == "org.example.my-app")
+        let service = SystemdScope(cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-org.gnome.Evolution\\x2dalarm\\x2dnotify@autostart.service\n")
+        #expect(service == SystemdScope(launcher: nil, appID: "org.gnome.Evolution-alarm-notify"))
+        let v1 = SystemdScope(cgroup: "12:pids:/user.slice\n1:name=systemd:/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.mozilla.firefox-41563.scope\n")
+        #expect(v1 == SystemdScope(launcher: "flatpak", appID: "org.mozilla.firefox"))
+        for text in ["0::/user.slice/user-1000.slice/session-2.scope\n",
+                     "0::/user.slice/user-1000.slice/user@1000.service/app.slice/vte-spawn-5f1c.scope\n",
+                     "0::/\n", "", "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-a-b-c-1.scope\n"] {
+            #expect(SystemdScope(cgroup: text) == nil, "\(text)")
+        }
+    }
+}
