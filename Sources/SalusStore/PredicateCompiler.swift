@@ -116,8 +116,8 @@ package struct PredicateCompiler {
                 value = try quantity.doubleValue(for: unit)
             } catch {
                 throw StoreError.invalid(
-                    "\(field).unit", value: "\(quantity.unit) (\(quantity.unit.dimension))",
-                    expected: "a unit of \(unit.dimension), like \(type)'s canonical unit \(unit)")
+                    "\(field).unit", value: "\(quantity.unit)",
+                    expected: "a unit of \(unit.dimension), like \(type)'s canonical unit \(unit), not one of \(quantity.unit.dimension)")
             }
             arguments.append(.real(value))
             return "coalesce(r.value \(comparison.sql) ?, 0)"

@@ -118,7 +118,7 @@ struct ValidatorTests {
         #expect(registry.check(Self.quantity(heartRate, 230, "count/min")) == nil, "unusual, possible")
         #expect(registry.check(Self.quantity(heartRate, 900, "count/min"))?.contains("expected a value in (0, 10) count/s, the possible range") == true)
         #expect(registry.check(Self.quantity(heartRate, -1, "count/min")) != nil)
-        #expect(registry.check(Self.quantity(heartRate, 70, "kg"))?.contains("sample.quantity.unit: got \"kg\" (mass); expected a unit of") == true)
+        #expect(registry.check(Self.quantity(heartRate, 70, "kg"))?.contains("sample.quantity.unit: got kg; expected a unit of") == true)
         #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierBodyTemperature", 104, "degF")) == nil, "40 °C: fever")
         #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierBodyTemperature", 150, "degC")) != nil)
         #expect(registry.check(Self.quantity("HKQuantityTypeIdentifierStepCount", -5, "count")) != nil)

@@ -98,8 +98,9 @@ extension TypeCatalog {
         guard let unit = rules.canonicalUnit else { return quantity.value }
         guard let value = try? quantity.doubleValue(for: unit) else {
             errors.append(ValidationError(
-                reason: .invalidUnit, field: "\(path()).unit", value: "\"\(quantity.unit)\" (\(quantity.unit.dimension))",
-                expected: "a unit of \(unit.dimension), like \(rules.identifier)'s canonical unit \(unit)"))
+                reason: .invalidUnit, field: "\(path()).unit", value: "\(quantity.unit)",
+                expected: "a unit of \(unit.dimension), like \(rules.identifier)'s canonical unit \(unit), "
+                    + "not one of \(quantity.unit.dimension)"))
             return nil
         }
         if let bounds = rules.bounds, !bounds.contains(value) {
@@ -261,8 +262,8 @@ extension TypeCatalog {
             }
             if let unit = definition.unit, case .quantity(let quantity) = value, !quantity.unit.isCompatible(with: unit) {
                 errors.append(ValidationError(
-                    reason: .invalidUnit, field: field(), value: "\(quantity) (\(quantity.unit.dimension))",
-                    expected: "a unit of \(unit.dimension), like \(unit)"))
+                    reason: .invalidUnit, field: field(), value: "\(quantity)",
+                    expected: "a unit of \(unit.dimension), like \(unit), not one of \(quantity.unit.dimension)"))
             }
         }
         return errors

@@ -298,8 +298,8 @@ enum Validation {
         guard lap.unit.isCompatible(with: .meter) else {
             return [
                 ValidationError(
-                    reason: .invalidUnit, field: field, value: "\(lap) (\(lap.unit.dimension))",
-                    expected: "a length, like 25 m or 25 yd")
+                    reason: .invalidUnit, field: field, value: "\(lap)",
+                    expected: "a length, like 25 m or 25 yd, not one of \(lap.unit.dimension)")
             ]
         }
         guard lap.value.isFinite else { return finite(lap.value, at: "\(field).value") }
