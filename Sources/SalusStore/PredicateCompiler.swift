@@ -329,7 +329,7 @@ package struct PredicateCompiler {
             case .tombstones:
                 return "NULL"
             case .samples:
-                guard let computed = Self.statisticSQL(statistic, style: style, from: "r.start_us", to: "r.end_us", closed: true)
+                guard let computed = Self.statisticSQL(statistic, style: style, from: "r.start_us", to: "r.end_us", closed: "1")
                 else { return "0" }
                 // Computed from the associated samples; without any, the total the save gave.
                 arguments += [.text(quantityType.rawValue), .text(quantityType.rawValue), .integer(Int64(statistic.rawValue)), .real(value)]
@@ -351,7 +351,11 @@ package struct PredicateCompiler {
             }
             if let statistic = activity.statistic {
                 let (style, value) = try statisticTarget(statistic, field: "\(field).statistic")
-                if let computed = Self.statisticSQL(statistic.statistic, style: style, from: "a.start_us", to: "a.end_us", closed: false) {
+                // An activity that ends with the workout counts a point sample at that end, as
+                // the served figure does (WorkoutFigures.completing).
+                if let computed = Self.statisticSQL(
+                    statistic.statistic, style: style, from: "a.start_us", to: "a.end_us", closed: "a.end_us = r.end_us")
+                {
                     tests.append("coalesce(\(computed) \(statistic.comparison.sql) ?, 0)")
                     activityArguments += [.text(statistic.quantityType.rawValue), .real(value)]
                 } else {
@@ -396,15 +400,17 @@ package struct PredicateCompiler {
         }
     }
 
-    /// A scalar subquery computing `statistic` over `from`..<`to` (`...to` when `closed`) from
+    /// A scalar subquery computing `statistic` over `from`..<`to` (`...to` where the SQL condition
+    /// `closed` holds: "1" for a workout, which counts a point sample at its own end) from
     /// the quantity samples of one type (its identifier the one bound parameter) saved by the
     /// workout's app (`r.app_ref`), pro-rated as `WorkoutFigures` does (docs/workouts.md): NULL
     /// when no sample counts; nil when the type's style does not allow the statistic (sum for
     /// cumulative types; average, minimum, maximum for discrete ones).
     package static func statisticSQL(
-        _ statistic: WorkoutStatistic, style: AggregationStyle, from: String, to: String, closed: Bool
+        _ statistic: WorkoutStatistic, style: AggregationStyle, from: String, to: String, closed: String
     ) -> String? {
-        let fraction = "(CASE WHEN q.end_us = q.start_us THEN (CASE WHEN q.start_us >= \(from) AND q.start_us \(closed ? "<=" : "<") \(to) "
+        let fraction = "(CASE WHEN q.end_us = q.start_us THEN (CASE WHEN q.start_us >= \(from) "
+            + "AND (q.start_us < \(to) OR (q.start_us = \(to) AND \(closed))) "
             + "THEN 1.0 ELSE 0.0 END) ELSE max(0, min(q.end_us, \(to)) - max(q.start_us, \(from))) * 1.0 / (q.end_us - q.start_us) END)"
         let aggregate: String
         switch (statistic, style.isCumulative) {

@@ -84,6 +84,38 @@ struct WorkoutServiceTests {
         #expect(try Self.bpm(after.allStatistics[heartRate]?.minimum) == 171)
     }
 
+    @Test("A statistic predicate over the run's activity counts a heart rate at the workout's end, as the served figure does")
+    func activityStatisticAtTheEnd() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.run", name: "Run")
+        _ = try await store.save(Self.workout(Workout(activityType: WorkoutActivityType.running), duration: 1200))
+        // 170 mid-run and 180 at the workout's own end: the run is served at 175.
+        _ = try await store.save([
+            .quantity(.heartRate, Quantity(value: 170, unit: Self.perMinute), start: Self.at(600)),
+            .quantity(.heartRate, Quantity(value: 180, unit: Self.perMinute), start: Self.at(1200)),
+        ])
+        let heartRate = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRate")
+        let served = try #require(try await Self.workouts(store).first)
+        let average = try #require(try Self.bpm(served.activities[0].allStatistics[heartRate]?.average))
+        #expect(average == 175)
+        #expect(try Self.bpm(served.allStatistics[heartRate]?.average) == 175)
+        func matches(_ predicate: SamplePredicate) async throws -> Bool {
+            try await SampleQueryDescriptor(type: .workout, predicate: predicate).result(for: store).count == 1
+        }
+        for (comparison, bpm, expected) in [
+            (ComparisonOperator.greaterThan, average - 0.5, true), (.lessThan, average + 0.5, true), (.greaterThan, average + 0.5, false),
+        ] {
+            let quantity = Quantity(value: bpm, unit: Self.perMinute)
+            #expect(try await matches(.workoutActivityStatistic(37, heartRate, .average, comparison, quantity)) == expected,
+                    "activity average \(comparison) \(bpm)")
+            #expect(try await matches(.workoutStatistic(heartRate, .average, comparison, quantity)) == expected,
+                    "workout average \(comparison) \(bpm)")
+        }
+        #expect(try await matches(.workoutActivityStatistic(
+            37, heartRate, .maximum, .equal, Quantity(value: 180, unit: Self.perMinute))))
+        await server.stop()
+    }
+
     @Test("A refused workout names the field and value and saves nothing")
     func refusal() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)

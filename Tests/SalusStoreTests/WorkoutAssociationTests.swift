@@ -65,7 +65,7 @@ struct WorkoutAssociationTests {
         _ = try await temporary.store.save([Fixtures.quantity(1)], source: Fixtures.app)
         let database = try Database(path: temporary.directory.appendingPathComponent("salus.sqlite").path)
         defer { database.close() }
-        let computed = try #require(PredicateCompiler.statisticSQL(statistic, style: style, from: "r.start_us", to: "r.end_us", closed: true))
+        let computed = try #require(PredicateCompiler.statisticSQL(statistic, style: style, from: "r.start_us", to: "r.end_us", closed: "1"))
         let plan = try RouteStoreTests.plan(database, "SELECT r.id FROM samples r WHERE r.type_id = 1 AND \(computed) > 0")
         #expect(plan.contains("SEARCH q USING INDEX samples_type_start (type_id=? AND start_us>? AND start_us<?)"), "\(plan)")
         #expect(!plan.contains("samples_app_type") && !plan.contains("q USING INDEX samples_type_end") && !plan.contains("SCAN q"), "\(plan)")
