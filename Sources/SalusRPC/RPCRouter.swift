@@ -137,6 +137,14 @@ package struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
     package func writeSerialized(_ buffer: ByteBuffer) async throws {
         try await stream.send(buffer)
     }
+
+    /// Waits until the stream may send one more message (a credit, room in the outbound buffer)
+    /// and keeps that credit for the next write. A handler calls it before reading what it will
+    /// send, so that a reader that grants nothing holds back the database, not memory
+    /// (docs/protocol.md section 7). Throws when the call has ended.
+    package func waitUntilSendable() async throws {
+        try await stream.reserveCredit()
+    }
 }
 
 /// The request messages of a client-streaming or bidirectional call.

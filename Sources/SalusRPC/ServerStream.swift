@@ -47,6 +47,8 @@ final class ServerStream: Sendable {
         var deadline: Scheduled<Void>?
         var window: ReceiveWindow?
         var inboundClosed = false
+        /// A credit taken by ``reserveCredit()`` and not yet used by ``send(_:)``.
+        var heldCredit = false
     }
 
     private let state: Mutex<State>
@@ -152,13 +154,30 @@ final class ServerStream: Sendable {
 
     // MARK: Outbound
 
-    /// Sends one Data frame, waiting for credit and for room in the outbound buffer.
+    /// Waits for a credit and for room in the outbound buffer, and keeps the credit for the next
+    /// ``send(_:)``; a second call before that send waits for nothing more.
+    func reserveCredit() async throws {
+        if isFinished { throw CancellationError() }
+        if !state.withLock({ $0.heldCredit }) {
+            try await outbound.acquire()
+            state.withLock { $0.heldCredit = true }
+        }
+        try await connection.writability.waitUntilWritable()
+        if isFinished { throw CancellationError() }
+    }
+
+    /// Sends one Data frame, waiting for credit (unless ``reserveCredit()`` holds one) and for
+    /// room in the outbound buffer.
     func send(_ payload: ByteBuffer) async throws {
         if isFinished { throw CancellationError() }
         if payload.readableBytes > WireLimits.maxFramePayload {
             throw RPCError.oversizedMessage(bytes: payload.readableBytes, what: "stream message")
         }
-        try await outbound.acquire()
+        let held = state.withLock { state -> Bool in
+            defer { state.heldCredit = false }
+            return state.heldCredit
+        }
+        if !held { try await outbound.acquire() }
         try await connection.writability.waitUntilWritable()
         if isFinished { throw CancellationError() }
         // Counted until the socket has taken it: a client that never reads holds at most the

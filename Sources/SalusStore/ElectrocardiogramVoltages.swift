@@ -1,5 +1,6 @@
 import Foundation
 import SalusModel
+import Synchronization
 
 /// An electrocardiogram's voltages in `electrocardiogram_voltages` (migration 6): blocks of
 /// `size` voltages, numbered from 0, each packed as 20 little-endian bytes per voltage.
@@ -85,11 +86,14 @@ package struct ElectrocardiogramVoltagePages: AsyncSequence, Sendable {
     let readers: ReaderPool
     /// The electrocardiogram sample's UUID.
     package let uuid: UUID
+    /// Counts each block read from the database (the store's, for tests and diagnostics).
+    let blockReads: VoltageBlockReads
 
     /// The iterator.
     package struct AsyncIterator: AsyncIteratorProtocol {
         let readers: ReaderPool
         let uuid: UUID
+        let blockReads: VoltageBlockReads
         var nextBlock: Int64 = 0
         var finished = false
 
@@ -98,6 +102,7 @@ package struct ElectrocardiogramVoltagePages: AsyncSequence, Sendable {
             guard !finished else { return nil }
             try Task.checkCancellation()
             let (uuid, block) = (self.uuid, nextBlock)
+            blockReads.count.add(1, ordering: .relaxed)
             let bytes = try await readers.run { database -> [UInt8]? in
                 let statement = try database.prepare(
                     "SELECT v.measurements FROM electrocardiogram_voltages v "
@@ -122,7 +127,7 @@ package struct ElectrocardiogramVoltagePages: AsyncSequence, Sendable {
 
     /// Makes an iterator that starts at the first voltage.
     package func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(readers: readers, uuid: uuid)
+        AsyncIterator(readers: readers, uuid: uuid, blockReads: blockReads)
     }
 
     /// Every voltage, gathered into one array; for small results and tests.
@@ -131,4 +136,9 @@ package struct ElectrocardiogramVoltagePages: AsyncSequence, Sendable {
         for try await chunk in self { all += chunk.voltages }
         return all
     }
+}
+
+/// The voltage blocks a store has read from its database, over every stream.
+final class VoltageBlockReads: Sendable {
+    let count = Atomic<Int>(0)
 }

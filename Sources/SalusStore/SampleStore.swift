@@ -381,8 +381,13 @@ package final class SampleStore: Sendable {
     /// The store does not know who asks: check first that the caller may read the sample.
     package func electrocardiogramVoltages(of uuid: UUID) throws -> ElectrocardiogramVoltagePages {
         try checkOpen()
-        return ElectrocardiogramVoltagePages(readers: readers, uuid: uuid)
+        return ElectrocardiogramVoltagePages(readers: readers, uuid: uuid, blockReads: voltageBlockReads)
     }
+
+    /// Voltage blocks read from the database since the store opened, by every stream (for tests
+    /// and diagnostics: a stream reads a block only when it may send it).
+    package var electrocardiogramBlocksRead: Int { voltageBlockReads.count.load(ordering: .relaxed) }
+    private let voltageBlockReads = VoltageBlockReads()
 
     /// The commits from now on, as an asynchronous sequence of events (changed types and the
     /// anchor after the commit).

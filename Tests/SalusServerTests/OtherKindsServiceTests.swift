@@ -153,6 +153,38 @@ struct OtherKindsServiceTests {
         await server.stop()
     }
 
+    @Test("a voltage stream whose reader grants no credit reads no further block from the database")
+    func voltagesReadOnlyWithCredit() async throws {
+        let server = try await Self.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.ecg")
+        // More blocks than the initial window, so that the window runs out before the end.
+        let window = RPCServer.Configuration().initialWindow
+        let blocks = window + 6
+        let voltages = (0..<(blocks * 1024)).map {
+            ElectrocardiogramVoltage(timeSinceSampleStart: Double($0) / 1024, microvolts: Double($0 % 100))
+        }
+        let uuid = try await store.save(Sample.electrocardiogram(
+            Electrocardiogram(classification: .sinusRhythm, samplingFrequency: 1024, voltages: voltages),
+            start: Self.morning, end: Self.morning.addingTimeInterval(Double(blocks)))).uuid
+        var request = Salus_V1_ElectrocardiogramVoltageQueryRequest()
+        request.uuid = WireUUID.bytes(uuid)
+        let before = server.services.store.electrocardiogramBlocksRead
+        // Started and never read: the client grants nothing after the first window.
+        let stream = try store.client.serverStreaming(
+            SalusMethods.Store.queryElectrocardiogramVoltages, request: request,
+            responseType: Salus_V1_ElectrocardiogramVoltageBatch.self)
+        try await waitUntil("the first window is read") { server.services.store.electrocardiogramBlocksRead - before >= window }
+        // Time for a read ahead of the credit to show, if there were one.
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(server.services.store.electrocardiogramBlocksRead - before == window)
+        // Reading grants credit: the rest follows, whole.
+        var firstIndexes: [UInt64] = []
+        for try await batch in stream { firstIndexes.append(batch.firstIndex) }
+        #expect(firstIndexes == (0..<blocks).map { UInt64($0 * 1024) })
+        await store.close()
+        await server.stop()
+    }
+
     @Test("reading an ECG and its voltages needs read permission for its type; a denied reader gets what an unknown UUID gets")
     func perTypeReadAuthorization() async throws {
         let server = try await Self.start()

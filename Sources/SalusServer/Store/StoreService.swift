@@ -459,7 +459,11 @@ package struct StoreService: Sendable {
         _ = try await authorization.readableSample(
             uuid, of: .electrocardiogram, named: "an electrocardiogram", in: store, caller: caller)
         try await storeCall {
-            for try await chunk in try store.electrocardiogramVoltages(of: uuid) {
+            var chunks = try store.electrocardiogramVoltages(of: uuid).makeAsyncIterator()
+            // The credit first, then the read: a reader that grants nothing holds back SQLite.
+            while true {
+                try await writer.waitUntilSendable()
+                guard let chunk = try await chunks.next() else { break }
                 var batch = Salus_V1_ElectrocardiogramVoltageBatch()
                 batch.firstIndex = UInt64(chunk.firstIndex)
                 batch.voltages = chunk.voltages.map(\.wire)
