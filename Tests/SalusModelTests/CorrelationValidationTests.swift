@@ -132,7 +132,8 @@ struct CorrelationValidationTests {
         let unit = try Self.refusal(wrongUnit)
         #expect(unit.reason == .invalidUnit)
         #expect(unit.field == "samples[0].correlation.objects[1].quantity.unit")
-        #expect(unit.value == "\"count\" (dimensionless)")
+        #expect(unit.value == "count")
+        #expect(unit.expected.contains("not one of dimensionless"), "\(unit.expected)")
 
         let outOfRange = try Self.refusal(Self.bloodPressure(120, 0))
         #expect(outOfRange.reason == .valueOutOfRange)

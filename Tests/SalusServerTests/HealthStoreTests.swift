@@ -166,7 +166,7 @@ struct HealthStoreTests {
         let wrongUnit = Sample.quantity(.stepCount, Quantity(value: 1, unit: .meter), start: Self.night)
         let unitError = await #expect(throws: SalusError.self) { try await store.save(wrongUnit) }
         #expect(unitError?.field?.hasPrefix("samples[0].quantity") == true)
-        #expect(unitError?.message.contains("\"m\"") == true, "\(String(describing: unitError))")
+        #expect(unitError?.value == "m" && unitError?.message.contains("not one of length") == true, "\(String(describing: unitError))")
 
         let badValue = Sample.category(.sleepAnalysis, value: 42, start: Self.night, end: Self.night.addingTimeInterval(60))
         let valueError = await #expect(throws: SalusError.self) { try await store.save(badValue) }

@@ -173,7 +173,7 @@ struct OtherKindsServiceTests {
         let stream = try store.client.serverStreaming(
             SalusMethods.Store.queryElectrocardiogramVoltages, request: request,
             responseType: Salus_V1_ElectrocardiogramVoltageBatch.self)
-        try await waitUntil("the first window is read") { server.services.store.electrocardiogramBlocksRead - before >= window }
+        try await waitUntil(timeout: .seconds(60), "the first window is read") { server.services.store.electrocardiogramBlocksRead - before >= window }
         // Time for a read ahead of the credit to show, if there were one.
         try await Task.sleep(for: .milliseconds(150))
         #expect(server.services.store.electrocardiogramBlocksRead - before == window)

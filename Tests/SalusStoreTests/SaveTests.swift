@@ -91,7 +91,7 @@ struct SaveTests {
             value: "a category value"),
         RefusedCase(
             name: "unit of the wrong dimension", sample: Fixtures.quantity(Fixtures.steps, 1, "m"),
-            field: "samples[1].quantity.unit", value: "\"m\" (length)"),
+            field: "samples[1].quantity.unit", value: "m"),
         RefusedCase(
             name: "value out of range", sample: Fixtures.quantity(Fixtures.heartRate, 500, "count/min"),
             field: "samples[1].quantity.value", value: "500 count/min"),
