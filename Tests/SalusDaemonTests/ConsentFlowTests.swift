@@ -112,7 +112,9 @@ struct ConsentFlowTests {
         _ = try await Self.pendingRequest(daemon)
         let start = ContinuousClock.now
         #expect(try await daemon.stop() == 0)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // It stops (a waiting request does not hold it for ever); 30 s leaves room for a
+        // machine running the whole suite on two cores.
+        #expect(ContinuousClock.now - start < .seconds(30))
         let diary = try await waiting.value
         #expect(diary.status != 0, "the waiting app learns the daemon went away: \(diary.output)")
     }

@@ -138,7 +138,8 @@ struct SandboxIdentityTests {
         defer { sandbox.send(SIGKILL); sandbox.waitUntilExit() }
         // bwrap's child (the sleep) is the process to look at; wait until it runs in its root.
         var inner: pid_t?
-        for _ in 0..<200 where inner == nil {
+        let deadline = ContinuousClock.now + .seconds(30)  // bwrap starts slowly on a loaded machine
+        while inner == nil, ContinuousClock.now < deadline {
             inner = Self.sandboxedChild(of: sandbox.processIdentifier)
             if inner == nil { try await Task.sleep(for: .milliseconds(10)) }
         }
