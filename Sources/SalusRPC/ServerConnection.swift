@@ -32,12 +32,6 @@ final class ServerConnection: FrameConnection {
     let executor: EventLoopExecutor
     /// Whether a flush of Data frames written on the event loop is already scheduled.
     private let flushScheduled = Mutex(false)
-    /// Bytes of client messages queued for handlers and not yet read, over every stream, and
-    /// whether reading the socket is paused for them (``inboundQueued(_:)``).
-    private let unreadInbound = Mutex<(bytes: Int, paused: Bool)>((0, false))
-    /// Bytes of client messages a connection may hold unread by their handlers before the
-    /// server stops reading its socket; it reads again once half of them are read.
-    static let maxUnreadInboundBytes = 8 << 20
 
     private struct State {
         var streams: [UInt32: ServerStream] = [:]
@@ -436,47 +430,6 @@ final class ServerConnection: FrameConnection {
         if let encoded = try? encodeMessage(response) {
             write(Frame(streamID: streamID, type: .response, payload: encoded))
         }
-    }
-
-    // MARK: Unread client messages, bounded in bytes
-
-    /// A client message of `bytes` was queued for its handler (event loop). Past
-    /// `maxUnreadInboundBytes` the socket is read no more until handlers have read
-    /// half of it: windows count messages, and 64 messages of 1 MiB must not queue for one slow
-    /// upload (docs/protocol.md sections 7 and 18). The peer's writes then wait in its socket.
-    func inboundQueued(_ bytes: Int) {
-        let limit = Self.maxUnreadInboundBytes
-        let pause = unreadInbound.withLock { state -> Bool in
-            state.bytes += bytes
-            guard !state.paused, state.bytes > limit else { return false }
-            state.paused = true
-            return true
-        }
-        if pause { applyReadPause() }
-    }
-
-    /// Handlers read (or a finished stream dropped) `bytes` of queued client messages.
-    func inboundRead(_ bytes: Int) {
-        guard bytes > 0 else { return }
-        let limit = Self.maxUnreadInboundBytes
-        let resume = unreadInbound.withLock { state -> Bool in
-            state.bytes -= bytes
-            guard state.paused, state.bytes <= limit / 2 else { return false }
-            state.paused = false
-            return true
-        }
-        if resume { applyReadPause() }
-    }
-
-    /// Sets the channel's reading to what the count says, on the event loop (pauses and resumes
-    /// decided on different threads are applied in order of the state, not of their calls).
-    private func applyReadPause() {
-        guard channel.eventLoop.inEventLoop else {
-            channel.eventLoop.execute { self.applyReadPause() }
-            return
-        }
-        let paused = unreadInbound.withLock { $0.paused }
-        channel.setOption(ChannelOptions.autoRead, value: !paused).whenFailure { _ in }
     }
 
     // MARK: Lifecycle

@@ -49,8 +49,6 @@ final class ServerStream: Sendable {
         var inboundClosed = false
         /// A credit taken by ``reserveCredit()`` and not yet used by ``send(_:)``.
         var heldCredit = false
-        /// Bytes of client messages queued for the handler and not yet read.
-        var unreadBytes = 0
     }
 
     private let state: Mutex<State>
@@ -116,9 +114,6 @@ final class ServerStream: Sendable {
                 fail(error)
                 return
             }
-            let bytes = frame.payload.readableBytes
-            state.withLock { $0.unreadBytes += bytes }
-            connection.inboundQueued(bytes)
             if let count = inbound.push(frame.payload), count > inboundLimit {
                 fail(RPCError(
                     code: .resourceExhausted,
@@ -148,13 +143,10 @@ final class ServerStream: Sendable {
         let message = try await inbound.next()
         if let message {
             budget.release(message.readableBytes)
-            let (grant, read): (Int, Int) = state.withLock { state in
-                let read = min(message.readableBytes, state.unreadBytes)
-                state.unreadBytes -= read
-                guard !state.finished else { return (0, read) }
-                return (state.window?.consume() ?? 0, read)
+            let grant: Int = state.withLock { state in
+                guard !state.finished else { return 0 }
+                return state.window?.consume() ?? 0
             }
-            connection.inboundRead(read)
             if grant > 0 { connection.sendWindowUpdate(streamID: id, credits: grant) }
         }
         return message
@@ -238,15 +230,12 @@ final class ServerStream: Sendable {
     }
 
     private func finish(_ response: Salus_V1_Response) {
-        let ending: (task: Task<Void, Never>?, deadline: Scheduled<Void>?, unread: Int)? = state.withLock { state in
+        let ending: (task: Task<Void, Never>?, deadline: Scheduled<Void>?)? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
-            // What the handler will never read now leaves the connection's count.
-            defer { state.unreadBytes = 0 }
-            return (state.task, state.deadline, state.unreadBytes)
+            return (state.task, state.deadline)
         }
         guard let ending else { return }
-        connection.inboundRead(ending.unread)
         let task = ending.task
         let deadline = ending.deadline
         deadline?.cancel()
