@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
-// Salus: a health-data platform for Linux. Dependencies point one way:
-// SalusModel ← SalusProto ← SalusRPC / SalusStore ← SalusServer ← salusd.
+// Salus: a health-data platform for Linux. SalusModel (the domain) and SalusProto (generated from
+// Protos/) depend on no target here; SalusWire converts between them; salusd runs SalusServer, apps
+// link SalusKit. Every target with its dependencies: docs/architecture.md (scripts/check-architecture).
 import Foundation
 import PackageDescription
 
