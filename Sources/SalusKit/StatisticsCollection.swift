@@ -14,7 +14,7 @@ public struct StatisticsCollection: Hashable, Sendable {
     /// The intervals the query computed, in order, without gaps.
     let computed: [Statistics]
     /// The interval grid, for intervals outside the computed range.
-    let grid: CollectionGrid
+    let grid: IntervalGrid
     /// The quantity type.
     let type: SampleType
     /// The unit of empty intervals outside the computed range.
@@ -22,7 +22,7 @@ public struct StatisticsCollection: Hashable, Sendable {
     /// Where each computed interval starts, by position.
     let positions: [Date: Int]
 
-    init(statistics: [Statistics], grid: CollectionGrid, type: SampleType, unit: SalusUnit) {
+    init(statistics: [Statistics], grid: IntervalGrid, type: SampleType, unit: SalusUnit) {
         computed = statistics
         self.grid = grid
         self.type = type
@@ -77,30 +77,12 @@ public struct StatisticsCollection: Hashable, Sendable {
     }
 }
 
-/// The length of a collection's intervals, read from HealthKit-style `intervalComponents`.
-struct CollectionInterval: Hashable, Sendable {
-    /// A unit of interval length.
-    enum Unit: String, Hashable, Sendable {
-        case second, minute, hour, day, week, month
-
-        var wire: Salus_V1_IntervalUnit {
-            switch self {
-            case .second: .second
-            case .minute: .minute
-            case .hour: .hour
-            case .day: .day
-            case .week: .week
-            case .month: .month
-            }
-        }
-    }
-
-    /// How many units (at least 1).
-    var count: Int
-    var unit: Unit
-
+/// The length of a collection's intervals, read from HealthKit-style `intervalComponents`: the
+/// daemon's ``StatisticsInterval`` (SalusModel), with its limits, so SalusKit refuses before
+/// sending what the daemon would refuse.
+enum CollectionInterval {
     /// The components an interval may be given in, with the unit each stands for.
-    static let accepted: [(name: String, component: Calendar.Component, unit: Unit)] = [
+    static let accepted: [(name: String, component: Calendar.Component, unit: StatisticsInterval.Unit)] = [
         ("second", .second, .second), ("minute", .minute, .minute), ("hour", .hour, .hour), ("day", .day, .day),
         ("weekOfYear", .weekOfYear, .week), ("weekOfMonth", .weekOfMonth, .week), ("month", .month, .month),
     ]
@@ -113,96 +95,47 @@ struct CollectionInterval: Hashable, Sendable {
 
     static let field = "intervalComponents"
     static let expectation =
-        "exactly one of second, minute, hour, day, weekOfYear (or weekOfMonth) or month, set to a whole number from 1 to \(UInt32.max), such as DateComponents(day: 1)"
+        "exactly one of second, minute, hour, day, weekOfYear (or weekOfMonth) or month, set to a whole number from 1 up to 100 years of it, such as DateComponents(day: 1)"
 
     /// The interval `components` describe; throws ``SalusError/Code/invalidArgument`` naming
     /// `intervalComponents`, the components given and what was expected.
-    init(_ components: DateComponents) throws(SalusError) {
-        let given = Self.accepted.compactMap { entry in components.value(for: entry.component).map { (entry, $0) } }
-        let refused = Self.refused.compactMap { entry in components.value(for: entry.component).map { (entry.name, $0) } }
-        let text = (given.map { "\($0.0.name): \($0.1)" } + refused.map { "\($0.0): \($0.1)" }).joined(separator: ", ")
-        func failure(_ problem: String) -> SalusError {
+    static func interval(_ components: DateComponents) throws(SalusError) -> StatisticsInterval {
+        let given = accepted.compactMap { entry in components.value(for: entry.component).map { (entry, $0) } }
+        let refusedGiven = refused.compactMap { entry in components.value(for: entry.component).map { (entry.name, $0) } }
+        let text = (given.map { "\($0.0.name): \($0.1)" } + refusedGiven.map { "\($0.0): \($0.1)" }).joined(separator: ", ")
+        func failure(_ problem: String, expected: String = expectation) -> SalusError {
             SalusError(
                 code: .invalidArgument,
-                message: "\(Self.field): \(text.isEmpty ? "(no component)" : text) \(problem); expected \(Self.expectation)",
-                field: Self.field, value: text.isEmpty ? "(no component)" : text, expected: Self.expectation
+                message: "\(field): \(text.isEmpty ? "(no component)" : text) \(problem); expected \(expected)",
+                field: field, value: text.isEmpty ? "(no component)" : text, expected: expected
             )
         }
-        if let (name, _) = refused.first {
+        if let (name, _) = refusedGiven.first {
             let hint = name == "year" ? " (for years, use month: 12)" : ""
             throw failure("has \(name), which is not an interval length\(hint)")
         }
         guard given.count == 1, let (entry, value) = given.first else {
             throw failure(given.isEmpty ? "gives no interval length" : "gives \(given.count) interval lengths")
         }
-        guard value >= 1, value <= Int(UInt32.max) else {
+        guard value >= 1 else {
             throw failure("is not a positive count")
         }
-        count = value
-        unit = entry.unit
-    }
-
-    init(count: Int, unit: Unit) {
-        self.count = count
-        self.unit = unit
+        guard value <= entry.unit.maximumCount, let interval = try? StatisticsInterval(value, entry.unit) else {
+            throw failure("is longer than 100 years", expected: entry.unit.limit)
+        }
+        return interval
     }
 }
 
-/// The intervals of a collection: interval `k` starts at the anchor plus `k` intervals (`k` may
-/// be negative), computed from the anchor each time. Seconds, minutes and hours are absolute
-/// lengths; days, weeks and months keep the anchor's wall-clock time in the calendar's time zone.
-/// The daemon computes the same grid (docs/statistics.md, "Collections").
-struct CollectionGrid: Hashable, Sendable {
-    var anchor: Date
-    var interval: CollectionInterval
-    var calendar: Calendar
-
-    /// The start of interval `index` (0 starts at the anchor).
-    func start(ofInterval index: Int) -> Date {
-        let count = interval.count
-        switch interval.unit {
-        case .second: return anchor.addingTimeInterval(Double(index * count))
-        case .minute: return anchor.addingTimeInterval(Double(index * count * 60))
-        case .hour: return anchor.addingTimeInterval(Double(index * count * 3600))
-        case .day: return calendar.date(byAdding: .day, value: index * count, to: anchor) ?? anchor
-        case .week: return calendar.date(byAdding: .day, value: index * count * 7, to: anchor) ?? anchor
-        case .month: return calendar.date(byAdding: .month, value: index * count, to: anchor) ?? anchor
+extension StatisticsInterval.Unit {
+    var wire: Salus_V1_IntervalUnit {
+        switch self {
+        case .second: .second
+        case .minute: .minute
+        case .hour: .hour
+        case .day: .day
+        case .week: .week
+        case .month: .month
         }
-    }
-
-    /// The index of the interval containing `date`.
-    func index(containing date: Date) -> Int {
-        let seconds: Double
-        switch interval.unit {
-        case .second: seconds = 1
-        case .minute: seconds = 60
-        case .hour: seconds = 3600
-        case .day: seconds = 86_400
-        case .week: seconds = 7 * 86_400
-        case .month: seconds = 30.436875 * 86_400
-        }
-        let approximate = date.timeIntervalSince(anchor) / seconds / Double(interval.count)
-        var index = Int(approximate.rounded(.down))
-        while start(ofInterval: index) > date { index -= 1 }
-        while start(ofInterval: index + 1) <= date { index += 1 }
-        return index
-    }
-
-    /// The interval containing `date`.
-    func interval(containing date: Date) -> DateInterval {
-        let index = index(containing: date)
-        return DateInterval(start: start(ofInterval: index), end: start(ofInterval: index + 1))
-    }
-
-    /// Every interval from the one containing `from` through the one containing the last
-    /// instant before `to`; the one containing `from` when `to <= from`.
-    func intervals(from: Date, to: Date) -> [DateInterval] {
-        var index = index(containing: from)
-        var result: [DateInterval] = []
-        repeat {
-            result.append(DateInterval(start: start(ofInterval: index), end: start(ofInterval: index + 1)))
-            index += 1
-        } while result[result.count - 1].end < to
-        return result
     }
 }

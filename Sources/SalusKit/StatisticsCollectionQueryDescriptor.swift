@@ -65,7 +65,7 @@ public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable {
     /// throws ``SalusError/Code/invalidArgument`` naming `intervalComponents` when they are not
     /// one positive interval length.
     package func request(from: Date, to: Date, live: Bool) throws(SalusError) -> Salus_V1_StatisticsCollectionRequest {
-        let interval = try CollectionInterval(intervalComponents)
+        let interval = try CollectionInterval.interval(intervalComponents)
         var request = Salus_V1_StatisticsCollectionRequest()
         request.type = predicate.type.identifier.rawValue
         if let predicate = predicate.predicate { request.predicate = predicate.wire }
@@ -131,15 +131,14 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator {
         do throws(SalusError) {
             let request = try descriptor.request(from: from, to: to, live: live)
-            let grid = CollectionGrid(
-                anchor: WireDate.date(request.anchorDate), interval: try CollectionInterval(descriptor.intervalComponents),
+            let grid = IntervalGrid(
+                anchor: WireDate.date(request.anchorDate), interval: try CollectionInterval.interval(descriptor.intervalComponents),
                 calendar: Self.calendar(descriptor.timeZone ?? .current))
             let batches = ResponseReader<Salus_V1_StatisticsCollectionBatch>(
                 store: store, method: SalusMethods.Statistics.queryCollection, request: request)
             return AsyncIterator(batches: batches, descriptor: descriptor, grid: grid)
         } catch {
-            let grid = CollectionGrid(
-                anchor: descriptor.anchorDate, interval: CollectionInterval(count: 1, unit: .day), calendar: Self.calendar(.current))
+            let grid = IntervalGrid(anchor: descriptor.anchorDate, interval: .day, calendar: Self.calendar(.current))
             return AsyncIterator(batches: ResponseReader(failing: error), descriptor: descriptor, grid: grid)
         }
     }
@@ -154,11 +153,11 @@ public struct StatisticsCollectionUpdates: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         var batches: ResponseReader<Salus_V1_StatisticsCollectionBatch>
         let descriptor: StatisticsCollectionQueryDescriptor
-        var grid: CollectionGrid
+        var grid: IntervalGrid
         var collection: StatisticsCollection?
         var batchIndex = 0
 
-        init(batches: ResponseReader<Salus_V1_StatisticsCollectionBatch>, descriptor: StatisticsCollectionQueryDescriptor, grid: CollectionGrid) {
+        init(batches: ResponseReader<Salus_V1_StatisticsCollectionBatch>, descriptor: StatisticsCollectionQueryDescriptor, grid: IntervalGrid) {
             self.batches = batches
             self.descriptor = descriptor
             self.grid = grid

@@ -47,7 +47,7 @@ package struct ActivitySummaryEngine: Sendable {
         let range = DateInterval(start: intervals.first!.start, end: intervals.last!.end)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let grid = IntervalGrid(anchor: range.start, interval: try StatisticsInterval(1, .day), calendar: calendar)
+        let grid = IntervalGrid(anchor: range.start, interval: .day, calendar: calendar)
 
         func sums(_ type: TypeIdentifier, unit: String) async throws -> [Double] {
             guard store.catalog.rules(for: type)?.kind == .quantity else { return Array(repeating: 0, count: days.count) }

@@ -320,7 +320,7 @@ package struct PredicateCompiler {
             arguments.append(.integer(Int64(clamping: activity)))
             return "coalesce(r.activity_type = ?, 0)"
         case .duration(let comparison, let seconds):
-            arguments.append(.integer(try Self.microseconds(seconds, field: "\(path).duration")))
+            arguments.append(.integer(try Self.microseconds(seconds, field: "\(path).duration.seconds")))
             return "((r.end_us - r.start_us) \(comparison.sql) ?)"
         case .statistic(let quantityType, let statistic, let comparison, let quantity):
             let test = WorkoutStatisticTest(quantityType, statistic, comparison, quantity)
@@ -347,7 +347,7 @@ package struct PredicateCompiler {
             }
             if let duration = activity.duration {
                 tests.append("(a.end_us - a.start_us) \(duration.comparison.sql) ?")
-                activityArguments.append(.integer(try Self.microseconds(duration.seconds, field: "\(field).duration")))
+                activityArguments.append(.integer(try Self.microseconds(duration.seconds, field: "\(field).duration.seconds")))
             }
             if let statistic = activity.statistic {
                 let (style, value) = try statisticTarget(statistic, field: "\(field).statistic")
@@ -373,13 +373,15 @@ package struct PredicateCompiler {
         }
     }
 
-    /// A compared duration in microseconds, or an invalid-argument error naming `field` when it is
-    /// not finite or past what int64 microseconds hold (`Int64(1e300 * 1e6)` would trap).
+    /// A compared duration in microseconds, or the invalid-argument error of the one duration
+    /// check (``WorkoutTest/durationMicroseconds(_:field:)``, as the wire conversion gives it)
+    /// naming `field`, the comparison's `seconds`.
     private static func microseconds(_ seconds: Double, field: String) throws(StoreError) -> Int64 {
-        guard let microseconds = StoredTime.microseconds(seconds: seconds) else {
-            throw StoreError.invalid(field, value: "\(seconds) s", expected: StoredTime.durationLimit)
+        do {
+            return try WorkoutTest.durationMicroseconds(seconds, field: field)
+        } catch {
+            throw StoreError.invalid(error.field, value: error.value, expected: error.expected, reason: error.reason)
         }
-        return microseconds
     }
 
     /// The quantity type's aggregation style and the compared value in its canonical unit, or an

@@ -14,13 +14,4 @@ enum StoredTime {
     static func date(_ microseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
     }
-
-    /// `seconds` as microseconds, rounded; nil when it is not finite or past what int64
-    /// microseconds hold (±``durationLimit``): the caller refuses it naming its field.
-    static func microseconds(seconds: Double) -> Int64? {
-        Int64(rounding: seconds * 1_000_000)
-    }
-
-    /// What ``microseconds(seconds:)`` accepts, for error messages.
-    static let durationLimit = "a finite number of seconds within ±9223372036854 (about 292,000 years: what int64 microseconds hold)"
 }

@@ -223,10 +223,7 @@ extension WorkoutTest {
     static func duration(
         _ duration: Salus_V1_DurationComparison, path: String
     ) throws(ValidationError) -> (comparison: ComparisonOperator, seconds: Double) {
-        guard duration.seconds.isFinite else {
-            throw ValidationError(
-                reason: .nonFiniteValue, field: "\(path).seconds", value: "\(duration.seconds)", expected: "a finite number")
-        }
+        _ = try WorkoutTest.durationMicroseconds(duration.seconds, field: "\(path).seconds")
         return (try ComparisonOperator(wire: duration.operator, path: "\(path).operator"), duration.seconds)
     }
 }

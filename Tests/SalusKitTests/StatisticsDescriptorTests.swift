@@ -115,7 +115,7 @@ struct StatisticsDescriptorTests {
             (DateComponents(year: 1), "year: 1", "has year, which is not an interval length (for years, use month: 12)"),
             (DateComponents(day: 1, nanosecond: 5), "day: 1, nanosecond: 5", "has nanosecond, which is not an interval length"),
             (DateComponents(weekday: 2), "weekday: 2", "has weekday, which is not an interval length"),
-            (DateComponents(minute: Int(UInt32.max) + 1), "minute: \(Int(UInt32.max) + 1)", "is not a positive count"),
+            (DateComponents(second: Int.min), "second: \(Int.min)", "is not a positive count"),
         ])
     func refusedComponents(components: DateComponents, value: String, problem: String) {
         #expect {
@@ -127,6 +127,28 @@ struct StatisticsDescriptorTests {
             #expect(error.value == value)
             #expect(error.expected?.contains("exactly one of second, minute, hour, day, weekOfYear (or weekOfMonth) or month") == true)
             #expect(error.message == "intervalComponents: \(value) \(problem); expected \(error.expected ?? "")")
+            #expect(error.statusCode == nil, "found by SalusKit, not the daemon")
+            return true
+        }
+    }
+
+    @Test(
+        "interval lengths the daemon refuses (more than 100 years of the unit) are refused by SalusKit with the daemon's limit, before anything is sent",
+        arguments: [
+            (DateComponents(day: 36_526), "day: 36526", "at most 36525 days (100 years) in one interval"),
+            (DateComponents(month: 1_201), "month: 1201", "at most 1200 months (100 years) in one interval"),
+            (DateComponents(weekOfYear: 5_219), "weekOfYear: 5219", "at most 5218 weeks (100 years) in one interval"),
+            (DateComponents(second: 3_155_760_001), "second: 3155760001", "at most 3155760000 seconds (100 years) in one interval"),
+        ])
+    func intervalLongerThanTheDaemonTakes(components: DateComponents, value: String, limit: String) {
+        #expect {
+            _ = try Self.daily(components).request(from: Self.paris(2026, 11, 16), to: Self.paris(2026, 11, 23), live: false)
+        } throws: { error in
+            guard let error = error as? SalusError else { return false }
+            #expect(error.code == .invalidArgument)
+            #expect(error.field == "intervalComponents")
+            #expect(error.value == value)
+            #expect(error.message == "intervalComponents: \(value) is longer than 100 years; expected \(limit)")
             #expect(error.statusCode == nil, "found by SalusKit, not the daemon")
             return true
         }
@@ -216,7 +238,7 @@ struct StatisticsDescriptorTests {
 
     /// Days 16 to 22 November 2026 in Paris with sums 0, 100, 200, ... (the first empty).
     static func week() throws -> StatisticsCollection {
-        let grid = CollectionGrid(anchor: paris(2026, 11, 16), interval: CollectionInterval(count: 1, unit: .day), calendar: parisCalendar)
+        let grid = IntervalGrid(anchor: paris(2026, 11, 16), interval: .day, calendar: parisCalendar)
         let days = try (16...22).map { day in
             try Statistics(
                 received: result(paris(2026, 11, day), paris(2026, 11, day + 1), sum: day == 16 ? nil : Double((day - 16) * 100)),
@@ -252,12 +274,12 @@ struct StatisticsDescriptorTests {
     @Test("days follow the time zone's wall clock across DST: 25 hours on 2025-10-26 in Paris")
     func daylightSaving() {
         let anchor = Self.paris(2025, 10, 20)
-        let grid = CollectionGrid(anchor: anchor, interval: CollectionInterval(count: 1, unit: .day), calendar: Self.parisCalendar)
+        let grid = IntervalGrid(anchor: anchor, interval: .day, calendar: Self.parisCalendar)
         let days = grid.intervals(from: Self.paris(2025, 10, 25, 12), to: Self.paris(2025, 10, 27, 1))
         #expect(days.map(\.start) == [Self.paris(2025, 10, 25), Self.paris(2025, 10, 26), Self.paris(2025, 10, 27)])
         #expect(days.map(\.duration) == [86_400, 90_000, 86_400])
         #expect(grid.index(containing: Self.paris(2025, 10, 19, 23, 59)) == -1, "intervals extend before the anchor")
-        let months = CollectionGrid(anchor: Self.paris(2026, 1, 31), interval: CollectionInterval(count: 1, unit: .month), calendar: Self.parisCalendar)
+        let months = IntervalGrid(anchor: Self.paris(2026, 1, 31), interval: .month, calendar: Self.parisCalendar)
         #expect(months.start(ofInterval: 1) == Self.paris(2026, 2, 28))
         #expect(months.start(ofInterval: 2) == Self.paris(2026, 3, 31), "computed from the anchor, not by stepping")
     }

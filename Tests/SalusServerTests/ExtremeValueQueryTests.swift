@@ -78,13 +78,13 @@ struct ExtremeValueQueryTests {
     /// Each predicate and the end of the field path its refusal names (the predicate as the app
     /// wrote it: `refusalsTellNothing` checks the path is the same for every app).
     static let outOfRange: [(predicate: Salus_V1_Predicate, field: String)] = [
-        (duration(.greaterThan, 1e300), "workout.duration: got 1e+300 s"),
-        (duration(.lessThan, -1e300), "workout.duration: got -1e+300 s"),
-        (duration(.greaterThanOrEqual, .greatestFiniteMagnitude), "workout.duration: got 1.7976931348623157e+308 s"),
+        (duration(.greaterThan, 1e300), "workout.duration.seconds: got 1e+300"),
+        (duration(.lessThan, -1e300), "workout.duration.seconds: got -1e+300"),
+        (duration(.greaterThanOrEqual, .greatestFiniteMagnitude), "workout.duration.seconds: got 1.7976931348623157e+308"),
         // Just past what microseconds in an int64 hold.
-        (duration(.equal, 9.3e12), "workout.duration: got 9300000000000.0 s"),
-        (activityDuration(.greaterThan, 1e300), "workout.activity.duration: got 1e+300 s"),
-        (activityDuration(.lessThanOrEqual, -1e300), "workout.activity.duration: got -1e+300 s"),
+        (duration(.equal, 9.3e12), "workout.duration.seconds: got 9300000000000.0"),
+        (activityDuration(.greaterThan, 1e300), "workout.activity.duration.seconds: got 1e+300"),
+        (activityDuration(.lessThanOrEqual, -1e300), "workout.activity.duration.seconds: got -1e+300"),
     ]
 
     @Test("A workout or activity duration of ±1e300 s is refused naming the field, in every query that takes a predicate")

@@ -85,8 +85,8 @@ struct ChunkTests {
         day.to = Fixture.at(24 * 60)
         #expect(try await engine.collection(day).statistics.count == 86_400)
 
-        let refused = try #require(throws: StoreError.self) { _ = try StatisticsInterval(1_201, .month) }
-        #expect(refused.field == "interval.count" && refused.message.contains("1200"))
+        let refused = try #require(throws: ValidationError.self) { _ = try StatisticsInterval(1_201, .month) }
+        #expect(refused.field == "interval.count" && refused.expected.contains("1200"))
         await store.close()
     }
 }

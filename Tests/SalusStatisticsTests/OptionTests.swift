@@ -65,7 +65,7 @@ struct OptionTests {
 
     @Test("an interval count below 1 is refused naming the field")
     func intervalCount() {
-        let error = #expect(throws: StoreError.self) { try StatisticsInterval(0, .day) }
+        let error = #expect(throws: ValidationError.self) { try StatisticsInterval(0, .day) }
         #expect(error?.field == "interval.count")
         #expect(error?.value == "0")
     }

@@ -60,15 +60,15 @@ struct ExtremePredicateTests {
         try await Self.populate(temporary.store)
         for comparison in ComparisonOperator.allCases {
             let workout = await Self.run(temporary.store, Fixtures.workout, .workoutDuration(comparison, seconds))
-            #expect(Self.refused(workout, naming: "predicate.workout.duration"), "\(comparison) \(seconds): \(workout)")
+            #expect(Self.refused(workout, naming: "predicate.workout.duration.seconds"), "\(comparison) \(seconds): \(workout)")
             let activity = await Self.run(
                 temporary.store, Fixtures.workout,
                 .workout(.activity(WorkoutActivityTest(activityType: 37, duration: (comparison, seconds)))))
-            #expect(Self.refused(activity, naming: "predicate.workout.activity.duration"), "\(comparison) \(seconds): \(activity)")
+            #expect(Self.refused(activity, naming: "predicate.workout.activity.duration.seconds"), "\(comparison) \(seconds): \(activity)")
             // Nested, the path names the node.
             let nested = await Self.run(
                 temporary.store, Fixtures.workout, .not(.or([.workoutActivityType(37), .workoutDuration(comparison, seconds)])))
-            #expect(Self.refused(nested, naming: "predicate.not.or[1].workout.duration"), "\(nested)")
+            #expect(Self.refused(nested, naming: "predicate.not.or[1].workout.duration.seconds"), "\(nested)")
         }
     }
 
@@ -85,7 +85,7 @@ struct ExtremePredicateTests {
         #expect(try await Self.run(store, Fixtures.workout, .workoutDuration(.equal, 1800)).get() == 1)
         #expect(try await Self.run(store, Fixtures.workout, .workoutDuration(.equal, 1799.9999996)).get() == 1)
         for seconds in [Double.nan, .infinity, -.infinity] {
-            #expect(Self.refused(await Self.run(store, Fixtures.workout, .workoutDuration(.greaterThan, seconds)), naming: "predicate.workout.duration"))
+            #expect(Self.refused(await Self.run(store, Fixtures.workout, .workoutDuration(.greaterThan, seconds)), naming: "predicate.workout.duration.seconds"))
         }
     }
 
