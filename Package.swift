@@ -45,6 +45,10 @@ let package = Package(
         // The domain in plain values: no I/O.
         .target(name: "SalusModel"),
 
+        // Protocol Buffers' binary format by hand, where the generated code is not used: the
+        // store's page encoder, SalusKit's page decoder, SalusPluginKit. Depends on nothing.
+        .target(name: "SalusProtoCodec"),
+
         // Code generated from Protos/ by scripts/generate-protos (committed).
         .target(
             name: "SalusProto",
@@ -81,7 +85,7 @@ let package = Package(
         .target(
             name: "SalusStore",
             dependencies: [
-                "SalusModel", "CSQLite",
+                "SalusModel", "SalusProtoCodec", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -112,8 +116,9 @@ let package = Package(
         ),
 
         // For plugin authors: manifests from Swift values, the C entry, sample decoding. Depends
-        // on nothing Swift beyond the standard library, so no Swift module is linked twice.
-        .target(name: "SalusPluginKit", dependencies: ["CSalusPlugin"]),
+        // on nothing Swift beyond the standard library and SalusProtoCodec (plain values, no
+        // state), so no module with state or run-time lookups is linked twice.
+        .target(name: "SalusPluginKit", dependencies: ["CSalusPlugin", "SalusProtoCodec"]),
 
         // The bundled plugins.
         .target(name: "SalusCore", dependencies: ["SalusPluginKit"], path: "Plugins/Core"),
@@ -155,7 +160,7 @@ let package = Package(
         .target(
             name: "SalusKit",
             dependencies: [
-                "SalusModel", "SalusProto", "SalusWire", "SalusRPC",
+                "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusProtoCodec",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -272,6 +277,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SalusModelTests", dependencies: ["SalusModel"]),
+        // The codec against SwiftProtobuf's bytes and against malformed input.
+        .testTarget(
+            name: "SalusProtoCodecTests",
+            dependencies: [
+                "SalusProtoCodec", "SalusProto", "SalusWire", "SalusModel", "SalusPluginKit",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         .testTarget(name: "SalusDocumentsTests", dependencies: ["SalusDocuments", "SalusModel"]),
         .testTarget(
             name: "SalusImportTests",

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SalusModel
 import SalusProto
+import SalusProtoCodec
 import SalusWire
 import SwiftProtobuf
 
@@ -45,7 +46,7 @@ package struct SamplePageDecoder {
         // page's array grows once or not at all.
         samples.reserveCapacity(bytes.readableBytes / 128)
         try Self.read(bytes) { reader, number, wireType, raw throws in
-            guard number == field, wireType == 2 else {
+            guard number == field, wireType == .lengthDelimited else {
                 try reader.skip(wireType)
                 return
             }
@@ -89,17 +90,17 @@ package struct SamplePageDecoder {
         var hint: UInt64 = 0
         try Self.read(bytes) { reader, number, wireType, raw throws in
             switch (number, wireType) {
-            case (1, 2):
+            case (1, .lengthDelimited):
                 let range = try reader.lengthDelimited()
                 added.append(try sample(raw, range, path: "\(path).added[\(added.count - first)]"))
-            case (2, 2):
+            case (2, .lengthDelimited):
                 let range = try reader.lengthDelimited()
                 let wire = try Salus_V1_DeletedObject(serializedBytes: Array(raw[range]))
                 deleted.append(try DeletedObject(received: wire, path: "\(path).deleted[\(deleted.count)]"))
-            case (3, 0): anchor = try reader.varint()
-            case (4, 0): complete = try reader.varint() != 0
-            case (5, 0): more = try reader.varint() != 0
-            case (6, 0): hint = try reader.varint()
+            case (3, .varint): anchor = try reader.varint()
+            case (4, .varint): complete = try reader.bool()
+            case (5, .varint): more = try reader.bool()
+            case (6, .varint): hint = try reader.varint()
             default: try reader.skip(wireType)
             }
         }
@@ -109,14 +110,15 @@ package struct SamplePageDecoder {
     }
 
     /// Calls `field` for each top-level field of `bytes` with the reader after its tag; any
-    /// failure becomes a ``SalusError`` (`malformedMessage` for bytes that do not decode).
+    /// failure becomes a ``SalusError`` (`malformedMessage` for bytes that do not decode, with
+    /// the field and byte that do not).
     private static func read(
         _ bytes: ByteBuffer,
-        _ field: (inout WireReader, Int, Int, UnsafeRawBufferPointer) throws -> Void
+        _ field: (inout ProtoReader, Int, WireType, UnsafeRawBufferPointer) throws -> Void
     ) throws(SalusError) {
         let outcome: SalusError? = bytes.withUnsafeReadableBytes { raw in
             do {
-                var reader = WireReader(raw)
+                var reader = ProtoReader(raw)
                 while let (number, wireType) = try reader.tag() {
                     try field(&reader, number, wireType, raw)
                 }
@@ -132,13 +134,15 @@ package struct SamplePageDecoder {
 
     /// The sample in `raw[range]`: read here, or through the generated code.
     private mutating func sample(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, path: @autoclosure () -> String) throws -> Sample {
-        if let sample = decode(WireReader(UnsafeRawBufferPointer(rebasing: raw[range]))) { return sample }
+        if let sample = decode(ProtoReader(UnsafeRawBufferPointer(rebasing: raw[range]), origin: range.lowerBound)) {
+            return sample
+        }
         let wire = try Salus_V1_Sample(serializedBytes: Array(raw[range]))
         return try Sample(received: wire, path: path())
     }
 
     /// A quantity or category sample read field by field; nil for anything else.
-    private mutating func decode(_ start: WireReader) -> Sample? {
+    private mutating func decode(_ start: ProtoReader) -> Sample? {
         var reader = start
         var uuid: UUID?
         var startDate: Int64 = 0
@@ -151,49 +155,49 @@ package struct SamplePageDecoder {
         do {
             while let (number, wireType) = try reader.tag() {
                 switch (number, wireType) {
-                case (1, 2):
-                    let bytes = try reader.field()
+                case (1, .lengthDelimited):
+                    let bytes = try reader.bytes()
                     guard bytes.count == 16 else { return nil }
                     var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                     withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
                     uuid = UUID(uuid: raw)
-                case (2, 2):
-                    let bytes = try reader.field()
+                case (2, .lengthDelimited):
+                    let bytes = try reader.bytes()
                     if !Self.same(bytes, lastType) {
                         lastType = Array(bytes)
                         type = TypeIdentifier(rawValue: String(decoding: bytes, as: UTF8.self))
                     }
-                case (3, 0): startDate = Int64(bitPattern: try reader.varint())
-                case (4, 0): endDate = Int64(bitPattern: try reader.varint())
-                case (5, 2):
-                    guard let quantity = try quantity(WireReader(reader.field())) else { return nil }
+                case (3, .varint): startDate = try reader.int64()
+                case (4, .varint): endDate = try reader.int64()
+                case (5, .lengthDelimited):
+                    guard let quantity = try quantity(reader.message()) else { return nil }
                     value = .quantity(quantity)
-                case (6, 2):
-                    var category = WireReader(try reader.field())
+                case (6, .lengthDelimited):
+                    var category = try reader.message()
                     var raw: Int64 = 0
                     while let (field, kind) = try category.tag() {
-                        if field == 1, kind == 0 { raw = Int64(bitPattern: try category.varint()) } else { try category.skip(kind) }
+                        if field == 1, kind == .varint { raw = try category.int64() } else { try category.skip(kind) }
                     }
                     guard let exact = Int(exactly: raw) else { return nil }
                     value = .category(exact)
-                case (10, 2):
+                case (10, .lengthDelimited):
                     sourceSeen = true
-                    let bytes = try reader.field()
-                    if lastSource.map({ !Self.same(bytes, $0) }) ?? true {
-                        lastSource = Array(bytes)
-                        source = try sourceRevision(WireReader(bytes))
+                    let message = try reader.message()
+                    if lastSource.map({ !Self.same(message.remaining, $0) }) ?? true {
+                        lastSource = Array(message.remaining)
+                        source = try sourceRevision(message)
                     }
-                case (11, 2):
+                case (11, .lengthDelimited):
                     deviceSeen = true
-                    let bytes = try reader.field()
-                    if lastDevice.map({ !Self.same(bytes, $0) }) ?? true {
-                        lastDevice = Array(bytes)
-                        device = try deviceValue(WireReader(bytes))
+                    let message = try reader.message()
+                    if lastDevice.map({ !Self.same(message.remaining, $0) }) ?? true {
+                        lastDevice = Array(message.remaining)
+                        device = try deviceValue(message)
                     }
-                case (12, 2):
-                    guard let (key, entry) = try metadataEntry(WireReader(reader.field())) else { return nil }
+                case (12, .lengthDelimited):
+                    guard let (key, entry) = try metadataEntry(reader.message()) else { return nil }
                     metadata[key] = entry
-                case (13, 0): creationDate = Int64(bitPattern: try reader.varint())
+                case (13, .varint): creationDate = try reader.int64()
                 case (5...22, _):
                     return nil  // another kind of value: the generated code reads it
                 default:
@@ -223,14 +227,14 @@ package struct SamplePageDecoder {
     }
 
     /// A `salus.v1.Quantity`; nil when its unit does not parse or its value is not finite.
-    private mutating func quantity(_ start: WireReader) throws -> Quantity? {
+    private mutating func quantity(_ start: ProtoReader) throws(ProtoDecodingError) -> Quantity? {
         var reader = start
         var value = 0.0
         var unitBytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
         while let (field, kind) = try reader.tag() {
             switch (field, kind) {
-            case (1, 1): value = Double(bitPattern: try reader.fixed64())
-            case (2, 2): unitBytes = try reader.field()
+            case (1, .fixed64): value = try reader.double()
+            case (2, .lengthDelimited): unitBytes = try reader.bytes()
             default: try reader.skip(kind)
             }
         }
@@ -243,12 +247,12 @@ package struct SamplePageDecoder {
         return unit.map { Quantity(value: value, unit: $0) }
     }
 
-    private func sourceRevision(_ start: WireReader) throws -> SourceRevision {
+    private func sourceRevision(_ start: ProtoReader) throws(ProtoDecodingError) -> SourceRevision {
         var reader = start
         var fields = ["", "", "", "", ""]
         while let (field, kind) = try reader.tag() {
-            if (1...5).contains(field), kind == 2 {
-                fields[field - 1] = String(decoding: try reader.field(), as: UTF8.self)
+            if (1...5).contains(field), kind == .lengthDelimited {
+                fields[field - 1] = try reader.string()
             } else {
                 try reader.skip(kind)
             }
@@ -259,12 +263,12 @@ package struct SamplePageDecoder {
             osVersion: optional(fields[4]))
     }
 
-    private func deviceValue(_ start: WireReader) throws -> Device {
+    private func deviceValue(_ start: ProtoReader) throws(ProtoDecodingError) -> Device {
         var reader = start
         var fields: [String?] = Array(repeating: nil, count: 8)
         while let (field, kind) = try reader.tag() {
-            if (1...8).contains(field), kind == 2 {
-                fields[field - 1] = String(decoding: try reader.field(), as: UTF8.self)
+            if (1...8).contains(field), kind == .lengthDelimited {
+                fields[field - 1] = try reader.string()
             } else {
                 try reader.skip(kind)
             }
@@ -275,24 +279,24 @@ package struct SamplePageDecoder {
     }
 
     /// One entry of the metadata map; nil when its value is missing or unreadable.
-    private mutating func metadataEntry(_ start: WireReader) throws -> (String, MetadataValue)? {
+    private mutating func metadataEntry(_ start: ProtoReader) throws(ProtoDecodingError) -> (String, MetadataValue)? {
         var reader = start
         var key = ""
         var value: MetadataValue?
         while let (field, kind) = try reader.tag() {
             switch (field, kind) {
-            case (1, 2): key = String(decoding: try reader.field(), as: UTF8.self)
-            case (2, 2):
-                var entry = WireReader(try reader.field())
+            case (1, .lengthDelimited): key = try reader.string()
+            case (2, .lengthDelimited):
+                var entry = try reader.message()
                 value = nil
                 while let (inner, innerKind) = try entry.tag() {
                     switch (inner, innerKind) {
-                    case (1, 2): value = .string(String(decoding: try entry.field(), as: UTF8.self))
-                    case (2, 1): value = .number(Double(bitPattern: try entry.fixed64()))
-                    case (3, 0): value = .bool(try entry.varint() != 0)
-                    case (4, 0): value = .date(WireDate.date(Int64(bitPattern: try entry.varint())))
-                    case (5, 2):
-                        guard let quantity = try quantity(WireReader(entry.field())) else { return nil }
+                    case (1, .lengthDelimited): value = .string(try entry.string())
+                    case (2, .fixed64): value = .number(try entry.double())
+                    case (3, .varint): value = .bool(try entry.bool())
+                    case (4, .varint): value = .date(WireDate.date(try entry.int64()))
+                    case (5, .lengthDelimited):
+                        guard let quantity = try quantity(entry.message()) else { return nil }
                         value = .quantity(quantity)
                     default: try entry.skip(innerKind)
                     }
@@ -302,77 +306,5 @@ package struct SamplePageDecoder {
         }
         guard let value else { return nil }
         return (key, value)
-    }
-}
-
-/// Reads protobuf's wire format from a buffer: tags, varints, fixed 64-bit values and
-/// length-delimited fields, failing on anything truncated.
-struct WireReader {
-    struct Truncated: Error {}
-
-    let bytes: UnsafeRawBufferPointer
-    private var position: Int
-
-    init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-        position = 0
-    }
-
-    /// The next field's number and wire type, or nil at the end.
-    mutating func tag() throws -> (Int, Int)? {
-        guard position < bytes.count else { return nil }
-        let key = try varint()
-        return (Int(truncatingIfNeeded: key >> 3), Int(key & 7))
-    }
-
-    mutating func varint() throws -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while position < bytes.count, shift < 64 {
-            let byte = bytes[position]
-            position += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
-        throw Truncated()
-    }
-
-    mutating func fixed64() throws -> UInt64 {
-        guard bytes.count - position >= 8 else { throw Truncated() }
-        var value: UInt64 = 0
-        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 8])) }
-        position += 8
-        return UInt64(littleEndian: value)
-    }
-
-    /// The range of the next length-delimited field's contents.
-    mutating func lengthDelimited() throws -> Range<Int> {
-        let length = try varint()
-        guard length <= UInt64(bytes.count - position) else { throw Truncated() }
-        let range = position..<position + Int(length)
-        position += Int(length)
-        return range
-    }
-
-    /// The next length-delimited field's contents, as a buffer over `bytes`.
-    mutating func field() throws -> UnsafeRawBufferPointer {
-        let range = try lengthDelimited()
-        return UnsafeRawBufferPointer(rebasing: bytes[range])
-    }
-
-    /// Skips a field of `wireType` whose tag was read.
-    mutating func skip(_ wireType: Int) throws {
-        switch wireType {
-        case 0: _ = try varint()
-        case 1:
-            guard bytes.count - position >= 8 else { throw Truncated() }
-            position += 8
-        case 2: _ = try lengthDelimited()
-        case 5:
-            guard bytes.count - position >= 4 else { throw Truncated() }
-            position += 4
-        default: throw Truncated()
-        }
     }
 }

@@ -1,3 +1,5 @@
+import SalusProtoCodec
+
 /// What a plugin registers: the Swift form of `salus.v1.PluginManifest`.
 ///
 /// Build it from plain values and hand it to ``PluginEntry``; ``encoded()`` produces the bytes
@@ -43,7 +45,7 @@ public struct PluginManifest: Sendable, Hashable {
 
     /// The protobuf encoding of `salus.v1.PluginManifest`.
     public func encoded() -> [UInt8] {
-        var writer = ProtoWriter()
+        var writer = ProtoBytes()
         writer.string(1, id)
         writer.string(2, name)
         writer.string(3, version)
@@ -57,7 +59,7 @@ public struct PluginManifest: Sendable, Hashable {
         for type in characteristicTypes { writer.message(6) { type.encode(into: &$0) } }
         for key in metadataKeys { writer.message(7) { key.encode(into: &$0) } }
         for identifier in validatedTypes { writer.string(8, identifier) }
-        return writer.bytes
+        return writer.array
     }
 }
 
@@ -78,7 +80,7 @@ public struct EnumerationCase: Sendable, Hashable {
     /// samples say only that something happened (a mindful session, a high heart rate event).
     public static let notApplicable = EnumerationCase("notApplicable", 0)
 
-    func encode(into writer: inout ProtoWriter) {
+    func encode(into writer: inout ProtoBytes) {
         writer.string(1, name)
         writer.int64(2, rawValue)
     }
@@ -143,7 +145,7 @@ public struct MetadataKeyUse: Sendable, Hashable {
         self.valueType = valueType
     }
 
-    func encode(into writer: inout ProtoWriter) {
+    func encode(into writer: inout ProtoBytes) {
         writer.string(1, key)
         writer.int64(2, valueType.rawValue)
     }
@@ -191,7 +193,7 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
         self.readOnlyForApps = readOnlyForApps
     }
 
-    func encode(into writer: inout ProtoWriter) {
+    func encode(into writer: inout ProtoBytes) {
         writer.string(1, key)
         writer.int64(2, valueType.rawValue)
         for value in allowedValues { writer.message(3) { value.encode(into: &$0) } }

@@ -1,3 +1,5 @@
+import SalusProtoCodec
+
 /// The parts of a `salus.v1.Sample` a validator needs, decoded from the bytes the host passes.
 ///
 /// Dates are microseconds since the Unix epoch, as on the wire.
@@ -66,108 +68,133 @@ public struct SampleView: Sendable, Hashable {
 
     /// Decodes a protobuf-encoded `salus.v1.Sample`.
     public init(decoding bytes: [UInt8]) throws(SampleDecodingError) {
-        var reader = ProtoReader(bytes)
-        while let (number, wireType) = try reader.nextField() {
-            switch (number, wireType) {
-            case (2, 2): type = try reader.string()
-            case (3, 0): startDate = Int64(bitPattern: try reader.varint())
-            case (4, 0): endDate = Int64(bitPattern: try reader.varint())
-            case (5, 2): value = try Self.quantity(try reader.nested())
-            case (6, 2):
-                var inner = try reader.nested()
-                var raw: Int64 = 0
-                while let (field, wire) = try inner.nextField() {
-                    if field == 1, wire == 0 { raw = Int64(bitPattern: try inner.varint()) } else { try inner.skip(wireType: wire) }
-                }
-                value = .category(raw)
-            case (7, 2):
-                var inner = try reader.nested()
-                var activity: UInt32 = 0
-                while let (field, wire) = try inner.nextField() {
-                    if field == 1, wire == 0 { activity = UInt32(truncatingIfNeeded: try inner.varint()) } else { try inner.skip(wireType: wire) }
-                }
-                value = .workout(activityType: activity)
-            case (8, 2):
-                _ = try reader.nested()
-                value = .visionPrescription
-            case (9, 2):
-                _ = try reader.nested()
-                value = .document
-            case (14, 2):
-                var inner = try reader.nested()
-                var count = 0
-                while let (field, wire) = try inner.nextField() {
-                    if field == 1, wire == 2 { count += 1 }
-                    try inner.skip(wireType: wire)
-                }
-                value = .correlation(objectCount: count)
-            case (15...20, 2):
-                _ = try reader.nested()
-                value = [.electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind, .medicationDoseEvent, .scoredAssessment][
-                    Int(number) - 15]
-            case (21, 2):
-                _ = try reader.nested()
-                value = .clinicalRecord
-            case (22, 2):
-                _ = try reader.nested()
-                value = .workoutRoute
-            case (12, 2):
-                var entry = try reader.nested()
-                var key = ""
-                var entryValue: MetadataValue?
-                while let (field, wire) = try entry.nextField() {
-                    switch (field, wire) {
-                    case (1, 2): key = try entry.string()
-                    case (2, 2): entryValue = try Self.metadataValue(try entry.nested())
-                    default: try entry.skip(wireType: wire)
-                    }
-                }
-                if let entryValue { metadata[key] = entryValue }
-            default:
-                try reader.skip(wireType: wireType)
+        var view = SampleView()
+        let failure: ProtoDecodingError? = bytes.withUnsafeBytes { raw in
+            do throws(ProtoDecodingError) {
+                try view.read(ProtoReader(raw))
+                return nil
+            } catch {
+                return error
             }
         }
+        if let failure { throw SampleDecodingError(failure.description) }
+        self = view
     }
 
     /// Decodes a protobuf-encoded `salus.v1.Sample` from borrowed C memory.
     public init(decoding pointer: UnsafePointer<UInt8>?, count: Int) throws(SampleDecodingError) {
-        guard let pointer, count > 0 else {
-            try self.init(decoding: [UInt8]())
-            return
+        self.init()
+        guard let pointer, count > 0 else { return }
+        do throws(ProtoDecodingError) {
+            try read(ProtoReader(UnsafeRawBufferPointer(start: pointer, count: count)))
+        } catch {
+            throw SampleDecodingError(error.description)
         }
-        try self.init(decoding: Array(UnsafeBufferPointer(start: pointer, count: count)))
     }
 
-    private static func quantity(_ reader: ProtoReader) throws(SampleDecodingError) -> Value {
-        var reader = reader
+    private mutating func read(_ start: ProtoReader) throws(ProtoDecodingError) {
+        var reader = start
+        while let (number, wireType) = try reader.tag() {
+            switch (number, wireType) {
+            case (2, .lengthDelimited): type = try reader.string()
+            case (3, .varint): startDate = try reader.int64()
+            case (4, .varint): endDate = try reader.int64()
+            case (5, .lengthDelimited): value = try Self.quantity(try reader.message())
+            case (6, .lengthDelimited):
+                var inner = try reader.message()
+                var raw: Int64 = 0
+                while let (field, wire) = try inner.tag() {
+                    if field == 1, wire == .varint { raw = try inner.int64() } else { try inner.skip(wire) }
+                }
+                value = .category(raw)
+            case (7, .lengthDelimited):
+                var inner = try reader.message()
+                var activity: UInt32 = 0
+                while let (field, wire) = try inner.tag() {
+                    if field == 1, wire == .varint { activity = UInt32(truncatingIfNeeded: try inner.varint()) } else { try inner.skip(wire) }
+                }
+                value = .workout(activityType: activity)
+            case (8, .lengthDelimited):
+                _ = try reader.lengthDelimited()
+                value = .visionPrescription
+            case (9, .lengthDelimited):
+                _ = try reader.lengthDelimited()
+                value = .document
+            case (14, .lengthDelimited):
+                var inner = try reader.message()
+                var count = 0
+                while let (field, wire) = try inner.tag() {
+                    if field == 1, wire == .lengthDelimited { count += 1 }
+                    try inner.skip(wire)
+                }
+                value = .correlation(objectCount: count)
+            case (15...20, .lengthDelimited):
+                _ = try reader.lengthDelimited()
+                value = [.electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind, .medicationDoseEvent, .scoredAssessment][
+                    number - 15]
+            case (21, .lengthDelimited):
+                _ = try reader.lengthDelimited()
+                value = .clinicalRecord
+            case (22, .lengthDelimited):
+                _ = try reader.lengthDelimited()
+                value = .workoutRoute
+            case (12, .lengthDelimited):
+                var entry = try reader.message()
+                var key = ""
+                var entryValue: MetadataValue?
+                while let (field, wire) = try entry.tag() {
+                    switch (field, wire) {
+                    case (1, .lengthDelimited): key = try entry.string()
+                    case (2, .lengthDelimited): entryValue = try Self.metadataValue(try entry.message())
+                    default: try entry.skip(wire)
+                    }
+                }
+                if let entryValue { metadata[key] = entryValue }
+            default:
+                try reader.skip(wireType)
+            }
+        }
+    }
+
+    private static func quantity(_ start: ProtoReader) throws(ProtoDecodingError) -> Value {
+        var reader = start
         var number = 0.0
         var unit = ""
-        while let (field, wire) = try reader.nextField() {
+        while let (field, wire) = try reader.tag() {
             switch (field, wire) {
-            case (1, 1): number = try reader.double()
-            case (2, 2): unit = try reader.string()
-            default: try reader.skip(wireType: wire)
+            case (1, .fixed64): number = try reader.double()
+            case (2, .lengthDelimited): unit = try reader.string()
+            default: try reader.skip(wire)
             }
         }
         return .quantity(number, unit: unit)
     }
 
-    private static func metadataValue(_ reader: ProtoReader) throws(SampleDecodingError) -> MetadataValue? {
-        var reader = reader
+    private static func metadataValue(_ start: ProtoReader) throws(ProtoDecodingError) -> MetadataValue? {
+        var reader = start
         var result: MetadataValue?
-        while let (field, wire) = try reader.nextField() {
+        while let (field, wire) = try reader.tag() {
             switch (field, wire) {
-            case (1, 2): result = .string(try reader.string())
-            case (2, 1): result = .number(try reader.double())
-            case (3, 0): result = .bool(try reader.varint() != 0)
-            case (4, 0): result = .date(Int64(bitPattern: try reader.varint()))
-            case (5, 2):
-                if case .quantity(let value, let unit) = try quantity(try reader.nested()) {
+            case (1, .lengthDelimited): result = .string(try reader.string())
+            case (2, .fixed64): result = .number(try reader.double())
+            case (3, .varint): result = .bool(try reader.bool())
+            case (4, .varint): result = .date(try reader.int64())
+            case (5, .lengthDelimited):
+                if case .quantity(let value, let unit) = try quantity(try reader.message()) {
                     result = .quantity(value, unit: unit)
                 }
-            default: try reader.skip(wireType: wire)
+            default: try reader.skip(wire)
             }
         }
         return result
     }
+}
+
+/// A sample a validator could not decode; the message says where (the field and the byte) and
+/// what was expected.
+public struct SampleDecodingError: Error, CustomStringConvertible, Sendable {
+    /// What was wrong with the bytes.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
 }

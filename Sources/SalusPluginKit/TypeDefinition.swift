@@ -1,3 +1,5 @@
+import SalusProtoCodec
+
 /// One data type: the Swift form of `salus.v1.TypeDefinition`.
 ///
 /// Use the factory functions (``quantity(_:displayName:unit:aggregation:bounds:area:)``,
@@ -167,7 +169,7 @@ public struct TypeDefinition: Sendable, Hashable {
         return type
     }
 
-    func encode(into writer: inout ProtoWriter) {
+    func encode(into writer: inout ProtoBytes) {
         writer.string(1, identifier)
         writer.int64(2, kind.rawValue)
         writer.string(3, canonicalUnit)
@@ -182,9 +184,9 @@ public struct TypeDefinition: Sendable, Hashable {
         }
         if let bounds {
             writer.message(8) { inner in
-                if let min = bounds.min { inner.presentDouble(1, min) }
+                if let min = bounds.min { inner.double(1, min, always: true) }
                 inner.bool(2, bounds.minInclusive)
-                if let max = bounds.max { inner.presentDouble(3, max) }
+                if let max = bounds.max { inner.double(3, max, always: true) }
                 inner.bool(4, bounds.maxInclusive)
             }
         }

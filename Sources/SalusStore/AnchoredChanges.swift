@@ -1,5 +1,6 @@
 import NIOCore
 import SalusModel
+import SalusProtoCodec
 
 /// What a page of an anchored read tells the live feed: where to resume and whether it holds
 /// anything.

@@ -1,191 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NIOCore
 import SalusModel
-
-/// Writes Protocol Buffers' binary format at a raw pointer, into room the caller has reserved:
-/// the primitive under `ProtoBytes` and the writer of whole pages.
-///
-/// Fields follow proto3's rules as SwiftProtobuf writes them: a scalar at its default (0, an
-/// empty string, a double whose bit pattern is 0) is left out unless it is a oneof member or a map
-/// entry's key or value, which are always written (`always`).
-struct ProtoWriter {
-    /// Where the next byte goes.
-    var cursor: UnsafeMutablePointer<UInt8>
-
-    static let varintType: UInt64 = 0
-    static let fixed64Type: UInt64 = 1
-    static let lengthType: UInt64 = 2
-    /// The most bytes a varint takes.
-    static let maxVarint = 10
-
-    /// The bytes a varint of `value` takes.
-    @inline(__always) static func varintSize(_ value: UInt64) -> Int {
-        var size = 1
-        var rest = value >> 7
-        while rest != 0 {
-            size += 1
-            rest >>= 7
-        }
-        return size
-    }
-
-    @inline(__always) mutating func varint(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            cursor.pointee = UInt8(truncatingIfNeeded: rest) | 0x80
-            cursor += 1
-            rest >>= 7
-        }
-        cursor.pointee = UInt8(rest)
-        cursor += 1
-    }
-
-    @inline(__always) mutating func tag(_ field: UInt64, _ wireType: UInt64) {
-        varint(field << 3 | wireType)
-    }
-
-    /// An int64 (or int32, or an enum) field: at most 20 bytes.
-    @inline(__always) mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
-        guard always || value != 0 else { return }
-        tag(field, Self.varintType)
-        varint(UInt64(bitPattern: value))
-    }
-
-    /// A double field: at most 18 bytes.
-    @inline(__always) mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
-        guard always || value.bitPattern != 0 else { return }
-        tag(field, Self.fixed64Type)
-        UnsafeMutableRawPointer(cursor).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
-        cursor += 8
-    }
-
-    /// `raw`, as it is.
-    @inline(__always) mutating func copy(_ raw: UnsafeRawBufferPointer) {
-        guard let base = raw.baseAddress, raw.count > 0 else { return }
-        UnsafeMutableRawPointer(cursor).copyMemory(from: base, byteCount: raw.count)
-        cursor += raw.count
-    }
-}
-
-/// Protocol Buffers' binary format, written into one growing buffer: what the lean read path
-/// uses to turn rows into `salus.v1` messages without building them first. Each write checks the
-/// room once and then writes through a pointer (`ProtoWriter`), with none of an array's
-/// uniqueness checks per byte.
-///
-/// Not copyable: the buffer has one owner, and `removeAll()` keeps its memory for the next page.
-struct ProtoBytes: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// How many bytes are written.
-    private(set) var count = 0
-
-
-    init(capacity: Int = 1024) {
-        self.capacity = Swift.max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
-
-    /// Forgets the bytes and keeps the memory.
-    mutating func removeAll() { count = 0 }
-
-    /// The bytes written, as `body` sees them.
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
-    }
-
-    /// Makes room for `extra` more bytes.
-    @inline(__always) private mutating func reserve(_ extra: Int) {
-        if capacity - count < extra { grow(extra) }
-    }
-
-    @inline(never) private mutating func grow(_ extra: Int) {
-        let size = Swift.max(capacity * 2, count + extra)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-        grown.initialize(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = size
-    }
-
-    /// Runs `body` on a writer at the end, with room for `extra` bytes; `body` writes at most that.
-    @inline(__always) private mutating func write(_ extra: Int, _ body: (inout ProtoWriter) -> Void) {
-        reserve(extra)
-        var writer = ProtoWriter(cursor: base + count)
-        body(&writer)
-        count = writer.cursor - base
-    }
-
-    /// An int64 (or int32, or an enum) field.
-    @inline(__always) mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
-        guard always || value != 0 else { return }
-        write(2 * ProtoWriter.maxVarint) { $0.int64(field, value, always: true) }
-    }
-
-    /// A double field.
-    @inline(__always) mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
-        guard always || value.bitPattern != 0 else { return }
-        write(ProtoWriter.maxVarint + 8) { $0.double(field, value, always: true) }
-    }
-
-    /// A string or bytes field from raw bytes.
-    @inline(__always) mutating func bytes(_ field: UInt64, _ raw: UnsafeRawBufferPointer, always: Bool = false) {
-        guard always || !raw.isEmpty else { return }
-        write(2 * ProtoWriter.maxVarint + raw.count) {
-            $0.tag(field, ProtoWriter.lengthType)
-            $0.varint(UInt64(raw.count))
-            $0.copy(raw)
-        }
-    }
-
-    /// A string field from a Swift string.
-    mutating func string(_ field: UInt64, _ text: String, always: Bool = false) {
-        var text = text
-        text.withUTF8 { self.bytes(field, UnsafeRawBufferPointer($0), always: always) }
-    }
-
-    /// Bytes that are already encoded fields.
-    mutating func append(contentsOf raw: [UInt8]) {
-        raw.withUnsafeBytes { raw in write(raw.count) { $0.copy(raw) } }
-    }
-
-    /// Appends `range` of `other`.
-    @inline(__always) mutating func append(_ other: borrowing ProtoBytes, _ range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        let source = UnsafeRawBufferPointer(start: other.base + range.lowerBound, count: range.count)
-        write(range.count) { $0.copy(source) }
-    }
-
-    /// Opens a message field; returns where its content starts, for `end(_:)`.
-    @inline(__always) mutating func begin(_ field: UInt64) -> Int {
-        write(ProtoWriter.maxVarint + 1) {
-            $0.tag(field, ProtoWriter.lengthType)
-            $0.cursor.pointee = 0
-            $0.cursor += 1
-        }
-        return count
-    }
-
-    /// Closes the message field whose content starts at `start`: writes its length, moving the
-    /// content when the length takes more than the one byte `begin` kept.
-    @inline(__always) mutating func end(_ start: Int) {
-        let length = count - start
-        if length < 0x80 {
-            base[start - 1] = UInt8(length)
-            return
-        }
-        let size = ProtoWriter.varintSize(UInt64(length))
-        reserve(size - 1)
-        memmove(base + start + size - 1, base + start, length)
-        var writer = ProtoWriter(cursor: base + start - 1)
-        writer.varint(UInt64(length))
-        count += size - 1
-    }
-}
+import SalusProtoCodec
 
 /// Turns `samples` and `tombstones` rows into the bytes of `salus.v1.Sample` and
 /// `salus.v1.DeletedObject` messages, with no model sample in between: the lean read path of
@@ -539,7 +355,7 @@ struct WirePageEncoder: ~Copyable {
                         for index in samples {
                             let row = rows[index]
                             let meta = metadataRanges[row.id] ?? 0..<0
-                            out.tag(1, ProtoWriter.lengthType)
+                            out.tag(1, .lengthDelimited)
                             out.varint(UInt64(sampleLength(row)))
                             out.copy(UnsafeRawBufferPointer(rebasing: heads[row.head]))
                             out.copy(UnsafeRawBufferPointer(rebasing: metadata[meta]))
@@ -552,7 +368,7 @@ struct WirePageEncoder: ~Copyable {
             self.deletions.withBytes { bytes in
                 for index in deletions {
                     let span = deletionRows[index].range
-                    out.tag(2, ProtoWriter.lengthType)
+                    out.tag(2, .lengthDelimited)
                     out.varint(UInt64(span.count))
                     out.copy(UnsafeRawBufferPointer(rebasing: bytes[span]))
                 }

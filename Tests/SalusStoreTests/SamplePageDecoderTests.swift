@@ -76,6 +76,25 @@ struct SamplePageDecoderTests {
         #expect(truncated?.code == .malformedMessage)
     }
 
+    @Test("a page with field 0, an undefined wire type or a length past its end is malformed, naming the field and the byte, as the generated code refuses it")
+    func malformedPages() throws {
+        let whole = try Self.page([Fixtures.quantity(1, start: 0).wire])
+        let cases: [([UInt8], String)] = [
+            (whole + [0x00, 0x01], "the tag at byte \(whole.count): field number 0 (expected 1 to 536870911)"),
+            (whole + [0x0F], "field 1 at byte \(whole.count): wire type 7 is not a wire type (expected 0, 1, 2 or 5)"),
+            (whole + [0x0A, 0x05, 0x01], "field 1 at byte \(whole.count + 1): a length of 5 runs past the end (1 byte left)"),
+        ]
+        for (bytes, message) in cases {
+            var decoder = SamplePageDecoder()
+            let lean = #expect(throws: SalusError.self) { try Self.decode(bytes, decoder: &decoder) }
+            #expect(lean?.code == .malformedMessage)
+            #expect(lean?.message == "the daemon's page does not decode: \(message)")
+            #expect(throws: (any Error).self) { try SamplePageDecoder.reference(field: 1, of: bytes, path: "samples") }
+            let anchored = #expect(throws: SalusError.self) { try decoder.anchoredBatch(ByteBuffer(bytes: bytes), path: "batches[0]") }
+            #expect(anchored?.message == lean?.message)
+        }
+    }
+
     @Test("an anchored batch: its added samples, deleted objects with their sync keys, anchor and flags, as the generated code reads them")
     func anchoredBatches() throws {
         var batch = Salus_V1_AnchoredBatch()
