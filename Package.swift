@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "salusd", targets: ["salusd"]),
         .executable(name: "salusctl", targets: ["salusctl"]),
         .executable(name: "salus-sync", targets: ["salus-sync"]),
+        .executable(name: "salus-notify", targets: ["salus-notify"]),
         .library(name: "SalusKit", targets: ["SalusKit"]),
         // Helpers for writing a plugin in Swift (compiled into each plugin).
         .library(name: "SalusPluginKit", targets: ["SalusPluginKit"]),
@@ -219,6 +220,26 @@ let package = Package(
             ]
         ),
 
+        // The system libdbus (the session bus, for desktop notifications).
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // Consent requests as desktop notifications: follows WatchRequests on the admin socket,
+        // notifies through libdbus, answers the actions; salus-notify is its user service.
+        .target(
+            name: "SalusNotify",
+            dependencies: [
+                "CDBus", "SalusProto", "SalusRPC", "SalusSpawn",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "salus-notify",
+            dependencies: [
+                "SalusNotify", "SalusRPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Mirrors the anchored change feed of the granted types to PostgreSQL and saves the
         // server's inbox back into the store; salus-sync is its command line.
         .target(
@@ -331,7 +352,7 @@ let package = Package(
             name: "SalusServerTests",
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
-                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn",
+                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn", "SalusNotify",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -380,13 +401,13 @@ if ProcessInfo.processInfo.environment["SALUS_FUZZ"] == "1" {
 // `make run` (SALUS_BUILD=run): only what running needs — salusd, salusctl, the bundled plugins and
 // the example apps — so that a first `make run` compiles neither salus-sync's PostgreSQL client
 // (with its TLS stack) nor the benchmarks, the soak and the tests. `make install`
-// (SALUS_BUILD=install) adds salus-sync. Everything else is dropped from the package, with the
+// (SALUS_BUILD=install) adds salus-sync and salus-notify. Everything else is dropped from the package, with the
 // dependencies only it uses.
 if let selection = ProcessInfo.processInfo.environment["SALUS_BUILD"], ["run", "install"].contains(selection) {
     let plugins = package.products.compactMap { product in
         (product as? Product.Library)?.type == .dynamic ? product.name : nil
     }
-    let tools = selection == "run" ? ["SleepDiary", "WeeklyReport", "VisionCard", "Triathlon"] : ["salus-sync"]
+    let tools = selection == "run" ? ["SleepDiary", "WeeklyReport", "VisionCard", "Triathlon"] : ["salus-sync", "salus-notify"]
     let roots = Set(["salusd", "salusctl"] + tools + plugins)
     let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
     var kept: Set<String> = []

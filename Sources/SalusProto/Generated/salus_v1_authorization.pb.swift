@@ -226,6 +226,56 @@ public nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIte
 
 }
 
+/// How far a request's app identity holds (docs/security.md, "Who is calling: the identities").
+public nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// Named by what the app cannot choose: the owner's launch (the app's own socket) or the
+  /// sandbox it runs in (Flatpak).
+  case strong // = 1
+
+  /// Named by what any program of the owner could set up as well (a systemd scope).
+  case weak // = 2
+
+  /// Declared by the app itself (a development daemon): any program may claim it.
+  case unverified // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .strong
+    case 2: self = .weak
+    case 3: self = .unverified
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .strong: return 1
+    case .weak: return 2
+    case .unverified: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Salus_V1_IdentityStrength] = [
+    .unspecified,
+    .strong,
+    .weak,
+    .unverified,
+  ]
+
+}
+
 public nonisolated struct Salus_V1_AuthorizationRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -595,10 +645,13 @@ public nonisolated struct Salus_V1_ConsentRequest: Sendable {
 
   public var state: Salus_V1_RequestState = .pending
 
-  /// How the app is known: "launcher" or "unverified".
+  /// How the app is known: "launcher", "flatpak" or "unverified".
   public var identity: String = String()
 
   public var createdMs: Int64 = 0
+
+  /// Whether that identity is strong (docs/security.md).
+  public var identityStrength: Salus_V1_IdentityStrength = .unspecified
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -683,6 +736,10 @@ nonisolated extension Salus_V1_PolicyKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Salus_V1_RequestState: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REQUEST_STATE_PENDING\0\u{1}REQUEST_STATE_ANSWERED\0\u{1}REQUEST_STATE_CANCELLED\0")
+}
+
+nonisolated extension Salus_V1_IdentityStrength: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IDENTITY_STRENGTH_UNSPECIFIED\0\u{1}IDENTITY_STRENGTH_STRONG\0\u{1}IDENTITY_STRENGTH_WEAK\0\u{1}IDENTITY_STRENGTH_UNVERIFIED\0")
 }
 
 nonisolated extension Salus_V1_AuthorizationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -1447,7 +1504,7 @@ nonisolated extension Salus_V1_RequestedObject: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ConsentRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}app_id\0\u{3}app_name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}share\0\u{1}read\0\u{3}object_type\0\u{1}objects\0\u{1}state\0\u{1}identity\0\u{3}created_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}app_id\0\u{3}app_name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}share\0\u{1}read\0\u{3}object_type\0\u{1}objects\0\u{1}state\0\u{1}identity\0\u{3}created_ms\0\u{3}identity_strength\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1467,6 +1524,7 @@ nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProto
       case 10: try { try decoder.decodeSingularEnumField(value: &self.state) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self.identity) }()
       case 12: try { try decoder.decodeSingularInt64Field(value: &self.createdMs) }()
+      case 13: try { try decoder.decodeSingularEnumField(value: &self.identityStrength) }()
       default: break
       }
     }
@@ -1509,6 +1567,9 @@ nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProto
     if self.createdMs != 0 {
       try visitor.visitSingularInt64Field(value: self.createdMs, fieldNumber: 12)
     }
+    if self.identityStrength != .unspecified {
+      try visitor.visitSingularEnumField(value: self.identityStrength, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1525,6 +1586,7 @@ nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProto
     if lhs.state != rhs.state {return false}
     if lhs.identity != rhs.identity {return false}
     if lhs.createdMs != rhs.createdMs {return false}
+    if lhs.identityStrength != rhs.identityStrength {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

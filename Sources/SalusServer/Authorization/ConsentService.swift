@@ -190,6 +190,17 @@ package struct ConsentService: Sendable {
         return info
     }
 
+    /// How far a request's identity holds (docs/security.md, "Who is calling: the identities"):
+    /// strong when the app cannot choose it (the owner's launch gave it its own socket, or its
+    /// Flatpak sandbox names it), unverified when the app declared it. A new way of knowing an
+    /// app must be placed here: the switch has no default.
+    static func identityStrength(_ identity: String) -> Salus_V1_IdentityStrength {
+        switch Caller.AppIDSource(rawValue: identity) {
+        case .launcher, .flatpak, .owner: .strong
+        case .selfDeclared, nil: .unverified
+        }
+    }
+
     static func request(_ request: PendingRequest, _ engine: AuthorizationEngine) -> Salus_V1_ConsentRequest {
         var wire = Salus_V1_ConsentRequest()
         wire.id = request.id
@@ -210,6 +221,7 @@ package struct ConsentService: Sendable {
         }
         wire.state = .pending
         wire.identity = request.identity
+        wire.identityStrength = identityStrength(request.identity)
         wire.createdMs = Int64(request.created.timeIntervalSince1970 * 1000)
         return wire
     }

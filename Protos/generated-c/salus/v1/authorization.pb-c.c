@@ -2299,7 +2299,7 @@ const ProtobufCMessageDescriptor salus__v1__requested_object__descriptor =
   (ProtobufCMessageInit) salus__v1__requested_object__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__consent_request__field_descriptors[12] =
+static const ProtobufCFieldDescriptor salus__v1__consent_request__field_descriptors[13] =
 {
   {
     "id",
@@ -2445,6 +2445,18 @@ static const ProtobufCFieldDescriptor salus__v1__consent_request__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "identity_strength",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ConsentRequest, identity_strength),
+    &salus__v1__identity_strength__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__consent_request__field_indices_by_name[] = {
   1,   /* field[1] = app_id */
@@ -2452,6 +2464,7 @@ static const unsigned salus__v1__consent_request__field_indices_by_name[] = {
   11,   /* field[11] = created_ms */
   0,   /* field[0] = id */
   10,   /* field[10] = identity */
+  12,   /* field[12] = identity_strength */
   7,   /* field[7] = object_type */
   8,   /* field[8] = objects */
   6,   /* field[6] = read */
@@ -2463,7 +2476,7 @@ static const unsigned salus__v1__consent_request__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__consent_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor salus__v1__consent_request__descriptor =
 {
@@ -2473,7 +2486,7 @@ const ProtobufCMessageDescriptor salus__v1__consent_request__descriptor =
   "Salus__V1__ConsentRequest",
   "salus.v1",
   sizeof(Salus__V1__ConsentRequest),
-  12,
+  13,
   salus__v1__consent_request__field_descriptors,
   salus__v1__consent_request__field_indices_by_name,
   1,  salus__v1__consent_request__number_ranges,
@@ -2814,6 +2827,38 @@ const ProtobufCEnumDescriptor salus__v1__request_state__descriptor =
   salus__v1__request_state__enum_values_by_name,
   1,
   salus__v1__request_state__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue salus__v1__identity_strength__enum_values_by_number[4] =
+{
+  { "IDENTITY_STRENGTH_UNSPECIFIED", "SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_UNSPECIFIED", 0 },
+  { "IDENTITY_STRENGTH_STRONG", "SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_STRONG", 1 },
+  { "IDENTITY_STRENGTH_WEAK", "SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_WEAK", 2 },
+  { "IDENTITY_STRENGTH_UNVERIFIED", "SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_UNVERIFIED", 3 },
+};
+static const ProtobufCIntRange salus__v1__identity_strength__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex salus__v1__identity_strength__enum_values_by_name[4] =
+{
+  { "IDENTITY_STRENGTH_STRONG", 1 },
+  { "IDENTITY_STRENGTH_UNSPECIFIED", 0 },
+  { "IDENTITY_STRENGTH_UNVERIFIED", 3 },
+  { "IDENTITY_STRENGTH_WEAK", 2 },
+};
+const ProtobufCEnumDescriptor salus__v1__identity_strength__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "salus.v1.IdentityStrength",
+  "IdentityStrength",
+  "Salus__V1__IdentityStrength",
+  "salus.v1",
+  4,
+  salus__v1__identity_strength__enum_values_by_number,
+  4,
+  salus__v1__identity_strength__enum_values_by_name,
+  1,
+  salus__v1__identity_strength__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCMethodDescriptor salus__v1__authorization__method_descriptors[4] =

@@ -83,6 +83,26 @@ typedef enum _Salus__V1__RequestState {
   SALUS__V1__REQUEST_STATE__REQUEST_STATE_CANCELLED = 2
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__REQUEST_STATE)
 } Salus__V1__RequestState;
+/*
+ * How far a request's app identity holds (docs/security.md, "Who is calling: the identities").
+ */
+typedef enum _Salus__V1__IdentityStrength {
+  SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_UNSPECIFIED = 0,
+  /*
+   * Named by what the app cannot choose: the owner's launch (the app's own socket) or the
+   * sandbox it runs in (Flatpak).
+   */
+  SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_STRONG = 1,
+  /*
+   * Named by what any program of the owner could set up as well (a systemd scope).
+   */
+  SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_WEAK = 2,
+  /*
+   * Declared by the app itself (a development daemon): any program may claim it.
+   */
+  SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_UNVERIFIED = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__IDENTITY_STRENGTH)
+} Salus__V1__IdentityStrength;
 
 /* --- messages --- */
 
@@ -389,14 +409,18 @@ struct  Salus__V1__ConsentRequest
   Salus__V1__RequestedObject **objects;
   Salus__V1__RequestState state;
   /*
-   * How the app is known: "launcher" or "unverified".
+   * How the app is known: "launcher", "flatpak" or "unverified".
    */
   char *identity;
   int64_t created_ms;
+  /*
+   * Whether that identity is strong (docs/security.md).
+   */
+  Salus__V1__IdentityStrength identity_strength;
 };
 #define SALUS__V1__CONSENT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__consent_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, SALUS__V1__REQUEST_STATE__REQUEST_STATE_PENDING, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, SALUS__V1__REQUEST_STATE__REQUEST_STATE_PENDING, (char *)protobuf_c_empty_string, 0, SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_UNSPECIFIED }
 
 
 struct  Salus__V1__ListRequestsRequest
@@ -1223,6 +1247,7 @@ extern const ProtobufCEnumDescriptor    salus__v1__sharing_status__descriptor;
 extern const ProtobufCEnumDescriptor    salus__v1__decision__descriptor;
 extern const ProtobufCEnumDescriptor    salus__v1__policy_kind__descriptor;
 extern const ProtobufCEnumDescriptor    salus__v1__request_state__descriptor;
+extern const ProtobufCEnumDescriptor    salus__v1__identity_strength__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__authorization_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__authorization_response__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__request_status_response__descriptor;

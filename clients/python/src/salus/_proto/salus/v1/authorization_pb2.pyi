@@ -38,6 +38,13 @@ class RequestState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REQUEST_STATE_PENDING: _ClassVar[RequestState]
     REQUEST_STATE_ANSWERED: _ClassVar[RequestState]
     REQUEST_STATE_CANCELLED: _ClassVar[RequestState]
+
+class IdentityStrength(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    IDENTITY_STRENGTH_UNSPECIFIED: _ClassVar[IdentityStrength]
+    IDENTITY_STRENGTH_STRONG: _ClassVar[IdentityStrength]
+    IDENTITY_STRENGTH_WEAK: _ClassVar[IdentityStrength]
+    IDENTITY_STRENGTH_UNVERIFIED: _ClassVar[IdentityStrength]
 REQUEST_STATUS_UNKNOWN: RequestStatus
 REQUEST_STATUS_SHOULD_REQUEST: RequestStatus
 REQUEST_STATUS_UNNECESSARY: RequestStatus
@@ -54,6 +61,10 @@ POLICY_KIND_GRANT_LISTED: PolicyKind
 REQUEST_STATE_PENDING: RequestState
 REQUEST_STATE_ANSWERED: RequestState
 REQUEST_STATE_CANCELLED: RequestState
+IDENTITY_STRENGTH_UNSPECIFIED: IdentityStrength
+IDENTITY_STRENGTH_STRONG: IdentityStrength
+IDENTITY_STRENGTH_WEAK: IdentityStrength
+IDENTITY_STRENGTH_UNVERIFIED: IdentityStrength
 
 class AuthorizationRequest(_message.Message):
     __slots__ = ("share", "read")
@@ -234,7 +245,7 @@ class RequestedObject(_message.Message):
     def __init__(self, uuid: _Optional[bytes] = ..., source: _Optional[str] = ..., start_date: _Optional[int] = ...) -> None: ...
 
 class ConsentRequest(_message.Message):
-    __slots__ = ("id", "app_id", "app_name", "read_usage", "write_usage", "share", "read", "object_type", "objects", "state", "identity", "created_ms")
+    __slots__ = ("id", "app_id", "app_name", "read_usage", "write_usage", "share", "read", "object_type", "objects", "state", "identity", "created_ms", "identity_strength")
     ID_FIELD_NUMBER: _ClassVar[int]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     APP_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -247,6 +258,7 @@ class ConsentRequest(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    IDENTITY_STRENGTH_FIELD_NUMBER: _ClassVar[int]
     id: str
     app_id: str
     app_name: str
@@ -259,7 +271,8 @@ class ConsentRequest(_message.Message):
     state: RequestState
     identity: str
     created_ms: int
-    def __init__(self, id: _Optional[str] = ..., app_id: _Optional[str] = ..., app_name: _Optional[str] = ..., read_usage: _Optional[str] = ..., write_usage: _Optional[str] = ..., share: _Optional[_Iterable[str]] = ..., read: _Optional[_Iterable[str]] = ..., object_type: _Optional[str] = ..., objects: _Optional[_Iterable[_Union[RequestedObject, _Mapping]]] = ..., state: _Optional[_Union[RequestState, str]] = ..., identity: _Optional[str] = ..., created_ms: _Optional[int] = ...) -> None: ...
+    identity_strength: IdentityStrength
+    def __init__(self, id: _Optional[str] = ..., app_id: _Optional[str] = ..., app_name: _Optional[str] = ..., read_usage: _Optional[str] = ..., write_usage: _Optional[str] = ..., share: _Optional[_Iterable[str]] = ..., read: _Optional[_Iterable[str]] = ..., object_type: _Optional[str] = ..., objects: _Optional[_Iterable[_Union[RequestedObject, _Mapping]]] = ..., state: _Optional[_Union[RequestState, str]] = ..., identity: _Optional[str] = ..., created_ms: _Optional[int] = ..., identity_strength: _Optional[_Union[IdentityStrength, str]] = ...) -> None: ...
 
 class ListRequestsRequest(_message.Message):
     __slots__ = ()
