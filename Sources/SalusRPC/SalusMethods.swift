@@ -100,6 +100,12 @@ package enum SalusMethods {
         package static let listTypes = MethodDescriptor(service: name, method: "ListTypes")
     }
 
+    /// `salus.v1.Catalogue`: the daemon's units and types, for any caller on either socket.
+    package enum Catalogue {
+        package static let name = "salus.v1.Catalogue"
+        package static let get = MethodDescriptor(service: name, method: "Get")
+    }
+
     /// `salus.v1.Routes`: workout routes, streamed both ways.
     package enum Routes {
         package static let name = "salus.v1.Routes"

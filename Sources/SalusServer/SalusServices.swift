@@ -129,6 +129,7 @@ package final class SalusServices: Sendable {
 
         var app = RPCRouter()
         DiagnosticsService.register(into: &app)
+        CatalogueService.register(into: &app, registry: plugins.registry)
         storeService.register(into: &app, owner: false)
         ReplicaService(store: store, registry: plugins.registry, authorization: authorization).register(into: &app)
         statistics.register(into: &app, owner: false)
@@ -151,6 +152,7 @@ package final class SalusServices: Sendable {
         self.endpoints = endpoints
         var admin = RPCRouter()
         DiagnosticsService.register(into: &admin)
+        CatalogueService.register(into: &admin, registry: plugins.registry)
         TypesService.register(into: &admin, plugins: plugins, directories: configuration.pluginDirectories)
         storeService.register(into: &admin, owner: true)
         statistics.register(into: &admin, owner: true)

@@ -8,7 +8,7 @@ import SalusRPC
 struct Units: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or set the units you prefer (km or mi, kcal or kJ, degC or degF).",
-        subcommands: [Show.self, Set.self, Clear.self]
+        subcommands: [Show.self, Set.self, Clear.self, List.self]
     )
 
     /// `salusctl units show [TYPE...]`.
@@ -62,6 +62,37 @@ struct Units: AsyncParsableCommand {
 
         func run(client: RPCClient) async throws {
             try await Units.set(type, unit: "", client: client)
+        }
+    }
+
+    /// `salusctl units list [--json]`: every unit the daemon knows by name (and the canonical
+    /// unit of every quantity type), with its dimension and the daemon's conversion of 1 and
+    /// 37.5 of it to the reference unit of that dimension: salus.v1.Catalogue/Get, the table
+    /// clients convert with.
+    struct List: AdminCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the units the daemon knows, with their dimension and conversion.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(name: .long, help: "Print the whole catalogue as JSON (salus.v1.CatalogueResponse, types included).")
+        var json = false
+
+        func run(client: RPCClient) async throws {
+            let response: Salus_V1_CatalogueResponse = try await client.unary(
+                SalusMethods.Catalogue.get, request: Salus_V1_CatalogueRequest())
+            if json {
+                Swift.print(try response.jsonString(options: jsonOptions))
+                return
+            }
+            var rows = [["unit", "dimension", "1 is", "37.5 is"]]
+            for unit in response.units {
+                rows.append([
+                    unit.unit == unit.canonical ? unit.unit : "\(unit.unit) (\(unit.canonical))", unit.dimension,
+                    "\(unit.one) \(unit.referenceUnit)", "\(unit.thirtySevenAndAHalf) \(unit.referenceUnit)",
+                ])
+            }
+            Swift.print(Table.render(rows))
         }
     }
 
