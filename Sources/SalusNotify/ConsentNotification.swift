@@ -34,8 +34,12 @@ package enum ConsentNotification {
         let app = request.appName.isEmpty || request.appName == request.appID
             ? request.appID : "\(request.appName) (\(request.appID))"
         var asks: [String] = []
-        if !request.read.isEmpty { asks.append("to read \(list(request.read.map(typeName)))") }
-        if !request.share.isEmpty { asks.append("to write \(list(request.share.map(typeName)))") }
+        if !request.read.isEmpty && request.read == request.share {
+            asks.append("to read and write \(list(request.read.map(typeName)))")
+        } else {
+            if !request.read.isEmpty { asks.append("to read \(list(request.read.map(typeName)))") }
+            if !request.share.isEmpty { asks.append("to write \(list(request.share.map(typeName)))") }
+        }
         if !request.objectType.isEmpty {
             asks.append("to read \(request.objects.count) \(typeName(request.objectType)) object\(request.objects.count == 1 ? "" : "s")")
         }

@@ -48,6 +48,40 @@ struct ConsentNotifierTests {
         var value: Int { count.withLock { $0 } }
     }
 
+    @Test("the notification's text: type names, the same types read and written, objects, markup escaped, a weak identity")
+    func notificationText() {
+        #expect(ConsentNotification.typeName("HKQuantityTypeIdentifierStepCount") == "StepCount")
+        #expect(ConsentNotification.typeName("HKWorkoutTypeIdentifier") == "Workout")
+        #expect(ConsentNotification.typeName("HKVisionPrescriptionTypeIdentifier") == "VisionPrescription")
+        #expect(ConsentNotification.typeName("org.example.custom") == "org.example.custom")
+
+        var request = Salus_V1_ConsentRequest()
+        request.id = "r3"
+        request.appID = "org.example.flat"
+        request.appName = "Flat <b>&</b>"
+        request.read = ["HKQuantityTypeIdentifierStepCount"]
+        request.share = ["HKQuantityTypeIdentifierStepCount"]
+        request.readUsage = "steps < 10 & more"
+        request.writeUsage = "logs"
+        request.identity = "flatpak"
+        request.identityStrength = .strong
+        var shown = ConsentNotification.make(request)
+        #expect(shown.summary == "Flat <b>&</b> (org.example.flat) asks to read and write StepCount")
+        #expect(shown.body == "Reading: “steps &lt; 10 &amp; more”\nWriting: “logs”\nKnown by its Flatpak sandbox: strong identity.")
+        #expect(shown.icon == "security-high")
+
+        request.read = []
+        request.share = []
+        request.objectType = "HKVisionPrescriptionTypeIdentifier"
+        request.objects = [Salus_V1_RequestedObject(), Salus_V1_RequestedObject()]
+        request.identity = "scope"
+        request.identityStrength = .weak
+        shown = ConsentNotification.make(request)
+        #expect(shown.summary == "Flat <b>&</b> (org.example.flat) asks to read 2 VisionPrescription objects")
+        #expect(shown.body.hasSuffix("Known by the systemd scope its launcher made: weak identity, any program of yours could claim it."))
+        #expect(shown.icon == "security-medium")
+    }
+
     @Test("a request is shown with the app as the owner knows it, how it was identified, and Allow grants what it asks")
     func allowFromTheNotification() async throws {
         let bus = try PrivateSessionBus.start()
