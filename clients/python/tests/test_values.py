@@ -1,4 +1,4 @@
-"""What the client decides without a daemon: type names, units, error classes."""
+"""What the client decides itself: type names and units (with the daemon's catalogue), error classes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from salus._proto.salus.v1 import any_pb2, rpc_pb2
 from salus.units import convert
 
 
-def test_short_names_resolve_to_healthkit_identifiers() -> None:
+async def test_short_names_resolve_to_healthkit_identifiers(store: salus.Store) -> None:
     assert salus.identifier("stepCount") == "HKQuantityTypeIdentifierStepCount"
     assert salus.identifier("SLEEPANALYSIS") == "HKCategoryTypeIdentifierSleepAnalysis"
     assert salus.identifier("workout") == "HKWorkoutTypeIdentifier"
@@ -33,11 +33,11 @@ def test_short_names_resolve_to_healthkit_identifiers() -> None:
         (1, "mL/(kg·min)", "L/kg·hr", 0.06),
     ],
 )
-def test_units_convert_within_a_dimension(value: float, unit: str, to: str, expected: float) -> None:
+async def test_units_convert_within_a_dimension(store: salus.Store, value: float, unit: str, to: str, expected: float) -> None:
     assert convert(value, unit, to) == pytest.approx(expected)
 
 
-def test_units_of_other_dimensions_do_not_convert() -> None:
+async def test_units_of_other_dimensions_do_not_convert(store: salus.Store) -> None:
     with pytest.raises(ValueError, match="'kg' cannot be converted to 'm'"):
         convert(1, "kg", "m")
     with pytest.raises(ValueError, match="'furlong'"):

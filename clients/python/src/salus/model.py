@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from ._proto.salus.v1 import samples_pb2, statistics_pb2, store_pb2
 from ._time import from_micros, to_micros
-from .types import identifier
+from .types import _identifier_if_known, identifier
 
 __all__ = [
     "Device",
@@ -151,7 +151,7 @@ class Sample:
     ) -> "Sample":
         """A quantity sample: ``Sample.quantity("stepCount", 1200, "count", start, end)``."""
         return cls(
-            type=identifier(type), start=start, end=end or start, kind="quantity", value=float(value), unit=unit,
+            type=_identifier_if_known(type), start=start, end=end or start, kind="quantity", value=float(value), unit=unit,
             metadata=dict(metadata or {}), device=device,
         )
 
@@ -168,7 +168,7 @@ class Sample:
     ) -> "Sample":
         """A category sample with a raw value: ``Sample.category("sleepAnalysis", SleepAnalysis.ASLEEP_REM, start, end)``."""
         return cls(
-            type=identifier(type), start=start, end=end or start, kind="category", value=int(value),
+            type=_identifier_if_known(type), start=start, end=end or start, kind="category", value=int(value),
             metadata=dict(metadata or {}), device=device,
         )
 

@@ -6,8 +6,10 @@ import datetime as _dt
 import os
 from typing import Any, AsyncIterator, Generator, Iterable, Optional, Sequence, Union
 
+from . import _catalogue
+from ._catalogue import Catalogue
 from ._connection import Connection, Limits
-from ._proto.salus.v1 import authorization_pb2, statistics_pb2, store_pb2
+from ._proto.salus.v1 import authorization_pb2, catalogue_pb2, statistics_pb2, store_pb2
 from ._time import to_micros
 from .model import (
     AnchoredBatch,
@@ -28,6 +30,7 @@ __all__ = ["connect", "default_socket", "Store", "SampleQuery", "AnchoredQuery",
 _STORE = "salus.v1.Store"
 _STATISTICS = "salus.v1.Statistics"
 _AUTHORIZATION = "salus.v1.Authorization"
+_CATALOGUE = "salus.v1.Catalogue"
 
 
 def default_socket() -> str:
@@ -69,7 +72,13 @@ class connect:
         connection = await Connection.open(
             path, client_name=name, client_version=version, app_id=app_id, timeout=timeout
         )
-        return Store(connection)
+        store = Store(connection)
+        try:
+            await store._read_catalogue(timeout)
+        except BaseException:
+            await connection.close()
+            raise
+        return store
 
     def __await__(self) -> Generator[Any, None, "Store"]:
         return self._open().__await__()
@@ -152,6 +161,24 @@ class Store:
     def __init__(self, connection: Connection) -> None:
         #: The connection underneath, for methods the store does not wrap.
         self.connection = connection
+        #: The daemon's units and types (``salus.v1.Catalogue``), read once when the connection
+        #: opened; :func:`salus.units.convert` and :func:`salus.identifier` use the catalogue of
+        #: the most recently opened connection.
+        self.catalogue: Optional[Catalogue] = None
+
+    async def _read_catalogue(self, timeout: Optional[float] = None) -> Catalogue:
+        response = await self.connection.unary(
+            _CATALOGUE, "Get", catalogue_pb2.CatalogueRequest(), catalogue_pb2.CatalogueResponse, timeout=timeout
+        )
+        self.catalogue = Catalogue(response)
+        _catalogue._set_current(self.catalogue)
+        return self.catalogue
+
+    def convert(self, value: float, unit: str, to: str) -> float:
+        """``value`` in ``unit``, expressed in ``to``, with this daemon's units (ValueError when they cannot convert)."""
+        if self.catalogue is None:
+            raise RuntimeError("convert needs the daemon's catalogue; expected a store opened with salus.connect()")
+        return self.catalogue.convert(value, unit, to)
 
     @property
     def server_version(self) -> str:

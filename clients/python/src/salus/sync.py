@@ -51,6 +51,15 @@ class SyncStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def catalogue(self) -> Any:
+        """The daemon's units and types, read once when the connection opened (:attr:`salus.Store.catalogue`)."""
+        return self.store.catalogue
+
+    def convert(self, value: float, unit: str, to: str) -> float:
+        """``value`` in ``unit``, expressed in ``to``, with the daemon's units (:meth:`salus.Store.convert`)."""
+        return self.store.convert(value, unit, to)
+
     def request_authorization(self, **kwargs: Any) -> None:
         self._run(self.store.request_authorization(**kwargs))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from ._identifiers import BUNDLED_IDENTIFIERS
+from ._catalogue import _current_types
 
 __all__ = ["identifier", "short_name", "SleepAnalysis"]
 
@@ -23,29 +23,39 @@ def short_name(identifier: str) -> str:
     return identifier
 
 
-_BY_SHORT_NAME: dict[str, str] = {short_name(i).lower(): i for i in BUNDLED_IDENTIFIERS}
-
-
 def identifier(name: str) -> str:
-    """The full identifier for ``name``: an identifier as it is, or a short name of a bundled type.
+    """The full identifier for ``name``: an identifier as it is, or a short name of a type the daemon has.
 
     ``identifier("stepCount")`` is ``"HKQuantityTypeIdentifierStepCount"`` (case-insensitive);
-    ``identifier("org.example.migraine")`` is returned unchanged. Raises ValueError for a short
-    name that names no bundled type.
+    ``identifier("org.example.migraine")`` is returned unchanged. Short names are resolved with
+    the types of the daemon of the most recently opened connection (``salus.v1.Catalogue``,
+    read once per connection); without a connection only identifiers are accepted. Raises
+    ValueError for a short name that names no sample type of the daemon.
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"type: {name!r} is not valid; expected an identifier or a short name such as 'stepCount'")
     if name.startswith("HK") or "." in name:
         return name
-    found = _BY_SHORT_NAME.get(name.lower())
+    by_short_name = _current_types(f"the short type name {name!r}")
+    found = by_short_name.get(name.lower())
     if found is None:
-        near = sorted(short_name(i) for i in BUNDLED_IDENTIFIERS if name.lower() in i.lower())[:5]
+        near = sorted(short_name(i) for i in by_short_name.values() if name.lower() in i.lower())[:5]
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
         raise ValueError(
             f"type: {name!r} is not a known short name; expected a HealthKit identifier "
             f"or a short name such as 'stepCount' or 'sleepAnalysis'{hint}"
         )
     return found
+
+
+def _identifier_if_known(name: str) -> str:
+    """``identifier(name)`` once a connection has read the daemon's types; before, ``name`` as given
+    (a sample made before connecting is resolved when it is saved)."""
+    from . import _catalogue
+
+    if _catalogue._current is None and isinstance(name, str) and name:
+        return name
+    return identifier(name)
 
 
 class SleepAnalysis(enum.IntEnum):
