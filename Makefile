@@ -48,7 +48,9 @@ plugins: run-build
 run: plugins
 	exec "$(DEBUG_BIN)/salusd" --plugins-dir $(PLUGIN_DIR) $(ARGS)
 
+# First, in a second: docs/architecture.md's table of targets against Package.swift.
 test: setup
+	SWIFT="$(SWIFT)" scripts/check-architecture
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SALUS_BIN_DIR="$(DEBUG_BIN)" .build-tools/python-client/bin/python -m pytest -q clients/python/tests
