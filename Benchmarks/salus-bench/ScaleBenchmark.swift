@@ -230,8 +230,7 @@ extension ScaleBenchmark {
             var intervals = 0
             let start = ContinuousClock.now
             for try await batch in try client.serverStreaming(
-                SalusMethods.Statistics.queryCollection, request: request,
-                responseType: Salus_V1_StatisticsCollectionBatch.self)
+                SalusMethods.Statistics.queryCollection, request: request)
             {
                 intervals += batch.statistics.count
                 if batch.initialResultsComplete { break }

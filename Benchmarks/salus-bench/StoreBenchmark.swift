@@ -207,7 +207,7 @@ enum StoreBenchmark {
         var count = 0
         let start = ContinuousClock.now
         for try await page in try client.serverStreaming(
-            SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+            SalusMethods.Store.querySamples, request: request)
         {
             count += page.samples.count
         }
@@ -223,7 +223,7 @@ enum StoreBenchmark {
         var caught = 0
         let start = ContinuousClock.now
         for try await batch in try client.serverStreaming(
-            SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+            SalusMethods.Store.queryAnchored, request: request)
         {
             caught += batch.added.count
         }

@@ -205,7 +205,7 @@ func rpcStream(client: RPCClient, payloadSize: Int, duration: Double, pinned: Bo
     var request = Salus_V1_GenerateRequest()
     request.count = 0
     request.size = UInt32(payloadSize)
-    let stream = try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self)
+    let stream = try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request)
     var count = 0
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(duration * 1000))

@@ -235,11 +235,11 @@ enum AuthorizationHarness {
         }
     }
 
-    static func collect<Response: SwiftProtobuf.Message>(
-        _ client: RPCClient, _ method: MethodDescriptor, _ request: some SwiftProtobuf.Message, _: Response.Type
+    static func collect<Request, Response>(
+        _ client: RPCClient, _ method: ServerStreamingMethod<Request, Response>, _ request: Request
     ) async throws -> [any SwiftProtobuf.Message] {
         var responses: [any SwiftProtobuf.Message] = []
-        for try await response in try client.serverStreaming(method, request: request, responseType: Response.self) {
+        for try await response in try client.serverStreaming(method, request: request) {
             responses.append(response)
         }
         return responses
@@ -253,14 +253,14 @@ enum AuthorizationHarness {
                 var request = Salus_V1_SampleQueryRequest()
                 request.type = type
                 if let predicate { request.predicate = predicate }
-                return try await collect(client, SalusMethods.Store.querySamples, request, Salus_V1_SampleBatch.self)
+                return try await collect(client, SalusMethods.Store.querySamples, request)
             case 1:
                 var request = Salus_V1_AnchoredQueryRequest()
                 var descriptor = Salus_V1_TypedPredicate()
                 descriptor.type = type
                 if let predicate { descriptor.predicate = predicate }
                 request.descriptors = [descriptor, Salus_V1_TypedPredicate.with { $0.type = steps }]
-                return try await collect(client, SalusMethods.Store.queryAnchored, request, Salus_V1_AnchoredBatch.self)
+                return try await collect(client, SalusMethods.Store.queryAnchored, request)
             case 2:
                 var request = Salus_V1_SourceQueryRequest()
                 request.type = type
@@ -285,7 +285,7 @@ enum AuthorizationHarness {
                 request.from = t0 - 24 * 60 * minute
                 request.to = t0 + 24 * 60 * minute
                 if let predicate { request.predicate = predicate }
-                return try await collect(client, SalusMethods.Statistics.queryCollection, request, Salus_V1_StatisticsCollectionBatch.self)
+                return try await collect(client, SalusMethods.Statistics.queryCollection, request)
             default:
                 var request = Salus_V1_SampleQueryRequest()
                 request.type = bloodPressure
@@ -293,7 +293,7 @@ enum AuthorizationHarness {
                 member.type = type
                 if let predicate { member.predicate = predicate }
                 request.samplePredicates = [member]
-                return try await collect(client, SalusMethods.Store.querySamples, request, Salus_V1_SampleBatch.self)
+                return try await collect(client, SalusMethods.Store.querySamples, request)
             }
         }
     }

@@ -128,7 +128,7 @@ public struct AttachmentDataReader: AsyncSequence, Sendable {
                 request.uuid = WireUUID.bytes(uuid)
                 let responses = try await mappingErrors {
                     try client.serverStreaming(
-                        SalusMethods.Attachments.read, request: request, responseType: Salus_V1_AttachmentChunk.self)
+                        SalusMethods.Attachments.read, request: request)
                 }
                 stream = responses.makeAsyncIterator()
             }

@@ -15,7 +15,7 @@ struct ByteResponseReader {
     private var failure: SalusError?
 
     /// Starts `method` with `request` on `store`'s connection.
-    init(store: HealthStore, method: MethodDescriptor, request: some SwiftProtobuf.Message) {
+    init<Request, Response>(store: HealthStore, method: ServerStreamingMethod<Request, Response>, request: Request) {
         do {
             let stream = try store.client.serverStreamingBytes(method, request: request)
             self.stream = stream
@@ -62,7 +62,7 @@ struct ResponseReader<Message: SwiftProtobuf.Message> {
     private var bytes: ByteResponseReader
 
     /// Starts `method` with `request` on `store`'s connection.
-    init(store: HealthStore, method: MethodDescriptor, request: some SwiftProtobuf.Message) {
+    init<Request>(store: HealthStore, method: ServerStreamingMethod<Request, Message>, request: Request) {
         bytes = ByteResponseReader(store: store, method: method, request: request)
     }
 

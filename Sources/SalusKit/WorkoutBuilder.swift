@@ -178,8 +178,8 @@ public struct WorkoutBuilder: Sendable {
         return response.seconds
     }
 
-    private func call<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor, _ request: Request
+    private func call<Request, Response>(
+        _ method: UnaryMethod<Request, Response>, _ request: Request
     ) async throws(SalusError) -> Response {
         try await mappingErrors { try await client.unary(method, request: request) }
     }

@@ -129,7 +129,7 @@ public struct RouteLocationReader: AsyncSequence, Sendable {
                 let (client, message) = (reader.client, request)
                 let responses = try await mappingErrors {
                     try client.serverStreaming(
-                        SalusMethods.Routes.readRoute, request: message, responseType: Salus_V1_RouteLocationBatch.self)
+                        SalusMethods.Routes.readRoute, request: message)
                 }
                 stream = responses.makeAsyncIterator()
             }

@@ -151,7 +151,7 @@ public struct WorkoutSession: Sendable {
                     var request = Salus_V1_WorkoutSessionRef()
                     request.sessionID = sessionID
                     let stream = try client.serverStreaming(
-                        SalusMethods.WorkoutSession.observe, request: request, responseType: Salus_V1_WorkoutSessionUpdate.self)
+                        SalusMethods.WorkoutSession.observe, request: request)
                     for try await wire in stream {
                         continuation.yield(try Self.update(wire))
                     }

@@ -162,10 +162,65 @@ package final class RPCClient: Sendable {
     }
 
     /// Calls a unary method.
-    package func unary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    package func unary<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        request: Request,
+        options: CallOptions = .init()
+    ) async throws -> Response {
+        try await rawUnary(method.descriptor, request: request, responseType: Response.self, options: options)
+    }
+
+    /// Calls a server-streaming method. Iterate the returned sequence for the responses; it
+    /// throws the call's error at the end. Dropping it unfinished cancels the call.
+    package func serverStreaming<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
+        request: Request,
+        options: CallOptions = .init()
+    ) throws -> RPCResponseStream<Response> {
+        try rawServerStreaming(method.descriptor, request: request, responseType: Response.self, options: options)
+    }
+
+    /// Calls a client-streaming method: `body` writes the requests; the call's response is
+    /// returned after `body` returns (which closes the request stream).
+    package func clientStreaming<Request, Response>(
+        _ method: ClientStreamingMethod<Request, Response>,
+        options: CallOptions = .init(),
+        body: (RPCClientWriter<Request>) async throws -> Void
+    ) async throws -> Response {
+        try await rawClientStreaming(method.descriptor, requestType: Request.self, responseType: Response.self, options: options, body: body)
+    }
+
+    /// Calls a bidirectional method: `body` gets a writer and the response stream; closing
+    /// the writer (or returning) ends the requests. The call is cancelled if `body` throws or
+    /// returns before the server has finished.
+    package func bidirectionalStreaming<Request, Response, Result: Sendable>(
+        _ method: BidirectionalMethod<Request, Response>,
+        options: CallOptions = .init(),
+        body: (RPCClientWriter<Request>, RPCResponseStream<Response>) async throws -> Result
+    ) async throws -> Result {
+        let stream = try open(method.descriptor, payload: Data(), flags: [.remoteOpen], options: options)
+        let responses = RPCResponseStream<Response>(stream: stream)
+        do {
+            let result = try await body(RPCClientWriter(stream: stream), responses)
+            stream.closeSend()
+            responses.cancelIfUnfinished()
+            return result
+        } catch {
+            responses.cancelIfUnfinished()
+            throw error
+        }
+    }
+
+    // MARK: Raw calls
+
+    /// Calls `method` by name as a unary call with any request, decoding the response as
+    /// `responseType`, whatever the method's kind or types: only for what must send a method
+    /// what it does not expect (unknown methods, another kind, another message) to check the
+    /// server's answer. Everything else calls ``unary(_:request:options:)`` with a typed method.
+    package func rawUnary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request,
-        responseType: Response.Type = Response.self,
+        responseType: Response.Type,
         options: CallOptions = .init()
     ) async throws -> Response {
         let stream = try open(method, payload: try request.serializedBytes(), flags: [], options: options)
@@ -174,24 +229,26 @@ package final class RPCClient: Sendable {
         return try decodeMessage(Response.self, from: ByteBuffer(bytes: response.payload))
     }
 
-    /// Calls a server-streaming method. Iterate the returned sequence for the responses; it
-    /// throws the call's error at the end. Dropping it unfinished cancels the call.
-    package func serverStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    /// Calls `method` by name as a server-streaming call with any request and response types;
+    /// only for what must send a method what it does not expect (see
+    /// ``rawUnary(_:request:responseType:options:)``).
+    package func rawServerStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
         request: Request,
-        responseType: Response.Type = Response.self,
+        responseType: Response.Type,
         options: CallOptions = .init()
     ) throws -> RPCResponseStream<Response> {
         let stream = try open(method, payload: try request.serializedBytes(), flags: [.remoteClosed], options: options)
         return RPCResponseStream(stream: stream)
     }
 
-    /// Calls a client-streaming method: `body` writes the requests; the call's response is
-    /// returned after `body` returns (which closes the request stream).
-    package func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+    /// Calls `method` by name as a client-streaming call with any request and response types;
+    /// only for what must send a method what it does not expect (see
+    /// ``rawUnary(_:request:responseType:options:)``).
+    package func rawClientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
         _ method: MethodDescriptor,
-        requestType: Request.Type = Request.self,
-        responseType: Response.Type = Response.self,
+        requestType: Request.Type,
+        responseType: Response.Type,
         options: CallOptions = .init(),
         body: (RPCClientWriter<Request>) async throws -> Void
     ) async throws -> Response {
@@ -208,29 +265,6 @@ package final class RPCClient: Sendable {
         let response = try await stream.response()
         guard response.status.code == 0 else { throw RPCError(status: response.status) }
         return try decodeMessage(Response.self, from: ByteBuffer(bytes: response.payload))
-    }
-
-    /// Calls a bidirectional method: `body` gets a writer and the response stream; closing
-    /// the writer (or returning) ends the requests. The call is cancelled if `body` throws or
-    /// returns before the server has finished.
-    package func bidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message, Result: Sendable>(
-        _ method: MethodDescriptor,
-        requestType: Request.Type = Request.self,
-        responseType: Response.Type = Response.self,
-        options: CallOptions = .init(),
-        body: (RPCClientWriter<Request>, RPCResponseStream<Response>) async throws -> Result
-    ) async throws -> Result {
-        let stream = try open(method, payload: Data(), flags: [.remoteOpen], options: options)
-        let responses = RPCResponseStream<Response>(stream: stream)
-        do {
-            let result = try await body(RPCClientWriter(stream: stream), responses)
-            stream.closeSend()
-            responses.cancelIfUnfinished()
-            return result
-        } catch {
-            responses.cancelIfUnfinished()
-            throw error
-        }
     }
 }
 
@@ -285,13 +319,13 @@ package final class RPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequ
 extension RPCClient {
     /// Calls a server-streaming method and yields each response message's bytes undecoded, for
     /// a reader that decodes them itself (SalusKit's sample pages). Same rules as
-    /// ``serverStreaming(_:request:responseType:options:)``.
-    package func serverStreamingBytes<Request: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor,
+    /// ``serverStreaming(_:request:options:)``.
+    package func serverStreamingBytes<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
         request: Request,
         options: CallOptions = .init()
     ) throws -> RPCResponseBytes {
-        let stream = try open(method, payload: try request.serializedBytes(), flags: [.remoteClosed], options: options)
+        let stream = try open(method.descriptor, payload: try request.serializedBytes(), flags: [.remoteClosed], options: options)
         return RPCResponseBytes(stream: stream)
     }
 }

@@ -40,28 +40,24 @@ package struct RPCRouter: Sendable {
     }
 
     /// Registers a method that takes one request and returns one response.
-    package mutating func registerUnary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor,
-        request: Request.Type = Request.self,
-        response: Response.Type = Response.self,
+    package mutating func registerUnary<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
         onEventLoop: Bool = true,
         handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
     ) {
-        add(method, Entry(kind: .unary, onEventLoop: onEventLoop) { call in
+        add(method.descriptor, Entry(kind: .unary, onEventLoop: onEventLoop) { call in
             let request = try call.decode(Request.self, from: call.requestPayload)
             return try encodeMessage(try await handler(request, call.context))
         })
     }
 
     /// Registers a method that takes one request and streams responses.
-    package mutating func registerServerStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor,
-        request: Request.Type = Request.self,
-        response: Response.Type = Response.self,
+    package mutating func registerServerStreaming<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
         onEventLoop: Bool = true,
         handler: @escaping @Sendable (Request, RPCWriter<Response>, ServerContext) async throws -> Void
     ) {
-        add(method, Entry(kind: .serverStreaming, onEventLoop: onEventLoop) { call in
+        add(method.descriptor, Entry(kind: .serverStreaming, onEventLoop: onEventLoop) { call in
             let request = try call.decode(Request.self, from: call.requestPayload)
             try await handler(request, RPCWriter(stream: call.stream), call.context)
             return nil
@@ -69,27 +65,23 @@ package struct RPCRouter: Sendable {
     }
 
     /// Registers a method that takes a stream of requests and returns one response.
-    package mutating func registerClientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor,
-        request: Request.Type = Request.self,
-        response: Response.Type = Response.self,
+    package mutating func registerClientStreaming<Request, Response>(
+        _ method: ClientStreamingMethod<Request, Response>,
         onEventLoop: Bool = true,
         handler: @escaping @Sendable (RPCRequestStream<Request>, ServerContext) async throws -> Response
     ) {
-        add(method, Entry(kind: .clientStreaming, onEventLoop: onEventLoop) { call in
+        add(method.descriptor, Entry(kind: .clientStreaming, onEventLoop: onEventLoop) { call in
             try encodeMessage(try await handler(RPCRequestStream(call: call), call.context))
         })
     }
 
     /// Registers a method where both sides stream.
-    package mutating func registerBidirectionalStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor,
-        request: Request.Type = Request.self,
-        response: Response.Type = Response.self,
+    package mutating func registerBidirectionalStreaming<Request, Response>(
+        _ method: BidirectionalMethod<Request, Response>,
         onEventLoop: Bool = true,
         handler: @escaping @Sendable (RPCRequestStream<Request>, RPCWriter<Response>, ServerContext) async throws -> Void
     ) {
-        add(method, Entry(kind: .bidirectionalStreaming, onEventLoop: onEventLoop) { call in
+        add(method.descriptor, Entry(kind: .bidirectionalStreaming, onEventLoop: onEventLoop) { call in
             try await handler(RPCRequestStream(call: call), RPCWriter(stream: call.stream), call.context)
             return nil
         })

@@ -328,7 +328,7 @@ package struct LoadRun: Sendable {
             request.descriptors = [descriptor]
             request.live = true
             let stream = try client.serverStreaming(
-                SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+                SalusMethods.Store.queryAnchored, request: request)
             if kind == .stalled { stalled = (client, stream) } else { feedStreams.append((type, client, stream)) }
         }
 
@@ -406,7 +406,7 @@ package struct LoadRun: Sendable {
                 request.type = type
                 var uuids = Set<Data>()
                 for try await page in try reader.serverStreaming(
-                    SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+                    SalusMethods.Store.querySamples, request: request)
                 {
                     for sample in page.samples { uuids.insert(sample.uuid) }
                 }
@@ -498,7 +498,7 @@ package struct LoadRun: Sendable {
                     request.type = Self.types[(index + call) % 2]
                     request.limit = 100
                     for try await _ in try client!.serverStreaming(
-                        SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+                        SalusMethods.Store.querySamples, request: request)
                     {}
                     figures.record(.query, since: started)
                 case .statistics:
@@ -513,8 +513,7 @@ package struct LoadRun: Sendable {
                     request.from = Self.statisticsDay
                     request.to = Self.statisticsDay + 86_400_000_000
                     for try await _ in try client!.serverStreaming(
-                        SalusMethods.Statistics.queryCollection, request: request,
-                        responseType: Salus_V1_StatisticsCollectionBatch.self)
+                        SalusMethods.Statistics.queryCollection, request: request)
                     {}
                     figures.record(.statistics, since: started)
                 case .churn:

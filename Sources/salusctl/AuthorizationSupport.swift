@@ -8,8 +8,8 @@ import SwiftProtobuf
 /// Calls to salus.v1.Consent and the small helpers the authorization commands share.
 enum ConsentCalls {
     /// Runs one unary Consent call, turning an RPC error into its message.
-    static func call<Request: SwiftProtobufMessage, Response: SwiftProtobufMessage>(
-        _ client: RPCClient, _ method: MethodDescriptor, _ request: Request, as: Response.Type = Response.self
+    static func call<Request, Response>(
+        _ client: RPCClient, _ method: UnaryMethod<Request, Response>, _ request: Request
     ) async throws -> Response {
         do {
             return try await client.unary(method, request: request)

@@ -56,7 +56,7 @@ struct Backup: AdminCommand {
         do {
             defer { try? handle.close() }
             let stream = try client.serverStreaming(
-                SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest(), responseType: Salus_V1_BackupChunk.self)
+                SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest())
             for try await chunk in stream {
                 if !chunk.progress.isEmpty { line.show("backup: \(chunk.progress)") }
                 if chunk.archiveSize > 0 { size = chunk.archiveSize }

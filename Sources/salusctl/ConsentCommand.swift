@@ -80,7 +80,7 @@ struct Consent: AsyncParsableCommand {
         func run(client: RPCClient) async throws {
             print("waiting for requests (Ctrl-C to stop)")
             let stream = try client.serverStreaming(
-                SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
+                SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest())
             var interactive = true
             for try await request in stream {
                 print("")

@@ -147,7 +147,7 @@ struct Documents: AsyncParsableCommand {
         if let uuid { request.predicate.uuids.uuids = [uuid] }
         var samples: [Salus_V1_Sample] = []
         do {
-            for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+            for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request) {
                 samples += batch.samples
             }
         } catch let error as RPCError {

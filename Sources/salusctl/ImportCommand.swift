@@ -57,8 +57,7 @@ struct Import: AdminCommand {
             $0.sideFiles = UInt64(sideFiles.count)
         }
         let answer: Salus_V1_ImportReport? = try await client.bidirectionalStreaming(
-            SalusMethods.Import.importAppleHealthWithProgress, requestType: Salus_V1_ImportChunk.self,
-            responseType: Salus_V1_ImportEvent.self
+            SalusMethods.Import.importAppleHealthWithProgress
         ) { writer, events in
             // The chunks are sent from a task of their own while the daemon's events are read.
             let sender = Task {

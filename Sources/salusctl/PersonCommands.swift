@@ -201,7 +201,7 @@ struct Summary: AsyncParsableCommand {
             }
             var summaries: [Salus_V1_ActivitySummary] = []
             for try await batch in try client.serverStreaming(
-                SalusMethods.Person.queryActivitySummaries, request: request, responseType: Salus_V1_ActivitySummaryBatch.self)
+                SalusMethods.Person.queryActivitySummaries, request: request)
             {
                 summaries += batch.summaries
             }

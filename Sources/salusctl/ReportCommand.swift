@@ -266,7 +266,7 @@ struct ReportFetcher {
         var results: [String: Salus_V1_StatisticsResult] = [:]
         do {
             for try await batch in try client.serverStreaming(
-                SalusMethods.Statistics.queryCollection, request: request, responseType: Salus_V1_StatisticsCollectionBatch.self)
+                SalusMethods.Statistics.queryCollection, request: request)
             {
                 for result in batch.statistics {
                     results[Nights.day(of: Stats.date(result.startDate), timeZone: calendar.timeZone)] = result
@@ -288,7 +288,7 @@ struct ReportFetcher {
         }
         var days: [StandDay] = []
         for try await batch in try client.serverStreaming(
-            SalusMethods.Person.queryActivitySummaries, request: request, responseType: Salus_V1_ActivitySummaryBatch.self)
+            SalusMethods.Person.queryActivitySummaries, request: request)
         {
             for summary in batch.summaries {
                 let day = String(format: "%04d-%02d-%02d", summary.date.year, summary.date.month, summary.date.day)

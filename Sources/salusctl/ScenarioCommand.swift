@@ -222,7 +222,7 @@ final class ScenarioRunner {
                 var samples: [Salus_V1_Sample] = []
                 for try await batch in try client.serverStreaming(
                     SalusMethods.Store.querySamples,
-                    request: Salus_V1_SampleQueryRequest.with { $0.type = type }, responseType: Salus_V1_SampleBatch.self)
+                    request: Salus_V1_SampleQueryRequest.with { $0.type = type })
                 {
                     samples += batch.samples
                 }

@@ -103,8 +103,7 @@ struct Stats: AdminCommand {
                 request.anchorDate = Self.microseconds(calendar.date(from: month)!)
             }
             let stream = try client.serverStreaming(
-                SalusMethods.Statistics.queryCollection, request: request,
-                responseType: Salus_V1_StatisticsCollectionBatch.self)
+                SalusMethods.Statistics.queryCollection, request: request)
             for try await batch in stream {
                 results += batch.statistics
                 if batch.initialResultsComplete { break }

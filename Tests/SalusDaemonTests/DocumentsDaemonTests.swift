@@ -50,7 +50,7 @@ struct DocumentsDaemonTests {
         var request = Salus_V1_SampleQueryRequest()
         request.type = "HKDocumentTypeIdentifierCDA"
         var seen: [Salus_V1_Sample] = []
-        for try await batch in try reader.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try reader.serverStreaming(SalusMethods.Store.querySamples, request: request) {
             seen += batch.samples
         }
         #expect(seen.map(\.document.title) == ["Referral Note"])

@@ -180,7 +180,7 @@ struct ImportResumeTests {
         for type in types {
             var request = Salus_V1_SampleQueryRequest()
             request.type = type
-            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+            for try await batch in try owner.serverStreaming(SalusMethods.Store.querySamples, request: request) {
                 counts[type, default: 0] += batch.samples.count
             }
         }
@@ -219,7 +219,7 @@ struct ImportResumeTests {
         let bytes = try Data(contentsOf: file)
         let importer = try await RPCClient.connect(unixSocketPath: first.adminSocketPath)
         var partial = 0
-        _ = try? await importer.clientStreaming(SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self) {
+        _ = try? await importer.clientStreaming(SalusMethods.Import.importAppleHealth) {
             writer in
             var offset = 0
             while offset < bytes.count * 6 / 10 {

@@ -13,7 +13,7 @@ import Testing
 struct AppCapsTests {
     /// Gathers every message of a client stream, counting each against the app's buffered
     /// bytes as SaveRoute counts its locations, and answers with how many it gathered.
-    static let gather = MethodDescriptor(service: "test.Probe", method: "Gather")
+    static let gather = ClientStreamingMethod<Salus_V1_EchoRequest, Salus_V1_EchoResponse>(service: "test.Probe", method: "Gather")
 
     /// A server with the test router of `TestServer` plus `Gather`, and a listener per caller:
     /// the owner's admin socket, app A's and app B's own sockets.
@@ -143,7 +143,7 @@ struct AppCapsTests {
         let second = try await fixture.connect(Self.appA)
         var unread: [RPCResponseStream<Salus_V1_EchoResponse>] = []
         for client in [first, first, second, second] {
-            unread.append(try client.serverStreaming(TestServer.infinite, request: echoRequest("never read"), responseType: Salus_V1_EchoResponse.self))
+            unread.append(try client.serverStreaming(TestServer.infinite, request: echoRequest("never read")))
         }
         #expect(await eventually(timeout: .seconds(10)) { fixture.server.openCalls(ofApp: "org.example.a") == 4 })
         let third = try await fixture.connect(Self.appA)

@@ -73,7 +73,7 @@ struct CallTests {
         request.count = 1_000
         request.size = 64
         var expected: UInt64 = 0
-        for try await message in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+        for try await message in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request) {
             #expect(message.sequence == expected)
             #expect(message.payload.count == 64)
             expected += 1
@@ -111,7 +111,7 @@ struct CallTests {
             request.size = UInt32(size)
             var received: UInt64 = 0
             for try await message in try client.serverStreaming(
-                SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self)
+                SalusMethods.Diagnostics.generate, request: request)
             {
                 #expect(message.sequence == received)
                 #expect(message.payload == Data(repeating: 0x5A, count: size))
@@ -128,7 +128,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let response: Salus_V1_CollectResponse = try await client.clientStreaming(
-            SalusMethods.Diagnostics.collect, requestType: Salus_V1_EchoRequest.self
+            SalusMethods.Diagnostics.collect
         ) { writer in
             for index in 0..<500 {
                 try await writer.write(echoRequest("", payload: index % 10))
@@ -145,7 +145,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let count = try await client.bidirectionalStreaming(
-            SalusMethods.Diagnostics.echoStream, requestType: Salus_V1_EchoRequest.self, responseType: Salus_V1_EchoResponse.self
+            SalusMethods.Diagnostics.echoStream
         ) { writer, responses in
             var iterator = responses.makeAsyncIterator()
             for index in 0..<100 {
@@ -203,7 +203,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         do {
-            let stream = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
+            let stream = try client.serverStreaming(TestServer.infinite, request: echoRequest(""))
             var iterator = stream.makeAsyncIterator()
             _ = try await iterator.next()
         }
@@ -239,7 +239,7 @@ struct CallTests {
         var sleep = Salus_V1_SleepRequest()
         sleep.milliseconds = 30_000
         await raw.write(try requestFrame(
-            streamID: 1, method: SalusMethods.Diagnostics.sleep,
+            streamID: 1, method: SalusMethods.Diagnostics.sleep.descriptor,
             payload: try sleep.serializedBytes(), timeoutNano: 200_000_000
         ))
         let start = ContinuousClock.now
@@ -260,7 +260,7 @@ struct CallTests {
         let window = Int(client.serverHello?.limits.initialWindow ?? 0)
         #expect(window == 64)
         // Opened and never read.
-        let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
+        let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""))
         #expect(await eventually { server.probe.sent >= window })
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.probe.sent == window, "the server sent \(server.probe.sent) messages on a stream granted \(window)")
@@ -269,7 +269,7 @@ struct CallTests {
         var request = Salus_V1_GenerateRequest()
         request.count = 2_000
         var received = 0
-        for try await _ in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+        for try await _ in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request) {
             received += 1
         }
         #expect(received == 2_000)
@@ -291,7 +291,7 @@ struct CallTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let window = Int(client.serverHello?.limits.initialWindow ?? 0)
-        let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""), responseType: Salus_V1_EchoResponse.self)
+        let stalled = try client.serverStreaming(TestServer.infinite, request: echoRequest(""))
         #expect(await eventually { server.probe.sent >= window })
         var iterator = stalled.makeAsyncIterator()
         let first = try #require(try await iterator.next())
@@ -323,7 +323,7 @@ struct CallTests {
         var request = Salus_V1_GenerateRequest()
         request.count = 300
         var received = 0
-        for try await _ in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request, responseType: Salus_V1_EchoResponse.self) {
+        for try await _ in try client.serverStreaming(SalusMethods.Diagnostics.generate, request: request) {
             received += 1
         }
         #expect(received == 300)

@@ -14,7 +14,7 @@ struct ProtocolConformanceTests {
         request.protocolVersion = 1
         request.clientName = "conformance"
         request.features = features
-        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Session.hello, payload: try request.serializedBytes()))
+        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Session.hello.descriptor, payload: try request.serializedBytes()))
         let frame = try #require(await raw.readFrame())
         let response = try Salus_V1_Response(serializedBytes: Array(frame.payload.readableBytesView))
         #expect(response.status.code == 0)
@@ -43,7 +43,7 @@ struct ProtocolConformanceTests {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath, receiveTimeout: 3)
         let echo = try echoRequest("x").serializedBytes() as [UInt8]
-        await raw.write(try requestFrame(streamID: 1, method: TestServer.block, payload: echo))
+        await raw.write(try requestFrame(streamID: 1, method: TestServer.block.descriptor, payload: echo))
         #expect(await eventually { server.probe.started == 1 })
         await raw.write(Frame(streamID: 1, type: .data, payload: ByteBuffer(bytes: echo)))
         let error = await response(raw, streamID: 1).status
@@ -51,7 +51,7 @@ struct ProtocolConformanceTests {
         #expect(error?.detail?.field == "stream_id")
         #expect(await eventually { server.probe.cancelled == 1 })
         // The connection goes on.
-        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         #expect(await response(raw, streamID: 3).status?.code == .ok)
         await server.stop()
     }
@@ -63,7 +63,7 @@ struct ProtocolConformanceTests {
         _ = try await hello(raw, features: ["cancel", "window_update", "go_away"])
         let echo = try echoRequest("x").serializedBytes() as [UInt8]
         await raw.write(try requestFrame(
-            streamID: 3, method: TestServer.infinite, payload: echo, flags: [.remoteClosed]
+            streamID: 3, method: TestServer.infinite.descriptor, payload: echo, flags: [.remoteClosed]
         ))
         #expect(await eventually { server.probe.sent >= 64 })
         await raw.write(Frame(streamID: 3, type: .data, payload: ByteBuffer(bytes: echo)))
@@ -79,10 +79,10 @@ struct ProtocolConformanceTests {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath, receiveTimeout: 3)
         let echo = try echoRequest("x").serializedBytes() as [UInt8]
-        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.sleep, payload: [0x08, 0x64]))
+        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.sleep.descriptor, payload: [0x08, 0x64]))
         await raw.write(Frame(streamID: 1, type: .data, flags: [.remoteClosed, .noData]))
         #expect(await response(raw, streamID: 1).status?.code == .ok)
-        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         #expect(await response(raw, streamID: 3).status?.code == .ok)
         await server.stop()
     }
@@ -96,13 +96,13 @@ struct ProtocolConformanceTests {
         var request = Salus_V1_GenerateRequest()
         request.count = 300
         await raw.write(try requestFrame(
-            streamID: 3, method: SalusMethods.Diagnostics.generate, payload: try request.serializedBytes(), flags: [.remoteClosed]
+            streamID: 3, method: SalusMethods.Diagnostics.generate.descriptor, payload: try request.serializedBytes(), flags: [.remoteClosed]
         ))
         let result = await response(raw, streamID: 3, limit: 400)
         #expect(result.status?.code == .ok)
         #expect(result.data == 300)
         // Client streaming: the server grants nothing either.
-        await raw.write(try requestFrame(streamID: 5, method: SalusMethods.Diagnostics.collect, payload: [], flags: [.remoteOpen]))
+        await raw.write(try requestFrame(streamID: 5, method: SalusMethods.Diagnostics.collect.descriptor, payload: [], flags: [.remoteOpen]))
         let echo = try echoRequest("x").serializedBytes() as [UInt8]
         for _ in 0..<40 { await raw.write(Frame(streamID: 5, type: .data, payload: ByteBuffer(bytes: echo))) }
         await raw.write(Frame(streamID: 5, type: .data, flags: [.remoteClosed, .noData]))
@@ -123,7 +123,7 @@ struct ProtocolConformanceTests {
         let answer = try await hello(raw, features: ["window_update", "something_new"])
         #expect(answer.features == ["window_update"])
         await raw.write(try requestFrame(
-            streamID: 3, method: TestServer.infinite,
+            streamID: 3, method: TestServer.infinite.descriptor,
             payload: try echoRequest("").serializedBytes(), flags: [.remoteClosed]
         ))
         #expect(await eventually { server.probe.sent >= 64 })

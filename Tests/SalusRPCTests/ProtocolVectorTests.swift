@@ -143,11 +143,11 @@ struct ProtocolVectorTests {
         return [
             "hello-request": frame(
                 1, .request, [],
-                try request(method: SalusMethods.Session.hello, payload: hello)
+                try request(method: SalusMethods.Session.hello.descriptor, payload: hello)
             ),
             "echo-request": frame(
                 3, .request, [],
-                try request(method: SalusMethods.Diagnostics.echo, payload: echo) { request in
+                try request(method: SalusMethods.Diagnostics.echo.descriptor, payload: echo) { request in
                     request.timeoutNano = 5_000_000_000
                     var traceID = Salus_V1_KeyValue()
                     traceID.key = "trace-id"
@@ -159,14 +159,14 @@ struct ProtocolVectorTests {
             "response-error": frame(5, .response, [], try bytes(failure)),
             "server-stream-request": frame(
                 7, .request, .remoteClosed,
-                try request(method: SalusMethods.Diagnostics.generate, payload: generate)
+                try request(method: SalusMethods.Diagnostics.generate.descriptor, payload: generate)
             ),
             "data": frame(7, .data, [], try bytes(generated)),
             "window-update": frame(7, .windowUpdate, [], try bytes(window)),
             "cancel": frame(7, .cancel),
             "client-stream-request": frame(
                 9, .request, .remoteOpen,
-                try request(method: SalusMethods.Diagnostics.collect, payload: Salus_V1_EchoRequest?.none)
+                try request(method: SalusMethods.Diagnostics.collect.descriptor, payload: Salus_V1_EchoRequest?.none)
             ),
             "client-stream-close": frame(9, .data, [.remoteClosed, .noData]),
             "go-away": frame(0, .goAway, [], try bytes(goAway)),

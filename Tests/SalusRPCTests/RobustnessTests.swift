@@ -26,16 +26,16 @@ struct RobustnessTests {
         let server = try await TestServer.start()
         let client = try await server.connect()
         let method = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_EchoResponse = try await client.unary(
-                MethodDescriptor(service: SalusMethods.Diagnostics.name, method: "Nope"), request: echoRequest("")
+            _ = try await client.rawUnary(
+                MethodDescriptor(service: SalusMethods.Diagnostics.name, method: "Nope"), request: echoRequest(""), responseType: Salus_V1_EchoResponse.self
             )
         }
         #expect(method?.code == .unimplemented)
         #expect(method?.detail?.field == "method")
         #expect(method?.detail?.value == "Nope")
         let service = await #expect(throws: RPCError.self) {
-            let _: Salus_V1_EchoResponse = try await client.unary(
-                MethodDescriptor(service: "salus.v1.Nothing", method: "Echo"), request: echoRequest("")
+            _ = try await client.rawUnary(
+                MethodDescriptor(service: "salus.v1.Nothing", method: "Echo"), request: echoRequest(""), responseType: Salus_V1_EchoResponse.self
             )
         }
         #expect(service?.code == .unimplemented)
@@ -48,7 +48,7 @@ struct RobustnessTests {
     func undecodablePayload() async throws {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath)
-        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.echo, payload: [0x0A, 0xFF, 0x01]))
+        await raw.write(try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.echo.descriptor, payload: [0x0A, 0xFF, 0x01]))
         let error = status(of: await raw.readFrame())
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("salus.v1.EchoRequest") == true)
@@ -61,15 +61,15 @@ struct RobustnessTests {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath)
         let echo = try echoRequest("x").serializedBytes() as [UInt8]
-        await raw.write(try requestFrame(streamID: 2, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 2, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .invalidArgument)
-        await raw.write(try requestFrame(streamID: 5, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 5, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .ok)
-        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         let reused = status(of: await raw.readFrame())
         #expect(reused?.code == .invalidArgument)
         #expect(reused?.detail?.field == "stream_id")
-        await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .ok)
         await server.stop()
     }
@@ -86,7 +86,7 @@ struct RobustnessTests {
         let error = status(of: await raw.readFrame())
         #expect(error?.code == .resourceExhausted)
         // The same connection still answers.
-        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo, payload: try echoRequest("ok").serializedBytes()))
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo.descriptor, payload: try echoRequest("ok").serializedBytes()))
         let frame = await raw.readFrame()
         #expect(frame?.streamID == 3)
         #expect(status(of: frame)?.code == .ok)
@@ -117,14 +117,14 @@ struct RobustnessTests {
         let server = try await TestServer.start()
         let raw = try RawConnection(path: server.socketPath)
         await raw.write(try requestFrame(
-            streamID: 1, method: SalusMethods.Diagnostics.echo, payload: [],
+            streamID: 1, method: SalusMethods.Diagnostics.echo.descriptor, payload: [],
             metadata: [("big", String(repeating: "m", count: 8 * 1024))]
         ))
         let error = status(of: await raw.readFrame())
         #expect(error?.code == .resourceExhausted)
         #expect(error?.detail?.field == "metadata")
         await raw.write(try requestFrame(
-            streamID: 3, method: SalusMethods.Diagnostics.echo, payload: [],
+            streamID: 3, method: SalusMethods.Diagnostics.echo.descriptor, payload: [],
             metadata: [("small", String(repeating: "m", count: 8 * 1024 - 10))]
         ))
         #expect(status(of: await raw.readFrame())?.code == .ok)
@@ -172,13 +172,13 @@ struct RobustnessTests {
         let echo: [UInt8] = try echoRequest("split").serializedBytes()
         for streamID in [UInt32(1), 3, 5] {
             // Each frame in two writes with a pause between: the server reads part of a frame first.
-            let frame = FrameCoding.encode(try requestFrame(streamID: streamID, method: SalusMethods.Diagnostics.echo, payload: echo))
+            let frame = FrameCoding.encode(try requestFrame(streamID: streamID, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
             await raw.write(frame, splitAt: 7, pause: 0.02)
             #expect(status(of: await raw.readFrame())?.code == .ok, "stream \(streamID)")
         }
         // Quiet, with no partial frame, for twice the timeout: nothing may close the connection.
         try await Task.sleep(for: .milliseconds(3_000))
-        await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo, payload: echo))
+        await raw.write(try requestFrame(streamID: 7, method: SalusMethods.Diagnostics.echo.descriptor, payload: echo))
         #expect(status(of: await raw.readFrame())?.code == .ok)
         await server.stop()
     }
@@ -190,7 +190,7 @@ struct RobustnessTests {
         let server = try await TestServer.start(configuration: configuration)
         var open: [RPCClient] = []
         for _ in 0..<4 { open.append(try await server.connect()) }
-        let hello = try await open[0].unary(SalusMethods.Session.hello, request: Salus_V1_HelloRequest(), responseType: Salus_V1_HelloResponse.self)
+        let hello = try await open[0].unary(SalusMethods.Session.hello, request: Salus_V1_HelloRequest())
         #expect(hello.limits.maxConnections == 4 && hello.limits.maxStreamsPerConnection == 256)
         // 10,000 attempts over the cap from four clients at once, each refused, then closed;
         // meanwhile a connection within the cap is answered throughout.
@@ -265,8 +265,8 @@ struct RobustnessTests {
         configuration.maxStreamsPerConnection = 2
         let server = try await TestServer.start(configuration: configuration)
         let client = try await server.connect()
-        let first = try client.serverStreaming(TestServer.infinite, request: echoRequest("1"), responseType: Salus_V1_EchoResponse.self)
-        let second = try client.serverStreaming(TestServer.infinite, request: echoRequest("2"), responseType: Salus_V1_EchoResponse.self)
+        let first = try client.serverStreaming(TestServer.infinite, request: echoRequest("1"))
+        let second = try client.serverStreaming(TestServer.infinite, request: echoRequest("2"))
         var firstMessages = first.makeAsyncIterator()
         var secondMessages = second.makeAsyncIterator()
         #expect(try await firstMessages.next() != nil)
@@ -296,10 +296,10 @@ struct RobustnessTests {
         var generator = SystemRandomNumberGenerator()
         var valid: [[UInt8]] = []
         for frame in [
-            try requestFrame(streamID: 1, method: SalusMethods.Session.hello, payload: try Salus_V1_HelloRequest().serializedBytes()),
-            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.echo, payload: try echoRequest("fuzz").serializedBytes()),
-            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.collect, payload: [], flags: [.remoteOpen]),
-            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.generate, payload: [8, 3], flags: [.remoteClosed]),
+            try requestFrame(streamID: 1, method: SalusMethods.Session.hello.descriptor, payload: try Salus_V1_HelloRequest().serializedBytes()),
+            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.echo.descriptor, payload: try echoRequest("fuzz").serializedBytes()),
+            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.collect.descriptor, payload: [], flags: [.remoteOpen]),
+            try requestFrame(streamID: 1, method: SalusMethods.Diagnostics.generate.descriptor, payload: [8, 3], flags: [.remoteClosed]),
             Frame(streamID: 1, type: .data, flags: [.remoteClosed], payload: ByteBuffer(bytes: [0x0A, 0x01, 0x41])),
             Frame(streamID: 1, type: .windowUpdate, payload: ByteBuffer(bytes: [0x08, 0x05])),
             Frame(streamID: 1, type: .cancel),

@@ -33,8 +33,8 @@ final class Probe: Sendable {
 /// methods `test.Probe/Block` (waits until cancelled) and `test.Probe/Infinite` (streams
 /// until cancelled, counting what it sent).
 final class TestServer: Sendable {
-    static let block = MethodDescriptor(service: "test.Probe", method: "Block")
-    static let infinite = MethodDescriptor(service: "test.Probe", method: "Infinite")
+    static let block = UnaryMethod<Salus_V1_EchoRequest, Salus_V1_EchoResponse>(service: "test.Probe", method: "Block")
+    static let infinite = ServerStreamingMethod<Salus_V1_EchoRequest, Salus_V1_EchoResponse>(service: "test.Probe", method: "Infinite")
 
     let directory: String
     let socketPath: String

@@ -44,7 +44,7 @@ struct AttachmentsServiceTests {
         request.uuid = uuid
         var content: [UInt8] = []
         for try await chunk in try client.serverStreaming(
-            SalusMethods.Attachments.read, request: request, responseType: Salus_V1_AttachmentChunk.self)
+            SalusMethods.Attachments.read, request: request)
         {
             #expect(chunk.offset == UInt64(content.count))
             content += chunk.data

@@ -125,7 +125,7 @@ struct AuthorizationMatrixTests {
         descriptor.type = Authz.steps
         request.descriptors = [descriptor]
         request.live = true
-        let stream = try follower.serverStreaming(StoreServiceTests.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        let stream = try follower.serverStreaming(StoreServiceTests.queryAnchored, request: request)
         var iterator = stream.makeAsyncIterator()
         let initial = try await iterator.next()
         #expect(initial?.initialResultsComplete == true)

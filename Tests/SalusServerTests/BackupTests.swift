@@ -22,7 +22,7 @@ struct BackupTests {
         var progress: [String] = []
         var manifestJSON = ""
         let stream = try owner.serverStreaming(
-            SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest(), responseType: Salus_V1_BackupChunk.self)
+            SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest())
         for try await chunk in stream {
             if !chunk.progress.isEmpty { progress.append(chunk.progress) }
             data.append(chunk.data)

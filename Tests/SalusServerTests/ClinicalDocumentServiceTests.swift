@@ -52,7 +52,7 @@ struct ClinicalDocumentServiceTests {
         request.includeData = includeData
         request.sort = [Salus_V1_SortDescriptor.with { $0.key = .startDate }]
         var samples: [Salus_V1_Sample] = []
-        for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request) {
             samples += batch.samples
         }
         return samples

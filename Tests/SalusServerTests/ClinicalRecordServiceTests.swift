@@ -38,7 +38,7 @@ struct ClinicalRecordServiceTests {
         request.type = type
         if let start { request.predicate.dateWindow.startDate = start }
         var samples: [Salus_V1_Sample] = []
-        for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request) {
             samples += batch.samples
         }
         return samples

@@ -245,7 +245,7 @@ struct CorrelationTests {
         do {
             var batches: [Salus_V1_SampleBatch] = []
             let stream = try store.client.serverStreaming(
-                SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+                SalusMethods.Store.querySamples, request: request)
             for try await batch in stream { batches.append(batch) }
             return batches
         } catch {

@@ -47,7 +47,7 @@ struct ErrorFormTests {
         query.predicate.quantity.quantity.value = 3
         query.predicate.quantity.quantity.unit = "kg"
         let predicateError = await #expect(throws: RPCError.self) {
-            for try await _ in try client.serverStreaming(StoreServiceTests.querySamples, request: query, responseType: Salus_V1_SampleBatch.self) {}
+            for try await _ in try client.serverStreaming(StoreServiceTests.querySamples, request: query) {}
         }
         #expect(predicateError?.detail?.field == "predicate.quantity.unit")
         #expect(predicateError?.detail?.value == "kg")
@@ -107,7 +107,7 @@ struct ErrorFormTests {
         var samples = Salus_V1_SampleQueryRequest()
         samples.type = typo
         let sampleError = await #expect(throws: RPCError.self) {
-            for try await _ in try client.serverStreaming(StoreServiceTests.querySamples, request: samples, responseType: Salus_V1_SampleBatch.self) {}
+            for try await _ in try client.serverStreaming(StoreServiceTests.querySamples, request: samples) {}
         }
         #expect(sampleError?.code == .invalidArgument)
         #expect(sampleError?.detail?.field == "type" && sampleError?.detail?.value == typo)
@@ -119,7 +119,7 @@ struct ErrorFormTests {
         unknown.type = typo
         anchored.descriptors = [known, unknown]
         let anchoredError = await #expect(throws: RPCError.self) {
-            for try await _ in try client.serverStreaming(StoreServiceTests.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {}
+            for try await _ in try client.serverStreaming(StoreServiceTests.queryAnchored, request: anchored) {}
         }
         #expect(anchoredError?.detail?.field == "descriptors[1].type" && anchoredError?.detail?.value == typo)
 
@@ -133,7 +133,7 @@ struct ErrorFormTests {
         var observe = Salus_V1_ObserverRequest()
         observe.descriptors = [unknown]
         let observeError = await #expect(throws: RPCError.self) {
-            for try await _ in try client.serverStreaming(StoreServiceTests.observe, request: observe, responseType: Salus_V1_ObserverNotification.self) {}
+            for try await _ in try client.serverStreaming(StoreServiceTests.observe, request: observe) {}
         }
         #expect(observeError?.detail?.field == "descriptors[0].type")
 

@@ -51,7 +51,7 @@ struct ExtremeValueQueryTests {
         request.predicate = predicate
         var count = 0
         for try await batch in try client.serverStreaming(
-            SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+            SalusMethods.Store.querySamples, request: request)
         {
             count += batch.samples.count
         }
@@ -71,7 +71,7 @@ struct ExtremeValueQueryTests {
         descriptor.predicate = predicate
         request.descriptors = [descriptor]
         for try await _ in try client.serverStreaming(
-            SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+            SalusMethods.Store.queryAnchored, request: request)
         {}
     }
 

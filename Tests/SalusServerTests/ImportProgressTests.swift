@@ -53,7 +53,7 @@ struct ImportProgressTests {
         let sideFiles = [("workout-routes/route_1.gpx", Data(ImportModernWorkoutTests.gpx.utf8))]
 
         let (events, report) = try await owner.bidirectionalStreaming(
-            SalusMethods.Import.importAppleHealthWithProgress, requestType: Salus_V1_ImportChunk.self, responseType: Salus_V1_ImportEvent.self
+            SalusMethods.Import.importAppleHealthWithProgress
         ) { writer, responses in
             // Sent from a task of its own while the events are read, as salusctl does.
             let sender = Task {

@@ -17,7 +17,7 @@ struct ImportServiceTests {
     static func importExport(
         _ owner: RPCClient, _ data: Data, chunk: Int = 4096, characteristics: Bool = false, dryRun: Bool = false
     ) async throws -> Salus_V1_ImportReport {
-        try await owner.clientStreaming(SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self) { writer in
+        try await owner.clientStreaming(SalusMethods.Import.importAppleHealth) { writer in
             var offset = 0
             repeat {
                 var message = Salus_V1_ImportChunk()
@@ -41,7 +41,7 @@ struct ImportServiceTests {
     static func importExport(
         _ owner: RPCClient, _ data: Data, sideFiles: [(String, Data)], chunk: Int = 4096
     ) async throws -> Salus_V1_ImportReport {
-        try await owner.clientStreaming(SalusMethods.Import.importAppleHealth, responseType: Salus_V1_ImportReport.self) { writer in
+        try await owner.clientStreaming(SalusMethods.Import.importAppleHealth) { writer in
             try await writer.write(Salus_V1_ImportChunk.with { $0.data = data })
             for (path, file) in sideFiles {
                 var offset = 0

@@ -367,10 +367,10 @@ struct NonInterferenceTests {
         var call: @Sendable (RPCClient, Fixture) async -> [Data]
     }
 
-    static func unary<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor, _ name: String, _: Response.Type, _ request: @escaping @Sendable (Fixture) -> Request
+    static func unary<Request, Response>(
+        _ method: UnaryMethod<Request, Response>, _ name: String, _ request: @escaping @Sendable (Fixture) -> Request
     ) -> Case {
-        Case(method: method, name: "\(method) \(name)") { client, fixture in
+        Case(method: method.descriptor, name: "\(method) \(name)") { client, fixture in
             do {
                 let response: Response = try await client.unary(method, request: request(fixture))
                 return [bytes(response)]
@@ -380,13 +380,13 @@ struct NonInterferenceTests {
         }
     }
 
-    static func streaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor, _ name: String, _: Response.Type, _ request: @escaping @Sendable (Fixture) -> Request
+    static func streaming<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>, _ name: String, _ request: @escaping @Sendable (Fixture) -> Request
     ) -> Case {
-        Case(method: method, name: "\(method) \(name)") { client, fixture in
+        Case(method: method.descriptor, name: "\(method) \(name)") { client, fixture in
             var answers: [Data] = []
             do {
-                for try await response in try client.serverStreaming(method, request: request(fixture), responseType: Response.self) {
+                for try await response in try client.serverStreaming(method, request: request(fixture)) {
                     answers.append(bytes(response))
                 }
             } catch {
@@ -396,10 +396,10 @@ struct NonInterferenceTests {
         }
     }
 
-    static func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
-        _ method: MethodDescriptor, _ name: String, _: Response.Type, _ messages: @escaping @Sendable (Fixture) -> [Request]
+    static func clientStreaming<Request, Response>(
+        _ method: ClientStreamingMethod<Request, Response>, _ name: String, _ messages: @escaping @Sendable (Fixture) -> [Request]
     ) -> Case {
-        Case(method: method, name: "\(method) \(name)") { client, fixture in
+        Case(method: method.descriptor, name: "\(method) \(name)") { client, fixture in
             do {
                 let response: Response = try await client.clientStreaming(method) { (writer: RPCClientWriter<Request>) in
                     for message in messages(fixture) { try await writer.write(message) }
@@ -475,14 +475,14 @@ struct NonInterferenceTests {
         "salus.v1.Diagnostics/EchoStream": "transport checks: no stored data",
         "salus.v1.Diagnostics/Sleep": "transport checks: no stored data",
     ].merging(
-        [
+        ([
             SalusMethods.WorkoutBuilder.begin, SalusMethods.WorkoutBuilder.get, SalusMethods.WorkoutBuilder.list,
             SalusMethods.WorkoutBuilder.addSamples, SalusMethods.WorkoutBuilder.addEvents, SalusMethods.WorkoutBuilder.addMetadata,
             SalusMethods.WorkoutBuilder.beginActivity, SalusMethods.WorkoutBuilder.endActivity,
             SalusMethods.WorkoutBuilder.endCollection, SalusMethods.WorkoutBuilder.finish, SalusMethods.WorkoutBuilder.discard,
             SalusMethods.WorkoutBuilder.elapsedTime, SalusMethods.WorkoutSession.create, SalusMethods.WorkoutSession.change,
             SalusMethods.WorkoutSession.get, SalusMethods.WorkoutSession.observe,
-        ].map {
+        ] as [any RPCMethod]).map {
             (
                 "\($0.service)/\($0.method)",
                 "reads and writes only the caller's own builders and sessions and the samples it added to them"
@@ -490,7 +490,7 @@ struct NonInterferenceTests {
         }, uniquingKeysWith: { first, _ in first })
 
     /// The methods the live cases call (``live(_:_:_:)``).
-    static let liveMethods = [
+    static let liveMethods: [any RPCMethod] = [
         SalusMethods.Store.queryAnchored, SalusMethods.Store.observe, SalusMethods.Statistics.queryCollection,
         SalusMethods.Person.queryActivitySummaries,
     ]
@@ -502,19 +502,19 @@ struct NonInterferenceTests {
         let quantityTypes = [heartRate, activeEnergy, systolic]
         for type in types {
             for predicate in predicates {
-                cases.append(streaming(SalusMethods.Store.querySamples, "\(type) \(predicate.name)", Salus_V1_SampleBatch.self) {
+                cases.append(streaming(SalusMethods.Store.querySamples, "\(type) \(predicate.name)") {
                     var request = Salus_V1_SampleQueryRequest()
                     request.type = type
                     if let made = predicate.make($0) { request.predicate = made.wire }
                     return request
                 })
-                cases.append(unary(SalusMethods.Store.querySources, "\(type) \(predicate.name)", Salus_V1_SourceQueryResponse.self) {
+                cases.append(unary(SalusMethods.Store.querySources, "\(type) \(predicate.name)") {
                     var request = Salus_V1_SourceQueryRequest()
                     request.type = type
                     if let made = predicate.make($0) { request.predicate = made.wire }
                     return request
                 })
-                cases.append(streaming(SalusMethods.Store.queryAnchored, "\(type) \(predicate.name)", Salus_V1_AnchoredBatch.self) {
+                cases.append(streaming(SalusMethods.Store.queryAnchored, "\(type) \(predicate.name)") {
                     var request = Salus_V1_AnchoredQueryRequest()
                     var descriptor = Salus_V1_TypedPredicate()
                     descriptor.type = type
@@ -524,7 +524,7 @@ struct NonInterferenceTests {
                 })
             }
             // Limits, sorts, anchors, documents' data.
-            cases.append(streaming(SalusMethods.Store.querySamples, "\(type) limit 1 descending", Salus_V1_SampleBatch.self) { _ in
+            cases.append(streaming(SalusMethods.Store.querySamples, "\(type) limit 1 descending") { _ in
                 var request = Salus_V1_SampleQueryRequest()
                 request.type = type
                 request.limit = 1
@@ -532,14 +532,14 @@ struct NonInterferenceTests {
                 request.includeData = true
                 return request
             })
-            cases.append(streaming(SalusMethods.Store.queryAnchored, "\(type) limit 2", Salus_V1_AnchoredBatch.self) { _ in
+            cases.append(streaming(SalusMethods.Store.queryAnchored, "\(type) limit 2") { _ in
                 var request = Salus_V1_AnchoredQueryRequest()
                 request.descriptors = [Authz.descriptor(type)]
                 request.limit = 2
                 request.countInitialAdded = true
                 return request
             })
-            cases.append(streaming(SalusMethods.Store.queryAnchored, "\(type) from anchor 3", Salus_V1_AnchoredBatch.self) { _ in
+            cases.append(streaming(SalusMethods.Store.queryAnchored, "\(type) from anchor 3") { _ in
                 var request = Salus_V1_AnchoredQueryRequest()
                 request.descriptors = [Authz.descriptor(type), Authz.descriptor(steps)]
                 request.anchor = 3
@@ -549,7 +549,7 @@ struct NonInterferenceTests {
         }
         // Correlations by their members.
         for predicate in predicates {
-            cases.append(streaming(SalusMethods.Store.querySamples, "\(bloodPressure) members \(predicate.name)", Salus_V1_SampleBatch.self) {
+            cases.append(streaming(SalusMethods.Store.querySamples, "\(bloodPressure) members \(predicate.name)") {
                 var request = Salus_V1_SampleQueryRequest()
                 request.type = bloodPressure
                 var member = Salus_V1_TypedPredicate()
@@ -566,18 +566,18 @@ struct NonInterferenceTests {
                 ? [.cumulativeSum, .mostRecent, .duration, .separateBySource]
                 : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource]
             for predicate in predicates {
-                cases.append(unary(SalusMethods.Statistics.query, "\(type) \(predicate.name)", Salus_V1_StatisticsResponse.self) {
+                cases.append(unary(SalusMethods.Statistics.query, "\(type) \(predicate.name)") {
                     var request = Salus_V1_StatisticsRequest()
                     request.type = type
                     request.options = options
                     if let made = predicate.make($0) { request.predicate = made.wire }
                     return request
                 })
-                cases.append(streaming(SalusMethods.Statistics.queryCollection, "\(type) \(predicate.name)", Salus_V1_StatisticsCollectionBatch.self) {
+                cases.append(streaming(SalusMethods.Statistics.queryCollection, "\(type) \(predicate.name)") {
                     collection(type, options: options, predicate: predicate.make($0))
                 })
             }
-            cases.append(unary(SalusMethods.Statistics.query, "\(type) window", Salus_V1_StatisticsResponse.self) { _ in
+            cases.append(unary(SalusMethods.Statistics.query, "\(type) window") { _ in
                 var request = Salus_V1_StatisticsRequest()
                 request.type = type
                 request.options = options
@@ -586,7 +586,7 @@ struct NonInterferenceTests {
                 return request
             })
         }
-        cases.append(streaming(SalusMethods.Person.queryActivitySummaries, "the day", Salus_V1_ActivitySummaryBatch.self) { _ in
+        cases.append(streaming(SalusMethods.Person.queryActivitySummaries, "the day") { _ in
             activitySummaries(live: false)
         })
         // Series, routes and attachments by UUID: of world *with*, unknown in world *without*.
@@ -596,19 +596,19 @@ struct NonInterferenceTests {
             ("document", \.document), ("unknown", { _ in UUID(uuidString: "00000000-0000-7000-8000-000000000001")! }),
         ]
         for (name, uuid) in uuids {
-            cases.append(streaming(SalusMethods.Store.queryElectrocardiogramVoltages, name, Salus_V1_ElectrocardiogramVoltageBatch.self) { fixture in
+            cases.append(streaming(SalusMethods.Store.queryElectrocardiogramVoltages, name) { fixture in
                 Salus_V1_ElectrocardiogramVoltageQueryRequest.with { $0.uuid = WireUUID.bytes(uuid(fixture)) }
             })
-            cases.append(streaming(SalusMethods.Routes.readRoute, name, Salus_V1_RouteLocationBatch.self) { fixture in
+            cases.append(streaming(SalusMethods.Routes.readRoute, name) { fixture in
                 Salus_V1_ReadRouteRequest.with { $0.uuid = WireUUID.bytes(uuid(fixture)) }
             })
-            cases.append(unary(SalusMethods.Attachments.list, name, Salus_V1_ListAttachmentsResponse.self) { fixture in
+            cases.append(unary(SalusMethods.Attachments.list, name) { fixture in
                 Salus_V1_ListAttachmentsRequest.with { $0.objectUuid = WireUUID.bytes(uuid(fixture)) }
             })
-            cases.append(streaming(SalusMethods.Attachments.read, name, Salus_V1_AttachmentChunk.self) { fixture in
+            cases.append(streaming(SalusMethods.Attachments.read, name) { fixture in
                 Salus_V1_ReadAttachmentRequest.with { $0.uuid = WireUUID.bytes(uuid(fixture)) }
             })
-            cases.append(clientStreaming(SalusMethods.Attachments.add, name, Salus_V1_Attachment.self) { fixture in
+            cases.append(clientStreaming(SalusMethods.Attachments.add, name) { fixture in
                 [
                     Salus_V1_AddAttachmentMessage.with {
                         $0.header.objectUuid = WireUUID.bytes(uuid(fixture))
@@ -617,7 +617,7 @@ struct NonInterferenceTests {
                     Salus_V1_AddAttachmentMessage.with { $0.chunk = Data(AttachmentsServiceTests.png) },
                 ]
             })
-            cases.append(unary(SalusMethods.Attachments.remove, name, Salus_V1_RemoveAttachmentResponse.self) { fixture in
+            cases.append(unary(SalusMethods.Attachments.remove, name) { fixture in
                 Salus_V1_RemoveAttachmentRequest.with { $0.uuid = WireUUID.bytes(uuid(fixture)) }
             })
             // A route for a workout (the writer's: readable or not, present or not), whose
@@ -636,10 +636,10 @@ struct NonInterferenceTests {
                 sample.workoutRoute.locationCount = 3
                 return sample
             }
-            cases.append(unary(SalusMethods.Store.save, "route to \(name)", Salus_V1_SaveResponse.self) { fixture in
+            cases.append(unary(SalusMethods.Store.save, "route to \(name)") { fixture in
                 Salus_V1_SaveRequest.with { $0.samples = [routeSample(fixture)] }
             })
-            cases.append(clientStreaming(SalusMethods.Routes.saveRoute, "to \(name)", Salus_V1_SaveRouteResponse.self) { fixture in
+            cases.append(clientStreaming(SalusMethods.Routes.saveRoute, "to \(name)") { fixture in
                 var sample = routeSample(fixture)
                 let locations = sample.workoutRoute.locations
                 sample.workoutRoute.locations = []
@@ -649,22 +649,22 @@ struct NonInterferenceTests {
                     Salus_V1_SaveRouteMessage.with { $0.locations.locations = locations },
                 ]
             })
-            cases.append(unary(SalusMethods.Replica.delete, name, Salus_V1_ReplicaDeleteResponse.self) { fixture in
+            cases.append(unary(SalusMethods.Replica.delete, name) { fixture in
                 Salus_V1_UUIDList.with { $0.uuids = [WireUUID.bytes(uuid(fixture))] }
             })
         }
         // Authorization: what the app may ask about its permissions.
         for type in scenario.deniedTypes + [summary, steps] + (scenario.workoutsDenied ? [] : [workout]) {
-            cases.append(unary(SalusMethods.Authorization.authorizationStatus, type, Salus_V1_AuthorizationStatusResponse.self) { _ in
+            cases.append(unary(SalusMethods.Authorization.authorizationStatus, type) { _ in
                 Salus_V1_AuthorizationStatusRequest.with { $0.type = type }
             })
-            cases.append(unary(SalusMethods.Authorization.requestStatus, type, Salus_V1_RequestStatusResponse.self) { _ in
+            cases.append(unary(SalusMethods.Authorization.requestStatus, type) { _ in
                 Salus_V1_AuthorizationRequest.with {
                     $0.read = perObject.contains(type) ? [] : [type]
                     $0.share = notShared.contains(type) ? [] : [type]
                 }
             })
-            cases.append(unary(SalusMethods.Authorization.requestAuthorization, type, Salus_V1_AuthorizationResponse.self) { _ in
+            cases.append(unary(SalusMethods.Authorization.requestAuthorization, type) { _ in
                 Salus_V1_AuthorizationRequest.with {
                     $0.read = perObject.contains(type) ? [] : [type]
                     $0.share = notShared.contains(type) ? [] : [type]
@@ -674,7 +674,7 @@ struct NonInterferenceTests {
         for type in [vision, cda] {
             for predicate in predicates {
                 cases.append(
-                    unary(SalusMethods.Authorization.requestPerObjectReadAuthorization, "\(type) \(predicate.name)", Salus_V1_AuthorizationResponse.self) {
+                    unary(SalusMethods.Authorization.requestPerObjectReadAuthorization, "\(type) \(predicate.name)") {
                         var request = Salus_V1_PerObjectReadRequest()
                         request.type = type
                         if let made = predicate.make($0) { request.predicate = made.wire }
@@ -683,35 +683,35 @@ struct NonInterferenceTests {
             }
         }
         // The person's settings and the owner's preferences.
-        cases.append(unary(SalusMethods.Person.getCharacteristics, "all", Salus_V1_CharacteristicsResponse.self) { _ in
+        cases.append(unary(SalusMethods.Person.getCharacteristics, "all") { _ in
             Salus_V1_CharacteristicsRequest()
         })
-        cases.append(unary(SalusMethods.Person.setCharacteristics, "clear", Salus_V1_CharacteristicsResponse.self) { _ in
+        cases.append(unary(SalusMethods.Person.setCharacteristics, "clear") { _ in
             Salus_V1_SetCharacteristicsRequest.with { $0.clear = ["HKCharacteristicTypeIdentifierBiologicalSex"] }
         })
-        cases.append(unary(SalusMethods.Person.getActivitySettings, "", Salus_V1_ActivitySettings.self) { _ in
+        cases.append(unary(SalusMethods.Person.getActivitySettings, "") { _ in
             Salus_V1_ActivitySettingsRequest()
         })
-        cases.append(unary(SalusMethods.Person.setActivitySettings, "", Salus_V1_ActivitySettings.self) { _ in
+        cases.append(unary(SalusMethods.Person.setActivitySettings, "") { _ in
             Salus_V1_SetActivitySettingsRequest()
         })
-        cases.append(unary(SalusMethods.Statistics.getPreferredUnits, "", Salus_V1_PreferredUnits.self) { _ in
+        cases.append(unary(SalusMethods.Statistics.getPreferredUnits, "") { _ in
             Salus_V1_PreferredUnitsRequest.with { $0.types = quantityTypes }
         })
-        cases.append(unary(SalusMethods.Replica.save, "heart rate", Salus_V1_ReplicaSaveResponse.self) { fixture in
+        cases.append(unary(SalusMethods.Replica.save, "heart rate") { fixture in
             var sample = Authz.sample(heartRate, value: 172, start: microseconds(at(300)))
             sample.uuid = WireUUID.bytes(fixture.heartRates.first ?? UUID())
             return Salus_V1_ReplicaSaveRequest.with { $0.samples = [sample] }
         })
         // Deletions last: they change what the own reader has, the same way in both worlds.
         for (name, uuid) in uuids {
-            cases.append(unary(SalusMethods.Store.delete, name, Salus_V1_DeleteResponse.self) { fixture in
+            cases.append(unary(SalusMethods.Store.delete, name) { fixture in
                 Salus_V1_DeleteRequest.with { $0.uuids.uuids = [WireUUID.bytes(uuid(fixture))] }
             })
         }
         for type in types {
             for predicate in predicates where ["workout statistic", "not", "UUIDs", "quantity", "sources"].contains(predicate.name) {
-                cases.append(unary(SalusMethods.Store.delete, "\(type) \(predicate.name)", Salus_V1_DeleteResponse.self) {
+                cases.append(unary(SalusMethods.Store.delete, "\(type) \(predicate.name)") {
                     var matching = Salus_V1_TypedPredicate()
                     matching.type = type
                     if let made = predicate.make($0) { matching.predicate = made.wire }
@@ -854,7 +854,7 @@ struct NonInterferenceTests {
             }
             let call = LiveCall(
                 "live anchored \(name)",
-                try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self),
+                try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request),
                 done: done)
             calls.append((call.name, call.finish, call.ready))
         }
@@ -879,7 +879,7 @@ struct NonInterferenceTests {
         var observe = Salus_V1_ObserverRequest()
         observe.descriptors = (scenario.deniedTypes + [steps]).map { typed($0) }
         let observer = LiveCall(
-            "observer", try client.serverStreaming(SalusMethods.Store.observe, request: observe, responseType: Salus_V1_ObserverNotification.self),
+            "observer", try client.serverStreaming(SalusMethods.Store.observe, request: observe),
             done: { (notifications: [Salus_V1_ObserverNotification]) in notifications.contains { $0.changedTypes.contains(steps) } })
         calls.append((observer.name, observer.finish, observer.ready))
 
@@ -890,23 +890,20 @@ struct NonInterferenceTests {
             "live heart rate collection",
             try client.serverStreaming(
                 SalusMethods.Statistics.queryCollection,
-                request: Self.collection(heartRate, options: [.discreteAverage, .discreteMax], predicate: nil, live: true),
-                responseType: Salus_V1_StatisticsCollectionBatch.self),
+                request: Self.collection(heartRate, options: [.discreteAverage, .discreteMax], predicate: nil, live: true)),
             done: collectionDone)
         calls.append((collection.name, collection.finish, collection.ready))
         let energy = LiveCall<Salus_V1_StatisticsCollectionBatch>(
             "live energy collection",
             try client.serverStreaming(
                 SalusMethods.Statistics.queryCollection,
-                request: Self.collection(activeEnergy, options: [.cumulativeSum], predicate: nil, live: true),
-                responseType: Salus_V1_StatisticsCollectionBatch.self),
+                request: Self.collection(activeEnergy, options: [.cumulativeSum], predicate: nil, live: true)),
             done: nil)
         calls.append((energy.name, energy.finish, energy.ready))
         let summaries = LiveCall<Salus_V1_ActivitySummaryBatch>(
             "live activity summaries",
             try client.serverStreaming(
-                SalusMethods.Person.queryActivitySummaries, request: Self.activitySummaries(live: true),
-                responseType: Salus_V1_ActivitySummaryBatch.self),
+                SalusMethods.Person.queryActivitySummaries, request: Self.activitySummaries(live: true)),
             done: nil)
         calls.append((summaries.name, summaries.finish, summaries.ready))
         return calls
@@ -946,8 +943,8 @@ struct NonInterferenceTests {
         // reader's change what the others see.
         let fixed = fixture
         let all = cases(scenario)
-        let deletes = all.filter { $0.method == SalusMethods.Store.delete }
-        let reads = all.filter { $0.method != SalusMethods.Store.delete }
+        let deletes = all.filter { $0.method == SalusMethods.Store.delete.descriptor }
+        let reads = all.filter { $0.method != SalusMethods.Store.delete.descriptor }
         try await withThrowingTaskGroup(of: [String: [Data]].self) { group in
             for reader in readers {
                 let client = world.readers[reader]!

@@ -130,8 +130,7 @@ struct OtherKindsServiceTests {
         request.uuid = WireUUID.bytes(uuid)
         var batches: [Salus_V1_ElectrocardiogramVoltageBatch] = []
         for try await batch in try store.client.serverStreaming(
-            SalusMethods.Store.queryElectrocardiogramVoltages, request: request,
-            responseType: Salus_V1_ElectrocardiogramVoltageBatch.self)
+            SalusMethods.Store.queryElectrocardiogramVoltages, request: request)
         {
             batches.append(batch)
         }
@@ -171,8 +170,7 @@ struct OtherKindsServiceTests {
         let before = server.services.store.electrocardiogramBlocksRead
         // Started and never read: the client grants nothing after the first window.
         let stream = try store.client.serverStreaming(
-            SalusMethods.Store.queryElectrocardiogramVoltages, request: request,
-            responseType: Salus_V1_ElectrocardiogramVoltageBatch.self)
+            SalusMethods.Store.queryElectrocardiogramVoltages, request: request)
         try await waitUntil(timeout: .seconds(60), "the first window is read") { server.services.store.electrocardiogramBlocksRead - before >= window }
         // Time for a read ahead of the credit to show, if there were one.
         try await Task.sleep(for: .milliseconds(150))
@@ -242,8 +240,7 @@ struct OtherKindsServiceTests {
         request.uuid = Data([1, 2, 3])
         let malformed = await Authz.error {
             for try await _ in try store.client.serverStreaming(
-                SalusMethods.Store.queryElectrocardiogramVoltages, request: request,
-                responseType: Salus_V1_ElectrocardiogramVoltageBatch.self) {}
+                SalusMethods.Store.queryElectrocardiogramVoltages, request: request) {}
         }
         #expect(malformed?.code == .invalidArgument)
         #expect(malformed?.detail?.field == "uuid")

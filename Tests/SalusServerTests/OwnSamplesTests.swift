@@ -18,7 +18,7 @@ struct OwnSamplesTests {
     static func follow(_ client: RPCClient, type: String = S.steps, into waiter: AnchorWaiter, notifications: Recorded<Salus_V1_ObserverNotification>? = nil) async throws -> (Task<Void, any Error>, UInt64) {
         var request = Salus_V1_ObserverRequest()
         request.descriptors = [S.descriptor(type)]
-        let stream = try client.serverStreaming(SalusMethods.Store.observe, request: request, responseType: Salus_V1_ObserverNotification.self)
+        let stream = try client.serverStreaming(SalusMethods.Store.observe, request: request)
         let started = AnchorWaiter()
         let task = Task {
             var first = true
@@ -75,7 +75,7 @@ struct OwnSamplesTests {
         var request = Salus_V1_AnchoredQueryRequest()
         request.descriptors = [S.descriptor()]
         request.live = true
-        let stream = try app.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        let stream = try app.serverStreaming(SalusMethods.Store.queryAnchored, request: request)
         let waiter = AnchorWaiter()
         let added = Recorded<Salus_V1_Sample>()
         let follower = Task {
@@ -136,14 +136,14 @@ struct OwnSamplesTests {
         var query = Salus_V1_SampleQueryRequest()
         query.type = S.steps
         var values: [Double] = []
-        for try await batch in try app.serverStreaming(SalusMethods.Store.querySamples, request: query, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try app.serverStreaming(SalusMethods.Store.querySamples, request: query) {
             values += batch.samples.map(\.quantity.value)
         }
         #expect(values.sorted() == [1, 3])
         var anchored = Salus_V1_AnchoredQueryRequest()
         anchored.descriptors = [S.descriptor()]
         var added: [Double] = []
-        for try await batch in try app.serverStreaming(SalusMethods.Store.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {
+        for try await batch in try app.serverStreaming(SalusMethods.Store.queryAnchored, request: anchored) {
             added += batch.added.map(\.quantity.value)
         }
         #expect(added.sorted() == [1, 3])
@@ -163,7 +163,7 @@ struct InitialAddedHintTests {
 
     static func batches(_ client: RPCClient, _ request: Salus_V1_AnchoredQueryRequest) async throws -> [Salus_V1_AnchoredBatch] {
         var batches: [Salus_V1_AnchoredBatch] = []
-        for try await batch in try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {
+        for try await batch in try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request) {
             batches.append(batch)
         }
         return batches

@@ -193,8 +193,7 @@ struct PersonServiceTests {
     static func summaries(_ client: RPCClient, first: Int32, last: Int32) async throws -> [Salus_V1_ActivitySummary] {
         var summaries: [Salus_V1_ActivitySummary] = []
         for try await batch in try client.serverStreaming(
-            SalusMethods.Person.queryActivitySummaries, request: request(first: first, last: last),
-            responseType: Salus_V1_ActivitySummaryBatch.self)
+            SalusMethods.Person.queryActivitySummaries, request: request(first: first, last: last))
         {
             summaries += batch.summaries
         }
@@ -274,8 +273,7 @@ struct PersonServiceTests {
         let watch = try await server.app("org.example.watch")
         _ = try await Authz.save(watch, Self.day)
         let live = try owner.serverStreaming(
-            SalusMethods.Person.queryActivitySummaries, request: Self.request(first: 29, last: 29, live: true),
-            responseType: Salus_V1_ActivitySummaryBatch.self)
+            SalusMethods.Person.queryActivitySummaries, request: Self.request(first: 29, last: 29, live: true))
         var batches = live.makeAsyncIterator()
         let initial = try #require(try await batches.next())
         #expect(initial.initialResultsComplete)
@@ -303,14 +301,14 @@ struct PersonServiceTests {
         var backwards = Self.request(first: 29, last: 28)
         let reversed = await Authz.error {
             for try await _ in try owner.serverStreaming(
-                SalusMethods.Person.queryActivitySummaries, request: backwards, responseType: Salus_V1_ActivitySummaryBatch.self) {}
+                SalusMethods.Person.queryActivitySummaries, request: backwards) {}
         }
         #expect(reversed?.detail?.field == "lastDay")
         backwards = Self.request(first: 28, last: 29)
         backwards.timeZone = "Mars/Olympus"
         let zone = await Authz.error {
             for try await _ in try owner.serverStreaming(
-                SalusMethods.Person.queryActivitySummaries, request: backwards, responseType: Salus_V1_ActivitySummaryBatch.self) {}
+                SalusMethods.Person.queryActivitySummaries, request: backwards) {}
         }
         #expect(zone?.detail?.field == "timeZone")
         let badGoal = await Authz.error {

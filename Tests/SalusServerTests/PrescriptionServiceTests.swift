@@ -69,7 +69,7 @@ struct PrescriptionServiceTests {
             request.predicate = predicate.wire
             var uuids: [Data] = []
             for try await batch in try optician.serverStreaming(
-                SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self)
+                SalusMethods.Store.querySamples, request: request)
             {
                 uuids += batch.samples.map(\.uuid)
             }
@@ -84,7 +84,7 @@ struct PrescriptionServiceTests {
             request.type = Authz.steps
             request.predicate = SamplePredicate.prescription(.validAt(at(0))).wire
             for try await _ in try optician.serverStreaming(
-                SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {}
+                SalusMethods.Store.querySamples, request: request) {}
         }
         #expect(wrongType?.code == .invalidArgument)
         // The app's own predicate sits under the access restriction's `and`.

@@ -24,7 +24,7 @@ struct StatisticsLimitTests {
 
     static func collect(_ client: RPCClient, _ request: Salus_V1_StatisticsCollectionRequest) async throws -> [Salus_V1_StatisticsResult] {
         var results: [Salus_V1_StatisticsResult] = []
-        for try await batch in try client.serverStreaming(collection, request: request, responseType: Salus_V1_StatisticsCollectionBatch.self) {
+        for try await batch in try client.serverStreaming(collection, request: request) {
             results += batch.statistics
         }
         return results

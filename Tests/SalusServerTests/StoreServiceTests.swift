@@ -40,7 +40,7 @@ struct StoreServiceTests {
         var request = Salus_V1_SampleQueryRequest()
         request.type = type
         var samples: [Salus_V1_Sample] = []
-        for try await batch in try client.serverStreaming(querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try client.serverStreaming(querySamples, request: request) {
             samples += batch.samples
         }
         return samples
@@ -133,7 +133,7 @@ struct StoreServiceTests {
         anchored.anchor = first.anchor
         var added: [Salus_V1_Sample] = []
         var deleted: [Salus_V1_DeletedObject] = []
-        for try await batch in try client.serverStreaming(Self.queryAnchored, request: anchored, responseType: Salus_V1_AnchoredBatch.self) {
+        for try await batch in try client.serverStreaming(Self.queryAnchored, request: anchored) {
             added += batch.added
             deleted += batch.deleted
         }
@@ -185,10 +185,10 @@ struct StoreServiceTests {
         descriptor.type = Self.steps
         request.descriptors = [descriptor]
         request.live = true
-        let live = try follower.serverStreaming(Self.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self)
+        let live = try follower.serverStreaming(Self.queryAnchored, request: request)
         var observerRequest = Salus_V1_ObserverRequest()
         observerRequest.descriptors = [descriptor]
-        let observer = try follower.serverStreaming(Self.observe, request: observerRequest, responseType: Salus_V1_ObserverNotification.self)
+        let observer = try follower.serverStreaming(Self.observe, request: observerRequest)
         var notifications = observer.makeAsyncIterator()
         _ = try await notifications.next()
 
@@ -268,7 +268,7 @@ struct StoreServiceTests {
         request.descriptors = [descriptor]
         request.anchor = saved.anchor
         let error = await #expect(throws: RPCError.self) {
-            for try await _ in try again.serverStreaming(Self.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {}
+            for try await _ in try again.serverStreaming(Self.queryAnchored, request: request) {}
         }
         #expect(error?.reason == .anchorExpired)
         await again.close()

@@ -15,7 +15,7 @@ package enum Authz {
     /// Waits for the owner's first pending consent request (WatchRequests reports it), then
     /// returns the pending list.
     package static func pendingRequests(_ owner: RPCClient) async throws -> [Salus_V1_ConsentRequest] {
-        let watch = try owner.serverStreaming(SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest(), responseType: Salus_V1_ConsentRequest.self)
+        let watch = try owner.serverStreaming(SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest())
         var iterator = watch.makeAsyncIterator()
         _ = try await iterator.next()
         watch.cancel()
@@ -103,7 +103,7 @@ package enum Authz {
         var request = Salus_V1_SampleQueryRequest()
         request.type = type
         var batches: [Salus_V1_SampleBatch] = []
-        for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request, responseType: Salus_V1_SampleBatch.self) {
+        for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request) {
             batches.append(batch)
         }
         return batches
@@ -113,7 +113,7 @@ package enum Authz {
         var request = Salus_V1_AnchoredQueryRequest()
         request.descriptors = [descriptor(type)]
         var batches: [Salus_V1_AnchoredBatch] = []
-        for try await batch in try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request, responseType: Salus_V1_AnchoredBatch.self) {
+        for try await batch in try client.serverStreaming(SalusMethods.Store.queryAnchored, request: request) {
             batches.append(batch)
         }
         return batches
