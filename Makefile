@@ -87,11 +87,11 @@ soak: setup
 	"$(RELEASE_BIN)/salus-soak" $(if $(KILLS),--kills $(KILLS) $(if $(KILL_SECONDS),--kill-seconds $(KILL_SECONDS)),--clients $(CLIENTS) --duration $(DURATION))
 
 # The release build of what `make install` installs (SALUS_BUILD=install: salusd, salusctl,
-# salus-sync and the plugins), with the compiler's progress, then the manual pages:
-# swift-argument-parser's generate-manual plugin writes salusd.1, salusctl.1 and salus-sync.1 from
+# salus-sync, salus-notify and the plugins), with the compiler's progress, then the manual pages:
+# swift-argument-parser's generate-manual plugin writes salusd.1, salusctl.1, salus-sync.1 and salus-notify.1 from
 # the commands' definitions.
 release: setup-run
-	@echo "make install: [1/3] $(CONFIGURATION) build of salusd, salusctl, salus-sync and the plugins (a first release build takes about 20 minutes on 2 cores)" >&2
+	@echo "make install: [1/3] $(CONFIGURATION) build of salusd, salusctl, salus-sync, salus-notify and the plugins (a first release build takes about 20 minutes on 2 cores)" >&2
 	SALUS_BUILD=install $(SWIFT) build $(BUILD_FLAGS) -c $(CONFIGURATION)
 	@echo "make install: [2/3] manual pages" >&2
 	SALUS_BUILD=install $(SWIFT) package $(BUILD_FLAGS) plugin generate-manual --configuration $(CONFIGURATION)
