@@ -18,11 +18,17 @@ package final class RPCServer: Sendable {
     package struct Configuration: Sendable {
         /// Data frames the server sends on a stream before the client must grant more.
         package var initialWindow: Int = 64
-        /// Data frames a client may send on a stream before the server grants more.
-        package var receiveWindow: Int = 64
+        /// Data frames a client may send on a stream before the server grants more. The server
+        /// grants only as the handler reads, so a stream holds at most this many unread
+        /// messages: 4 frames of at most 4 MiB is 16 MiB, whatever the messages' size (a window
+        /// of 64 let 64 chunks of 1 MiB queue for one slow upload).
+        package var receiveWindow: Int = 4
         /// For clients without flow control (no Hello): unread messages buffered per stream
         /// before the stream fails with RESOURCE_EXHAUSTED.
         package var unflowedInboundLimit: Int = 256
+        /// For clients without flow control: bytes of unread messages buffered per stream
+        /// before the stream fails with RESOURCE_EXHAUSTED (as much as a window can hold).
+        package var unflowedInboundBytes: Int = 4 * WireLimits.maxFramePayload
         /// Run handlers on their connection's event loop (no thread hop to answer). Handlers
         /// must then never block; turn this off for handlers that might.
         package var runHandlersOnEventLoop = true
@@ -234,6 +240,9 @@ package final class RPCServer: Sendable {
             return (state.listeners, Array(state.connections.values))
         }
         for listener in listeners {
+    /// The most bytes of client messages one stream has held unread by its handler since the
+    /// server started (for diagnostics and tests: what a slow handler let queue).
+    package var largestUnreadStreamBytes: Int { runningHandlers.largestUnreadStreamBytes.load(ordering: .relaxed) }
             try? await listener.close()
         }
         for connection in connections { connection.beginShutdown() }

@@ -11,6 +11,9 @@ final class HandlerCount: Sendable {
     let count = Atomic<Int>(0)
     /// Handlers ever started (for tests: a call has reached its handler even if it has ended).
     let started = Atomic<Int>(0)
+    /// The most bytes of client messages one stream has held unread by its handler so far, over
+    /// every stream of the server (for tests and diagnostics: what a slow handler lets queue).
+    let largestUnreadStreamBytes = Atomic<Int>(0)
 }
 
 final class ServerConnection: FrameConnection {
@@ -328,7 +331,7 @@ final class ServerConnection: FrameConnection {
         let budget = CallBudget(ledger: ledger, tenant: tenant)
         let stream = ServerStream(
             id: id, kind: entry.kind, connection: self, flowControl: flowControl, inboundLimit: configuration.unflowedInboundLimit,
-            budget: budget)
+            inboundByteLimit: configuration.unflowedInboundBytes, budget: budget)
         var payload = ByteBuffer(bytes: request.payload)
         if entry.kind.clientStreams {
             if !request.payload.isEmpty {
@@ -433,6 +436,17 @@ final class ServerConnection: FrameConnection {
     }
 
     // MARK: Lifecycle
+
+    /// A stream now holds `bytes` of client messages its handler has not read.
+    func recordUnreadInbound(_ bytes: Int) {
+        var seen = runningHandlers.largestUnreadStreamBytes.load(ordering: .relaxed)
+        while bytes > seen {
+            let (exchanged, original) = runningHandlers.largestUnreadStreamBytes.compareExchange(
+                expected: seen, desired: bytes, ordering: .relaxed)
+            if exchanged { break }
+            seen = original
+        }
+    }
 
     func streamFinished(_ id: UInt32) {
         let closeNow = state.withLock { state -> Bool in

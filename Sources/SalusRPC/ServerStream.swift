@@ -37,6 +37,8 @@ final class ServerStream: Sendable {
     private let inbound = AsyncQueue<ByteBuffer>()
     /// The most messages buffered for the handler before the stream fails.
     private let inboundLimit: Int
+    /// The most bytes of messages buffered for the handler before the stream fails.
+    private let inboundByteLimit: Int
     /// The bytes the call holds against its app's buffered-bytes cap: messages the client sent
     /// that the handler has not read, and what the handler reserves itself.
     let budget: CallBudget
@@ -49,13 +51,17 @@ final class ServerStream: Sendable {
         var inboundClosed = false
         /// A credit taken by ``reserveCredit()`` and not yet used by ``send(_:)``.
         var heldCredit = false
+        /// Bytes of client messages queued for the handler and not yet read.
+        var unreadBytes = 0
     }
 
     private let state: Mutex<State>
 
+    /// `inboundLimit` and `inboundByteLimit` bound the unread messages of a stream without
+    /// flow control; with it, the window does: at most `receive` messages, each at most a frame.
     init(
         id: UInt32, kind: MethodDescriptor.Kind, connection: ServerConnection, flowControl: (send: Int, receive: Int)?, inboundLimit: Int,
-        budget: CallBudget
+        inboundByteLimit: Int, budget: CallBudget
     ) {
         self.id = id
         self.budget = budget
@@ -63,6 +69,7 @@ final class ServerStream: Sendable {
         self.connection = connection
         self.outbound = CreditGate(credits: flowControl?.send)
         self.inboundLimit = flowControl?.receive ?? inboundLimit
+        self.inboundByteLimit = flowControl.map { $0.receive * WireLimits.maxFramePayload } ?? inboundByteLimit
         var state = State()
         state.window = flowControl.map { ReceiveWindow(size: $0.receive) }
         self.state = Mutex(state)
@@ -114,6 +121,23 @@ final class ServerStream: Sendable {
                 fail(error)
                 return
             }
+            let bytes = frame.payload.readableBytes
+            let unread = state.withLock { state in
+                state.unreadBytes += bytes
+                return state.unreadBytes
+            }
+            connection.recordUnreadInbound(unread)
+            if unread > inboundByteLimit {
+                fail(RPCError(
+                    code: .resourceExhausted,
+                    message: "stream \(id): the client sent \(unread) bytes of messages the server had not read, more than \(inboundByteLimit)",
+                    reason: .resourceExhausted,
+                    field: "stream_id",
+                    value: "\(id)",
+                    expected: "at most \(inboundByteLimit) bytes of unread messages"
+                ))
+                return
+            }
             if let count = inbound.push(frame.payload), count > inboundLimit {
                 fail(RPCError(
                     code: .resourceExhausted,
@@ -144,6 +168,7 @@ final class ServerStream: Sendable {
         if let message {
             budget.release(message.readableBytes)
             let grant: Int = state.withLock { state in
+                state.unreadBytes = max(0, state.unreadBytes - message.readableBytes)
                 guard !state.finished else { return 0 }
                 return state.window?.consume() ?? 0
             }
@@ -233,6 +258,7 @@ final class ServerStream: Sendable {
         let ending: (task: Task<Void, Never>?, deadline: Scheduled<Void>?)? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
+            state.unreadBytes = 0
             return (state.task, state.deadline)
         }
         guard let ending else { return }

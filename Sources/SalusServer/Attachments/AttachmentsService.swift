@@ -21,8 +21,10 @@ import SalusWire
 ///    (`AttachmentContent`), never from the name or a declared type, so a GIF named `.png` is
 ///    refused and a PNG named `.pdf` is stored as a PNG.
 /// 4. **Content is streamed, never held.** Uploads go to a file chunk by chunk, under the
-///    client's stream credits; downloads read a chunk from the file only when the client has
-///    credit. Memory per call is a few chunks whatever the size.
+///    client's stream credits: the server grants 4 chunks at a time as this handler reads them
+///    (`RPCServer.Configuration.receiveWindow`), so while it checks the object or waits on the
+///    disk at most 4 chunks wait, whatever their size. Downloads read a chunk from the file only
+///    when the client has credit. Memory per call is a few chunks whatever the size.
 /// 5. **Above `maximumSize` an upload fails with RESOURCE_EXHAUSTED naming the limit,** which
 ///    Hello reports (`Limits.max_attachment_size`); nothing of it remains.
 package struct AttachmentsService: Sendable {
