@@ -38,6 +38,9 @@ package final class RPCServer: Sendable {
         /// A connection that sent part of a frame and then nothing for this long is closed
         /// (slow-loris protection); a quiet connection with no partial frame is never closed.
         package var stalledFrameTimeout: Duration = .seconds(30)
+        /// On shutdown, how long after its last call ended a connection is closed: Requests
+        /// already sent meanwhile are read and answered UNAVAILABLE, not dropped unread.
+        package var drainedCloseDelay: Duration = .milliseconds(50)
         /// Connections of apps kept open at once over every listener (the owner's admin socket
         /// has its own reserve, ``maxOwnerConnections``); every call on one beyond them fails
         /// with RESOURCE_EXHAUSTED naming `connections` (reported in Hello's limits).
@@ -199,7 +202,14 @@ package final class RPCServer: Sendable {
                 channel: channel, context: context, router: router, configuration: self.configuration,
                 logger: self.logger, refusal: admission?(peer), ledger: self.ledger, runningHandlers: self.runningHandlers
             )
-            self.state.withLock { $0.connections[id] = connection }
+            // Checked again with the insertion: a shutdown that began meanwhile did not see this
+            // connection, so it would never be told to go away.
+            let added = self.state.withLock { state -> Bool in
+                guard !state.shuttingDown else { return false }
+                state.connections[id] = connection
+                return true
+            }
+            guard added else { throw ChannelError.ioOnClosedChannel }
             channel.closeFuture.whenComplete { _ in
                 _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
             }
@@ -214,6 +224,9 @@ package final class RPCServer: Sendable {
         }
     }
 
+    /// Whether ``shutdown(gracePeriod:)`` has begun (for tests).
+    package var isShuttingDown: Bool { state.withLock { $0.shuttingDown } }
+
     /// Open connections (for diagnostics and tests).
     package var connectionCount: Int { state.withLock { $0.connections.count } }
 
@@ -227,6 +240,9 @@ package final class RPCServer: Sendable {
     /// Call handlers of this server still running, those of closed connections included (for
     /// diagnostics and tests).
     package var runningHandlerCount: Int { runningHandlers.count.load(ordering: .relaxed) }
+    /// The most bytes of client messages one stream has held unread by its handler since the
+    /// server started (for diagnostics and tests: what a slow handler let queue).
+    package var largestUnreadStreamBytes: Int { runningHandlers.largestUnreadStreamBytes.load(ordering: .relaxed) }
     /// Call handlers this server has started, ended ones included (for tests).
     package var startedHandlerCount: Int { runningHandlers.started.load(ordering: .relaxed) }
     private let runningHandlers = HandlerCount()
@@ -239,13 +255,12 @@ package final class RPCServer: Sendable {
             defer { state.listeners = [] }
             return (state.listeners, Array(state.connections.values))
         }
+        // Connections first: while the listeners close, a Request on an open connection is
+        // already refused, not started as a new call.
+        for connection in connections { connection.beginShutdown() }
         for listener in listeners {
-    /// The most bytes of client messages one stream has held unread by its handler since the
-    /// server started (for diagnostics and tests: what a slow handler let queue).
-    package var largestUnreadStreamBytes: Int { runningHandlers.largestUnreadStreamBytes.load(ordering: .relaxed) }
             try? await listener.close()
         }
-        for connection in connections { connection.beginShutdown() }
         let drained = await Self.finishes(within: gracePeriod) {
             for connection in connections {
                 await connection.waitForTasks()

@@ -42,6 +42,8 @@ final class ServerConnection: FrameConnection {
         /// What the client's Hello turned on.
         var features: HelloFeatures = []
         var goingAway = false
+        /// Whether the close after the last call is already scheduled (``closeOnceDrained()``).
+        var closeScheduled = false
         var runningTasks = 0
         var closed = false
         var drained: [CheckedContinuation<Void, Never>] = []
@@ -435,8 +437,6 @@ final class ServerConnection: FrameConnection {
         }
     }
 
-    // MARK: Lifecycle
-
     /// A stream now holds `bytes` of client messages its handler has not read.
     func recordUnreadInbound(_ bytes: Int) {
         var seen = runningHandlers.largestUnreadStreamBytes.load(ordering: .relaxed)
@@ -448,12 +448,38 @@ final class ServerConnection: FrameConnection {
         }
     }
 
+    // MARK: Lifecycle
+
     func streamFinished(_ id: UInt32) {
-        let closeNow = state.withLock { state -> Bool in
+        let drained = state.withLock { state -> Bool in
             state.streams[id] = nil
             return state.goingAway && state.streams.isEmpty
         }
-        if closeNow { channel.close(promise: nil) }
+        if drained { closeOnceDrained() }
+    }
+
+    /// Closes a connection going away that has no call left, after
+    /// ``RPCServer/Configuration/drainedCloseDelay``: a Request its client sent before the last
+    /// Response reached it is then in the socket, and is read and answered UNAVAILABLE before
+    /// the close (a close at once dropped it unread, and a client without GoAway never learnt
+    /// of it). The delay lets the event loop poll the socket once more, whatever it had queued.
+    private func closeOnceDrained() {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.closeScheduled, !state.closed else { return false }
+            state.closeScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        let delay = TimeAmount.nanoseconds(Self.nanoseconds(configuration.drainedCloseDelay))
+        channel.eventLoop.scheduleTask(in: delay) {
+            // Checked again on the event loop: a Request admitted before the connection began
+            // going away may have started its call since.
+            let close = self.state.withLock { state -> Bool in
+                state.closeScheduled = false
+                return state.streams.isEmpty
+            }
+            if close { self.channel.close(promise: nil) }
+        }
     }
 
     private func taskEnded() {
@@ -467,15 +493,17 @@ final class ServerConnection: FrameConnection {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Stops taking calls: sends GoAway (to clients whose Hello turned it on), lets running calls
-    /// finish, and closes the connection when none is left.
+    /// Stops taking calls: from its return every Request with a greater id than the last one
+    /// admitted gets UNAVAILABLE (it is not left to the event loop, which a Request read first
+    /// would overtake). Then sends GoAway (to clients whose Hello turned it on), lets running
+    /// calls finish, and closes the connection when none is left.
     func beginShutdown() {
+        let (send, last): (Bool, UInt32) = state.withLock { state in
+            let first = !state.goingAway
+            state.goingAway = true
+            return (first && state.features.contains(.goAway), state.lastStreamID)
+        }
         channel.eventLoop.execute {
-            let (send, last, empty): (Bool, UInt32, Bool) = self.state.withLock { state in
-                let first = !state.goingAway
-                state.goingAway = true
-                return (first && state.features.contains(.goAway), state.lastStreamID, state.streams.isEmpty)
-            }
             if send {
                 var goAway = Salus_V1_GoAway()
                 goAway.lastStreamID = last
@@ -484,7 +512,8 @@ final class ServerConnection: FrameConnection {
                     self.write(Frame(streamID: 0, type: .goAway, payload: payload))
                 }
             }
-            if empty { self.channel.close(promise: nil) }
+            // On the event loop, where calls start: one admitted before the flag has its stream.
+            if self.state.withLock({ $0.streams.isEmpty }) { self.closeOnceDrained() }
         }
     }
 
