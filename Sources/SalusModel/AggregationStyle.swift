@@ -2,7 +2,7 @@
 /// `HKQuantityAggregationStyle`.
 ///
 /// Cumulative types are summed; discrete types are averaged, with the style saying how.
-public enum AggregationStyle: Int, CaseIterable, Hashable, Sendable, Codable {
+package enum AggregationStyle: Int, CaseIterable, Hashable, Sendable, Codable {
     /// Values add up over time (steps, energy burned); statistics give sums.
     case cumulative = 0
     /// Each sample counts once in averages, minimums and maximums (body mass).
@@ -13,5 +13,5 @@ public enum AggregationStyle: Int, CaseIterable, Hashable, Sendable, Codable {
     case discreteEquivalentContinuousLevel = 3
 
     /// Whether statistics sum the values (only `.cumulative`).
-    public var isCumulative: Bool { self == .cumulative }
+    package var isCumulative: Bool { self == .cumulative }
 }

@@ -4,9 +4,9 @@ import SalusModel
 
 /// The HTML page of `salusctl report`: one self-contained file, Chart.js and the page's own script
 /// inlined, the data of the charts in one JSON block. Opens offline in any browser.
-public enum ReportPage {
+package enum ReportPage {
     /// The page for `data`, with `chartLibrary` (the text of Chart.js's UMD build) inlined.
-    public static func render(_ data: ReportData, chartLibrary: String) -> String {
+    package static func render(_ data: ReportData, chartLibrary: String) -> String {
         let payload = chartData(data)
         let html = HTML(
             .lang(.english),

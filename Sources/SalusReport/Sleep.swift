@@ -2,7 +2,7 @@ import Foundation
 import SalusModel
 
 /// The values of HKCategoryTypeIdentifierSleepAnalysis (HKCategoryValueSleepAnalysis raw values).
-public enum SleepStage: Int, Codable, CaseIterable, Sendable {
+package enum SleepStage: Int, Codable, CaseIterable, Sendable {
     case inBed = 0
     case asleep = 1
     case awake = 2
@@ -11,7 +11,7 @@ public enum SleepStage: Int, Codable, CaseIterable, Sendable {
     case rem = 5
 
     /// The name the page and the JSON use.
-    public var key: String {
+    package var key: String {
         switch self {
         case .inBed: "inBed"
         case .asleep: "asleep"
@@ -23,7 +23,7 @@ public enum SleepStage: Int, Codable, CaseIterable, Sendable {
     }
 
     /// How a person reads it.
-    public var label: String {
+    package var label: String {
         switch self {
         case .inBed: "In bed"
         case .asleep: "Asleep"
@@ -35,11 +35,11 @@ public enum SleepStage: Int, Codable, CaseIterable, Sendable {
     }
 
     /// Whether the stage counts as sleep (asleep, core, deep, REM).
-    public var isSleep: Bool { self != .inBed && self != .awake }
+    package var isSleep: Bool { self != .inBed && self != .awake }
 
     /// The row of a hypnogram, top to bottom: awake, REM, core and unspecified sleep, deep; in
     /// bed (no stage known) sits under them all.
-    public var depth: Int {
+    package var depth: Int {
         switch self {
         case .awake: 0
         case .rem: 1
@@ -51,12 +51,12 @@ public enum SleepStage: Int, Codable, CaseIterable, Sendable {
 }
 
 /// One sleep-analysis sample: a stage over [start, end).
-public struct StageInterval: Hashable, Sendable {
-    public var stage: SleepStage
-    public var start: Date
-    public var end: Date
+package struct StageInterval: Hashable, Sendable {
+    package var stage: SleepStage
+    package var start: Date
+    package var end: Date
 
-    public init(stage: SleepStage, start: Date, end: Date) {
+    package init(stage: SleepStage, start: Date, end: Date) {
         self.stage = stage
         self.start = start
         self.end = end
@@ -65,33 +65,33 @@ public struct StageInterval: Hashable, Sendable {
 
 /// One night: the sleep-analysis samples that follow each other with gaps shorter than
 /// ``Nights/gap``, named after the local day it ended on (the morning).
-public struct Night: Hashable, Sendable {
+package struct Night: Hashable, Sendable {
     /// The day the night ended, in the report's time zone: "2026-11-20".
-    public var day: String
-    public var start: Date
-    public var end: Date
+    package var day: String
+    package var start: Date
+    package var end: Date
     /// The samples, by start.
-    public var intervals: [StageInterval]
+    package var intervals: [StageInterval]
 
     /// Seconds spent in `stage`: the union of its samples, so that two sources recording the same
     /// stage at the same time count once.
-    public func seconds(in stage: SleepStage) -> TimeInterval {
+    package func seconds(in stage: SleepStage) -> TimeInterval {
         Nights.unionLength(intervals.filter { $0.stage == stage })
     }
 
     /// Seconds asleep, in any sleep stage (union).
-    public var secondsAsleep: TimeInterval {
+    package var secondsAsleep: TimeInterval {
         Nights.unionLength(intervals.filter { $0.stage.isSleep })
     }
 
     /// The stages the night has samples of, in hypnogram order.
-    public var stages: [SleepStage] {
+    package var stages: [SleepStage] {
         Set(intervals.map(\.stage)).sorted { ($0.depth, $0.rawValue) < ($1.depth, $1.rawValue) }
     }
 
     /// The stage shown at `instant`: where samples overlap, the one a person would want to see —
     /// awake over REM over core over deep over in bed (a staged source over a phone's in-bed span).
-    public func stage(at instant: Date) -> SleepStage? {
+    package func stage(at instant: Date) -> SleepStage? {
         intervals.filter { $0.start <= instant && instant < $0.end }
             .min { rank($0.stage) < rank($1.stage) }?.stage
     }
@@ -109,13 +109,13 @@ public struct Night: Hashable, Sendable {
 }
 
 /// Gathers sleep-analysis samples into nights.
-public enum Nights {
+package enum Nights {
     /// Samples further apart than this belong to different nights: 3 hours.
-    public static let gap: TimeInterval = 3 * 3600
+    package static let gap: TimeInterval = 3 * 3600
 
     /// The nights of `intervals`, oldest first. Intervals whose end is not after their start are
     /// left out.
-    public static func group(_ intervals: [StageInterval], timeZone: TimeZone) -> [Night] {
+    package static func group(_ intervals: [StageInterval], timeZone: TimeZone) -> [Night] {
         let sorted = intervals.filter { $0.end > $0.start }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         var nights: [Night] = []
         var current: [StageInterval] = []
@@ -135,7 +135,7 @@ public enum Nights {
     }
 
     /// The length of the union of `intervals`.
-    public static func unionLength(_ intervals: [StageInterval]) -> TimeInterval {
+    package static func unionLength(_ intervals: [StageInterval]) -> TimeInterval {
         let sorted = intervals.sorted { $0.start < $1.start }
         var total: TimeInterval = 0
         var runStart: Date?
@@ -155,7 +155,7 @@ public enum Nights {
     }
 
     /// "2026-11-20" for `date` in `timeZone`.
-    public static func day(of date: Date, timeZone: TimeZone) -> String {
+    package static func day(of date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
@@ -163,7 +163,7 @@ public enum Nights {
     }
 
     /// "7h05" for 25,500 s.
-    public static func duration(_ seconds: TimeInterval) -> String {
+    package static func duration(_ seconds: TimeInterval) -> String {
         guard let minutes = Int(rounding: seconds / 60) else { return "\(ReportNumbers.whole(seconds / 3600))h" }
         return "\(minutes / 60)h\(String(format: "%02d", minutes % 60))"
     }

@@ -3,28 +3,28 @@ import Foundation
 /// Whether a command's output gets pictures and colours: pictures only at a terminal, colours
 /// only at a terminal and when `NO_COLOR` is unset or empty (https://no-color.org) and `TERM` is
 /// not `dumb`. Piped output stays plain text for other programs.
-public struct TerminalStyle: Sendable, Equatable {
-    public var graphics: Bool
-    public var colours: Bool
+package struct TerminalStyle: Sendable, Equatable {
+    package var graphics: Bool
+    package var colours: Bool
 
-    public init(graphics: Bool, colours: Bool) {
+    package init(graphics: Bool, colours: Bool) {
         self.graphics = graphics
         self.colours = graphics && colours
     }
 
     /// The style for a stream that is a terminal or not, under `environment`.
-    public init(isTerminal: Bool, environment: [String: String]) {
+    package init(isTerminal: Bool, environment: [String: String]) {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         self.init(graphics: isTerminal, colours: !noColor && environment["TERM"] != "dumb")
     }
 
     /// The style for standard output of this process.
-    public static var standardOutput: TerminalStyle {
+    package static var standardOutput: TerminalStyle {
         TerminalStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
     }
 
     /// ANSI colours (the 256-colour palette).
-    public enum Colour: Int, Sendable {
+    package enum Colour: Int, Sendable {
         case orange = 208
         case lightBlue = 117
         case blue = 33
@@ -35,16 +35,16 @@ public struct TerminalStyle: Sendable, Equatable {
     }
 
     /// `text` in `colour` when colours are on, else `text` unchanged.
-    public func paint(_ text: String, _ colour: Colour) -> String {
+    package func paint(_ text: String, _ colour: Colour) -> String {
         colours && !text.isEmpty ? "\u{1B}[38;5;\(colour.rawValue)m\(text)\u{1B}[0m" : text
     }
 }
 
 /// Horizontal bars of block characters, in eighths of a column.
-public enum TerminalBars {
+package enum TerminalBars {
     /// A bar of `value` out of `maximum` over `width` columns, padded with spaces to `width`
     /// so that what follows lines up. Empty for a missing, zero or negative value.
-    public static func bar(_ value: Double?, maximum: Double, width: Int) -> String {
+    package static func bar(_ value: Double?, maximum: Double, width: Int) -> String {
         guard width > 0 else { return "" }
         guard let value, value > 0, maximum > 0, value.isFinite, maximum.isFinite else {
             return String(repeating: " ", count: width)
@@ -58,9 +58,9 @@ public enum TerminalBars {
 }
 
 /// One line per night: the stages across the night as block heights, coloured by stage.
-public enum TerminalHypnogram {
+package enum TerminalHypnogram {
     /// The block for a stage: awake highest, deep lowest, in bed a dot.
-    public static func glyph(_ stage: SleepStage?) -> Character {
+    package static func glyph(_ stage: SleepStage?) -> Character {
         switch stage {
         case .awake: "█"
         case .rem: "▆"
@@ -71,7 +71,7 @@ public enum TerminalHypnogram {
         }
     }
 
-    public static func colour(_ stage: SleepStage) -> TerminalStyle.Colour {
+    package static func colour(_ stage: SleepStage) -> TerminalStyle.Colour {
         switch stage {
         case .awake: .orange
         case .rem: .lightBlue
@@ -82,7 +82,7 @@ public enum TerminalHypnogram {
     }
 
     /// The stages of `night` over `width` columns, each column showing the stage at its middle.
-    public static func strip(_ night: Night, width: Int, style: TerminalStyle) -> String {
+    package static func strip(_ night: Night, width: Int, style: TerminalStyle) -> String {
         let span = night.end.timeIntervalSince(night.start)
         guard width > 0, span > 0 else { return "" }
         var text = ""
@@ -104,7 +104,7 @@ public enum TerminalHypnogram {
     }
 
     /// "Fri 2026-11-20  22:41 ▄▄▂▂▄▆█… 06:52  asleep 7h12, deep 1h05, REM 1h40, awake 0h20".
-    public static func line(_ night: Night, width: Int, timeZone: TimeZone, style: TerminalStyle) -> String {
+    package static func line(_ night: Night, width: Int, timeZone: TimeZone, style: TerminalStyle) -> String {
         let clock = DateFormatter()
         clock.locale = Locale(identifier: "en_US_POSIX")
         clock.timeZone = timeZone

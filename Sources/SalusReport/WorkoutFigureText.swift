@@ -3,13 +3,13 @@ import SalusModel
 
 /// A workout's figures as the report lists them: "5.10 km running", "310 kcal active",
 /// "average heart rate 148 bpm".
-public enum WorkoutFigureText {
+package enum WorkoutFigureText {
     static let heartRate = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRate")
 
     /// The statistics computed from the workout's samples, and for types without samples the
     /// totals it was saved with (an imported workout's WorkoutStatistics): the sum of a cumulative
     /// type, the average of a discrete one.
-    public static func merged(_ computed: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity]) -> [TypeIdentifier: WorkoutStatistics] {
+    package static func merged(_ computed: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity]) -> [TypeIdentifier: WorkoutStatistics] {
         var result = computed
         for (type, quantity) in saved where result[type] == nil {
             result[type] = type == heartRate ? WorkoutStatistics(average: quantity) : WorkoutStatistics(sum: quantity)
@@ -18,7 +18,7 @@ public enum WorkoutFigureText {
     }
 
     /// "5.10 km", "310 kcal", "average 148 bpm": distances, energy and heart rate of a workout.
-    public static func figures(_ statistics: [TypeIdentifier: WorkoutStatistics]) -> [String] {
+    package static func figures(_ statistics: [TypeIdentifier: WorkoutStatistics]) -> [String] {
         var figures: [String] = []
         let kilometres = try? SalusUnit(parsing: "km"), kilocalories = try? SalusUnit(parsing: "kcal")
         let perMinute = try? SalusUnit(parsing: "count/min")

@@ -4,13 +4,13 @@
 /// Recognised: JPEG, PNG, HEIC/HEIF, TIFF and PDF (accepted where a type allows them), and
 /// GIF, MP4/QuickTime video, WebM/Matroska, AVI and WebP so that they can be refused by name
 /// ("a GIF") rather than as unknown bytes. HealthKit stores still images and PDF only.
-public enum AttachmentContent {
+package enum AttachmentContent {
     /// How many leading bytes `mediaType(ofPrefix:)` needs at most.
-    public static let sniffLength = 32
+    package static let sniffLength = 32
 
     /// The media type of content starting with `prefix` ("image/png", "application/pdf",
     /// "image/gif", "video/mp4"), or nil when the bytes are none of the recognised formats.
-    public static func mediaType(ofPrefix prefix: some Collection<UInt8>) -> String? {
+    package static func mediaType(ofPrefix prefix: some Collection<UInt8>) -> String? {
         let bytes = Array(prefix.prefix(sniffLength))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
@@ -38,7 +38,7 @@ public enum AttachmentContent {
     }
 
     /// A name for people of a recognised media type ("a GIF", "a video", "a PDF").
-    public static func describe(_ mediaType: String?) -> String {
+    package static func describe(_ mediaType: String?) -> String {
         switch mediaType {
         case nil: "content in no recognised format"
         case "image/gif": "a GIF"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The type of a metadata value, as type registries declare it for well-known keys.
-public enum MetadataValueType: String, CaseIterable, Hashable, Sendable, Codable {
+package enum MetadataValueType: String, CaseIterable, Hashable, Sendable, Codable {
     /// A string (`HKTimeZone`, `HKMetadataKeySyncIdentifier`).
     case string
     /// A number, including HealthKit's enumerations stored as numbers (`HKMetadataKeySyncVersion`).
@@ -28,7 +28,7 @@ public enum MetadataValue: Hashable, Sendable, CustomStringConvertible {
     case quantity(Quantity)
 
     /// The type of this value.
-    public var type: MetadataValueType {
+    package var type: MetadataValueType {
         switch self {
         case .string: .string
         case .number: .number

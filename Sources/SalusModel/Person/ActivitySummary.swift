@@ -29,19 +29,19 @@ public struct ActivityGoals: Hashable, Sendable, Codable {
         appleExerciseTime: 30, appleStandHours: 12)
 
     /// The goal fields with their names, for checks and messages.
-    public var fields: [(name: String, value: Double)] {
+    package var fields: [(name: String, value: Double)] {
         [("activeEnergyBurned", activeEnergyBurned), ("appleMoveTime", appleMoveTime),
          ("appleExerciseTime", appleExerciseTime), ("appleStandHours", appleStandHours)]
     }
 
     /// The move goals that may be 0: HealthKit's "not set" for the one the person's move mode does
     /// not use (exports write `appleMoveTimeGoal="0"` for a move ring counting kilocalories).
-    public static let unsetMoveGoals: Set<String> = ["activeEnergyBurned", "appleMoveTime"]
+    package static let unsetMoveGoals: Set<String> = ["activeEnergyBurned", "appleMoveTime"]
 
     /// The first goal that breaks a rule: each goal is finite and positive, except that a move
     /// goal may be 0 (`unsetMoveGoals`); stand hours at most 24; `field` prefixes the paths
     /// (`goals`).
-    public func validationError(field: String) -> ValidationError? {
+    package func validationError(field: String) -> ValidationError? {
         guard from.isValid else {
             return ValidationError(reason: .invalidValue, field: "\(field).from", value: "\(from)", expected: "a day that exists")
         }

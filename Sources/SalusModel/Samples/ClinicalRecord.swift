@@ -47,7 +47,7 @@ public struct ClinicalRecord: Hashable, Sendable {
     /// The FHIR resource types each HealthKit clinical type holds (HealthKit's documentation of
     /// `HKClinicalTypeIdentifier`); a type not listed here (a third-party clinical type) accepts
     /// any resource type.
-    public static let resourceTypes: [TypeIdentifier: [String]] = [
+    package static let resourceTypes: [TypeIdentifier: [String]] = [
         "HKClinicalTypeIdentifierAllergyRecord": ["AllergyIntolerance"],
         "HKClinicalTypeIdentifierClinicalNoteRecord": ["DocumentReference"],
         "HKClinicalTypeIdentifierConditionRecord": ["Condition"],

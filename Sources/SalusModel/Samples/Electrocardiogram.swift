@@ -85,14 +85,14 @@ public struct Electrocardiogram: Hashable, Sendable {
     /// The sampling frequencies accepted, in hertz: from the slowest to the fastest recorders
     /// (Apple Watch samples at 512 Hz, clinical machines at 250 Hz to a few kHz, research systems
     /// up to 100 kHz). A rate of 10^-300 Hz is not a recording.
-    public static let samplingFrequencies: ClosedRange<Double> = 1...100_000
+    package static let samplingFrequencies: ClosedRange<Double> = 1...100_000
     /// The voltages accepted, in microvolts: ±1 V, far beyond any skin-surface signal (a few
     /// millivolts) and an electrode's offset (a few hundred).
-    public static let microvolts: ClosedRange<Double> = -1_000_000...1_000_000
+    package static let microvolts: ClosedRange<Double> = -1_000_000...1_000_000
     /// The most voltages one electrocardiogram holds: ten minutes at 1,024 Hz. An Apple Watch
     /// recording is 30 s at 512 Hz (15,360 voltages); a larger one costs memory on every save,
     /// import and read.
-    public static let maximumVoltageCount = 614_400
+    package static let maximumVoltageCount = 614_400
 
     /// This value without its voltages (the count kept), as queries return it.
     public var withoutVoltages: Electrocardiogram {

@@ -35,7 +35,7 @@ public struct Workout: Hashable, Sendable {
     /// How much a recorded duration may pass the workout's interval: exports write dates in
     /// whole seconds and the duration with its fraction (a run of 311 s by its dates lasted
     /// 311.65 s by Apple's figure).
-    public static let recordedDurationSlack: TimeInterval = 1
+    package static let recordedDurationSlack: TimeInterval = 1
 
     /// The workout's duration from `start` to `end`: the recorded one when there is one, else the
     /// time not paused (`activeDuration(from:to:)`).
@@ -60,7 +60,7 @@ public struct Workout: Hashable, Sendable {
 
     /// This workout with one activity spanning `start`...`end`, of the workout's type and
     /// configuration, when it has none; unchanged otherwise.
-    public func withDefaultActivity(start: Date, end: Date) -> Workout {
+    package func withDefaultActivity(start: Date, end: Date) -> Workout {
         guard activities.isEmpty else { return self }
         var workout = self
         workout.activities = [
@@ -145,7 +145,7 @@ public enum WorkoutActivityType {
     public static let transition: UInt = 83
     /// The activity types a swimBikeRun workout's activities may have: swimming, cycling,
     /// running and transition.
-    public static let multisportLegs: [UInt] = [swimming, cycling, running, transition]
+    package static let multisportLegs: [UInt] = [swimming, cycling, running, transition]
 }
 
 /// Where a workout or activity took place, as HealthKit's `HKWorkoutConfiguration` (its

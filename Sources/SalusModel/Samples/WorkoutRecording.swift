@@ -38,7 +38,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     public var activities: [WorkoutActivity]
 
     /// A recording that begins collecting at `startDate`.
-    public init(
+    package init(
         id: UUID = UUIDv7.make(), activityType: UInt, configuration: WorkoutConfiguration = WorkoutConfiguration(),
         startDate: Date, device: Device? = nil
     ) {
@@ -55,7 +55,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// The type identifier of workouts.
-    public static let workoutType: TypeIdentifier = "HKWorkoutTypeIdentifier"
+    package static let workoutType: TypeIdentifier = "HKWorkoutTypeIdentifier"
 
     /// The end of the workout so far: the collection's end once ended, else the latest date
     /// the recording holds (the start at least).
@@ -77,7 +77,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     /// The workout as a sample from `startDate` to `end` (by default `latestDate`), by `source`;
     /// with `closingOpenActivity`, the open activity ends at `end` and a workout without
     /// activities gets one spanning it (what a save does).
-    public func sample(source: SourceRevision, end: Date? = nil, closingOpenActivity: Bool) -> Sample {
+    package func sample(source: SourceRevision, end: Date? = nil, closingOpenActivity: Bool) -> Sample {
         let end = end ?? latestDate
         var workout = self.workout
         if closingOpenActivity {
@@ -102,7 +102,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     // MARK: Changes
 
     /// Refuses a change once collection has ended, naming `field`.
-    public func requireCollecting(_ field: String) throws(ValidationError) {
+    package func requireCollecting(_ field: String) throws(ValidationError) {
         guard phase == .collecting else {
             throw ValidationError(
                 reason: .collectionEnded, field: field, value: "builder \(id.uuidString) ended at \(Self.render(endDate))",
@@ -111,7 +111,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// This recording with `added` events.
-    public func addingEvents(_ added: [WorkoutEvent]) throws(ValidationError) -> WorkoutRecording {
+    package func addingEvents(_ added: [WorkoutEvent]) throws(ValidationError) -> WorkoutRecording {
         try requireCollecting("events")
         var next = self
         next.events += added
@@ -119,7 +119,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// This recording with `added` merged into the workout's metadata.
-    public func addingMetadata(_ added: [String: MetadataValue]) throws(ValidationError) -> WorkoutRecording {
+    package func addingMetadata(_ added: [String: MetadataValue]) throws(ValidationError) -> WorkoutRecording {
         try requireCollecting("metadata")
         var next = self
         next.metadata.merge(added) { $1 }
@@ -128,7 +128,7 @@ public struct WorkoutRecording: Hashable, Sendable {
 
     /// This recording with `activity` begun (its end date is ignored: it is open); the open
     /// activity ends at the new one's start, as `HKWorkoutSession.beginNewActivity` does.
-    public func beginningActivity(_ activity: WorkoutActivity) throws(ValidationError) -> WorkoutRecording {
+    package func beginningActivity(_ activity: WorkoutActivity) throws(ValidationError) -> WorkoutRecording {
         try requireCollecting("activity")
         var next = self
         if let open = next.activities.lastIndex(where: { $0.endDate == nil }) {
@@ -141,7 +141,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// This recording with its open activity ended at `date`; refused when none is open.
-    public func endingActivity(at date: Date) throws(ValidationError) -> WorkoutRecording {
+    package func endingActivity(at date: Date) throws(ValidationError) -> WorkoutRecording {
         try requireCollecting("endDate")
         guard let open = activities.lastIndex(where: { $0.endDate == nil }) else {
             throw ValidationError(
@@ -154,7 +154,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// This recording ended at `date`: its open activity ends there too.
-    public func endingCollection(at date: Date) throws(ValidationError) -> WorkoutRecording {
+    package func endingCollection(at date: Date) throws(ValidationError) -> WorkoutRecording {
         try requireCollecting("endDate")
         guard date >= startDate else {
             throw ValidationError(
@@ -171,7 +171,7 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// Refuses finishing a recording still collecting.
-    public func requireEnded() throws(ValidationError) {
+    package func requireEnded() throws(ValidationError) {
         guard phase == .ended else {
             throw ValidationError(
                 reason: .collectionNotEnded, field: "phase", value: "collecting since \(Self.render(startDate))",
@@ -212,7 +212,7 @@ public struct WorkoutRecording: Hashable, Sendable {
 
 extension ValidationError.Reason {
     /// Something was added to a workout builder whose collection has ended.
-    public static let collectionEnded = ValidationError.Reason(rawValue: "collectionEnded")
+    package static let collectionEnded = ValidationError.Reason(rawValue: "collectionEnded")
     /// A workout builder was finished while still collecting.
-    public static let collectionNotEnded = ValidationError.Reason(rawValue: "collectionNotEnded")
+    package static let collectionNotEnded = ValidationError.Reason(rawValue: "collectionNotEnded")
 }

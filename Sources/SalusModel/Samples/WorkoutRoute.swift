@@ -87,7 +87,7 @@ public struct WorkoutRoute: Hashable, Sendable {
     /// coordinates in range, accuracies and speed not negative, a course in 0..<360,
     /// timestamps finite and never decreasing (two fixes in the same second are common: Apple's
     /// own exports have them). Empty when the route is valid.
-    public func validationErrors(at path: String = "route") -> [ValidationError] {
+    package func validationErrors(at path: String = "route") -> [ValidationError] {
         var errors: [ValidationError] = []
         var previous: (index: Int, time: Date)?
         for (index, location) in locations.enumerated() {
@@ -133,11 +133,11 @@ public struct WorkoutRoute: Hashable, Sendable {
 /// whole or by time range (docs/workouts.md, "Routes").
 public struct WorkoutRouteValue: Hashable, Sendable {
     /// The most locations a route holds: 200,000, 55 hours at one location a second.
-    public static let maximumLocationCount = 200_000
+    package static let maximumLocationCount = 200_000
 
     /// How far a location may lie outside its workout's interval: 60 seconds at each end, for the
     /// fixes a device records while a workout starts and ends.
-    public static let workoutSlack: TimeInterval = 60
+    package static let workoutSlack: TimeInterval = 60
 
     /// The workout the route belongs to (HealthKit: `HKWorkoutRouteBuilder.finishRoute(with:)`).
     public var workoutUUID: UUID
@@ -187,7 +187,7 @@ extension Sample {
     /// This sample with its start and end set to the first and last location of its route, when
     /// it is a route with locations; unchanged otherwise. The save paths apply it before the
     /// sample is checked: a route's interval is its locations', whatever the client sent.
-    public func withRouteInterval() -> Sample {
+    package func withRouteInterval() -> Sample {
         guard case .workoutRoute(let route) = value, let first = route.locations.first, let last = route.locations.last
         else { return self }
         var sample = self

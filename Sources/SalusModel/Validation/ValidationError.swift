@@ -6,79 +6,79 @@
 /// workout statistics) by their key as one more dotted name: `samples[3].endDate`,
 /// `samples[0].metadata.HKMetadataKeySyncVersion`, `uuids[2]`. Programs branch on `reason`,
 /// whose codes are stable; new codes may be added.
-public struct ValidationError: Error, Equatable, CustomStringConvertible {
+package struct ValidationError: Error, Equatable, CustomStringConvertible {
     /// Why a value was refused, as a stable string code.
-    public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The stable code string ("invalidDateRange").
-        public let rawValue: String
+        package let rawValue: String
 
         /// Creates a reason from its code string.
-        public init(rawValue: String) {
+        package init(rawValue: String) {
             self.rawValue = rawValue
         }
 
         /// The code string.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// An end before its start (sample, event, activity, prescription expiry).
-        public static let invalidDateRange = Reason(rawValue: "invalidDateRange")
+        package static let invalidDateRange = Reason(rawValue: "invalidDateRange")
         /// A NaN or infinite number or date.
-        public static let nonFiniteValue = Reason(rawValue: "nonFiniteValue")
+        package static let nonFiniteValue = Reason(rawValue: "nonFiniteValue")
         /// A metadata key that is the empty string.
-        public static let emptyMetadataKey = Reason(rawValue: "emptyMetadataKey")
+        package static let emptyMetadataKey = Reason(rawValue: "emptyMetadataKey")
         /// A well-known metadata key holding a value of the wrong type.
-        public static let invalidMetadataValue = Reason(rawValue: "invalidMetadataValue")
+        package static let invalidMetadataValue = Reason(rawValue: "invalidMetadataValue")
         /// A sync identifier without a sync version.
-        public static let missingSyncVersion = Reason(rawValue: "missingSyncVersion")
+        package static let missingSyncVersion = Reason(rawValue: "missingSyncVersion")
         /// A sync version without a sync identifier.
-        public static let missingSyncIdentifier = Reason(rawValue: "missingSyncIdentifier")
+        package static let missingSyncIdentifier = Reason(rawValue: "missingSyncIdentifier")
         /// Workout activities whose time ranges overlap.
-        public static let overlappingActivities = Reason(rawValue: "overlappingActivities")
+        package static let overlappingActivities = Reason(rawValue: "overlappingActivities")
         /// A workout's event or activity that starts before the workout or ends after it.
-        public static let outsideWorkout = Reason(rawValue: "outsideWorkout")
+        package static let outsideWorkout = Reason(rawValue: "outsideWorkout")
         /// An empty type identifier.
-        public static let emptyTypeIdentifier = Reason(rawValue: "emptyTypeIdentifier")
+        package static let emptyTypeIdentifier = Reason(rawValue: "emptyTypeIdentifier")
         /// A field holds a value of the right type that is not allowed.
-        public static let invalidValue = Reason(rawValue: "invalidValue")
+        package static let invalidValue = Reason(rawValue: "invalidValue")
         /// A required field is missing.
-        public static let missingValue = Reason(rawValue: "missingValue")
+        package static let missingValue = Reason(rawValue: "missingValue")
         /// A unit string does not parse, or has the wrong dimension.
-        public static let invalidUnit = Reason(rawValue: "invalidUnit")
+        package static let invalidUnit = Reason(rawValue: "invalidUnit")
         /// A type identifier no loaded plugin declares.
-        public static let unknownType = Reason(rawValue: "unknownType")
+        package static let unknownType = Reason(rawValue: "unknownType")
         /// A value of another kind than the type's (a category value for a quantity type, any
         /// sample of a characteristic).
-        public static let wrongKind = Reason(rawValue: "wrongKind")
+        package static let wrongKind = Reason(rawValue: "wrongKind")
         /// A type apps may read but not write.
-        public static let readOnlyType = Reason(rawValue: "readOnlyType")
+        package static let readOnlyType = Reason(rawValue: "readOnlyType")
         /// A category raw value outside the type's enumeration.
-        public static let invalidCategoryValue = Reason(rawValue: "invalidCategoryValue")
+        package static let invalidCategoryValue = Reason(rawValue: "invalidCategoryValue")
         /// A value outside its possible range: a quantity outside the type's bounds, a valence
         /// outside -1...1.
-        public static let valueOutOfRange = Reason(rawValue: "valueOutOfRange")
+        package static let valueOutOfRange = Reason(rawValue: "valueOutOfRange")
         /// A metadata key the type requires is missing.
-        public static let missingMetadata = Reason(rawValue: "missingMetadata")
+        package static let missingMetadata = Reason(rawValue: "missingMetadata")
         /// The plugin that owns the type refused the sample.
-        public static let refusedByPlugin = Reason(rawValue: "refusedByPlugin")
+        package static let refusedByPlugin = Reason(rawValue: "refusedByPlugin")
         /// A correlation whose members are not what its type holds (a blood pressure correlation
         /// without a diastolic sample, a food correlation holding steps).
-        public static let invalidCorrelationMember = Reason(rawValue: "invalidCorrelationMember")
+        package static let invalidCorrelationMember = Reason(rawValue: "invalidCorrelationMember")
     }
 
     /// Why the value was refused.
-    public var reason: Reason
+    package var reason: Reason
     /// The path of the offending field (`samples[3].endDate`).
-    public var field: String
+    package var field: String
     /// The offending value, rendered for people.
-    public var value: String
+    package var value: String
     /// What was expected instead.
-    public var expected: String
+    package var expected: String
     /// A sentence for people given by whoever refused (a plugin's validator); nil when the
     /// description is composed from the parts.
-    public var message: String?
+    package var message: String?
 
     /// Creates a validation error.
-    public init(reason: Reason, field: String, value: String, expected: String, message: String? = nil) {
+    package init(reason: Reason, field: String, value: String, expected: String, message: String? = nil) {
         self.reason = reason
         self.field = field
         self.value = value
@@ -88,7 +88,7 @@ public struct ValidationError: Error, Equatable, CustomStringConvertible {
 
     /// "`field`: got `value`; expected `expected` (`reason`)", or "`field`: `message`" when a
     /// message was given.
-    public var description: String {
+    package var description: String {
         if let message { return "\(field): \(message)" }
         return "\(field): got \(value); expected \(expected) (\(reason))"
     }

@@ -26,18 +26,18 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Wire-identical to google.protobuf.Any: a type URL and the encoded message.
-public nonisolated struct Salus_V1_AnyMessage: Sendable {
+package nonisolated struct Salus_V1_AnyMessage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var typeURL: String = String()
+  package var typeURL: String = String()
 
-  public var value: Data = Data()
+  package var value: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -45,10 +45,10 @@ public nonisolated struct Salus_V1_AnyMessage: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_AnyMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AnyMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}type_url\0\u{1}value\0")
+  package static let protoMessageName: String = _protobuf_package + ".AnyMessage"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}type_url\0\u{1}value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -61,7 +61,7 @@ nonisolated extension Salus_V1_AnyMessage: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.typeURL.isEmpty {
       try visitor.visitSingularStringField(value: self.typeURL, fieldNumber: 1)
     }
@@ -71,7 +71,7 @@ nonisolated extension Salus_V1_AnyMessage: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AnyMessage, rhs: Salus_V1_AnyMessage) -> Bool {
+  package static func ==(lhs: Salus_V1_AnyMessage, rhs: Salus_V1_AnyMessage) -> Bool {
     if lhs.typeURL != rhs.typeURL {return false}
     if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

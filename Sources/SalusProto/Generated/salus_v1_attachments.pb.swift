@@ -29,64 +29,64 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Salus_V1_Attachment: Sendable {
+package nonisolated struct Salus_V1_Attachment: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 16 bytes, assigned by the daemon.
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
   /// The object (sample) it is attached to, 16 bytes.
-  public var objectUuid: Data = Data()
+  package var objectUuid: Data = Data()
 
   /// The file name, for people ("prescription.pdf").
-  public var name: String = String()
+  package var name: String = String()
 
   /// The media type found from the content ("application/pdf", "image/png").
-  public var contentType: String = String()
+  package var contentType: String = String()
 
   /// Size of the content in bytes.
-  public var size: UInt64 = 0
+  package var size: UInt64 = 0
 
   /// Microseconds since 1970.
-  public var creationDate: Int64 = 0
+  package var creationDate: Int64 = 0
 
   /// Free-form string metadata, as HKAttachment's.
-  public var metadata: Dictionary<String,String> = [:]
+  package var metadata: Dictionary<String,String> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AddAttachmentHeader: Sendable {
+package nonisolated struct Salus_V1_AddAttachmentHeader: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The object to attach to, 16 bytes.
-  public var objectUuid: Data = Data()
+  package var objectUuid: Data = Data()
 
   /// The file name, 1 to 255 bytes of UTF-8, no "/".
-  public var name: String = String()
+  package var name: String = String()
 
-  public var metadata: Dictionary<String,String> = [:]
+  package var metadata: Dictionary<String,String> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AddAttachmentMessage: Sendable {
+package nonisolated struct Salus_V1_AddAttachmentMessage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var part: Salus_V1_AddAttachmentMessage.OneOf_Part? = nil
+  package var part: Salus_V1_AddAttachmentMessage.OneOf_Part? = nil
 
   /// First message only.
-  public var header: Salus_V1_AddAttachmentHeader {
+  package var header: Salus_V1_AddAttachmentHeader {
     get {
       if case .header(let v)? = part {return v}
       return Salus_V1_AddAttachmentHeader()
@@ -95,7 +95,7 @@ public nonisolated struct Salus_V1_AddAttachmentMessage: Sendable {
   }
 
   /// Every later message.
-  public var chunk: Data {
+  package var chunk: Data {
     get {
       if case .chunk(let v)? = part {return v}
       return Data()
@@ -103,9 +103,9 @@ public nonisolated struct Salus_V1_AddAttachmentMessage: Sendable {
     set {part = .chunk(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Part: Equatable, Sendable {
+  package nonisolated enum OneOf_Part: Equatable, Sendable {
     /// First message only.
     case header(Salus_V1_AddAttachmentHeader)
     /// Every later message.
@@ -113,83 +113,83 @@ public nonisolated struct Salus_V1_AddAttachmentMessage: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListAttachmentsRequest: Sendable {
+package nonisolated struct Salus_V1_ListAttachmentsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The object, 16 bytes.
-  public var objectUuid: Data = Data()
+  package var objectUuid: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListAttachmentsResponse: Sendable {
+package nonisolated struct Salus_V1_ListAttachmentsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var attachments: [Salus_V1_Attachment] = []
+  package var attachments: [Salus_V1_Attachment] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ReadAttachmentRequest: Sendable {
+package nonisolated struct Salus_V1_ReadAttachmentRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The attachment, 16 bytes.
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AttachmentChunk: Sendable {
+package nonisolated struct Salus_V1_AttachmentChunk: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var data: Data = Data()
+  package var data: Data = Data()
 
   /// Position of the chunk's first byte in the content.
-  public var offset: UInt64 = 0
+  package var offset: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RemoveAttachmentRequest: Sendable {
+package nonisolated struct Salus_V1_RemoveAttachmentRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The attachment, 16 bytes.
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RemoveAttachmentResponse: Sendable {
+package nonisolated struct Salus_V1_RemoveAttachmentResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -197,10 +197,10 @@ public nonisolated struct Salus_V1_RemoveAttachmentResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_Attachment: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Attachment"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}object_uuid\0\u{1}name\0\u{3}content_type\0\u{1}size\0\u{3}creation_date\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".Attachment"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}object_uuid\0\u{1}name\0\u{3}content_type\0\u{1}size\0\u{3}creation_date\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -218,7 +218,7 @@ nonisolated extension Salus_V1_Attachment: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
@@ -243,7 +243,7 @@ nonisolated extension Salus_V1_Attachment: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Attachment, rhs: Salus_V1_Attachment) -> Bool {
+  package static func ==(lhs: Salus_V1_Attachment, rhs: Salus_V1_Attachment) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.objectUuid != rhs.objectUuid {return false}
     if lhs.name != rhs.name {return false}
@@ -257,10 +257,10 @@ nonisolated extension Salus_V1_Attachment: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_AddAttachmentHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AddAttachmentHeader"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}object_uuid\0\u{1}name\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".AddAttachmentHeader"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}object_uuid\0\u{1}name\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -274,7 +274,7 @@ nonisolated extension Salus_V1_AddAttachmentHeader: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.objectUuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.objectUuid, fieldNumber: 1)
     }
@@ -287,7 +287,7 @@ nonisolated extension Salus_V1_AddAttachmentHeader: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AddAttachmentHeader, rhs: Salus_V1_AddAttachmentHeader) -> Bool {
+  package static func ==(lhs: Salus_V1_AddAttachmentHeader, rhs: Salus_V1_AddAttachmentHeader) -> Bool {
     if lhs.objectUuid != rhs.objectUuid {return false}
     if lhs.name != rhs.name {return false}
     if lhs.metadata != rhs.metadata {return false}
@@ -297,10 +297,10 @@ nonisolated extension Salus_V1_AddAttachmentHeader: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_AddAttachmentMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AddAttachmentMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}chunk\0")
+  package static let protoMessageName: String = _protobuf_package + ".AddAttachmentMessage"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}chunk\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -332,7 +332,7 @@ nonisolated extension Salus_V1_AddAttachmentMessage: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -351,7 +351,7 @@ nonisolated extension Salus_V1_AddAttachmentMessage: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AddAttachmentMessage, rhs: Salus_V1_AddAttachmentMessage) -> Bool {
+  package static func ==(lhs: Salus_V1_AddAttachmentMessage, rhs: Salus_V1_AddAttachmentMessage) -> Bool {
     if lhs.part != rhs.part {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -359,10 +359,10 @@ nonisolated extension Salus_V1_AddAttachmentMessage: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_ListAttachmentsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListAttachmentsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}object_uuid\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListAttachmentsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}object_uuid\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -374,14 +374,14 @@ nonisolated extension Salus_V1_ListAttachmentsRequest: SwiftProtobuf.Message, Sw
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.objectUuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.objectUuid, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListAttachmentsRequest, rhs: Salus_V1_ListAttachmentsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ListAttachmentsRequest, rhs: Salus_V1_ListAttachmentsRequest) -> Bool {
     if lhs.objectUuid != rhs.objectUuid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -389,10 +389,10 @@ nonisolated extension Salus_V1_ListAttachmentsRequest: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Salus_V1_ListAttachmentsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListAttachmentsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}attachments\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListAttachmentsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}attachments\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -404,14 +404,14 @@ nonisolated extension Salus_V1_ListAttachmentsResponse: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.attachments.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.attachments, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListAttachmentsResponse, rhs: Salus_V1_ListAttachmentsResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ListAttachmentsResponse, rhs: Salus_V1_ListAttachmentsResponse) -> Bool {
     if lhs.attachments != rhs.attachments {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -419,10 +419,10 @@ nonisolated extension Salus_V1_ListAttachmentsResponse: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Salus_V1_ReadAttachmentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReadAttachmentRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReadAttachmentRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -434,14 +434,14 @@ nonisolated extension Salus_V1_ReadAttachmentRequest: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ReadAttachmentRequest, rhs: Salus_V1_ReadAttachmentRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ReadAttachmentRequest, rhs: Salus_V1_ReadAttachmentRequest) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -449,10 +449,10 @@ nonisolated extension Salus_V1_ReadAttachmentRequest: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_AttachmentChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AttachmentChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}data\0\u{1}offset\0")
+  package static let protoMessageName: String = _protobuf_package + ".AttachmentChunk"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}data\0\u{1}offset\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -465,7 +465,7 @@ nonisolated extension Salus_V1_AttachmentChunk: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.data.isEmpty {
       try visitor.visitSingularBytesField(value: self.data, fieldNumber: 1)
     }
@@ -475,7 +475,7 @@ nonisolated extension Salus_V1_AttachmentChunk: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AttachmentChunk, rhs: Salus_V1_AttachmentChunk) -> Bool {
+  package static func ==(lhs: Salus_V1_AttachmentChunk, rhs: Salus_V1_AttachmentChunk) -> Bool {
     if lhs.data != rhs.data {return false}
     if lhs.offset != rhs.offset {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -484,10 +484,10 @@ nonisolated extension Salus_V1_AttachmentChunk: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_RemoveAttachmentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RemoveAttachmentRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
+  package static let protoMessageName: String = _protobuf_package + ".RemoveAttachmentRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -499,14 +499,14 @@ nonisolated extension Salus_V1_RemoveAttachmentRequest: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RemoveAttachmentRequest, rhs: Salus_V1_RemoveAttachmentRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_RemoveAttachmentRequest, rhs: Salus_V1_RemoveAttachmentRequest) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -514,19 +514,19 @@ nonisolated extension Salus_V1_RemoveAttachmentRequest: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Salus_V1_RemoveAttachmentResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RemoveAttachmentResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".RemoveAttachmentResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RemoveAttachmentResponse, rhs: Salus_V1_RemoveAttachmentResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_RemoveAttachmentResponse, rhs: Salus_V1_RemoveAttachmentResponse) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

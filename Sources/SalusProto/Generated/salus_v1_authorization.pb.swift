@@ -28,18 +28,18 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated enum Salus_V1_RequestStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_RequestStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unknown // = 0
   case shouldRequest // = 1
   case unnecessary // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unknown
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unknown
     case 1: self = .shouldRequest
@@ -48,7 +48,7 @@ public nonisolated enum Salus_V1_RequestStatus: SwiftProtobuf.Enum, Swift.CaseIt
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unknown: return 0
     case .shouldRequest: return 1
@@ -58,7 +58,7 @@ public nonisolated enum Salus_V1_RequestStatus: SwiftProtobuf.Enum, Swift.CaseIt
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_RequestStatus] = [
+  package static let allCases: [Salus_V1_RequestStatus] = [
     .unknown,
     .shouldRequest,
     .unnecessary,
@@ -66,18 +66,18 @@ public nonisolated enum Salus_V1_RequestStatus: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
-public nonisolated enum Salus_V1_SharingStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_SharingStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case notDetermined // = 0
   case sharingDenied // = 1
   case sharingAuthorized // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .notDetermined
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .notDetermined
     case 1: self = .sharingDenied
@@ -86,7 +86,7 @@ public nonisolated enum Salus_V1_SharingStatus: SwiftProtobuf.Enum, Swift.CaseIt
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .notDetermined: return 0
     case .sharingDenied: return 1
@@ -96,7 +96,7 @@ public nonisolated enum Salus_V1_SharingStatus: SwiftProtobuf.Enum, Swift.CaseIt
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_SharingStatus] = [
+  package static let allCases: [Salus_V1_SharingStatus] = [
     .notDetermined,
     .sharingDenied,
     .sharingAuthorized,
@@ -104,18 +104,18 @@ public nonisolated enum Salus_V1_SharingStatus: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
-public nonisolated enum Salus_V1_Decision: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_Decision: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case notDetermined // = 0
   case denied // = 1
   case granted // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .notDetermined
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .notDetermined
     case 1: self = .denied
@@ -124,7 +124,7 @@ public nonisolated enum Salus_V1_Decision: SwiftProtobuf.Enum, Swift.CaseIterabl
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .notDetermined: return 0
     case .denied: return 1
@@ -134,7 +134,7 @@ public nonisolated enum Salus_V1_Decision: SwiftProtobuf.Enum, Swift.CaseIterabl
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_Decision] = [
+  package static let allCases: [Salus_V1_Decision] = [
     .notDetermined,
     .denied,
     .granted,
@@ -142,8 +142,8 @@ public nonisolated enum Salus_V1_Decision: SwiftProtobuf.Enum, Swift.CaseIterabl
 
 }
 
-public nonisolated enum Salus_V1_PolicyKind: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_PolicyKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case ask // = 0
   case grantAll // = 1
   case denyAll // = 2
@@ -152,11 +152,11 @@ public nonisolated enum Salus_V1_PolicyKind: SwiftProtobuf.Enum, Swift.CaseItera
   case grantListed // = 3
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .ask
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .ask
     case 1: self = .grantAll
@@ -166,7 +166,7 @@ public nonisolated enum Salus_V1_PolicyKind: SwiftProtobuf.Enum, Swift.CaseItera
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .ask: return 0
     case .grantAll: return 1
@@ -177,7 +177,7 @@ public nonisolated enum Salus_V1_PolicyKind: SwiftProtobuf.Enum, Swift.CaseItera
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_PolicyKind] = [
+  package static let allCases: [Salus_V1_PolicyKind] = [
     .ask,
     .grantAll,
     .denyAll,
@@ -186,8 +186,8 @@ public nonisolated enum Salus_V1_PolicyKind: SwiftProtobuf.Enum, Swift.CaseItera
 
 }
 
-public nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case pending // = 0
   case answered // = 1
 
@@ -195,11 +195,11 @@ public nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIte
   case cancelled // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .pending
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .pending
     case 1: self = .answered
@@ -208,7 +208,7 @@ public nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIte
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .pending: return 0
     case .answered: return 1
@@ -218,7 +218,7 @@ public nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIte
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_RequestState] = [
+  package static let allCases: [Salus_V1_RequestState] = [
     .pending,
     .answered,
     .cancelled,
@@ -227,8 +227,8 @@ public nonisolated enum Salus_V1_RequestState: SwiftProtobuf.Enum, Swift.CaseIte
 }
 
 /// How far a request's app identity holds (docs/security.md, "Who is calling: the identities").
-public nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// Named by what the app cannot choose: the owner's launch (the app's own socket) or the
@@ -242,11 +242,11 @@ public nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.Cas
   case unverified // = 3
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .strong
@@ -256,7 +256,7 @@ public nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.Cas
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .strong: return 1
@@ -267,7 +267,7 @@ public nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.Cas
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_IdentityStrength] = [
+  package static let allCases: [Salus_V1_IdentityStrength] = [
     .unspecified,
     .strong,
     .weak,
@@ -276,442 +276,442 @@ public nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.Cas
 
 }
 
-public nonisolated struct Salus_V1_AuthorizationRequest: Sendable {
+package nonisolated struct Salus_V1_AuthorizationRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Types the app wants to write (share).
-  public var share: [String] = []
+  package var share: [String] = []
 
   /// Types the app wants to read.
-  public var read: [String] = []
+  package var read: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AuthorizationResponse: Sendable {
+package nonisolated struct Salus_V1_AuthorizationResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Always true on success: the request was handled, whatever the answer.
-  public var handled: Bool = false
+  package var handled: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RequestStatusResponse: Sendable {
+package nonisolated struct Salus_V1_RequestStatusResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var status: Salus_V1_RequestStatus = .unknown
+  package var status: Salus_V1_RequestStatus = .unknown
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AuthorizationStatusRequest: Sendable {
+package nonisolated struct Salus_V1_AuthorizationStatusRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AuthorizationStatusResponse: Sendable {
+package nonisolated struct Salus_V1_AuthorizationStatusResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var status: Salus_V1_SharingStatus = .notDetermined
+  package var status: Salus_V1_SharingStatus = .notDetermined
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_PerObjectReadRequest: Sendable {
+package nonisolated struct Salus_V1_PerObjectReadRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
   /// Which objects to list; absent: every object of the type.
-  public var predicate: Salus_V1_Predicate {
+  package var predicate: Salus_V1_Predicate {
     get {_predicate ?? Salus_V1_Predicate()}
     set {_predicate = newValue}
   }
   /// Returns true if `predicate` has been explicitly set.
-  public var hasPredicate: Bool {self._predicate != nil}
+  package var hasPredicate: Bool {self._predicate != nil}
   /// Clears the value of `predicate`. Subsequent reads from it will return its default value.
-  public mutating func clearPredicate() {self._predicate = nil}
+  package mutating func clearPredicate() {self._predicate = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _predicate: Salus_V1_Predicate? = nil
 }
 
-public nonisolated struct Salus_V1_AddAppRequest: Sendable {
+package nonisolated struct Salus_V1_AddAppRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var name: String = String()
+  package var name: String = String()
 
   /// Why the app reads (HealthKit's NSHealthShareUsageDescription).
-  public var readUsage: String = String()
+  package var readUsage: String = String()
 
   /// Why the app writes (HealthKit's NSHealthUpdateUsageDescription).
-  public var writeUsage: String = String()
+  package var writeUsage: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AppRequest: Sendable {
+package nonisolated struct Salus_V1_AppRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RemoveAppResponse: Sendable {
+package nonisolated struct Salus_V1_RemoveAppResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListAppsRequest: Sendable {
+package nonisolated struct Salus_V1_ListAppsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListAppsResponse: Sendable {
+package nonisolated struct Salus_V1_ListAppsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var apps: [Salus_V1_AppInfo] = []
+  package var apps: [Salus_V1_AppInfo] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_TypeGrant: Sendable {
+package nonisolated struct Salus_V1_TypeGrant: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var read: Salus_V1_Decision = .notDetermined
+  package var read: Salus_V1_Decision = .notDetermined
 
-  public var share: Salus_V1_Decision = .notDetermined
+  package var share: Salus_V1_Decision = .notDetermined
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ObjectGrant: Sendable {
+package nonisolated struct Salus_V1_ObjectGrant: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_Policy: Sendable {
+package nonisolated struct Salus_V1_Policy: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var kind: Salus_V1_PolicyKind = .ask
+  package var kind: Salus_V1_PolicyKind = .ask
 
-  public var read: [String] = []
+  package var read: [String] = []
 
-  public var share: [String] = []
+  package var share: [String] = []
 
   /// Answer this long after the request arrives (milliseconds).
-  public var afterMs: Int64 = 0
+  package var afterMs: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AppInfo: Sendable {
+package nonisolated struct Salus_V1_AppInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var readUsage: String = String()
+  package var readUsage: String = String()
 
-  public var writeUsage: String = String()
+  package var writeUsage: String = String()
 
-  public var policy: Salus_V1_Policy {
+  package var policy: Salus_V1_Policy {
     get {_policy ?? Salus_V1_Policy()}
     set {_policy = newValue}
   }
   /// Returns true if `policy` has been explicitly set.
-  public var hasPolicy: Bool {self._policy != nil}
+  package var hasPolicy: Bool {self._policy != nil}
   /// Clears the value of `policy`. Subsequent reads from it will return its default value.
-  public mutating func clearPolicy() {self._policy = nil}
+  package mutating func clearPolicy() {self._policy = nil}
 
-  public var grants: [Salus_V1_TypeGrant] = []
+  package var grants: [Salus_V1_TypeGrant] = []
 
-  public var objects: [Salus_V1_ObjectGrant] = []
+  package var objects: [Salus_V1_ObjectGrant] = []
 
-  public var pending: [Salus_V1_ConsentRequest] = []
+  package var pending: [Salus_V1_ConsentRequest] = []
 
   /// The per-app socket, once a launch asked for one.
-  public var endpoint: String = String()
+  package var endpoint: String = String()
 
   /// The owner made it the store's sync agent (salus.v1.Replica).
-  public var syncAgent: Bool = false
+  package var syncAgent: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _policy: Salus_V1_Policy? = nil
 }
 
-public nonisolated struct Salus_V1_SetSyncAgentRequest: Sendable {
+package nonisolated struct Salus_V1_SetSyncAgentRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var syncAgent: Bool = false
+  package var syncAgent: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SetPolicyRequest: Sendable {
+package nonisolated struct Salus_V1_SetPolicyRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var policy: Salus_V1_Policy {
+  package var policy: Salus_V1_Policy {
     get {_policy ?? Salus_V1_Policy()}
     set {_policy = newValue}
   }
   /// Returns true if `policy` has been explicitly set.
-  public var hasPolicy: Bool {self._policy != nil}
+  package var hasPolicy: Bool {self._policy != nil}
   /// Clears the value of `policy`. Subsequent reads from it will return its default value.
-  public mutating func clearPolicy() {self._policy = nil}
+  package mutating func clearPolicy() {self._policy = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _policy: Salus_V1_Policy? = nil
 }
 
-public nonisolated struct Salus_V1_SetGrantsRequest: Sendable {
+package nonisolated struct Salus_V1_SetGrantsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var grants: [Salus_V1_TypeGrant] = []
+  package var grants: [Salus_V1_TypeGrant] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_GrantObjectsRequest: Sendable {
+package nonisolated struct Salus_V1_GrantObjectsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
   /// A type authorized per object (HKDocumentTypeIdentifierCDA, HKVisionPrescriptionTypeIdentifier).
-  public var type: String = String()
+  package var type: String = String()
 
-  public var uuids: [Data] = []
+  package var uuids: [Data] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_WithdrawObjectsRequest: Sendable {
+package nonisolated struct Salus_V1_WithdrawObjectsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var uuids: [Data] = []
+  package var uuids: [Data] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RequestedObject: Sendable {
+package nonisolated struct Salus_V1_RequestedObject: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
   /// The source app of the object.
-  public var source: String = String()
+  package var source: String = String()
 
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ConsentRequest: Sendable {
+package nonisolated struct Salus_V1_ConsentRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var id: String = String()
+  package var id: String = String()
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var appName: String = String()
+  package var appName: String = String()
 
-  public var readUsage: String = String()
+  package var readUsage: String = String()
 
-  public var writeUsage: String = String()
+  package var writeUsage: String = String()
 
   /// Types asked for, not yet answered.
-  public var share: [String] = []
+  package var share: [String] = []
 
-  public var read: [String] = []
+  package var read: [String] = []
 
   /// For a per-object request: the type and its matching objects.
-  public var objectType: String = String()
+  package var objectType: String = String()
 
-  public var objects: [Salus_V1_RequestedObject] = []
+  package var objects: [Salus_V1_RequestedObject] = []
 
-  public var state: Salus_V1_RequestState = .pending
+  package var state: Salus_V1_RequestState = .pending
 
   /// How the app is known: "launcher", "flatpak" or "unverified".
-  public var identity: String = String()
+  package var identity: String = String()
 
-  public var createdMs: Int64 = 0
+  package var createdMs: Int64 = 0
 
   /// Whether that identity is strong (docs/security.md).
-  public var identityStrength: Salus_V1_IdentityStrength = .unspecified
+  package var identityStrength: Salus_V1_IdentityStrength = .unspecified
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListRequestsRequest: Sendable {
+package nonisolated struct Salus_V1_ListRequestsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListRequestsResponse: Sendable {
+package nonisolated struct Salus_V1_ListRequestsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var requests: [Salus_V1_ConsentRequest] = []
+  package var requests: [Salus_V1_ConsentRequest] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AnswerRequestRequest: Sendable {
+package nonisolated struct Salus_V1_AnswerRequestRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var requestID: String = String()
+  package var requestID: String = String()
 
   /// Types granted; every other type in the request is denied.
-  public var grantRead: [String] = []
+  package var grantRead: [String] = []
 
-  public var grantShare: [String] = []
+  package var grantShare: [String] = []
 
   /// Objects granted (per-object requests).
-  public var objects: [Data] = []
+  package var objects: [Data] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AppEndpoint: Sendable {
+package nonisolated struct Salus_V1_AppEndpoint: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var socketPath: String = String()
+  package var socketPath: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -719,34 +719,34 @@ public nonisolated struct Salus_V1_AppEndpoint: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_RequestStatus: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REQUEST_STATUS_UNKNOWN\0\u{1}REQUEST_STATUS_SHOULD_REQUEST\0\u{1}REQUEST_STATUS_UNNECESSARY\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REQUEST_STATUS_UNKNOWN\0\u{1}REQUEST_STATUS_SHOULD_REQUEST\0\u{1}REQUEST_STATUS_UNNECESSARY\0")
 }
 
 nonisolated extension Salus_V1_SharingStatus: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SHARING_STATUS_NOT_DETERMINED\0\u{1}SHARING_STATUS_SHARING_DENIED\0\u{1}SHARING_STATUS_SHARING_AUTHORIZED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SHARING_STATUS_NOT_DETERMINED\0\u{1}SHARING_STATUS_SHARING_DENIED\0\u{1}SHARING_STATUS_SHARING_AUTHORIZED\0")
 }
 
 nonisolated extension Salus_V1_Decision: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DECISION_NOT_DETERMINED\0\u{1}DECISION_DENIED\0\u{1}DECISION_GRANTED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DECISION_NOT_DETERMINED\0\u{1}DECISION_DENIED\0\u{1}DECISION_GRANTED\0")
 }
 
 nonisolated extension Salus_V1_PolicyKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0POLICY_KIND_ASK\0\u{1}POLICY_KIND_GRANT_ALL\0\u{1}POLICY_KIND_DENY_ALL\0\u{1}POLICY_KIND_GRANT_LISTED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0POLICY_KIND_ASK\0\u{1}POLICY_KIND_GRANT_ALL\0\u{1}POLICY_KIND_DENY_ALL\0\u{1}POLICY_KIND_GRANT_LISTED\0")
 }
 
 nonisolated extension Salus_V1_RequestState: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REQUEST_STATE_PENDING\0\u{1}REQUEST_STATE_ANSWERED\0\u{1}REQUEST_STATE_CANCELLED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REQUEST_STATE_PENDING\0\u{1}REQUEST_STATE_ANSWERED\0\u{1}REQUEST_STATE_CANCELLED\0")
 }
 
 nonisolated extension Salus_V1_IdentityStrength: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IDENTITY_STRENGTH_UNSPECIFIED\0\u{1}IDENTITY_STRENGTH_STRONG\0\u{1}IDENTITY_STRENGTH_WEAK\0\u{1}IDENTITY_STRENGTH_UNVERIFIED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IDENTITY_STRENGTH_UNSPECIFIED\0\u{1}IDENTITY_STRENGTH_STRONG\0\u{1}IDENTITY_STRENGTH_WEAK\0\u{1}IDENTITY_STRENGTH_UNVERIFIED\0")
 }
 
 nonisolated extension Salus_V1_AuthorizationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AuthorizationRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}share\0\u{1}read\0")
+  package static let protoMessageName: String = _protobuf_package + ".AuthorizationRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}share\0\u{1}read\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -759,7 +759,7 @@ nonisolated extension Salus_V1_AuthorizationRequest: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.share.isEmpty {
       try visitor.visitRepeatedStringField(value: self.share, fieldNumber: 1)
     }
@@ -769,7 +769,7 @@ nonisolated extension Salus_V1_AuthorizationRequest: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AuthorizationRequest, rhs: Salus_V1_AuthorizationRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AuthorizationRequest, rhs: Salus_V1_AuthorizationRequest) -> Bool {
     if lhs.share != rhs.share {return false}
     if lhs.read != rhs.read {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -778,10 +778,10 @@ nonisolated extension Salus_V1_AuthorizationRequest: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_AuthorizationResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AuthorizationResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}handled\0")
+  package static let protoMessageName: String = _protobuf_package + ".AuthorizationResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}handled\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -793,14 +793,14 @@ nonisolated extension Salus_V1_AuthorizationResponse: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.handled != false {
       try visitor.visitSingularBoolField(value: self.handled, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AuthorizationResponse, rhs: Salus_V1_AuthorizationResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_AuthorizationResponse, rhs: Salus_V1_AuthorizationResponse) -> Bool {
     if lhs.handled != rhs.handled {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -808,10 +808,10 @@ nonisolated extension Salus_V1_AuthorizationResponse: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_RequestStatusResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RequestStatusResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}status\0")
+  package static let protoMessageName: String = _protobuf_package + ".RequestStatusResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}status\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -823,14 +823,14 @@ nonisolated extension Salus_V1_RequestStatusResponse: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.status != .unknown {
       try visitor.visitSingularEnumField(value: self.status, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RequestStatusResponse, rhs: Salus_V1_RequestStatusResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_RequestStatusResponse, rhs: Salus_V1_RequestStatusResponse) -> Bool {
     if lhs.status != rhs.status {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -838,10 +838,10 @@ nonisolated extension Salus_V1_RequestStatusResponse: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_AuthorizationStatusRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AuthorizationStatusRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0")
+  package static let protoMessageName: String = _protobuf_package + ".AuthorizationStatusRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -853,14 +853,14 @@ nonisolated extension Salus_V1_AuthorizationStatusRequest: SwiftProtobuf.Message
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.type.isEmpty {
       try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AuthorizationStatusRequest, rhs: Salus_V1_AuthorizationStatusRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AuthorizationStatusRequest, rhs: Salus_V1_AuthorizationStatusRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -868,10 +868,10 @@ nonisolated extension Salus_V1_AuthorizationStatusRequest: SwiftProtobuf.Message
 }
 
 nonisolated extension Salus_V1_AuthorizationStatusResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AuthorizationStatusResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}status\0")
+  package static let protoMessageName: String = _protobuf_package + ".AuthorizationStatusResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}status\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -883,14 +883,14 @@ nonisolated extension Salus_V1_AuthorizationStatusResponse: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.status != .notDetermined {
       try visitor.visitSingularEnumField(value: self.status, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AuthorizationStatusResponse, rhs: Salus_V1_AuthorizationStatusResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_AuthorizationStatusResponse, rhs: Salus_V1_AuthorizationStatusResponse) -> Bool {
     if lhs.status != rhs.status {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -898,10 +898,10 @@ nonisolated extension Salus_V1_AuthorizationStatusResponse: SwiftProtobuf.Messag
 }
 
 nonisolated extension Salus_V1_PerObjectReadRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PerObjectReadRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0")
+  package static let protoMessageName: String = _protobuf_package + ".PerObjectReadRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -914,7 +914,7 @@ nonisolated extension Salus_V1_PerObjectReadRequest: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -928,7 +928,7 @@ nonisolated extension Salus_V1_PerObjectReadRequest: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PerObjectReadRequest, rhs: Salus_V1_PerObjectReadRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_PerObjectReadRequest, rhs: Salus_V1_PerObjectReadRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs._predicate != rhs._predicate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -937,10 +937,10 @@ nonisolated extension Salus_V1_PerObjectReadRequest: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_AddAppRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AddAppRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0")
+  package static let protoMessageName: String = _protobuf_package + ".AddAppRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -955,7 +955,7 @@ nonisolated extension Salus_V1_AddAppRequest: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -971,7 +971,7 @@ nonisolated extension Salus_V1_AddAppRequest: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AddAppRequest, rhs: Salus_V1_AddAppRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AddAppRequest, rhs: Salus_V1_AddAppRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.name != rhs.name {return false}
     if lhs.readUsage != rhs.readUsage {return false}
@@ -982,10 +982,10 @@ nonisolated extension Salus_V1_AddAppRequest: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_AppRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AppRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0")
+  package static let protoMessageName: String = _protobuf_package + ".AppRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -997,14 +997,14 @@ nonisolated extension Salus_V1_AppRequest: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AppRequest, rhs: Salus_V1_AppRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AppRequest, rhs: Salus_V1_AppRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1012,48 +1012,48 @@ nonisolated extension Salus_V1_AppRequest: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_RemoveAppResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RemoveAppResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".RemoveAppResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RemoveAppResponse, rhs: Salus_V1_RemoveAppResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_RemoveAppResponse, rhs: Salus_V1_RemoveAppResponse) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_ListAppsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListAppsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".ListAppsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListAppsRequest, rhs: Salus_V1_ListAppsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ListAppsRequest, rhs: Salus_V1_ListAppsRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_ListAppsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListAppsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}apps\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListAppsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}apps\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1065,14 +1065,14 @@ nonisolated extension Salus_V1_ListAppsResponse: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.apps.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.apps, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListAppsResponse, rhs: Salus_V1_ListAppsResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ListAppsResponse, rhs: Salus_V1_ListAppsResponse) -> Bool {
     if lhs.apps != rhs.apps {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1080,10 +1080,10 @@ nonisolated extension Salus_V1_ListAppsResponse: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_TypeGrant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".TypeGrant"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}read\0\u{1}share\0")
+  package static let protoMessageName: String = _protobuf_package + ".TypeGrant"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}read\0\u{1}share\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1097,7 +1097,7 @@ nonisolated extension Salus_V1_TypeGrant: SwiftProtobuf.Message, SwiftProtobuf._
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.type.isEmpty {
       try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
     }
@@ -1110,7 +1110,7 @@ nonisolated extension Salus_V1_TypeGrant: SwiftProtobuf.Message, SwiftProtobuf._
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_TypeGrant, rhs: Salus_V1_TypeGrant) -> Bool {
+  package static func ==(lhs: Salus_V1_TypeGrant, rhs: Salus_V1_TypeGrant) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.read != rhs.read {return false}
     if lhs.share != rhs.share {return false}
@@ -1120,10 +1120,10 @@ nonisolated extension Salus_V1_TypeGrant: SwiftProtobuf.Message, SwiftProtobuf._
 }
 
 nonisolated extension Salus_V1_ObjectGrant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ObjectGrant"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}uuid\0")
+  package static let protoMessageName: String = _protobuf_package + ".ObjectGrant"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}uuid\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1136,7 +1136,7 @@ nonisolated extension Salus_V1_ObjectGrant: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.type.isEmpty {
       try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
     }
@@ -1146,7 +1146,7 @@ nonisolated extension Salus_V1_ObjectGrant: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ObjectGrant, rhs: Salus_V1_ObjectGrant) -> Bool {
+  package static func ==(lhs: Salus_V1_ObjectGrant, rhs: Salus_V1_ObjectGrant) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.uuid != rhs.uuid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1155,10 +1155,10 @@ nonisolated extension Salus_V1_ObjectGrant: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_Policy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Policy"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}read\0\u{1}share\0\u{3}after_ms\0")
+  package static let protoMessageName: String = _protobuf_package + ".Policy"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}read\0\u{1}share\0\u{3}after_ms\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1173,7 +1173,7 @@ nonisolated extension Salus_V1_Policy: SwiftProtobuf.Message, SwiftProtobuf._Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.kind != .ask {
       try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
     }
@@ -1189,7 +1189,7 @@ nonisolated extension Salus_V1_Policy: SwiftProtobuf.Message, SwiftProtobuf._Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Policy, rhs: Salus_V1_Policy) -> Bool {
+  package static func ==(lhs: Salus_V1_Policy, rhs: Salus_V1_Policy) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.read != rhs.read {return false}
     if lhs.share != rhs.share {return false}
@@ -1200,10 +1200,10 @@ nonisolated extension Salus_V1_Policy: SwiftProtobuf.Message, SwiftProtobuf._Mes
 }
 
 nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AppInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}policy\0\u{1}grants\0\u{1}objects\0\u{1}pending\0\u{1}endpoint\0\u{3}sync_agent\0")
+  package static let protoMessageName: String = _protobuf_package + ".AppInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}policy\0\u{1}grants\0\u{1}objects\0\u{1}pending\0\u{1}endpoint\0\u{3}sync_agent\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1224,7 +1224,7 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1262,7 +1262,7 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AppInfo, rhs: Salus_V1_AppInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_AppInfo, rhs: Salus_V1_AppInfo) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.name != rhs.name {return false}
     if lhs.readUsage != rhs.readUsage {return false}
@@ -1279,10 +1279,10 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
 }
 
 nonisolated extension Salus_V1_SetSyncAgentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SetSyncAgentRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{3}sync_agent\0")
+  package static let protoMessageName: String = _protobuf_package + ".SetSyncAgentRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{3}sync_agent\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1295,7 +1295,7 @@ nonisolated extension Salus_V1_SetSyncAgentRequest: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1305,7 +1305,7 @@ nonisolated extension Salus_V1_SetSyncAgentRequest: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SetSyncAgentRequest, rhs: Salus_V1_SetSyncAgentRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SetSyncAgentRequest, rhs: Salus_V1_SetSyncAgentRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.syncAgent != rhs.syncAgent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1314,10 +1314,10 @@ nonisolated extension Salus_V1_SetSyncAgentRequest: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_SetPolicyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SetPolicyRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}policy\0")
+  package static let protoMessageName: String = _protobuf_package + ".SetPolicyRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}policy\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1330,7 +1330,7 @@ nonisolated extension Salus_V1_SetPolicyRequest: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1344,7 +1344,7 @@ nonisolated extension Salus_V1_SetPolicyRequest: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SetPolicyRequest, rhs: Salus_V1_SetPolicyRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SetPolicyRequest, rhs: Salus_V1_SetPolicyRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs._policy != rhs._policy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1353,10 +1353,10 @@ nonisolated extension Salus_V1_SetPolicyRequest: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_SetGrantsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SetGrantsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}grants\0")
+  package static let protoMessageName: String = _protobuf_package + ".SetGrantsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}grants\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1369,7 +1369,7 @@ nonisolated extension Salus_V1_SetGrantsRequest: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1379,7 +1379,7 @@ nonisolated extension Salus_V1_SetGrantsRequest: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SetGrantsRequest, rhs: Salus_V1_SetGrantsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SetGrantsRequest, rhs: Salus_V1_SetGrantsRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.grants != rhs.grants {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1388,10 +1388,10 @@ nonisolated extension Salus_V1_SetGrantsRequest: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_GrantObjectsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".GrantObjectsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}type\0\u{1}uuids\0")
+  package static let protoMessageName: String = _protobuf_package + ".GrantObjectsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}type\0\u{1}uuids\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1405,7 +1405,7 @@ nonisolated extension Salus_V1_GrantObjectsRequest: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1418,7 +1418,7 @@ nonisolated extension Salus_V1_GrantObjectsRequest: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_GrantObjectsRequest, rhs: Salus_V1_GrantObjectsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_GrantObjectsRequest, rhs: Salus_V1_GrantObjectsRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.type != rhs.type {return false}
     if lhs.uuids != rhs.uuids {return false}
@@ -1428,10 +1428,10 @@ nonisolated extension Salus_V1_GrantObjectsRequest: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_WithdrawObjectsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WithdrawObjectsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}uuids\0")
+  package static let protoMessageName: String = _protobuf_package + ".WithdrawObjectsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}uuids\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1444,7 +1444,7 @@ nonisolated extension Salus_V1_WithdrawObjectsRequest: SwiftProtobuf.Message, Sw
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1454,7 +1454,7 @@ nonisolated extension Salus_V1_WithdrawObjectsRequest: SwiftProtobuf.Message, Sw
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WithdrawObjectsRequest, rhs: Salus_V1_WithdrawObjectsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_WithdrawObjectsRequest, rhs: Salus_V1_WithdrawObjectsRequest) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.uuids != rhs.uuids {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1463,10 +1463,10 @@ nonisolated extension Salus_V1_WithdrawObjectsRequest: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Salus_V1_RequestedObject: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RequestedObject"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}source\0\u{3}start_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".RequestedObject"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}source\0\u{3}start_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1480,7 +1480,7 @@ nonisolated extension Salus_V1_RequestedObject: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
@@ -1493,7 +1493,7 @@ nonisolated extension Salus_V1_RequestedObject: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RequestedObject, rhs: Salus_V1_RequestedObject) -> Bool {
+  package static func ==(lhs: Salus_V1_RequestedObject, rhs: Salus_V1_RequestedObject) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.source != rhs.source {return false}
     if lhs.startDate != rhs.startDate {return false}
@@ -1503,10 +1503,10 @@ nonisolated extension Salus_V1_RequestedObject: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ConsentRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}app_id\0\u{3}app_name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}share\0\u{1}read\0\u{3}object_type\0\u{1}objects\0\u{1}state\0\u{1}identity\0\u{3}created_ms\0\u{3}identity_strength\0")
+  package static let protoMessageName: String = _protobuf_package + ".ConsentRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}app_id\0\u{3}app_name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}share\0\u{1}read\0\u{3}object_type\0\u{1}objects\0\u{1}state\0\u{1}identity\0\u{3}created_ms\0\u{3}identity_strength\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1530,7 +1530,7 @@ nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.id.isEmpty {
       try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
     }
@@ -1573,7 +1573,7 @@ nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ConsentRequest, rhs: Salus_V1_ConsentRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ConsentRequest, rhs: Salus_V1_ConsentRequest) -> Bool {
     if lhs.id != rhs.id {return false}
     if lhs.appID != rhs.appID {return false}
     if lhs.appName != rhs.appName {return false}
@@ -1593,29 +1593,29 @@ nonisolated extension Salus_V1_ConsentRequest: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_ListRequestsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListRequestsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".ListRequestsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListRequestsRequest, rhs: Salus_V1_ListRequestsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ListRequestsRequest, rhs: Salus_V1_ListRequestsRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_ListRequestsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListRequestsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}requests\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListRequestsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}requests\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1627,14 +1627,14 @@ nonisolated extension Salus_V1_ListRequestsResponse: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.requests.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.requests, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListRequestsResponse, rhs: Salus_V1_ListRequestsResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ListRequestsResponse, rhs: Salus_V1_ListRequestsResponse) -> Bool {
     if lhs.requests != rhs.requests {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1642,10 +1642,10 @@ nonisolated extension Salus_V1_ListRequestsResponse: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_AnswerRequestRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AnswerRequestRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}grant_read\0\u{3}grant_share\0\u{1}objects\0")
+  package static let protoMessageName: String = _protobuf_package + ".AnswerRequestRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}grant_read\0\u{3}grant_share\0\u{1}objects\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1660,7 +1660,7 @@ nonisolated extension Salus_V1_AnswerRequestRequest: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.requestID.isEmpty {
       try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 1)
     }
@@ -1676,7 +1676,7 @@ nonisolated extension Salus_V1_AnswerRequestRequest: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AnswerRequestRequest, rhs: Salus_V1_AnswerRequestRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AnswerRequestRequest, rhs: Salus_V1_AnswerRequestRequest) -> Bool {
     if lhs.requestID != rhs.requestID {return false}
     if lhs.grantRead != rhs.grantRead {return false}
     if lhs.grantShare != rhs.grantShare {return false}
@@ -1687,10 +1687,10 @@ nonisolated extension Salus_V1_AnswerRequestRequest: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_AppEndpoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AppEndpoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{3}socket_path\0")
+  package static let protoMessageName: String = _protobuf_package + ".AppEndpoint"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{3}socket_path\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1703,7 +1703,7 @@ nonisolated extension Salus_V1_AppEndpoint: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1713,7 +1713,7 @@ nonisolated extension Salus_V1_AppEndpoint: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AppEndpoint, rhs: Salus_V1_AppEndpoint) -> Bool {
+  package static func ==(lhs: Salus_V1_AppEndpoint, rhs: Salus_V1_AppEndpoint) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.socketPath != rhs.socketPath {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

@@ -25,36 +25,36 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Salus_V1_CreateBackupRequest: Sendable {
+package nonisolated struct Salus_V1_CreateBackupRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_BackupChunk: Sendable {
+package nonisolated struct Salus_V1_BackupChunk: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// What the daemon is doing ("salus.sqlite: 120/480 pages"), while the archive is made.
-  public var progress: String = String()
+  package var progress: String = String()
 
   /// The archive's size in bytes; set on the first message that carries data.
-  public var archiveSize: UInt64 = 0
+  package var archiveSize: UInt64 = 0
 
   /// The next bytes of the archive (at most 1 MiB per message).
-  public var data: Data = Data()
+  package var data: Data = Data()
 
   /// The archive's manifest.json, on the last message.
-  public var manifestJson: String = String()
+  package var manifestJson: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -62,29 +62,29 @@ public nonisolated struct Salus_V1_BackupChunk: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_CreateBackupRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CreateBackupRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".CreateBackupRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CreateBackupRequest, rhs: Salus_V1_CreateBackupRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_CreateBackupRequest, rhs: Salus_V1_CreateBackupRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_BackupChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".BackupChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}progress\0\u{3}archive_size\0\u{1}data\0\u{3}manifest_json\0")
+  package static let protoMessageName: String = _protobuf_package + ".BackupChunk"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}progress\0\u{3}archive_size\0\u{1}data\0\u{3}manifest_json\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -99,7 +99,7 @@ nonisolated extension Salus_V1_BackupChunk: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.progress.isEmpty {
       try visitor.visitSingularStringField(value: self.progress, fieldNumber: 1)
     }
@@ -115,7 +115,7 @@ nonisolated extension Salus_V1_BackupChunk: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_BackupChunk, rhs: Salus_V1_BackupChunk) -> Bool {
+  package static func ==(lhs: Salus_V1_BackupChunk, rhs: Salus_V1_BackupChunk) -> Bool {
     if lhs.progress != rhs.progress {return false}
     if lhs.archiveSize != rhs.archiveSize {return false}
     if lhs.data != rhs.data {return false}

@@ -27,8 +27,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// How values of a named unit relate to the coherent SI unit of its dimension.
-public nonisolated enum Salus_V1_UnitScale: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_UnitScale: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// value × mantissa × 10^power_of_ten.
@@ -42,11 +42,11 @@ public nonisolated enum Salus_V1_UnitScale: SwiftProtobuf.Enum, Swift.CaseIterab
   case soundPressureLevel // = 3
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .linear
@@ -56,7 +56,7 @@ public nonisolated enum Salus_V1_UnitScale: SwiftProtobuf.Enum, Swift.CaseIterab
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .linear: return 1
@@ -67,7 +67,7 @@ public nonisolated enum Salus_V1_UnitScale: SwiftProtobuf.Enum, Swift.CaseIterab
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_UnitScale] = [
+  package static let allCases: [Salus_V1_UnitScale] = [
     .unspecified,
     .linear,
     .temperature,
@@ -76,124 +76,124 @@ public nonisolated enum Salus_V1_UnitScale: SwiftProtobuf.Enum, Swift.CaseIterab
 
 }
 
-public nonisolated struct Salus_V1_CatalogueRequest: Sendable {
+package nonisolated struct Salus_V1_CatalogueRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A named unit of the grammar, before any prefix, exponent or molar mass ("g", "mmHg", "degC").
 /// Units are written as HealthKit writes them: prefix? name ("<" molar mass ">")? ("^" exponent)?,
 /// multiplied with "*", "·" or ".", one "/" per parenthesised group (SalusModel's UnitParser).
-public nonisolated struct Salus_V1_UnitSymbol: Sendable {
+package nonisolated struct Salus_V1_UnitSymbol: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// As the daemon prints it.
-  public var symbol: String = String()
+  package var symbol: String = String()
 
   /// Other spellings the daemon accepts ("l" for "L").
-  public var otherSpellings: [String] = []
+  package var otherSpellings: [String] = []
 
   /// The exponent of each base dimension that is not zero ("length": -1 for the diopter D;
   /// "mass": 1 for g); empty for count and %. A mol with a molar mass measures mass.
-  public var dimension: Dictionary<String,Int32> = [:]
+  package var dimension: Dictionary<String,Int32> = [:]
 
-  public var scale: Salus_V1_UnitScale = .unspecified
+  package var scale: Salus_V1_UnitScale = .unspecified
 
   /// LINEAR: the unit is mantissa × 10^power_of_ten coherent SI units (g: 1 × 10⁻³ kg);
   /// TEMPERATURE: mantissa kelvin per degree.
-  public var mantissa: Double = 0
+  package var mantissa: Double = 0
 
-  public var powerOfTen: Int32 = 0
+  package var powerOfTen: Int32 = 0
 
   /// TEMPERATURE: the kelvin at 0 of the unit (273.15 for degC); 0 otherwise.
-  public var offset: Double = 0
+  package var offset: Double = 0
 
   /// Whether SI prefixes apply ("kg", "mL").
-  public var takesPrefix: Bool = false
+  package var takesPrefix: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// An SI prefix ("k", "mc"); a name that is a symbol itself ("min", "mmHg", "d") is that symbol.
-public nonisolated struct Salus_V1_UnitPrefix: Sendable {
+package nonisolated struct Salus_V1_UnitPrefix: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// As the daemon prints it.
-  public var symbol: String = String()
+  package var symbol: String = String()
 
   /// Other spellings the daemon accepts ("µ" and "μ" for "mc").
-  public var otherSpellings: [String] = []
+  package var otherSpellings: [String] = []
 
-  public var powerOfTen: Int32 = 0
+  package var powerOfTen: Int32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A unit and the daemon's conversion of it to the reference unit of its dimension.
-public nonisolated struct Salus_V1_UnitConversion: Sendable {
+package nonisolated struct Salus_V1_UnitConversion: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// As written ("kg", "µg", "ml", "D", "count/min").
-  public var unit: String = String()
+  package var unit: String = String()
 
   /// As the daemon prints it ("mcg" for "µg", "mL" for "ml").
-  public var canonical: String = String()
+  package var canonical: String = String()
 
   /// The dimension, for people ("mass", "length/time").
-  public var dimension: String = String()
+  package var dimension: String = String()
 
   /// The unit values are converted to: the first unprefixed linear named unit of the dimension
   /// (g, m, L, s, J, Pa...), K for temperatures, or the unit itself when no named unit has its
   /// dimension.
-  public var referenceUnit: String = String()
+  package var referenceUnit: String = String()
 
   /// 1 and 37.5 of unit in reference_unit, as the daemon converts them.
-  public var one: Double = 0
+  package var one: Double = 0
 
-  public var thirtySevenAndAHalf: Double = 0
+  package var thirtySevenAndAHalf: Double = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_CatalogueResponse: Sendable {
+package nonisolated struct Salus_V1_CatalogueResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// In the order compound units print their factors.
-  public var symbols: [Salus_V1_UnitSymbol] = []
+  package var symbols: [Salus_V1_UnitSymbol] = []
 
   /// Smallest first.
-  public var prefixes: [Salus_V1_UnitPrefix] = []
+  package var prefixes: [Salus_V1_UnitPrefix] = []
 
   /// Every unit known by name (each spelling of each named unit, with each spelling of each
   /// prefix it takes), then the canonical unit of every quantity type not among them.
-  public var units: [Salus_V1_UnitConversion] = []
+  package var units: [Salus_V1_UnitConversion] = []
 
   /// Every registered type, sorted by identifier, as salus.v1.Admin/ListTypes gives it
   /// (characteristics included).
-  public var types: [Salus_V1_TypeDefinition] = []
+  package var types: [Salus_V1_TypeDefinition] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -201,33 +201,33 @@ public nonisolated struct Salus_V1_CatalogueResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_UnitScale: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNIT_SCALE_UNSPECIFIED\0\u{1}UNIT_SCALE_LINEAR\0\u{1}UNIT_SCALE_TEMPERATURE\0\u{1}UNIT_SCALE_SOUND_PRESSURE_LEVEL\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNIT_SCALE_UNSPECIFIED\0\u{1}UNIT_SCALE_LINEAR\0\u{1}UNIT_SCALE_TEMPERATURE\0\u{1}UNIT_SCALE_SOUND_PRESSURE_LEVEL\0")
 }
 
 nonisolated extension Salus_V1_CatalogueRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CatalogueRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".CatalogueRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CatalogueRequest, rhs: Salus_V1_CatalogueRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_CatalogueRequest, rhs: Salus_V1_CatalogueRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_UnitSymbol: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UnitSymbol"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}symbol\0\u{3}other_spellings\0\u{1}dimension\0\u{1}scale\0\u{1}mantissa\0\u{3}power_of_ten\0\u{1}offset\0\u{3}takes_prefix\0")
+  package static let protoMessageName: String = _protobuf_package + ".UnitSymbol"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}symbol\0\u{3}other_spellings\0\u{1}dimension\0\u{1}scale\0\u{1}mantissa\0\u{3}power_of_ten\0\u{1}offset\0\u{3}takes_prefix\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -246,7 +246,7 @@ nonisolated extension Salus_V1_UnitSymbol: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.symbol.isEmpty {
       try visitor.visitSingularStringField(value: self.symbol, fieldNumber: 1)
     }
@@ -274,7 +274,7 @@ nonisolated extension Salus_V1_UnitSymbol: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_UnitSymbol, rhs: Salus_V1_UnitSymbol) -> Bool {
+  package static func ==(lhs: Salus_V1_UnitSymbol, rhs: Salus_V1_UnitSymbol) -> Bool {
     if lhs.symbol != rhs.symbol {return false}
     if lhs.otherSpellings != rhs.otherSpellings {return false}
     if lhs.dimension != rhs.dimension {return false}
@@ -289,10 +289,10 @@ nonisolated extension Salus_V1_UnitSymbol: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_UnitPrefix: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UnitPrefix"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}symbol\0\u{3}other_spellings\0\u{3}power_of_ten\0")
+  package static let protoMessageName: String = _protobuf_package + ".UnitPrefix"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}symbol\0\u{3}other_spellings\0\u{3}power_of_ten\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -306,7 +306,7 @@ nonisolated extension Salus_V1_UnitPrefix: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.symbol.isEmpty {
       try visitor.visitSingularStringField(value: self.symbol, fieldNumber: 1)
     }
@@ -319,7 +319,7 @@ nonisolated extension Salus_V1_UnitPrefix: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_UnitPrefix, rhs: Salus_V1_UnitPrefix) -> Bool {
+  package static func ==(lhs: Salus_V1_UnitPrefix, rhs: Salus_V1_UnitPrefix) -> Bool {
     if lhs.symbol != rhs.symbol {return false}
     if lhs.otherSpellings != rhs.otherSpellings {return false}
     if lhs.powerOfTen != rhs.powerOfTen {return false}
@@ -329,10 +329,10 @@ nonisolated extension Salus_V1_UnitPrefix: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_UnitConversion: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UnitConversion"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}unit\0\u{1}canonical\0\u{1}dimension\0\u{3}reference_unit\0\u{1}one\0\u{3}thirty_seven_and_a_half\0")
+  package static let protoMessageName: String = _protobuf_package + ".UnitConversion"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}unit\0\u{1}canonical\0\u{1}dimension\0\u{3}reference_unit\0\u{1}one\0\u{3}thirty_seven_and_a_half\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -349,7 +349,7 @@ nonisolated extension Salus_V1_UnitConversion: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.unit.isEmpty {
       try visitor.visitSingularStringField(value: self.unit, fieldNumber: 1)
     }
@@ -371,7 +371,7 @@ nonisolated extension Salus_V1_UnitConversion: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_UnitConversion, rhs: Salus_V1_UnitConversion) -> Bool {
+  package static func ==(lhs: Salus_V1_UnitConversion, rhs: Salus_V1_UnitConversion) -> Bool {
     if lhs.unit != rhs.unit {return false}
     if lhs.canonical != rhs.canonical {return false}
     if lhs.dimension != rhs.dimension {return false}
@@ -384,10 +384,10 @@ nonisolated extension Salus_V1_UnitConversion: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_CatalogueResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CatalogueResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}symbols\0\u{1}prefixes\0\u{1}units\0\u{1}types\0")
+  package static let protoMessageName: String = _protobuf_package + ".CatalogueResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}symbols\0\u{1}prefixes\0\u{1}units\0\u{1}types\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -402,7 +402,7 @@ nonisolated extension Salus_V1_CatalogueResponse: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.symbols.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.symbols, fieldNumber: 1)
     }
@@ -418,7 +418,7 @@ nonisolated extension Salus_V1_CatalogueResponse: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CatalogueResponse, rhs: Salus_V1_CatalogueResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_CatalogueResponse, rhs: Salus_V1_CatalogueResponse) -> Bool {
     if lhs.symbols != rhs.symbols {return false}
     if lhs.prefixes != rhs.prefixes {return false}
     if lhs.units != rhs.units {return false}

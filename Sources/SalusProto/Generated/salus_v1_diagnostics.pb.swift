@@ -25,87 +25,87 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Salus_V1_EchoRequest: Sendable {
+package nonisolated struct Salus_V1_EchoRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var payload: Data = Data()
+  package var payload: Data = Data()
 
-  public var text: String = String()
+  package var text: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_EchoResponse: Sendable {
+package nonisolated struct Salus_V1_EchoResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var payload: Data = Data()
+  package var payload: Data = Data()
 
-  public var text: String = String()
+  package var text: String = String()
 
   /// Position of this message in its stream, from 0.
-  public var sequence: UInt64 = 0
+  package var sequence: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_GenerateRequest: Sendable {
+package nonisolated struct Salus_V1_GenerateRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var count: UInt64 = 0
+  package var count: UInt64 = 0
 
-  public var size: UInt32 = 0
+  package var size: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_CollectResponse: Sendable {
+package nonisolated struct Salus_V1_CollectResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var messages: UInt64 = 0
+  package var messages: UInt64 = 0
 
-  public var bytes: UInt64 = 0
+  package var bytes: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SleepRequest: Sendable {
+package nonisolated struct Salus_V1_SleepRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var milliseconds: UInt32 = 0
+  package var milliseconds: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SleepResponse: Sendable {
+package nonisolated struct Salus_V1_SleepResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sleptMilliseconds: UInt32 = 0
+  package var sleptMilliseconds: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -113,10 +113,10 @@ public nonisolated struct Salus_V1_SleepResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_EchoRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".EchoRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{1}text\0")
+  package static let protoMessageName: String = _protobuf_package + ".EchoRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{1}text\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -129,7 +129,7 @@ nonisolated extension Salus_V1_EchoRequest: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.payload.isEmpty {
       try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 1)
     }
@@ -139,7 +139,7 @@ nonisolated extension Salus_V1_EchoRequest: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_EchoRequest, rhs: Salus_V1_EchoRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_EchoRequest, rhs: Salus_V1_EchoRequest) -> Bool {
     if lhs.payload != rhs.payload {return false}
     if lhs.text != rhs.text {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -148,10 +148,10 @@ nonisolated extension Salus_V1_EchoRequest: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_EchoResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".EchoResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{1}text\0\u{1}sequence\0")
+  package static let protoMessageName: String = _protobuf_package + ".EchoResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{1}text\0\u{1}sequence\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -165,7 +165,7 @@ nonisolated extension Salus_V1_EchoResponse: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.payload.isEmpty {
       try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 1)
     }
@@ -178,7 +178,7 @@ nonisolated extension Salus_V1_EchoResponse: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_EchoResponse, rhs: Salus_V1_EchoResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_EchoResponse, rhs: Salus_V1_EchoResponse) -> Bool {
     if lhs.payload != rhs.payload {return false}
     if lhs.text != rhs.text {return false}
     if lhs.sequence != rhs.sequence {return false}
@@ -188,10 +188,10 @@ nonisolated extension Salus_V1_EchoResponse: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_GenerateRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".GenerateRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}count\0\u{1}size\0")
+  package static let protoMessageName: String = _protobuf_package + ".GenerateRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}count\0\u{1}size\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -204,7 +204,7 @@ nonisolated extension Salus_V1_GenerateRequest: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.count != 0 {
       try visitor.visitSingularUInt64Field(value: self.count, fieldNumber: 1)
     }
@@ -214,7 +214,7 @@ nonisolated extension Salus_V1_GenerateRequest: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_GenerateRequest, rhs: Salus_V1_GenerateRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_GenerateRequest, rhs: Salus_V1_GenerateRequest) -> Bool {
     if lhs.count != rhs.count {return false}
     if lhs.size != rhs.size {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -223,10 +223,10 @@ nonisolated extension Salus_V1_GenerateRequest: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_CollectResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CollectResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}messages\0\u{1}bytes\0")
+  package static let protoMessageName: String = _protobuf_package + ".CollectResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}messages\0\u{1}bytes\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -239,7 +239,7 @@ nonisolated extension Salus_V1_CollectResponse: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.messages != 0 {
       try visitor.visitSingularUInt64Field(value: self.messages, fieldNumber: 1)
     }
@@ -249,7 +249,7 @@ nonisolated extension Salus_V1_CollectResponse: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CollectResponse, rhs: Salus_V1_CollectResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_CollectResponse, rhs: Salus_V1_CollectResponse) -> Bool {
     if lhs.messages != rhs.messages {return false}
     if lhs.bytes != rhs.bytes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -258,10 +258,10 @@ nonisolated extension Salus_V1_CollectResponse: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_SleepRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SleepRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}milliseconds\0")
+  package static let protoMessageName: String = _protobuf_package + ".SleepRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}milliseconds\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -273,14 +273,14 @@ nonisolated extension Salus_V1_SleepRequest: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.milliseconds != 0 {
       try visitor.visitSingularUInt32Field(value: self.milliseconds, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SleepRequest, rhs: Salus_V1_SleepRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SleepRequest, rhs: Salus_V1_SleepRequest) -> Bool {
     if lhs.milliseconds != rhs.milliseconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -288,10 +288,10 @@ nonisolated extension Salus_V1_SleepRequest: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_SleepResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SleepResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}slept_milliseconds\0")
+  package static let protoMessageName: String = _protobuf_package + ".SleepResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}slept_milliseconds\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -303,14 +303,14 @@ nonisolated extension Salus_V1_SleepResponse: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.sleptMilliseconds != 0 {
       try visitor.visitSingularUInt32Field(value: self.sleptMilliseconds, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SleepResponse, rhs: Salus_V1_SleepResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_SleepResponse, rhs: Salus_V1_SleepResponse) -> Bool {
     if lhs.sleptMilliseconds != rhs.sleptMilliseconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

@@ -28,23 +28,23 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Salus_V1_ImportChunk: Sendable {
+package nonisolated struct Salus_V1_ImportChunk: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The first chunk only.
-  public var options: Salus_V1_ImportOptions {
+  package var options: Salus_V1_ImportOptions {
     get {_options ?? Salus_V1_ImportOptions()}
     set {_options = newValue}
   }
   /// Returns true if `options` has been explicitly set.
-  public var hasOptions: Bool {self._options != nil}
+  package var hasOptions: Bool {self._options != nil}
   /// Clears the value of `options`. Subsequent reads from it will return its default value.
-  public mutating func clearOptions() {self._options = nil}
+  package mutating func clearOptions() {self._options = nil}
 
   /// The next bytes of export.xml; or, with `path`, of that side file.
-  public var data: Data = Data()
+  package var data: Data = Data()
 
   /// Side files, after the whole export.xml: the path of the file inside the export's folder
   /// ("workout-routes/route_2019-06-11_3.00pm.gpx"; later "electrocardiograms/…csv",
@@ -52,100 +52,100 @@ public nonisolated struct Salus_V1_ImportChunk: Sendable {
   /// one file after another; the first chunk with a path ends export.xml. A client sends every
   /// file of the folders it knows; the daemon uses those export.xml refers to
   /// (`FileReference path="/workout-routes/…"`) and counts the others as not imported.
-  public var path: String = String()
+  package var path: String = String()
 
   /// Set on the last chunk of the file named by `path` (a file may be one chunk).
-  public var endOfFile: Bool = false
+  package var endOfFile: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _options: Salus_V1_ImportOptions? = nil
 }
 
-public nonisolated struct Salus_V1_ImportOptions: Sendable {
+package nonisolated struct Salus_V1_ImportOptions: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Also set the characteristics of the export's <Me> (date of birth, sex, blood type, skin
   /// type); by default they are left alone.
-  public var characteristics: Bool = false
+  package var characteristics: Bool = false
 
   /// Read and check everything, save nothing.
-  public var dryRun: Bool = false
+  package var dryRun: Bool = false
 
   /// The size of export.xml in bytes as the client knows it (the file's, or the zip entry's
   /// uncompressed size); 0 when unknown. Progress estimates the records ahead from it.
-  public var exportBytes: UInt64 = 0
+  package var exportBytes: UInt64 = 0
 
   /// How many side files the client will send after export.xml; progress counts them.
-  public var sideFiles: UInt64 = 0
+  package var sideFiles: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// How far an import has come. Counts only grow from one event to the next; the processed counts
 /// equal their totals only in the last event, sent when everything is saved.
-public nonisolated struct Salus_V1_ImportProgress: Sendable {
+package nonisolated struct Salus_V1_ImportProgress: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Bytes of export.xml the daemon's parser has read, and export.xml's size as the client gave it
   /// (ImportOptions.export_bytes; 0 when unknown).
-  public var bytesProcessed: UInt64 = 0
+  package var bytesProcessed: UInt64 = 0
 
-  public var bytesTotal: UInt64 = 0
+  package var bytesTotal: UInt64 = 0
 
   /// Top-level elements of export.xml (records, correlations, workouts, ...) whose samples are
   /// saved, or refused and reported: done, not merely read.
-  public var recordsProcessed: UInt64 = 0
+  package var recordsProcessed: UInt64 = 0
 
   /// The top-level elements export.xml holds: while it is read, an estimate (the elements read,
   /// scaled by bytes_total / bytes_processed; 0 when bytes_total is unknown), exact once
   /// export_read is set.
-  public var recordsTotal: UInt64 = 0
+  package var recordsTotal: UInt64 = 0
 
   /// export.xml has been read to its end.
-  public var exportRead: Bool = false
+  package var exportRead: Bool = false
 
   /// Side files whose samples are saved (or refused), of those the client announced
   /// (ImportOptions.side_files).
-  public var sideFilesProcessed: UInt64 = 0
+  package var sideFilesProcessed: UInt64 = 0
 
-  public var sideFilesTotal: UInt64 = 0
+  package var sideFilesTotal: UInt64 = 0
 
   /// Samples saved, already there, and elements skipped so far (as in the report).
-  public var saved: UInt64 = 0
+  package var saved: UInt64 = 0
 
-  public var keptExisting: UInt64 = 0
+  package var keptExisting: UInt64 = 0
 
-  public var skipped: UInt64 = 0
+  package var skipped: UInt64 = 0
 
   /// Seconds since the daemon received the first chunk.
-  public var elapsedSeconds: Double = 0
+  package var elapsedSeconds: Double = 0
 
   /// Set on the last progress event: everything is saved, the report follows.
-  public var done: Bool = false
+  package var done: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One message of ImportAppleHealthWithProgress's answer.
-public nonisolated struct Salus_V1_ImportEvent: Sendable {
+package nonisolated struct Salus_V1_ImportEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var event: Salus_V1_ImportEvent.OneOf_Event? = nil
+  package var event: Salus_V1_ImportEvent.OneOf_Event? = nil
 
-  public var progress: Salus_V1_ImportProgress {
+  package var progress: Salus_V1_ImportProgress {
     get {
       if case .progress(let v)? = event {return v}
       return Salus_V1_ImportProgress()
@@ -154,7 +154,7 @@ public nonisolated struct Salus_V1_ImportEvent: Sendable {
   }
 
   /// The last message.
-  public var report: Salus_V1_ImportReport {
+  package var report: Salus_V1_ImportReport {
     get {
       if case .report(let v)? = event {return v}
       return Salus_V1_ImportReport()
@@ -162,82 +162,82 @@ public nonisolated struct Salus_V1_ImportEvent: Sendable {
     set {event = .report(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Event: Equatable, Sendable {
+  package nonisolated enum OneOf_Event: Equatable, Sendable {
     case progress(Salus_V1_ImportProgress)
     /// The last message.
     case report(Salus_V1_ImportReport)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// Why one element was not imported.
-public nonisolated struct Salus_V1_ImportProblem: Sendable {
+package nonisolated struct Salus_V1_ImportProblem: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The line in export.xml.
-  public var line: UInt32 = 0
+  package var line: UInt32 = 0
 
   /// The element ("Record") and its attribute or child at fault ("unit").
-  public var element: String = String()
+  package var element: String = String()
 
-  public var field: String = String()
+  package var field: String = String()
 
-  public var value: String = String()
+  package var value: String = String()
 
-  public var expected: String = String()
+  package var expected: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ImportReport: Sendable {
+package nonisolated struct Salus_V1_ImportReport: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var bytesRead: UInt64 = 0
+  package var bytesRead: UInt64 = 0
 
   /// Top-level elements seen, by name ("Record": 1200, "Workout": 3, ...).
-  public var elements: Dictionary<String,UInt64> = [:]
+  package var elements: Dictionary<String,UInt64> = [:]
 
   /// Samples newly saved (a correlation counts as itself and each of its members).
-  public var saved: UInt64 = 0
+  package var saved: UInt64 = 0
 
   /// Samples already in the store from an earlier import, or repeated in the export: not saved
   /// twice. Counted as `saved` is, so that a sample saved by one run is counted here by the next.
-  public var keptExisting: UInt64 = 0
+  package var keptExisting: UInt64 = 0
 
   /// Elements not imported because of a problem; the first 100 problems are listed.
-  public var skipped: UInt64 = 0
+  package var skipped: UInt64 = 0
 
-  public var problems: [Salus_V1_ImportProblem] = []
+  package var problems: [Salus_V1_ImportProblem] = []
 
   /// Element kinds this version does not import yet, with their counts.
-  public var notImported: Dictionary<String,UInt64> = [:]
+  package var notImported: Dictionary<String,UInt64> = [:]
 
   /// The app id each source of the export was saved under ("Alexandre's Apple Watch" →
   /// "applehealth.alexandres-apple-watch").
-  public var sources: Dictionary<String,String> = [:]
+  package var sources: Dictionary<String,String> = [:]
 
   /// The characteristics set from <Me>, by type identifier.
-  public var characteristicsSet: [String] = []
+  package var characteristicsSet: [String] = []
 
-  public var dryRun: Bool = false
+  package var dryRun: Bool = false
 
   /// Goal entries recorded from the export's activity summaries: one for each day the goals
   /// changed (docs/person.md: goals apply from a day on).
-  public var goalsSet: UInt64 = 0
+  package var goalsSet: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -245,10 +245,10 @@ public nonisolated struct Salus_V1_ImportReport: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ImportChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}options\0\u{1}data\0\u{1}path\0\u{3}end_of_file\0")
+  package static let protoMessageName: String = _protobuf_package + ".ImportChunk"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}options\0\u{1}data\0\u{1}path\0\u{3}end_of_file\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -263,7 +263,7 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -283,7 +283,7 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ImportChunk, rhs: Salus_V1_ImportChunk) -> Bool {
+  package static func ==(lhs: Salus_V1_ImportChunk, rhs: Salus_V1_ImportChunk) -> Bool {
     if lhs._options != rhs._options {return false}
     if lhs.data != rhs.data {return false}
     if lhs.path != rhs.path {return false}
@@ -294,10 +294,10 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ImportOptions"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0\u{3}dry_run\0\u{3}export_bytes\0\u{3}side_files\0")
+  package static let protoMessageName: String = _protobuf_package + ".ImportOptions"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0\u{3}dry_run\0\u{3}export_bytes\0\u{3}side_files\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -312,7 +312,7 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.characteristics != false {
       try visitor.visitSingularBoolField(value: self.characteristics, fieldNumber: 1)
     }
@@ -328,7 +328,7 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ImportOptions, rhs: Salus_V1_ImportOptions) -> Bool {
+  package static func ==(lhs: Salus_V1_ImportOptions, rhs: Salus_V1_ImportOptions) -> Bool {
     if lhs.characteristics != rhs.characteristics {return false}
     if lhs.dryRun != rhs.dryRun {return false}
     if lhs.exportBytes != rhs.exportBytes {return false}
@@ -339,10 +339,10 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_ImportProgress: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ImportProgress"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_processed\0\u{3}bytes_total\0\u{3}records_processed\0\u{3}records_total\0\u{3}export_read\0\u{3}side_files_processed\0\u{3}side_files_total\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{3}elapsed_seconds\0\u{1}done\0")
+  package static let protoMessageName: String = _protobuf_package + ".ImportProgress"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_processed\0\u{3}bytes_total\0\u{3}records_processed\0\u{3}records_total\0\u{3}export_read\0\u{3}side_files_processed\0\u{3}side_files_total\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{3}elapsed_seconds\0\u{1}done\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -365,7 +365,7 @@ nonisolated extension Salus_V1_ImportProgress: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.bytesProcessed != 0 {
       try visitor.visitSingularUInt64Field(value: self.bytesProcessed, fieldNumber: 1)
     }
@@ -405,7 +405,7 @@ nonisolated extension Salus_V1_ImportProgress: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ImportProgress, rhs: Salus_V1_ImportProgress) -> Bool {
+  package static func ==(lhs: Salus_V1_ImportProgress, rhs: Salus_V1_ImportProgress) -> Bool {
     if lhs.bytesProcessed != rhs.bytesProcessed {return false}
     if lhs.bytesTotal != rhs.bytesTotal {return false}
     if lhs.recordsProcessed != rhs.recordsProcessed {return false}
@@ -424,10 +424,10 @@ nonisolated extension Salus_V1_ImportProgress: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_ImportEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ImportEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}progress\0\u{1}report\0")
+  package static let protoMessageName: String = _protobuf_package + ".ImportEvent"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}progress\0\u{1}report\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -464,7 +464,7 @@ nonisolated extension Salus_V1_ImportEvent: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -483,7 +483,7 @@ nonisolated extension Salus_V1_ImportEvent: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ImportEvent, rhs: Salus_V1_ImportEvent) -> Bool {
+  package static func ==(lhs: Salus_V1_ImportEvent, rhs: Salus_V1_ImportEvent) -> Bool {
     if lhs.event != rhs.event {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -491,10 +491,10 @@ nonisolated extension Salus_V1_ImportEvent: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ImportProblem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}line\0\u{1}element\0\u{1}field\0\u{1}value\0\u{1}expected\0")
+  package static let protoMessageName: String = _protobuf_package + ".ImportProblem"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}line\0\u{1}element\0\u{1}field\0\u{1}value\0\u{1}expected\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -510,7 +510,7 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.line != 0 {
       try visitor.visitSingularUInt32Field(value: self.line, fieldNumber: 1)
     }
@@ -529,7 +529,7 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ImportProblem, rhs: Salus_V1_ImportProblem) -> Bool {
+  package static func ==(lhs: Salus_V1_ImportProblem, rhs: Salus_V1_ImportProblem) -> Bool {
     if lhs.line != rhs.line {return false}
     if lhs.element != rhs.element {return false}
     if lhs.field != rhs.field {return false}
@@ -541,10 +541,10 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ImportReport"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0")
+  package static let protoMessageName: String = _protobuf_package + ".ImportReport"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -566,7 +566,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.bytesRead != 0 {
       try visitor.visitSingularUInt64Field(value: self.bytesRead, fieldNumber: 1)
     }
@@ -603,7 +603,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ImportReport, rhs: Salus_V1_ImportReport) -> Bool {
+  package static func ==(lhs: Salus_V1_ImportReport, rhs: Salus_V1_ImportReport) -> Bool {
     if lhs.bytesRead != rhs.bytesRead {return false}
     if lhs.elements != rhs.elements {return false}
     if lhs.saved != rhs.saved {return false}

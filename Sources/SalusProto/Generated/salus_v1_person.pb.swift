@@ -25,38 +25,38 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// A calendar day, without a time zone (date of birth, an activity summary's day).
-public nonisolated struct Salus_V1_CalendarDate: Sendable {
+package nonisolated struct Salus_V1_CalendarDate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var year: Int32 = 0
+  package var year: Int32 = 0
 
   /// 1–12.
-  public var month: Int32 = 0
+  package var month: Int32 = 0
 
   /// 1–31, valid for the month.
-  public var day: Int32 = 0
+  package var day: Int32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A characteristic: one value per person.
-public nonisolated struct Salus_V1_Characteristic: Sendable {
+package nonisolated struct Salus_V1_Characteristic: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// "HKCharacteristicTypeIdentifierBloodType".
-  public var type: String = String()
+  package var type: String = String()
 
   /// Unset: not set (or not readable by the caller).
-  public var value: Salus_V1_Characteristic.OneOf_Value? = nil
+  package var value: Salus_V1_Characteristic.OneOf_Value? = nil
 
   /// A raw value of the type's enumeration (HKWheelchairUse yes is 2).
-  public var enumValue: Int64 {
+  package var enumValue: Int64 {
     get {
       if case .enumValue(let v)? = value {return v}
       return 0
@@ -65,7 +65,7 @@ public nonisolated struct Salus_V1_Characteristic: Sendable {
   }
 
   /// Date-valued characteristics (date of birth).
-  public var dateValue: Salus_V1_CalendarDate {
+  package var dateValue: Salus_V1_CalendarDate {
     get {
       if case .dateValue(let v)? = value {return v}
       return Salus_V1_CalendarDate()
@@ -73,10 +73,10 @@ public nonisolated struct Salus_V1_Characteristic: Sendable {
     set {value = .dateValue(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset: not set (or not readable by the caller).
-  public nonisolated enum OneOf_Value: Equatable, Sendable {
+  package nonisolated enum OneOf_Value: Equatable, Sendable {
     /// A raw value of the type's enumeration (HKWheelchairUse yes is 2).
     case enumValue(Int64)
     /// Date-valued characteristics (date of birth).
@@ -84,259 +84,259 @@ public nonisolated struct Salus_V1_Characteristic: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_CharacteristicsRequest: Sendable {
+package nonisolated struct Salus_V1_CharacteristicsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Type identifiers; empty: every registered characteristic type.
-  public var types: [String] = []
+  package var types: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_CharacteristicsResponse: Sendable {
+package nonisolated struct Salus_V1_CharacteristicsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// In the order asked, else sorted by type identifier.
-  public var characteristics: [Salus_V1_Characteristic] = []
+  package var characteristics: [Salus_V1_Characteristic] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SetCharacteristicsRequest: Sendable {
+package nonisolated struct Salus_V1_SetCharacteristicsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Values to set: each names a characteristic type and carries a value.
-  public var set: [Salus_V1_Characteristic] = []
+  package var set: [Salus_V1_Characteristic] = []
 
   /// Type identifiers to clear (back to not set).
-  public var clear: [String] = []
+  package var clear: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// The goals of the activity rings from a day on.
-public nonisolated struct Salus_V1_ActivityGoals: Sendable {
+package nonisolated struct Salus_V1_ActivityGoals: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The first day these goals apply to, in the person's time zone; later days keep them until
   /// a later entry. Unset on a request: today.
-  public var from: Salus_V1_CalendarDate {
+  package var from: Salus_V1_CalendarDate {
     get {_from ?? Salus_V1_CalendarDate()}
     set {_from = newValue}
   }
   /// Returns true if `from` has been explicitly set.
-  public var hasFrom: Bool {self._from != nil}
+  package var hasFrom: Bool {self._from != nil}
   /// Clears the value of `from`. Subsequent reads from it will return its default value.
-  public mutating func clearFrom() {self._from = nil}
+  package mutating func clearFrom() {self._from = nil}
 
   /// Kilocalories of active energy a day (move mode activeEnergy).
-  public var activeEnergyBurned: Double = 0
+  package var activeEnergyBurned: Double = 0
 
   /// Minutes of move time a day (move mode appleMoveTime).
-  public var appleMoveTime: Double = 0
+  package var appleMoveTime: Double = 0
 
   /// Minutes of exercise a day.
-  public var appleExerciseTime: Double = 0
+  package var appleExerciseTime: Double = 0
 
   /// Hours with a stand (or, for wheelchair users, a roll) a day.
-  public var appleStandHours: Double = 0
+  package var appleStandHours: Double = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _from: Salus_V1_CalendarDate? = nil
 }
 
-public nonisolated struct Salus_V1_ActivitySettingsRequest: Sendable {
+package nonisolated struct Salus_V1_ActivitySettingsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ActivitySettings: Sendable {
+package nonisolated struct Salus_V1_ActivitySettings: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The goal history, oldest first; the defaults apply before the first entry.
-  public var goals: [Salus_V1_ActivityGoals] = []
+  package var goals: [Salus_V1_ActivityGoals] = []
 
   /// The goals that apply before any entry.
-  public var defaultGoals: Salus_V1_ActivityGoals {
+  package var defaultGoals: Salus_V1_ActivityGoals {
     get {_defaultGoals ?? Salus_V1_ActivityGoals()}
     set {_defaultGoals = newValue}
   }
   /// Returns true if `defaultGoals` has been explicitly set.
-  public var hasDefaultGoals: Bool {self._defaultGoals != nil}
+  package var hasDefaultGoals: Bool {self._defaultGoals != nil}
   /// Clears the value of `defaultGoals`. Subsequent reads from it will return its default value.
-  public mutating func clearDefaultGoals() {self._defaultGoals = nil}
+  package mutating func clearDefaultGoals() {self._defaultGoals = nil}
 
   /// The person's IANA time zone, in which days begin and end.
-  public var timeZone: String = String()
+  package var timeZone: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _defaultGoals: Salus_V1_ActivityGoals? = nil
 }
 
-public nonisolated struct Salus_V1_SetActivitySettingsRequest: Sendable {
+package nonisolated struct Salus_V1_SetActivitySettingsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Goals to record from `goals.from` on (replacing an entry from the same day).
-  public var goals: Salus_V1_ActivityGoals {
+  package var goals: Salus_V1_ActivityGoals {
     get {_goals ?? Salus_V1_ActivityGoals()}
     set {_goals = newValue}
   }
   /// Returns true if `goals` has been explicitly set.
-  public var hasGoals: Bool {self._goals != nil}
+  package var hasGoals: Bool {self._goals != nil}
   /// Clears the value of `goals`. Subsequent reads from it will return its default value.
-  public mutating func clearGoals() {self._goals = nil}
+  package mutating func clearGoals() {self._goals = nil}
 
   /// A new IANA time zone; empty: unchanged.
-  public var timeZone: String = String()
+  package var timeZone: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _goals: Salus_V1_ActivityGoals? = nil
 }
 
 /// HealthKit's HKActivitySummary for one day.
-public nonisolated struct Salus_V1_ActivitySummary: Sendable {
+package nonisolated struct Salus_V1_ActivitySummary: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var date: Salus_V1_CalendarDate {
+  package var date: Salus_V1_CalendarDate {
     get {_date ?? Salus_V1_CalendarDate()}
     set {_date = newValue}
   }
   /// Returns true if `date` has been explicitly set.
-  public var hasDate: Bool {self._date != nil}
+  package var hasDate: Bool {self._date != nil}
   /// Clears the value of `date`. Subsequent reads from it will return its default value.
-  public mutating func clearDate() {self._date = nil}
+  package mutating func clearDate() {self._date = nil}
 
   /// HKActivityMoveMode raw value (activeEnergy 1, appleMoveTime 2): which move figure the ring
   /// shows.
-  public var activityMoveMode: Int32 = 0
+  package var activityMoveMode: Int32 = 0
 
   /// Whether the person uses a wheelchair: the hour ring then counts roll hours.
-  public var wheelchairUse: Bool = false
+  package var wheelchairUse: Bool = false
 
   /// Kilocalories.
-  public var activeEnergyBurned: Double = 0
+  package var activeEnergyBurned: Double = 0
 
-  public var activeEnergyBurnedGoal: Double = 0
-
-  /// Minutes.
-  public var appleMoveTime: Double = 0
-
-  public var appleMoveTimeGoal: Double = 0
+  package var activeEnergyBurnedGoal: Double = 0
 
   /// Minutes.
-  public var appleExerciseTime: Double = 0
+  package var appleMoveTime: Double = 0
 
-  public var appleExerciseTimeGoal: Double = 0
+  package var appleMoveTimeGoal: Double = 0
+
+  /// Minutes.
+  package var appleExerciseTime: Double = 0
+
+  package var appleExerciseTimeGoal: Double = 0
 
   /// Hours with a stand (wheelchair users: a roll).
-  public var appleStandHours: Int32 = 0
+  package var appleStandHours: Int32 = 0
 
-  public var appleStandHoursGoal: Double = 0
+  package var appleStandHoursGoal: Double = 0
 
   /// The time zone the day was computed in.
-  public var timeZone: String = String()
+  package var timeZone: String = String()
 
   /// The day's interval: microseconds since the Unix epoch (23 or 25 hours on a DST change).
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _date: Salus_V1_CalendarDate? = nil
 }
 
-public nonisolated struct Salus_V1_ActivitySummaryRequest: Sendable {
+package nonisolated struct Salus_V1_ActivitySummaryRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The first and last day, inclusive, in the time zone below.
-  public var firstDay: Salus_V1_CalendarDate {
+  package var firstDay: Salus_V1_CalendarDate {
     get {_firstDay ?? Salus_V1_CalendarDate()}
     set {_firstDay = newValue}
   }
   /// Returns true if `firstDay` has been explicitly set.
-  public var hasFirstDay: Bool {self._firstDay != nil}
+  package var hasFirstDay: Bool {self._firstDay != nil}
   /// Clears the value of `firstDay`. Subsequent reads from it will return its default value.
-  public mutating func clearFirstDay() {self._firstDay = nil}
+  package mutating func clearFirstDay() {self._firstDay = nil}
 
-  public var lastDay: Salus_V1_CalendarDate {
+  package var lastDay: Salus_V1_CalendarDate {
     get {_lastDay ?? Salus_V1_CalendarDate()}
     set {_lastDay = newValue}
   }
   /// Returns true if `lastDay` has been explicitly set.
-  public var hasLastDay: Bool {self._lastDay != nil}
+  package var hasLastDay: Bool {self._lastDay != nil}
   /// Clears the value of `lastDay`. Subsequent reads from it will return its default value.
-  public mutating func clearLastDay() {self._lastDay = nil}
+  package mutating func clearLastDay() {self._lastDay = nil}
 
   /// An IANA time zone; empty: the person's.
-  public var timeZone: String = String()
+  package var timeZone: String = String()
 
   /// Keep the stream open and send each day whose summary changes.
-  public var live: Bool = false
+  package var live: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _firstDay: Salus_V1_CalendarDate? = nil
   fileprivate var _lastDay: Salus_V1_CalendarDate? = nil
 }
 
-public nonisolated struct Salus_V1_ActivitySummaryBatch: Sendable {
+package nonisolated struct Salus_V1_ActivitySummaryBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Every day in the initial results, then only the days that changed.
-  public var summaries: [Salus_V1_ActivitySummary] = []
+  package var summaries: [Salus_V1_ActivitySummary] = []
 
   /// True on the last batch of the initial results.
-  public var initialResultsComplete: Bool = false
+  package var initialResultsComplete: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -344,10 +344,10 @@ public nonisolated struct Salus_V1_ActivitySummaryBatch: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_CalendarDate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CalendarDate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}year\0\u{1}month\0\u{1}day\0")
+  package static let protoMessageName: String = _protobuf_package + ".CalendarDate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}year\0\u{1}month\0\u{1}day\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -361,7 +361,7 @@ nonisolated extension Salus_V1_CalendarDate: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.year != 0 {
       try visitor.visitSingularInt32Field(value: self.year, fieldNumber: 1)
     }
@@ -374,7 +374,7 @@ nonisolated extension Salus_V1_CalendarDate: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CalendarDate, rhs: Salus_V1_CalendarDate) -> Bool {
+  package static func ==(lhs: Salus_V1_CalendarDate, rhs: Salus_V1_CalendarDate) -> Bool {
     if lhs.year != rhs.year {return false}
     if lhs.month != rhs.month {return false}
     if lhs.day != rhs.day {return false}
@@ -384,10 +384,10 @@ nonisolated extension Salus_V1_CalendarDate: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_Characteristic: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Characteristic"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}enum_value\0\u{3}date_value\0")
+  package static let protoMessageName: String = _protobuf_package + ".Characteristic"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}enum_value\0\u{3}date_value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -420,7 +420,7 @@ nonisolated extension Salus_V1_Characteristic: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -442,7 +442,7 @@ nonisolated extension Salus_V1_Characteristic: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Characteristic, rhs: Salus_V1_Characteristic) -> Bool {
+  package static func ==(lhs: Salus_V1_Characteristic, rhs: Salus_V1_Characteristic) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -451,10 +451,10 @@ nonisolated extension Salus_V1_Characteristic: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_CharacteristicsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CharacteristicsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0")
+  package static let protoMessageName: String = _protobuf_package + ".CharacteristicsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -466,14 +466,14 @@ nonisolated extension Salus_V1_CharacteristicsRequest: SwiftProtobuf.Message, Sw
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.types.isEmpty {
       try visitor.visitRepeatedStringField(value: self.types, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CharacteristicsRequest, rhs: Salus_V1_CharacteristicsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_CharacteristicsRequest, rhs: Salus_V1_CharacteristicsRequest) -> Bool {
     if lhs.types != rhs.types {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -481,10 +481,10 @@ nonisolated extension Salus_V1_CharacteristicsRequest: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Salus_V1_CharacteristicsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CharacteristicsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0")
+  package static let protoMessageName: String = _protobuf_package + ".CharacteristicsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -496,14 +496,14 @@ nonisolated extension Salus_V1_CharacteristicsResponse: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.characteristics.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.characteristics, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CharacteristicsResponse, rhs: Salus_V1_CharacteristicsResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_CharacteristicsResponse, rhs: Salus_V1_CharacteristicsResponse) -> Bool {
     if lhs.characteristics != rhs.characteristics {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -511,10 +511,10 @@ nonisolated extension Salus_V1_CharacteristicsResponse: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Salus_V1_SetCharacteristicsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SetCharacteristicsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}set\0\u{1}clear\0")
+  package static let protoMessageName: String = _protobuf_package + ".SetCharacteristicsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}set\0\u{1}clear\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -527,7 +527,7 @@ nonisolated extension Salus_V1_SetCharacteristicsRequest: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.set.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.set, fieldNumber: 1)
     }
@@ -537,7 +537,7 @@ nonisolated extension Salus_V1_SetCharacteristicsRequest: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SetCharacteristicsRequest, rhs: Salus_V1_SetCharacteristicsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SetCharacteristicsRequest, rhs: Salus_V1_SetCharacteristicsRequest) -> Bool {
     if lhs.set != rhs.set {return false}
     if lhs.clear != rhs.clear {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -546,10 +546,10 @@ nonisolated extension Salus_V1_SetCharacteristicsRequest: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_ActivityGoals: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ActivityGoals"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{3}active_energy_burned\0\u{3}apple_move_time\0\u{3}apple_exercise_time\0\u{3}apple_stand_hours\0")
+  package static let protoMessageName: String = _protobuf_package + ".ActivityGoals"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{3}active_energy_burned\0\u{3}apple_move_time\0\u{3}apple_exercise_time\0\u{3}apple_stand_hours\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -565,7 +565,7 @@ nonisolated extension Salus_V1_ActivityGoals: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -588,7 +588,7 @@ nonisolated extension Salus_V1_ActivityGoals: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ActivityGoals, rhs: Salus_V1_ActivityGoals) -> Bool {
+  package static func ==(lhs: Salus_V1_ActivityGoals, rhs: Salus_V1_ActivityGoals) -> Bool {
     if lhs._from != rhs._from {return false}
     if lhs.activeEnergyBurned != rhs.activeEnergyBurned {return false}
     if lhs.appleMoveTime != rhs.appleMoveTime {return false}
@@ -600,29 +600,29 @@ nonisolated extension Salus_V1_ActivityGoals: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_ActivitySettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ActivitySettingsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".ActivitySettingsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ActivitySettingsRequest, rhs: Salus_V1_ActivitySettingsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ActivitySettingsRequest, rhs: Salus_V1_ActivitySettingsRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_ActivitySettings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ActivitySettings"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}goals\0\u{3}default_goals\0\u{3}time_zone\0")
+  package static let protoMessageName: String = _protobuf_package + ".ActivitySettings"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}goals\0\u{3}default_goals\0\u{3}time_zone\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -636,7 +636,7 @@ nonisolated extension Salus_V1_ActivitySettings: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -653,7 +653,7 @@ nonisolated extension Salus_V1_ActivitySettings: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ActivitySettings, rhs: Salus_V1_ActivitySettings) -> Bool {
+  package static func ==(lhs: Salus_V1_ActivitySettings, rhs: Salus_V1_ActivitySettings) -> Bool {
     if lhs.goals != rhs.goals {return false}
     if lhs._defaultGoals != rhs._defaultGoals {return false}
     if lhs.timeZone != rhs.timeZone {return false}
@@ -663,10 +663,10 @@ nonisolated extension Salus_V1_ActivitySettings: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_SetActivitySettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SetActivitySettingsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}goals\0\u{3}time_zone\0")
+  package static let protoMessageName: String = _protobuf_package + ".SetActivitySettingsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}goals\0\u{3}time_zone\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -679,7 +679,7 @@ nonisolated extension Salus_V1_SetActivitySettingsRequest: SwiftProtobuf.Message
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -693,7 +693,7 @@ nonisolated extension Salus_V1_SetActivitySettingsRequest: SwiftProtobuf.Message
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SetActivitySettingsRequest, rhs: Salus_V1_SetActivitySettingsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SetActivitySettingsRequest, rhs: Salus_V1_SetActivitySettingsRequest) -> Bool {
     if lhs._goals != rhs._goals {return false}
     if lhs.timeZone != rhs.timeZone {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -702,10 +702,10 @@ nonisolated extension Salus_V1_SetActivitySettingsRequest: SwiftProtobuf.Message
 }
 
 nonisolated extension Salus_V1_ActivitySummary: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ActivitySummary"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}date\0\u{3}activity_move_mode\0\u{3}wheelchair_use\0\u{3}active_energy_burned\0\u{3}active_energy_burned_goal\0\u{3}apple_move_time\0\u{3}apple_move_time_goal\0\u{3}apple_exercise_time\0\u{3}apple_exercise_time_goal\0\u{3}apple_stand_hours\0\u{3}apple_stand_hours_goal\0\u{3}time_zone\0\u{3}start_date\0\u{3}end_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".ActivitySummary"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}date\0\u{3}activity_move_mode\0\u{3}wheelchair_use\0\u{3}active_energy_burned\0\u{3}active_energy_burned_goal\0\u{3}apple_move_time\0\u{3}apple_move_time_goal\0\u{3}apple_exercise_time\0\u{3}apple_exercise_time_goal\0\u{3}apple_stand_hours\0\u{3}apple_stand_hours_goal\0\u{3}time_zone\0\u{3}start_date\0\u{3}end_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -730,7 +730,7 @@ nonisolated extension Salus_V1_ActivitySummary: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -780,7 +780,7 @@ nonisolated extension Salus_V1_ActivitySummary: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ActivitySummary, rhs: Salus_V1_ActivitySummary) -> Bool {
+  package static func ==(lhs: Salus_V1_ActivitySummary, rhs: Salus_V1_ActivitySummary) -> Bool {
     if lhs._date != rhs._date {return false}
     if lhs.activityMoveMode != rhs.activityMoveMode {return false}
     if lhs.wheelchairUse != rhs.wheelchairUse {return false}
@@ -801,10 +801,10 @@ nonisolated extension Salus_V1_ActivitySummary: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_ActivitySummaryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ActivitySummaryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_day\0\u{3}last_day\0\u{3}time_zone\0\u{1}live\0")
+  package static let protoMessageName: String = _protobuf_package + ".ActivitySummaryRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_day\0\u{3}last_day\0\u{3}time_zone\0\u{1}live\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -819,7 +819,7 @@ nonisolated extension Salus_V1_ActivitySummaryRequest: SwiftProtobuf.Message, Sw
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -839,7 +839,7 @@ nonisolated extension Salus_V1_ActivitySummaryRequest: SwiftProtobuf.Message, Sw
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ActivitySummaryRequest, rhs: Salus_V1_ActivitySummaryRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ActivitySummaryRequest, rhs: Salus_V1_ActivitySummaryRequest) -> Bool {
     if lhs._firstDay != rhs._firstDay {return false}
     if lhs._lastDay != rhs._lastDay {return false}
     if lhs.timeZone != rhs.timeZone {return false}
@@ -850,10 +850,10 @@ nonisolated extension Salus_V1_ActivitySummaryRequest: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Salus_V1_ActivitySummaryBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ActivitySummaryBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}summaries\0\u{3}initial_results_complete\0")
+  package static let protoMessageName: String = _protobuf_package + ".ActivitySummaryBatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}summaries\0\u{3}initial_results_complete\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -866,7 +866,7 @@ nonisolated extension Salus_V1_ActivitySummaryBatch: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.summaries.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.summaries, fieldNumber: 1)
     }
@@ -876,7 +876,7 @@ nonisolated extension Salus_V1_ActivitySummaryBatch: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ActivitySummaryBatch, rhs: Salus_V1_ActivitySummaryBatch) -> Bool {
+  package static func ==(lhs: Salus_V1_ActivitySummaryBatch, rhs: Salus_V1_ActivitySummaryBatch) -> Bool {
     if lhs.summaries != rhs.summaries {return false}
     if lhs.initialResultsComplete != rhs.initialResultsComplete {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

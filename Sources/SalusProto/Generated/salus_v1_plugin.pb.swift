@@ -28,8 +28,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// The kind of object a type describes.
-public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case quantity // = 1
   case category // = 2
@@ -55,11 +55,11 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
   case correlation // = 7
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .quantity
@@ -82,7 +82,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .quantity: return 1
@@ -106,7 +106,7 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_ObjectKind] = [
+  package static let allCases: [Salus_V1_ObjectKind] = [
     .unspecified,
     .quantity,
     .category,
@@ -131,8 +131,8 @@ public nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseItera
 /// How the values of a quantity type combine over time. The names are HealthKit's
 /// (HKQuantityAggregationStyle); the numbers are not (HealthKit's cumulative is 0, here 0 means
 /// "not set").
-public nonisolated enum Salus_V1_AggregationStyle: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_AggregationStyle: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// Values add up (steps, energy, distance).
@@ -148,11 +148,11 @@ public nonisolated enum Salus_V1_AggregationStyle: SwiftProtobuf.Enum, Swift.Cas
   case discreteEquivalentContinuousLevel // = 4
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .cumulative
@@ -163,7 +163,7 @@ public nonisolated enum Salus_V1_AggregationStyle: SwiftProtobuf.Enum, Swift.Cas
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .cumulative: return 1
@@ -175,7 +175,7 @@ public nonisolated enum Salus_V1_AggregationStyle: SwiftProtobuf.Enum, Swift.Cas
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_AggregationStyle] = [
+  package static let allCases: [Salus_V1_AggregationStyle] = [
     .unspecified,
     .cumulative,
     .discreteArithmetic,
@@ -186,8 +186,8 @@ public nonisolated enum Salus_V1_AggregationStyle: SwiftProtobuf.Enum, Swift.Cas
 }
 
 /// The type of a metadata value (salus.v1.MetadataValue's cases).
-public nonisolated enum Salus_V1_MetadataValueType: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_MetadataValueType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case string // = 1
   case number // = 2
@@ -196,11 +196,11 @@ public nonisolated enum Salus_V1_MetadataValueType: SwiftProtobuf.Enum, Swift.Ca
   case quantity // = 5
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .string
@@ -212,7 +212,7 @@ public nonisolated enum Salus_V1_MetadataValueType: SwiftProtobuf.Enum, Swift.Ca
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .string: return 1
@@ -225,7 +225,7 @@ public nonisolated enum Salus_V1_MetadataValueType: SwiftProtobuf.Enum, Swift.Ca
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_MetadataValueType] = [
+  package static let allCases: [Salus_V1_MetadataValueType] = [
     .unspecified,
     .string,
     .number,
@@ -237,8 +237,8 @@ public nonisolated enum Salus_V1_MetadataValueType: SwiftProtobuf.Enum, Swift.Ca
 }
 
 /// How a characteristic's single value is expressed.
-public nonisolated enum Salus_V1_CharacteristicValueType: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_CharacteristicValueType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// A raw value from the type's enumeration cases (blood type, wheelchair use).
@@ -248,11 +248,11 @@ public nonisolated enum Salus_V1_CharacteristicValueType: SwiftProtobuf.Enum, Sw
   case date // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .enumeration
@@ -261,7 +261,7 @@ public nonisolated enum Salus_V1_CharacteristicValueType: SwiftProtobuf.Enum, Sw
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .enumeration: return 1
@@ -271,7 +271,7 @@ public nonisolated enum Salus_V1_CharacteristicValueType: SwiftProtobuf.Enum, Sw
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_CharacteristicValueType] = [
+  package static let allCases: [Salus_V1_CharacteristicValueType] = [
     .unspecified,
     .enumeration,
     .date,
@@ -280,83 +280,83 @@ public nonisolated enum Salus_V1_CharacteristicValueType: SwiftProtobuf.Enum, Sw
 }
 
 /// What a plugin registers.
-public nonisolated struct Salus_V1_PluginManifest: Sendable {
+package nonisolated struct Salus_V1_PluginManifest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Reverse-DNS plugin id ("org.example.migraine"). The "org.salus." namespace is reserved for
   /// the plugins that ship with Salus.
-  public var id: String = String()
+  package var id: String = String()
 
   /// Human-readable name ("Migraine diary").
-  public var name: String = String()
+  package var name: String = String()
 
   /// The plugin's own version ("1.2.0").
-  public var version: String = String()
+  package var version: String = String()
 
   /// Sample types: quantity, category, workout, vision prescription, document.
-  public var types: [Salus_V1_TypeDefinition] = []
+  package var types: [Salus_V1_TypeDefinition] = []
 
-  public var workoutActivityTypes: [Salus_V1_WorkoutActivityType] = []
+  package var workoutActivityTypes: [Salus_V1_WorkoutActivityType] = []
 
   /// Characteristic types (one value per person); their kind is OBJECT_KIND_CHARACTERISTIC.
-  public var characteristicTypes: [Salus_V1_TypeDefinition] = []
+  package var characteristicTypes: [Salus_V1_TypeDefinition] = []
 
-  public var metadataKeys: [Salus_V1_MetadataKeyDefinition] = []
+  package var metadataKeys: [Salus_V1_MetadataKeyDefinition] = []
 
   /// The sample types (identifiers from `types`) whose samples the plugin's validator inspects;
   /// empty means every type in `types`. The host calls the validator only for these, so a
   /// validator whose rules concern a few types costs the other types' samples nothing (each call
   /// encodes the sample and crosses the C ABI).
-  public var validatedTypes: [String] = []
+  package var validatedTypes: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One case of a type's enumeration, with HealthKit's raw value.
-public nonisolated struct Salus_V1_EnumerationCase: Sendable {
+package nonisolated struct Salus_V1_EnumerationCase: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// "asleepREM".
-  public var name: String = String()
+  package var name: String = String()
 
-  public var rawValue: Int64 = 0
+  package var rawValue: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A named set of raw values ("allAsleep" = {1, 3, 4, 5}).
-public nonisolated struct Salus_V1_ValueGroup: Sendable {
+package nonisolated struct Salus_V1_ValueGroup: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var rawValues: [Int64] = []
+  package var rawValues: [Int64] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// The physically possible range of a quantity type, in its canonical unit. A sample outside it
 /// is refused; values that are merely unusual belong inside.
-public nonisolated struct Salus_V1_ValueBounds: Sendable {
+package nonisolated struct Salus_V1_ValueBounds: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalMin: Salus_V1_ValueBounds.OneOf_OptionalMin? = nil
+  package var optionalMin: Salus_V1_ValueBounds.OneOf_OptionalMin? = nil
 
-  public var min: Double {
+  package var min: Double {
     get {
       if case .min(let v)? = optionalMin {return v}
       return 0
@@ -364,11 +364,11 @@ public nonisolated struct Salus_V1_ValueBounds: Sendable {
     set {optionalMin = .min(newValue)}
   }
 
-  public var minInclusive: Bool = false
+  package var minInclusive: Bool = false
 
-  public var optionalMax: Salus_V1_ValueBounds.OneOf_OptionalMax? = nil
+  package var optionalMax: Salus_V1_ValueBounds.OneOf_OptionalMax? = nil
 
-  public var max: Double {
+  package var max: Double {
     get {
       if case .max(let v)? = optionalMax {return v}
       return 0
@@ -376,136 +376,136 @@ public nonisolated struct Salus_V1_ValueBounds: Sendable {
     set {optionalMax = .max(newValue)}
   }
 
-  public var maxInclusive: Bool = false
+  package var maxInclusive: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalMin: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalMin: Equatable, Sendable {
     case min(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalMax: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalMax: Equatable, Sendable {
     case max(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// A metadata key that a type requires or accepts, with the type of its value.
-public nonisolated struct Salus_V1_TypeMetadataKey: Sendable {
+package nonisolated struct Salus_V1_TypeMetadataKey: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var key: String = String()
+  package var key: String = String()
 
-  public var valueType: Salus_V1_MetadataValueType = .unspecified
+  package var valueType: Salus_V1_MetadataValueType = .unspecified
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One data type.
-public nonisolated struct Salus_V1_TypeDefinition: @unchecked Sendable {
+package nonisolated struct Salus_V1_TypeDefinition: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HealthKit's identifier ("HKQuantityTypeIdentifierStepCount", bundled plugins only) or a
   /// reverse-DNS identifier inside the plugin's id ("org.example.migraine.severity").
-  public var identifier: String {
+  package var identifier: String {
     get {_storage._identifier}
     set {_uniqueStorage()._identifier = newValue}
   }
 
-  public var kind: Salus_V1_ObjectKind {
+  package var kind: Salus_V1_ObjectKind {
     get {_storage._kind}
     set {_uniqueStorage()._kind = newValue}
   }
 
   /// Quantity types only: the unit values are stored in ("count", "count/min", "degC").
-  public var canonicalUnit: String {
+  package var canonicalUnit: String {
     get {_storage._canonicalUnit}
     set {_uniqueStorage()._canonicalUnit = newValue}
   }
 
   /// Quantity types only.
-  public var aggregationStyle: Salus_V1_AggregationStyle {
+  package var aggregationStyle: Salus_V1_AggregationStyle {
     get {_storage._aggregationStyle}
     set {_uniqueStorage()._aggregationStyle = newValue}
   }
 
   /// Category and enumerated characteristic types: the cases, raw values unique.
-  public var cases: [Salus_V1_EnumerationCase] {
+  package var cases: [Salus_V1_EnumerationCase] {
     get {_storage._cases}
     set {_uniqueStorage()._cases = newValue}
   }
 
   /// Old names for existing raw values ("asleep" = 1), accepted on input, never printed.
-  public var deprecatedAliases: [Salus_V1_EnumerationCase] {
+  package var deprecatedAliases: [Salus_V1_EnumerationCase] {
     get {_storage._deprecatedAliases}
     set {_uniqueStorage()._deprecatedAliases = newValue}
   }
 
   /// Named sets of raw values, each a subset of the cases.
-  public var valueGroups: [Salus_V1_ValueGroup] {
+  package var valueGroups: [Salus_V1_ValueGroup] {
     get {_storage._valueGroups}
     set {_uniqueStorage()._valueGroups = newValue}
   }
 
   /// Quantity types only.
-  public var bounds: Salus_V1_ValueBounds {
+  package var bounds: Salus_V1_ValueBounds {
     get {_storage._bounds ?? Salus_V1_ValueBounds()}
     set {_uniqueStorage()._bounds = newValue}
   }
   /// Returns true if `bounds` has been explicitly set.
-  public var hasBounds: Bool {_storage._bounds != nil}
+  package var hasBounds: Bool {_storage._bounds != nil}
   /// Clears the value of `bounds`. Subsequent reads from it will return its default value.
-  public mutating func clearBounds() {_uniqueStorage()._bounds = nil}
+  package mutating func clearBounds() {_uniqueStorage()._bounds = nil}
 
   /// Metadata keys every sample of this type must carry.
-  public var requiredMetadataKeys: [Salus_V1_TypeMetadataKey] {
+  package var requiredMetadataKeys: [Salus_V1_TypeMetadataKey] {
     get {_storage._requiredMetadataKeys}
     set {_uniqueStorage()._requiredMetadataKeys = newValue}
   }
 
   /// Metadata keys this type documents as meaningful (others are still accepted).
-  public var optionalMetadataKeys: [Salus_V1_TypeMetadataKey] {
+  package var optionalMetadataKeys: [Salus_V1_TypeMetadataKey] {
     get {_storage._optionalMetadataKeys}
     set {_uniqueStorage()._optionalMetadataKeys = newValue}
   }
 
   /// Apps may read but never write this type (walking steadiness, cycle deviations,
   /// characteristics).
-  public var readOnlyForApps: Bool {
+  package var readOnlyForApps: Bool {
     get {_storage._readOnlyForApps}
     set {_uniqueStorage()._readOnlyForApps = newValue}
   }
 
   /// Reads are authorized object by object (vision prescriptions).
-  public var perObjectReadAuthorization: Bool {
+  package var perObjectReadAuthorization: Bool {
     get {_storage._perObjectReadAuthorization}
     set {_uniqueStorage()._perObjectReadAuthorization = newValue}
   }
 
   /// Media types of attachments the type's samples accept ("image/jpeg", "application/pdf");
   /// empty: no attachments.
-  public var allowedAttachmentContentTypes: [String] {
+  package var allowedAttachmentContentTypes: [String] {
     get {_storage._allowedAttachmentContentTypes}
     set {_uniqueStorage()._allowedAttachmentContentTypes = newValue}
   }
 
   /// "Step count".
-  public var displayName: String {
+  package var displayName: String {
     get {_storage._displayName}
     set {_uniqueStorage()._displayName = newValue}
   }
 
   /// Characteristic types only.
-  public var characteristicValueType: Salus_V1_CharacteristicValueType {
+  package var characteristicValueType: Salus_V1_CharacteristicValueType {
     get {_storage._characteristicValueType}
     set {_uniqueStorage()._characteristicValueType = newValue}
   }
@@ -513,146 +513,146 @@ public nonisolated struct Salus_V1_TypeDefinition: @unchecked Sendable {
   /// The area the type belongs to, a short lowercase word for grouping and filtering
   /// ("activity", "vitals", "nutrition", "symptoms"; `salusctl types --area`). The bundled plugins
   /// use the areas of the HealthKit catalogue; empty: no area.
-  public var area: String {
+  package var area: String {
     get {_storage._area}
     set {_uniqueStorage()._area = newValue}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// A workout activity type with HealthKit's raw value (running 37, swimBikeRun 82).
-public nonisolated struct Salus_V1_WorkoutActivityType: Sendable {
+package nonisolated struct Salus_V1_WorkoutActivityType: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// "running".
-  public var name: String = String()
+  package var name: String = String()
 
-  public var rawValue: UInt32 = 0
+  package var rawValue: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A metadata key a plugin owns.
-public nonisolated struct Salus_V1_MetadataKeyDefinition: Sendable {
+package nonisolated struct Salus_V1_MetadataKeyDefinition: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The raw key string ("HKTimeZone", "org.example.migraine.trigger").
-  public var key: String = String()
+  package var key: String = String()
 
-  public var valueType: Salus_V1_MetadataValueType = .unspecified
+  package var valueType: Salus_V1_MetadataValueType = .unspecified
 
   /// Number keys whose value is a raw value of an enumeration (HKDevicePlacementSide): the
   /// allowed values; empty means any number.
-  public var allowedValues: [Salus_V1_EnumerationCase] = []
+  package var allowedValues: [Salus_V1_EnumerationCase] = []
 
   /// Quantity keys: a unit whose dimension the values must have ("s", "count/min", "degC").
-  public var unit: String = String()
+  package var unit: String = String()
 
   /// "Time zone".
-  public var displayName: String = String()
+  package var displayName: String = String()
 
   /// Only the system may set this key (HKMetadataKeyAppleDeviceCalibrated).
-  public var readOnlyForApps: Bool = false
+  package var readOnlyForApps: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// The fields of a salus.v1.Sample (samples.proto) that validators usually need, under the same
 /// field numbers: decoding the bytes a validator receives as a SampleHeader reads these and skips
 /// the rest. C plugins use it so that they need only plugin.pb-c.c; field numbers of Sample never
 /// change, so the two stay compatible.
-public nonisolated struct Salus_V1_SampleHeader: Sendable {
+package nonisolated struct Salus_V1_SampleHeader: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
   /// Microseconds since the Unix epoch.
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
   /// Set for quantity samples (in the type's canonical unit when the host calls a validator).
-  public var quantity: Salus_V1_SampleHeaderQuantity {
+  package var quantity: Salus_V1_SampleHeaderQuantity {
     get {_quantity ?? Salus_V1_SampleHeaderQuantity()}
     set {_quantity = newValue}
   }
   /// Returns true if `quantity` has been explicitly set.
-  public var hasQuantity: Bool {self._quantity != nil}
+  package var hasQuantity: Bool {self._quantity != nil}
   /// Clears the value of `quantity`. Subsequent reads from it will return its default value.
-  public mutating func clearQuantity() {self._quantity = nil}
+  package mutating func clearQuantity() {self._quantity = nil}
 
   /// Set for category samples.
-  public var category: Salus_V1_SampleHeaderCategory {
+  package var category: Salus_V1_SampleHeaderCategory {
     get {_category ?? Salus_V1_SampleHeaderCategory()}
     set {_category = newValue}
   }
   /// Returns true if `category` has been explicitly set.
-  public var hasCategory: Bool {self._category != nil}
+  package var hasCategory: Bool {self._category != nil}
   /// Clears the value of `category`. Subsequent reads from it will return its default value.
-  public mutating func clearCategory() {self._category = nil}
+  package mutating func clearCategory() {self._category = nil}
 
-  public var metadata: Dictionary<String,Salus_V1_SampleHeaderMetadataValue> = [:]
+  package var metadata: Dictionary<String,Salus_V1_SampleHeaderMetadataValue> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _quantity: Salus_V1_SampleHeaderQuantity? = nil
   fileprivate var _category: Salus_V1_SampleHeaderCategory? = nil
 }
 
 /// Wire-compatible with salus.v1.Quantity.
-public nonisolated struct Salus_V1_SampleHeaderQuantity: Sendable {
+package nonisolated struct Salus_V1_SampleHeaderQuantity: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var value: Double = 0
+  package var value: Double = 0
 
-  public var unit: String = String()
+  package var unit: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// Wire-compatible with salus.v1.CategoryValue.
-public nonisolated struct Salus_V1_SampleHeaderCategory: Sendable {
+package nonisolated struct Salus_V1_SampleHeaderCategory: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var value: Int64 = 0
+  package var value: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// Wire-compatible with salus.v1.MetadataValue.
-public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
+package nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var kind: Salus_V1_SampleHeaderMetadataValue.OneOf_Kind? = nil
+  package var kind: Salus_V1_SampleHeaderMetadataValue.OneOf_Kind? = nil
 
-  public var stringValue: String {
+  package var stringValue: String {
     get {
       if case .stringValue(let v)? = kind {return v}
       return String()
@@ -660,7 +660,7 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
     set {kind = .stringValue(newValue)}
   }
 
-  public var numberValue: Double {
+  package var numberValue: Double {
     get {
       if case .numberValue(let v)? = kind {return v}
       return 0
@@ -668,7 +668,7 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
     set {kind = .numberValue(newValue)}
   }
 
-  public var boolValue: Bool {
+  package var boolValue: Bool {
     get {
       if case .boolValue(let v)? = kind {return v}
       return false
@@ -676,7 +676,7 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
     set {kind = .boolValue(newValue)}
   }
 
-  public var dateValue: Int64 {
+  package var dateValue: Int64 {
     get {
       if case .dateValue(let v)? = kind {return v}
       return 0
@@ -684,7 +684,7 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
     set {kind = .dateValue(newValue)}
   }
 
-  public var quantityValue: Salus_V1_SampleHeaderQuantity {
+  package var quantityValue: Salus_V1_SampleHeaderQuantity {
     get {
       if case .quantityValue(let v)? = kind {return v}
       return Salus_V1_SampleHeaderQuantity()
@@ -692,9 +692,9 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
     set {kind = .quantityValue(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Kind: Equatable, Sendable {
+  package nonisolated enum OneOf_Kind: Equatable, Sendable {
     case stringValue(String)
     case numberValue(Double)
     case boolValue(Bool)
@@ -703,186 +703,186 @@ public nonisolated struct Salus_V1_SampleHeaderMetadataValue: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListPluginsRequest: Sendable {
+package nonisolated struct Salus_V1_ListPluginsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_LoadedPluginInfo: Sendable {
+package nonisolated struct Salus_V1_LoadedPluginInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var path: String = String()
+  package var path: String = String()
 
-  public var id: String = String()
+  package var id: String = String()
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var version: String = String()
+  package var version: String = String()
 
-  public var abiMajor: UInt32 = 0
+  package var abiMajor: UInt32 = 0
 
-  public var abiMinor: UInt32 = 0
+  package var abiMinor: UInt32 = 0
 
-  public var bundled: Bool = false
+  package var bundled: Bool = false
 
-  public var hasValidator_p: Bool = false
+  package var hasValidator_p: Bool = false
 
-  public var typeIdentifiers: [String] = []
+  package var typeIdentifiers: [String] = []
 
-  public var workoutActivityTypeCount: UInt32 = 0
+  package var workoutActivityTypeCount: UInt32 = 0
 
-  public var metadataKeyCount: UInt32 = 0
+  package var metadataKeyCount: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RefusedPluginInfo: Sendable {
+package nonisolated struct Salus_V1_RefusedPluginInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var path: String = String()
+  package var path: String = String()
 
   /// Set when the refusal came after the manifest was decoded.
-  public var id: String = String()
+  package var id: String = String()
 
   /// The refusal's stable code ("missingEntrySymbol", "unitWrongDimension", ...).
-  public var code: String = String()
+  package var code: String = String()
 
-  public var reason: String = String()
+  package var reason: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListPluginsResponse: Sendable {
+package nonisolated struct Salus_V1_ListPluginsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var loaded: [Salus_V1_LoadedPluginInfo] = []
+  package var loaded: [Salus_V1_LoadedPluginInfo] = []
 
-  public var refused: [Salus_V1_RefusedPluginInfo] = []
+  package var refused: [Salus_V1_RefusedPluginInfo] = []
 
   /// The directories the daemon loaded plugins from, in order.
-  public var directories: [String] = []
+  package var directories: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListTypesRequest: Sendable {
+package nonisolated struct Salus_V1_ListTypesRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A registered type, as its plugin declared it (the canonical unit as the plugin spelled it,
 /// e.g. HealthKit's "ml/(kg*min)").
-public nonisolated struct Salus_V1_RegisteredTypeInfo: Sendable {
+package nonisolated struct Salus_V1_RegisteredTypeInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var pluginID: String = String()
+  package var pluginID: String = String()
 
-  public var definition: Salus_V1_TypeDefinition {
+  package var definition: Salus_V1_TypeDefinition {
     get {_definition ?? Salus_V1_TypeDefinition()}
     set {_definition = newValue}
   }
   /// Returns true if `definition` has been explicitly set.
-  public var hasDefinition: Bool {self._definition != nil}
+  package var hasDefinition: Bool {self._definition != nil}
   /// Clears the value of `definition`. Subsequent reads from it will return its default value.
-  public mutating func clearDefinition() {self._definition = nil}
+  package mutating func clearDefinition() {self._definition = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _definition: Salus_V1_TypeDefinition? = nil
 }
 
-public nonisolated struct Salus_V1_RegisteredWorkoutActivityTypeInfo: Sendable {
+package nonisolated struct Salus_V1_RegisteredWorkoutActivityTypeInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var pluginID: String = String()
+  package var pluginID: String = String()
 
-  public var definition: Salus_V1_WorkoutActivityType {
+  package var definition: Salus_V1_WorkoutActivityType {
     get {_definition ?? Salus_V1_WorkoutActivityType()}
     set {_definition = newValue}
   }
   /// Returns true if `definition` has been explicitly set.
-  public var hasDefinition: Bool {self._definition != nil}
+  package var hasDefinition: Bool {self._definition != nil}
   /// Clears the value of `definition`. Subsequent reads from it will return its default value.
-  public mutating func clearDefinition() {self._definition = nil}
+  package mutating func clearDefinition() {self._definition = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _definition: Salus_V1_WorkoutActivityType? = nil
 }
 
-public nonisolated struct Salus_V1_RegisteredMetadataKeyInfo: Sendable {
+package nonisolated struct Salus_V1_RegisteredMetadataKeyInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var pluginID: String = String()
+  package var pluginID: String = String()
 
-  public var definition: Salus_V1_MetadataKeyDefinition {
+  package var definition: Salus_V1_MetadataKeyDefinition {
     get {_definition ?? Salus_V1_MetadataKeyDefinition()}
     set {_definition = newValue}
   }
   /// Returns true if `definition` has been explicitly set.
-  public var hasDefinition: Bool {self._definition != nil}
+  package var hasDefinition: Bool {self._definition != nil}
   /// Clears the value of `definition`. Subsequent reads from it will return its default value.
-  public mutating func clearDefinition() {self._definition = nil}
+  package mutating func clearDefinition() {self._definition = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _definition: Salus_V1_MetadataKeyDefinition? = nil
 }
 
-public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
+package nonisolated struct Salus_V1_ListTypesResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Sorted by identifier; characteristics included (kind CHARACTERISTIC).
-  public var types: [Salus_V1_RegisteredTypeInfo] = []
+  package var types: [Salus_V1_RegisteredTypeInfo] = []
 
   /// Sorted by raw value.
-  public var workoutActivityTypes: [Salus_V1_RegisteredWorkoutActivityTypeInfo] = []
+  package var workoutActivityTypes: [Salus_V1_RegisteredWorkoutActivityTypeInfo] = []
 
   /// Sorted by key.
-  public var metadataKeys: [Salus_V1_RegisteredMetadataKeyInfo] = []
+  package var metadataKeys: [Salus_V1_RegisteredMetadataKeyInfo] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -890,26 +890,26 @@ public nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0\u{1}OBJECT_KIND_CLINICAL_RECORD\0\u{1}OBJECT_KIND_WORKOUT_ROUTE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0\u{1}OBJECT_KIND_CLINICAL_RECORD\0\u{1}OBJECT_KIND_WORKOUT_ROUTE\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0AGGREGATION_STYLE_UNSPECIFIED\0\u{1}AGGREGATION_STYLE_CUMULATIVE\0\u{1}AGGREGATION_STYLE_DISCRETE_ARITHMETIC\0\u{1}AGGREGATION_STYLE_DISCRETE_TEMPORALLY_WEIGHTED\0\u{1}AGGREGATION_STYLE_DISCRETE_EQUIVALENT_CONTINUOUS_LEVEL\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0AGGREGATION_STYLE_UNSPECIFIED\0\u{1}AGGREGATION_STYLE_CUMULATIVE\0\u{1}AGGREGATION_STYLE_DISCRETE_ARITHMETIC\0\u{1}AGGREGATION_STYLE_DISCRETE_TEMPORALLY_WEIGHTED\0\u{1}AGGREGATION_STYLE_DISCRETE_EQUIVALENT_CONTINUOUS_LEVEL\0")
 }
 
 nonisolated extension Salus_V1_MetadataValueType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0METADATA_VALUE_TYPE_UNSPECIFIED\0\u{1}METADATA_VALUE_TYPE_STRING\0\u{1}METADATA_VALUE_TYPE_NUMBER\0\u{1}METADATA_VALUE_TYPE_BOOL\0\u{1}METADATA_VALUE_TYPE_DATE\0\u{1}METADATA_VALUE_TYPE_QUANTITY\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0METADATA_VALUE_TYPE_UNSPECIFIED\0\u{1}METADATA_VALUE_TYPE_STRING\0\u{1}METADATA_VALUE_TYPE_NUMBER\0\u{1}METADATA_VALUE_TYPE_BOOL\0\u{1}METADATA_VALUE_TYPE_DATE\0\u{1}METADATA_VALUE_TYPE_QUANTITY\0")
 }
 
 nonisolated extension Salus_V1_CharacteristicValueType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHARACTERISTIC_VALUE_TYPE_UNSPECIFIED\0\u{1}CHARACTERISTIC_VALUE_TYPE_ENUMERATION\0\u{1}CHARACTERISTIC_VALUE_TYPE_DATE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHARACTERISTIC_VALUE_TYPE_UNSPECIFIED\0\u{1}CHARACTERISTIC_VALUE_TYPE_ENUMERATION\0\u{1}CHARACTERISTIC_VALUE_TYPE_DATE\0")
 }
 
 nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PluginManifest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}version\0\u{1}types\0\u{3}workout_activity_types\0\u{3}characteristic_types\0\u{3}metadata_keys\0\u{3}validated_types\0")
+  package static let protoMessageName: String = _protobuf_package + ".PluginManifest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}version\0\u{1}types\0\u{3}workout_activity_types\0\u{3}characteristic_types\0\u{3}metadata_keys\0\u{3}validated_types\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -928,7 +928,7 @@ nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.id.isEmpty {
       try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
     }
@@ -956,7 +956,7 @@ nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PluginManifest, rhs: Salus_V1_PluginManifest) -> Bool {
+  package static func ==(lhs: Salus_V1_PluginManifest, rhs: Salus_V1_PluginManifest) -> Bool {
     if lhs.id != rhs.id {return false}
     if lhs.name != rhs.name {return false}
     if lhs.version != rhs.version {return false}
@@ -971,10 +971,10 @@ nonisolated extension Salus_V1_PluginManifest: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_EnumerationCase: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".EnumerationCase"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}raw_value\0")
+  package static let protoMessageName: String = _protobuf_package + ".EnumerationCase"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}raw_value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -987,7 +987,7 @@ nonisolated extension Salus_V1_EnumerationCase: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -997,7 +997,7 @@ nonisolated extension Salus_V1_EnumerationCase: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_EnumerationCase, rhs: Salus_V1_EnumerationCase) -> Bool {
+  package static func ==(lhs: Salus_V1_EnumerationCase, rhs: Salus_V1_EnumerationCase) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.rawValue != rhs.rawValue {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1006,10 +1006,10 @@ nonisolated extension Salus_V1_EnumerationCase: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_ValueGroup: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ValueGroup"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}raw_values\0")
+  package static let protoMessageName: String = _protobuf_package + ".ValueGroup"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}raw_values\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1022,7 +1022,7 @@ nonisolated extension Salus_V1_ValueGroup: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -1032,7 +1032,7 @@ nonisolated extension Salus_V1_ValueGroup: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ValueGroup, rhs: Salus_V1_ValueGroup) -> Bool {
+  package static func ==(lhs: Salus_V1_ValueGroup, rhs: Salus_V1_ValueGroup) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.rawValues != rhs.rawValues {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1041,10 +1041,10 @@ nonisolated extension Salus_V1_ValueGroup: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_ValueBounds: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ValueBounds"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}min\0\u{3}min_inclusive\0\u{1}max\0\u{3}max_inclusive\0")
+  package static let protoMessageName: String = _protobuf_package + ".ValueBounds"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}min\0\u{3}min_inclusive\0\u{1}max\0\u{3}max_inclusive\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1073,7 +1073,7 @@ nonisolated extension Salus_V1_ValueBounds: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1093,7 +1093,7 @@ nonisolated extension Salus_V1_ValueBounds: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ValueBounds, rhs: Salus_V1_ValueBounds) -> Bool {
+  package static func ==(lhs: Salus_V1_ValueBounds, rhs: Salus_V1_ValueBounds) -> Bool {
     if lhs.optionalMin != rhs.optionalMin {return false}
     if lhs.minInclusive != rhs.minInclusive {return false}
     if lhs.optionalMax != rhs.optionalMax {return false}
@@ -1104,10 +1104,10 @@ nonisolated extension Salus_V1_ValueBounds: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_TypeMetadataKey: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".TypeMetadataKey"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{3}value_type\0")
+  package static let protoMessageName: String = _protobuf_package + ".TypeMetadataKey"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{3}value_type\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1120,7 +1120,7 @@ nonisolated extension Salus_V1_TypeMetadataKey: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.key.isEmpty {
       try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
     }
@@ -1130,7 +1130,7 @@ nonisolated extension Salus_V1_TypeMetadataKey: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_TypeMetadataKey, rhs: Salus_V1_TypeMetadataKey) -> Bool {
+  package static func ==(lhs: Salus_V1_TypeMetadataKey, rhs: Salus_V1_TypeMetadataKey) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.valueType != rhs.valueType {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1139,8 +1139,8 @@ nonisolated extension Salus_V1_TypeMetadataKey: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".TypeDefinition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}identifier\0\u{1}kind\0\u{3}canonical_unit\0\u{3}aggregation_style\0\u{1}cases\0\u{3}deprecated_aliases\0\u{3}value_groups\0\u{1}bounds\0\u{3}required_metadata_keys\0\u{3}optional_metadata_keys\0\u{3}read_only_for_apps\0\u{3}per_object_read_authorization\0\u{3}allowed_attachment_content_types\0\u{3}display_name\0\u{3}characteristic_value_type\0\u{1}area\0")
+  package static let protoMessageName: String = _protobuf_package + ".TypeDefinition"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}identifier\0\u{1}kind\0\u{3}canonical_unit\0\u{3}aggregation_style\0\u{1}cases\0\u{3}deprecated_aliases\0\u{3}value_groups\0\u{1}bounds\0\u{3}required_metadata_keys\0\u{3}optional_metadata_keys\0\u{3}read_only_for_apps\0\u{3}per_object_read_authorization\0\u{3}allowed_attachment_content_types\0\u{3}display_name\0\u{3}characteristic_value_type\0\u{1}area\0")
 
   fileprivate class _StorageClass {
     var _identifier: String = String()
@@ -1195,7 +1195,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1225,7 +1225,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -1283,7 +1283,7 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_TypeDefinition, rhs: Salus_V1_TypeDefinition) -> Bool {
+  package static func ==(lhs: Salus_V1_TypeDefinition, rhs: Salus_V1_TypeDefinition) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -1314,10 +1314,10 @@ nonisolated extension Salus_V1_TypeDefinition: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_WorkoutActivityType: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutActivityType"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}raw_value\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutActivityType"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}raw_value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1330,7 +1330,7 @@ nonisolated extension Salus_V1_WorkoutActivityType: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -1340,7 +1340,7 @@ nonisolated extension Salus_V1_WorkoutActivityType: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutActivityType, rhs: Salus_V1_WorkoutActivityType) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutActivityType, rhs: Salus_V1_WorkoutActivityType) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.rawValue != rhs.rawValue {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1349,10 +1349,10 @@ nonisolated extension Salus_V1_WorkoutActivityType: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_MetadataKeyDefinition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MetadataKeyDefinition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{3}value_type\0\u{3}allowed_values\0\u{1}unit\0\u{3}display_name\0\u{3}read_only_for_apps\0")
+  package static let protoMessageName: String = _protobuf_package + ".MetadataKeyDefinition"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{3}value_type\0\u{3}allowed_values\0\u{1}unit\0\u{3}display_name\0\u{3}read_only_for_apps\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1369,7 +1369,7 @@ nonisolated extension Salus_V1_MetadataKeyDefinition: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.key.isEmpty {
       try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
     }
@@ -1391,7 +1391,7 @@ nonisolated extension Salus_V1_MetadataKeyDefinition: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MetadataKeyDefinition, rhs: Salus_V1_MetadataKeyDefinition) -> Bool {
+  package static func ==(lhs: Salus_V1_MetadataKeyDefinition, rhs: Salus_V1_MetadataKeyDefinition) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.valueType != rhs.valueType {return false}
     if lhs.allowedValues != rhs.allowedValues {return false}
@@ -1404,10 +1404,10 @@ nonisolated extension Salus_V1_MetadataKeyDefinition: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_SampleHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SampleHeader"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{2}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{2}\u{6}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".SampleHeader"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{2}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{2}\u{6}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1424,7 +1424,7 @@ nonisolated extension Salus_V1_SampleHeader: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1450,7 +1450,7 @@ nonisolated extension Salus_V1_SampleHeader: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SampleHeader, rhs: Salus_V1_SampleHeader) -> Bool {
+  package static func ==(lhs: Salus_V1_SampleHeader, rhs: Salus_V1_SampleHeader) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.startDate != rhs.startDate {return false}
     if lhs.endDate != rhs.endDate {return false}
@@ -1463,10 +1463,10 @@ nonisolated extension Salus_V1_SampleHeader: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_SampleHeaderQuantity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SampleHeaderQuantity"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0\u{1}unit\0")
+  package static let protoMessageName: String = _protobuf_package + ".SampleHeaderQuantity"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0\u{1}unit\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1479,7 +1479,7 @@ nonisolated extension Salus_V1_SampleHeaderQuantity: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.value.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.value, fieldNumber: 1)
     }
@@ -1489,7 +1489,7 @@ nonisolated extension Salus_V1_SampleHeaderQuantity: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SampleHeaderQuantity, rhs: Salus_V1_SampleHeaderQuantity) -> Bool {
+  package static func ==(lhs: Salus_V1_SampleHeaderQuantity, rhs: Salus_V1_SampleHeaderQuantity) -> Bool {
     if lhs.value != rhs.value {return false}
     if lhs.unit != rhs.unit {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1498,10 +1498,10 @@ nonisolated extension Salus_V1_SampleHeaderQuantity: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_SampleHeaderCategory: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SampleHeaderCategory"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0")
+  package static let protoMessageName: String = _protobuf_package + ".SampleHeaderCategory"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1513,14 +1513,14 @@ nonisolated extension Salus_V1_SampleHeaderCategory: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.value != 0 {
       try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SampleHeaderCategory, rhs: Salus_V1_SampleHeaderCategory) -> Bool {
+  package static func ==(lhs: Salus_V1_SampleHeaderCategory, rhs: Salus_V1_SampleHeaderCategory) -> Bool {
     if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1528,10 +1528,10 @@ nonisolated extension Salus_V1_SampleHeaderCategory: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_SampleHeaderMetadataValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SampleHeaderMetadataValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}string_value\0\u{3}number_value\0\u{3}bool_value\0\u{3}date_value\0\u{3}quantity_value\0")
+  package static let protoMessageName: String = _protobuf_package + ".SampleHeaderMetadataValue"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}string_value\0\u{3}number_value\0\u{3}bool_value\0\u{3}date_value\0\u{3}quantity_value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1587,7 +1587,7 @@ nonisolated extension Salus_V1_SampleHeaderMetadataValue: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1618,7 +1618,7 @@ nonisolated extension Salus_V1_SampleHeaderMetadataValue: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SampleHeaderMetadataValue, rhs: Salus_V1_SampleHeaderMetadataValue) -> Bool {
+  package static func ==(lhs: Salus_V1_SampleHeaderMetadataValue, rhs: Salus_V1_SampleHeaderMetadataValue) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1626,29 +1626,29 @@ nonisolated extension Salus_V1_SampleHeaderMetadataValue: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_ListPluginsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListPluginsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".ListPluginsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListPluginsRequest, rhs: Salus_V1_ListPluginsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ListPluginsRequest, rhs: Salus_V1_ListPluginsRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_LoadedPluginInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".LoadedPluginInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}id\0\u{1}name\0\u{1}version\0\u{3}abi_major\0\u{3}abi_minor\0\u{1}bundled\0\u{3}has_validator\0\u{3}type_identifiers\0\u{3}workout_activity_type_count\0\u{3}metadata_key_count\0")
+  package static let protoMessageName: String = _protobuf_package + ".LoadedPluginInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}id\0\u{1}name\0\u{1}version\0\u{3}abi_major\0\u{3}abi_minor\0\u{1}bundled\0\u{3}has_validator\0\u{3}type_identifiers\0\u{3}workout_activity_type_count\0\u{3}metadata_key_count\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1670,7 +1670,7 @@ nonisolated extension Salus_V1_LoadedPluginInfo: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.path.isEmpty {
       try visitor.visitSingularStringField(value: self.path, fieldNumber: 1)
     }
@@ -1707,7 +1707,7 @@ nonisolated extension Salus_V1_LoadedPluginInfo: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_LoadedPluginInfo, rhs: Salus_V1_LoadedPluginInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_LoadedPluginInfo, rhs: Salus_V1_LoadedPluginInfo) -> Bool {
     if lhs.path != rhs.path {return false}
     if lhs.id != rhs.id {return false}
     if lhs.name != rhs.name {return false}
@@ -1725,10 +1725,10 @@ nonisolated extension Salus_V1_LoadedPluginInfo: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_RefusedPluginInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RefusedPluginInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}id\0\u{1}code\0\u{1}reason\0")
+  package static let protoMessageName: String = _protobuf_package + ".RefusedPluginInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}id\0\u{1}code\0\u{1}reason\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1743,7 +1743,7 @@ nonisolated extension Salus_V1_RefusedPluginInfo: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.path.isEmpty {
       try visitor.visitSingularStringField(value: self.path, fieldNumber: 1)
     }
@@ -1759,7 +1759,7 @@ nonisolated extension Salus_V1_RefusedPluginInfo: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RefusedPluginInfo, rhs: Salus_V1_RefusedPluginInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_RefusedPluginInfo, rhs: Salus_V1_RefusedPluginInfo) -> Bool {
     if lhs.path != rhs.path {return false}
     if lhs.id != rhs.id {return false}
     if lhs.code != rhs.code {return false}
@@ -1770,10 +1770,10 @@ nonisolated extension Salus_V1_RefusedPluginInfo: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_ListPluginsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListPluginsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}loaded\0\u{1}refused\0\u{1}directories\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListPluginsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}loaded\0\u{1}refused\0\u{1}directories\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1787,7 +1787,7 @@ nonisolated extension Salus_V1_ListPluginsResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.loaded.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.loaded, fieldNumber: 1)
     }
@@ -1800,7 +1800,7 @@ nonisolated extension Salus_V1_ListPluginsResponse: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListPluginsResponse, rhs: Salus_V1_ListPluginsResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ListPluginsResponse, rhs: Salus_V1_ListPluginsResponse) -> Bool {
     if lhs.loaded != rhs.loaded {return false}
     if lhs.refused != rhs.refused {return false}
     if lhs.directories != rhs.directories {return false}
@@ -1810,29 +1810,29 @@ nonisolated extension Salus_V1_ListPluginsResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_ListTypesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListTypesRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".ListTypesRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListTypesRequest, rhs: Salus_V1_ListTypesRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ListTypesRequest, rhs: Salus_V1_ListTypesRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_RegisteredTypeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RegisteredTypeInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
+  package static let protoMessageName: String = _protobuf_package + ".RegisteredTypeInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1845,7 +1845,7 @@ nonisolated extension Salus_V1_RegisteredTypeInfo: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1859,7 +1859,7 @@ nonisolated extension Salus_V1_RegisteredTypeInfo: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RegisteredTypeInfo, rhs: Salus_V1_RegisteredTypeInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_RegisteredTypeInfo, rhs: Salus_V1_RegisteredTypeInfo) -> Bool {
     if lhs.pluginID != rhs.pluginID {return false}
     if lhs._definition != rhs._definition {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1868,10 +1868,10 @@ nonisolated extension Salus_V1_RegisteredTypeInfo: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_RegisteredWorkoutActivityTypeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RegisteredWorkoutActivityTypeInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
+  package static let protoMessageName: String = _protobuf_package + ".RegisteredWorkoutActivityTypeInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1884,7 +1884,7 @@ nonisolated extension Salus_V1_RegisteredWorkoutActivityTypeInfo: SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1898,7 +1898,7 @@ nonisolated extension Salus_V1_RegisteredWorkoutActivityTypeInfo: SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RegisteredWorkoutActivityTypeInfo, rhs: Salus_V1_RegisteredWorkoutActivityTypeInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_RegisteredWorkoutActivityTypeInfo, rhs: Salus_V1_RegisteredWorkoutActivityTypeInfo) -> Bool {
     if lhs.pluginID != rhs.pluginID {return false}
     if lhs._definition != rhs._definition {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1907,10 +1907,10 @@ nonisolated extension Salus_V1_RegisteredWorkoutActivityTypeInfo: SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_RegisteredMetadataKeyInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RegisteredMetadataKeyInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
+  package static let protoMessageName: String = _protobuf_package + ".RegisteredMetadataKeyInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}plugin_id\0\u{1}definition\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1923,7 +1923,7 @@ nonisolated extension Salus_V1_RegisteredMetadataKeyInfo: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1937,7 +1937,7 @@ nonisolated extension Salus_V1_RegisteredMetadataKeyInfo: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RegisteredMetadataKeyInfo, rhs: Salus_V1_RegisteredMetadataKeyInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_RegisteredMetadataKeyInfo, rhs: Salus_V1_RegisteredMetadataKeyInfo) -> Bool {
     if lhs.pluginID != rhs.pluginID {return false}
     if lhs._definition != rhs._definition {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1946,10 +1946,10 @@ nonisolated extension Salus_V1_RegisteredMetadataKeyInfo: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_ListTypesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListTypesResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0\u{3}workout_activity_types\0\u{3}metadata_keys\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListTypesResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0\u{3}workout_activity_types\0\u{3}metadata_keys\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1963,7 +1963,7 @@ nonisolated extension Salus_V1_ListTypesResponse: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.types.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.types, fieldNumber: 1)
     }
@@ -1976,7 +1976,7 @@ nonisolated extension Salus_V1_ListTypesResponse: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListTypesResponse, rhs: Salus_V1_ListTypesResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ListTypesResponse, rhs: Salus_V1_ListTypesResponse) -> Bool {
     if lhs.types != rhs.types {return false}
     if lhs.workoutActivityTypes != rhs.workoutActivityTypes {return false}
     if lhs.metadataKeys != rhs.metadataKeys {return false}

@@ -27,8 +27,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated enum Salus_V1_ComparisonOperator: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_ComparisonOperator: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case lessThan // = 1
   case lessThanOrEqual // = 2
@@ -38,11 +38,11 @@ public nonisolated enum Salus_V1_ComparisonOperator: SwiftProtobuf.Enum, Swift.C
   case notEqual // = 6
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .lessThan
@@ -55,7 +55,7 @@ public nonisolated enum Salus_V1_ComparisonOperator: SwiftProtobuf.Enum, Swift.C
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .lessThan: return 1
@@ -69,7 +69,7 @@ public nonisolated enum Salus_V1_ComparisonOperator: SwiftProtobuf.Enum, Swift.C
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_ComparisonOperator] = [
+  package static let allCases: [Salus_V1_ComparisonOperator] = [
     .unspecified,
     .lessThan,
     .lessThanOrEqual,
@@ -81,8 +81,8 @@ public nonisolated enum Salus_V1_ComparisonOperator: SwiftProtobuf.Enum, Swift.C
 
 }
 
-public nonisolated enum Salus_V1_DeviceProperty: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_DeviceProperty: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case name // = 1
   case manufacturer // = 2
@@ -94,11 +94,11 @@ public nonisolated enum Salus_V1_DeviceProperty: SwiftProtobuf.Enum, Swift.CaseI
   case udiDeviceIdentifier // = 8
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .name
@@ -113,7 +113,7 @@ public nonisolated enum Salus_V1_DeviceProperty: SwiftProtobuf.Enum, Swift.CaseI
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .name: return 1
@@ -129,7 +129,7 @@ public nonisolated enum Salus_V1_DeviceProperty: SwiftProtobuf.Enum, Swift.CaseI
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_DeviceProperty] = [
+  package static let allCases: [Salus_V1_DeviceProperty] = [
     .unspecified,
     .name,
     .manufacturer,
@@ -143,8 +143,8 @@ public nonisolated enum Salus_V1_DeviceProperty: SwiftProtobuf.Enum, Swift.CaseI
 
 }
 
-public nonisolated enum Salus_V1_WorkoutStatistic: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_WorkoutStatistic: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case sum // = 1
   case average // = 2
@@ -152,11 +152,11 @@ public nonisolated enum Salus_V1_WorkoutStatistic: SwiftProtobuf.Enum, Swift.Cas
   case maximum // = 4
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .sum
@@ -167,7 +167,7 @@ public nonisolated enum Salus_V1_WorkoutStatistic: SwiftProtobuf.Enum, Swift.Cas
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .sum: return 1
@@ -179,7 +179,7 @@ public nonisolated enum Salus_V1_WorkoutStatistic: SwiftProtobuf.Enum, Swift.Cas
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_WorkoutStatistic] = [
+  package static let allCases: [Salus_V1_WorkoutStatistic] = [
     .unspecified,
     .sum,
     .average,
@@ -189,17 +189,17 @@ public nonisolated enum Salus_V1_WorkoutStatistic: SwiftProtobuf.Enum, Swift.Cas
 
 }
 
-public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
+package nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var node: OneOf_Node? {
+  package var node: OneOf_Node? {
     get {return _storage._node}
     set {_uniqueStorage()._node = newValue}
   }
 
-  public var and: Salus_V1_PredicateList {
+  package var and: Salus_V1_PredicateList {
     get {
       if case .and(let v)? = _storage._node {return v}
       return Salus_V1_PredicateList()
@@ -207,7 +207,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .and(newValue)}
   }
 
-  public var or: Salus_V1_PredicateList {
+  package var or: Salus_V1_PredicateList {
     get {
       if case .or(let v)? = _storage._node {return v}
       return Salus_V1_PredicateList()
@@ -215,7 +215,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .or(newValue)}
   }
 
-  public var not: Salus_V1_Predicate {
+  package var not: Salus_V1_Predicate {
     get {
       if case .not(let v)? = _storage._node {return v}
       return Salus_V1_Predicate()
@@ -223,7 +223,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .not(newValue)}
   }
 
-  public var dateWindow: Salus_V1_DateWindow {
+  package var dateWindow: Salus_V1_DateWindow {
     get {
       if case .dateWindow(let v)? = _storage._node {return v}
       return Salus_V1_DateWindow()
@@ -231,7 +231,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .dateWindow(newValue)}
   }
 
-  public var sources: Salus_V1_SourcesPredicate {
+  package var sources: Salus_V1_SourcesPredicate {
     get {
       if case .sources(let v)? = _storage._node {return v}
       return Salus_V1_SourcesPredicate()
@@ -239,7 +239,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .sources(newValue)}
   }
 
-  public var sourceRevisions: Salus_V1_SourceRevisionsPredicate {
+  package var sourceRevisions: Salus_V1_SourceRevisionsPredicate {
     get {
       if case .sourceRevisions(let v)? = _storage._node {return v}
       return Salus_V1_SourceRevisionsPredicate()
@@ -247,7 +247,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .sourceRevisions(newValue)}
   }
 
-  public var devices: Salus_V1_DevicesPredicate {
+  package var devices: Salus_V1_DevicesPredicate {
     get {
       if case .devices(let v)? = _storage._node {return v}
       return Salus_V1_DevicesPredicate()
@@ -255,7 +255,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .devices(newValue)}
   }
 
-  public var deviceProperty: Salus_V1_DevicePropertyPredicate {
+  package var deviceProperty: Salus_V1_DevicePropertyPredicate {
     get {
       if case .deviceProperty(let v)? = _storage._node {return v}
       return Salus_V1_DevicePropertyPredicate()
@@ -263,7 +263,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .deviceProperty(newValue)}
   }
 
-  public var uuids: Salus_V1_UUIDsPredicate {
+  package var uuids: Salus_V1_UUIDsPredicate {
     get {
       if case .uuids(let v)? = _storage._node {return v}
       return Salus_V1_UUIDsPredicate()
@@ -271,7 +271,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .uuids(newValue)}
   }
 
-  public var metadata: Salus_V1_MetadataPredicate {
+  package var metadata: Salus_V1_MetadataPredicate {
     get {
       if case .metadata(let v)? = _storage._node {return v}
       return Salus_V1_MetadataPredicate()
@@ -279,7 +279,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .metadata(newValue)}
   }
 
-  public var quantity: Salus_V1_QuantityPredicate {
+  package var quantity: Salus_V1_QuantityPredicate {
     get {
       if case .quantity(let v)? = _storage._node {return v}
       return Salus_V1_QuantityPredicate()
@@ -287,7 +287,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .quantity(newValue)}
   }
 
-  public var categoryValues: Salus_V1_CategoryValuesPredicate {
+  package var categoryValues: Salus_V1_CategoryValuesPredicate {
     get {
       if case .categoryValues(let v)? = _storage._node {return v}
       return Salus_V1_CategoryValuesPredicate()
@@ -295,7 +295,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .categoryValues(newValue)}
   }
 
-  public var workout: Salus_V1_WorkoutPredicate {
+  package var workout: Salus_V1_WorkoutPredicate {
     get {
       if case .workout(let v)? = _storage._node {return v}
       return Salus_V1_WorkoutPredicate()
@@ -303,7 +303,7 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .workout(newValue)}
   }
 
-  public var prescription: Salus_V1_PrescriptionPredicate {
+  package var prescription: Salus_V1_PrescriptionPredicate {
     get {
       if case .prescription(let v)? = _storage._node {return v}
       return Salus_V1_PrescriptionPredicate()
@@ -311,9 +311,9 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .prescription(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Node: Equatable, Sendable {
+  package nonisolated enum OneOf_Node: Equatable, Sendable {
     case and(Salus_V1_PredicateList)
     case or(Salus_V1_PredicateList)
     case not(Salus_V1_Predicate)
@@ -331,34 +331,34 @@ public nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Salus_V1_PredicateList: Sendable {
+package nonisolated struct Salus_V1_PredicateList: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var predicates: [Salus_V1_Predicate] = []
+  package var predicates: [Salus_V1_Predicate] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// HealthKit's predicateForSamples(withStart:end:options:). Without strict options the
 /// sample's period must overlap the window; strict_start: start in [start, end);
 /// strict_end: end in [start, end). An unset bound is open.
-public nonisolated struct Salus_V1_DateWindow: Sendable {
+package nonisolated struct Salus_V1_DateWindow: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalStartDate: Salus_V1_DateWindow.OneOf_OptionalStartDate? = nil
+  package var optionalStartDate: Salus_V1_DateWindow.OneOf_OptionalStartDate? = nil
 
-  public var startDate: Int64 {
+  package var startDate: Int64 {
     get {
       if case .startDate(let v)? = optionalStartDate {return v}
       return 0
@@ -366,9 +366,9 @@ public nonisolated struct Salus_V1_DateWindow: Sendable {
     set {optionalStartDate = .startDate(newValue)}
   }
 
-  public var optionalEndDate: Salus_V1_DateWindow.OneOf_OptionalEndDate? = nil
+  package var optionalEndDate: Salus_V1_DateWindow.OneOf_OptionalEndDate? = nil
 
-  public var endDate: Int64 {
+  package var endDate: Int64 {
     get {
       if case .endDate(let v)? = optionalEndDate {return v}
       return 0
@@ -376,49 +376,49 @@ public nonisolated struct Salus_V1_DateWindow: Sendable {
     set {optionalEndDate = .endDate(newValue)}
   }
 
-  public var strictStartDate: Bool = false
+  package var strictStartDate: Bool = false
 
-  public var strictEndDate: Bool = false
+  package var strictEndDate: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalStartDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalStartDate: Equatable, Sendable {
     case startDate(Int64)
 
   }
 
-  public nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
     case endDate(Int64)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// Samples saved by any of these app ids.
-public nonisolated struct Salus_V1_SourcesPredicate: Sendable {
+package nonisolated struct Salus_V1_SourcesPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appIds: [String] = []
+  package var appIds: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SourceRevisionMatch: Sendable {
+package nonisolated struct Salus_V1_SourceRevisionMatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
   /// Unset: any version.
-  public var optionalVersion: Salus_V1_SourceRevisionMatch.OneOf_OptionalVersion? = nil
+  package var optionalVersion: Salus_V1_SourceRevisionMatch.OneOf_OptionalVersion? = nil
 
-  public var version: String {
+  package var version: String {
     get {
       if case .version(let v)? = optionalVersion {return v}
       return String()
@@ -426,80 +426,80 @@ public nonisolated struct Salus_V1_SourceRevisionMatch: Sendable {
     set {optionalVersion = .version(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset: any version.
-  public nonisolated enum OneOf_OptionalVersion: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalVersion: Equatable, Sendable {
     case version(String)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SourceRevisionsPredicate: Sendable {
+package nonisolated struct Salus_V1_SourceRevisionsPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var revisions: [Salus_V1_SourceRevisionMatch] = []
+  package var revisions: [Salus_V1_SourceRevisionMatch] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// Samples from any of these devices; every property must match exactly, unset ones as nil.
-public nonisolated struct Salus_V1_DevicesPredicate: Sendable {
+package nonisolated struct Salus_V1_DevicesPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var devices: [Salus_V1_Device] = []
+  package var devices: [Salus_V1_Device] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One device property among allowed values; an empty list matches a nil property.
-public nonisolated struct Salus_V1_DevicePropertyPredicate: Sendable {
+package nonisolated struct Salus_V1_DevicePropertyPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var property: Salus_V1_DeviceProperty = .unspecified
+  package var property: Salus_V1_DeviceProperty = .unspecified
 
-  public var allowedValues: [String] = []
+  package var allowedValues: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_UUIDsPredicate: Sendable {
+package nonisolated struct Salus_V1_UUIDsPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var uuids: [Data] = []
+  package var uuids: [Data] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_MetadataPredicate: Sendable {
+package nonisolated struct Salus_V1_MetadataPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var key: String = String()
+  package var key: String = String()
 
-  public var test: Salus_V1_MetadataPredicate.OneOf_Test? = nil
+  package var test: Salus_V1_MetadataPredicate.OneOf_Test? = nil
 
   /// The key is present.
-  public var exists: Bool {
+  package var exists: Bool {
     get {
       if case .exists(let v)? = test {return v}
       return false
@@ -508,7 +508,7 @@ public nonisolated struct Salus_V1_MetadataPredicate: Sendable {
   }
 
   /// The value is one of these.
-  public var allowedValues: Salus_V1_MetadataValues {
+  package var allowedValues: Salus_V1_MetadataValues {
     get {
       if case .allowedValues(let v)? = test {return v}
       return Salus_V1_MetadataValues()
@@ -517,7 +517,7 @@ public nonisolated struct Salus_V1_MetadataPredicate: Sendable {
   }
 
   /// The value compares to this one.
-  public var comparison: Salus_V1_MetadataComparison {
+  package var comparison: Salus_V1_MetadataComparison {
     get {
       if case .comparison(let v)? = test {return v}
       return Salus_V1_MetadataComparison()
@@ -525,9 +525,9 @@ public nonisolated struct Salus_V1_MetadataPredicate: Sendable {
     set {test = .comparison(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Test: Equatable, Sendable {
+  package nonisolated enum OneOf_Test: Equatable, Sendable {
     /// The key is present.
     case exists(Bool)
     /// The value is one of these.
@@ -537,92 +537,92 @@ public nonisolated struct Salus_V1_MetadataPredicate: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_MetadataValues: Sendable {
+package nonisolated struct Salus_V1_MetadataValues: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var values: [Salus_V1_MetadataValue] = []
+  package var values: [Salus_V1_MetadataValue] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_MetadataComparison: Sendable {
+package nonisolated struct Salus_V1_MetadataComparison: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var `operator`: Salus_V1_ComparisonOperator = .unspecified
+  package var `operator`: Salus_V1_ComparisonOperator = .unspecified
 
-  public var value: Salus_V1_MetadataValue {
+  package var value: Salus_V1_MetadataValue {
     get {_value ?? Salus_V1_MetadataValue()}
     set {_value = newValue}
   }
   /// Returns true if `value` has been explicitly set.
-  public var hasValue: Bool {self._value != nil}
+  package var hasValue: Bool {self._value != nil}
   /// Clears the value of `value`. Subsequent reads from it will return its default value.
-  public mutating func clearValue() {self._value = nil}
+  package mutating func clearValue() {self._value = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _value: Salus_V1_MetadataValue? = nil
 }
 
 /// Quantity comparison; the quantity is converted to the type's canonical unit.
-public nonisolated struct Salus_V1_QuantityPredicate: Sendable {
+package nonisolated struct Salus_V1_QuantityPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var `operator`: Salus_V1_ComparisonOperator = .unspecified
+  package var `operator`: Salus_V1_ComparisonOperator = .unspecified
 
-  public var quantity: Salus_V1_Quantity {
+  package var quantity: Salus_V1_Quantity {
     get {_quantity ?? Salus_V1_Quantity()}
     set {_quantity = newValue}
   }
   /// Returns true if `quantity` has been explicitly set.
-  public var hasQuantity: Bool {self._quantity != nil}
+  package var hasQuantity: Bool {self._quantity != nil}
   /// Clears the value of `quantity`. Subsequent reads from it will return its default value.
-  public mutating func clearQuantity() {self._quantity = nil}
+  package mutating func clearQuantity() {self._quantity = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _quantity: Salus_V1_Quantity? = nil
 }
 
 /// Category value in a set of raw values and/or in a value group a plugin declares
 /// ("allAsleep" of sleep analysis).
-public nonisolated struct Salus_V1_CategoryValuesPredicate: Sendable {
+package nonisolated struct Salus_V1_CategoryValuesPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var values: [Int64] = []
+  package var values: [Int64] = []
 
-  public var valueGroups: [String] = []
+  package var valueGroups: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
+package nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var test: Salus_V1_WorkoutPredicate.OneOf_Test? = nil
+  package var test: Salus_V1_WorkoutPredicate.OneOf_Test? = nil
 
-  public var activityType: UInt32 {
+  package var activityType: UInt32 {
     get {
       if case .activityType(let v)? = test {return v}
       return 0
@@ -630,7 +630,7 @@ public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
     set {test = .activityType(newValue)}
   }
 
-  public var duration: Salus_V1_DurationComparison {
+  package var duration: Salus_V1_DurationComparison {
     get {
       if case .duration(let v)? = test {return v}
       return Salus_V1_DurationComparison()
@@ -638,7 +638,7 @@ public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
     set {test = .duration(newValue)}
   }
 
-  public var statistic: Salus_V1_WorkoutStatisticComparison {
+  package var statistic: Salus_V1_WorkoutStatisticComparison {
     get {
       if case .statistic(let v)? = test {return v}
       return Salus_V1_WorkoutStatisticComparison()
@@ -646,7 +646,7 @@ public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
     set {test = .statistic(newValue)}
   }
 
-  public var activity: Salus_V1_WorkoutActivityPredicate {
+  package var activity: Salus_V1_WorkoutActivityPredicate {
     get {
       if case .activity(let v)? = test {return v}
       return Salus_V1_WorkoutActivityPredicate()
@@ -654,9 +654,9 @@ public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
     set {test = .activity(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Test: Equatable, Sendable {
+  package nonisolated enum OneOf_Test: Equatable, Sendable {
     case activityType(UInt32)
     case duration(Salus_V1_DurationComparison)
     case statistic(Salus_V1_WorkoutStatisticComparison)
@@ -664,18 +664,18 @@ public nonisolated struct Salus_V1_WorkoutPredicate: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// The workout has an activity for which every part given holds.
-public nonisolated struct Salus_V1_WorkoutActivityPredicate: Sendable {
+package nonisolated struct Salus_V1_WorkoutActivityPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalActivityType: Salus_V1_WorkoutActivityPredicate.OneOf_OptionalActivityType? = nil
+  package var optionalActivityType: Salus_V1_WorkoutActivityPredicate.OneOf_OptionalActivityType? = nil
 
-  public var activityType: UInt32 {
+  package var activityType: UInt32 {
     get {
       if case .activityType(let v)? = optionalActivityType {return v}
       return 0
@@ -683,90 +683,90 @@ public nonisolated struct Salus_V1_WorkoutActivityPredicate: Sendable {
     set {optionalActivityType = .activityType(newValue)}
   }
 
-  public var duration: Salus_V1_DurationComparison {
+  package var duration: Salus_V1_DurationComparison {
     get {_duration ?? Salus_V1_DurationComparison()}
     set {_duration = newValue}
   }
   /// Returns true if `duration` has been explicitly set.
-  public var hasDuration: Bool {self._duration != nil}
+  package var hasDuration: Bool {self._duration != nil}
   /// Clears the value of `duration`. Subsequent reads from it will return its default value.
-  public mutating func clearDuration() {self._duration = nil}
+  package mutating func clearDuration() {self._duration = nil}
 
   /// Over the activity's interval, from the workout's associated samples pro-rated at its
   /// boundaries.
-  public var statistic: Salus_V1_WorkoutStatisticComparison {
+  package var statistic: Salus_V1_WorkoutStatisticComparison {
     get {_statistic ?? Salus_V1_WorkoutStatisticComparison()}
     set {_statistic = newValue}
   }
   /// Returns true if `statistic` has been explicitly set.
-  public var hasStatistic: Bool {self._statistic != nil}
+  package var hasStatistic: Bool {self._statistic != nil}
   /// Clears the value of `statistic`. Subsequent reads from it will return its default value.
-  public mutating func clearStatistic() {self._statistic = nil}
+  package mutating func clearStatistic() {self._statistic = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalActivityType: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalActivityType: Equatable, Sendable {
     case activityType(UInt32)
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _duration: Salus_V1_DurationComparison? = nil
   fileprivate var _statistic: Salus_V1_WorkoutStatisticComparison? = nil
 }
 
-public nonisolated struct Salus_V1_DurationComparison: Sendable {
+package nonisolated struct Salus_V1_DurationComparison: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var `operator`: Salus_V1_ComparisonOperator = .unspecified
+  package var `operator`: Salus_V1_ComparisonOperator = .unspecified
 
-  public var seconds: Double = 0
+  package var seconds: Double = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_WorkoutStatisticComparison: Sendable {
+package nonisolated struct Salus_V1_WorkoutStatisticComparison: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var quantityType: String = String()
+  package var quantityType: String = String()
 
-  public var statistic: Salus_V1_WorkoutStatistic = .unspecified
+  package var statistic: Salus_V1_WorkoutStatistic = .unspecified
 
-  public var `operator`: Salus_V1_ComparisonOperator = .unspecified
+  package var `operator`: Salus_V1_ComparisonOperator = .unspecified
 
-  public var quantity: Salus_V1_Quantity {
+  package var quantity: Salus_V1_Quantity {
     get {_quantity ?? Salus_V1_Quantity()}
     set {_quantity = newValue}
   }
   /// Returns true if `quantity` has been explicitly set.
-  public var hasQuantity: Bool {self._quantity != nil}
+  package var hasQuantity: Bool {self._quantity != nil}
   /// Clears the value of `quantity`. Subsequent reads from it will return its default value.
-  public mutating func clearQuantity() {self._quantity = nil}
+  package mutating func clearQuantity() {self._quantity = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _quantity: Salus_V1_Quantity? = nil
 }
 
 /// A test on a vision prescription (HKVisionPrescriptionTypeIdentifier samples only).
-public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
+package nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var test: Salus_V1_PrescriptionPredicate.OneOf_Test? = nil
+  package var test: Salus_V1_PrescriptionPredicate.OneOf_Test? = nil
 
   /// HKVisionPrescriptionType raw value (glasses 1, contacts 2).
-  public var prescriptionType: Int32 {
+  package var prescriptionType: Int32 {
     get {
       if case .prescriptionType(let v)? = test {return v}
       return 0
@@ -775,7 +775,7 @@ public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
   }
 
   /// Issued in [start, end); an unset bound is open.
-  public var dateIssued: Salus_V1_PrescriptionDateRange {
+  package var dateIssued: Salus_V1_PrescriptionDateRange {
     get {
       if case .dateIssued(let v)? = test {return v}
       return Salus_V1_PrescriptionDateRange()
@@ -784,7 +784,7 @@ public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
   }
 
   /// Expires in [start, end); a prescription without an expiration date never matches.
-  public var expirationDate: Salus_V1_PrescriptionDateRange {
+  package var expirationDate: Salus_V1_PrescriptionDateRange {
     get {
       if case .expirationDate(let v)? = test {return v}
       return Salus_V1_PrescriptionDateRange()
@@ -794,7 +794,7 @@ public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
 
   /// In force at this instant (microseconds since 1970): issued at or before it and not yet
   /// expired (expiration date after it, or none). "Valid today" is valid_at = now.
-  public var validAt: Int64 {
+  package var validAt: Int64 {
     get {
       if case .validAt(let v)? = test {return v}
       return 0
@@ -802,9 +802,9 @@ public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
     set {test = .validAt(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Test: Equatable, Sendable {
+  package nonisolated enum OneOf_Test: Equatable, Sendable {
     /// HKVisionPrescriptionType raw value (glasses 1, contacts 2).
     case prescriptionType(Int32)
     /// Issued in [start, end); an unset bound is open.
@@ -817,18 +817,18 @@ public nonisolated struct Salus_V1_PrescriptionPredicate: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// A half-open range of dates, microseconds since 1970; an unset bound is open.
-public nonisolated struct Salus_V1_PrescriptionDateRange: Sendable {
+package nonisolated struct Salus_V1_PrescriptionDateRange: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalStartDate: Salus_V1_PrescriptionDateRange.OneOf_OptionalStartDate? = nil
+  package var optionalStartDate: Salus_V1_PrescriptionDateRange.OneOf_OptionalStartDate? = nil
 
-  public var startDate: Int64 {
+  package var startDate: Int64 {
     get {
       if case .startDate(let v)? = optionalStartDate {return v}
       return 0
@@ -836,9 +836,9 @@ public nonisolated struct Salus_V1_PrescriptionDateRange: Sendable {
     set {optionalStartDate = .startDate(newValue)}
   }
 
-  public var optionalEndDate: Salus_V1_PrescriptionDateRange.OneOf_OptionalEndDate? = nil
+  package var optionalEndDate: Salus_V1_PrescriptionDateRange.OneOf_OptionalEndDate? = nil
 
-  public var endDate: Int64 {
+  package var endDate: Int64 {
     get {
       if case .endDate(let v)? = optionalEndDate {return v}
       return 0
@@ -846,19 +846,19 @@ public nonisolated struct Salus_V1_PrescriptionDateRange: Sendable {
     set {optionalEndDate = .endDate(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalStartDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalStartDate: Equatable, Sendable {
     case startDate(Int64)
 
   }
 
-  public nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
     case endDate(Int64)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -866,20 +866,20 @@ public nonisolated struct Salus_V1_PrescriptionDateRange: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ComparisonOperator: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMPARISON_OPERATOR_UNSPECIFIED\0\u{1}COMPARISON_OPERATOR_LESS_THAN\0\u{1}COMPARISON_OPERATOR_LESS_THAN_OR_EQUAL\0\u{1}COMPARISON_OPERATOR_EQUAL\0\u{1}COMPARISON_OPERATOR_GREATER_THAN_OR_EQUAL\0\u{1}COMPARISON_OPERATOR_GREATER_THAN\0\u{1}COMPARISON_OPERATOR_NOT_EQUAL\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMPARISON_OPERATOR_UNSPECIFIED\0\u{1}COMPARISON_OPERATOR_LESS_THAN\0\u{1}COMPARISON_OPERATOR_LESS_THAN_OR_EQUAL\0\u{1}COMPARISON_OPERATOR_EQUAL\0\u{1}COMPARISON_OPERATOR_GREATER_THAN_OR_EQUAL\0\u{1}COMPARISON_OPERATOR_GREATER_THAN\0\u{1}COMPARISON_OPERATOR_NOT_EQUAL\0")
 }
 
 nonisolated extension Salus_V1_DeviceProperty: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEVICE_PROPERTY_UNSPECIFIED\0\u{1}DEVICE_PROPERTY_NAME\0\u{1}DEVICE_PROPERTY_MANUFACTURER\0\u{1}DEVICE_PROPERTY_MODEL\0\u{1}DEVICE_PROPERTY_HARDWARE_VERSION\0\u{1}DEVICE_PROPERTY_FIRMWARE_VERSION\0\u{1}DEVICE_PROPERTY_SOFTWARE_VERSION\0\u{1}DEVICE_PROPERTY_LOCAL_IDENTIFIER\0\u{1}DEVICE_PROPERTY_UDI_DEVICE_IDENTIFIER\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEVICE_PROPERTY_UNSPECIFIED\0\u{1}DEVICE_PROPERTY_NAME\0\u{1}DEVICE_PROPERTY_MANUFACTURER\0\u{1}DEVICE_PROPERTY_MODEL\0\u{1}DEVICE_PROPERTY_HARDWARE_VERSION\0\u{1}DEVICE_PROPERTY_FIRMWARE_VERSION\0\u{1}DEVICE_PROPERTY_SOFTWARE_VERSION\0\u{1}DEVICE_PROPERTY_LOCAL_IDENTIFIER\0\u{1}DEVICE_PROPERTY_UDI_DEVICE_IDENTIFIER\0")
 }
 
 nonisolated extension Salus_V1_WorkoutStatistic: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_STATISTIC_UNSPECIFIED\0\u{1}WORKOUT_STATISTIC_SUM\0\u{1}WORKOUT_STATISTIC_AVERAGE\0\u{1}WORKOUT_STATISTIC_MINIMUM\0\u{1}WORKOUT_STATISTIC_MAXIMUM\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_STATISTIC_UNSPECIFIED\0\u{1}WORKOUT_STATISTIC_SUM\0\u{1}WORKOUT_STATISTIC_AVERAGE\0\u{1}WORKOUT_STATISTIC_MINIMUM\0\u{1}WORKOUT_STATISTIC_MAXIMUM\0")
 }
 
 nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Predicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}and\0\u{1}or\0\u{1}not\0\u{3}date_window\0\u{1}sources\0\u{3}source_revisions\0\u{1}devices\0\u{3}device_property\0\u{1}uuids\0\u{1}metadata\0\u{1}quantity\0\u{3}category_values\0\u{1}workout\0\u{1}prescription\0")
+  package static let protoMessageName: String = _protobuf_package + ".Predicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}and\0\u{1}or\0\u{1}not\0\u{3}date_window\0\u{1}sources\0\u{3}source_revisions\0\u{1}devices\0\u{3}device_property\0\u{1}uuids\0\u{1}metadata\0\u{1}quantity\0\u{3}category_values\0\u{1}workout\0\u{1}prescription\0")
 
   fileprivate class _StorageClass {
     var _node: Salus_V1_Predicate.OneOf_Node?
@@ -904,7 +904,7 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1100,7 +1100,7 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -1169,7 +1169,7 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Predicate, rhs: Salus_V1_Predicate) -> Bool {
+  package static func ==(lhs: Salus_V1_Predicate, rhs: Salus_V1_Predicate) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -1185,10 +1185,10 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
 }
 
 nonisolated extension Salus_V1_PredicateList: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PredicateList"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}predicates\0")
+  package static let protoMessageName: String = _protobuf_package + ".PredicateList"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}predicates\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1200,14 +1200,14 @@ nonisolated extension Salus_V1_PredicateList: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.predicates.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.predicates, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PredicateList, rhs: Salus_V1_PredicateList) -> Bool {
+  package static func ==(lhs: Salus_V1_PredicateList, rhs: Salus_V1_PredicateList) -> Bool {
     if lhs.predicates != rhs.predicates {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1215,10 +1215,10 @@ nonisolated extension Salus_V1_PredicateList: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_DateWindow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DateWindow"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0\u{3}strict_start_date\0\u{3}strict_end_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".DateWindow"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0\u{3}strict_start_date\0\u{3}strict_end_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1247,7 +1247,7 @@ nonisolated extension Salus_V1_DateWindow: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1267,7 +1267,7 @@ nonisolated extension Salus_V1_DateWindow: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DateWindow, rhs: Salus_V1_DateWindow) -> Bool {
+  package static func ==(lhs: Salus_V1_DateWindow, rhs: Salus_V1_DateWindow) -> Bool {
     if lhs.optionalStartDate != rhs.optionalStartDate {return false}
     if lhs.optionalEndDate != rhs.optionalEndDate {return false}
     if lhs.strictStartDate != rhs.strictStartDate {return false}
@@ -1278,10 +1278,10 @@ nonisolated extension Salus_V1_DateWindow: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_SourcesPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourcesPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_ids\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourcesPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_ids\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1293,14 +1293,14 @@ nonisolated extension Salus_V1_SourcesPredicate: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appIds.isEmpty {
       try visitor.visitRepeatedStringField(value: self.appIds, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourcesPredicate, rhs: Salus_V1_SourcesPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_SourcesPredicate, rhs: Salus_V1_SourcesPredicate) -> Bool {
     if lhs.appIds != rhs.appIds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1308,10 +1308,10 @@ nonisolated extension Salus_V1_SourcesPredicate: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_SourceRevisionMatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourceRevisionMatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}version\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourceRevisionMatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}version\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1331,7 +1331,7 @@ nonisolated extension Salus_V1_SourceRevisionMatch: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1345,7 +1345,7 @@ nonisolated extension Salus_V1_SourceRevisionMatch: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourceRevisionMatch, rhs: Salus_V1_SourceRevisionMatch) -> Bool {
+  package static func ==(lhs: Salus_V1_SourceRevisionMatch, rhs: Salus_V1_SourceRevisionMatch) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.optionalVersion != rhs.optionalVersion {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1354,10 +1354,10 @@ nonisolated extension Salus_V1_SourceRevisionMatch: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_SourceRevisionsPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourceRevisionsPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revisions\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourceRevisionsPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revisions\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1369,14 +1369,14 @@ nonisolated extension Salus_V1_SourceRevisionsPredicate: SwiftProtobuf.Message, 
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.revisions.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.revisions, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourceRevisionsPredicate, rhs: Salus_V1_SourceRevisionsPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_SourceRevisionsPredicate, rhs: Salus_V1_SourceRevisionsPredicate) -> Bool {
     if lhs.revisions != rhs.revisions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1384,10 +1384,10 @@ nonisolated extension Salus_V1_SourceRevisionsPredicate: SwiftProtobuf.Message, 
 }
 
 nonisolated extension Salus_V1_DevicesPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DevicesPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}devices\0")
+  package static let protoMessageName: String = _protobuf_package + ".DevicesPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}devices\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1399,14 +1399,14 @@ nonisolated extension Salus_V1_DevicesPredicate: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.devices.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.devices, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DevicesPredicate, rhs: Salus_V1_DevicesPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_DevicesPredicate, rhs: Salus_V1_DevicesPredicate) -> Bool {
     if lhs.devices != rhs.devices {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1414,10 +1414,10 @@ nonisolated extension Salus_V1_DevicesPredicate: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_DevicePropertyPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DevicePropertyPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}property\0\u{3}allowed_values\0")
+  package static let protoMessageName: String = _protobuf_package + ".DevicePropertyPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}property\0\u{3}allowed_values\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1430,7 +1430,7 @@ nonisolated extension Salus_V1_DevicePropertyPredicate: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.property != .unspecified {
       try visitor.visitSingularEnumField(value: self.property, fieldNumber: 1)
     }
@@ -1440,7 +1440,7 @@ nonisolated extension Salus_V1_DevicePropertyPredicate: SwiftProtobuf.Message, S
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DevicePropertyPredicate, rhs: Salus_V1_DevicePropertyPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_DevicePropertyPredicate, rhs: Salus_V1_DevicePropertyPredicate) -> Bool {
     if lhs.property != rhs.property {return false}
     if lhs.allowedValues != rhs.allowedValues {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1449,10 +1449,10 @@ nonisolated extension Salus_V1_DevicePropertyPredicate: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Salus_V1_UUIDsPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UUIDsPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuids\0")
+  package static let protoMessageName: String = _protobuf_package + ".UUIDsPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuids\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1464,14 +1464,14 @@ nonisolated extension Salus_V1_UUIDsPredicate: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuids.isEmpty {
       try visitor.visitRepeatedBytesField(value: self.uuids, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_UUIDsPredicate, rhs: Salus_V1_UUIDsPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_UUIDsPredicate, rhs: Salus_V1_UUIDsPredicate) -> Bool {
     if lhs.uuids != rhs.uuids {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1479,10 +1479,10 @@ nonisolated extension Salus_V1_UUIDsPredicate: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_MetadataPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MetadataPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}exists\0\u{3}allowed_values\0\u{1}comparison\0")
+  package static let protoMessageName: String = _protobuf_package + ".MetadataPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}exists\0\u{3}allowed_values\0\u{1}comparison\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1528,7 +1528,7 @@ nonisolated extension Salus_V1_MetadataPredicate: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1554,7 +1554,7 @@ nonisolated extension Salus_V1_MetadataPredicate: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MetadataPredicate, rhs: Salus_V1_MetadataPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_MetadataPredicate, rhs: Salus_V1_MetadataPredicate) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.test != rhs.test {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1563,10 +1563,10 @@ nonisolated extension Salus_V1_MetadataPredicate: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_MetadataValues: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MetadataValues"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}values\0")
+  package static let protoMessageName: String = _protobuf_package + ".MetadataValues"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}values\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1578,14 +1578,14 @@ nonisolated extension Salus_V1_MetadataValues: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.values.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.values, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MetadataValues, rhs: Salus_V1_MetadataValues) -> Bool {
+  package static func ==(lhs: Salus_V1_MetadataValues, rhs: Salus_V1_MetadataValues) -> Bool {
     if lhs.values != rhs.values {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1593,10 +1593,10 @@ nonisolated extension Salus_V1_MetadataValues: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_MetadataComparison: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MetadataComparison"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}operator\0\u{1}value\0")
+  package static let protoMessageName: String = _protobuf_package + ".MetadataComparison"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}operator\0\u{1}value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1609,7 +1609,7 @@ nonisolated extension Salus_V1_MetadataComparison: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1623,7 +1623,7 @@ nonisolated extension Salus_V1_MetadataComparison: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MetadataComparison, rhs: Salus_V1_MetadataComparison) -> Bool {
+  package static func ==(lhs: Salus_V1_MetadataComparison, rhs: Salus_V1_MetadataComparison) -> Bool {
     if lhs.`operator` != rhs.`operator` {return false}
     if lhs._value != rhs._value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1632,10 +1632,10 @@ nonisolated extension Salus_V1_MetadataComparison: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_QuantityPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".QuantityPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}operator\0\u{1}quantity\0")
+  package static let protoMessageName: String = _protobuf_package + ".QuantityPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}operator\0\u{1}quantity\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1648,7 +1648,7 @@ nonisolated extension Salus_V1_QuantityPredicate: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1662,7 +1662,7 @@ nonisolated extension Salus_V1_QuantityPredicate: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_QuantityPredicate, rhs: Salus_V1_QuantityPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_QuantityPredicate, rhs: Salus_V1_QuantityPredicate) -> Bool {
     if lhs.`operator` != rhs.`operator` {return false}
     if lhs._quantity != rhs._quantity {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1671,10 +1671,10 @@ nonisolated extension Salus_V1_QuantityPredicate: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_CategoryValuesPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CategoryValuesPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}values\0\u{3}value_groups\0")
+  package static let protoMessageName: String = _protobuf_package + ".CategoryValuesPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}values\0\u{3}value_groups\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1687,7 +1687,7 @@ nonisolated extension Salus_V1_CategoryValuesPredicate: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.values.isEmpty {
       try visitor.visitPackedInt64Field(value: self.values, fieldNumber: 1)
     }
@@ -1697,7 +1697,7 @@ nonisolated extension Salus_V1_CategoryValuesPredicate: SwiftProtobuf.Message, S
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CategoryValuesPredicate, rhs: Salus_V1_CategoryValuesPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_CategoryValuesPredicate, rhs: Salus_V1_CategoryValuesPredicate) -> Bool {
     if lhs.values != rhs.values {return false}
     if lhs.valueGroups != rhs.valueGroups {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1706,10 +1706,10 @@ nonisolated extension Salus_V1_CategoryValuesPredicate: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0\u{1}activity\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0\u{1}activity\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1767,7 +1767,7 @@ nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1794,7 +1794,7 @@ nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutPredicate, rhs: Salus_V1_WorkoutPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutPredicate, rhs: Salus_V1_WorkoutPredicate) -> Bool {
     if lhs.test != rhs.test {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1802,10 +1802,10 @@ nonisolated extension Salus_V1_WorkoutPredicate: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_WorkoutActivityPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutActivityPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutActivityPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}duration\0\u{1}statistic\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1826,7 +1826,7 @@ nonisolated extension Salus_V1_WorkoutActivityPredicate: SwiftProtobuf.Message, 
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1843,7 +1843,7 @@ nonisolated extension Salus_V1_WorkoutActivityPredicate: SwiftProtobuf.Message, 
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutActivityPredicate, rhs: Salus_V1_WorkoutActivityPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutActivityPredicate, rhs: Salus_V1_WorkoutActivityPredicate) -> Bool {
     if lhs.optionalActivityType != rhs.optionalActivityType {return false}
     if lhs._duration != rhs._duration {return false}
     if lhs._statistic != rhs._statistic {return false}
@@ -1853,10 +1853,10 @@ nonisolated extension Salus_V1_WorkoutActivityPredicate: SwiftProtobuf.Message, 
 }
 
 nonisolated extension Salus_V1_DurationComparison: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DurationComparison"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}operator\0\u{1}seconds\0")
+  package static let protoMessageName: String = _protobuf_package + ".DurationComparison"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}operator\0\u{1}seconds\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1869,7 +1869,7 @@ nonisolated extension Salus_V1_DurationComparison: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.`operator` != .unspecified {
       try visitor.visitSingularEnumField(value: self.`operator`, fieldNumber: 1)
     }
@@ -1879,7 +1879,7 @@ nonisolated extension Salus_V1_DurationComparison: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DurationComparison, rhs: Salus_V1_DurationComparison) -> Bool {
+  package static func ==(lhs: Salus_V1_DurationComparison, rhs: Salus_V1_DurationComparison) -> Bool {
     if lhs.`operator` != rhs.`operator` {return false}
     if lhs.seconds != rhs.seconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1888,10 +1888,10 @@ nonisolated extension Salus_V1_DurationComparison: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_WorkoutStatisticComparison: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutStatisticComparison"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}quantity_type\0\u{1}statistic\0\u{1}operator\0\u{1}quantity\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutStatisticComparison"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}quantity_type\0\u{1}statistic\0\u{1}operator\0\u{1}quantity\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1906,7 +1906,7 @@ nonisolated extension Salus_V1_WorkoutStatisticComparison: SwiftProtobuf.Message
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1926,7 +1926,7 @@ nonisolated extension Salus_V1_WorkoutStatisticComparison: SwiftProtobuf.Message
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutStatisticComparison, rhs: Salus_V1_WorkoutStatisticComparison) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutStatisticComparison, rhs: Salus_V1_WorkoutStatisticComparison) -> Bool {
     if lhs.quantityType != rhs.quantityType {return false}
     if lhs.statistic != rhs.statistic {return false}
     if lhs.`operator` != rhs.`operator` {return false}
@@ -1937,10 +1937,10 @@ nonisolated extension Salus_V1_WorkoutStatisticComparison: SwiftProtobuf.Message
 }
 
 nonisolated extension Salus_V1_PrescriptionPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PrescriptionPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}valid_at\0")
+  package static let protoMessageName: String = _protobuf_package + ".PrescriptionPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}valid_at\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1993,7 +1993,7 @@ nonisolated extension Salus_V1_PrescriptionPredicate: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2020,7 +2020,7 @@ nonisolated extension Salus_V1_PrescriptionPredicate: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PrescriptionPredicate, rhs: Salus_V1_PrescriptionPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_PrescriptionPredicate, rhs: Salus_V1_PrescriptionPredicate) -> Bool {
     if lhs.test != rhs.test {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -2028,10 +2028,10 @@ nonisolated extension Salus_V1_PrescriptionPredicate: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_PrescriptionDateRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PrescriptionDateRange"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".PrescriptionDateRange"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2058,7 +2058,7 @@ nonisolated extension Salus_V1_PrescriptionDateRange: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2072,7 +2072,7 @@ nonisolated extension Salus_V1_PrescriptionDateRange: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PrescriptionDateRange, rhs: Salus_V1_PrescriptionDateRange) -> Bool {
+  package static func ==(lhs: Salus_V1_PrescriptionDateRange, rhs: Salus_V1_PrescriptionDateRange) -> Bool {
     if lhs.optionalStartDate != rhs.optionalStartDate {return false}
     if lhs.optionalEndDate != rhs.optionalEndDate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

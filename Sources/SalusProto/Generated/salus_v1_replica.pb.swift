@@ -31,8 +31,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated enum Salus_V1_ReplicaOutcome: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_ReplicaOutcome: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// Saved with its UUID.
@@ -53,11 +53,11 @@ public nonisolated enum Salus_V1_ReplicaOutcome: SwiftProtobuf.Enum, Swift.CaseI
   case replaced // = 5
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .saved
@@ -69,7 +69,7 @@ public nonisolated enum Salus_V1_ReplicaOutcome: SwiftProtobuf.Enum, Swift.CaseI
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .saved: return 1
@@ -82,7 +82,7 @@ public nonisolated enum Salus_V1_ReplicaOutcome: SwiftProtobuf.Enum, Swift.CaseI
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_ReplicaOutcome] = [
+  package static let allCases: [Salus_V1_ReplicaOutcome] = [
     .unspecified,
     .saved,
     .present,
@@ -93,63 +93,63 @@ public nonisolated enum Salus_V1_ReplicaOutcome: SwiftProtobuf.Enum, Swift.CaseI
 
 }
 
-public nonisolated struct Salus_V1_ReplicaSaveRequest: Sendable {
+package nonisolated struct Salus_V1_ReplicaSaveRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Complete samples: uuid, source_revision and creation_date are kept as given.
-  public var samples: [Salus_V1_Sample] = []
+  package var samples: [Salus_V1_Sample] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ReplicaSaveResult: Sendable {
+package nonisolated struct Salus_V1_ReplicaSaveResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var outcome: Salus_V1_ReplicaOutcome = .unspecified
+  package var outcome: Salus_V1_ReplicaOutcome = .unspecified
 
   /// With KEPT_LOCAL and REPLACED: the UUID of this store's sample.
-  public var localUuid: Data = Data()
+  package var localUuid: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ReplicaSaveResponse: Sendable {
+package nonisolated struct Salus_V1_ReplicaSaveResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// One result per request sample, in order.
-  public var results: [Salus_V1_ReplicaSaveResult] = []
+  package var results: [Salus_V1_ReplicaSaveResult] = []
 
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ReplicaDeleteResponse: Sendable {
+package nonisolated struct Salus_V1_ReplicaDeleteResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var deleted: UInt64 = 0
+  package var deleted: UInt64 = 0
 
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -157,14 +157,14 @@ public nonisolated struct Salus_V1_ReplicaDeleteResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ReplicaOutcome: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REPLICA_OUTCOME_UNSPECIFIED\0\u{1}REPLICA_OUTCOME_SAVED\0\u{1}REPLICA_OUTCOME_PRESENT\0\u{1}REPLICA_OUTCOME_DELETED_HERE\0\u{1}REPLICA_OUTCOME_KEPT_LOCAL\0\u{1}REPLICA_OUTCOME_REPLACED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REPLICA_OUTCOME_UNSPECIFIED\0\u{1}REPLICA_OUTCOME_SAVED\0\u{1}REPLICA_OUTCOME_PRESENT\0\u{1}REPLICA_OUTCOME_DELETED_HERE\0\u{1}REPLICA_OUTCOME_KEPT_LOCAL\0\u{1}REPLICA_OUTCOME_REPLACED\0")
 }
 
 nonisolated extension Salus_V1_ReplicaSaveRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReplicaSaveRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}samples\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReplicaSaveRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}samples\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -176,14 +176,14 @@ nonisolated extension Salus_V1_ReplicaSaveRequest: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.samples.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.samples, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ReplicaSaveRequest, rhs: Salus_V1_ReplicaSaveRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ReplicaSaveRequest, rhs: Salus_V1_ReplicaSaveRequest) -> Bool {
     if lhs.samples != rhs.samples {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -191,10 +191,10 @@ nonisolated extension Salus_V1_ReplicaSaveRequest: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_ReplicaSaveResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReplicaSaveResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}outcome\0\u{3}local_uuid\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReplicaSaveResult"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}outcome\0\u{3}local_uuid\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -208,7 +208,7 @@ nonisolated extension Salus_V1_ReplicaSaveResult: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
@@ -221,7 +221,7 @@ nonisolated extension Salus_V1_ReplicaSaveResult: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ReplicaSaveResult, rhs: Salus_V1_ReplicaSaveResult) -> Bool {
+  package static func ==(lhs: Salus_V1_ReplicaSaveResult, rhs: Salus_V1_ReplicaSaveResult) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.outcome != rhs.outcome {return false}
     if lhs.localUuid != rhs.localUuid {return false}
@@ -231,10 +231,10 @@ nonisolated extension Salus_V1_ReplicaSaveResult: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_ReplicaSaveResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReplicaSaveResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}results\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReplicaSaveResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}results\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -247,7 +247,7 @@ nonisolated extension Salus_V1_ReplicaSaveResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.results.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.results, fieldNumber: 1)
     }
@@ -257,7 +257,7 @@ nonisolated extension Salus_V1_ReplicaSaveResponse: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ReplicaSaveResponse, rhs: Salus_V1_ReplicaSaveResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ReplicaSaveResponse, rhs: Salus_V1_ReplicaSaveResponse) -> Bool {
     if lhs.results != rhs.results {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -266,10 +266,10 @@ nonisolated extension Salus_V1_ReplicaSaveResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_ReplicaDeleteResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReplicaDeleteResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deleted\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReplicaDeleteResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deleted\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -282,7 +282,7 @@ nonisolated extension Salus_V1_ReplicaDeleteResponse: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.deleted != 0 {
       try visitor.visitSingularUInt64Field(value: self.deleted, fieldNumber: 1)
     }
@@ -292,7 +292,7 @@ nonisolated extension Salus_V1_ReplicaDeleteResponse: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ReplicaDeleteResponse, rhs: Salus_V1_ReplicaDeleteResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ReplicaDeleteResponse, rhs: Salus_V1_ReplicaDeleteResponse) -> Bool {
     if lhs.deleted != rhs.deleted {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

@@ -29,7 +29,7 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Salus_V1_SaveRouteHeader: Sendable {
+package nonisolated struct Salus_V1_SaveRouteHeader: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -37,31 +37,31 @@ public nonisolated struct Salus_V1_SaveRouteHeader: Sendable {
   /// The route sample: type HKWorkoutRouteTypeIdentifier, value `workout_route` with the
   /// workout's UUID and no locations; its start and end dates are replaced by the first and
   /// last location's timestamps. Metadata, device and sync identifier as any sample's.
-  public var sample: Salus_V1_Sample {
+  package var sample: Salus_V1_Sample {
     get {_sample ?? Salus_V1_Sample()}
     set {_sample = newValue}
   }
   /// Returns true if `sample` has been explicitly set.
-  public var hasSample: Bool {self._sample != nil}
+  package var hasSample: Bool {self._sample != nil}
   /// Clears the value of `sample`. Subsequent reads from it will return its default value.
-  public mutating func clearSample() {self._sample = nil}
+  package mutating func clearSample() {self._sample = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _sample: Salus_V1_Sample? = nil
 }
 
-public nonisolated struct Salus_V1_SaveRouteMessage: Sendable {
+package nonisolated struct Salus_V1_SaveRouteMessage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var part: Salus_V1_SaveRouteMessage.OneOf_Part? = nil
+  package var part: Salus_V1_SaveRouteMessage.OneOf_Part? = nil
 
   /// First message only.
-  public var header: Salus_V1_SaveRouteHeader {
+  package var header: Salus_V1_SaveRouteHeader {
     get {
       if case .header(let v)? = part {return v}
       return Salus_V1_SaveRouteHeader()
@@ -70,7 +70,7 @@ public nonisolated struct Salus_V1_SaveRouteMessage: Sendable {
   }
 
   /// Every later message.
-  public var locations: Salus_V1_RouteLocationBatch {
+  package var locations: Salus_V1_RouteLocationBatch {
     get {
       if case .locations(let v)? = part {return v}
       return Salus_V1_RouteLocationBatch()
@@ -78,9 +78,9 @@ public nonisolated struct Salus_V1_SaveRouteMessage: Sendable {
     set {part = .locations(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Part: Equatable, Sendable {
+  package nonisolated enum OneOf_Part: Equatable, Sendable {
     /// First message only.
     case header(Salus_V1_SaveRouteHeader)
     /// Every later message.
@@ -88,62 +88,62 @@ public nonisolated struct Salus_V1_SaveRouteMessage: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_RouteLocationBatch: Sendable {
+package nonisolated struct Salus_V1_RouteLocationBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Locations in time order.
-  public var locations: [Salus_V1_RouteLocation] = []
+  package var locations: [Salus_V1_RouteLocation] = []
 
   /// Reading: the position of the chunk's first location in the whole route. Ignored when saving.
-  public var firstIndex: UInt64 = 0
+  package var firstIndex: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SaveRouteResponse: Sendable {
+package nonisolated struct Salus_V1_SaveRouteResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var result: Salus_V1_SaveResult {
+  package var result: Salus_V1_SaveResult {
     get {_result ?? Salus_V1_SaveResult()}
     set {_result = newValue}
   }
   /// Returns true if `result` has been explicitly set.
-  public var hasResult: Bool {self._result != nil}
+  package var hasResult: Bool {self._result != nil}
   /// Clears the value of `result`. Subsequent reads from it will return its default value.
-  public mutating func clearResult() {self._result = nil}
+  package mutating func clearResult() {self._result = nil}
 
   /// The change-sequence position of the commit.
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _result: Salus_V1_SaveResult? = nil
 }
 
-public nonisolated struct Salus_V1_ReadRouteRequest: Sendable {
+package nonisolated struct Salus_V1_ReadRouteRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The route sample, 16 bytes.
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
   /// Optional time range, microseconds since 1970, both ends included; unset: from the first
   /// location, to the last.
-  public var optionalStart: Salus_V1_ReadRouteRequest.OneOf_OptionalStart? = nil
+  package var optionalStart: Salus_V1_ReadRouteRequest.OneOf_OptionalStart? = nil
 
-  public var start: Int64 {
+  package var start: Int64 {
     get {
       if case .start(let v)? = optionalStart {return v}
       return 0
@@ -151,9 +151,9 @@ public nonisolated struct Salus_V1_ReadRouteRequest: Sendable {
     set {optionalStart = .start(newValue)}
   }
 
-  public var optionalEnd: Salus_V1_ReadRouteRequest.OneOf_OptionalEnd? = nil
+  package var optionalEnd: Salus_V1_ReadRouteRequest.OneOf_OptionalEnd? = nil
 
-  public var end: Int64 {
+  package var end: Int64 {
     get {
       if case .end(let v)? = optionalEnd {return v}
       return 0
@@ -161,21 +161,21 @@ public nonisolated struct Salus_V1_ReadRouteRequest: Sendable {
     set {optionalEnd = .end(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Optional time range, microseconds since 1970, both ends included; unset: from the first
   /// location, to the last.
-  public nonisolated enum OneOf_OptionalStart: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalStart: Equatable, Sendable {
     case start(Int64)
 
   }
 
-  public nonisolated enum OneOf_OptionalEnd: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalEnd: Equatable, Sendable {
     case end(Int64)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -183,10 +183,10 @@ public nonisolated struct Salus_V1_ReadRouteRequest: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_SaveRouteHeader: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SaveRouteHeader"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sample\0")
+  package static let protoMessageName: String = _protobuf_package + ".SaveRouteHeader"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sample\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -198,7 +198,7 @@ nonisolated extension Salus_V1_SaveRouteHeader: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -209,7 +209,7 @@ nonisolated extension Salus_V1_SaveRouteHeader: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SaveRouteHeader, rhs: Salus_V1_SaveRouteHeader) -> Bool {
+  package static func ==(lhs: Salus_V1_SaveRouteHeader, rhs: Salus_V1_SaveRouteHeader) -> Bool {
     if lhs._sample != rhs._sample {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -217,10 +217,10 @@ nonisolated extension Salus_V1_SaveRouteHeader: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_SaveRouteMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SaveRouteMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}locations\0")
+  package static let protoMessageName: String = _protobuf_package + ".SaveRouteMessage"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}header\0\u{1}locations\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -257,7 +257,7 @@ nonisolated extension Salus_V1_SaveRouteMessage: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -276,7 +276,7 @@ nonisolated extension Salus_V1_SaveRouteMessage: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SaveRouteMessage, rhs: Salus_V1_SaveRouteMessage) -> Bool {
+  package static func ==(lhs: Salus_V1_SaveRouteMessage, rhs: Salus_V1_SaveRouteMessage) -> Bool {
     if lhs.part != rhs.part {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -284,10 +284,10 @@ nonisolated extension Salus_V1_SaveRouteMessage: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_RouteLocationBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RouteLocationBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}locations\0\u{3}first_index\0")
+  package static let protoMessageName: String = _protobuf_package + ".RouteLocationBatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}locations\0\u{3}first_index\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -300,7 +300,7 @@ nonisolated extension Salus_V1_RouteLocationBatch: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.locations.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.locations, fieldNumber: 1)
     }
@@ -310,7 +310,7 @@ nonisolated extension Salus_V1_RouteLocationBatch: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RouteLocationBatch, rhs: Salus_V1_RouteLocationBatch) -> Bool {
+  package static func ==(lhs: Salus_V1_RouteLocationBatch, rhs: Salus_V1_RouteLocationBatch) -> Bool {
     if lhs.locations != rhs.locations {return false}
     if lhs.firstIndex != rhs.firstIndex {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -319,10 +319,10 @@ nonisolated extension Salus_V1_RouteLocationBatch: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_SaveRouteResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SaveRouteResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}result\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".SaveRouteResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}result\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -335,7 +335,7 @@ nonisolated extension Salus_V1_SaveRouteResponse: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -349,7 +349,7 @@ nonisolated extension Salus_V1_SaveRouteResponse: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SaveRouteResponse, rhs: Salus_V1_SaveRouteResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_SaveRouteResponse, rhs: Salus_V1_SaveRouteResponse) -> Bool {
     if lhs._result != rhs._result {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -358,10 +358,10 @@ nonisolated extension Salus_V1_SaveRouteResponse: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_ReadRouteRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReadRouteRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}start\0\u{1}end\0")
+  package static let protoMessageName: String = _protobuf_package + ".ReadRouteRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}start\0\u{1}end\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -389,7 +389,7 @@ nonisolated extension Salus_V1_ReadRouteRequest: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -406,7 +406,7 @@ nonisolated extension Salus_V1_ReadRouteRequest: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ReadRouteRequest, rhs: Salus_V1_ReadRouteRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ReadRouteRequest, rhs: Salus_V1_ReadRouteRequest) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.optionalStart != rhs.optionalStart {return false}
     if lhs.optionalEnd != rhs.optionalEnd {return false}

@@ -31,8 +31,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Why a call failed, beside the gRPC code: sent packed in google.rpc.Status.details.
-public nonisolated enum Salus_V1_ErrorReason: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_ErrorReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case invalidArgument // = 1
   case authorizationDenied // = 2
@@ -54,11 +54,11 @@ public nonisolated enum Salus_V1_ErrorReason: SwiftProtobuf.Enum, Swift.CaseIter
   case `internal` // = 18
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .invalidArgument
@@ -83,7 +83,7 @@ public nonisolated enum Salus_V1_ErrorReason: SwiftProtobuf.Enum, Swift.CaseIter
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .invalidArgument: return 1
@@ -109,7 +109,7 @@ public nonisolated enum Salus_V1_ErrorReason: SwiftProtobuf.Enum, Swift.CaseIter
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_ErrorReason] = [
+  package static let allCases: [Salus_V1_ErrorReason] = [
     .unspecified,
     .invalidArgument,
     .authorizationDenied,
@@ -134,121 +134,121 @@ public nonisolated enum Salus_V1_ErrorReason: SwiftProtobuf.Enum, Swift.CaseIter
 }
 
 /// Payload of a Request frame (type 0x01): starts a call on a new, odd stream id.
-public nonisolated struct Salus_V1_Request: Sendable {
+package nonisolated struct Salus_V1_Request: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var service: String = String()
+  package var service: String = String()
 
-  public var method: String = String()
+  package var method: String = String()
 
   /// The encoded request message; empty when the client streams its messages in Data frames.
-  public var payload: Data = Data()
+  package var payload: Data = Data()
 
   /// Relative deadline in nanoseconds; 0 means none.
-  public var timeoutNano: Int64 = 0
+  package var timeoutNano: Int64 = 0
 
   /// Call metadata; at most 8 KiB of keys and values together.
-  public var metadata: [Salus_V1_KeyValue] = []
+  package var metadata: [Salus_V1_KeyValue] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// Payload of a Response frame (type 0x02): ends the call.
-public nonisolated struct Salus_V1_Response: Sendable {
+package nonisolated struct Salus_V1_Response: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var status: Google_Rpc_Status {
+  package var status: Google_Rpc_Status {
     get {_status ?? Google_Rpc_Status()}
     set {_status = newValue}
   }
   /// Returns true if `status` has been explicitly set.
-  public var hasStatus: Bool {self._status != nil}
+  package var hasStatus: Bool {self._status != nil}
   /// Clears the value of `status`. Subsequent reads from it will return its default value.
-  public mutating func clearStatus() {self._status = nil}
+  package mutating func clearStatus() {self._status = nil}
 
   /// The encoded response message of a unary or client-streaming call.
-  public var payload: Data = Data()
+  package var payload: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _status: Google_Rpc_Status? = nil
 }
 
-public nonisolated struct Salus_V1_KeyValue: Sendable {
+package nonisolated struct Salus_V1_KeyValue: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var key: String = String()
+  package var key: String = String()
 
-  public var value: String = String()
+  package var value: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// Payload of a WindowUpdate frame (type 0x05): the receiver of Data frames on a stream grants
 /// the sender this many more Data frames on it.
-public nonisolated struct Salus_V1_WindowUpdate: Sendable {
+package nonisolated struct Salus_V1_WindowUpdate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var credits: UInt32 = 0
+  package var credits: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// Payload of a GoAway frame (type 0x06, stream id 0): the server is shutting down. Calls on
 /// streams up to last_stream_id finish normally; later ones fail with UNAVAILABLE.
-public nonisolated struct Salus_V1_GoAway: Sendable {
+package nonisolated struct Salus_V1_GoAway: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var lastStreamID: UInt32 = 0
+  package var lastStreamID: UInt32 = 0
 
-  public var reason: String = String()
+  package var reason: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// The structured detail of an error: what went wrong, in which field, with which value.
-public nonisolated struct Salus_V1_ErrorDetail: Sendable {
+package nonisolated struct Salus_V1_ErrorDetail: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var reason: Salus_V1_ErrorReason = .unspecified
+  package var reason: Salus_V1_ErrorReason = .unspecified
 
   /// The field that was wrong, as a path: "samples[3].metadata.HKMetadataKeySyncVersion".
-  public var field: String = String()
+  package var field: String = String()
 
   /// The offending value, rendered as text.
-  public var value: String = String()
+  package var value: String = String()
 
   /// What was expected instead.
-  public var expected: String = String()
+  package var expected: String = String()
 
   /// Always "salus".
-  public var domain: String = String()
+  package var domain: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -256,14 +256,14 @@ public nonisolated struct Salus_V1_ErrorDetail: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ErrorReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_REASON_UNSPECIFIED\0\u{1}ERROR_REASON_INVALID_ARGUMENT\0\u{1}ERROR_REASON_AUTHORIZATION_DENIED\0\u{1}ERROR_REASON_AUTHORIZATION_NOT_DETERMINED\0\u{1}ERROR_REASON_ANCHOR_EXPIRED\0\u{1}ERROR_REASON_NOT_FOUND\0\u{1}ERROR_REASON_ALREADY_EXISTS\0\u{1}ERROR_REASON_RESOURCE_EXHAUSTED\0\u{1}ERROR_REASON_UNAUTHENTICATED\0\u{1}ERROR_REASON_PERMISSION_DENIED\0\u{1}ERROR_REASON_UNIMPLEMENTED\0\u{1}ERROR_REASON_MALFORMED_MESSAGE\0\u{1}ERROR_REASON_DEADLINE_EXCEEDED\0\u{1}ERROR_REASON_CANCELLED\0\u{1}ERROR_REASON_UNAVAILABLE\0\u{1}ERROR_REASON_PROTOCOL_VIOLATION\0\u{1}ERROR_REASON_DATABASE_INACCESSIBLE\0\u{1}ERROR_REASON_NO_DATA\0\u{1}ERROR_REASON_INTERNAL\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_REASON_UNSPECIFIED\0\u{1}ERROR_REASON_INVALID_ARGUMENT\0\u{1}ERROR_REASON_AUTHORIZATION_DENIED\0\u{1}ERROR_REASON_AUTHORIZATION_NOT_DETERMINED\0\u{1}ERROR_REASON_ANCHOR_EXPIRED\0\u{1}ERROR_REASON_NOT_FOUND\0\u{1}ERROR_REASON_ALREADY_EXISTS\0\u{1}ERROR_REASON_RESOURCE_EXHAUSTED\0\u{1}ERROR_REASON_UNAUTHENTICATED\0\u{1}ERROR_REASON_PERMISSION_DENIED\0\u{1}ERROR_REASON_UNIMPLEMENTED\0\u{1}ERROR_REASON_MALFORMED_MESSAGE\0\u{1}ERROR_REASON_DEADLINE_EXCEEDED\0\u{1}ERROR_REASON_CANCELLED\0\u{1}ERROR_REASON_UNAVAILABLE\0\u{1}ERROR_REASON_PROTOCOL_VIOLATION\0\u{1}ERROR_REASON_DATABASE_INACCESSIBLE\0\u{1}ERROR_REASON_NO_DATA\0\u{1}ERROR_REASON_INTERNAL\0")
 }
 
 nonisolated extension Salus_V1_Request: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Request"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}service\0\u{1}method\0\u{1}payload\0\u{3}timeout_nano\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".Request"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}service\0\u{1}method\0\u{1}payload\0\u{3}timeout_nano\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -279,7 +279,7 @@ nonisolated extension Salus_V1_Request: SwiftProtobuf.Message, SwiftProtobuf._Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.service.isEmpty {
       try visitor.visitSingularStringField(value: self.service, fieldNumber: 1)
     }
@@ -298,7 +298,7 @@ nonisolated extension Salus_V1_Request: SwiftProtobuf.Message, SwiftProtobuf._Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Request, rhs: Salus_V1_Request) -> Bool {
+  package static func ==(lhs: Salus_V1_Request, rhs: Salus_V1_Request) -> Bool {
     if lhs.service != rhs.service {return false}
     if lhs.method != rhs.method {return false}
     if lhs.payload != rhs.payload {return false}
@@ -310,10 +310,10 @@ nonisolated extension Salus_V1_Request: SwiftProtobuf.Message, SwiftProtobuf._Me
 }
 
 nonisolated extension Salus_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Response"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}status\0\u{1}payload\0")
+  package static let protoMessageName: String = _protobuf_package + ".Response"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}status\0\u{1}payload\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -326,7 +326,7 @@ nonisolated extension Salus_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -340,7 +340,7 @@ nonisolated extension Salus_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Response, rhs: Salus_V1_Response) -> Bool {
+  package static func ==(lhs: Salus_V1_Response, rhs: Salus_V1_Response) -> Bool {
     if lhs._status != rhs._status {return false}
     if lhs.payload != rhs.payload {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -349,10 +349,10 @@ nonisolated extension Salus_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._M
 }
 
 nonisolated extension Salus_V1_KeyValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".KeyValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+  package static let protoMessageName: String = _protobuf_package + ".KeyValue"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -365,7 +365,7 @@ nonisolated extension Salus_V1_KeyValue: SwiftProtobuf.Message, SwiftProtobuf._M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.key.isEmpty {
       try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
     }
@@ -375,7 +375,7 @@ nonisolated extension Salus_V1_KeyValue: SwiftProtobuf.Message, SwiftProtobuf._M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_KeyValue, rhs: Salus_V1_KeyValue) -> Bool {
+  package static func ==(lhs: Salus_V1_KeyValue, rhs: Salus_V1_KeyValue) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -384,10 +384,10 @@ nonisolated extension Salus_V1_KeyValue: SwiftProtobuf.Message, SwiftProtobuf._M
 }
 
 nonisolated extension Salus_V1_WindowUpdate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WindowUpdate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}credits\0")
+  package static let protoMessageName: String = _protobuf_package + ".WindowUpdate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}credits\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -399,14 +399,14 @@ nonisolated extension Salus_V1_WindowUpdate: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.credits != 0 {
       try visitor.visitSingularUInt32Field(value: self.credits, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WindowUpdate, rhs: Salus_V1_WindowUpdate) -> Bool {
+  package static func ==(lhs: Salus_V1_WindowUpdate, rhs: Salus_V1_WindowUpdate) -> Bool {
     if lhs.credits != rhs.credits {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -414,10 +414,10 @@ nonisolated extension Salus_V1_WindowUpdate: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_GoAway: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".GoAway"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}last_stream_id\0\u{1}reason\0")
+  package static let protoMessageName: String = _protobuf_package + ".GoAway"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}last_stream_id\0\u{1}reason\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -430,7 +430,7 @@ nonisolated extension Salus_V1_GoAway: SwiftProtobuf.Message, SwiftProtobuf._Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.lastStreamID != 0 {
       try visitor.visitSingularUInt32Field(value: self.lastStreamID, fieldNumber: 1)
     }
@@ -440,7 +440,7 @@ nonisolated extension Salus_V1_GoAway: SwiftProtobuf.Message, SwiftProtobuf._Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_GoAway, rhs: Salus_V1_GoAway) -> Bool {
+  package static func ==(lhs: Salus_V1_GoAway, rhs: Salus_V1_GoAway) -> Bool {
     if lhs.lastStreamID != rhs.lastStreamID {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -449,10 +449,10 @@ nonisolated extension Salus_V1_GoAway: SwiftProtobuf.Message, SwiftProtobuf._Mes
 }
 
 nonisolated extension Salus_V1_ErrorDetail: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ErrorDetail"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0\u{1}field\0\u{1}value\0\u{1}expected\0\u{1}domain\0")
+  package static let protoMessageName: String = _protobuf_package + ".ErrorDetail"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0\u{1}field\0\u{1}value\0\u{1}expected\0\u{1}domain\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -468,7 +468,7 @@ nonisolated extension Salus_V1_ErrorDetail: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.reason != .unspecified {
       try visitor.visitSingularEnumField(value: self.reason, fieldNumber: 1)
     }
@@ -487,7 +487,7 @@ nonisolated extension Salus_V1_ErrorDetail: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ErrorDetail, rhs: Salus_V1_ErrorDetail) -> Bool {
+  package static func ==(lhs: Salus_V1_ErrorDetail, rhs: Salus_V1_ErrorDetail) -> Bool {
     if lhs.reason != rhs.reason {return false}
     if lhs.field != rhs.field {return false}
     if lhs.value != rhs.value {return false}

@@ -30,8 +30,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Which questionnaire a scored assessment answers.
-public nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// GAD-7, 7 questions (type HKScoredAssessmentTypeIdentifierGAD7).
@@ -41,11 +41,11 @@ public nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift
   case phq9 // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .gad7
@@ -54,7 +54,7 @@ public nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .gad7: return 1
@@ -64,7 +64,7 @@ public nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_AssessmentInstrument] = [
+  package static let allCases: [Salus_V1_AssessmentInstrument] = [
     .unspecified,
     .gad7,
     .phq9,
@@ -73,29 +73,29 @@ public nonisolated enum Salus_V1_AssessmentInstrument: SwiftProtobuf.Enum, Swift
 }
 
 /// A value with its unit, in HealthKit's unit-string grammar ("count/min", "mmol<180.15588>/L").
-public nonisolated struct Salus_V1_Quantity: Sendable {
+package nonisolated struct Salus_V1_Quantity: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var value: Double = 0
+  package var value: Double = 0
 
-  public var unit: String = String()
+  package var unit: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A typed metadata value.
-public nonisolated struct Salus_V1_MetadataValue: Sendable {
+package nonisolated struct Salus_V1_MetadataValue: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var kind: Salus_V1_MetadataValue.OneOf_Kind? = nil
+  package var kind: Salus_V1_MetadataValue.OneOf_Kind? = nil
 
-  public var stringValue: String {
+  package var stringValue: String {
     get {
       if case .stringValue(let v)? = kind {return v}
       return String()
@@ -103,7 +103,7 @@ public nonisolated struct Salus_V1_MetadataValue: Sendable {
     set {kind = .stringValue(newValue)}
   }
 
-  public var numberValue: Double {
+  package var numberValue: Double {
     get {
       if case .numberValue(let v)? = kind {return v}
       return 0
@@ -111,7 +111,7 @@ public nonisolated struct Salus_V1_MetadataValue: Sendable {
     set {kind = .numberValue(newValue)}
   }
 
-  public var boolValue: Bool {
+  package var boolValue: Bool {
     get {
       if case .boolValue(let v)? = kind {return v}
       return false
@@ -120,7 +120,7 @@ public nonisolated struct Salus_V1_MetadataValue: Sendable {
   }
 
   /// Microseconds since the Unix epoch.
-  public var dateValue: Int64 {
+  package var dateValue: Int64 {
     get {
       if case .dateValue(let v)? = kind {return v}
       return 0
@@ -128,7 +128,7 @@ public nonisolated struct Salus_V1_MetadataValue: Sendable {
     set {kind = .dateValue(newValue)}
   }
 
-  public var quantityValue: Salus_V1_Quantity {
+  package var quantityValue: Salus_V1_Quantity {
     get {
       if case .quantityValue(let v)? = kind {return v}
       return Salus_V1_Quantity()
@@ -136,9 +136,9 @@ public nonisolated struct Salus_V1_MetadataValue: Sendable {
     set {kind = .quantityValue(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Kind: Equatable, Sendable {
+  package nonisolated enum OneOf_Kind: Equatable, Sendable {
     case stringValue(String)
     case numberValue(Double)
     case boolValue(Bool)
@@ -148,43 +148,43 @@ public nonisolated struct Salus_V1_MetadataValue: Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// The app (and version) that saved a sample. Assigned by the daemon from the caller, never
 /// taken from a client's payload.
-public nonisolated struct Salus_V1_SourceRevision: Sendable {
+package nonisolated struct Salus_V1_SourceRevision: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The app id ("org.example.sleepdiary").
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var version: String = String()
+  package var version: String = String()
 
-  public var productType: String = String()
+  package var productType: String = String()
 
   /// "major.minor.patch".
-  public var osVersion: String = String()
+  package var osVersion: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// The device that measured a sample. Unset fields are nil, which device predicates match on.
 /// Optional fields are one-field oneofs (presence in every language, protoc-c included).
-public nonisolated struct Salus_V1_Device: Sendable {
+package nonisolated struct Salus_V1_Device: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalName: Salus_V1_Device.OneOf_OptionalName? = nil
+  package var optionalName: Salus_V1_Device.OneOf_OptionalName? = nil
 
-  public var name: String {
+  package var name: String {
     get {
       if case .name(let v)? = optionalName {return v}
       return String()
@@ -192,9 +192,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalName = .name(newValue)}
   }
 
-  public var optionalManufacturer: Salus_V1_Device.OneOf_OptionalManufacturer? = nil
+  package var optionalManufacturer: Salus_V1_Device.OneOf_OptionalManufacturer? = nil
 
-  public var manufacturer: String {
+  package var manufacturer: String {
     get {
       if case .manufacturer(let v)? = optionalManufacturer {return v}
       return String()
@@ -202,9 +202,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalManufacturer = .manufacturer(newValue)}
   }
 
-  public var optionalModel: Salus_V1_Device.OneOf_OptionalModel? = nil
+  package var optionalModel: Salus_V1_Device.OneOf_OptionalModel? = nil
 
-  public var model: String {
+  package var model: String {
     get {
       if case .model(let v)? = optionalModel {return v}
       return String()
@@ -212,9 +212,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalModel = .model(newValue)}
   }
 
-  public var optionalHardwareVersion: Salus_V1_Device.OneOf_OptionalHardwareVersion? = nil
+  package var optionalHardwareVersion: Salus_V1_Device.OneOf_OptionalHardwareVersion? = nil
 
-  public var hardwareVersion: String {
+  package var hardwareVersion: String {
     get {
       if case .hardwareVersion(let v)? = optionalHardwareVersion {return v}
       return String()
@@ -222,9 +222,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalHardwareVersion = .hardwareVersion(newValue)}
   }
 
-  public var optionalFirmwareVersion: Salus_V1_Device.OneOf_OptionalFirmwareVersion? = nil
+  package var optionalFirmwareVersion: Salus_V1_Device.OneOf_OptionalFirmwareVersion? = nil
 
-  public var firmwareVersion: String {
+  package var firmwareVersion: String {
     get {
       if case .firmwareVersion(let v)? = optionalFirmwareVersion {return v}
       return String()
@@ -232,9 +232,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalFirmwareVersion = .firmwareVersion(newValue)}
   }
 
-  public var optionalSoftwareVersion: Salus_V1_Device.OneOf_OptionalSoftwareVersion? = nil
+  package var optionalSoftwareVersion: Salus_V1_Device.OneOf_OptionalSoftwareVersion? = nil
 
-  public var softwareVersion: String {
+  package var softwareVersion: String {
     get {
       if case .softwareVersion(let v)? = optionalSoftwareVersion {return v}
       return String()
@@ -242,9 +242,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalSoftwareVersion = .softwareVersion(newValue)}
   }
 
-  public var optionalLocalIdentifier: Salus_V1_Device.OneOf_OptionalLocalIdentifier? = nil
+  package var optionalLocalIdentifier: Salus_V1_Device.OneOf_OptionalLocalIdentifier? = nil
 
-  public var localIdentifier: String {
+  package var localIdentifier: String {
     get {
       if case .localIdentifier(let v)? = optionalLocalIdentifier {return v}
       return String()
@@ -252,9 +252,9 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalLocalIdentifier = .localIdentifier(newValue)}
   }
 
-  public var optionalUdiDeviceIdentifier: Salus_V1_Device.OneOf_OptionalUdiDeviceIdentifier? = nil
+  package var optionalUdiDeviceIdentifier: Salus_V1_Device.OneOf_OptionalUdiDeviceIdentifier? = nil
 
-  public var udiDeviceIdentifier: String {
+  package var udiDeviceIdentifier: String {
     get {
       if case .udiDeviceIdentifier(let v)? = optionalUdiDeviceIdentifier {return v}
       return String()
@@ -262,99 +262,99 @@ public nonisolated struct Salus_V1_Device: Sendable {
     set {optionalUdiDeviceIdentifier = .udiDeviceIdentifier(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalName: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalName: Equatable, Sendable {
     case name(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalManufacturer: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalManufacturer: Equatable, Sendable {
     case manufacturer(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalModel: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalModel: Equatable, Sendable {
     case model(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalHardwareVersion: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalHardwareVersion: Equatable, Sendable {
     case hardwareVersion(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalFirmwareVersion: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalFirmwareVersion: Equatable, Sendable {
     case firmwareVersion(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalSoftwareVersion: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalSoftwareVersion: Equatable, Sendable {
     case softwareVersion(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalLocalIdentifier: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalLocalIdentifier: Equatable, Sendable {
     case localIdentifier(String)
 
   }
 
-  public nonisolated enum OneOf_OptionalUdiDeviceIdentifier: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalUdiDeviceIdentifier: Equatable, Sendable {
     case udiDeviceIdentifier(String)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_CategoryValue: Sendable {
+package nonisolated struct Salus_V1_CategoryValue: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The raw value from the type's enumeration (e.g. sleep analysis asleepREM = 5).
-  public var value: Int64 = 0
+  package var value: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_WorkoutEvent: Sendable {
+package nonisolated struct Salus_V1_WorkoutEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKWorkoutEventType raw value (pause 1, resume 2, lap 3, marker 4, ...).
-  public var type: Int32 = 0
+  package var type: Int32 = 0
 
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
-  public var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
+  package var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
+package nonisolated struct Salus_V1_WorkoutActivity: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
   /// HKWorkoutActivityType raw value.
-  public var activityType: UInt32 = 0
+  package var activityType: UInt32 = 0
 
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
   /// Unset while the activity is open.
-  public var optionalEndDate: Salus_V1_WorkoutActivity.OneOf_OptionalEndDate? = nil
+  package var optionalEndDate: Salus_V1_WorkoutActivity.OneOf_OptionalEndDate? = nil
 
-  public var endDate: Int64 {
+  package var endDate: Int64 {
     get {
       if case .endDate(let v)? = optionalEndDate {return v}
       return 0
@@ -362,91 +362,91 @@ public nonisolated struct Salus_V1_WorkoutActivity: Sendable {
     set {optionalEndDate = .endDate(newValue)}
   }
 
-  public var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
+  package var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
 
   /// Statistics per quantity type identifier, in that type's canonical unit.
-  public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
+  package var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
-  public var configuration: Salus_V1_WorkoutConfiguration {
+  package var configuration: Salus_V1_WorkoutConfiguration {
     get {_configuration ?? Salus_V1_WorkoutConfiguration()}
     set {_configuration = newValue}
   }
   /// Returns true if `configuration` has been explicitly set.
-  public var hasConfiguration: Bool {self._configuration != nil}
+  package var hasConfiguration: Bool {self._configuration != nil}
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
-  public mutating func clearConfiguration() {self._configuration = nil}
+  package mutating func clearConfiguration() {self._configuration = nil}
 
   /// Output only: seconds between start and end that the workout was not paused.
-  public var duration: Double = 0
+  package var duration: Double = 0
 
   /// Every statistic per associated quantity type over the activity, computed when served; what
   /// a save gives stands only for types with no associated samples (an imported workout's).
-  public var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
+  package var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset while the activity is open.
-  public nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalEndDate: Equatable, Sendable {
     case endDate(Int64)
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
 /// The statistics of one quantity type over a workout or activity, in its canonical unit: sum for
 /// cumulative types; average, minimum and maximum for discrete ones. Unset when not allowed.
-public nonisolated struct Salus_V1_WorkoutStatistics: Sendable {
+package nonisolated struct Salus_V1_WorkoutStatistics: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sum: Salus_V1_Quantity {
+  package var sum: Salus_V1_Quantity {
     get {_sum ?? Salus_V1_Quantity()}
     set {_sum = newValue}
   }
   /// Returns true if `sum` has been explicitly set.
-  public var hasSum: Bool {self._sum != nil}
+  package var hasSum: Bool {self._sum != nil}
   /// Clears the value of `sum`. Subsequent reads from it will return its default value.
-  public mutating func clearSum() {self._sum = nil}
+  package mutating func clearSum() {self._sum = nil}
 
-  public var average: Salus_V1_Quantity {
+  package var average: Salus_V1_Quantity {
     get {_average ?? Salus_V1_Quantity()}
     set {_average = newValue}
   }
   /// Returns true if `average` has been explicitly set.
-  public var hasAverage: Bool {self._average != nil}
+  package var hasAverage: Bool {self._average != nil}
   /// Clears the value of `average`. Subsequent reads from it will return its default value.
-  public mutating func clearAverage() {self._average = nil}
+  package mutating func clearAverage() {self._average = nil}
 
-  public var minimum: Salus_V1_Quantity {
+  package var minimum: Salus_V1_Quantity {
     get {_minimum ?? Salus_V1_Quantity()}
     set {_minimum = newValue}
   }
   /// Returns true if `minimum` has been explicitly set.
-  public var hasMinimum: Bool {self._minimum != nil}
+  package var hasMinimum: Bool {self._minimum != nil}
   /// Clears the value of `minimum`. Subsequent reads from it will return its default value.
-  public mutating func clearMinimum() {self._minimum = nil}
+  package mutating func clearMinimum() {self._minimum = nil}
 
-  public var maximum: Salus_V1_Quantity {
+  package var maximum: Salus_V1_Quantity {
     get {_maximum ?? Salus_V1_Quantity()}
     set {_maximum = newValue}
   }
   /// Returns true if `maximum` has been explicitly set.
-  public var hasMaximum: Bool {self._maximum != nil}
+  package var hasMaximum: Bool {self._maximum != nil}
   /// Clears the value of `maximum`. Subsequent reads from it will return its default value.
-  public mutating func clearMaximum() {self._maximum = nil}
+  package mutating func clearMaximum() {self._maximum = nil}
 
   /// Output only: true when computed from the workout's associated samples as it was served; false
   /// for figures the save gave (an import's), which stand for types with no associated samples.
   /// Ignored in a save.
-  public var fromSamples: Bool = false
+  package var fromSamples: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _sum: Salus_V1_Quantity? = nil
   fileprivate var _average: Salus_V1_Quantity? = nil
@@ -455,73 +455,73 @@ public nonisolated struct Salus_V1_WorkoutStatistics: Sendable {
 }
 
 /// Where a workout or activity took place (HKWorkoutConfiguration without its activity type).
-public nonisolated struct Salus_V1_WorkoutConfiguration: Sendable {
+package nonisolated struct Salus_V1_WorkoutConfiguration: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKWorkoutSessionLocationType raw value: unknown 1 (also 0, unset), indoor 2, outdoor 3.
-  public var locationType: Int32 = 0
+  package var locationType: Int32 = 0
 
   /// HKWorkoutSwimmingLocationType raw value: unknown 0, pool 1, open water 2.
-  public var swimmingLocationType: Int32 = 0
+  package var swimmingLocationType: Int32 = 0
 
   /// For pool swimming: one pool length, a length (25 m).
-  public var lapLength: Salus_V1_Quantity {
+  package var lapLength: Salus_V1_Quantity {
     get {_lapLength ?? Salus_V1_Quantity()}
     set {_lapLength = newValue}
   }
   /// Returns true if `lapLength` has been explicitly set.
-  public var hasLapLength: Bool {self._lapLength != nil}
+  package var hasLapLength: Bool {self._lapLength != nil}
   /// Clears the value of `lapLength`. Subsequent reads from it will return its default value.
-  public mutating func clearLapLength() {self._lapLength = nil}
+  package mutating func clearLapLength() {self._lapLength = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _lapLength: Salus_V1_Quantity? = nil
 }
 
-public nonisolated struct Salus_V1_Workout: Sendable {
+package nonisolated struct Salus_V1_Workout: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKWorkoutActivityType raw value (running 37, swimBikeRun 82, ...).
-  public var activityType: UInt32 = 0
+  package var activityType: UInt32 = 0
 
-  public var events: [Salus_V1_WorkoutEvent] = []
+  package var events: [Salus_V1_WorkoutEvent] = []
 
-  public var activities: [Salus_V1_WorkoutActivity] = []
+  package var activities: [Salus_V1_WorkoutActivity] = []
 
   /// Statistics per quantity type identifier.
-  public var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
+  package var statistics: Dictionary<String,Salus_V1_Quantity> = [:]
 
-  public var configuration: Salus_V1_WorkoutConfiguration {
+  package var configuration: Salus_V1_WorkoutConfiguration {
     get {_configuration ?? Salus_V1_WorkoutConfiguration()}
     set {_configuration = newValue}
   }
   /// Returns true if `configuration` has been explicitly set.
-  public var hasConfiguration: Bool {self._configuration != nil}
+  package var hasConfiguration: Bool {self._configuration != nil}
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
-  public mutating func clearConfiguration() {self._configuration = nil}
+  package mutating func clearConfiguration() {self._configuration = nil}
 
   /// Output only: the workout's duration in seconds: recorded_duration when set, else the time
   /// between the sample's start and end that the workout was not paused.
-  public var duration: Double = 0
+  package var duration: Double = 0
 
   /// Every statistic per associated quantity type over the workout, computed when served; what a
   /// save gives stands only for types with no associated samples (an imported workout's minimum
   /// and maximum heart rate).
-  public var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
+  package var allStatistics: Dictionary<String,Salus_V1_WorkoutStatistics> = [:]
 
   /// The duration the recording device gave, in seconds (an Apple Health export's `duration`,
   /// pauses counted as Apple counts them); unset when not known. 0 to the workout's end minus
   /// start, plus one second (exports write dates in whole seconds).
-  public var optionalRecordedDuration: Salus_V1_Workout.OneOf_OptionalRecordedDuration? = nil
+  package var optionalRecordedDuration: Salus_V1_Workout.OneOf_OptionalRecordedDuration? = nil
 
-  public var recordedDuration: Double {
+  package var recordedDuration: Double {
     get {
       if case .recordedDuration(let v)? = optionalRecordedDuration {return v}
       return 0
@@ -529,61 +529,61 @@ public nonisolated struct Salus_V1_Workout: Sendable {
     set {optionalRecordedDuration = .recordedDuration(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The duration the recording device gave, in seconds (an Apple Health export's `duration`,
   /// pauses counted as Apple counts them); unset when not known. 0 to the workout's end minus
   /// start, plus one second (exports write dates in whole seconds).
-  public nonisolated enum OneOf_OptionalRecordedDuration: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalRecordedDuration: Equatable, Sendable {
     case recordedDuration(Double)
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
-public nonisolated struct Salus_V1_PrismValue: Sendable {
+package nonisolated struct Salus_V1_PrismValue: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var amount: Double = 0
+  package var amount: Double = 0
 
-  public var angle: Double = 0
+  package var angle: Double = 0
 
   /// HKPrismBase raw value (none 0, up 1, down 2, in 3, out 4).
-  public var prismBase: Int32 = 0
+  package var prismBase: Int32 = 0
 
-  public var verticalAmount: Double = 0
+  package var verticalAmount: Double = 0
 
-  public var horizontalAmount: Double = 0
+  package var horizontalAmount: Double = 0
 
   /// HKVisionPrismBase raw values for the vertical and horizontal components.
-  public var verticalBase: Int32 = 0
+  package var verticalBase: Int32 = 0
 
-  public var horizontalBase: Int32 = 0
+  package var horizontalBase: Int32 = 0
 
   /// HKVisionEye raw value (left 1, right 2).
-  public var eye: Int32 = 0
+  package var eye: Int32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
+package nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalSphere: OneOf_OptionalSphere? {
+  package var optionalSphere: OneOf_OptionalSphere? {
     get {return _storage._optionalSphere}
     set {_uniqueStorage()._optionalSphere = newValue}
   }
 
-  public var sphere: Double {
+  package var sphere: Double {
     get {
       if case .sphere(let v)? = _storage._optionalSphere {return v}
       return 0
@@ -591,12 +591,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalSphere = .sphere(newValue)}
   }
 
-  public var optionalCylinder: OneOf_OptionalCylinder? {
+  package var optionalCylinder: OneOf_OptionalCylinder? {
     get {return _storage._optionalCylinder}
     set {_uniqueStorage()._optionalCylinder = newValue}
   }
 
-  public var cylinder: Double {
+  package var cylinder: Double {
     get {
       if case .cylinder(let v)? = _storage._optionalCylinder {return v}
       return 0
@@ -604,12 +604,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalCylinder = .cylinder(newValue)}
   }
 
-  public var optionalAxis: OneOf_OptionalAxis? {
+  package var optionalAxis: OneOf_OptionalAxis? {
     get {return _storage._optionalAxis}
     set {_uniqueStorage()._optionalAxis = newValue}
   }
 
-  public var axis: Double {
+  package var axis: Double {
     get {
       if case .axis(let v)? = _storage._optionalAxis {return v}
       return 0
@@ -617,12 +617,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalAxis = .axis(newValue)}
   }
 
-  public var optionalAddPower: OneOf_OptionalAddPower? {
+  package var optionalAddPower: OneOf_OptionalAddPower? {
     get {return _storage._optionalAddPower}
     set {_uniqueStorage()._optionalAddPower = newValue}
   }
 
-  public var addPower: Double {
+  package var addPower: Double {
     get {
       if case .addPower(let v)? = _storage._optionalAddPower {return v}
       return 0
@@ -630,12 +630,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalAddPower = .addPower(newValue)}
   }
 
-  public var optionalVertexDistance: OneOf_OptionalVertexDistance? {
+  package var optionalVertexDistance: OneOf_OptionalVertexDistance? {
     get {return _storage._optionalVertexDistance}
     set {_uniqueStorage()._optionalVertexDistance = newValue}
   }
 
-  public var vertexDistance: Double {
+  package var vertexDistance: Double {
     get {
       if case .vertexDistance(let v)? = _storage._optionalVertexDistance {return v}
       return 0
@@ -643,22 +643,22 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalVertexDistance = .vertexDistance(newValue)}
   }
 
-  public var prism: Salus_V1_PrismValue {
+  package var prism: Salus_V1_PrismValue {
     get {_storage._prism ?? Salus_V1_PrismValue()}
     set {_uniqueStorage()._prism = newValue}
   }
   /// Returns true if `prism` has been explicitly set.
-  public var hasPrism: Bool {_storage._prism != nil}
+  package var hasPrism: Bool {_storage._prism != nil}
   /// Clears the value of `prism`. Subsequent reads from it will return its default value.
-  public mutating func clearPrism() {_uniqueStorage()._prism = nil}
+  package mutating func clearPrism() {_uniqueStorage()._prism = nil}
 
   /// Contacts only.
-  public var optionalBaseCurve: OneOf_OptionalBaseCurve? {
+  package var optionalBaseCurve: OneOf_OptionalBaseCurve? {
     get {return _storage._optionalBaseCurve}
     set {_uniqueStorage()._optionalBaseCurve = newValue}
   }
 
-  public var baseCurve: Double {
+  package var baseCurve: Double {
     get {
       if case .baseCurve(let v)? = _storage._optionalBaseCurve {return v}
       return 0
@@ -666,12 +666,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalBaseCurve = .baseCurve(newValue)}
   }
 
-  public var optionalDiameter: OneOf_OptionalDiameter? {
+  package var optionalDiameter: OneOf_OptionalDiameter? {
     get {return _storage._optionalDiameter}
     set {_uniqueStorage()._optionalDiameter = newValue}
   }
 
-  public var diameter: Double {
+  package var diameter: Double {
     get {
       if case .diameter(let v)? = _storage._optionalDiameter {return v}
       return 0
@@ -679,12 +679,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalDiameter = .diameter(newValue)}
   }
 
-  public var optionalFarPupillaryDistance: OneOf_OptionalFarPupillaryDistance? {
+  package var optionalFarPupillaryDistance: OneOf_OptionalFarPupillaryDistance? {
     get {return _storage._optionalFarPupillaryDistance}
     set {_uniqueStorage()._optionalFarPupillaryDistance = newValue}
   }
 
-  public var farPupillaryDistance: Double {
+  package var farPupillaryDistance: Double {
     get {
       if case .farPupillaryDistance(let v)? = _storage._optionalFarPupillaryDistance {return v}
       return 0
@@ -692,12 +692,12 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalFarPupillaryDistance = .farPupillaryDistance(newValue)}
   }
 
-  public var optionalNearPupillaryDistance: OneOf_OptionalNearPupillaryDistance? {
+  package var optionalNearPupillaryDistance: OneOf_OptionalNearPupillaryDistance? {
     get {return _storage._optionalNearPupillaryDistance}
     set {_uniqueStorage()._optionalNearPupillaryDistance = newValue}
   }
 
-  public var nearPupillaryDistance: Double {
+  package var nearPupillaryDistance: Double {
     get {
       if case .nearPupillaryDistance(let v)? = _storage._optionalNearPupillaryDistance {return v}
       return 0
@@ -705,72 +705,72 @@ public nonisolated struct Salus_V1_LensSpecification: @unchecked Sendable {
     set {_uniqueStorage()._optionalNearPupillaryDistance = .nearPupillaryDistance(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalSphere: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalSphere: Equatable, Sendable {
     case sphere(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalCylinder: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalCylinder: Equatable, Sendable {
     case cylinder(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalAxis: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalAxis: Equatable, Sendable {
     case axis(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalAddPower: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalAddPower: Equatable, Sendable {
     case addPower(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalVertexDistance: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalVertexDistance: Equatable, Sendable {
     case vertexDistance(Double)
 
   }
 
   /// Contacts only.
-  public nonisolated enum OneOf_OptionalBaseCurve: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalBaseCurve: Equatable, Sendable {
     case baseCurve(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalDiameter: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalDiameter: Equatable, Sendable {
     case diameter(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalFarPupillaryDistance: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalFarPupillaryDistance: Equatable, Sendable {
     case farPupillaryDistance(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalNearPupillaryDistance: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalNearPupillaryDistance: Equatable, Sendable {
     case nearPupillaryDistance(Double)
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Salus_V1_VisionPrescription: Sendable {
+package nonisolated struct Salus_V1_VisionPrescription: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKVisionPrescriptionType raw value (glasses 1, contacts 2).
-  public var prescriptionType: Int32 = 0
+  package var prescriptionType: Int32 = 0
 
-  public var dateIssued: Int64 = 0
+  package var dateIssued: Int64 = 0
 
-  public var optionalExpirationDate: Salus_V1_VisionPrescription.OneOf_OptionalExpirationDate? = nil
+  package var optionalExpirationDate: Salus_V1_VisionPrescription.OneOf_OptionalExpirationDate? = nil
 
-  public var expirationDate: Int64 {
+  package var expirationDate: Int64 {
     get {
       if case .expirationDate(let v)? = optionalExpirationDate {return v}
       return 0
@@ -778,28 +778,28 @@ public nonisolated struct Salus_V1_VisionPrescription: Sendable {
     set {optionalExpirationDate = .expirationDate(newValue)}
   }
 
-  public var rightEye: Salus_V1_LensSpecification {
+  package var rightEye: Salus_V1_LensSpecification {
     get {_rightEye ?? Salus_V1_LensSpecification()}
     set {_rightEye = newValue}
   }
   /// Returns true if `rightEye` has been explicitly set.
-  public var hasRightEye: Bool {self._rightEye != nil}
+  package var hasRightEye: Bool {self._rightEye != nil}
   /// Clears the value of `rightEye`. Subsequent reads from it will return its default value.
-  public mutating func clearRightEye() {self._rightEye = nil}
+  package mutating func clearRightEye() {self._rightEye = nil}
 
-  public var leftEye: Salus_V1_LensSpecification {
+  package var leftEye: Salus_V1_LensSpecification {
     get {_leftEye ?? Salus_V1_LensSpecification()}
     set {_leftEye = newValue}
   }
   /// Returns true if `leftEye` has been explicitly set.
-  public var hasLeftEye: Bool {self._leftEye != nil}
+  package var hasLeftEye: Bool {self._leftEye != nil}
   /// Clears the value of `leftEye`. Subsequent reads from it will return its default value.
-  public mutating func clearLeftEye() {self._leftEye = nil}
+  package mutating func clearLeftEye() {self._leftEye = nil}
 
   /// Contacts: the lens brand.
-  public var optionalBrand: Salus_V1_VisionPrescription.OneOf_OptionalBrand? = nil
+  package var optionalBrand: Salus_V1_VisionPrescription.OneOf_OptionalBrand? = nil
 
-  public var brand: String {
+  package var brand: String {
     get {
       if case .brand(let v)? = optionalBrand {return v}
       return String()
@@ -807,20 +807,20 @@ public nonisolated struct Salus_V1_VisionPrescription: Sendable {
     set {optionalBrand = .brand(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalExpirationDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalExpirationDate: Equatable, Sendable {
     case expirationDate(Int64)
 
   }
 
   /// Contacts: the lens brand.
-  public nonisolated enum OneOf_OptionalBrand: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalBrand: Equatable, Sendable {
     case brand(String)
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _rightEye: Salus_V1_LensSpecification? = nil
   fileprivate var _leftEye: Salus_V1_LensSpecification? = nil
@@ -830,33 +830,33 @@ public nonisolated struct Salus_V1_VisionPrescription: Sendable {
 /// daemon checks the CDA document and fills title, patient_name, author_name, custodian_name and
 /// effective_time from it, whatever the client sent. Sample queries return data only when the
 /// request asks for it (SampleQueryRequest.include_data); the extracted fields always.
-public nonisolated struct Salus_V1_Document: Sendable {
+package nonisolated struct Salus_V1_Document: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The content type ("application/xml" for CDA).
-  public var contentType: String = String()
+  package var contentType: String = String()
 
   /// The document's bytes (the CDA XML); empty in a query result without include_data.
-  public var data: Data = Data()
+  package var data: Data = Data()
 
   /// ClinicalDocument/title.
-  public var title: String = String()
+  package var title: String = String()
 
   /// The patient's name, given names first.
-  public var patientName: String = String()
+  package var patientName: String = String()
 
   /// The author's name (a person, else the authoring device or organization).
-  public var authorName: String = String()
+  package var authorName: String = String()
 
   /// The custodian organization's name.
-  public var custodianName: String = String()
+  package var custodianName: String = String()
 
   /// ClinicalDocument/effectiveTime, in microseconds since 1970 like every date here.
-  public var optionalEffectiveTime: Salus_V1_Document.OneOf_OptionalEffectiveTime? = nil
+  package var optionalEffectiveTime: Salus_V1_Document.OneOf_OptionalEffectiveTime? = nil
 
-  public var effectiveTime: Int64 {
+  package var effectiveTime: Int64 {
     get {
       if case .effectiveTime(let v)? = optionalEffectiveTime {return v}
       return 0
@@ -864,52 +864,52 @@ public nonisolated struct Salus_V1_Document: Sendable {
     set {optionalEffectiveTime = .effectiveTime(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// ClinicalDocument/effectiveTime, in microseconds since 1970 like every date here.
-  public nonisolated enum OneOf_OptionalEffectiveTime: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalEffectiveTime: Equatable, Sendable {
     case effectiveTime(Int64)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// A clinical record (HKClinicalRecord): one FHIR R4 resource as the provider sent it, typed by
 /// its HealthKit clinical type (an allergy is an AllergyIntolerance, a lab result or vital sign
 /// an Observation, ...).
-public nonisolated struct Salus_V1_ClinicalRecord: Sendable {
+package nonisolated struct Salus_V1_ClinicalRecord: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The FHIR resource, verbatim: a JSON object whose resourceType suits the sample's type.
-  public var fhirData: Data = Data()
+  package var fhirData: Data = Data()
 
   /// The FHIR release ("4.0.1"); "4.0.1" when left empty.
-  public var fhirVersion: String = String()
+  package var fhirVersion: String = String()
 
   /// A display name for the record ("Penicillin allergy"); may be empty.
-  public var displayName: String = String()
+  package var displayName: String = String()
 
   /// The name of the organization or system that sent it.
-  public var sourceName: String = String()
+  package var sourceName: String = String()
 
   /// The FHIR server's base URL; may be empty.
-  public var sourceURL: String = String()
+  package var sourceURL: String = String()
 
   /// When the record was received, in microseconds since 1970.
-  public var receivedDate: Int64 = 0
+  package var receivedDate: Int64 = 0
 
   /// The resource's id: set by the daemon from the resource's "id" (empty when it has none).
-  public var resourceID: String = String()
+  package var resourceID: String = String()
 
   /// The resource type: set by the daemon from the resource's "resourceType".
-  public var resourceType: String = String()
+  package var resourceType: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// An electrocardiogram (HKElectrocardiogram). Units are fixed: beats per minute, hertz,
@@ -922,7 +922,7 @@ public nonisolated struct Salus_V1_ClinicalRecord: Sendable {
 /// Save request, so an electrocardiogram saved is bounded by the frame size limit that Hello
 /// reports (Limits.max_frame_size, 4 MiB for the whole request: about 190,000 voltages of 22
 /// bytes each); a larger request fails with RESOURCE_EXHAUSTED.
-public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
+package nonisolated struct Salus_V1_Electrocardiogram: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -930,15 +930,15 @@ public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
   /// HKElectrocardiogramClassification raw value (notSet 0, sinusRhythm 1, atrialFibrillation 2,
   /// inconclusiveLowHeartRate 3, inconclusiveHighHeartRate 4, inconclusivePoorReading 5,
   /// inconclusiveOther 6, unrecognized 100).
-  public var classification: Int32 = 0
+  package var classification: Int32 = 0
 
   /// HKElectrocardiogramSymptomsStatus raw value (notSet 0, none 1, present 2).
-  public var symptomsStatus: Int32 = 0
+  package var symptomsStatus: Int32 = 0
 
   /// Beats per minute; unset when not known.
-  public var optionalAverageHeartRate: Salus_V1_Electrocardiogram.OneOf_OptionalAverageHeartRate? = nil
+  package var optionalAverageHeartRate: Salus_V1_Electrocardiogram.OneOf_OptionalAverageHeartRate? = nil
 
-  public var averageHeartRate: Double {
+  package var averageHeartRate: Double {
     get {
       if case .averageHeartRate(let v)? = optionalAverageHeartRate {return v}
       return 0
@@ -947,9 +947,9 @@ public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
   }
 
   /// Hertz; unset when not known.
-  public var optionalSamplingFrequency: Salus_V1_Electrocardiogram.OneOf_OptionalSamplingFrequency? = nil
+  package var optionalSamplingFrequency: Salus_V1_Electrocardiogram.OneOf_OptionalSamplingFrequency? = nil
 
-  public var samplingFrequency: Double {
+  package var samplingFrequency: Double {
     get {
       if case .samplingFrequency(let v)? = optionalSamplingFrequency {return v}
       return 0
@@ -958,26 +958,26 @@ public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
   }
 
   /// How many voltages the electrocardiogram has; when saving, the number of `voltages`.
-  public var numberOfVoltageMeasurements: UInt64 = 0
+  package var numberOfVoltageMeasurements: UInt64 = 0
 
   /// Saving: every voltage, in recording order. Never set in query results.
-  public var voltages: [Salus_V1_ElectrocardiogramVoltage] = []
+  package var voltages: [Salus_V1_ElectrocardiogramVoltage] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Beats per minute; unset when not known.
-  public nonisolated enum OneOf_OptionalAverageHeartRate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalAverageHeartRate: Equatable, Sendable {
     case averageHeartRate(Double)
 
   }
 
   /// Hertz; unset when not known.
-  public nonisolated enum OneOf_OptionalSamplingFrequency: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalSamplingFrequency: Equatable, Sendable {
     case samplingFrequency(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// A workout route (HKWorkoutRoute, HKWorkoutRouteTypeIdentifier): the locations recorded during
@@ -986,45 +986,45 @@ public nonisolated struct Salus_V1_Electrocardiogram: Sendable {
 /// locations in chunks, optionally of a time range. Saving: Routes/SaveRoute streams any number
 /// of locations; Store/Save takes at most 1,000 inline (larger: INVALID_ARGUMENT naming
 /// `workout_route.locations`).
-public nonisolated struct Salus_V1_WorkoutRoute: Sendable {
+package nonisolated struct Salus_V1_WorkoutRoute: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The workout the route belongs to, 16 bytes; a workout the saving app may read.
-  public var workoutUuid: Data = Data()
+  package var workoutUuid: Data = Data()
 
   /// How many locations the route has (set by the daemon; ignored when saving).
-  public var locationCount: UInt64 = 0
+  package var locationCount: UInt64 = 0
 
   /// Store/Save only: the locations, timestamps not decreasing. Never set in query results.
-  public var locations: [Salus_V1_RouteLocation] = []
+  package var locations: [Salus_V1_RouteLocation] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One location of a route (CoreLocation's CLLocation). An unknown altitude, accuracy, course or
 /// speed is unset (CoreLocation's -1 for "invalid" is not a value here).
-public nonisolated struct Salus_V1_RouteLocation: Sendable {
+package nonisolated struct Salus_V1_RouteLocation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Microseconds since 1970.
-  public var timestamp: Int64 = 0
+  package var timestamp: Int64 = 0
 
   /// Degrees north, -90...90 (WGS 84).
-  public var latitude: Double = 0
+  package var latitude: Double = 0
 
   /// Degrees east, -180...180 (WGS 84).
-  public var longitude: Double = 0
+  package var longitude: Double = 0
 
   /// Meters above sea level.
-  public var optionalAltitude: Salus_V1_RouteLocation.OneOf_OptionalAltitude? = nil
+  package var optionalAltitude: Salus_V1_RouteLocation.OneOf_OptionalAltitude? = nil
 
-  public var altitude: Double {
+  package var altitude: Double {
     get {
       if case .altitude(let v)? = optionalAltitude {return v}
       return 0
@@ -1033,9 +1033,9 @@ public nonisolated struct Salus_V1_RouteLocation: Sendable {
   }
 
   /// Meters, not negative.
-  public var optionalHorizontalAccuracy: Salus_V1_RouteLocation.OneOf_OptionalHorizontalAccuracy? = nil
+  package var optionalHorizontalAccuracy: Salus_V1_RouteLocation.OneOf_OptionalHorizontalAccuracy? = nil
 
-  public var horizontalAccuracy: Double {
+  package var horizontalAccuracy: Double {
     get {
       if case .horizontalAccuracy(let v)? = optionalHorizontalAccuracy {return v}
       return 0
@@ -1044,9 +1044,9 @@ public nonisolated struct Salus_V1_RouteLocation: Sendable {
   }
 
   /// Meters, not negative.
-  public var optionalVerticalAccuracy: Salus_V1_RouteLocation.OneOf_OptionalVerticalAccuracy? = nil
+  package var optionalVerticalAccuracy: Salus_V1_RouteLocation.OneOf_OptionalVerticalAccuracy? = nil
 
-  public var verticalAccuracy: Double {
+  package var verticalAccuracy: Double {
     get {
       if case .verticalAccuracy(let v)? = optionalVerticalAccuracy {return v}
       return 0
@@ -1055,9 +1055,9 @@ public nonisolated struct Salus_V1_RouteLocation: Sendable {
   }
 
   /// Degrees from true north, 0 up to (not including) 360.
-  public var optionalCourse: Salus_V1_RouteLocation.OneOf_OptionalCourse? = nil
+  package var optionalCourse: Salus_V1_RouteLocation.OneOf_OptionalCourse? = nil
 
-  public var course: Double {
+  package var course: Double {
     get {
       if case .course(let v)? = optionalCourse {return v}
       return 0
@@ -1066,9 +1066,9 @@ public nonisolated struct Salus_V1_RouteLocation: Sendable {
   }
 
   /// Meters per second, not negative.
-  public var optionalSpeed: Salus_V1_RouteLocation.OneOf_OptionalSpeed? = nil
+  package var optionalSpeed: Salus_V1_RouteLocation.OneOf_OptionalSpeed? = nil
 
-  public var speed: Double {
+  package var speed: Double {
     get {
       if case .speed(let v)? = optionalSpeed {return v}
       return 0
@@ -1076,132 +1076,132 @@ public nonisolated struct Salus_V1_RouteLocation: Sendable {
     set {optionalSpeed = .speed(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Meters above sea level.
-  public nonisolated enum OneOf_OptionalAltitude: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalAltitude: Equatable, Sendable {
     case altitude(Double)
 
   }
 
   /// Meters, not negative.
-  public nonisolated enum OneOf_OptionalHorizontalAccuracy: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalHorizontalAccuracy: Equatable, Sendable {
     case horizontalAccuracy(Double)
 
   }
 
   /// Meters, not negative.
-  public nonisolated enum OneOf_OptionalVerticalAccuracy: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalVerticalAccuracy: Equatable, Sendable {
     case verticalAccuracy(Double)
 
   }
 
   /// Degrees from true north, 0 up to (not including) 360.
-  public nonisolated enum OneOf_OptionalCourse: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalCourse: Equatable, Sendable {
     case course(Double)
 
   }
 
   /// Meters per second, not negative.
-  public nonisolated enum OneOf_OptionalSpeed: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalSpeed: Equatable, Sendable {
     case speed(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// One voltage measurement (HKElectrocardiogram.VoltageMeasurement, for one lead).
-public nonisolated struct Salus_V1_ElectrocardiogramVoltage: Sendable {
+package nonisolated struct Salus_V1_ElectrocardiogramVoltage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Seconds from the sample's start date; inside the sample's interval.
-  public var timeSinceSampleStart: Double = 0
+  package var timeSinceSampleStart: Double = 0
 
-  public var microvolts: Double = 0
+  package var microvolts: Double = 0
 
   /// HKElectrocardiogramLead raw value (appleWatchSimilarToLeadI 1).
-  public var lead: Int32 = 0
+  package var lead: Int32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// An audiogram (HKAudiogramSample): hearing sensitivity per tested frequency.
-public nonisolated struct Salus_V1_Audiogram: Sendable {
+package nonisolated struct Salus_V1_Audiogram: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Each frequency once.
-  public var sensitivityPoints: [Salus_V1_AudiogramSensitivityPoint] = []
+  package var sensitivityPoints: [Salus_V1_AudiogramSensitivityPoint] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AudiogramSensitivityPoint: Sendable {
+package nonisolated struct Salus_V1_AudiogramSensitivityPoint: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Hertz, positive.
-  public var frequency: Double = 0
+  package var frequency: Double = 0
 
-  public var tests: [Salus_V1_AudiogramSensitivityTest] = []
+  package var tests: [Salus_V1_AudiogramSensitivityTest] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One test at one frequency (HKAudiogramSensitivityTest).
-public nonisolated struct Salus_V1_AudiogramSensitivityTest: Sendable {
+package nonisolated struct Salus_V1_AudiogramSensitivityTest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// dBHL (decibels hearing level; 0 is the baseline, a hearing loss is higher).
-  public var sensitivity: Double = 0
+  package var sensitivity: Double = 0
 
   /// HKAudiogramConductionType raw value (air 0).
-  public var conductionType: Int32 = 0
+  package var conductionType: Int32 = 0
 
-  public var masked: Bool = false
+  package var masked: Bool = false
 
   /// HKAudiogramSensitivityTestSide raw value (left 0, right 1).
-  public var side: Int32 = 0
+  package var side: Int32 = 0
 
   /// Unset: the sensitivity was not clamped.
-  public var clampingRange: Salus_V1_AudiogramClampingRange {
+  package var clampingRange: Salus_V1_AudiogramClampingRange {
     get {_clampingRange ?? Salus_V1_AudiogramClampingRange()}
     set {_clampingRange = newValue}
   }
   /// Returns true if `clampingRange` has been explicitly set.
-  public var hasClampingRange: Bool {self._clampingRange != nil}
+  package var hasClampingRange: Bool {self._clampingRange != nil}
   /// Clears the value of `clampingRange`. Subsequent reads from it will return its default value.
-  public mutating func clearClampingRange() {self._clampingRange = nil}
+  package mutating func clearClampingRange() {self._clampingRange = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _clampingRange: Salus_V1_AudiogramClampingRange? = nil
 }
 
 /// At least one bound, in dBHL; lower below upper when both are set.
-public nonisolated struct Salus_V1_AudiogramClampingRange: Sendable {
+package nonisolated struct Salus_V1_AudiogramClampingRange: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalLowerBound: Salus_V1_AudiogramClampingRange.OneOf_OptionalLowerBound? = nil
+  package var optionalLowerBound: Salus_V1_AudiogramClampingRange.OneOf_OptionalLowerBound? = nil
 
-  public var lowerBound: Double {
+  package var lowerBound: Double {
     get {
       if case .lowerBound(let v)? = optionalLowerBound {return v}
       return 0
@@ -1209,9 +1209,9 @@ public nonisolated struct Salus_V1_AudiogramClampingRange: Sendable {
     set {optionalLowerBound = .lowerBound(newValue)}
   }
 
-  public var optionalUpperBound: Salus_V1_AudiogramClampingRange.OneOf_OptionalUpperBound? = nil
+  package var optionalUpperBound: Salus_V1_AudiogramClampingRange.OneOf_OptionalUpperBound? = nil
 
-  public var upperBound: Double {
+  package var upperBound: Double {
     get {
       if case .upperBound(let v)? = optionalUpperBound {return v}
       return 0
@@ -1219,98 +1219,98 @@ public nonisolated struct Salus_V1_AudiogramClampingRange: Sendable {
     set {optionalUpperBound = .upperBound(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalLowerBound: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalLowerBound: Equatable, Sendable {
     case lowerBound(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalUpperBound: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalUpperBound: Equatable, Sendable {
     case upperBound(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// A heartbeat series (HKHeartbeatSeriesSample with its beats).
-public nonisolated struct Salus_V1_HeartbeatSeries: Sendable {
+package nonisolated struct Salus_V1_HeartbeatSeries: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Strictly ascending, inside the sample's interval.
-  public var beats: [Salus_V1_Heartbeat] = []
+  package var beats: [Salus_V1_Heartbeat] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_Heartbeat: Sendable {
+package nonisolated struct Salus_V1_Heartbeat: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Seconds from the sample's start date.
-  public var timeSinceSeriesStart: Double = 0
+  package var timeSinceSeriesStart: Double = 0
 
   /// A gap in the recording came before this beat.
-  public var precededByGap: Bool = false
+  package var precededByGap: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A state of mind (HKStateOfMind).
-public nonisolated struct Salus_V1_StateOfMind: Sendable {
+package nonisolated struct Salus_V1_StateOfMind: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKStateOfMindKind raw value (momentaryEmotion 1, dailyMood 2).
-  public var kind: Int32 = 0
+  package var kind: Int32 = 0
 
   /// -1 (very unpleasant) to 1 (very pleasant).
-  public var valence: Double = 0
+  package var valence: Double = 0
 
   /// HKStateOfMindValenceClassification raw value (veryUnpleasant 1 ... neutral 4 ...
   /// veryPleasant 7), derived from the valence by the daemon; ignored when saving.
-  public var valenceClassification: Int32 = 0
+  package var valenceClassification: Int32 = 0
 
   /// HKStateOfMindLabel raw values (amazed 1 ... satisfied 38).
-  public var labels: [Int32] = []
+  package var labels: [Int32] = []
 
   /// HKStateOfMindAssociation raw values (community 1 ... weather 18).
-  public var associations: [Int32] = []
+  package var associations: [Int32] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A medication dose event (HKMedicationDoseEvent).
-public nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
+package nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKMedicationDoseEventLogStatus raw value (notInteracted 1, notificationNotSent 2,
   /// snoozed 3, taken 4, skipped 5, notLogged 6).
-  public var logStatus: Int32 = 0
+  package var logStatus: Int32 = 0
 
   /// HKMedicationDoseEventScheduleType raw value (asNeeded 1, schedule 2).
-  public var scheduleType: Int32 = 0
+  package var scheduleType: Int32 = 0
 
   /// The medication concept, as the exporting system identifies it; not empty.
-  public var medicationConceptIdentifier: String = String()
+  package var medicationConceptIdentifier: String = String()
 
   /// Set exactly when schedule_type is schedule.
-  public var optionalScheduledDate: Salus_V1_MedicationDoseEvent.OneOf_OptionalScheduledDate? = nil
+  package var optionalScheduledDate: Salus_V1_MedicationDoseEvent.OneOf_OptionalScheduledDate? = nil
 
-  public var scheduledDate: Int64 {
+  package var scheduledDate: Int64 {
     get {
       if case .scheduledDate(let v)? = optionalScheduledDate {return v}
       return 0
@@ -1319,9 +1319,9 @@ public nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
   }
 
   /// In `unit`; set exactly when schedule_type is schedule.
-  public var optionalScheduledDoseQuantity: Salus_V1_MedicationDoseEvent.OneOf_OptionalScheduledDoseQuantity? = nil
+  package var optionalScheduledDoseQuantity: Salus_V1_MedicationDoseEvent.OneOf_OptionalScheduledDoseQuantity? = nil
 
-  public var scheduledDoseQuantity: Double {
+  package var scheduledDoseQuantity: Double {
     get {
       if case .scheduledDoseQuantity(let v)? = optionalScheduledDoseQuantity {return v}
       return 0
@@ -1330,9 +1330,9 @@ public nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
   }
 
   /// In `unit`.
-  public var optionalDoseQuantity: Salus_V1_MedicationDoseEvent.OneOf_OptionalDoseQuantity? = nil
+  package var optionalDoseQuantity: Salus_V1_MedicationDoseEvent.OneOf_OptionalDoseQuantity? = nil
 
-  public var doseQuantity: Double {
+  package var doseQuantity: Double {
     get {
       if case .doseQuantity(let v)? = optionalDoseQuantity {return v}
       return 0
@@ -1341,55 +1341,55 @@ public nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
   }
 
   /// A unit string ("count", "mg", "mL"); empty means "count".
-  public var unit: String = String()
+  package var unit: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Set exactly when schedule_type is schedule.
-  public nonisolated enum OneOf_OptionalScheduledDate: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalScheduledDate: Equatable, Sendable {
     case scheduledDate(Int64)
 
   }
 
   /// In `unit`; set exactly when schedule_type is schedule.
-  public nonisolated enum OneOf_OptionalScheduledDoseQuantity: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalScheduledDoseQuantity: Equatable, Sendable {
     case scheduledDoseQuantity(Double)
 
   }
 
   /// In `unit`.
-  public nonisolated enum OneOf_OptionalDoseQuantity: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalDoseQuantity: Equatable, Sendable {
     case doseQuantity(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// A GAD-7 or PHQ-9 assessment (HKGAD7Assessment, HKPHQ9Assessment).
-public nonisolated struct Salus_V1_ScoredAssessment: Sendable {
+package nonisolated struct Salus_V1_ScoredAssessment: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var instrument: Salus_V1_AssessmentInstrument = .unspecified
+  package var instrument: Salus_V1_AssessmentInstrument = .unspecified
 
   /// One per question, in order: HKGAD7AssessmentAnswer / HKPHQ9AssessmentAnswer raw values
   /// (notAtAll 0, severalDays 1, moreThanHalfTheDays 2, nearlyEveryDay 3; preferNotToAnswer 4,
   /// PHQ-9's ninth question only).
-  public var answers: [Int32] = []
+  package var answers: [Int32] = []
 
   /// The total score, derived by the daemon; ignored when saving.
-  public var score: Int32 = 0
+  package var score: Int32 = 0
 
   /// The risk band, derived by the daemon; ignored when saving: HKGAD7AssessmentRisk
   /// (noneToMinimal 1, mild 2, moderate 3, severe 4) or HKPHQ9AssessmentRisk (noneToMinimal 1,
   /// mild 2, moderate 3, moderatelySevere 4, severe 5).
-  public var risk: Int32 = 0
+  package var risk: Int32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A correlation's members: quantity and category samples saved, queried and deleted as one
@@ -1397,52 +1397,52 @@ public nonisolated struct Salus_V1_ScoredAssessment: Sendable {
 /// Blood pressure holds exactly one BloodPressureSystolic and one BloodPressureDiastolic sample;
 /// food holds dietary quantity samples. Saving: leave the members' uuid, source_revision and
 /// creation_date empty, as for any sample.
-public nonisolated struct Salus_V1_Correlation: Sendable {
+package nonisolated struct Salus_V1_Correlation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var objects: [Salus_V1_Sample] = []
+  package var objects: [Salus_V1_Sample] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One sample. Samples are immutable: an edit is a delete plus a new sample.
-public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
+package nonisolated struct Salus_V1_Sample: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 16 bytes, assigned by the daemon (time-ordered, UUIDv7); leave empty when saving.
-  public var uuid: Data {
+  package var uuid: Data {
     get {_storage._uuid}
     set {_uniqueStorage()._uuid = newValue}
   }
 
   /// The type identifier: HealthKit's ("HKQuantityTypeIdentifierStepCount") or reverse-DNS.
-  public var type: String {
+  package var type: String {
     get {_storage._type}
     set {_uniqueStorage()._type = newValue}
   }
 
-  public var startDate: Int64 {
+  package var startDate: Int64 {
     get {_storage._startDate}
     set {_uniqueStorage()._startDate = newValue}
   }
 
-  public var endDate: Int64 {
+  package var endDate: Int64 {
     get {_storage._endDate}
     set {_uniqueStorage()._endDate = newValue}
   }
 
-  public var value: OneOf_Value? {
+  package var value: OneOf_Value? {
     get {return _storage._value}
     set {_uniqueStorage()._value = newValue}
   }
 
-  public var quantity: Salus_V1_Quantity {
+  package var quantity: Salus_V1_Quantity {
     get {
       if case .quantity(let v)? = _storage._value {return v}
       return Salus_V1_Quantity()
@@ -1450,7 +1450,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .quantity(newValue)}
   }
 
-  public var category: Salus_V1_CategoryValue {
+  package var category: Salus_V1_CategoryValue {
     get {
       if case .category(let v)? = _storage._value {return v}
       return Salus_V1_CategoryValue()
@@ -1458,7 +1458,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .category(newValue)}
   }
 
-  public var workout: Salus_V1_Workout {
+  package var workout: Salus_V1_Workout {
     get {
       if case .workout(let v)? = _storage._value {return v}
       return Salus_V1_Workout()
@@ -1466,7 +1466,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .workout(newValue)}
   }
 
-  public var visionPrescription: Salus_V1_VisionPrescription {
+  package var visionPrescription: Salus_V1_VisionPrescription {
     get {
       if case .visionPrescription(let v)? = _storage._value {return v}
       return Salus_V1_VisionPrescription()
@@ -1474,7 +1474,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .visionPrescription(newValue)}
   }
 
-  public var document: Salus_V1_Document {
+  package var document: Salus_V1_Document {
     get {
       if case .document(let v)? = _storage._value {return v}
       return Salus_V1_Document()
@@ -1482,7 +1482,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .document(newValue)}
   }
 
-  public var correlation: Salus_V1_Correlation {
+  package var correlation: Salus_V1_Correlation {
     get {
       if case .correlation(let v)? = _storage._value {return v}
       return Salus_V1_Correlation()
@@ -1490,7 +1490,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .correlation(newValue)}
   }
 
-  public var electrocardiogram: Salus_V1_Electrocardiogram {
+  package var electrocardiogram: Salus_V1_Electrocardiogram {
     get {
       if case .electrocardiogram(let v)? = _storage._value {return v}
       return Salus_V1_Electrocardiogram()
@@ -1498,7 +1498,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .electrocardiogram(newValue)}
   }
 
-  public var audiogram: Salus_V1_Audiogram {
+  package var audiogram: Salus_V1_Audiogram {
     get {
       if case .audiogram(let v)? = _storage._value {return v}
       return Salus_V1_Audiogram()
@@ -1506,7 +1506,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .audiogram(newValue)}
   }
 
-  public var heartbeatSeries: Salus_V1_HeartbeatSeries {
+  package var heartbeatSeries: Salus_V1_HeartbeatSeries {
     get {
       if case .heartbeatSeries(let v)? = _storage._value {return v}
       return Salus_V1_HeartbeatSeries()
@@ -1514,7 +1514,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .heartbeatSeries(newValue)}
   }
 
-  public var stateOfMind: Salus_V1_StateOfMind {
+  package var stateOfMind: Salus_V1_StateOfMind {
     get {
       if case .stateOfMind(let v)? = _storage._value {return v}
       return Salus_V1_StateOfMind()
@@ -1522,7 +1522,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .stateOfMind(newValue)}
   }
 
-  public var medicationDoseEvent: Salus_V1_MedicationDoseEvent {
+  package var medicationDoseEvent: Salus_V1_MedicationDoseEvent {
     get {
       if case .medicationDoseEvent(let v)? = _storage._value {return v}
       return Salus_V1_MedicationDoseEvent()
@@ -1530,7 +1530,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .medicationDoseEvent(newValue)}
   }
 
-  public var scoredAssessment: Salus_V1_ScoredAssessment {
+  package var scoredAssessment: Salus_V1_ScoredAssessment {
     get {
       if case .scoredAssessment(let v)? = _storage._value {return v}
       return Salus_V1_ScoredAssessment()
@@ -1538,7 +1538,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .scoredAssessment(newValue)}
   }
 
-  public var clinicalRecord: Salus_V1_ClinicalRecord {
+  package var clinicalRecord: Salus_V1_ClinicalRecord {
     get {
       if case .clinicalRecord(let v)? = _storage._value {return v}
       return Salus_V1_ClinicalRecord()
@@ -1546,7 +1546,7 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .clinicalRecord(newValue)}
   }
 
-  public var workoutRoute: Salus_V1_WorkoutRoute {
+  package var workoutRoute: Salus_V1_WorkoutRoute {
     get {
       if case .workoutRoute(let v)? = _storage._value {return v}
       return Salus_V1_WorkoutRoute()
@@ -1555,38 +1555,38 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
   }
 
   /// Assigned by the daemon.
-  public var sourceRevision: Salus_V1_SourceRevision {
+  package var sourceRevision: Salus_V1_SourceRevision {
     get {_storage._sourceRevision ?? Salus_V1_SourceRevision()}
     set {_uniqueStorage()._sourceRevision = newValue}
   }
   /// Returns true if `sourceRevision` has been explicitly set.
-  public var hasSourceRevision: Bool {_storage._sourceRevision != nil}
+  package var hasSourceRevision: Bool {_storage._sourceRevision != nil}
   /// Clears the value of `sourceRevision`. Subsequent reads from it will return its default value.
-  public mutating func clearSourceRevision() {_uniqueStorage()._sourceRevision = nil}
+  package mutating func clearSourceRevision() {_uniqueStorage()._sourceRevision = nil}
 
-  public var device: Salus_V1_Device {
+  package var device: Salus_V1_Device {
     get {_storage._device ?? Salus_V1_Device()}
     set {_uniqueStorage()._device = newValue}
   }
   /// Returns true if `device` has been explicitly set.
-  public var hasDevice: Bool {_storage._device != nil}
+  package var hasDevice: Bool {_storage._device != nil}
   /// Clears the value of `device`. Subsequent reads from it will return its default value.
-  public mutating func clearDevice() {_uniqueStorage()._device = nil}
+  package mutating func clearDevice() {_uniqueStorage()._device = nil}
 
-  public var metadata: Dictionary<String,Salus_V1_MetadataValue> {
+  package var metadata: Dictionary<String,Salus_V1_MetadataValue> {
     get {_storage._metadata}
     set {_uniqueStorage()._metadata = newValue}
   }
 
   /// Assigned by the daemon.
-  public var creationDate: Int64 {
+  package var creationDate: Int64 {
     get {_storage._creationDate}
     set {_uniqueStorage()._creationDate = newValue}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Value: Equatable, Sendable {
+  package nonisolated enum OneOf_Value: Equatable, Sendable {
     case quantity(Salus_V1_Quantity)
     case category(Salus_V1_CategoryValue)
     case workout(Salus_V1_Workout)
@@ -1604,27 +1604,27 @@ public nonisolated struct Salus_V1_Sample: @unchecked Sendable {
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// What an anchored query reports for a deleted sample.
-public nonisolated struct Salus_V1_DeletedObject: Sendable {
+package nonisolated struct Salus_V1_DeletedObject: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var type: String = String()
+  package var type: String = String()
 
   /// Only the sync identifier and sync version keys survive a deletion.
-  public var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
+  package var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -1632,14 +1632,14 @@ public nonisolated struct Salus_V1_DeletedObject: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_AssessmentInstrument: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ASSESSMENT_INSTRUMENT_UNSPECIFIED\0\u{1}ASSESSMENT_INSTRUMENT_GAD7\0\u{1}ASSESSMENT_INSTRUMENT_PHQ9\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ASSESSMENT_INSTRUMENT_UNSPECIFIED\0\u{1}ASSESSMENT_INSTRUMENT_GAD7\0\u{1}ASSESSMENT_INSTRUMENT_PHQ9\0")
 }
 
 nonisolated extension Salus_V1_Quantity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Quantity"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0\u{1}unit\0")
+  package static let protoMessageName: String = _protobuf_package + ".Quantity"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0\u{1}unit\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1652,7 +1652,7 @@ nonisolated extension Salus_V1_Quantity: SwiftProtobuf.Message, SwiftProtobuf._M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.value.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.value, fieldNumber: 1)
     }
@@ -1662,7 +1662,7 @@ nonisolated extension Salus_V1_Quantity: SwiftProtobuf.Message, SwiftProtobuf._M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Quantity, rhs: Salus_V1_Quantity) -> Bool {
+  package static func ==(lhs: Salus_V1_Quantity, rhs: Salus_V1_Quantity) -> Bool {
     if lhs.value != rhs.value {return false}
     if lhs.unit != rhs.unit {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1671,10 +1671,10 @@ nonisolated extension Salus_V1_Quantity: SwiftProtobuf.Message, SwiftProtobuf._M
 }
 
 nonisolated extension Salus_V1_MetadataValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MetadataValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}string_value\0\u{3}number_value\0\u{3}bool_value\0\u{3}date_value\0\u{3}quantity_value\0")
+  package static let protoMessageName: String = _protobuf_package + ".MetadataValue"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}string_value\0\u{3}number_value\0\u{3}bool_value\0\u{3}date_value\0\u{3}quantity_value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1730,7 +1730,7 @@ nonisolated extension Salus_V1_MetadataValue: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1761,7 +1761,7 @@ nonisolated extension Salus_V1_MetadataValue: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MetadataValue, rhs: Salus_V1_MetadataValue) -> Bool {
+  package static func ==(lhs: Salus_V1_MetadataValue, rhs: Salus_V1_MetadataValue) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1769,10 +1769,10 @@ nonisolated extension Salus_V1_MetadataValue: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_SourceRevision: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourceRevision"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{1}version\0\u{3}product_type\0\u{3}os_version\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourceRevision"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{1}version\0\u{3}product_type\0\u{3}os_version\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1788,7 +1788,7 @@ nonisolated extension Salus_V1_SourceRevision: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1807,7 +1807,7 @@ nonisolated extension Salus_V1_SourceRevision: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourceRevision, rhs: Salus_V1_SourceRevision) -> Bool {
+  package static func ==(lhs: Salus_V1_SourceRevision, rhs: Salus_V1_SourceRevision) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.name != rhs.name {return false}
     if lhs.version != rhs.version {return false}
@@ -1819,10 +1819,10 @@ nonisolated extension Salus_V1_SourceRevision: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_Device: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Device"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}manufacturer\0\u{1}model\0\u{3}hardware_version\0\u{3}firmware_version\0\u{3}software_version\0\u{3}local_identifier\0\u{3}udi_device_identifier\0")
+  package static let protoMessageName: String = _protobuf_package + ".Device"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}manufacturer\0\u{1}model\0\u{3}hardware_version\0\u{3}firmware_version\0\u{3}software_version\0\u{3}local_identifier\0\u{3}udi_device_identifier\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1897,7 +1897,7 @@ nonisolated extension Salus_V1_Device: SwiftProtobuf.Message, SwiftProtobuf._Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1929,7 +1929,7 @@ nonisolated extension Salus_V1_Device: SwiftProtobuf.Message, SwiftProtobuf._Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Device, rhs: Salus_V1_Device) -> Bool {
+  package static func ==(lhs: Salus_V1_Device, rhs: Salus_V1_Device) -> Bool {
     if lhs.optionalName != rhs.optionalName {return false}
     if lhs.optionalManufacturer != rhs.optionalManufacturer {return false}
     if lhs.optionalModel != rhs.optionalModel {return false}
@@ -1944,10 +1944,10 @@ nonisolated extension Salus_V1_Device: SwiftProtobuf.Message, SwiftProtobuf._Mes
 }
 
 nonisolated extension Salus_V1_CategoryValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CategoryValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0")
+  package static let protoMessageName: String = _protobuf_package + ".CategoryValue"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}value\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1959,14 +1959,14 @@ nonisolated extension Salus_V1_CategoryValue: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.value != 0 {
       try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CategoryValue, rhs: Salus_V1_CategoryValue) -> Bool {
+  package static func ==(lhs: Salus_V1_CategoryValue, rhs: Salus_V1_CategoryValue) -> Bool {
     if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1974,10 +1974,10 @@ nonisolated extension Salus_V1_CategoryValue: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_WorkoutEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutEvent"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1992,7 +1992,7 @@ nonisolated extension Salus_V1_WorkoutEvent: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.type != 0 {
       try visitor.visitSingularInt32Field(value: self.type, fieldNumber: 1)
     }
@@ -2008,7 +2008,7 @@ nonisolated extension Salus_V1_WorkoutEvent: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutEvent, rhs: Salus_V1_WorkoutEvent) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutEvent, rhs: Salus_V1_WorkoutEvent) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.startDate != rhs.startDate {return false}
     if lhs.endDate != rhs.endDate {return false}
@@ -2019,10 +2019,10 @@ nonisolated extension Salus_V1_WorkoutEvent: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutActivity"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutActivity"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}metadata\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2049,7 +2049,7 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2084,7 +2084,7 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutActivity, rhs: Salus_V1_WorkoutActivity) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutActivity, rhs: Salus_V1_WorkoutActivity) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.activityType != rhs.activityType {return false}
     if lhs.startDate != rhs.startDate {return false}
@@ -2100,10 +2100,10 @@ nonisolated extension Salus_V1_WorkoutActivity: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutStatistics"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0\u{3}from_samples\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutStatistics"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0\u{3}from_samples\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2119,7 +2119,7 @@ nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2142,7 +2142,7 @@ nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutStatistics, rhs: Salus_V1_WorkoutStatistics) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutStatistics, rhs: Salus_V1_WorkoutStatistics) -> Bool {
     if lhs._sum != rhs._sum {return false}
     if lhs._average != rhs._average {return false}
     if lhs._minimum != rhs._minimum {return false}
@@ -2154,10 +2154,10 @@ nonisolated extension Salus_V1_WorkoutStatistics: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutConfiguration"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}location_type\0\u{3}swimming_location_type\0\u{3}lap_length\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutConfiguration"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}location_type\0\u{3}swimming_location_type\0\u{3}lap_length\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2171,7 +2171,7 @@ nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2188,7 +2188,7 @@ nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutConfiguration, rhs: Salus_V1_WorkoutConfiguration) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutConfiguration, rhs: Salus_V1_WorkoutConfiguration) -> Bool {
     if lhs.locationType != rhs.locationType {return false}
     if lhs.swimmingLocationType != rhs.swimmingLocationType {return false}
     if lhs._lapLength != rhs._lapLength {return false}
@@ -2198,10 +2198,10 @@ nonisolated extension Salus_V1_WorkoutConfiguration: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Workout"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0\u{3}recorded_duration\0")
+  package static let protoMessageName: String = _protobuf_package + ".Workout"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}events\0\u{1}activities\0\u{1}statistics\0\u{1}configuration\0\u{1}duration\0\u{3}all_statistics\0\u{3}recorded_duration\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2227,7 +2227,7 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2259,7 +2259,7 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Workout, rhs: Salus_V1_Workout) -> Bool {
+  package static func ==(lhs: Salus_V1_Workout, rhs: Salus_V1_Workout) -> Bool {
     if lhs.activityType != rhs.activityType {return false}
     if lhs.events != rhs.events {return false}
     if lhs.activities != rhs.activities {return false}
@@ -2274,10 +2274,10 @@ nonisolated extension Salus_V1_Workout: SwiftProtobuf.Message, SwiftProtobuf._Me
 }
 
 nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PrismValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}amount\0\u{1}angle\0\u{3}prism_base\0\u{3}vertical_amount\0\u{3}horizontal_amount\0\u{3}vertical_base\0\u{3}horizontal_base\0\u{1}eye\0")
+  package static let protoMessageName: String = _protobuf_package + ".PrismValue"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}amount\0\u{1}angle\0\u{3}prism_base\0\u{3}vertical_amount\0\u{3}horizontal_amount\0\u{3}vertical_base\0\u{3}horizontal_base\0\u{1}eye\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2296,7 +2296,7 @@ nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.amount.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.amount, fieldNumber: 1)
     }
@@ -2324,7 +2324,7 @@ nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PrismValue, rhs: Salus_V1_PrismValue) -> Bool {
+  package static func ==(lhs: Salus_V1_PrismValue, rhs: Salus_V1_PrismValue) -> Bool {
     if lhs.amount != rhs.amount {return false}
     if lhs.angle != rhs.angle {return false}
     if lhs.prismBase != rhs.prismBase {return false}
@@ -2339,8 +2339,8 @@ nonisolated extension Salus_V1_PrismValue: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_LensSpecification: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".LensSpecification"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sphere\0\u{1}cylinder\0\u{1}axis\0\u{3}add_power\0\u{3}vertex_distance\0\u{1}prism\0\u{3}base_curve\0\u{1}diameter\0\u{3}far_pupillary_distance\0\u{3}near_pupillary_distance\0")
+  package static let protoMessageName: String = _protobuf_package + ".LensSpecification"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sphere\0\u{1}cylinder\0\u{1}axis\0\u{3}add_power\0\u{3}vertex_distance\0\u{1}prism\0\u{3}base_curve\0\u{1}diameter\0\u{3}far_pupillary_distance\0\u{3}near_pupillary_distance\0")
 
   fileprivate class _StorageClass {
     var _optionalSphere: Salus_V1_LensSpecification.OneOf_OptionalSphere?
@@ -2383,7 +2383,7 @@ nonisolated extension Salus_V1_LensSpecification: SwiftProtobuf.Message, SwiftPr
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2470,7 +2470,7 @@ nonisolated extension Salus_V1_LensSpecification: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -2510,7 +2510,7 @@ nonisolated extension Salus_V1_LensSpecification: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_LensSpecification, rhs: Salus_V1_LensSpecification) -> Bool {
+  package static func ==(lhs: Salus_V1_LensSpecification, rhs: Salus_V1_LensSpecification) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -2535,10 +2535,10 @@ nonisolated extension Salus_V1_LensSpecification: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".VisionPrescription"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}right_eye\0\u{3}left_eye\0\u{1}brand\0")
+  package static let protoMessageName: String = _protobuf_package + ".VisionPrescription"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}prescription_type\0\u{3}date_issued\0\u{3}expiration_date\0\u{3}right_eye\0\u{3}left_eye\0\u{1}brand\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2569,7 +2569,7 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2595,7 +2595,7 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_VisionPrescription, rhs: Salus_V1_VisionPrescription) -> Bool {
+  package static func ==(lhs: Salus_V1_VisionPrescription, rhs: Salus_V1_VisionPrescription) -> Bool {
     if lhs.prescriptionType != rhs.prescriptionType {return false}
     if lhs.dateIssued != rhs.dateIssued {return false}
     if lhs.optionalExpirationDate != rhs.optionalExpirationDate {return false}
@@ -2608,10 +2608,10 @@ nonisolated extension Salus_V1_VisionPrescription: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Document"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}content_type\0\u{1}data\0\u{1}title\0\u{3}patient_name\0\u{3}author_name\0\u{3}custodian_name\0\u{3}effective_time\0")
+  package static let protoMessageName: String = _protobuf_package + ".Document"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}content_type\0\u{1}data\0\u{1}title\0\u{3}patient_name\0\u{3}author_name\0\u{3}custodian_name\0\u{3}effective_time\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2636,7 +2636,7 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2665,7 +2665,7 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Document, rhs: Salus_V1_Document) -> Bool {
+  package static func ==(lhs: Salus_V1_Document, rhs: Salus_V1_Document) -> Bool {
     if lhs.contentType != rhs.contentType {return false}
     if lhs.data != rhs.data {return false}
     if lhs.title != rhs.title {return false}
@@ -2679,10 +2679,10 @@ nonisolated extension Salus_V1_Document: SwiftProtobuf.Message, SwiftProtobuf._M
 }
 
 nonisolated extension Salus_V1_ClinicalRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ClinicalRecord"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}fhir_data\0\u{3}fhir_version\0\u{3}display_name\0\u{3}source_name\0\u{3}source_url\0\u{3}received_date\0\u{3}resource_id\0\u{3}resource_type\0")
+  package static let protoMessageName: String = _protobuf_package + ".ClinicalRecord"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}fhir_data\0\u{3}fhir_version\0\u{3}display_name\0\u{3}source_name\0\u{3}source_url\0\u{3}received_date\0\u{3}resource_id\0\u{3}resource_type\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2701,7 +2701,7 @@ nonisolated extension Salus_V1_ClinicalRecord: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.fhirData.isEmpty {
       try visitor.visitSingularBytesField(value: self.fhirData, fieldNumber: 1)
     }
@@ -2729,7 +2729,7 @@ nonisolated extension Salus_V1_ClinicalRecord: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ClinicalRecord, rhs: Salus_V1_ClinicalRecord) -> Bool {
+  package static func ==(lhs: Salus_V1_ClinicalRecord, rhs: Salus_V1_ClinicalRecord) -> Bool {
     if lhs.fhirData != rhs.fhirData {return false}
     if lhs.fhirVersion != rhs.fhirVersion {return false}
     if lhs.displayName != rhs.displayName {return false}
@@ -2744,10 +2744,10 @@ nonisolated extension Salus_V1_ClinicalRecord: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_Electrocardiogram: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Electrocardiogram"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}classification\0\u{3}symptoms_status\0\u{3}average_heart_rate\0\u{3}sampling_frequency\0\u{3}number_of_voltage_measurements\0\u{1}voltages\0")
+  package static let protoMessageName: String = _protobuf_package + ".Electrocardiogram"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}classification\0\u{3}symptoms_status\0\u{3}average_heart_rate\0\u{3}sampling_frequency\0\u{3}number_of_voltage_measurements\0\u{1}voltages\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2778,7 +2778,7 @@ nonisolated extension Salus_V1_Electrocardiogram: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2804,7 +2804,7 @@ nonisolated extension Salus_V1_Electrocardiogram: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Electrocardiogram, rhs: Salus_V1_Electrocardiogram) -> Bool {
+  package static func ==(lhs: Salus_V1_Electrocardiogram, rhs: Salus_V1_Electrocardiogram) -> Bool {
     if lhs.classification != rhs.classification {return false}
     if lhs.symptomsStatus != rhs.symptomsStatus {return false}
     if lhs.optionalAverageHeartRate != rhs.optionalAverageHeartRate {return false}
@@ -2817,10 +2817,10 @@ nonisolated extension Salus_V1_Electrocardiogram: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_WorkoutRoute: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutRoute"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}workout_uuid\0\u{3}location_count\0\u{1}locations\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutRoute"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}workout_uuid\0\u{3}location_count\0\u{1}locations\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2834,7 +2834,7 @@ nonisolated extension Salus_V1_WorkoutRoute: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.workoutUuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.workoutUuid, fieldNumber: 1)
     }
@@ -2847,7 +2847,7 @@ nonisolated extension Salus_V1_WorkoutRoute: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutRoute, rhs: Salus_V1_WorkoutRoute) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutRoute, rhs: Salus_V1_WorkoutRoute) -> Bool {
     if lhs.workoutUuid != rhs.workoutUuid {return false}
     if lhs.locationCount != rhs.locationCount {return false}
     if lhs.locations != rhs.locations {return false}
@@ -2857,10 +2857,10 @@ nonisolated extension Salus_V1_WorkoutRoute: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_RouteLocation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".RouteLocation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}timestamp\0\u{1}latitude\0\u{1}longitude\0\u{1}altitude\0\u{3}horizontal_accuracy\0\u{3}vertical_accuracy\0\u{1}course\0\u{1}speed\0")
+  package static let protoMessageName: String = _protobuf_package + ".RouteLocation"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}timestamp\0\u{1}latitude\0\u{1}longitude\0\u{1}altitude\0\u{3}horizontal_accuracy\0\u{3}vertical_accuracy\0\u{1}course\0\u{1}speed\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2914,7 +2914,7 @@ nonisolated extension Salus_V1_RouteLocation: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -2946,7 +2946,7 @@ nonisolated extension Salus_V1_RouteLocation: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_RouteLocation, rhs: Salus_V1_RouteLocation) -> Bool {
+  package static func ==(lhs: Salus_V1_RouteLocation, rhs: Salus_V1_RouteLocation) -> Bool {
     if lhs.timestamp != rhs.timestamp {return false}
     if lhs.latitude != rhs.latitude {return false}
     if lhs.longitude != rhs.longitude {return false}
@@ -2961,10 +2961,10 @@ nonisolated extension Salus_V1_RouteLocation: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_ElectrocardiogramVoltage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_sample_start\0\u{1}microvolts\0\u{1}lead\0")
+  package static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltage"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_sample_start\0\u{1}microvolts\0\u{1}lead\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -2978,7 +2978,7 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltage: SwiftProtobuf.Message, 
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.timeSinceSampleStart.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.timeSinceSampleStart, fieldNumber: 1)
     }
@@ -2991,7 +2991,7 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltage: SwiftProtobuf.Message, 
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ElectrocardiogramVoltage, rhs: Salus_V1_ElectrocardiogramVoltage) -> Bool {
+  package static func ==(lhs: Salus_V1_ElectrocardiogramVoltage, rhs: Salus_V1_ElectrocardiogramVoltage) -> Bool {
     if lhs.timeSinceSampleStart != rhs.timeSinceSampleStart {return false}
     if lhs.microvolts != rhs.microvolts {return false}
     if lhs.lead != rhs.lead {return false}
@@ -3001,10 +3001,10 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltage: SwiftProtobuf.Message, 
 }
 
 nonisolated extension Salus_V1_Audiogram: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Audiogram"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}sensitivity_points\0")
+  package static let protoMessageName: String = _protobuf_package + ".Audiogram"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}sensitivity_points\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3016,14 +3016,14 @@ nonisolated extension Salus_V1_Audiogram: SwiftProtobuf.Message, SwiftProtobuf._
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.sensitivityPoints.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.sensitivityPoints, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Audiogram, rhs: Salus_V1_Audiogram) -> Bool {
+  package static func ==(lhs: Salus_V1_Audiogram, rhs: Salus_V1_Audiogram) -> Bool {
     if lhs.sensitivityPoints != rhs.sensitivityPoints {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -3031,10 +3031,10 @@ nonisolated extension Salus_V1_Audiogram: SwiftProtobuf.Message, SwiftProtobuf._
 }
 
 nonisolated extension Salus_V1_AudiogramSensitivityPoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AudiogramSensitivityPoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}frequency\0\u{1}tests\0")
+  package static let protoMessageName: String = _protobuf_package + ".AudiogramSensitivityPoint"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}frequency\0\u{1}tests\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3047,7 +3047,7 @@ nonisolated extension Salus_V1_AudiogramSensitivityPoint: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.frequency.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.frequency, fieldNumber: 1)
     }
@@ -3057,7 +3057,7 @@ nonisolated extension Salus_V1_AudiogramSensitivityPoint: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AudiogramSensitivityPoint, rhs: Salus_V1_AudiogramSensitivityPoint) -> Bool {
+  package static func ==(lhs: Salus_V1_AudiogramSensitivityPoint, rhs: Salus_V1_AudiogramSensitivityPoint) -> Bool {
     if lhs.frequency != rhs.frequency {return false}
     if lhs.tests != rhs.tests {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -3066,10 +3066,10 @@ nonisolated extension Salus_V1_AudiogramSensitivityPoint: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_AudiogramSensitivityTest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AudiogramSensitivityTest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensitivity\0\u{3}conduction_type\0\u{1}masked\0\u{1}side\0\u{3}clamping_range\0")
+  package static let protoMessageName: String = _protobuf_package + ".AudiogramSensitivityTest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensitivity\0\u{3}conduction_type\0\u{1}masked\0\u{1}side\0\u{3}clamping_range\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3085,7 +3085,7 @@ nonisolated extension Salus_V1_AudiogramSensitivityTest: SwiftProtobuf.Message, 
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -3108,7 +3108,7 @@ nonisolated extension Salus_V1_AudiogramSensitivityTest: SwiftProtobuf.Message, 
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AudiogramSensitivityTest, rhs: Salus_V1_AudiogramSensitivityTest) -> Bool {
+  package static func ==(lhs: Salus_V1_AudiogramSensitivityTest, rhs: Salus_V1_AudiogramSensitivityTest) -> Bool {
     if lhs.sensitivity != rhs.sensitivity {return false}
     if lhs.conductionType != rhs.conductionType {return false}
     if lhs.masked != rhs.masked {return false}
@@ -3120,10 +3120,10 @@ nonisolated extension Salus_V1_AudiogramSensitivityTest: SwiftProtobuf.Message, 
 }
 
 nonisolated extension Salus_V1_AudiogramClampingRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AudiogramClampingRange"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}lower_bound\0\u{3}upper_bound\0")
+  package static let protoMessageName: String = _protobuf_package + ".AudiogramClampingRange"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}lower_bound\0\u{3}upper_bound\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3150,7 +3150,7 @@ nonisolated extension Salus_V1_AudiogramClampingRange: SwiftProtobuf.Message, Sw
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -3164,7 +3164,7 @@ nonisolated extension Salus_V1_AudiogramClampingRange: SwiftProtobuf.Message, Sw
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AudiogramClampingRange, rhs: Salus_V1_AudiogramClampingRange) -> Bool {
+  package static func ==(lhs: Salus_V1_AudiogramClampingRange, rhs: Salus_V1_AudiogramClampingRange) -> Bool {
     if lhs.optionalLowerBound != rhs.optionalLowerBound {return false}
     if lhs.optionalUpperBound != rhs.optionalUpperBound {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -3173,10 +3173,10 @@ nonisolated extension Salus_V1_AudiogramClampingRange: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Salus_V1_HeartbeatSeries: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".HeartbeatSeries"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}beats\0")
+  package static let protoMessageName: String = _protobuf_package + ".HeartbeatSeries"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}beats\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3188,14 +3188,14 @@ nonisolated extension Salus_V1_HeartbeatSeries: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.beats.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.beats, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_HeartbeatSeries, rhs: Salus_V1_HeartbeatSeries) -> Bool {
+  package static func ==(lhs: Salus_V1_HeartbeatSeries, rhs: Salus_V1_HeartbeatSeries) -> Bool {
     if lhs.beats != rhs.beats {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -3203,10 +3203,10 @@ nonisolated extension Salus_V1_HeartbeatSeries: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Heartbeat"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_series_start\0\u{3}preceded_by_gap\0")
+  package static let protoMessageName: String = _protobuf_package + ".Heartbeat"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}time_since_series_start\0\u{3}preceded_by_gap\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3219,7 +3219,7 @@ nonisolated extension Salus_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.timeSinceSeriesStart.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.timeSinceSeriesStart, fieldNumber: 1)
     }
@@ -3229,7 +3229,7 @@ nonisolated extension Salus_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Heartbeat, rhs: Salus_V1_Heartbeat) -> Bool {
+  package static func ==(lhs: Salus_V1_Heartbeat, rhs: Salus_V1_Heartbeat) -> Bool {
     if lhs.timeSinceSeriesStart != rhs.timeSinceSeriesStart {return false}
     if lhs.precededByGap != rhs.precededByGap {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -3238,10 +3238,10 @@ nonisolated extension Salus_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._
 }
 
 nonisolated extension Salus_V1_StateOfMind: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StateOfMind"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}valence\0\u{3}valence_classification\0\u{1}labels\0\u{1}associations\0")
+  package static let protoMessageName: String = _protobuf_package + ".StateOfMind"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}valence\0\u{3}valence_classification\0\u{1}labels\0\u{1}associations\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3257,7 +3257,7 @@ nonisolated extension Salus_V1_StateOfMind: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.kind != 0 {
       try visitor.visitSingularInt32Field(value: self.kind, fieldNumber: 1)
     }
@@ -3276,7 +3276,7 @@ nonisolated extension Salus_V1_StateOfMind: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StateOfMind, rhs: Salus_V1_StateOfMind) -> Bool {
+  package static func ==(lhs: Salus_V1_StateOfMind, rhs: Salus_V1_StateOfMind) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.valence != rhs.valence {return false}
     if lhs.valenceClassification != rhs.valenceClassification {return false}
@@ -3288,10 +3288,10 @@ nonisolated extension Salus_V1_StateOfMind: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_MedicationDoseEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MedicationDoseEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}log_status\0\u{3}schedule_type\0\u{3}medication_concept_identifier\0\u{3}scheduled_date\0\u{3}scheduled_dose_quantity\0\u{3}dose_quantity\0\u{1}unit\0")
+  package static let protoMessageName: String = _protobuf_package + ".MedicationDoseEvent"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}log_status\0\u{3}schedule_type\0\u{3}medication_concept_identifier\0\u{3}scheduled_date\0\u{3}scheduled_dose_quantity\0\u{3}dose_quantity\0\u{1}unit\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3330,7 +3330,7 @@ nonisolated extension Salus_V1_MedicationDoseEvent: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -3359,7 +3359,7 @@ nonisolated extension Salus_V1_MedicationDoseEvent: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MedicationDoseEvent, rhs: Salus_V1_MedicationDoseEvent) -> Bool {
+  package static func ==(lhs: Salus_V1_MedicationDoseEvent, rhs: Salus_V1_MedicationDoseEvent) -> Bool {
     if lhs.logStatus != rhs.logStatus {return false}
     if lhs.scheduleType != rhs.scheduleType {return false}
     if lhs.medicationConceptIdentifier != rhs.medicationConceptIdentifier {return false}
@@ -3373,10 +3373,10 @@ nonisolated extension Salus_V1_MedicationDoseEvent: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ScoredAssessment"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}instrument\0\u{1}answers\0\u{1}score\0\u{1}risk\0")
+  package static let protoMessageName: String = _protobuf_package + ".ScoredAssessment"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}instrument\0\u{1}answers\0\u{1}score\0\u{1}risk\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3391,7 +3391,7 @@ nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.instrument != .unspecified {
       try visitor.visitSingularEnumField(value: self.instrument, fieldNumber: 1)
     }
@@ -3407,7 +3407,7 @@ nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ScoredAssessment, rhs: Salus_V1_ScoredAssessment) -> Bool {
+  package static func ==(lhs: Salus_V1_ScoredAssessment, rhs: Salus_V1_ScoredAssessment) -> Bool {
     if lhs.instrument != rhs.instrument {return false}
     if lhs.answers != rhs.answers {return false}
     if lhs.score != rhs.score {return false}
@@ -3418,10 +3418,10 @@ nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Correlation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}objects\0")
+  package static let protoMessageName: String = _protobuf_package + ".Correlation"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}objects\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3433,14 +3433,14 @@ nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.objects.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.objects, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Correlation, rhs: Salus_V1_Correlation) -> Bool {
+  package static func ==(lhs: Salus_V1_Correlation, rhs: Salus_V1_Correlation) -> Bool {
     if lhs.objects != rhs.objects {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -3448,8 +3448,8 @@ nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Sample"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0\u{3}workout_route\0")
+  package static let protoMessageName: String = _protobuf_package + ".Sample"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0\u{3}workout_route\0")
 
   fileprivate class _StorageClass {
     var _uuid: Data = Data()
@@ -3490,7 +3490,7 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3694,7 +3694,7 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -3790,7 +3790,7 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Sample, rhs: Salus_V1_Sample) -> Bool {
+  package static func ==(lhs: Salus_V1_Sample, rhs: Salus_V1_Sample) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -3814,10 +3814,10 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
 }
 
 nonisolated extension Salus_V1_DeletedObject: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DeletedObject"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".DeletedObject"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -3831,7 +3831,7 @@ nonisolated extension Salus_V1_DeletedObject: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
@@ -3844,7 +3844,7 @@ nonisolated extension Salus_V1_DeletedObject: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DeletedObject, rhs: Salus_V1_DeletedObject) -> Bool {
+  package static func ==(lhs: Salus_V1_DeletedObject, rhs: Salus_V1_DeletedObject) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.type != rhs.type {return false}
     if lhs.metadata != rhs.metadata {return false}

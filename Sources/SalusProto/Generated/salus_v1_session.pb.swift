@@ -20,126 +20,126 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated struct Salus_V1_HelloRequest: Sendable {
+package nonisolated struct Salus_V1_HelloRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The highest protocol version the client speaks; this document describes version 1.
-  public var protocolVersion: UInt32 = 0
+  package var protocolVersion: UInt32 = 0
 
-  public var clientName: String = String()
+  package var clientName: String = String()
 
-  public var clientVersion: String = String()
+  package var clientVersion: String = String()
 
   /// Features the client wants: "cancel", "window_update", "go_away".
-  public var features: [String] = []
+  package var features: [String] = []
 
   /// A self-declared app id; honoured only by a daemon started in development mode.
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_HelloResponse: Sendable {
+package nonisolated struct Salus_V1_HelloResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var protocolVersion: UInt32 = 0
+  package var protocolVersion: UInt32 = 0
 
-  public var serverName: String = String()
+  package var serverName: String = String()
 
-  public var serverVersion: String = String()
+  package var serverVersion: String = String()
 
   /// Features now enabled on this connection.
-  public var features: [String] = []
+  package var features: [String] = []
 
-  public var limits: Salus_V1_Limits {
+  package var limits: Salus_V1_Limits {
     get {_limits ?? Salus_V1_Limits()}
     set {_limits = newValue}
   }
   /// Returns true if `limits` has been explicitly set.
-  public var hasLimits: Bool {self._limits != nil}
+  package var hasLimits: Bool {self._limits != nil}
   /// Clears the value of `limits`. Subsequent reads from it will return its default value.
-  public mutating func clearLimits() {self._limits = nil}
+  package mutating func clearLimits() {self._limits = nil}
 
-  public var services: [Salus_V1_ServiceInfo] = []
+  package var services: [Salus_V1_ServiceInfo] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _limits: Salus_V1_Limits? = nil
 }
 
-public nonisolated struct Salus_V1_Limits: Sendable {
+package nonisolated struct Salus_V1_Limits: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Largest payload of one frame, in bytes (4 MiB).
-  public var maxFrameSize: UInt32 = 0
+  package var maxFrameSize: UInt32 = 0
 
   /// Largest total size of a request's metadata keys and values, in bytes (8 KiB).
-  public var maxMetadataSize: UInt32 = 0
+  package var maxMetadataSize: UInt32 = 0
 
   /// Data frames the server may send on a stream before the client grants more.
-  public var initialWindow: UInt32 = 0
+  package var initialWindow: UInt32 = 0
 
   /// Data frames the client may send on a stream before the server grants more.
-  public var receiveWindow: UInt32 = 0
+  package var receiveWindow: UInt32 = 0
 
   /// Largest attachment (salus.v1.Attachments/Add), in bytes; a larger upload fails with
   /// RESOURCE_EXHAUSTED naming this limit.
-  public var maxAttachmentSize: UInt64 = 0
+  package var maxAttachmentSize: UInt64 = 0
 
   /// Connections the daemon keeps open at once, over all its sockets; every call on a connection
   /// beyond them, Hello included, fails with RESOURCE_EXHAUSTED naming "connections".
-  public var maxConnections: UInt32 = 0
+  package var maxConnections: UInt32 = 0
 
   /// Calls open at once on one connection; another fails with RESOURCE_EXHAUSTED naming "streams".
-  public var maxStreamsPerConnection: UInt32 = 0
+  package var maxStreamsPerConnection: UInt32 = 0
 
   /// Authorization requests of one app waiting for the owner's answer at once; another fails with
   /// RESOURCE_EXHAUSTED naming "pendingRequests" and changes nothing.
-  public var maxPendingRequestsPerApp: UInt32 = 0
+  package var maxPendingRequestsPerApp: UInt32 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ServiceInfo: Sendable {
+package nonisolated struct Salus_V1_ServiceInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var methods: [Salus_V1_MethodInfo] = []
+  package var methods: [Salus_V1_MethodInfo] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_MethodInfo: Sendable {
+package nonisolated struct Salus_V1_MethodInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var clientStreaming: Bool = false
+  package var clientStreaming: Bool = false
 
-  public var serverStreaming: Bool = false
+  package var serverStreaming: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -147,10 +147,10 @@ public nonisolated struct Salus_V1_MethodInfo: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_HelloRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".HelloRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}client_name\0\u{3}client_version\0\u{1}features\0\u{3}app_id\0")
+  package static let protoMessageName: String = _protobuf_package + ".HelloRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}client_name\0\u{3}client_version\0\u{1}features\0\u{3}app_id\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -166,7 +166,7 @@ nonisolated extension Salus_V1_HelloRequest: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.protocolVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.protocolVersion, fieldNumber: 1)
     }
@@ -185,7 +185,7 @@ nonisolated extension Salus_V1_HelloRequest: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_HelloRequest, rhs: Salus_V1_HelloRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_HelloRequest, rhs: Salus_V1_HelloRequest) -> Bool {
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.clientName != rhs.clientName {return false}
     if lhs.clientVersion != rhs.clientVersion {return false}
@@ -197,10 +197,10 @@ nonisolated extension Salus_V1_HelloRequest: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".HelloResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}server_name\0\u{3}server_version\0\u{1}features\0\u{1}limits\0\u{1}services\0")
+  package static let protoMessageName: String = _protobuf_package + ".HelloResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}server_name\0\u{3}server_version\0\u{1}features\0\u{1}limits\0\u{1}services\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -217,7 +217,7 @@ nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -243,7 +243,7 @@ nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_HelloResponse, rhs: Salus_V1_HelloResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_HelloResponse, rhs: Salus_V1_HelloResponse) -> Bool {
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.serverName != rhs.serverName {return false}
     if lhs.serverVersion != rhs.serverVersion {return false}
@@ -256,10 +256,10 @@ nonisolated extension Salus_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Limits"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0\u{3}max_connections\0\u{3}max_streams_per_connection\0\u{3}max_pending_requests_per_app\0")
+  package static let protoMessageName: String = _protobuf_package + ".Limits"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_size\0\u{3}max_metadata_size\0\u{3}initial_window\0\u{3}receive_window\0\u{3}max_attachment_size\0\u{3}max_connections\0\u{3}max_streams_per_connection\0\u{3}max_pending_requests_per_app\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -278,7 +278,7 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.maxFrameSize != 0 {
       try visitor.visitSingularUInt32Field(value: self.maxFrameSize, fieldNumber: 1)
     }
@@ -306,7 +306,7 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_Limits, rhs: Salus_V1_Limits) -> Bool {
+  package static func ==(lhs: Salus_V1_Limits, rhs: Salus_V1_Limits) -> Bool {
     if lhs.maxFrameSize != rhs.maxFrameSize {return false}
     if lhs.maxMetadataSize != rhs.maxMetadataSize {return false}
     if lhs.initialWindow != rhs.initialWindow {return false}
@@ -321,10 +321,10 @@ nonisolated extension Salus_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._Mes
 }
 
 nonisolated extension Salus_V1_ServiceInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ServiceInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}methods\0")
+  package static let protoMessageName: String = _protobuf_package + ".ServiceInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}methods\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -337,7 +337,7 @@ nonisolated extension Salus_V1_ServiceInfo: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -347,7 +347,7 @@ nonisolated extension Salus_V1_ServiceInfo: SwiftProtobuf.Message, SwiftProtobuf
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ServiceInfo, rhs: Salus_V1_ServiceInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_ServiceInfo, rhs: Salus_V1_ServiceInfo) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.methods != rhs.methods {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -356,10 +356,10 @@ nonisolated extension Salus_V1_ServiceInfo: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_MethodInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".MethodInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}client_streaming\0\u{3}server_streaming\0")
+  package static let protoMessageName: String = _protobuf_package + ".MethodInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}client_streaming\0\u{3}server_streaming\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -373,7 +373,7 @@ nonisolated extension Salus_V1_MethodInfo: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -386,7 +386,7 @@ nonisolated extension Salus_V1_MethodInfo: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_MethodInfo, rhs: Salus_V1_MethodInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_MethodInfo, rhs: Salus_V1_MethodInfo) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.clientStreaming != rhs.clientStreaming {return false}
     if lhs.serverStreaming != rhs.serverStreaming {return false}

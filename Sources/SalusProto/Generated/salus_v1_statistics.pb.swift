@@ -24,8 +24,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// HealthKit's HKStatisticsOptions, one per value.
-public nonisolated enum Salus_V1_StatisticsOption: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_StatisticsOption: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case cumulativeSum // = 1
   case discreteAverage // = 2
@@ -36,11 +36,11 @@ public nonisolated enum Salus_V1_StatisticsOption: SwiftProtobuf.Enum, Swift.Cas
   case separateBySource // = 7
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .cumulativeSum
@@ -54,7 +54,7 @@ public nonisolated enum Salus_V1_StatisticsOption: SwiftProtobuf.Enum, Swift.Cas
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .cumulativeSum: return 1
@@ -69,7 +69,7 @@ public nonisolated enum Salus_V1_StatisticsOption: SwiftProtobuf.Enum, Swift.Cas
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_StatisticsOption] = [
+  package static let allCases: [Salus_V1_StatisticsOption] = [
     .unspecified,
     .cumulativeSum,
     .discreteAverage,
@@ -82,8 +82,8 @@ public nonisolated enum Salus_V1_StatisticsOption: SwiftProtobuf.Enum, Swift.Cas
 
 }
 
-public nonisolated enum Salus_V1_IntervalUnit: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_IntervalUnit: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case second // = 1
   case minute // = 2
@@ -93,11 +93,11 @@ public nonisolated enum Salus_V1_IntervalUnit: SwiftProtobuf.Enum, Swift.CaseIte
   case month // = 6
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .second
@@ -110,7 +110,7 @@ public nonisolated enum Salus_V1_IntervalUnit: SwiftProtobuf.Enum, Swift.CaseIte
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .second: return 1
@@ -124,7 +124,7 @@ public nonisolated enum Salus_V1_IntervalUnit: SwiftProtobuf.Enum, Swift.CaseIte
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_IntervalUnit] = [
+  package static let allCases: [Salus_V1_IntervalUnit] = [
     .unspecified,
     .second,
     .minute,
@@ -136,33 +136,33 @@ public nonisolated enum Salus_V1_IntervalUnit: SwiftProtobuf.Enum, Swift.CaseIte
 
 }
 
-public nonisolated struct Salus_V1_StatisticsRequest: Sendable {
+package nonisolated struct Salus_V1_StatisticsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// A quantity type identifier.
-  public var type: String = String()
+  package var type: String = String()
 
-  public var predicate: Salus_V1_Predicate {
+  package var predicate: Salus_V1_Predicate {
     get {_predicate ?? Salus_V1_Predicate()}
     set {_predicate = newValue}
   }
   /// Returns true if `predicate` has been explicitly set.
-  public var hasPredicate: Bool {self._predicate != nil}
+  package var hasPredicate: Bool {self._predicate != nil}
   /// Clears the value of `predicate`. Subsequent reads from it will return its default value.
-  public mutating func clearPredicate() {self._predicate = nil}
+  package mutating func clearPredicate() {self._predicate = nil}
 
-  public var options: [Salus_V1_StatisticsOption] = []
+  package var options: [Salus_V1_StatisticsOption] = []
 
   /// The unit of the results; empty: the owner's preferred unit, else the type's canonical unit.
-  public var unit: String = String()
+  package var unit: String = String()
 
   /// The window, microseconds since the Unix epoch: samples overlapping it count and sums are
   /// pro-rated to it. Both or neither.
-  public var optionalWindowStart: Salus_V1_StatisticsRequest.OneOf_OptionalWindowStart? = nil
+  package var optionalWindowStart: Salus_V1_StatisticsRequest.OneOf_OptionalWindowStart? = nil
 
-  public var windowStart: Int64 {
+  package var windowStart: Int64 {
     get {
       if case .windowStart(let v)? = optionalWindowStart {return v}
       return 0
@@ -170,9 +170,9 @@ public nonisolated struct Salus_V1_StatisticsRequest: Sendable {
     set {optionalWindowStart = .windowStart(newValue)}
   }
 
-  public var optionalWindowEnd: Salus_V1_StatisticsRequest.OneOf_OptionalWindowEnd? = nil
+  package var optionalWindowEnd: Salus_V1_StatisticsRequest.OneOf_OptionalWindowEnd? = nil
 
-  public var windowEnd: Int64 {
+  package var windowEnd: Int64 {
     get {
       if case .windowEnd(let v)? = optionalWindowEnd {return v}
       return 0
@@ -180,34 +180,34 @@ public nonisolated struct Salus_V1_StatisticsRequest: Sendable {
     set {optionalWindowEnd = .windowEnd(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The window, microseconds since the Unix epoch: samples overlapping it count and sums are
   /// pro-rated to it. Both or neither.
-  public nonisolated enum OneOf_OptionalWindowStart: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalWindowStart: Equatable, Sendable {
     case windowStart(Int64)
 
   }
 
-  public nonisolated enum OneOf_OptionalWindowEnd: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalWindowEnd: Equatable, Sendable {
     case windowEnd(Int64)
 
   }
 
-  public init() {}
+  package init() {}
 
   fileprivate var _predicate: Salus_V1_Predicate? = nil
 }
 
 /// Values of one statistics computation; each is set only when asked for and some sample counted.
-public nonisolated struct Salus_V1_StatisticValues: Sendable {
+package nonisolated struct Salus_V1_StatisticValues: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var optionalSum: Salus_V1_StatisticValues.OneOf_OptionalSum? = nil
+  package var optionalSum: Salus_V1_StatisticValues.OneOf_OptionalSum? = nil
 
-  public var sum: Double {
+  package var sum: Double {
     get {
       if case .sum(let v)? = optionalSum {return v}
       return 0
@@ -215,9 +215,9 @@ public nonisolated struct Salus_V1_StatisticValues: Sendable {
     set {optionalSum = .sum(newValue)}
   }
 
-  public var optionalAverage: Salus_V1_StatisticValues.OneOf_OptionalAverage? = nil
+  package var optionalAverage: Salus_V1_StatisticValues.OneOf_OptionalAverage? = nil
 
-  public var average: Double {
+  package var average: Double {
     get {
       if case .average(let v)? = optionalAverage {return v}
       return 0
@@ -225,9 +225,9 @@ public nonisolated struct Salus_V1_StatisticValues: Sendable {
     set {optionalAverage = .average(newValue)}
   }
 
-  public var optionalMinimum: Salus_V1_StatisticValues.OneOf_OptionalMinimum? = nil
+  package var optionalMinimum: Salus_V1_StatisticValues.OneOf_OptionalMinimum? = nil
 
-  public var minimum: Double {
+  package var minimum: Double {
     get {
       if case .minimum(let v)? = optionalMinimum {return v}
       return 0
@@ -235,9 +235,9 @@ public nonisolated struct Salus_V1_StatisticValues: Sendable {
     set {optionalMinimum = .minimum(newValue)}
   }
 
-  public var optionalMaximum: Salus_V1_StatisticValues.OneOf_OptionalMaximum? = nil
+  package var optionalMaximum: Salus_V1_StatisticValues.OneOf_OptionalMaximum? = nil
 
-  public var maximum: Double {
+  package var maximum: Double {
     get {
       if case .maximum(let v)? = optionalMaximum {return v}
       return 0
@@ -245,9 +245,9 @@ public nonisolated struct Salus_V1_StatisticValues: Sendable {
     set {optionalMaximum = .maximum(newValue)}
   }
 
-  public var optionalMostRecent: Salus_V1_StatisticValues.OneOf_OptionalMostRecent? = nil
+  package var optionalMostRecent: Salus_V1_StatisticValues.OneOf_OptionalMostRecent? = nil
 
-  public var mostRecent: Double {
+  package var mostRecent: Double {
     get {
       if case .mostRecent(let v)? = optionalMostRecent {return v}
       return 0
@@ -256,14 +256,14 @@ public nonisolated struct Salus_V1_StatisticValues: Sendable {
   }
 
   /// The most recent sample's start and end, microseconds since the Unix epoch.
-  public var mostRecentStart: Int64 = 0
+  package var mostRecentStart: Int64 = 0
 
-  public var mostRecentEnd: Int64 = 0
+  package var mostRecentEnd: Int64 = 0
 
   /// Seconds.
-  public var optionalDuration: Salus_V1_StatisticValues.OneOf_OptionalDuration? = nil
+  package var optionalDuration: Salus_V1_StatisticValues.OneOf_OptionalDuration? = nil
 
-  public var duration: Double {
+  package var duration: Double {
     get {
       if case .duration(let v)? = optionalDuration {return v}
       return 0
@@ -271,234 +271,234 @@ public nonisolated struct Salus_V1_StatisticValues: Sendable {
     set {optionalDuration = .duration(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_OptionalSum: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalSum: Equatable, Sendable {
     case sum(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalAverage: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalAverage: Equatable, Sendable {
     case average(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalMinimum: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalMinimum: Equatable, Sendable {
     case minimum(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalMaximum: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalMaximum: Equatable, Sendable {
     case maximum(Double)
 
   }
 
-  public nonisolated enum OneOf_OptionalMostRecent: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalMostRecent: Equatable, Sendable {
     case mostRecent(Double)
 
   }
 
   /// Seconds.
-  public nonisolated enum OneOf_OptionalDuration: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalDuration: Equatable, Sendable {
     case duration(Double)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_StatisticsResult: Sendable {
+package nonisolated struct Salus_V1_StatisticsResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Microseconds since the Unix epoch; without a window, the counted samples' span (0 and 0
   /// when empty).
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
   /// The unit of every value but duration.
-  public var unit: String = String()
+  package var unit: String = String()
 
   /// Merged across sources.
-  public var values: Salus_V1_StatisticValues {
+  package var values: Salus_V1_StatisticValues {
     get {_values ?? Salus_V1_StatisticValues()}
     set {_values = newValue}
   }
   /// Returns true if `values` has been explicitly set.
-  public var hasValues: Bool {self._values != nil}
+  package var hasValues: Bool {self._values != nil}
   /// Clears the value of `values`. Subsequent reads from it will return its default value.
-  public mutating func clearValues() {self._values = nil}
+  package mutating func clearValues() {self._values = nil}
 
   /// The app ids that contributed to values, sorted.
-  public var sources: [String] = []
+  package var sources: [String] = []
 
   /// With SEPARATE_BY_SOURCE: each source's own values.
-  public var bySource: Dictionary<String,Salus_V1_StatisticValues> = [:]
+  package var bySource: Dictionary<String,Salus_V1_StatisticValues> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _values: Salus_V1_StatisticValues? = nil
 }
 
-public nonisolated struct Salus_V1_StatisticsResponse: Sendable {
+package nonisolated struct Salus_V1_StatisticsResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var statistics: Salus_V1_StatisticsResult {
+  package var statistics: Salus_V1_StatisticsResult {
     get {_statistics ?? Salus_V1_StatisticsResult()}
     set {_statistics = newValue}
   }
   /// Returns true if `statistics` has been explicitly set.
-  public var hasStatistics: Bool {self._statistics != nil}
+  package var hasStatistics: Bool {self._statistics != nil}
   /// Clears the value of `statistics`. Subsequent reads from it will return its default value.
-  public mutating func clearStatistics() {self._statistics = nil}
+  package mutating func clearStatistics() {self._statistics = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _statistics: Salus_V1_StatisticsResult? = nil
 }
 
-public nonisolated struct Salus_V1_StatisticsCollectionRequest: Sendable {
+package nonisolated struct Salus_V1_StatisticsCollectionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var predicate: Salus_V1_Predicate {
+  package var predicate: Salus_V1_Predicate {
     get {_predicate ?? Salus_V1_Predicate()}
     set {_predicate = newValue}
   }
   /// Returns true if `predicate` has been explicitly set.
-  public var hasPredicate: Bool {self._predicate != nil}
+  package var hasPredicate: Bool {self._predicate != nil}
   /// Clears the value of `predicate`. Subsequent reads from it will return its default value.
-  public mutating func clearPredicate() {self._predicate = nil}
+  package mutating func clearPredicate() {self._predicate = nil}
 
-  public var options: [Salus_V1_StatisticsOption] = []
+  package var options: [Salus_V1_StatisticsOption] = []
 
-  public var unit: String = String()
+  package var unit: String = String()
 
   /// Where intervals start, microseconds since the Unix epoch; they extend both ways from it.
-  public var anchorDate: Int64 = 0
+  package var anchorDate: Int64 = 0
 
   /// The interval: count (at least 1) and unit.
-  public var intervalCount: UInt32 = 0
+  package var intervalCount: UInt32 = 0
 
-  public var intervalUnit: Salus_V1_IntervalUnit = .unspecified
+  package var intervalUnit: Salus_V1_IntervalUnit = .unspecified
 
   /// An IANA time zone (Europe/Paris); empty: the daemon's.
-  public var timeZone: String = String()
+  package var timeZone: String = String()
 
   /// The range: every interval overlapping [from, to), microseconds since the Unix epoch.
-  public var from: Int64 = 0
+  package var from: Int64 = 0
 
-  public var to: Int64 = 0
+  package var to: Int64 = 0
 
   /// Keep the stream open and send the intervals whose statistics change.
-  public var live: Bool = false
+  package var live: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _predicate: Salus_V1_Predicate? = nil
 }
 
-public nonisolated struct Salus_V1_StatisticsCollectionBatch: Sendable {
+package nonisolated struct Salus_V1_StatisticsCollectionBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The intervals, in order: all of them in the initial results, then only changed ones.
-  public var statistics: [Salus_V1_StatisticsResult] = []
+  package var statistics: [Salus_V1_StatisticsResult] = []
 
   /// True on the last batch of the initial results.
-  public var initialResultsComplete: Bool = false
+  package var initialResultsComplete: Bool = false
 
   /// The time zone the intervals were computed in.
-  public var timeZone: String = String()
+  package var timeZone: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SourcePriorityRequest: Sendable {
+package nonisolated struct Salus_V1_SourcePriorityRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SourcePriority: Sendable {
+package nonisolated struct Salus_V1_SourcePriority: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
   /// App ids, highest priority first; sources not listed rank below them.
-  public var sources: [String] = []
+  package var sources: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_PreferredUnitsRequest: Sendable {
+package nonisolated struct Salus_V1_PreferredUnitsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Quantity type identifiers; none: every type the owner chose a unit for.
-  public var types: [String] = []
+  package var types: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_PreferredUnit: Sendable {
+package nonisolated struct Salus_V1_PreferredUnit: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
   /// A unit of the type's dimension (km, kcal, degF); empty: the canonical unit.
-  public var unit: String = String()
+  package var unit: String = String()
 
   /// True when the owner chose this unit, false for the canonical default.
-  public var ownerSet: Bool = false
+  package var ownerSet: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_PreferredUnits: Sendable {
+package nonisolated struct Salus_V1_PreferredUnits: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// In the order asked, or sorted by type.
-  public var units: [Salus_V1_PreferredUnit] = []
+  package var units: [Salus_V1_PreferredUnit] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -506,18 +506,18 @@ public nonisolated struct Salus_V1_PreferredUnits: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_StatisticsOption: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0STATISTICS_OPTION_UNSPECIFIED\0\u{1}STATISTICS_OPTION_CUMULATIVE_SUM\0\u{1}STATISTICS_OPTION_DISCRETE_AVERAGE\0\u{1}STATISTICS_OPTION_DISCRETE_MIN\0\u{1}STATISTICS_OPTION_DISCRETE_MAX\0\u{1}STATISTICS_OPTION_MOST_RECENT\0\u{1}STATISTICS_OPTION_DURATION\0\u{1}STATISTICS_OPTION_SEPARATE_BY_SOURCE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0STATISTICS_OPTION_UNSPECIFIED\0\u{1}STATISTICS_OPTION_CUMULATIVE_SUM\0\u{1}STATISTICS_OPTION_DISCRETE_AVERAGE\0\u{1}STATISTICS_OPTION_DISCRETE_MIN\0\u{1}STATISTICS_OPTION_DISCRETE_MAX\0\u{1}STATISTICS_OPTION_MOST_RECENT\0\u{1}STATISTICS_OPTION_DURATION\0\u{1}STATISTICS_OPTION_SEPARATE_BY_SOURCE\0")
 }
 
 nonisolated extension Salus_V1_IntervalUnit: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INTERVAL_UNIT_UNSPECIFIED\0\u{1}INTERVAL_UNIT_SECOND\0\u{1}INTERVAL_UNIT_MINUTE\0\u{1}INTERVAL_UNIT_HOUR\0\u{1}INTERVAL_UNIT_DAY\0\u{1}INTERVAL_UNIT_WEEK\0\u{1}INTERVAL_UNIT_MONTH\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INTERVAL_UNIT_UNSPECIFIED\0\u{1}INTERVAL_UNIT_SECOND\0\u{1}INTERVAL_UNIT_MINUTE\0\u{1}INTERVAL_UNIT_HOUR\0\u{1}INTERVAL_UNIT_DAY\0\u{1}INTERVAL_UNIT_WEEK\0\u{1}INTERVAL_UNIT_MONTH\0")
 }
 
 nonisolated extension Salus_V1_StatisticsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StatisticsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}options\0\u{1}unit\0\u{3}window_start\0\u{3}window_end\0")
+  package static let protoMessageName: String = _protobuf_package + ".StatisticsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}options\0\u{1}unit\0\u{3}window_start\0\u{3}window_end\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -548,7 +548,7 @@ nonisolated extension Salus_V1_StatisticsRequest: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -574,7 +574,7 @@ nonisolated extension Salus_V1_StatisticsRequest: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StatisticsRequest, rhs: Salus_V1_StatisticsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_StatisticsRequest, rhs: Salus_V1_StatisticsRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs._predicate != rhs._predicate {return false}
     if lhs.options != rhs.options {return false}
@@ -587,10 +587,10 @@ nonisolated extension Salus_V1_StatisticsRequest: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_StatisticValues: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StatisticValues"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0\u{3}most_recent\0\u{3}most_recent_start\0\u{3}most_recent_end\0\u{1}duration\0")
+  package static let protoMessageName: String = _protobuf_package + ".StatisticValues"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sum\0\u{1}average\0\u{1}minimum\0\u{1}maximum\0\u{3}most_recent\0\u{3}most_recent_start\0\u{3}most_recent_end\0\u{1}duration\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -651,7 +651,7 @@ nonisolated extension Salus_V1_StatisticValues: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -683,7 +683,7 @@ nonisolated extension Salus_V1_StatisticValues: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StatisticValues, rhs: Salus_V1_StatisticValues) -> Bool {
+  package static func ==(lhs: Salus_V1_StatisticValues, rhs: Salus_V1_StatisticValues) -> Bool {
     if lhs.optionalSum != rhs.optionalSum {return false}
     if lhs.optionalAverage != rhs.optionalAverage {return false}
     if lhs.optionalMinimum != rhs.optionalMinimum {return false}
@@ -698,10 +698,10 @@ nonisolated extension Salus_V1_StatisticValues: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_StatisticsResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StatisticsResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0\u{1}unit\0\u{1}values\0\u{1}sources\0\u{3}by_source\0")
+  package static let protoMessageName: String = _protobuf_package + ".StatisticsResult"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_date\0\u{3}end_date\0\u{1}unit\0\u{1}values\0\u{1}sources\0\u{3}by_source\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -718,7 +718,7 @@ nonisolated extension Salus_V1_StatisticsResult: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -744,7 +744,7 @@ nonisolated extension Salus_V1_StatisticsResult: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StatisticsResult, rhs: Salus_V1_StatisticsResult) -> Bool {
+  package static func ==(lhs: Salus_V1_StatisticsResult, rhs: Salus_V1_StatisticsResult) -> Bool {
     if lhs.startDate != rhs.startDate {return false}
     if lhs.endDate != rhs.endDate {return false}
     if lhs.unit != rhs.unit {return false}
@@ -757,10 +757,10 @@ nonisolated extension Salus_V1_StatisticsResult: SwiftProtobuf.Message, SwiftPro
 }
 
 nonisolated extension Salus_V1_StatisticsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StatisticsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}statistics\0")
+  package static let protoMessageName: String = _protobuf_package + ".StatisticsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}statistics\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -772,7 +772,7 @@ nonisolated extension Salus_V1_StatisticsResponse: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -783,7 +783,7 @@ nonisolated extension Salus_V1_StatisticsResponse: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StatisticsResponse, rhs: Salus_V1_StatisticsResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_StatisticsResponse, rhs: Salus_V1_StatisticsResponse) -> Bool {
     if lhs._statistics != rhs._statistics {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -791,10 +791,10 @@ nonisolated extension Salus_V1_StatisticsResponse: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_StatisticsCollectionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StatisticsCollectionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}options\0\u{1}unit\0\u{3}anchor_date\0\u{3}interval_count\0\u{3}interval_unit\0\u{3}time_zone\0\u{1}from\0\u{1}to\0\u{1}live\0")
+  package static let protoMessageName: String = _protobuf_package + ".StatisticsCollectionRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}options\0\u{1}unit\0\u{3}anchor_date\0\u{3}interval_count\0\u{3}interval_unit\0\u{3}time_zone\0\u{1}from\0\u{1}to\0\u{1}live\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -816,7 +816,7 @@ nonisolated extension Salus_V1_StatisticsCollectionRequest: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -857,7 +857,7 @@ nonisolated extension Salus_V1_StatisticsCollectionRequest: SwiftProtobuf.Messag
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StatisticsCollectionRequest, rhs: Salus_V1_StatisticsCollectionRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_StatisticsCollectionRequest, rhs: Salus_V1_StatisticsCollectionRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs._predicate != rhs._predicate {return false}
     if lhs.options != rhs.options {return false}
@@ -875,10 +875,10 @@ nonisolated extension Salus_V1_StatisticsCollectionRequest: SwiftProtobuf.Messag
 }
 
 nonisolated extension Salus_V1_StatisticsCollectionBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".StatisticsCollectionBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}statistics\0\u{3}initial_results_complete\0\u{3}time_zone\0")
+  package static let protoMessageName: String = _protobuf_package + ".StatisticsCollectionBatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}statistics\0\u{3}initial_results_complete\0\u{3}time_zone\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -892,7 +892,7 @@ nonisolated extension Salus_V1_StatisticsCollectionBatch: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.statistics.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.statistics, fieldNumber: 1)
     }
@@ -905,7 +905,7 @@ nonisolated extension Salus_V1_StatisticsCollectionBatch: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_StatisticsCollectionBatch, rhs: Salus_V1_StatisticsCollectionBatch) -> Bool {
+  package static func ==(lhs: Salus_V1_StatisticsCollectionBatch, rhs: Salus_V1_StatisticsCollectionBatch) -> Bool {
     if lhs.statistics != rhs.statistics {return false}
     if lhs.initialResultsComplete != rhs.initialResultsComplete {return false}
     if lhs.timeZone != rhs.timeZone {return false}
@@ -915,10 +915,10 @@ nonisolated extension Salus_V1_StatisticsCollectionBatch: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_SourcePriorityRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourcePriorityRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourcePriorityRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -930,14 +930,14 @@ nonisolated extension Salus_V1_SourcePriorityRequest: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.type.isEmpty {
       try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourcePriorityRequest, rhs: Salus_V1_SourcePriorityRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SourcePriorityRequest, rhs: Salus_V1_SourcePriorityRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -945,10 +945,10 @@ nonisolated extension Salus_V1_SourcePriorityRequest: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_SourcePriority: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourcePriority"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}sources\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourcePriority"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}sources\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -961,7 +961,7 @@ nonisolated extension Salus_V1_SourcePriority: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.type.isEmpty {
       try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
     }
@@ -971,7 +971,7 @@ nonisolated extension Salus_V1_SourcePriority: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourcePriority, rhs: Salus_V1_SourcePriority) -> Bool {
+  package static func ==(lhs: Salus_V1_SourcePriority, rhs: Salus_V1_SourcePriority) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.sources != rhs.sources {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -980,10 +980,10 @@ nonisolated extension Salus_V1_SourcePriority: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_PreferredUnitsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PreferredUnitsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0")
+  package static let protoMessageName: String = _protobuf_package + ".PreferredUnitsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}types\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -995,14 +995,14 @@ nonisolated extension Salus_V1_PreferredUnitsRequest: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.types.isEmpty {
       try visitor.visitRepeatedStringField(value: self.types, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PreferredUnitsRequest, rhs: Salus_V1_PreferredUnitsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_PreferredUnitsRequest, rhs: Salus_V1_PreferredUnitsRequest) -> Bool {
     if lhs.types != rhs.types {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1010,10 +1010,10 @@ nonisolated extension Salus_V1_PreferredUnitsRequest: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_PreferredUnit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PreferredUnit"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}unit\0\u{3}owner_set\0")
+  package static let protoMessageName: String = _protobuf_package + ".PreferredUnit"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}unit\0\u{3}owner_set\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1027,7 +1027,7 @@ nonisolated extension Salus_V1_PreferredUnit: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.type.isEmpty {
       try visitor.visitSingularStringField(value: self.type, fieldNumber: 1)
     }
@@ -1040,7 +1040,7 @@ nonisolated extension Salus_V1_PreferredUnit: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PreferredUnit, rhs: Salus_V1_PreferredUnit) -> Bool {
+  package static func ==(lhs: Salus_V1_PreferredUnit, rhs: Salus_V1_PreferredUnit) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs.unit != rhs.unit {return false}
     if lhs.ownerSet != rhs.ownerSet {return false}
@@ -1050,10 +1050,10 @@ nonisolated extension Salus_V1_PreferredUnit: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_PreferredUnits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".PreferredUnits"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}units\0")
+  package static let protoMessageName: String = _protobuf_package + ".PreferredUnits"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}units\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1065,14 +1065,14 @@ nonisolated extension Salus_V1_PreferredUnits: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.units.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.units, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_PreferredUnits, rhs: Salus_V1_PreferredUnits) -> Bool {
+  package static func ==(lhs: Salus_V1_PreferredUnits, rhs: Salus_V1_PreferredUnits) -> Bool {
     if lhs.units != rhs.units {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

@@ -27,8 +27,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-public nonisolated enum Salus_V1_SaveOutcome: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_SaveOutcome: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case saved // = 1
 
@@ -39,11 +39,11 @@ public nonisolated enum Salus_V1_SaveOutcome: SwiftProtobuf.Enum, Swift.CaseIter
   case replaced // = 3
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .saved
@@ -53,7 +53,7 @@ public nonisolated enum Salus_V1_SaveOutcome: SwiftProtobuf.Enum, Swift.CaseIter
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .saved: return 1
@@ -64,7 +64,7 @@ public nonisolated enum Salus_V1_SaveOutcome: SwiftProtobuf.Enum, Swift.CaseIter
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_SaveOutcome] = [
+  package static let allCases: [Salus_V1_SaveOutcome] = [
     .unspecified,
     .saved,
     .keptExisting,
@@ -73,18 +73,18 @@ public nonisolated enum Salus_V1_SaveOutcome: SwiftProtobuf.Enum, Swift.CaseIter
 
 }
 
-public nonisolated enum Salus_V1_SortKey: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_SortKey: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case startDate // = 1
   case endDate // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .startDate
@@ -93,7 +93,7 @@ public nonisolated enum Salus_V1_SortKey: SwiftProtobuf.Enum, Swift.CaseIterable
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .startDate: return 1
@@ -103,7 +103,7 @@ public nonisolated enum Salus_V1_SortKey: SwiftProtobuf.Enum, Swift.CaseIterable
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_SortKey] = [
+  package static let allCases: [Salus_V1_SortKey] = [
     .unspecified,
     .startDate,
     .endDate,
@@ -111,65 +111,65 @@ public nonisolated enum Salus_V1_SortKey: SwiftProtobuf.Enum, Swift.CaseIterable
 
 }
 
-public nonisolated struct Salus_V1_SaveRequest: Sendable {
+package nonisolated struct Salus_V1_SaveRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Saved in one transaction: all or nothing.
-  public var samples: [Salus_V1_Sample] = []
+  package var samples: [Salus_V1_Sample] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SaveResult: Sendable {
+package nonisolated struct Salus_V1_SaveResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The UUID of the saved sample, or of the existing one that was kept.
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var outcome: Salus_V1_SaveOutcome = .unspecified
+  package var outcome: Salus_V1_SaveOutcome = .unspecified
 
   /// With REPLACED: the UUID of the sample it replaced.
-  public var replacedUuid: Data = Data()
+  package var replacedUuid: Data = Data()
 
   /// A saved correlation: one result per member, in the order sent. Empty when the correlation
   /// itself was KEPT_EXISTING (its members were not saved).
-  public var objects: [Salus_V1_SaveResult] = []
+  package var objects: [Salus_V1_SaveResult] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SaveResponse: Sendable {
+package nonisolated struct Salus_V1_SaveResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// One result per request sample, in order.
-  public var results: [Salus_V1_SaveResult] = []
+  package var results: [Salus_V1_SaveResult] = []
 
   /// The change-sequence position of the commit.
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_DeleteRequest: Sendable {
+package nonisolated struct Salus_V1_DeleteRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var target: Salus_V1_DeleteRequest.OneOf_Target? = nil
+  package var target: Salus_V1_DeleteRequest.OneOf_Target? = nil
 
-  public var uuids: Salus_V1_UUIDList {
+  package var uuids: Salus_V1_UUIDList {
     get {
       if case .uuids(let v)? = target {return v}
       return Salus_V1_UUIDList()
@@ -177,7 +177,7 @@ public nonisolated struct Salus_V1_DeleteRequest: Sendable {
     set {target = .uuids(newValue)}
   }
 
-  public var matching: Salus_V1_TypedPredicate {
+  package var matching: Salus_V1_TypedPredicate {
     get {
       if case .matching(let v)? = target {return v}
       return Salus_V1_TypedPredicate()
@@ -185,140 +185,140 @@ public nonisolated struct Salus_V1_DeleteRequest: Sendable {
     set {target = .matching(newValue)}
   }
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public nonisolated enum OneOf_Target: Equatable, Sendable {
+  package nonisolated enum OneOf_Target: Equatable, Sendable {
     case uuids(Salus_V1_UUIDList)
     case matching(Salus_V1_TypedPredicate)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_UUIDList: Sendable {
+package nonisolated struct Salus_V1_UUIDList: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var uuids: [Data] = []
+  package var uuids: [Data] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_TypedPredicate: Sendable {
+package nonisolated struct Salus_V1_TypedPredicate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
   /// Unset: every sample of the type.
-  public var predicate: Salus_V1_Predicate {
+  package var predicate: Salus_V1_Predicate {
     get {_predicate ?? Salus_V1_Predicate()}
     set {_predicate = newValue}
   }
   /// Returns true if `predicate` has been explicitly set.
-  public var hasPredicate: Bool {self._predicate != nil}
+  package var hasPredicate: Bool {self._predicate != nil}
   /// Clears the value of `predicate`. Subsequent reads from it will return its default value.
-  public mutating func clearPredicate() {self._predicate = nil}
+  package mutating func clearPredicate() {self._predicate = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _predicate: Salus_V1_Predicate? = nil
 }
 
-public nonisolated struct Salus_V1_DeleteResponse: Sendable {
+package nonisolated struct Salus_V1_DeleteResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var deleted: UInt64 = 0
+  package var deleted: UInt64 = 0
 
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SortDescriptor: Sendable {
+package nonisolated struct Salus_V1_SortDescriptor: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var key: Salus_V1_SortKey = .unspecified
+  package var key: Salus_V1_SortKey = .unspecified
 
-  public var descending: Bool = false
+  package var descending: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SampleQueryRequest: Sendable {
+package nonisolated struct Salus_V1_SampleQueryRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var predicate: Salus_V1_Predicate {
+  package var predicate: Salus_V1_Predicate {
     get {_predicate ?? Salus_V1_Predicate()}
     set {_predicate = newValue}
   }
   /// Returns true if `predicate` has been explicitly set.
-  public var hasPredicate: Bool {self._predicate != nil}
+  package var hasPredicate: Bool {self._predicate != nil}
   /// Clears the value of `predicate`. Subsequent reads from it will return its default value.
-  public mutating func clearPredicate() {self._predicate = nil}
+  package mutating func clearPredicate() {self._predicate = nil}
 
-  public var sort: [Salus_V1_SortDescriptor] = []
+  package var sort: [Salus_V1_SortDescriptor] = []
 
   /// 0: no limit.
-  public var limit: UInt64 = 0
+  package var limit: UInt64 = 0
 
   /// Correlation types only (HKCorrelationQuery's samplePredicates): a correlation matches when,
   /// for each entry, it holds a member of that type matching that predicate.
-  public var samplePredicates: [Salus_V1_TypedPredicate] = []
+  package var samplePredicates: [Salus_V1_TypedPredicate] = []
 
   /// Document types only (HKDocumentQuery's includeDocumentData): return each document's bytes;
   /// without it a document comes with its extracted fields and empty data.
-  public var includeData: Bool = false
+  package var includeData: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _predicate: Salus_V1_Predicate? = nil
 }
 
-public nonisolated struct Salus_V1_SampleBatch: Sendable {
+package nonisolated struct Salus_V1_SampleBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var samples: [Salus_V1_Sample] = []
+  package var samples: [Salus_V1_Sample] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AnchoredQueryRequest: Sendable {
+package nonisolated struct Salus_V1_AnchoredQueryRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var descriptors: [Salus_V1_TypedPredicate] = []
+  package var descriptors: [Salus_V1_TypedPredicate] = []
 
   /// Unset: from the start, including the deletions still retained.
-  public var optionalAnchor: Salus_V1_AnchoredQueryRequest.OneOf_OptionalAnchor? = nil
+  package var optionalAnchor: Salus_V1_AnchoredQueryRequest.OneOf_OptionalAnchor? = nil
 
-  public var anchor: UInt64 {
+  package var anchor: UInt64 {
     get {
       if case .anchor(let v)? = optionalAnchor {return v}
       return 0
@@ -327,166 +327,166 @@ public nonisolated struct Salus_V1_AnchoredQueryRequest: Sendable {
   }
 
   /// 0: no limit.
-  public var limit: UInt64 = 0
+  package var limit: UInt64 = 0
 
   /// After the initial results, stream every later matching change until cancelled.
-  public var live: Bool = false
+  package var live: Bool = false
 
   /// Leave out the changes that came from the person's other stores through salus.v1.Replica, so
   /// that a sync agent does not send them back (the anchor still moves past them).
-  public var localChangesOnly: Bool = false
+  package var localChangesOnly: Bool = false
 
   /// Ask for AnchoredBatch.initial_added_hint: the daemon counts the type's samples before the
   /// first batch (a pass over the type's index) when the query qualifies.
-  public var countInitialAdded: Bool = false
+  package var countInitialAdded: Bool = false
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Unset: from the start, including the deletions still retained.
-  public nonisolated enum OneOf_OptionalAnchor: Equatable, Sendable {
+  package nonisolated enum OneOf_OptionalAnchor: Equatable, Sendable {
     case anchor(UInt64)
 
   }
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AnchoredBatch: Sendable {
+package nonisolated struct Salus_V1_AnchoredBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var added: [Salus_V1_Sample] = []
+  package var added: [Salus_V1_Sample] = []
 
-  public var deleted: [Salus_V1_DeletedObject] = []
+  package var deleted: [Salus_V1_DeletedObject] = []
 
   /// The anchor after this batch; resume from it.
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
   /// True on the last batch of the initial results.
-  public var initialResultsComplete: Bool = false
+  package var initialResultsComplete: Bool = false
 
   /// With a limit: more changes are there after this anchor.
-  public var moreChanges: Bool = false
+  package var moreChanges: Bool = false
 
   /// With count_initial_added, on the first batch of a query from no anchor (the whole history)
   /// of one type without other conditions: how many samples of the type the store held when
   /// that batch was read.
   /// A hint to size the reader's buffer, not a promise: samples saved or deleted meanwhile
   /// change what the initial results hold. 0 when not counted.
-  public var initialAddedHint: UInt64 = 0
+  package var initialAddedHint: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ObserverRequest: Sendable {
+package nonisolated struct Salus_V1_ObserverRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var descriptors: [Salus_V1_TypedPredicate] = []
+  package var descriptors: [Salus_V1_TypedPredicate] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ObserverNotification: Sendable {
+package nonisolated struct Salus_V1_ObserverNotification: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var changedTypes: [String] = []
+  package var changedTypes: [String] = []
 
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SourceQueryRequest: Sendable {
+package nonisolated struct Salus_V1_SourceQueryRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var type: String = String()
+  package var type: String = String()
 
-  public var predicate: Salus_V1_Predicate {
+  package var predicate: Salus_V1_Predicate {
     get {_predicate ?? Salus_V1_Predicate()}
     set {_predicate = newValue}
   }
   /// Returns true if `predicate` has been explicitly set.
-  public var hasPredicate: Bool {self._predicate != nil}
+  package var hasPredicate: Bool {self._predicate != nil}
   /// Clears the value of `predicate`. Subsequent reads from it will return its default value.
-  public mutating func clearPredicate() {self._predicate = nil}
+  package mutating func clearPredicate() {self._predicate = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _predicate: Salus_V1_Predicate? = nil
 }
 
-public nonisolated struct Salus_V1_SourceInfo: Sendable {
+package nonisolated struct Salus_V1_SourceInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var name: String = String()
+  package var name: String = String()
 
-  public var devices: [Salus_V1_Device] = []
+  package var devices: [Salus_V1_Device] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_SourceQueryResponse: Sendable {
+package nonisolated struct Salus_V1_SourceQueryResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sources: [Salus_V1_SourceInfo] = []
+  package var sources: [Salus_V1_SourceInfo] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ElectrocardiogramVoltageQueryRequest: Sendable {
+package nonisolated struct Salus_V1_ElectrocardiogramVoltageQueryRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The electrocardiogram sample's UUID (16 bytes). A sample that does not exist and one the
   /// caller may not read give the same NOT_FOUND.
-  public var uuid: Data = Data()
+  package var uuid: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// One chunk of voltages, in recording order; the chunks of one call together hold the
 /// electrocardiogram's number_of_voltage_measurements voltages.
-public nonisolated struct Salus_V1_ElectrocardiogramVoltageBatch: Sendable {
+package nonisolated struct Salus_V1_ElectrocardiogramVoltageBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var voltages: [Salus_V1_ElectrocardiogramVoltage] = []
+  package var voltages: [Salus_V1_ElectrocardiogramVoltage] = []
 
   /// The position of the chunk's first voltage among all of them (0 for the first chunk).
-  public var firstIndex: UInt64 = 0
+  package var firstIndex: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -494,18 +494,18 @@ public nonisolated struct Salus_V1_ElectrocardiogramVoltageBatch: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_SaveOutcome: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SAVE_OUTCOME_UNSPECIFIED\0\u{1}SAVE_OUTCOME_SAVED\0\u{1}SAVE_OUTCOME_KEPT_EXISTING\0\u{1}SAVE_OUTCOME_REPLACED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SAVE_OUTCOME_UNSPECIFIED\0\u{1}SAVE_OUTCOME_SAVED\0\u{1}SAVE_OUTCOME_KEPT_EXISTING\0\u{1}SAVE_OUTCOME_REPLACED\0")
 }
 
 nonisolated extension Salus_V1_SortKey: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SORT_KEY_UNSPECIFIED\0\u{1}SORT_KEY_START_DATE\0\u{1}SORT_KEY_END_DATE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SORT_KEY_UNSPECIFIED\0\u{1}SORT_KEY_START_DATE\0\u{1}SORT_KEY_END_DATE\0")
 }
 
 nonisolated extension Salus_V1_SaveRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SaveRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}samples\0")
+  package static let protoMessageName: String = _protobuf_package + ".SaveRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}samples\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -517,14 +517,14 @@ nonisolated extension Salus_V1_SaveRequest: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.samples.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.samples, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SaveRequest, rhs: Salus_V1_SaveRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SaveRequest, rhs: Salus_V1_SaveRequest) -> Bool {
     if lhs.samples != rhs.samples {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -532,10 +532,10 @@ nonisolated extension Salus_V1_SaveRequest: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SaveResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}outcome\0\u{3}replaced_uuid\0\u{1}objects\0")
+  package static let protoMessageName: String = _protobuf_package + ".SaveResult"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}outcome\0\u{3}replaced_uuid\0\u{1}objects\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -550,7 +550,7 @@ nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
@@ -566,7 +566,7 @@ nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SaveResult, rhs: Salus_V1_SaveResult) -> Bool {
+  package static func ==(lhs: Salus_V1_SaveResult, rhs: Salus_V1_SaveResult) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.outcome != rhs.outcome {return false}
     if lhs.replacedUuid != rhs.replacedUuid {return false}
@@ -577,10 +577,10 @@ nonisolated extension Salus_V1_SaveResult: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_SaveResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SaveResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}results\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".SaveResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}results\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -593,7 +593,7 @@ nonisolated extension Salus_V1_SaveResponse: SwiftProtobuf.Message, SwiftProtobu
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.results.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.results, fieldNumber: 1)
     }
@@ -603,7 +603,7 @@ nonisolated extension Salus_V1_SaveResponse: SwiftProtobuf.Message, SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SaveResponse, rhs: Salus_V1_SaveResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_SaveResponse, rhs: Salus_V1_SaveResponse) -> Bool {
     if lhs.results != rhs.results {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -612,10 +612,10 @@ nonisolated extension Salus_V1_SaveResponse: SwiftProtobuf.Message, SwiftProtobu
 }
 
 nonisolated extension Salus_V1_DeleteRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DeleteRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuids\0\u{1}matching\0")
+  package static let protoMessageName: String = _protobuf_package + ".DeleteRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuids\0\u{1}matching\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -652,7 +652,7 @@ nonisolated extension Salus_V1_DeleteRequest: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -671,7 +671,7 @@ nonisolated extension Salus_V1_DeleteRequest: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DeleteRequest, rhs: Salus_V1_DeleteRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_DeleteRequest, rhs: Salus_V1_DeleteRequest) -> Bool {
     if lhs.target != rhs.target {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -679,10 +679,10 @@ nonisolated extension Salus_V1_DeleteRequest: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_UUIDList: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".UUIDList"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuids\0")
+  package static let protoMessageName: String = _protobuf_package + ".UUIDList"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuids\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -694,14 +694,14 @@ nonisolated extension Salus_V1_UUIDList: SwiftProtobuf.Message, SwiftProtobuf._M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuids.isEmpty {
       try visitor.visitRepeatedBytesField(value: self.uuids, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_UUIDList, rhs: Salus_V1_UUIDList) -> Bool {
+  package static func ==(lhs: Salus_V1_UUIDList, rhs: Salus_V1_UUIDList) -> Bool {
     if lhs.uuids != rhs.uuids {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -709,10 +709,10 @@ nonisolated extension Salus_V1_UUIDList: SwiftProtobuf.Message, SwiftProtobuf._M
 }
 
 nonisolated extension Salus_V1_TypedPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".TypedPredicate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0")
+  package static let protoMessageName: String = _protobuf_package + ".TypedPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -725,7 +725,7 @@ nonisolated extension Salus_V1_TypedPredicate: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -739,7 +739,7 @@ nonisolated extension Salus_V1_TypedPredicate: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_TypedPredicate, rhs: Salus_V1_TypedPredicate) -> Bool {
+  package static func ==(lhs: Salus_V1_TypedPredicate, rhs: Salus_V1_TypedPredicate) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs._predicate != rhs._predicate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -748,10 +748,10 @@ nonisolated extension Salus_V1_TypedPredicate: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_DeleteResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DeleteResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deleted\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".DeleteResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deleted\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -764,7 +764,7 @@ nonisolated extension Salus_V1_DeleteResponse: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.deleted != 0 {
       try visitor.visitSingularUInt64Field(value: self.deleted, fieldNumber: 1)
     }
@@ -774,7 +774,7 @@ nonisolated extension Salus_V1_DeleteResponse: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DeleteResponse, rhs: Salus_V1_DeleteResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_DeleteResponse, rhs: Salus_V1_DeleteResponse) -> Bool {
     if lhs.deleted != rhs.deleted {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -783,10 +783,10 @@ nonisolated extension Salus_V1_DeleteResponse: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_SortDescriptor: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SortDescriptor"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}descending\0")
+  package static let protoMessageName: String = _protobuf_package + ".SortDescriptor"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}descending\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -799,7 +799,7 @@ nonisolated extension Salus_V1_SortDescriptor: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.key != .unspecified {
       try visitor.visitSingularEnumField(value: self.key, fieldNumber: 1)
     }
@@ -809,7 +809,7 @@ nonisolated extension Salus_V1_SortDescriptor: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SortDescriptor, rhs: Salus_V1_SortDescriptor) -> Bool {
+  package static func ==(lhs: Salus_V1_SortDescriptor, rhs: Salus_V1_SortDescriptor) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.descending != rhs.descending {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -818,10 +818,10 @@ nonisolated extension Salus_V1_SortDescriptor: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SampleQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}sort\0\u{1}limit\0\u{3}sample_predicates\0\u{3}include_data\0")
+  package static let protoMessageName: String = _protobuf_package + ".SampleQueryRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0\u{1}sort\0\u{1}limit\0\u{3}sample_predicates\0\u{3}include_data\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -838,7 +838,7 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -864,7 +864,7 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SampleQueryRequest, rhs: Salus_V1_SampleQueryRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SampleQueryRequest, rhs: Salus_V1_SampleQueryRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs._predicate != rhs._predicate {return false}
     if lhs.sort != rhs.sort {return false}
@@ -877,10 +877,10 @@ nonisolated extension Salus_V1_SampleQueryRequest: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_SampleBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SampleBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}samples\0")
+  package static let protoMessageName: String = _protobuf_package + ".SampleBatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}samples\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -892,14 +892,14 @@ nonisolated extension Salus_V1_SampleBatch: SwiftProtobuf.Message, SwiftProtobuf
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.samples.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.samples, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SampleBatch, rhs: Salus_V1_SampleBatch) -> Bool {
+  package static func ==(lhs: Salus_V1_SampleBatch, rhs: Salus_V1_SampleBatch) -> Bool {
     if lhs.samples != rhs.samples {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -907,10 +907,10 @@ nonisolated extension Salus_V1_SampleBatch: SwiftProtobuf.Message, SwiftProtobuf
 }
 
 nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AnchoredQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0\u{1}anchor\0\u{1}limit\0\u{1}live\0\u{3}local_changes_only\0\u{3}count_initial_added\0")
+  package static let protoMessageName: String = _protobuf_package + ".AnchoredQueryRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0\u{1}anchor\0\u{1}limit\0\u{1}live\0\u{3}local_changes_only\0\u{3}count_initial_added\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -934,7 +934,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -960,7 +960,7 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AnchoredQueryRequest, rhs: Salus_V1_AnchoredQueryRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AnchoredQueryRequest, rhs: Salus_V1_AnchoredQueryRequest) -> Bool {
     if lhs.descriptors != rhs.descriptors {return false}
     if lhs.optionalAnchor != rhs.optionalAnchor {return false}
     if lhs.limit != rhs.limit {return false}
@@ -973,10 +973,10 @@ nonisolated extension Salus_V1_AnchoredQueryRequest: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AnchoredBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}deleted\0\u{1}anchor\0\u{3}initial_results_complete\0\u{3}more_changes\0\u{3}initial_added_hint\0")
+  package static let protoMessageName: String = _protobuf_package + ".AnchoredBatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}deleted\0\u{1}anchor\0\u{3}initial_results_complete\0\u{3}more_changes\0\u{3}initial_added_hint\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -993,7 +993,7 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.added.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.added, fieldNumber: 1)
     }
@@ -1015,7 +1015,7 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AnchoredBatch, rhs: Salus_V1_AnchoredBatch) -> Bool {
+  package static func ==(lhs: Salus_V1_AnchoredBatch, rhs: Salus_V1_AnchoredBatch) -> Bool {
     if lhs.added != rhs.added {return false}
     if lhs.deleted != rhs.deleted {return false}
     if lhs.anchor != rhs.anchor {return false}
@@ -1028,10 +1028,10 @@ nonisolated extension Salus_V1_AnchoredBatch: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Salus_V1_ObserverRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ObserverRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0")
+  package static let protoMessageName: String = _protobuf_package + ".ObserverRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}descriptors\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1043,14 +1043,14 @@ nonisolated extension Salus_V1_ObserverRequest: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.descriptors.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.descriptors, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ObserverRequest, rhs: Salus_V1_ObserverRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ObserverRequest, rhs: Salus_V1_ObserverRequest) -> Bool {
     if lhs.descriptors != rhs.descriptors {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1058,10 +1058,10 @@ nonisolated extension Salus_V1_ObserverRequest: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Salus_V1_ObserverNotification: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ObserverNotification"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}changed_types\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".ObserverNotification"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}changed_types\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1074,7 +1074,7 @@ nonisolated extension Salus_V1_ObserverNotification: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.changedTypes.isEmpty {
       try visitor.visitRepeatedStringField(value: self.changedTypes, fieldNumber: 1)
     }
@@ -1084,7 +1084,7 @@ nonisolated extension Salus_V1_ObserverNotification: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ObserverNotification, rhs: Salus_V1_ObserverNotification) -> Bool {
+  package static func ==(lhs: Salus_V1_ObserverNotification, rhs: Salus_V1_ObserverNotification) -> Bool {
     if lhs.changedTypes != rhs.changedTypes {return false}
     if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1093,10 +1093,10 @@ nonisolated extension Salus_V1_ObserverNotification: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Salus_V1_SourceQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourceQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourceQueryRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{1}predicate\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1109,7 +1109,7 @@ nonisolated extension Salus_V1_SourceQueryRequest: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1123,7 +1123,7 @@ nonisolated extension Salus_V1_SourceQueryRequest: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourceQueryRequest, rhs: Salus_V1_SourceQueryRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_SourceQueryRequest, rhs: Salus_V1_SourceQueryRequest) -> Bool {
     if lhs.type != rhs.type {return false}
     if lhs._predicate != rhs._predicate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1132,10 +1132,10 @@ nonisolated extension Salus_V1_SourceQueryRequest: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_SourceInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourceInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{1}devices\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourceInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{1}devices\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1149,7 +1149,7 @@ nonisolated extension Salus_V1_SourceInfo: SwiftProtobuf.Message, SwiftProtobuf.
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.appID.isEmpty {
       try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
     }
@@ -1162,7 +1162,7 @@ nonisolated extension Salus_V1_SourceInfo: SwiftProtobuf.Message, SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourceInfo, rhs: Salus_V1_SourceInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_SourceInfo, rhs: Salus_V1_SourceInfo) -> Bool {
     if lhs.appID != rhs.appID {return false}
     if lhs.name != rhs.name {return false}
     if lhs.devices != rhs.devices {return false}
@@ -1172,10 +1172,10 @@ nonisolated extension Salus_V1_SourceInfo: SwiftProtobuf.Message, SwiftProtobuf.
 }
 
 nonisolated extension Salus_V1_SourceQueryResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".SourceQueryResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sources\0")
+  package static let protoMessageName: String = _protobuf_package + ".SourceQueryResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sources\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1187,14 +1187,14 @@ nonisolated extension Salus_V1_SourceQueryResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.sources.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.sources, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_SourceQueryResponse, rhs: Salus_V1_SourceQueryResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_SourceQueryResponse, rhs: Salus_V1_SourceQueryResponse) -> Bool {
     if lhs.sources != rhs.sources {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1202,10 +1202,10 @@ nonisolated extension Salus_V1_SourceQueryResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_ElectrocardiogramVoltageQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltageQueryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
+  package static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltageQueryRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1217,14 +1217,14 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltageQueryRequest: SwiftProtob
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.uuid.isEmpty {
       try visitor.visitSingularBytesField(value: self.uuid, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ElectrocardiogramVoltageQueryRequest, rhs: Salus_V1_ElectrocardiogramVoltageQueryRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ElectrocardiogramVoltageQueryRequest, rhs: Salus_V1_ElectrocardiogramVoltageQueryRequest) -> Bool {
     if lhs.uuid != rhs.uuid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1232,10 +1232,10 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltageQueryRequest: SwiftProtob
 }
 
 nonisolated extension Salus_V1_ElectrocardiogramVoltageBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltageBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}voltages\0\u{3}first_index\0")
+  package static let protoMessageName: String = _protobuf_package + ".ElectrocardiogramVoltageBatch"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}voltages\0\u{3}first_index\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1248,7 +1248,7 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltageBatch: SwiftProtobuf.Mess
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.voltages.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.voltages, fieldNumber: 1)
     }
@@ -1258,7 +1258,7 @@ nonisolated extension Salus_V1_ElectrocardiogramVoltageBatch: SwiftProtobuf.Mess
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ElectrocardiogramVoltageBatch, rhs: Salus_V1_ElectrocardiogramVoltageBatch) -> Bool {
+  package static func ==(lhs: Salus_V1_ElectrocardiogramVoltageBatch, rhs: Salus_V1_ElectrocardiogramVoltageBatch) -> Bool {
     if lhs.voltages != rhs.voltages {return false}
     if lhs.firstIndex != rhs.firstIndex {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

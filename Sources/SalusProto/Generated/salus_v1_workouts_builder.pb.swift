@@ -30,8 +30,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Where a builder is in its life. Finished and discarded builders no longer exist.
-public nonisolated enum Salus_V1_WorkoutBuilderPhase: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_WorkoutBuilderPhase: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
 
   /// Samples, events, metadata and activities are accepted.
@@ -41,11 +41,11 @@ public nonisolated enum Salus_V1_WorkoutBuilderPhase: SwiftProtobuf.Enum, Swift.
   case ended // = 2
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .collecting
@@ -54,7 +54,7 @@ public nonisolated enum Salus_V1_WorkoutBuilderPhase: SwiftProtobuf.Enum, Swift.
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .collecting: return 1
@@ -64,7 +64,7 @@ public nonisolated enum Salus_V1_WorkoutBuilderPhase: SwiftProtobuf.Enum, Swift.
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_WorkoutBuilderPhase] = [
+  package static let allCases: [Salus_V1_WorkoutBuilderPhase] = [
     .unspecified,
     .collecting,
     .ended,
@@ -73,8 +73,8 @@ public nonisolated enum Salus_V1_WorkoutBuilderPhase: SwiftProtobuf.Enum, Swift.
 }
 
 /// HKWorkoutSessionState, with HealthKit's raw values.
-public nonisolated enum Salus_V1_WorkoutSessionState: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
+package nonisolated enum Salus_V1_WorkoutSessionState: SwiftProtobuf.Enum, Swift.CaseIterable {
+  package typealias RawValue = Int
   case unspecified // = 0
   case notStarted // = 1
   case running // = 2
@@ -84,11 +84,11 @@ public nonisolated enum Salus_V1_WorkoutSessionState: SwiftProtobuf.Enum, Swift.
   case stopped // = 6
   case UNRECOGNIZED(Int)
 
-  public init() {
+  package init() {
     self = .unspecified
   }
 
-  public init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .notStarted
@@ -101,7 +101,7 @@ public nonisolated enum Salus_V1_WorkoutSessionState: SwiftProtobuf.Enum, Swift.
     }
   }
 
-  public var rawValue: Int {
+  package var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .notStarted: return 1
@@ -115,7 +115,7 @@ public nonisolated enum Salus_V1_WorkoutSessionState: SwiftProtobuf.Enum, Swift.
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Salus_V1_WorkoutSessionState] = [
+  package static let allCases: [Salus_V1_WorkoutSessionState] = [
     .unspecified,
     .notStarted,
     .running,
@@ -127,408 +127,408 @@ public nonisolated enum Salus_V1_WorkoutSessionState: SwiftProtobuf.Enum, Swift.
 
 }
 
-public nonisolated struct Salus_V1_BeginWorkoutRequest: Sendable {
+package nonisolated struct Salus_V1_BeginWorkoutRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// HKWorkoutActivityType raw value of the workout (swimBikeRun 82, running 37, ...).
-  public var activityType: UInt32 = 0
+  package var activityType: UInt32 = 0
 
-  public var configuration: Salus_V1_WorkoutConfiguration {
+  package var configuration: Salus_V1_WorkoutConfiguration {
     get {_configuration ?? Salus_V1_WorkoutConfiguration()}
     set {_configuration = newValue}
   }
   /// Returns true if `configuration` has been explicitly set.
-  public var hasConfiguration: Bool {self._configuration != nil}
+  package var hasConfiguration: Bool {self._configuration != nil}
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
-  public mutating func clearConfiguration() {self._configuration = nil}
+  package mutating func clearConfiguration() {self._configuration = nil}
 
   /// Microseconds since the Unix epoch.
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var device: Salus_V1_Device {
+  package var device: Salus_V1_Device {
     get {_device ?? Salus_V1_Device()}
     set {_device = newValue}
   }
   /// Returns true if `device` has been explicitly set.
-  public var hasDevice: Bool {self._device != nil}
+  package var hasDevice: Bool {self._device != nil}
   /// Clears the value of `device`. Subsequent reads from it will return its default value.
-  public mutating func clearDevice() {self._device = nil}
+  package mutating func clearDevice() {self._device = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
   fileprivate var _device: Salus_V1_Device? = nil
 }
 
-public nonisolated struct Salus_V1_WorkoutBuilderRef: Sendable {
+package nonisolated struct Salus_V1_WorkoutBuilderRef: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// 16 bytes, as Begin returned it.
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListWorkoutBuildersRequest: Sendable {
+package nonisolated struct Salus_V1_ListWorkoutBuildersRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ListWorkoutBuildersResponse: Sendable {
+package nonisolated struct Salus_V1_ListWorkoutBuildersResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builders: [Salus_V1_WorkoutBuilderState] = []
+  package var builders: [Salus_V1_WorkoutBuilderState] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AddWorkoutSamplesRequest: Sendable {
+package nonisolated struct Salus_V1_AddWorkoutSamplesRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var samples: [Salus_V1_Sample] = []
+  package var samples: [Salus_V1_Sample] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AddWorkoutEventsRequest: Sendable {
+package nonisolated struct Salus_V1_AddWorkoutEventsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var events: [Salus_V1_WorkoutEvent] = []
+  package var events: [Salus_V1_WorkoutEvent] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_AddWorkoutMetadataRequest: Sendable {
+package nonisolated struct Salus_V1_AddWorkoutMetadataRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
+  package var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_BeginWorkoutActivityRequest: Sendable {
+package nonisolated struct Salus_V1_BeginWorkoutActivityRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
   /// HKWorkoutActivityType raw value; must suit the workout (the workout rules).
-  public var activityType: UInt32 = 0
+  package var activityType: UInt32 = 0
 
-  public var configuration: Salus_V1_WorkoutConfiguration {
+  package var configuration: Salus_V1_WorkoutConfiguration {
     get {_configuration ?? Salus_V1_WorkoutConfiguration()}
     set {_configuration = newValue}
   }
   /// Returns true if `configuration` has been explicitly set.
-  public var hasConfiguration: Bool {self._configuration != nil}
+  package var hasConfiguration: Bool {self._configuration != nil}
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
-  public mutating func clearConfiguration() {self._configuration = nil}
+  package mutating func clearConfiguration() {self._configuration = nil}
 
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
+  package var metadata: Dictionary<String,Salus_V1_MetadataValue> = [:]
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
-public nonisolated struct Salus_V1_EndWorkoutActivityRequest: Sendable {
+package nonisolated struct Salus_V1_EndWorkoutActivityRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_EndWorkoutCollectionRequest: Sendable {
+package nonisolated struct Salus_V1_EndWorkoutCollectionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
 /// A builder as it is now. Also what the daemon keeps in its database (without the output-only
 /// fields), so a builder survives a restart.
-public nonisolated struct Salus_V1_WorkoutBuilderState: Sendable {
+package nonisolated struct Salus_V1_WorkoutBuilderState: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var phase: Salus_V1_WorkoutBuilderPhase = .unspecified
+  package var phase: Salus_V1_WorkoutBuilderPhase = .unspecified
 
   /// The workout being recorded, as a sample of HKWorkoutTypeIdentifier: its start is the
   /// collection's start; its end is the collection's end once ENDED (before that, the latest date
   /// added). The open activity has no end date. Output: statistics of the samples added so far
   /// in workout.all_statistics and each activity's all_statistics.
-  public var workout: Salus_V1_Sample {
+  package var workout: Salus_V1_Sample {
     get {_workout ?? Salus_V1_Sample()}
     set {_workout = newValue}
   }
   /// Returns true if `workout` has been explicitly set.
-  public var hasWorkout: Bool {self._workout != nil}
+  package var hasWorkout: Bool {self._workout != nil}
   /// Clears the value of `workout`. Subsequent reads from it will return its default value.
-  public mutating func clearWorkout() {self._workout = nil}
+  package mutating func clearWorkout() {self._workout = nil}
 
   /// Output only: how many samples were added.
-  public var sampleCount: UInt64 = 0
+  package var sampleCount: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _workout: Salus_V1_Sample? = nil
 }
 
-public nonisolated struct Salus_V1_FinishWorkoutResponse: Sendable {
+package nonisolated struct Salus_V1_FinishWorkoutResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The saved workout with its statistics, as a sample query returns it.
-  public var workout: Salus_V1_Sample {
+  package var workout: Salus_V1_Sample {
     get {_workout ?? Salus_V1_Sample()}
     set {_workout = newValue}
   }
   /// Returns true if `workout` has been explicitly set.
-  public var hasWorkout: Bool {self._workout != nil}
+  package var hasWorkout: Bool {self._workout != nil}
   /// Clears the value of `workout`. Subsequent reads from it will return its default value.
-  public mutating func clearWorkout() {self._workout = nil}
+  package mutating func clearWorkout() {self._workout = nil}
 
   /// The UUIDs the added samples were saved under, in the order added.
-  public var sampleUuids: [Data] = []
+  package var sampleUuids: [Data] = []
 
   /// The change-sequence position after the save.
-  public var anchor: UInt64 = 0
+  package var anchor: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _workout: Salus_V1_Sample? = nil
 }
 
-public nonisolated struct Salus_V1_DiscardWorkoutResponse: Sendable {
+package nonisolated struct Salus_V1_DiscardWorkoutResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// How many added samples were dropped with the builder.
-  public var droppedSamples: UInt64 = 0
+  package var droppedSamples: UInt64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ElapsedTimeRequest: Sendable {
+package nonisolated struct Salus_V1_ElapsedTimeRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var date: Int64 = 0
+  package var date: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ElapsedTimeResponse: Sendable {
+package nonisolated struct Salus_V1_ElapsedTimeResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Seconds between the start and the date (at most the end) that the workout was not paused.
-  public var seconds: Double = 0
+  package var seconds: Double = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_CreateWorkoutSessionRequest: Sendable {
+package nonisolated struct Salus_V1_CreateWorkoutSessionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var activityType: UInt32 = 0
+  package var activityType: UInt32 = 0
 
-  public var configuration: Salus_V1_WorkoutConfiguration {
+  package var configuration: Salus_V1_WorkoutConfiguration {
     get {_configuration ?? Salus_V1_WorkoutConfiguration()}
     set {_configuration = newValue}
   }
   /// Returns true if `configuration` has been explicitly set.
-  public var hasConfiguration: Bool {self._configuration != nil}
+  package var hasConfiguration: Bool {self._configuration != nil}
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
-  public mutating func clearConfiguration() {self._configuration = nil}
+  package mutating func clearConfiguration() {self._configuration = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
-public nonisolated struct Salus_V1_WorkoutSessionRef: Sendable {
+package nonisolated struct Salus_V1_WorkoutSessionRef: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sessionID: Data = Data()
+  package var sessionID: Data = Data()
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_ChangeWorkoutSessionStateRequest: Sendable {
+package nonisolated struct Salus_V1_ChangeWorkoutSessionStateRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sessionID: Data = Data()
+  package var sessionID: Data = Data()
 
-  public var to: Salus_V1_WorkoutSessionState = .unspecified
+  package var to: Salus_V1_WorkoutSessionState = .unspecified
 
   /// When the change happened (microseconds since the Unix epoch); 0: now.
-  public var date: Int64 = 0
+  package var date: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 }
 
-public nonisolated struct Salus_V1_WorkoutSessionInfo: Sendable {
+package nonisolated struct Salus_V1_WorkoutSessionInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var sessionID: Data = Data()
+  package var sessionID: Data = Data()
 
   /// The app that created the session.
-  public var appID: String = String()
+  package var appID: String = String()
 
-  public var state: Salus_V1_WorkoutSessionState = .unspecified
+  package var state: Salus_V1_WorkoutSessionState = .unspecified
 
-  public var activityType: UInt32 = 0
+  package var activityType: UInt32 = 0
 
-  public var configuration: Salus_V1_WorkoutConfiguration {
+  package var configuration: Salus_V1_WorkoutConfiguration {
     get {_configuration ?? Salus_V1_WorkoutConfiguration()}
     set {_configuration = newValue}
   }
   /// Returns true if `configuration` has been explicitly set.
-  public var hasConfiguration: Bool {self._configuration != nil}
+  package var hasConfiguration: Bool {self._configuration != nil}
   /// Clears the value of `configuration`. Subsequent reads from it will return its default value.
-  public mutating func clearConfiguration() {self._configuration = nil}
+  package mutating func clearConfiguration() {self._configuration = nil}
 
   /// The session's builder, once it has started (WorkoutBuilder methods take this id).
-  public var builderID: Data = Data()
+  package var builderID: Data = Data()
 
-  public var startDate: Int64 = 0
+  package var startDate: Int64 = 0
 
-  public var endDate: Int64 = 0
+  package var endDate: Int64 = 0
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _configuration: Salus_V1_WorkoutConfiguration? = nil
 }
 
-public nonisolated struct Salus_V1_WorkoutSessionUpdate: @unchecked Sendable {
+package nonisolated struct Salus_V1_WorkoutSessionUpdate: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var session: Salus_V1_WorkoutSessionInfo {
+  package var session: Salus_V1_WorkoutSessionInfo {
     get {_storage._session ?? Salus_V1_WorkoutSessionInfo()}
     set {_uniqueStorage()._session = newValue}
   }
   /// Returns true if `session` has been explicitly set.
-  public var hasSession: Bool {_storage._session != nil}
+  package var hasSession: Bool {_storage._session != nil}
   /// Clears the value of `session`. Subsequent reads from it will return its default value.
-  public mutating func clearSession() {_uniqueStorage()._session = nil}
+  package mutating func clearSession() {_uniqueStorage()._session = nil}
 
   /// The state before this change; unset in the first update and in statistics updates.
-  public var from: Salus_V1_WorkoutSessionState {
+  package var from: Salus_V1_WorkoutSessionState {
     get {_storage._from}
     set {_uniqueStorage()._from = newValue}
   }
 
   /// When the change happened.
-  public var date: Int64 {
+  package var date: Int64 {
     get {_storage._date}
     set {_uniqueStorage()._date = newValue}
   }
 
   /// The builder with its live statistics, once the session has started.
-  public var builder: Salus_V1_WorkoutBuilderState {
+  package var builder: Salus_V1_WorkoutBuilderState {
     get {_storage._builder ?? Salus_V1_WorkoutBuilderState()}
     set {_uniqueStorage()._builder = newValue}
   }
   /// Returns true if `builder` has been explicitly set.
-  public var hasBuilder: Bool {_storage._builder != nil}
+  package var hasBuilder: Bool {_storage._builder != nil}
   /// Clears the value of `builder`. Subsequent reads from it will return its default value.
-  public mutating func clearBuilder() {_uniqueStorage()._builder = nil}
+  package mutating func clearBuilder() {_uniqueStorage()._builder = nil}
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  public init() {}
+  package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
@@ -538,18 +538,18 @@ public nonisolated struct Salus_V1_WorkoutSessionUpdate: @unchecked Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_WorkoutBuilderPhase: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_BUILDER_PHASE_UNSPECIFIED\0\u{1}WORKOUT_BUILDER_PHASE_COLLECTING\0\u{1}WORKOUT_BUILDER_PHASE_ENDED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_BUILDER_PHASE_UNSPECIFIED\0\u{1}WORKOUT_BUILDER_PHASE_COLLECTING\0\u{1}WORKOUT_BUILDER_PHASE_ENDED\0")
 }
 
 nonisolated extension Salus_V1_WorkoutSessionState: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_SESSION_STATE_UNSPECIFIED\0\u{1}WORKOUT_SESSION_STATE_NOT_STARTED\0\u{1}WORKOUT_SESSION_STATE_RUNNING\0\u{1}WORKOUT_SESSION_STATE_ENDED\0\u{1}WORKOUT_SESSION_STATE_PAUSED\0\u{1}WORKOUT_SESSION_STATE_PREPARED\0\u{1}WORKOUT_SESSION_STATE_STOPPED\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0WORKOUT_SESSION_STATE_UNSPECIFIED\0\u{1}WORKOUT_SESSION_STATE_NOT_STARTED\0\u{1}WORKOUT_SESSION_STATE_RUNNING\0\u{1}WORKOUT_SESSION_STATE_ENDED\0\u{1}WORKOUT_SESSION_STATE_PAUSED\0\u{1}WORKOUT_SESSION_STATE_PREPARED\0\u{1}WORKOUT_SESSION_STATE_STOPPED\0")
 }
 
 nonisolated extension Salus_V1_BeginWorkoutRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".BeginWorkoutRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}configuration\0\u{3}start_date\0\u{1}device\0")
+  package static let protoMessageName: String = _protobuf_package + ".BeginWorkoutRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}configuration\0\u{3}start_date\0\u{1}device\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -564,7 +564,7 @@ nonisolated extension Salus_V1_BeginWorkoutRequest: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -584,7 +584,7 @@ nonisolated extension Salus_V1_BeginWorkoutRequest: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_BeginWorkoutRequest, rhs: Salus_V1_BeginWorkoutRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_BeginWorkoutRequest, rhs: Salus_V1_BeginWorkoutRequest) -> Bool {
     if lhs.activityType != rhs.activityType {return false}
     if lhs._configuration != rhs._configuration {return false}
     if lhs.startDate != rhs.startDate {return false}
@@ -595,10 +595,10 @@ nonisolated extension Salus_V1_BeginWorkoutRequest: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_WorkoutBuilderRef: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutBuilderRef"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutBuilderRef"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -610,14 +610,14 @@ nonisolated extension Salus_V1_WorkoutBuilderRef: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutBuilderRef, rhs: Salus_V1_WorkoutBuilderRef) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutBuilderRef, rhs: Salus_V1_WorkoutBuilderRef) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -625,29 +625,29 @@ nonisolated extension Salus_V1_WorkoutBuilderRef: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_ListWorkoutBuildersRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListWorkoutBuildersRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  package static let protoMessageName: String = _protobuf_package + ".ListWorkoutBuildersRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListWorkoutBuildersRequest, rhs: Salus_V1_ListWorkoutBuildersRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ListWorkoutBuildersRequest, rhs: Salus_V1_ListWorkoutBuildersRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Salus_V1_ListWorkoutBuildersResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ListWorkoutBuildersResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}builders\0")
+  package static let protoMessageName: String = _protobuf_package + ".ListWorkoutBuildersResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}builders\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -659,14 +659,14 @@ nonisolated extension Salus_V1_ListWorkoutBuildersResponse: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builders.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.builders, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ListWorkoutBuildersResponse, rhs: Salus_V1_ListWorkoutBuildersResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ListWorkoutBuildersResponse, rhs: Salus_V1_ListWorkoutBuildersResponse) -> Bool {
     if lhs.builders != rhs.builders {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -674,10 +674,10 @@ nonisolated extension Salus_V1_ListWorkoutBuildersResponse: SwiftProtobuf.Messag
 }
 
 nonisolated extension Salus_V1_AddWorkoutSamplesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AddWorkoutSamplesRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}samples\0")
+  package static let protoMessageName: String = _protobuf_package + ".AddWorkoutSamplesRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}samples\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -690,7 +690,7 @@ nonisolated extension Salus_V1_AddWorkoutSamplesRequest: SwiftProtobuf.Message, 
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
@@ -700,7 +700,7 @@ nonisolated extension Salus_V1_AddWorkoutSamplesRequest: SwiftProtobuf.Message, 
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AddWorkoutSamplesRequest, rhs: Salus_V1_AddWorkoutSamplesRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AddWorkoutSamplesRequest, rhs: Salus_V1_AddWorkoutSamplesRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.samples != rhs.samples {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -709,10 +709,10 @@ nonisolated extension Salus_V1_AddWorkoutSamplesRequest: SwiftProtobuf.Message, 
 }
 
 nonisolated extension Salus_V1_AddWorkoutEventsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AddWorkoutEventsRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}events\0")
+  package static let protoMessageName: String = _protobuf_package + ".AddWorkoutEventsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}events\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -725,7 +725,7 @@ nonisolated extension Salus_V1_AddWorkoutEventsRequest: SwiftProtobuf.Message, S
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
@@ -735,7 +735,7 @@ nonisolated extension Salus_V1_AddWorkoutEventsRequest: SwiftProtobuf.Message, S
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AddWorkoutEventsRequest, rhs: Salus_V1_AddWorkoutEventsRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AddWorkoutEventsRequest, rhs: Salus_V1_AddWorkoutEventsRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.events != rhs.events {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -744,10 +744,10 @@ nonisolated extension Salus_V1_AddWorkoutEventsRequest: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Salus_V1_AddWorkoutMetadataRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".AddWorkoutMetadataRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".AddWorkoutMetadataRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -760,7 +760,7 @@ nonisolated extension Salus_V1_AddWorkoutMetadataRequest: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
@@ -770,7 +770,7 @@ nonisolated extension Salus_V1_AddWorkoutMetadataRequest: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_AddWorkoutMetadataRequest, rhs: Salus_V1_AddWorkoutMetadataRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_AddWorkoutMetadataRequest, rhs: Salus_V1_AddWorkoutMetadataRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.metadata != rhs.metadata {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -779,10 +779,10 @@ nonisolated extension Salus_V1_AddWorkoutMetadataRequest: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_BeginWorkoutActivityRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".BeginWorkoutActivityRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{3}activity_type\0\u{1}configuration\0\u{3}start_date\0\u{1}metadata\0")
+  package static let protoMessageName: String = _protobuf_package + ".BeginWorkoutActivityRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{3}activity_type\0\u{1}configuration\0\u{3}start_date\0\u{1}metadata\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -798,7 +798,7 @@ nonisolated extension Salus_V1_BeginWorkoutActivityRequest: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -821,7 +821,7 @@ nonisolated extension Salus_V1_BeginWorkoutActivityRequest: SwiftProtobuf.Messag
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_BeginWorkoutActivityRequest, rhs: Salus_V1_BeginWorkoutActivityRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_BeginWorkoutActivityRequest, rhs: Salus_V1_BeginWorkoutActivityRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.activityType != rhs.activityType {return false}
     if lhs._configuration != rhs._configuration {return false}
@@ -833,10 +833,10 @@ nonisolated extension Salus_V1_BeginWorkoutActivityRequest: SwiftProtobuf.Messag
 }
 
 nonisolated extension Salus_V1_EndWorkoutActivityRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".EndWorkoutActivityRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{3}end_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".EndWorkoutActivityRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{3}end_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -849,7 +849,7 @@ nonisolated extension Salus_V1_EndWorkoutActivityRequest: SwiftProtobuf.Message,
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
@@ -859,7 +859,7 @@ nonisolated extension Salus_V1_EndWorkoutActivityRequest: SwiftProtobuf.Message,
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_EndWorkoutActivityRequest, rhs: Salus_V1_EndWorkoutActivityRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_EndWorkoutActivityRequest, rhs: Salus_V1_EndWorkoutActivityRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.endDate != rhs.endDate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -868,10 +868,10 @@ nonisolated extension Salus_V1_EndWorkoutActivityRequest: SwiftProtobuf.Message,
 }
 
 nonisolated extension Salus_V1_EndWorkoutCollectionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".EndWorkoutCollectionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{3}end_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".EndWorkoutCollectionRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{3}end_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -884,7 +884,7 @@ nonisolated extension Salus_V1_EndWorkoutCollectionRequest: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
@@ -894,7 +894,7 @@ nonisolated extension Salus_V1_EndWorkoutCollectionRequest: SwiftProtobuf.Messag
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_EndWorkoutCollectionRequest, rhs: Salus_V1_EndWorkoutCollectionRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_EndWorkoutCollectionRequest, rhs: Salus_V1_EndWorkoutCollectionRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.endDate != rhs.endDate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -903,10 +903,10 @@ nonisolated extension Salus_V1_EndWorkoutCollectionRequest: SwiftProtobuf.Messag
 }
 
 nonisolated extension Salus_V1_WorkoutBuilderState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutBuilderState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}phase\0\u{1}workout\0\u{3}sample_count\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutBuilderState"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}phase\0\u{1}workout\0\u{3}sample_count\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -921,7 +921,7 @@ nonisolated extension Salus_V1_WorkoutBuilderState: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -941,7 +941,7 @@ nonisolated extension Salus_V1_WorkoutBuilderState: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutBuilderState, rhs: Salus_V1_WorkoutBuilderState) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutBuilderState, rhs: Salus_V1_WorkoutBuilderState) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.phase != rhs.phase {return false}
     if lhs._workout != rhs._workout {return false}
@@ -952,10 +952,10 @@ nonisolated extension Salus_V1_WorkoutBuilderState: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_FinishWorkoutResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".FinishWorkoutResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{3}sample_uuids\0\u{1}anchor\0")
+  package static let protoMessageName: String = _protobuf_package + ".FinishWorkoutResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}workout\0\u{3}sample_uuids\0\u{1}anchor\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -969,7 +969,7 @@ nonisolated extension Salus_V1_FinishWorkoutResponse: SwiftProtobuf.Message, Swi
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -986,7 +986,7 @@ nonisolated extension Salus_V1_FinishWorkoutResponse: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_FinishWorkoutResponse, rhs: Salus_V1_FinishWorkoutResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_FinishWorkoutResponse, rhs: Salus_V1_FinishWorkoutResponse) -> Bool {
     if lhs._workout != rhs._workout {return false}
     if lhs.sampleUuids != rhs.sampleUuids {return false}
     if lhs.anchor != rhs.anchor {return false}
@@ -996,10 +996,10 @@ nonisolated extension Salus_V1_FinishWorkoutResponse: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Salus_V1_DiscardWorkoutResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".DiscardWorkoutResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}dropped_samples\0")
+  package static let protoMessageName: String = _protobuf_package + ".DiscardWorkoutResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}dropped_samples\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1011,14 +1011,14 @@ nonisolated extension Salus_V1_DiscardWorkoutResponse: SwiftProtobuf.Message, Sw
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.droppedSamples != 0 {
       try visitor.visitSingularUInt64Field(value: self.droppedSamples, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_DiscardWorkoutResponse, rhs: Salus_V1_DiscardWorkoutResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_DiscardWorkoutResponse, rhs: Salus_V1_DiscardWorkoutResponse) -> Bool {
     if lhs.droppedSamples != rhs.droppedSamples {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1026,10 +1026,10 @@ nonisolated extension Salus_V1_DiscardWorkoutResponse: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Salus_V1_ElapsedTimeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ElapsedTimeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}date\0")
+  package static let protoMessageName: String = _protobuf_package + ".ElapsedTimeRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}builder_id\0\u{1}date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1042,7 +1042,7 @@ nonisolated extension Salus_V1_ElapsedTimeRequest: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.builderID.isEmpty {
       try visitor.visitSingularBytesField(value: self.builderID, fieldNumber: 1)
     }
@@ -1052,7 +1052,7 @@ nonisolated extension Salus_V1_ElapsedTimeRequest: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ElapsedTimeRequest, rhs: Salus_V1_ElapsedTimeRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ElapsedTimeRequest, rhs: Salus_V1_ElapsedTimeRequest) -> Bool {
     if lhs.builderID != rhs.builderID {return false}
     if lhs.date != rhs.date {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1061,10 +1061,10 @@ nonisolated extension Salus_V1_ElapsedTimeRequest: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_ElapsedTimeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ElapsedTimeResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seconds\0")
+  package static let protoMessageName: String = _protobuf_package + ".ElapsedTimeResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seconds\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1076,14 +1076,14 @@ nonisolated extension Salus_V1_ElapsedTimeResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.seconds.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.seconds, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ElapsedTimeResponse, rhs: Salus_V1_ElapsedTimeResponse) -> Bool {
+  package static func ==(lhs: Salus_V1_ElapsedTimeResponse, rhs: Salus_V1_ElapsedTimeResponse) -> Bool {
     if lhs.seconds != rhs.seconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1091,10 +1091,10 @@ nonisolated extension Salus_V1_ElapsedTimeResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Salus_V1_CreateWorkoutSessionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CreateWorkoutSessionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}configuration\0")
+  package static let protoMessageName: String = _protobuf_package + ".CreateWorkoutSessionRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_type\0\u{1}configuration\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1107,7 +1107,7 @@ nonisolated extension Salus_V1_CreateWorkoutSessionRequest: SwiftProtobuf.Messag
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1121,7 +1121,7 @@ nonisolated extension Salus_V1_CreateWorkoutSessionRequest: SwiftProtobuf.Messag
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_CreateWorkoutSessionRequest, rhs: Salus_V1_CreateWorkoutSessionRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_CreateWorkoutSessionRequest, rhs: Salus_V1_CreateWorkoutSessionRequest) -> Bool {
     if lhs.activityType != rhs.activityType {return false}
     if lhs._configuration != rhs._configuration {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -1130,10 +1130,10 @@ nonisolated extension Salus_V1_CreateWorkoutSessionRequest: SwiftProtobuf.Messag
 }
 
 nonisolated extension Salus_V1_WorkoutSessionRef: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutSessionRef"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutSessionRef"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1145,14 +1145,14 @@ nonisolated extension Salus_V1_WorkoutSessionRef: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.sessionID.isEmpty {
       try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutSessionRef, rhs: Salus_V1_WorkoutSessionRef) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutSessionRef, rhs: Salus_V1_WorkoutSessionRef) -> Bool {
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1160,10 +1160,10 @@ nonisolated extension Salus_V1_WorkoutSessionRef: SwiftProtobuf.Message, SwiftPr
 }
 
 nonisolated extension Salus_V1_ChangeWorkoutSessionStateRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ChangeWorkoutSessionStateRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}to\0\u{1}date\0")
+  package static let protoMessageName: String = _protobuf_package + ".ChangeWorkoutSessionStateRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{1}to\0\u{1}date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1177,7 +1177,7 @@ nonisolated extension Salus_V1_ChangeWorkoutSessionStateRequest: SwiftProtobuf.M
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.sessionID.isEmpty {
       try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 1)
     }
@@ -1190,7 +1190,7 @@ nonisolated extension Salus_V1_ChangeWorkoutSessionStateRequest: SwiftProtobuf.M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_ChangeWorkoutSessionStateRequest, rhs: Salus_V1_ChangeWorkoutSessionStateRequest) -> Bool {
+  package static func ==(lhs: Salus_V1_ChangeWorkoutSessionStateRequest, rhs: Salus_V1_ChangeWorkoutSessionStateRequest) -> Bool {
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.to != rhs.to {return false}
     if lhs.date != rhs.date {return false}
@@ -1200,10 +1200,10 @@ nonisolated extension Salus_V1_ChangeWorkoutSessionStateRequest: SwiftProtobuf.M
 }
 
 nonisolated extension Salus_V1_WorkoutSessionInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutSessionInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}app_id\0\u{1}state\0\u{3}activity_type\0\u{1}configuration\0\u{3}builder_id\0\u{3}start_date\0\u{3}end_date\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutSessionInfo"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_id\0\u{3}app_id\0\u{1}state\0\u{3}activity_type\0\u{1}configuration\0\u{3}builder_id\0\u{3}start_date\0\u{3}end_date\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1222,7 +1222,7 @@ nonisolated extension Salus_V1_WorkoutSessionInfo: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1254,7 +1254,7 @@ nonisolated extension Salus_V1_WorkoutSessionInfo: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutSessionInfo, rhs: Salus_V1_WorkoutSessionInfo) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutSessionInfo, rhs: Salus_V1_WorkoutSessionInfo) -> Bool {
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.appID != rhs.appID {return false}
     if lhs.state != rhs.state {return false}
@@ -1269,8 +1269,8 @@ nonisolated extension Salus_V1_WorkoutSessionInfo: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Salus_V1_WorkoutSessionUpdate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WorkoutSessionUpdate"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}from\0\u{1}date\0\u{1}builder\0")
+  package static let protoMessageName: String = _protobuf_package + ".WorkoutSessionUpdate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}from\0\u{1}date\0\u{1}builder\0")
 
   fileprivate class _StorageClass {
     var _session: Salus_V1_WorkoutSessionInfo? = nil
@@ -1301,7 +1301,7 @@ nonisolated extension Salus_V1_WorkoutSessionUpdate: SwiftProtobuf.Message, Swif
     return _storage
   }
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1319,7 +1319,7 @@ nonisolated extension Salus_V1_WorkoutSessionUpdate: SwiftProtobuf.Message, Swif
     }
   }
 
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -1341,7 +1341,7 @@ nonisolated extension Salus_V1_WorkoutSessionUpdate: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Salus_V1_WorkoutSessionUpdate, rhs: Salus_V1_WorkoutSessionUpdate) -> Bool {
+  package static func ==(lhs: Salus_V1_WorkoutSessionUpdate, rhs: Salus_V1_WorkoutSessionUpdate) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
