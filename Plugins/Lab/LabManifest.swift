@@ -2,7 +2,8 @@ import SalusPluginKit
 
 /// Lab and test results: blood glucose (with the meal it relates to), insulin delivery (which
 /// must say whether it was basal or bolus, as HealthKit requires), blood alcohol, perfusion
-/// index, electrodermal activity and falls; and medication dose events.
+/// index, electrodermal activity and falls; and medications: the ones the person added, with their
+/// annotations, and their dose events.
 enum LabManifest {
     static let manifest = PluginManifest(
         id: "org.salus.lab", name: "Salus Lab Results", version: "1.0.0",
@@ -10,6 +11,10 @@ enum LabManifest {
             // Medications: the doses taken, skipped or snoozed.
             TypeDefinition(identifier: "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent", kind: .medicationDoseEvent,
                            displayName: "Medication doses").inArea("medications"),
+            // The medications the person added, with nickname, archived and schedule flags; HealthKit's
+            // constant HKDataTypeIdentifierUserAnnotatedMedicationConcept has this raw string.
+            TypeDefinition(identifier: "HKDataTypeUserAnnotatedMedicationConcept", kind: .userAnnotatedMedication,
+                           displayName: "Medications").inArea("medications"),
         ],
         metadataKeys: [
             MetadataKeyDefinition("HKBloodGlucoseMealTime", .number, displayName: "Blood glucose meal time",

@@ -1,8 +1,8 @@
 import Foundation
 import SalusModel
 
-/// Electrocardiograms, audiograms, heartbeat series, states of mind, medication dose events and
-/// scored assessments: making them to save, and reading their values from query results.
+/// Electrocardiograms, audiograms, heartbeat series, states of mind, medication dose events,
+/// user-annotated medications and scored assessments: making them to save, and reading their values from query results.
 extension Sample {
     /// An electrocardiogram to save, with all its voltages (its `numberOfVoltageMeasurements`
     /// must equal their count, which is what ``Electrocardiogram``'s initializer sets by
@@ -67,6 +67,17 @@ extension Sample {
         make(type, .medicationDoseEvent(value), start: start, end: end ?? start, device: device, metadata: metadata)
     }
 
+    /// A medication the person added, with their annotations, to save as of `date` (when it was
+    /// added or last annotated; an edit is a delete plus a new object, as for any sample).
+    public static func userAnnotatedMedication(
+        _ value: UserAnnotatedMedication,
+        date: Date,
+        type: SampleType = .userAnnotatedMedication,
+        metadata: [String: MetadataValue] = [:]
+    ) -> Sample {
+        make(type, .userAnnotatedMedication(value), start: date, end: date, device: nil, metadata: metadata)
+    }
+
     /// A GAD-7 or PHQ-9 assessment to save at `date`, of the instrument's HealthKit type, as
     /// HealthKit's `HKGAD7Assessment(date:answers:)` and `HKPHQ9Assessment(date:answers:)`.
     public static func scoredAssessment(
@@ -113,6 +124,11 @@ extension Sample {
     /// The medication dose event, when the sample is one.
     public var medicationDoseEvent: MedicationDoseEvent? {
         if case .medicationDoseEvent(let value) = value { value } else { nil }
+    }
+
+    /// The user-annotated medication, when the sample is one.
+    public var userAnnotatedMedication: UserAnnotatedMedication? {
+        if case .userAnnotatedMedication(let value) = value { value } else { nil }
     }
 
     /// The GAD-7 or PHQ-9 assessment, with its score and risk, when the sample is one.

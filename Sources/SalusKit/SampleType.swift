@@ -61,6 +61,12 @@ public struct SampleType: Hashable, Sendable, Codable, CustomStringConvertible, 
     /// Medication dose events (`HKMedicationDoseEventTypeIdentifierMedicationDoseEvent`).
     public static let medicationDoseEvent = SampleType("HKMedicationDoseEventTypeIdentifierMedicationDoseEvent")
 
+    /// Medications the person added, with their annotations: HealthKit's constant
+    /// `HKDataTypeIdentifierUserAnnotatedMedicationConcept`, whose string is
+    /// `HKDataTypeUserAnnotatedMedicationConcept`. A medication's dose events are the
+    /// ``medicationDoseEvent`` samples of its concept identifier.
+    public static let userAnnotatedMedication = SampleType("HKDataTypeUserAnnotatedMedicationConcept")
+
     /// GAD-7 assessments (`HKScoredAssessmentTypeIdentifierGAD7`).
     public static let gad7Assessment = SampleType(ScoredAssessment.Instrument.gad7.typeIdentifier)
 

@@ -35,4 +35,8 @@ public enum ObjectKind: String, CaseIterable, Hashable, Sendable, Codable {
     /// A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout; the
     /// value is a `WorkoutRouteValue`, the locations are read with their own streamed query.
     case workoutRoute
+    /// A medication the person added, with their annotations
+    /// (HKDataTypeIdentifierUserAnnotatedMedicationConcept); the value is a
+    /// `UserAnnotatedMedication`.
+    case userAnnotatedMedication
 }

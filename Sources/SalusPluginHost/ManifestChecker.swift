@@ -231,8 +231,9 @@ struct ManifestChecker {
         case .correlation: kind = .correlation
         case .clinicalRecord: kind = .clinicalRecord
         case .workoutRoute: kind = .workoutRoute
+        case .userAnnotatedMedication: kind = .userAnnotatedMedication
         case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT, ACTIVITY_SUMMARY, CLINICAL_RECORD or WORKOUT_ROUTE")
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT, ACTIVITY_SUMMARY, CLINICAL_RECORD, WORKOUT_ROUTE or USER_ANNOTATED_MEDICATION")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic

@@ -24,6 +24,8 @@ public enum TypeKind: Int64, Sendable, Hashable {
     case clinicalRecord = 15
     /// A workout route (`HKWorkoutRoute`): locations attached to one workout.
     case workoutRoute = 16
+    /// A medication the person added, with their annotations (`HKUserAnnotatedMedication`).
+    case userAnnotatedMedication = 17
     case correlation = 7
 }
 

@@ -32,6 +32,8 @@ public struct SampleView: Sendable, Hashable {
         case clinicalRecord
         /// A workout route (its locations when saving).
         case workoutRoute
+        /// A medication the person added, with their annotations.
+        case userAnnotatedMedication
         /// A correlation holding this many member samples (the host checks each member with the
         /// validator of the plugin that owns the member's type).
         case correlation(objectCount: Int)
@@ -138,6 +140,9 @@ public struct SampleView: Sendable, Hashable {
             case (22, .lengthDelimited):
                 _ = try reader.lengthDelimited()
                 value = .workoutRoute
+            case (23, .lengthDelimited):
+                _ = try reader.lengthDelimited()
+                value = .userAnnotatedMedication
             case (12, .lengthDelimited):
                 var entry = try reader.message()
                 var key = ""

@@ -100,6 +100,7 @@ package enum TypesService {
             case .correlation: .correlation
             case .clinicalRecord: .clinicalRecord
             case .workoutRoute: .workoutRoute
+            case .userAnnotatedMedication: .userAnnotatedMedication
             }
             $0.canonicalUnit = type.canonicalUnitText
             $0.aggregationStyle = switch type.aggregationStyle {

@@ -193,6 +193,22 @@ enum Payloads {
         var answers: [Int]
     }
 
+    struct CodingPayload: Codable {
+        var system: String
+        var version: String?
+        var code: String
+    }
+
+    struct UserAnnotatedMedicationPayload: Codable {
+        var conceptIdentifier: String
+        var displayText: String
+        var generalForm: String
+        var relatedCodings: [CodingPayload]
+        var nickname: String?
+        var isArchived: Bool
+        var hasSchedule: Bool
+    }
+
     // MARK: Encoding
 
     static func encode(_ value: SampleValue) throws -> [UInt8]? {
@@ -254,6 +270,16 @@ enum Payloads {
                 try encoder.encode(
                     ScoredAssessmentPayload(
                         instrument: assessment.instrument.rawValue, answers: assessment.answers.map(\.rawValue))))
+        case .userAnnotatedMedication(let medication):
+            return Array(
+                try encoder.encode(
+                    UserAnnotatedMedicationPayload(
+                        conceptIdentifier: medication.conceptIdentifier, displayText: medication.displayText,
+                        generalForm: medication.generalForm,
+                        relatedCodings: medication.relatedCodings.sorted().map {
+                            CodingPayload(system: $0.system, version: $0.version, code: $0.code)
+                        },
+                        nickname: medication.nickname, isArchived: medication.isArchived, hasSchedule: medication.hasSchedule)))
         }
     }
 
@@ -521,6 +547,17 @@ enum Payloads {
             return .scoredAssessment(
                 ScoredAssessment(
                     instrument: instrument, answers: try payload.answers.map { try known($0, "assessment answer") }))
+        case .userAnnotatedMedication:
+            let payload = try decoder.decode(UserAnnotatedMedicationPayload.self, from: data)
+            return .userAnnotatedMedication(
+                UserAnnotatedMedication(
+                    conceptIdentifier: payload.conceptIdentifier, displayText: payload.displayText,
+                    generalForm: payload.generalForm,
+                    relatedCodings: Set(
+                        payload.relatedCodings.map {
+                            UserAnnotatedMedication.Coding(system: $0.system, version: $0.version, code: $0.code)
+                        }),
+                    nickname: payload.nickname, isArchived: payload.isArchived, hasSchedule: payload.hasSchedule))
         case .quantity, .category, .characteristic, .activitySummary, .correlation:
             throw StoreError(code: .database, message: "a \(kind.rawValue) sample has no payload")
         }
@@ -538,7 +575,8 @@ enum Payloads {
 /// The integer codes the schema uses for object kinds and metadata value types.
 ///
 /// The kinds after characteristic (5) take the numbers of `salus.v1.ObjectKind`
-/// (electrocardiogram 8 … scored assessment 13, clinical record 15, workout route 16).
+/// (electrocardiogram 8 … scored assessment 13, clinical record 15, workout route 16,
+/// user-annotated medication 17).
 enum StoredCodes {
     static func kind(_ kind: ObjectKind) -> Int64 {
         switch kind {
@@ -559,6 +597,7 @@ enum StoredCodes {
         case .scoredAssessment: 13
         case .clinicalRecord: 15
         case .workoutRoute: 16
+        case .userAnnotatedMedication: 17
         // Computed, never stored; the code only keeps the switch whole.
         case .activitySummary: 14
         }
@@ -581,6 +620,7 @@ enum StoredCodes {
         case 13: .scoredAssessment
         case 15: .clinicalRecord
         case 16: .workoutRoute
+        case 17: .userAnnotatedMedication
         default: nil
         }
     }

@@ -380,7 +380,7 @@ final class StoreWriter: @unchecked Sendable {
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .correlation, .clinicalRecord, .workoutRoute:
+            .medicationDoseEvent, .scoredAssessment, .correlation, .clinicalRecord, .workoutRoute, .userAnnotatedMedication:
             break
         }
         prepared.payload = try Payloads.encode(sample.value)

@@ -210,6 +210,43 @@ extension MedicationDoseEvent {
     }
 }
 
+extension UserAnnotatedMedication {
+    /// The model value of `wire`: the codings as a set, an unset nickname nil. The texts are
+    /// checked by the model's validation, not here.
+    package init(wire: Salus_V1_UserAnnotatedMedication) {
+        self.init(
+            conceptIdentifier: wire.conceptIdentifier,
+            displayText: wire.displayText,
+            generalForm: wire.generalForm,
+            relatedCodings: Set(
+                wire.relatedCodings.map {
+                    Coding(system: $0.system, version: $0.optionalVersion != nil ? $0.version : nil, code: $0.code)
+                }),
+            nickname: wire.optionalNickname != nil ? wire.nickname : nil,
+            isArchived: wire.isArchived,
+            hasSchedule: wire.hasSchedule_p)
+    }
+
+    /// The wire form; the codings ordered by system, code and version.
+    package var wire: Salus_V1_UserAnnotatedMedication {
+        var wire = Salus_V1_UserAnnotatedMedication()
+        wire.conceptIdentifier = conceptIdentifier
+        wire.displayText = displayText
+        wire.generalForm = generalForm
+        wire.relatedCodings = relatedCodings.sorted().map { coding in
+            var wireCoding = Salus_V1_ClinicalCoding()
+            wireCoding.system = coding.system
+            if let version = coding.version { wireCoding.version = version }
+            wireCoding.code = coding.code
+            return wireCoding
+        }
+        if let nickname { wire.nickname = nickname }
+        wire.isArchived = isArchived
+        wire.hasSchedule_p = hasSchedule
+        return wire
+    }
+}
+
 extension ScoredAssessment {
     /// The model value of `wire`; the score and risk it carries are ignored (the model derives
     /// them), an unset instrument and unknown answers are refused naming the field under `path`.

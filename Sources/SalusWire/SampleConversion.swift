@@ -58,6 +58,8 @@ extension Sample {
             value = .medicationDoseEvent(try MedicationDoseEvent(wire: event, path: "\(path()).medicationDoseEvent"))
         case .scoredAssessment(let assessment):
             value = .scoredAssessment(try ScoredAssessment(wire: assessment, path: "\(path()).scoredAssessment"))
+        case .userAnnotatedMedication(let medication):
+            value = .userAnnotatedMedication(UserAnnotatedMedication(wire: medication))
         case .correlation(let correlation):
             var objects: [Sample] = []
             objects.reserveCapacity(correlation.objects.count)
@@ -72,7 +74,7 @@ extension Sample {
                 reason: .missingValue, field: "\(path()).value", value: "",
                 expected: "one of quantity, category, workout, vision_prescription, document, correlation, "
                     + "electrocardiogram, audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment, "
-                    + "clinical_record, workout_route"
+                    + "clinical_record, workout_route, user_annotated_medication"
             )
         }
         self.init(
@@ -123,6 +125,7 @@ extension Sample {
         case .stateOfMind(let state): return .stateOfMind(state.wire)
         case .medicationDoseEvent(let event): return .medicationDoseEvent(event.wire)
         case .scoredAssessment(let assessment): return .scoredAssessment(assessment.wire)
+        case .userAnnotatedMedication(let medication): return .userAnnotatedMedication(medication.wire)
         case .correlation(let correlation):
             var wireCorrelation = Salus_V1_Correlation()
             wireCorrelation.objects = correlation.objects.map(\.wire)

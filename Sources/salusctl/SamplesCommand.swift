@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SalusAdmin
 import SalusKit
 import SalusModel
 import SalusProto
@@ -148,34 +149,18 @@ struct Registry {
     /// "workout" for HKWorkoutTypeIdentifier, "migraine.severity" for
     /// org.example.migraine.severity (the part after the plugin's reverse-DNS prefix is not known
     /// here, so the last two components).
-    static func shortNames(_ identifier: String) -> [String] {
-        if identifier.hasPrefix("HK"), let range = identifier.range(of: "TypeIdentifier") {
-            let after = identifier[range.upperBound...]
-            let name = after.isEmpty ? String(identifier[identifier.index(identifier.startIndex, offsetBy: 2)..<range.lowerBound]) : String(after)
-            return [name.prefix(1).lowercased() + name.dropFirst()]
-        }
-        let parts = identifier.split(separator: ".").map(String.init)
-        guard parts.count > 1 else { return [] }
-        return [parts.suffix(2).joined(separator: "."), parts[parts.count - 1]]
-    }
+    static func shortNames(_ identifier: String) -> [String] { TypeNames.shortNames(identifier) }
 
     /// The type `name` names: its identifier, else its short name (case-insensitive).
     func resolve(_ name: String) throws -> Salus_V1_TypeDefinition {
-        if let exact = types.first(where: { $0.identifier == name }) { return exact }
-        let lowered = name.lowercased()
-        let matches = types.filter { type in
-            type.identifier.lowercased() == lowered || Self.shortNames(type.identifier).contains { $0.lowercased() == lowered }
+        let identifier: String
+        do {
+            identifier = try TypeNames.resolve(name, among: types.map(\.identifier))
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
-        if matches.count == 1 { return matches[0] }
-        if matches.count > 1 {
-            throw CommandFailure(
-                "TYPE: \"\(name)\" names \(matches.count) types (\(matches.map(\.identifier).joined(separator: ", "))); expected one of those identifiers")
-        }
-        let near = types.map(\.identifier).filter { $0.lowercased().contains(lowered) }.prefix(5)
-        throw CommandFailure(
-            "TYPE: no registered sample type \"\(name)\"; expected an identifier or short name such as stepCount or sleepAnalysis"
-                + (near.isEmpty ? "" : " (did you mean \(near.joined(separator: ", "))?)")
-                + "; salusctl types lists them")
+        guard let type = types.first(where: { $0.identifier == identifier }) else { throw CommandFailure("TYPE: \(identifier) is not registered") }
+        return type
     }
 
     /// The case name of a category value ("asleepREM"), if the type declares it.
@@ -266,6 +251,9 @@ final class SampleOutput {
         case .stateOfMind(let state):
             "\(state.kind) valence \(state.valence)" + (state.valenceClassification.map { " (\($0))" } ?? "")
         case .medicationDoseEvent(let event): "dose \(event.logStatus) \(event.doseQuantity.map { "\($0) \(event.unit)" } ?? "")"
+        case .userAnnotatedMedication(let medication):
+            "medication \(medication.nickname ?? medication.displayText) (\(medication.generalForm))"
+                + (medication.isArchived ? ", archived" : "") + (medication.hasSchedule ? ", scheduled" : "")
         case .scoredAssessment(let assessment): "\(assessment.instrument) score \(assessment.score) (\(assessment.risk))"
         case .workoutRoute(let route): "route of workout \(route.workoutUUID.uuidString.lowercased()), \(route.locationCount) locations"
         case .clinicalRecord(let record):
@@ -305,7 +293,7 @@ final class SampleOutput {
             if let name = registry.caseName(raw, of: definition) { category["name"] = name }
             object["category"] = category
         case .workout, .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute:
+            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute, .userAnnotatedMedication:
             object["value"] = valueText(sample)
         case .correlation(let correlation):
             object["objects"] = correlation.objects.map { jsonObject($0) }

@@ -95,6 +95,7 @@ enum TypeListingJSON {
         case .activitySummary: "OBJECT_KIND_ACTIVITY_SUMMARY"
         case .clinicalRecord: "OBJECT_KIND_CLINICAL_RECORD"
         case .workoutRoute: "OBJECT_KIND_WORKOUT_ROUTE"
+        case .userAnnotatedMedication: "OBJECT_KIND_USER_ANNOTATED_MEDICATION"
         case .UNRECOGNIZED(let value): "\(value)"
         }
     }

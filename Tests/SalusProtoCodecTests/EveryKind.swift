@@ -130,6 +130,15 @@ enum EveryKind {
                 .medicationDoseEvent(MedicationDoseEvent(
                     logStatus: .taken, scheduleType: .schedule, medicationConceptIdentifier: "levothyroxine-50",
                     scheduledDate: at(180), scheduledDoseQuantity: 1, doseQuantity: 1)), start: 200, end: 200)),
+            ("user-annotated medication", sample(
+                "HKDataTypeUserAnnotatedMedicationConcept",
+                .userAnnotatedMedication(UserAnnotatedMedication(
+                    conceptIdentifier: "levothyroxine-50", displayText: "Levothyroxine 50 mcg Oral Tablet", generalForm: "tablet",
+                    relatedCodings: [
+                        .init(system: "http://www.nlm.nih.gov/research/umls/rxnorm", code: "966224"),
+                        .init(system: "http://snomed.info/sct", version: "2024-09", code: "126202002"),
+                    ],
+                    nickname: "Thyroid", isArchived: false, hasSchedule: true)), start: 150, end: 150)),
             ("scored assessment", sample(
                 "HKScoredAssessmentTypeIdentifierGAD7",
                 .scoredAssessment(ScoredAssessment(

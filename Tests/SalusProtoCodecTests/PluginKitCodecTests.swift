@@ -31,6 +31,7 @@ struct PluginKitCodecTests {
         case .scoredAssessment: view.value = .scoredAssessment
         case .clinicalRecord: view.value = .clinicalRecord
         case .workoutRoute: view.value = .workoutRoute
+        case .userAnnotatedMedication: view.value = .userAnnotatedMedication
         case nil: view.value = .none
         }
         for (key, value) in wire.metadata {

@@ -33,6 +33,8 @@ public enum SampleValue: Hashable, Sendable {
     indirect case clinicalRecord(ClinicalRecord)
     /// A workout route (its locations only when saving).
     case workoutRoute(WorkoutRouteValue)
+    /// A medication the person added, with their annotations.
+    indirect case userAnnotatedMedication(UserAnnotatedMedication)
 
     /// The object kind this value belongs to.
     public var kind: ObjectKind {
@@ -51,6 +53,7 @@ public enum SampleValue: Hashable, Sendable {
         case .correlation: .correlation
         case .clinicalRecord: .clinicalRecord
         case .workoutRoute: .workoutRoute
+        case .userAnnotatedMedication: .userAnnotatedMedication
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The model's rules for electrocardiograms, audiograms, heartbeat series, states of mind,
-/// medication dose events and scored assessments; `Sample.validationErrors(at:)` applies them.
+/// medication dose events, user-annotated medications and scored assessments; `Sample.validationErrors(at:)` applies them.
 extension Validation {
     /// How far past the sample's end a time offset may reach: the store keeps dates to the
     /// microsecond, so an offset equal to the duration may exceed it by rounding.
@@ -238,6 +238,37 @@ extension Validation {
                     expected: "the dose that was due, in \(unit): the dose's scheduleType is \(schedule)"))
         }
         errors += number(value.doseQuantity, at: "\(path).doseQuantity", minimum: 0, inclusive: true, unit: unit)
+        return errors
+    }
+
+    /// A user-annotated medication: its concept identifier, display text and general form not
+    /// empty, a nickname not empty when given, codings with a system and a code, every text at most
+    /// `UserAnnotatedMedication.maximumTextBytes` UTF-8 bytes.
+    static func userAnnotatedMedication(_ value: UserAnnotatedMedication, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        func text(_ text: String?, _ field: String, required: String?) {
+            guard let text else { return }
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                errors.append(
+                    ValidationError(
+                        reason: .missingValue, field: "\(path).\(field)", value: "\"\(text)\"",
+                        expected: required ?? "a nickname that is not blank, or none"))
+            } else if text.utf8.count > UserAnnotatedMedication.maximumTextBytes {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(path).\(field)", value: "\(text.utf8.count) bytes",
+                        expected: "at most \(UserAnnotatedMedication.maximumTextBytes) bytes of UTF-8"))
+            }
+        }
+        text(value.conceptIdentifier, "conceptIdentifier", required: "the identifier of the medication concept")
+        text(value.displayText, "displayText", required: "the medication's name as the concept displays it")
+        text(value.generalForm, "generalForm", required: "the medication's general form (HKMedicationGeneralForm) as text, such as tablet")
+        text(value.nickname, "nickname", required: nil)
+        for (index, coding) in value.relatedCodings.sorted().enumerated() {
+            text(coding.system, "relatedCodings[\(index)].system", required: "the coding system, such as an RxNorm URL")
+            text(coding.code, "relatedCodings[\(index)].code", required: "the code in the coding system")
+            text(coding.version, "relatedCodings[\(index)].version", required: "the coding system's version, or none")
+        }
         return errors
     }
 

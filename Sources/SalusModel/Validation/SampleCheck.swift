@@ -73,7 +73,7 @@ extension TypeCatalog {
         case .workout(let workout):
             errors += checkWorkout(workout, rules: rules, at: "\(path()).workout")
         case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute:
+            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute, .userAnnotatedMedication:
             break
         case .correlation(let correlation):
             errors += checkCorrelation(correlation, of: sample.type, at: "\(path()).correlation", allowReadOnly: allowReadOnly)
@@ -285,6 +285,7 @@ extension TypeCatalog {
         case .correlation: "a correlation value"
         case .clinicalRecord: "a clinical record value"
         case .workoutRoute: "a workout route value"
+        case .userAnnotatedMedication: "a user-annotated medication value"
         }
     }
 }

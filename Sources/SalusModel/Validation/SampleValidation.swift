@@ -19,7 +19,8 @@ extension Sample {
     /// sensitivities and clamping ranges of at least one bound, lower below upper; heartbeats
     /// strictly ascending inside the sample's interval; a valence in -1...1; a medication dose
     /// with its concept identifier, a scheduled date and dose exactly when scheduled, and
-    /// non-negative quantities; a scored assessment with one answer per question of its
+    /// non-negative quantities; a user-annotated medication with its concept identifier, display
+    /// text and general form, each text at most `UserAnnotatedMedication.maximumTextBytes`; a scored assessment with one answer per question of its
     /// instrument (preferNotToAnswer only for PHQ-9's ninth), of the instrument its HealthKit
     /// type names; a correlation with at least one member, each a quantity or category sample
     /// that passes these rules itself (under `correlation.objects[i]`). Whether the category raw
@@ -71,6 +72,8 @@ extension Sample {
             errors += Validation.clinicalRecord(record, type: type, at: "\(path()).clinicalRecord")
         case .workoutRoute(let route):
             errors += Validation.workoutRoute(route, at: "\(path()).workoutRoute")
+        case .userAnnotatedMedication(let medication):
+            errors += Validation.userAnnotatedMedication(medication, at: "\(path()).userAnnotatedMedication")
         }
         errors += Validation.metadata(metadata, at: "\(path()).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path()).metadata")

@@ -52,6 +52,9 @@ package nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIter
 
   /// A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout.
   case workoutRoute // = 16
+
+  /// A medication the person added, with their annotations (HKUserAnnotatedMedication).
+  case userAnnotatedMedication // = 17
   case correlation // = 7
   case UNRECOGNIZED(Int)
 
@@ -78,6 +81,7 @@ package nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIter
     case 14: self = .activitySummary
     case 15: self = .clinicalRecord
     case 16: self = .workoutRoute
+    case 17: self = .userAnnotatedMedication
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -101,6 +105,7 @@ package nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIter
     case .activitySummary: return 14
     case .clinicalRecord: return 15
     case .workoutRoute: return 16
+    case .userAnnotatedMedication: return 17
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -123,6 +128,7 @@ package nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIter
     .activitySummary,
     .clinicalRecord,
     .workoutRoute,
+    .userAnnotatedMedication,
     .correlation,
   ]
 
@@ -890,7 +896,7 @@ package nonisolated struct Salus_V1_ListTypesResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "salus.v1"
 
 nonisolated extension Salus_V1_ObjectKind: SwiftProtobuf._ProtoNameProviding {
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0\u{1}OBJECT_KIND_CLINICAL_RECORD\0\u{1}OBJECT_KIND_WORKOUT_ROUTE\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OBJECT_KIND_UNSPECIFIED\0\u{1}OBJECT_KIND_QUANTITY\0\u{1}OBJECT_KIND_CATEGORY\0\u{1}OBJECT_KIND_CHARACTERISTIC\0\u{1}OBJECT_KIND_WORKOUT\0\u{1}OBJECT_KIND_VISION_PRESCRIPTION\0\u{1}OBJECT_KIND_DOCUMENT\0\u{1}OBJECT_KIND_CORRELATION\0\u{1}OBJECT_KIND_ELECTROCARDIOGRAM\0\u{1}OBJECT_KIND_AUDIOGRAM\0\u{1}OBJECT_KIND_HEARTBEAT_SERIES\0\u{1}OBJECT_KIND_STATE_OF_MIND\0\u{1}OBJECT_KIND_MEDICATION_DOSE_EVENT\0\u{1}OBJECT_KIND_SCORED_ASSESSMENT\0\u{1}OBJECT_KIND_ACTIVITY_SUMMARY\0\u{1}OBJECT_KIND_CLINICAL_RECORD\0\u{1}OBJECT_KIND_WORKOUT_ROUTE\0\u{1}OBJECT_KIND_USER_ANNOTATED_MEDICATION\0")
 }
 
 nonisolated extension Salus_V1_AggregationStyle: SwiftProtobuf._ProtoNameProviding {

@@ -1366,6 +1366,88 @@ package nonisolated struct Salus_V1_MedicationDoseEvent: Sendable {
   package init() {}
 }
 
+/// A coding of a medication in a clinical coding system (HKClinicalCoding).
+package nonisolated struct Salus_V1_ClinicalCoding: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The coding system (an RxNorm or SNOMED CT URL, ...); not empty.
+  package var system: String = String()
+
+  /// The system's version, when known.
+  package var optionalVersion: Salus_V1_ClinicalCoding.OneOf_OptionalVersion? = nil
+
+  package var version: String {
+    get {
+      if case .version(let v)? = optionalVersion {return v}
+      return String()
+    }
+    set {optionalVersion = .version(newValue)}
+  }
+
+  /// The code in that system; not empty.
+  package var code: String = String()
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// The system's version, when known.
+  package nonisolated enum OneOf_OptionalVersion: Equatable, Sendable {
+    case version(String)
+
+  }
+
+  package init() {}
+}
+
+/// A medication the person added, with their annotations (HKUserAnnotatedMedication, type
+/// HKDataTypeIdentifierUserAnnotatedMedicationConcept) and the concept it annotates
+/// (HKMedicationConcept). Its dose events are the MedicationDoseEvent samples whose
+/// medication_concept_identifier equals concept_identifier. Texts are at most 1024 bytes.
+package nonisolated struct Salus_V1_UserAnnotatedMedication: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HKMedicationConcept.identifier, kept opaque; not empty.
+  package var conceptIdentifier: String = String()
+
+  /// HKMedicationConcept.displayText; not empty.
+  package var displayText: String = String()
+
+  /// HKMedicationConcept.generalForm (HKMedicationGeneralForm: tablet, capsule, ...) as text;
+  /// not empty.
+  package var generalForm: String = String()
+
+  /// HKMedicationConcept.relatedCodings, a set (written ordered by system, code, version).
+  package var relatedCodings: [Salus_V1_ClinicalCoding] = []
+
+  /// The person's own name for it; not blank when set.
+  package var optionalNickname: Salus_V1_UserAnnotatedMedication.OneOf_OptionalNickname? = nil
+
+  package var nickname: String {
+    get {
+      if case .nickname(let v)? = optionalNickname {return v}
+      return String()
+    }
+    set {optionalNickname = .nickname(newValue)}
+  }
+
+  package var isArchived: Bool = false
+
+  package var hasSchedule_p: Bool = false
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// The person's own name for it; not blank when set.
+  package nonisolated enum OneOf_OptionalNickname: Equatable, Sendable {
+    case nickname(String)
+
+  }
+
+  package init() {}
+}
+
 /// A GAD-7 or PHQ-9 assessment (HKGAD7Assessment, HKPHQ9Assessment).
 package nonisolated struct Salus_V1_ScoredAssessment: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1554,6 +1636,14 @@ package nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     set {_uniqueStorage()._value = .workoutRoute(newValue)}
   }
 
+  package var userAnnotatedMedication: Salus_V1_UserAnnotatedMedication {
+    get {
+      if case .userAnnotatedMedication(let v)? = _storage._value {return v}
+      return Salus_V1_UserAnnotatedMedication()
+    }
+    set {_uniqueStorage()._value = .userAnnotatedMedication(newValue)}
+  }
+
   /// Assigned by the daemon.
   package var sourceRevision: Salus_V1_SourceRevision {
     get {_storage._sourceRevision ?? Salus_V1_SourceRevision()}
@@ -1601,6 +1691,7 @@ package nonisolated struct Salus_V1_Sample: @unchecked Sendable {
     case scoredAssessment(Salus_V1_ScoredAssessment)
     case clinicalRecord(Salus_V1_ClinicalRecord)
     case workoutRoute(Salus_V1_WorkoutRoute)
+    case userAnnotatedMedication(Salus_V1_UserAnnotatedMedication)
 
   }
 
@@ -3372,6 +3463,128 @@ nonisolated extension Salus_V1_MedicationDoseEvent: SwiftProtobuf.Message, Swift
   }
 }
 
+nonisolated extension Salus_V1_ClinicalCoding: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ClinicalCoding"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}system\0\u{1}version\0\u{1}code\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.system) }()
+      case 2: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.optionalVersion != nil {try decoder.handleConflictingOneOf()}
+          self.optionalVersion = .version(v)
+        }
+      }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.system.isEmpty {
+      try visitor.visitSingularStringField(value: self.system, fieldNumber: 1)
+    }
+    try { if case .version(let v)? = self.optionalVersion {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_ClinicalCoding, rhs: Salus_V1_ClinicalCoding) -> Bool {
+    if lhs.system != rhs.system {return false}
+    if lhs.optionalVersion != rhs.optionalVersion {return false}
+    if lhs.code != rhs.code {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_UserAnnotatedMedication: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".UserAnnotatedMedication"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}concept_identifier\0\u{3}display_text\0\u{3}general_form\0\u{3}related_codings\0\u{1}nickname\0\u{3}is_archived\0\u{3}has_schedule\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.conceptIdentifier) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.displayText) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.generalForm) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.relatedCodings) }()
+      case 5: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.optionalNickname != nil {try decoder.handleConflictingOneOf()}
+          self.optionalNickname = .nickname(v)
+        }
+      }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.isArchived) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.hasSchedule_p) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.conceptIdentifier.isEmpty {
+      try visitor.visitSingularStringField(value: self.conceptIdentifier, fieldNumber: 1)
+    }
+    if !self.displayText.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayText, fieldNumber: 2)
+    }
+    if !self.generalForm.isEmpty {
+      try visitor.visitSingularStringField(value: self.generalForm, fieldNumber: 3)
+    }
+    if !self.relatedCodings.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.relatedCodings, fieldNumber: 4)
+    }
+    try { if case .nickname(let v)? = self.optionalNickname {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    } }()
+    if self.isArchived != false {
+      try visitor.visitSingularBoolField(value: self.isArchived, fieldNumber: 6)
+    }
+    if self.hasSchedule_p != false {
+      try visitor.visitSingularBoolField(value: self.hasSchedule_p, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_UserAnnotatedMedication, rhs: Salus_V1_UserAnnotatedMedication) -> Bool {
+    if lhs.conceptIdentifier != rhs.conceptIdentifier {return false}
+    if lhs.displayText != rhs.displayText {return false}
+    if lhs.generalForm != rhs.generalForm {return false}
+    if lhs.relatedCodings != rhs.relatedCodings {return false}
+    if lhs.optionalNickname != rhs.optionalNickname {return false}
+    if lhs.isArchived != rhs.isArchived {return false}
+    if lhs.hasSchedule_p != rhs.hasSchedule_p {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Salus_V1_ScoredAssessment: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ScoredAssessment"
   package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}instrument\0\u{1}answers\0\u{1}score\0\u{1}risk\0")
@@ -3449,7 +3662,7 @@ nonisolated extension Salus_V1_Correlation: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Sample"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0\u{3}workout_route\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}type\0\u{3}start_date\0\u{3}end_date\0\u{1}quantity\0\u{1}category\0\u{1}workout\0\u{3}vision_prescription\0\u{1}document\0\u{3}source_revision\0\u{1}device\0\u{1}metadata\0\u{3}creation_date\0\u{1}correlation\0\u{1}electrocardiogram\0\u{1}audiogram\0\u{3}heartbeat_series\0\u{3}state_of_mind\0\u{3}medication_dose_event\0\u{3}scored_assessment\0\u{3}clinical_record\0\u{3}workout_route\0\u{3}user_annotated_medication\0")
 
   fileprivate class _StorageClass {
     var _uuid: Data = Data()
@@ -3688,6 +3901,19 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
             _storage._value = .workoutRoute(v)
           }
         }()
+        case 23: try {
+          var v: Salus_V1_UserAnnotatedMedication?
+          var hadOneofValue = false
+          if let current = _storage._value {
+            hadOneofValue = true
+            if case .userAnnotatedMedication(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._value = .userAnnotatedMedication(v)
+          }
+        }()
         default: break
         }
       }
@@ -3783,6 +4009,10 @@ nonisolated extension Salus_V1_Sample: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case .workoutRoute?: try {
         guard case .workoutRoute(let v)? = _storage._value else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+      }()
+      case .userAnnotatedMedication?: try {
+        guard case .userAnnotatedMedication(let v)? = _storage._value else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
       }()
       default: break
       }

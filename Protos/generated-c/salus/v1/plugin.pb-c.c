@@ -2600,7 +2600,7 @@ const ProtobufCMessageDescriptor salus__v1__list_types_response__descriptor =
   (ProtobufCMessageInit) salus__v1__list_types_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[17] =
+static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[18] =
 {
   { "OBJECT_KIND_UNSPECIFIED", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED", 0 },
   { "OBJECT_KIND_QUANTITY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_QUANTITY", 1 },
@@ -2619,11 +2619,12 @@ static const ProtobufCEnumValue salus__v1__object_kind__enum_values_by_number[17
   { "OBJECT_KIND_ACTIVITY_SUMMARY", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
   { "OBJECT_KIND_CLINICAL_RECORD", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_CLINICAL_RECORD", 15 },
   { "OBJECT_KIND_WORKOUT_ROUTE", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT_ROUTE", 16 },
+  { "OBJECT_KIND_USER_ANNOTATED_MEDICATION", "SALUS__V1__OBJECT_KIND__OBJECT_KIND_USER_ANNOTATED_MEDICATION", 17 },
 };
 static const ProtobufCIntRange salus__v1__object_kind__value_ranges[] = {
-{0, 0},{0, 17}
+{0, 0},{0, 18}
 };
-static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[17] =
+static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name[18] =
 {
   { "OBJECT_KIND_ACTIVITY_SUMMARY", 14 },
   { "OBJECT_KIND_AUDIOGRAM", 9 },
@@ -2639,6 +2640,7 @@ static const ProtobufCEnumValueIndex salus__v1__object_kind__enum_values_by_name
   { "OBJECT_KIND_SCORED_ASSESSMENT", 13 },
   { "OBJECT_KIND_STATE_OF_MIND", 11 },
   { "OBJECT_KIND_UNSPECIFIED", 0 },
+  { "OBJECT_KIND_USER_ANNOTATED_MEDICATION", 17 },
   { "OBJECT_KIND_VISION_PRESCRIPTION", 5 },
   { "OBJECT_KIND_WORKOUT", 4 },
   { "OBJECT_KIND_WORKOUT_ROUTE", 16 },
@@ -2650,9 +2652,9 @@ const ProtobufCEnumDescriptor salus__v1__object_kind__descriptor =
   "ObjectKind",
   "Salus__V1__ObjectKind",
   "salus.v1",
-  17,
+  18,
   salus__v1__object_kind__enum_values_by_number,
-  17,
+  18,
   salus__v1__object_kind__enum_values_by_name,
   1,
   salus__v1__object_kind__value_ranges,

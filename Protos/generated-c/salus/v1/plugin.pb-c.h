@@ -70,6 +70,10 @@ typedef enum _Salus__V1__ObjectKind {
    * A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout.
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT_ROUTE = 16,
+  /*
+   * A medication the person added, with their annotations (HKUserAnnotatedMedication).
+   */
+  SALUS__V1__OBJECT_KIND__OBJECT_KIND_USER_ANNOTATED_MEDICATION = 17,
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CORRELATION = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__OBJECT_KIND)
 } Salus__V1__ObjectKind;

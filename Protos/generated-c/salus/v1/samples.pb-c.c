@@ -1258,6 +1258,96 @@ void   salus__v1__medication_dose_event__free_unpacked
   assert(message->base.descriptor == &salus__v1__medication_dose_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__clinical_coding__init
+                     (Salus__V1__ClinicalCoding         *message)
+{
+  static const Salus__V1__ClinicalCoding init_value = SALUS__V1__CLINICAL_CODING__INIT;
+  *message = init_value;
+}
+size_t salus__v1__clinical_coding__get_packed_size
+                     (const Salus__V1__ClinicalCoding *message)
+{
+  assert(message->base.descriptor == &salus__v1__clinical_coding__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__clinical_coding__pack
+                     (const Salus__V1__ClinicalCoding *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__clinical_coding__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__clinical_coding__pack_to_buffer
+                     (const Salus__V1__ClinicalCoding *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__clinical_coding__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ClinicalCoding *
+       salus__v1__clinical_coding__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ClinicalCoding *)
+     protobuf_c_message_unpack (&salus__v1__clinical_coding__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__clinical_coding__free_unpacked
+                     (Salus__V1__ClinicalCoding *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__clinical_coding__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__user_annotated_medication__init
+                     (Salus__V1__UserAnnotatedMedication         *message)
+{
+  static const Salus__V1__UserAnnotatedMedication init_value = SALUS__V1__USER_ANNOTATED_MEDICATION__INIT;
+  *message = init_value;
+}
+size_t salus__v1__user_annotated_medication__get_packed_size
+                     (const Salus__V1__UserAnnotatedMedication *message)
+{
+  assert(message->base.descriptor == &salus__v1__user_annotated_medication__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__user_annotated_medication__pack
+                     (const Salus__V1__UserAnnotatedMedication *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__user_annotated_medication__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__user_annotated_medication__pack_to_buffer
+                     (const Salus__V1__UserAnnotatedMedication *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__user_annotated_medication__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__UserAnnotatedMedication *
+       salus__v1__user_annotated_medication__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__UserAnnotatedMedication *)
+     protobuf_c_message_unpack (&salus__v1__user_annotated_medication__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__user_annotated_medication__free_unpacked
+                     (Salus__V1__UserAnnotatedMedication *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__user_annotated_medication__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__scored_assessment__init
                      (Salus__V1__ScoredAssessment         *message)
 {
@@ -4173,6 +4263,186 @@ const ProtobufCMessageDescriptor salus__v1__medication_dose_event__descriptor =
   (ProtobufCMessageInit) salus__v1__medication_dose_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__clinical_coding__field_descriptors[3] =
+{
+  {
+    "system",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalCoding, system),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "version",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__ClinicalCoding, optional_version_case),
+    offsetof(Salus__V1__ClinicalCoding, version),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "code",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ClinicalCoding, code),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__clinical_coding__field_indices_by_name[] = {
+  2,   /* field[2] = code */
+  0,   /* field[0] = system */
+  1,   /* field[1] = version */
+};
+static const ProtobufCIntRange salus__v1__clinical_coding__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__clinical_coding__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ClinicalCoding",
+  "ClinicalCoding",
+  "Salus__V1__ClinicalCoding",
+  "salus.v1",
+  sizeof(Salus__V1__ClinicalCoding),
+  3,
+  salus__v1__clinical_coding__field_descriptors,
+  salus__v1__clinical_coding__field_indices_by_name,
+  1,  salus__v1__clinical_coding__number_ranges,
+  (ProtobufCMessageInit) salus__v1__clinical_coding__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__user_annotated_medication__field_descriptors[7] =
+{
+  {
+    "concept_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UserAnnotatedMedication, concept_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_text",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UserAnnotatedMedication, display_text),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "general_form",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UserAnnotatedMedication, general_form),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "related_codings",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__UserAnnotatedMedication, n_related_codings),
+    offsetof(Salus__V1__UserAnnotatedMedication, related_codings),
+    &salus__v1__clinical_coding__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "nickname",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__UserAnnotatedMedication, optional_nickname_case),
+    offsetof(Salus__V1__UserAnnotatedMedication, nickname),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "is_archived",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UserAnnotatedMedication, is_archived),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_schedule",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UserAnnotatedMedication, has_schedule),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__user_annotated_medication__field_indices_by_name[] = {
+  0,   /* field[0] = concept_identifier */
+  1,   /* field[1] = display_text */
+  2,   /* field[2] = general_form */
+  6,   /* field[6] = has_schedule */
+  5,   /* field[5] = is_archived */
+  4,   /* field[4] = nickname */
+  3,   /* field[3] = related_codings */
+};
+static const ProtobufCIntRange salus__v1__user_annotated_medication__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor salus__v1__user_annotated_medication__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.UserAnnotatedMedication",
+  "UserAnnotatedMedication",
+  "Salus__V1__UserAnnotatedMedication",
+  "salus.v1",
+  sizeof(Salus__V1__UserAnnotatedMedication),
+  7,
+  salus__v1__user_annotated_medication__field_descriptors,
+  salus__v1__user_annotated_medication__field_indices_by_name,
+  1,  salus__v1__user_annotated_medication__number_ranges,
+  (ProtobufCMessageInit) salus__v1__user_annotated_medication__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor salus__v1__scored_assessment__field_descriptors[4] =
 {
   {
@@ -4339,7 +4609,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__metadata_entry__descriptor =
   (ProtobufCMessageInit) salus__v1__sample__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[22] =
+static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[23] =
 {
   {
     "uuid",
@@ -4605,6 +4875,18 @@ static const ProtobufCFieldDescriptor salus__v1__sample__field_descriptors[22] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "user_annotated_medication",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Sample, value_case),
+    offsetof(Salus__V1__Sample, user_annotated_medication),
+    &salus__v1__user_annotated_medication__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__sample__field_indices_by_name[] = {
   15,   /* field[15] = audiogram */
@@ -4625,6 +4907,7 @@ static const unsigned salus__v1__sample__field_indices_by_name[] = {
   2,   /* field[2] = start_date */
   17,   /* field[17] = state_of_mind */
   1,   /* field[1] = type */
+  22,   /* field[22] = user_annotated_medication */
   0,   /* field[0] = uuid */
   7,   /* field[7] = vision_prescription */
   6,   /* field[6] = workout */
@@ -4633,7 +4916,7 @@ static const unsigned salus__v1__sample__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 22 }
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
 {
@@ -4643,7 +4926,7 @@ const ProtobufCMessageDescriptor salus__v1__sample__descriptor =
   "Salus__V1__Sample",
   "salus.v1",
   sizeof(Salus__V1__Sample),
-  22,
+  23,
   salus__v1__sample__field_descriptors,
   salus__v1__sample__field_indices_by_name,
   1,  salus__v1__sample__number_ranges,

@@ -48,6 +48,8 @@ typedef struct Salus__V1__HeartbeatSeries Salus__V1__HeartbeatSeries;
 typedef struct Salus__V1__Heartbeat Salus__V1__Heartbeat;
 typedef struct Salus__V1__StateOfMind Salus__V1__StateOfMind;
 typedef struct Salus__V1__MedicationDoseEvent Salus__V1__MedicationDoseEvent;
+typedef struct Salus__V1__ClinicalCoding Salus__V1__ClinicalCoding;
+typedef struct Salus__V1__UserAnnotatedMedication Salus__V1__UserAnnotatedMedication;
 typedef struct Salus__V1__ScoredAssessment Salus__V1__ScoredAssessment;
 typedef struct Salus__V1__Correlation Salus__V1__Correlation;
 typedef struct Salus__V1__Sample Salus__V1__Sample;
@@ -1134,6 +1136,81 @@ struct  Salus__V1__MedicationDoseEvent
     , 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DATE__NOT_SET, {0}, SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_SCHEDULED_DOSE_QUANTITY__NOT_SET, {0}, SALUS__V1__MEDICATION_DOSE_EVENT__OPTIONAL_DOSE_QUANTITY__NOT_SET, {0} }
 
 
+typedef enum {
+  SALUS__V1__CLINICAL_CODING__OPTIONAL_VERSION__NOT_SET = 0,
+  SALUS__V1__CLINICAL_CODING__OPTIONAL_VERSION_VERSION = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__CLINICAL_CODING__OPTIONAL_VERSION__CASE)
+} Salus__V1__ClinicalCoding__OptionalVersionCase;
+
+/*
+ * A coding of a medication in a clinical coding system (HKClinicalCoding).
+ */
+struct  Salus__V1__ClinicalCoding
+{
+  ProtobufCMessage base;
+  /*
+   * The coding system (an RxNorm or SNOMED CT URL, ...); not empty.
+   */
+  char *system;
+  /*
+   * The code in that system; not empty.
+   */
+  char *code;
+  Salus__V1__ClinicalCoding__OptionalVersionCase optional_version_case;
+  union {
+    char *version;
+  };
+};
+#define SALUS__V1__CLINICAL_CODING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__clinical_coding__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, SALUS__V1__CLINICAL_CODING__OPTIONAL_VERSION__NOT_SET, {0} }
+
+
+typedef enum {
+  SALUS__V1__USER_ANNOTATED_MEDICATION__OPTIONAL_NICKNAME__NOT_SET = 0,
+  SALUS__V1__USER_ANNOTATED_MEDICATION__OPTIONAL_NICKNAME_NICKNAME = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__USER_ANNOTATED_MEDICATION__OPTIONAL_NICKNAME__CASE)
+} Salus__V1__UserAnnotatedMedication__OptionalNicknameCase;
+
+/*
+ * A medication the person added, with their annotations (HKUserAnnotatedMedication, type
+ * HKDataTypeIdentifierUserAnnotatedMedicationConcept) and the concept it annotates
+ * (HKMedicationConcept). Its dose events are the MedicationDoseEvent samples whose
+ * medication_concept_identifier equals concept_identifier. Texts are at most 1024 bytes.
+ */
+struct  Salus__V1__UserAnnotatedMedication
+{
+  ProtobufCMessage base;
+  /*
+   * HKMedicationConcept.identifier, kept opaque; not empty.
+   */
+  char *concept_identifier;
+  /*
+   * HKMedicationConcept.displayText; not empty.
+   */
+  char *display_text;
+  /*
+   * HKMedicationConcept.generalForm (HKMedicationGeneralForm: tablet, capsule, ...) as text;
+   * not empty.
+   */
+  char *general_form;
+  /*
+   * HKMedicationConcept.relatedCodings, a set (written ordered by system, code, version).
+   */
+  size_t n_related_codings;
+  Salus__V1__ClinicalCoding **related_codings;
+  protobuf_c_boolean is_archived;
+  protobuf_c_boolean has_schedule;
+  Salus__V1__UserAnnotatedMedication__OptionalNicknameCase optional_nickname_case;
+  union {
+    char *nickname;
+  };
+};
+#define SALUS__V1__USER_ANNOTATED_MEDICATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__user_annotated_medication__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0, SALUS__V1__USER_ANNOTATED_MEDICATION__OPTIONAL_NICKNAME__NOT_SET, {0} }
+
+
 /*
  * A GAD-7 or PHQ-9 assessment (HKGAD7Assessment, HKPHQ9Assessment).
  */
@@ -1208,7 +1285,8 @@ typedef enum {
   SALUS__V1__SAMPLE__VALUE_MEDICATION_DOSE_EVENT = 19,
   SALUS__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 20,
   SALUS__V1__SAMPLE__VALUE_CLINICAL_RECORD = 21,
-  SALUS__V1__SAMPLE__VALUE_WORKOUT_ROUTE = 22
+  SALUS__V1__SAMPLE__VALUE_WORKOUT_ROUTE = 22,
+  SALUS__V1__SAMPLE__VALUE_USER_ANNOTATED_MEDICATION = 23
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__SAMPLE__VALUE__CASE)
 } Salus__V1__Sample__ValueCase;
 
@@ -1255,6 +1333,7 @@ struct  Salus__V1__Sample
     Salus__V1__ScoredAssessment *scored_assessment;
     Salus__V1__ClinicalRecord *clinical_record;
     Salus__V1__WorkoutRoute *workout_route;
+    Salus__V1__UserAnnotatedMedication *user_annotated_medication;
   };
 };
 #define SALUS__V1__SAMPLE__INIT \
@@ -1823,6 +1902,44 @@ Salus__V1__MedicationDoseEvent *
 void   salus__v1__medication_dose_event__free_unpacked
                      (Salus__V1__MedicationDoseEvent *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__ClinicalCoding methods */
+void   salus__v1__clinical_coding__init
+                     (Salus__V1__ClinicalCoding         *message);
+size_t salus__v1__clinical_coding__get_packed_size
+                     (const Salus__V1__ClinicalCoding   *message);
+size_t salus__v1__clinical_coding__pack
+                     (const Salus__V1__ClinicalCoding   *message,
+                      uint8_t             *out);
+size_t salus__v1__clinical_coding__pack_to_buffer
+                     (const Salus__V1__ClinicalCoding   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ClinicalCoding *
+       salus__v1__clinical_coding__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__clinical_coding__free_unpacked
+                     (Salus__V1__ClinicalCoding *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__UserAnnotatedMedication methods */
+void   salus__v1__user_annotated_medication__init
+                     (Salus__V1__UserAnnotatedMedication         *message);
+size_t salus__v1__user_annotated_medication__get_packed_size
+                     (const Salus__V1__UserAnnotatedMedication   *message);
+size_t salus__v1__user_annotated_medication__pack
+                     (const Salus__V1__UserAnnotatedMedication   *message,
+                      uint8_t             *out);
+size_t salus__v1__user_annotated_medication__pack_to_buffer
+                     (const Salus__V1__UserAnnotatedMedication   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__UserAnnotatedMedication *
+       salus__v1__user_annotated_medication__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__user_annotated_medication__free_unpacked
+                     (Salus__V1__UserAnnotatedMedication *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__ScoredAssessment methods */
 void   salus__v1__scored_assessment__init
                      (Salus__V1__ScoredAssessment         *message);
@@ -2006,6 +2123,12 @@ typedef void (*Salus__V1__StateOfMind_Closure)
 typedef void (*Salus__V1__MedicationDoseEvent_Closure)
                  (const Salus__V1__MedicationDoseEvent *message,
                   void *closure_data);
+typedef void (*Salus__V1__ClinicalCoding_Closure)
+                 (const Salus__V1__ClinicalCoding *message,
+                  void *closure_data);
+typedef void (*Salus__V1__UserAnnotatedMedication_Closure)
+                 (const Salus__V1__UserAnnotatedMedication *message,
+                  void *closure_data);
 typedef void (*Salus__V1__ScoredAssessment_Closure)
                  (const Salus__V1__ScoredAssessment *message,
                   void *closure_data);
@@ -2064,6 +2187,8 @@ extern const ProtobufCMessageDescriptor salus__v1__heartbeat_series__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__heartbeat__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__state_of_mind__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__medication_dose_event__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__clinical_coding__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__user_annotated_medication__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__scored_assessment__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__correlation__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sample__descriptor;

@@ -25,6 +25,7 @@ class ObjectKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     OBJECT_KIND_ACTIVITY_SUMMARY: _ClassVar[ObjectKind]
     OBJECT_KIND_CLINICAL_RECORD: _ClassVar[ObjectKind]
     OBJECT_KIND_WORKOUT_ROUTE: _ClassVar[ObjectKind]
+    OBJECT_KIND_USER_ANNOTATED_MEDICATION: _ClassVar[ObjectKind]
     OBJECT_KIND_CORRELATION: _ClassVar[ObjectKind]
 
 class AggregationStyle(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
@@ -65,6 +66,7 @@ OBJECT_KIND_SCORED_ASSESSMENT: ObjectKind
 OBJECT_KIND_ACTIVITY_SUMMARY: ObjectKind
 OBJECT_KIND_CLINICAL_RECORD: ObjectKind
 OBJECT_KIND_WORKOUT_ROUTE: ObjectKind
+OBJECT_KIND_USER_ANNOTATED_MEDICATION: ObjectKind
 OBJECT_KIND_CORRELATION: ObjectKind
 AGGREGATION_STYLE_UNSPECIFIED: AggregationStyle
 AGGREGATION_STYLE_CUMULATIVE: AggregationStyle

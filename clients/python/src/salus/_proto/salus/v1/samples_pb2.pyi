@@ -434,6 +434,34 @@ class MedicationDoseEvent(_message.Message):
     unit: str
     def __init__(self, log_status: _Optional[int] = ..., schedule_type: _Optional[int] = ..., medication_concept_identifier: _Optional[str] = ..., scheduled_date: _Optional[int] = ..., scheduled_dose_quantity: _Optional[float] = ..., dose_quantity: _Optional[float] = ..., unit: _Optional[str] = ...) -> None: ...
 
+class ClinicalCoding(_message.Message):
+    __slots__ = ("system", "version", "code")
+    SYSTEM_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    system: str
+    version: str
+    code: str
+    def __init__(self, system: _Optional[str] = ..., version: _Optional[str] = ..., code: _Optional[str] = ...) -> None: ...
+
+class UserAnnotatedMedication(_message.Message):
+    __slots__ = ("concept_identifier", "display_text", "general_form", "related_codings", "nickname", "is_archived", "has_schedule")
+    CONCEPT_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_TEXT_FIELD_NUMBER: _ClassVar[int]
+    GENERAL_FORM_FIELD_NUMBER: _ClassVar[int]
+    RELATED_CODINGS_FIELD_NUMBER: _ClassVar[int]
+    NICKNAME_FIELD_NUMBER: _ClassVar[int]
+    IS_ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    HAS_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    concept_identifier: str
+    display_text: str
+    general_form: str
+    related_codings: _containers.RepeatedCompositeFieldContainer[ClinicalCoding]
+    nickname: str
+    is_archived: bool
+    has_schedule: bool
+    def __init__(self, concept_identifier: _Optional[str] = ..., display_text: _Optional[str] = ..., general_form: _Optional[str] = ..., related_codings: _Optional[_Iterable[_Union[ClinicalCoding, _Mapping]]] = ..., nickname: _Optional[str] = ..., is_archived: _Optional[bool] = ..., has_schedule: _Optional[bool] = ...) -> None: ...
+
 class ScoredAssessment(_message.Message):
     __slots__ = ("instrument", "answers", "score", "risk")
     INSTRUMENT_FIELD_NUMBER: _ClassVar[int]
@@ -453,7 +481,7 @@ class Correlation(_message.Message):
     def __init__(self, objects: _Optional[_Iterable[_Union[Sample, _Mapping]]] = ...) -> None: ...
 
 class Sample(_message.Message):
-    __slots__ = ("uuid", "type", "start_date", "end_date", "quantity", "category", "workout", "vision_prescription", "document", "correlation", "electrocardiogram", "audiogram", "heartbeat_series", "state_of_mind", "medication_dose_event", "scored_assessment", "clinical_record", "workout_route", "source_revision", "device", "metadata", "creation_date")
+    __slots__ = ("uuid", "type", "start_date", "end_date", "quantity", "category", "workout", "vision_prescription", "document", "correlation", "electrocardiogram", "audiogram", "heartbeat_series", "state_of_mind", "medication_dose_event", "scored_assessment", "clinical_record", "workout_route", "user_annotated_medication", "source_revision", "device", "metadata", "creation_date")
     class MetadataEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -479,6 +507,7 @@ class Sample(_message.Message):
     SCORED_ASSESSMENT_FIELD_NUMBER: _ClassVar[int]
     CLINICAL_RECORD_FIELD_NUMBER: _ClassVar[int]
     WORKOUT_ROUTE_FIELD_NUMBER: _ClassVar[int]
+    USER_ANNOTATED_MEDICATION_FIELD_NUMBER: _ClassVar[int]
     SOURCE_REVISION_FIELD_NUMBER: _ClassVar[int]
     DEVICE_FIELD_NUMBER: _ClassVar[int]
     METADATA_FIELD_NUMBER: _ClassVar[int]
@@ -501,11 +530,12 @@ class Sample(_message.Message):
     scored_assessment: ScoredAssessment
     clinical_record: ClinicalRecord
     workout_route: WorkoutRoute
+    user_annotated_medication: UserAnnotatedMedication
     source_revision: SourceRevision
     device: Device
     metadata: _containers.MessageMap[str, MetadataValue]
     creation_date: int
-    def __init__(self, uuid: _Optional[bytes] = ..., type: _Optional[str] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., quantity: _Optional[_Union[Quantity, _Mapping]] = ..., category: _Optional[_Union[CategoryValue, _Mapping]] = ..., workout: _Optional[_Union[Workout, _Mapping]] = ..., vision_prescription: _Optional[_Union[VisionPrescription, _Mapping]] = ..., document: _Optional[_Union[Document, _Mapping]] = ..., correlation: _Optional[_Union[Correlation, _Mapping]] = ..., electrocardiogram: _Optional[_Union[Electrocardiogram, _Mapping]] = ..., audiogram: _Optional[_Union[Audiogram, _Mapping]] = ..., heartbeat_series: _Optional[_Union[HeartbeatSeries, _Mapping]] = ..., state_of_mind: _Optional[_Union[StateOfMind, _Mapping]] = ..., medication_dose_event: _Optional[_Union[MedicationDoseEvent, _Mapping]] = ..., scored_assessment: _Optional[_Union[ScoredAssessment, _Mapping]] = ..., clinical_record: _Optional[_Union[ClinicalRecord, _Mapping]] = ..., workout_route: _Optional[_Union[WorkoutRoute, _Mapping]] = ..., source_revision: _Optional[_Union[SourceRevision, _Mapping]] = ..., device: _Optional[_Union[Device, _Mapping]] = ..., metadata: _Optional[_Mapping[str, MetadataValue]] = ..., creation_date: _Optional[int] = ...) -> None: ...
+    def __init__(self, uuid: _Optional[bytes] = ..., type: _Optional[str] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., quantity: _Optional[_Union[Quantity, _Mapping]] = ..., category: _Optional[_Union[CategoryValue, _Mapping]] = ..., workout: _Optional[_Union[Workout, _Mapping]] = ..., vision_prescription: _Optional[_Union[VisionPrescription, _Mapping]] = ..., document: _Optional[_Union[Document, _Mapping]] = ..., correlation: _Optional[_Union[Correlation, _Mapping]] = ..., electrocardiogram: _Optional[_Union[Electrocardiogram, _Mapping]] = ..., audiogram: _Optional[_Union[Audiogram, _Mapping]] = ..., heartbeat_series: _Optional[_Union[HeartbeatSeries, _Mapping]] = ..., state_of_mind: _Optional[_Union[StateOfMind, _Mapping]] = ..., medication_dose_event: _Optional[_Union[MedicationDoseEvent, _Mapping]] = ..., scored_assessment: _Optional[_Union[ScoredAssessment, _Mapping]] = ..., clinical_record: _Optional[_Union[ClinicalRecord, _Mapping]] = ..., workout_route: _Optional[_Union[WorkoutRoute, _Mapping]] = ..., user_annotated_medication: _Optional[_Union[UserAnnotatedMedication, _Mapping]] = ..., source_revision: _Optional[_Union[SourceRevision, _Mapping]] = ..., device: _Optional[_Union[Device, _Mapping]] = ..., metadata: _Optional[_Mapping[str, MetadataValue]] = ..., creation_date: _Optional[int] = ...) -> None: ...
 
 class DeletedObject(_message.Message):
     __slots__ = ("uuid", "type", "metadata")
