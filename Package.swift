@@ -167,6 +167,16 @@ let package = Package(
             ]
         ),
 
+        // The owner's client of the admin socket, as SalusKit is an app's of the app socket: apps,
+        // consent, source priority, types, typed and documented; salusctl's commands call it.
+        .target(
+            name: "SalusAdmin",
+            dependencies: [
+                "SalusKit", "SalusModel", "SalusProto", "SalusWire", "SalusRPC",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+
         // An example app: a sleep diary that saves, queries and follows sleep stages.
         .executableTarget(
             name: "SleepDiary",
@@ -213,8 +223,8 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR", "SalusStore",
-                "SalusReport", "SalusSpawn",
+                "SalusAdmin", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR",
+                "SalusStore", "SalusReport", "SalusSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -352,7 +362,7 @@ let package = Package(
             name: "SalusServerTests",
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
-                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn", "SalusNotify",
+                "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn", "SalusNotify", "SalusAdmin",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -375,7 +385,7 @@ let package = Package(
             dependencies: [
                 "SalusRPC", "SalusProto", "SalusKit", "SalusModel", "SalusWire", "SleepDiary", "WeeklyReport", "SalusImport",
                 "VisionCard", "Triathlon", "SalusTestSupport", "SalusSoak", "SalusSync", "salus-sync",
-                "SalusSpawn",
+                "SalusSpawn", "SalusAdmin",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
+import SalusAdmin
 
 /// `salusctl apps`: the owner's registry of apps, their policies and grants.
 struct Apps: AsyncParsableCommand {
@@ -14,7 +13,7 @@ struct Apps: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    struct Add: AdminCommand {
+    struct Add: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register an app (or update its name and usage texts).",
             discussion: "An app may ask to read only with a read usage text, and to write only with a write usage text.")
@@ -25,65 +24,58 @@ struct Apps: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Why the app reads health data.", valueName: "text")) var readUsage: String = ""
         @Option(name: .long, help: ArgumentHelp("Why the app writes health data.", valueName: "text")) var writeUsage: String = ""
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_AddAppRequest()
-            request.appID = appID
-            request.name = name
-            request.readUsage = readUsage
-            request.writeUsage = writeUsage
-            let info: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.addApp, request)
+        func run(admin: AdminClient) async throws {
+            let info = try await admin.addApp(appID, name: name, readUsage: readUsage, writeUsage: writeUsage)
             print("registered \(info.appID) (\(info.name))")
         }
     }
 
-    struct List: AdminCommand {
+    struct List: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "List registered apps.")
         @OptionGroup var connection: ConnectionOptions
         @Flag(name: .long, help: "Print JSON.") var json = false
 
-        func run(client: RPCClient) async throws {
-            let response: Salus_V1_ListAppsResponse = try await ConsentCalls.call(client, SalusMethods.Consent.listApps, Salus_V1_ListAppsRequest())
+        func run(admin: AdminClient) async throws {
+            let apps = try await admin.apps()
             if json {
-                print(try response.jsonString(options: jsonOptions))
+                print(try AdminJSON.text(apps: apps))
                 return
             }
             var rows = [["APP", "NAME", "POLICY", "READ", "SHARE", "OBJECTS", "PENDING"]]
-            for app in response.apps {
+            for app in apps {
                 rows.append([
                     app.appID, app.name, ConsentCalls.policy(app.policy),
                     "\(app.grants.filter { $0.read == .granted }.count)", "\(app.grants.filter { $0.share == .granted }.count)",
                     "\(app.objects.count)", "\(app.pending.count)",
                 ])
             }
-            print(response.apps.isEmpty ? "no apps registered (salusctl apps add ID --name NAME)" : Table.render(rows))
+            print(apps.isEmpty ? "no apps registered (salusctl apps add ID --name NAME)" : Table.render(rows))
         }
     }
 
-    struct Show: AdminCommand {
+    struct Show: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Show an app: grants per type, per-object grants, pending requests.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
         @Flag(name: .long, help: "Print JSON.") var json = false
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_AppRequest()
-            request.appID = appID
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.showApp, request)
+        func run(admin: AdminClient) async throws {
+            let app = try await admin.app(appID)
             if json {
-                print(try app.jsonString(options: jsonOptions))
+                print(try AdminJSON.text(app: app))
                 return
             }
             Apps.show(app)
         }
     }
 
-    static func show(_ app: Salus_V1_AppInfo) {
+    static func show(_ app: AppInfo) {
         Swift.print("\(app.appID): \(app.name)")
         Swift.print("  read usage:  \(app.readUsage.isEmpty ? "(none: the app may not ask to read)" : app.readUsage)")
         Swift.print("  write usage: \(app.writeUsage.isEmpty ? "(none: the app may not ask to write)" : app.writeUsage)")
         Swift.print("  policy: \(ConsentCalls.policy(app.policy))")
         if !app.endpoint.isEmpty { Swift.print("  socket: \(app.endpoint)") }
-        if app.syncAgent { Swift.print("  sync agent: yes (saves and deletes samples from your other stores)") }
+        if app.isSyncAgent { Swift.print("  sync agent: yes (saves and deletes samples from your other stores)") }
         if app.grants.isEmpty {
             Swift.print("  grants: none (every type not determined)")
         } else {
@@ -94,14 +86,14 @@ struct Apps: AsyncParsableCommand {
             Swift.print(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         }
         for object in app.objects {
-            Swift.print("  may read object \(ConsentCalls.uuidText(object.uuid)) (\(object.type))")
+            Swift.print("  may read object \(object.uuid.uuidString) (\(object.type))")
         }
         for request in app.pending {
             Swift.print("  pending: " + ConsentCalls.describe(request).replacingOccurrences(of: "\n", with: "\n  "))
         }
     }
 
-    struct SyncAgent: AdminCommand {
+    struct SyncAgent: OwnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync-agent",
             abstract: "Make an app this store's sync agent (or no longer, with --off).",
@@ -114,42 +106,35 @@ struct Apps: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
         @Flag(name: .long, help: "The app is no longer the sync agent.") var off = false
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_SetSyncAgentRequest()
-            request.appID = appID
-            request.syncAgent = !off
-            let info: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.setSyncAgent, request)
-            print(info.syncAgent ? "\(appID) is this store's sync agent" : "\(appID) is not the sync agent")
+        func run(admin: AdminClient) async throws {
+            let info = try await admin.setSyncAgent(appID, !off)
+            print(info.isSyncAgent ? "\(appID) is this store's sync agent" : "\(appID) is not the sync agent")
         }
     }
 
-    struct Reset: AdminCommand {
+    struct Reset: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Return an app to \"not determined\" for every type and object.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_AppRequest()
-            request.appID = appID
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.resetApp, request)
+        func run(admin: AdminClient) async throws {
+            try await admin.resetApp(appID)
             print("\(appID): every permission is not determined again")
         }
     }
 
-    struct Remove: AdminCommand {
+    struct Remove: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Forget an app; its samples stay, attributed to it.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_AppRequest()
-            request.appID = appID
-            let _: Salus_V1_RemoveAppResponse = try await ConsentCalls.call(client, SalusMethods.Consent.removeApp, request)
+        func run(admin: AdminClient) async throws {
+            try await admin.removeApp(appID)
             print("removed \(appID); its samples stay in the store")
         }
     }
 
-    struct Policy: AdminCommand {
+    struct Policy: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "How the app's new requests are answered: ask | grant-all | deny-all | grant.",
             discussion: "`grant` grants the types listed with --read and --share and denies the rest. --after answers that long after the request arrives (500ms, 2s, 1m).")
@@ -160,50 +145,36 @@ struct Apps: AsyncParsableCommand {
         @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Types granted for writing (with grant).", valueName: "type")) var share: [String] = []
         @Option(name: .long, help: ArgumentHelp("Answer this long after a request arrives.", valueName: "duration")) var after: String?
 
-        func run(client: RPCClient) async throws {
-            var policy = Salus_V1_Policy()
-            switch kind {
-            case "ask": policy.kind = .ask
-            case "grant-all": policy.kind = .grantAll
-            case "deny-all": policy.kind = .denyAll
-            case "grant": policy.kind = .grantListed
-            default: throw CommandFailure("POLICY: '\(kind)' is not a policy; expected ask, grant-all, deny-all or grant")
-            }
+        func run(admin: AdminClient) async throws {
+            var policy = ConsentPolicy(try ConsentCalls.policyKind(kind, field: "POLICY"))
             if policy.kind != .grantListed && !(read.isEmpty && share.isEmpty) {
                 throw CommandFailure("--read/--share: only the grant policy takes type lists; '\(kind)' does not")
             }
             if policy.kind == .ask && after != nil {
                 throw CommandFailure("--after: the ask policy waits for you; expected --after only with grant-all, deny-all or grant")
             }
-            policy.read = try await ConsentCalls.resolveTypes(read, client: client)
-            policy.share = try await ConsentCalls.resolveTypes(share, client: client)
-            policy.afterMs = try after.map { try ConsentCalls.milliseconds($0, flag: "--after") } ?? 0
-            var request = Salus_V1_SetPolicyRequest()
-            request.appID = appID
-            request.policy = policy
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.setPolicy, request)
+            policy.read = try await admin.typeIdentifiers(for: read)
+            policy.share = try await admin.typeIdentifiers(for: share)
+            policy.afterMilliseconds = try after.map { try ConsentCalls.milliseconds($0, flag: "--after") } ?? 0
+            let app = try await admin.setPolicy(policy, for: appID)
             print("\(app.appID): policy \(ConsentCalls.policy(app.policy))")
         }
     }
 
     /// Grants or revokes types directly.
-    static func setGrants(_ connection: ConnectionOptions, appID: String, read: [String], share: [String], decision: Salus_V1_Decision) async throws {
+    static func setGrants(_ connection: ConnectionOptions, appID: String, read: [String], share: [String], decision: ConsentDecision) async throws {
         guard !read.isEmpty || !share.isEmpty else {
             throw CommandFailure("--read/--share: no types given; expected at least one type")
         }
-        try await connection.withClient { client in
-            var grants: [String: Salus_V1_TypeGrant] = [:]
-            for type in try await ConsentCalls.resolveTypes(read, client: client) {
-                grants[type, default: Salus_V1_TypeGrant.with { $0.type = type }].read = decision
+        try await connection.withAdmin { admin in
+            var grants: [String: TypeGrant] = [:]
+            for type in try await admin.typeIdentifiers(for: read) {
+                grants[type, default: TypeGrant(type: type)].read = decision
             }
-            for type in try await ConsentCalls.resolveTypes(share, client: client) {
-                grants[type, default: Salus_V1_TypeGrant.with { $0.type = type }].share = decision
+            for type in try await admin.typeIdentifiers(for: share) {
+                grants[type, default: TypeGrant(type: type)].share = decision
             }
-            var request = Salus_V1_SetGrantsRequest()
-            request.appID = appID
-            request.grants = grants.keys.sorted().map { grants[$0]! }
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.setGrants, request)
-            Apps.show(app)
+            Apps.show(try await admin.setGrants(grants.keys.sorted().map { grants[$0]! }, for: appID))
         }
     }
 
@@ -231,17 +202,14 @@ struct Apps: AsyncParsableCommand {
         }
     }
 
-    struct Withdraw: AdminCommand {
+    struct Withdraw: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Withdraw an app's access to objects of a per-object type.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
         @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The objects' UUIDs.", valueName: "uuid")) var objects: [String]
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_WithdrawObjectsRequest()
-            request.appID = appID
-            request.uuids = try objects.map { try ConsentCalls.uuid($0, flag: "--objects") }
-            let app: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.withdrawObjects, request)
+        func run(admin: AdminClient) async throws {
+            let app = try await admin.withdrawObjects(try objects.map { try ConsentCalls.uuid($0, flag: "--objects") }, from: appID)
             print("\(app.appID) may read \(app.objects.count) objects now")
         }
     }

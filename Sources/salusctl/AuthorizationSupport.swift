@@ -1,13 +1,13 @@
 import Foundation
+import SalusAdmin
 import SalusModel
-import SalusProto
 import SalusRPC
-import SalusWire
-import SwiftProtobuf
 
-/// Calls to salus.v1.Consent and the small helpers the authorization commands share.
+/// What the authorization commands share: parsing durations and UUIDs, and the owner's view of
+/// a policy, a decision and a request.
 enum ConsentCalls {
-    /// Runs one unary Consent call, turning an RPC error into its message.
+    /// Runs one unary call, turning an RPC error into its message (the commands not yet on
+    /// ``AdminClient``).
     static func call<Request, Response>(
         _ client: RPCClient, _ method: UnaryMethod<Request, Response>, _ request: Request
     ) async throws -> Response {
@@ -15,22 +15,6 @@ enum ConsentCalls {
             return try await client.unary(method, request: request)
         } catch let error as RPCError {
             throw CommandFailure(error.message)
-        }
-    }
-
-    /// Full type identifiers for names or short names ("stepCount"), characteristics included;
-    /// unknown names pass through for the daemon to refuse by name.
-    static func resolveTypes(_ names: [String], client: RPCClient) async throws -> [String] {
-        guard !names.isEmpty else { return [] }
-        let types = try await client.listTypes()
-        let identifiers = types.types.map(\.definition.identifier)
-        return names.map { name in
-            if identifiers.contains(name) { return name }
-            let lowered = name.lowercased()
-            let matches = identifiers.filter { identifier in
-                identifier.lowercased() == lowered || Registry.shortNames(identifier).contains { $0.lowercased() == lowered }
-            }
-            return matches.count == 1 ? matches[0] : name
         }
     }
 
@@ -46,32 +30,40 @@ enum ConsentCalls {
         throw CommandFailure("\(flag): '\(text)' is not a duration; expected a number with ms, s, m or h (500ms, 2s, 1m)")
     }
 
-    static func uuid(_ text: String, flag: String) throws -> Data {
+    static func uuid(_ text: String, flag: String) throws -> UUID {
         guard let uuid = UUID(uuidString: text) else {
             throw CommandFailure("\(flag): '\(text)' is not a UUID; expected one such as 0190A5E2-7C41-7B1D-9F00-1234567890AB")
         }
-        return WireUUID.bytes(uuid)
+        return uuid
     }
 
-    static func uuidText(_ bytes: Data) -> String { WireUUID.uuid(bytes)?.uuidString ?? "(\(bytes.count) bytes)" }
-
-    static func decision(_ decision: Salus_V1_Decision) -> String {
-        switch decision {
-        case .granted: "granted"
-        case .denied: "denied"
-        default: "not determined"
+    /// The policy a command-line word names ("grant-all"); `field` names where it came from.
+    static func policyKind(_ word: String, field: String) throws -> ConsentPolicy.Kind {
+        switch word {
+        case "ask": .ask
+        case "grant-all": .grantAll
+        case "deny-all": .denyAll
+        case "grant": .grantListed
+        default: throw CommandFailure("\(field): '\(word)' is not a policy; expected ask, grant-all, deny-all or grant")
         }
     }
 
-    static func policy(_ policy: Salus_V1_Policy) -> String {
-        let after = policy.afterMs > 0 ? " after \(policy.afterMs)ms" : ""
+    static func decision(_ decision: ConsentDecision) -> String {
+        switch decision {
+        case .granted: "granted"
+        case .denied: "denied"
+        case .notDetermined: "not determined"
+        }
+    }
+
+    static func policy(_ policy: ConsentPolicy) -> String {
+        let after = policy.afterMilliseconds > 0 ? " after \(policy.afterMilliseconds)ms" : ""
         switch policy.kind {
         case .ask: return "ask"
         case .grantAll: return "grant-all" + after
         case .denyAll: return "deny-all" + after
         case .grantListed:
             return "grant read [\(policy.read.joined(separator: ", "))] share [\(policy.share.joined(separator: ", "))]" + after
-        default: return "unknown"
         }
     }
 
@@ -87,7 +79,7 @@ enum ConsentCalls {
     }
 
     /// A pending request as the owner reads it.
-    static func describe(_ request: Salus_V1_ConsentRequest) -> String {
+    static func describe(_ request: ConsentRequest) -> String {
         var lines = ["request \(request.id): \(request.appName) (\(request.appID)\(Self.identityNote(request.identity)))"]
         if !request.read.isEmpty {
             lines.append("  wants to read:  \(request.read.joined(separator: ", "))")
@@ -100,8 +92,7 @@ enum ConsentCalls {
         if !request.objectType.isEmpty {
             lines.append("  wants to read these \(request.objectType) objects (pick any):")
             for object in request.objects {
-                let date = Date(timeIntervalSince1970: Double(object.startDate) / 1_000_000)
-                lines.append("    \(uuidText(object.uuid))  from \(object.source)  \(date.formatted(.iso8601))")
+                lines.append("    \(object.uuid.uuidString)  from \(object.source)  \(object.startDate.formatted(.iso8601))")
             }
             if request.objects.isEmpty { lines.append("    (none match)") }
             lines.append("  because: \(request.readUsage)")
@@ -109,6 +100,3 @@ enum ConsentCalls {
         return lines.joined(separator: "\n")
     }
 }
-
-/// The message protocol of SwiftProtobuf, by a short name.
-typealias SwiftProtobufMessage = SwiftProtobuf.Message

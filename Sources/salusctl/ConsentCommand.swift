@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
+import SalusAdmin
+import SalusKit
 
 /// `salusctl consent`: the pending requests of apps, answered by the owner.
 struct Consent: AsyncParsableCommand {
@@ -11,19 +11,19 @@ struct Consent: AsyncParsableCommand {
         defaultSubcommand: Pending.self
     )
 
-    struct Pending: AdminCommand {
+    struct Pending: OwnerCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List pending requests with the app's name, usage texts and types.")
         @OptionGroup var connection: ConnectionOptions
         @Flag(name: .long, help: "Print JSON.") var json = false
 
-        func run(client: RPCClient) async throws {
-            let response: Salus_V1_ListRequestsResponse = try await ConsentCalls.call(client, SalusMethods.Consent.listRequests, Salus_V1_ListRequestsRequest())
+        func run(admin: AdminClient) async throws {
+            let requests = try await admin.pendingRequests()
             if json {
-                print(try response.jsonString(options: jsonOptions))
+                print(try AdminJSON.text(requests: requests))
                 return
             }
-            if response.requests.isEmpty { print("no pending requests") }
-            for request in response.requests { print(ConsentCalls.describe(request)) }
+            if requests.isEmpty { print("no pending requests") }
+            for request in requests { print(ConsentCalls.describe(request)) }
         }
     }
 
@@ -45,44 +45,38 @@ struct Consent: AsyncParsableCommand {
             if (all || none) && !(grantRead.isEmpty && grantShare.isEmpty && objects.isEmpty) {
                 throw CommandFailure("--all/--none: not with --grant-read, --grant-share or --objects")
             }
-            try await connection.withClient { client in
-                var request = Salus_V1_AnswerRequestRequest()
-                request.requestID = requestID
+            try await connection.withAdmin { admin in
+                var request = ConsentAnswer(requestID: requestID)
                 if all {
-                    let pending: Salus_V1_ListRequestsResponse = try await ConsentCalls.call(client, SalusMethods.Consent.listRequests, Salus_V1_ListRequestsRequest())
-                    guard let asked = pending.requests.first(where: { $0.id == requestID }) else {
+                    guard let asked = try await admin.pendingRequests().first(where: { $0.id == requestID }) else {
                         throw CommandFailure("REQUEST: no pending request \(requestID); expected one listed by salusctl consent")
                     }
-                    request.grantRead = asked.read
-                    request.grantShare = asked.share
-                    request.objects = asked.objects.map(\.uuid)
+                    request = .all(asked)
                 } else if !none {
-                    request.grantRead = try await ConsentCalls.resolveTypes(grantRead, client: client)
-                    request.grantShare = try await ConsentCalls.resolveTypes(grantShare, client: client)
+                    request.grantRead = try await admin.typeIdentifiers(for: grantRead)
+                    request.grantShare = try await admin.typeIdentifiers(for: grantShare)
                     request.objects = try objects.map { try ConsentCalls.uuid($0, flag: "--objects") }
-                    let denied = Set(try await ConsentCalls.resolveTypes(deny, client: client))
+                    let denied = Set(try await admin.typeIdentifiers(for: deny))
                     if let both = denied.intersection(request.grantRead + request.grantShare).first {
                         throw CommandFailure("--deny: \(both) is also granted; expected each type either granted or denied")
                     }
                 }
-                let answered: Salus_V1_ConsentRequest = try await ConsentCalls.call(client, SalusMethods.Consent.answerRequest, request)
+                let answered = try await admin.answer(request)
                 print("answered \(answered.id) for \(answered.appID): read \(request.grantRead.isEmpty ? "none" : request.grantRead.joined(separator: ", ")); write \(request.grantShare.isEmpty ? "none" : request.grantShare.joined(separator: ", "))\(request.objects.isEmpty ? "" : "; \(request.objects.count) objects")")
             }
         }
     }
 
-    struct Watch: AdminCommand {
+    struct Watch: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Wait for requests and ask you about each as it arrives.",
             discussion: "For each request: a = allow all, n = allow nothing, c = choose type by type (and object by object), s = skip (leave it pending). Without a terminal on stdin, requests are only printed.")
         @OptionGroup var connection: ConnectionOptions
 
-        func run(client: RPCClient) async throws {
+        func run(admin: AdminClient) async throws {
             print("waiting for requests (Ctrl-C to stop)")
-            let stream = try client.serverStreaming(
-                SalusMethods.Consent.watchRequests, request: Salus_V1_ListRequestsRequest())
             var interactive = true
-            for try await request in stream {
+            for try await request in admin.watchRequests() {
                 print("")
                 print(ConsentCalls.describe(request))
                 guard interactive else { continue }
@@ -96,27 +90,23 @@ struct Consent: AsyncParsableCommand {
                     continue
                 }
                 do {
-                    let _: Salus_V1_ConsentRequest = try await client.unary(SalusMethods.Consent.answerRequest, request: answer)
+                    try await admin.answer(answer)
                     print("answered \(request.id)")
-                } catch let error as RPCError {
+                } catch let error as SalusError {
                     print("could not answer \(request.id): \(error.message)")
                 }
             }
         }
 
         /// nil: stdin ended; .some(nil): skipped.
-        static func ask(_ request: Salus_V1_ConsentRequest) -> Salus_V1_AnswerRequestRequest?? {
-            var answer = Salus_V1_AnswerRequestRequest()
-            answer.requestID = request.id
+        static func ask(_ request: ConsentRequest) -> ConsentAnswer?? {
+            var answer = ConsentAnswer.nothing(request)
             while true {
                 print("allow? [a]ll, [n]othing, [c]hoose, [s]kip: ", terminator: "")
                 guard let line = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
                 switch line {
                 case "a", "all":
-                    answer.grantRead = request.read
-                    answer.grantShare = request.share
-                    answer.objects = request.objects.map(\.uuid)
-                    return .some(answer)
+                    return .some(.all(request))
                 case "n", "nothing", "none":
                     return .some(answer)
                 case "s", "skip":
@@ -131,7 +121,7 @@ struct Consent: AsyncParsableCommand {
                         if yes { answer.grantShare.append(type) }
                     }
                     for object in request.objects {
-                        guard let yes = yesNo("  let it read object \(ConsentCalls.uuidText(object.uuid)) from \(object.source)?") else { return nil }
+                        guard let yes = yesNo("  let it read object \(object.uuid.uuidString) from \(object.source)?") else { return nil }
                         if yes { answer.objects.append(object.uuid) }
                     }
                     return .some(answer)

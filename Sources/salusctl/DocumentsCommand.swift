@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SalusAdmin
 import SalusProto
 import SalusRPC
 import SalusWire
@@ -38,10 +39,8 @@ struct Documents: AsyncParsableCommand {
                 throw CommandFailure("\(file): cannot be read (\(error.localizedDescription))")
             }
             // Unknown apps are refused before anything is saved.
-            for app in grant {
-                var known = Salus_V1_AppRequest()
-                known.appID = app
-                let _: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.showApp, known)
+            try await ConnectionOptions.owner(client) { admin in
+                for app in grant { _ = try await admin.app(app) }
             }
             var sample = Salus_V1_Sample()
             sample.type = Documents.cda
@@ -166,12 +165,9 @@ struct Documents: AsyncParsableCommand {
 
     /// Lets each app read the document with `uuid`.
     static func grant(_ apps: [String], uuid: Data, client: RPCClient) async throws {
-        for app in apps {
-            var request = Salus_V1_GrantObjectsRequest()
-            request.appID = app
-            request.type = cda
-            request.uuids = [uuid]
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(client, SalusMethods.Consent.grantObjects, request)
+        guard let uuid = WireUUID.uuid(uuid) else { throw CommandFailure("uuid: \(uuidText(uuid)) is not a UUID") }
+        try await ConnectionOptions.owner(client) { admin in
+            for app in apps { try await admin.grantObjects([uuid], type: cda, to: app) }
         }
     }
 

@@ -5,8 +5,6 @@ import Musl
 #endif
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
 import SalusSpawn
 
 /// `salusctl launch --app ID [--sandbox] -- COMMAND…`: runs an app with its own socket, so that
@@ -51,14 +49,10 @@ struct Launch: AsyncParsableCommand {
         if !sandbox, let option = !bind.isEmpty ? "--bind" : !readOnlyBind.isEmpty ? "--ro-bind" : nil {
             throw CommandFailure("\(option): given without --sandbox; it says what the sandbox holds")
         }
-        var request = Salus_V1_AppRequest()
-        request.appID = app
-        let endpoint: Salus_V1_AppEndpoint = try await connection.withClient {
-            try await ConsentCalls.call($0, SalusMethods.Consent.createAppEndpoint, request)
-        }
+        let socketPath = try await connection.withAdmin { try await $0.appEndpoint(app) }
         setenv("SALUS_APP_ID", app, 1)
         guard sandbox else {
-            setenv("SALUS_SOCKET", endpoint.socketPath, 1)
+            setenv("SALUS_SOCKET", socketPath, 1)
             let failure = Exec.replaceProcess(program: program, arguments: arguments)
             throw CommandFailure("cannot run \(program): \(String(cString: strerror(failure)))")
         }
@@ -71,7 +65,7 @@ struct Launch: AsyncParsableCommand {
         }
         let resolved = program.contains("/") ? absolute(program) : (Self.executable(program) ?? program)
         let inside = SandboxLayout(
-            socket: endpoint.socketPath, runtimeDirectory: "/run/user/\(getuid())", program: resolved,
+            socket: socketPath, runtimeDirectory: "/run/user/\(getuid())", program: resolved,
             binds: bind.map(absolute), readOnlyBinds: readOnlyBind.map(absolute),
             workingDirectory: FileManager.default.currentDirectoryPath)
         unsetenv("SALUS_ADMIN_SOCKET")

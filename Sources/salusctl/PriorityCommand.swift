@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
+import SalusAdmin
 
 /// `salusctl priority`: the owner's source priority per type, which merged statistics follow.
 struct Priority: AsyncParsableCommand {
@@ -11,7 +10,7 @@ struct Priority: AsyncParsableCommand {
     )
 
     /// `salusctl priority show TYPE`.
-    struct Show: AdminCommand {
+    struct Show: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Show the source priority of a type, highest first.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -19,18 +18,13 @@ struct Priority: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The quantity type: identifier or short name.", valueName: "type"))
         var type: String
 
-        func run(client: RPCClient) async throws {
-            let identifier = try await Priority.resolve(type, client: client)
-            var request = Salus_V1_SourcePriorityRequest()
-            request.type = identifier
-            let response: Salus_V1_SourcePriority = try await client.unary(
-                SalusMethods.Statistics.getSourcePriority, request: request)
-            Priority.print(response)
+        func run(admin: AdminClient) async throws {
+            Priority.print(try await admin.sourcePriority(of: try await admin.sampleTypeIdentifier(for: type)))
         }
     }
 
     /// `salusctl priority set TYPE SOURCE...`.
-    struct Set: AdminCommand {
+    struct Set: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set the source priority of a type, highest first; no source clears it.")
 
@@ -42,23 +36,12 @@ struct Priority: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("App ids, highest priority first.", valueName: "source"))
         var sources: [String] = []
 
-        func run(client: RPCClient) async throws {
-            let identifier = try await Priority.resolve(type, client: client)
-            var request = Salus_V1_SourcePriority()
-            request.type = identifier
-            request.sources = sources
-            let response: Salus_V1_SourcePriority = try await client.unary(
-                SalusMethods.Statistics.setSourcePriority, request: request)
-            Priority.print(response)
+        func run(admin: AdminClient) async throws {
+            Priority.print(try await admin.setSourcePriority(sources, of: try await admin.sampleTypeIdentifier(for: type)))
         }
     }
 
-    static func resolve(_ name: String, client: RPCClient) async throws -> String {
-        let types = try await client.listTypes()
-        return try Registry(types).resolve(name).identifier
-    }
-
-    static func print(_ priority: Salus_V1_SourcePriority) {
+    static func print(_ priority: SourcePriority) {
         if priority.sources.isEmpty {
             Swift.print("\(priority.type): no source priority (the most recently saved sample wins an overlap)")
             return

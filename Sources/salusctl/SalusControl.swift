@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SalusAdmin
+import SalusKit
 import SalusProto
 import SalusRPC
 
@@ -64,6 +66,38 @@ extension ConnectionOptions {
         } catch {
             await client.close()
             throw error
+        }
+    }
+}
+
+/// A subcommand that calls the daemon through ``AdminClient``: ``run(admin:)`` gets a client
+/// connected to the admin socket, closed when it returns or throws; a refusal of the daemon
+/// (``SalusError``) is shown as its message.
+protocol OwnerCommand: AsyncParsableCommand {
+    var connection: ConnectionOptions { get }
+    func run(admin: AdminClient) async throws
+}
+
+extension OwnerCommand {
+    func run() async throws {
+        try await connection.withAdmin { try await run(admin: $0) }
+    }
+}
+
+extension ConnectionOptions {
+    /// Runs `body` with an ``AdminClient`` of the admin socket, closing it afterwards; a
+    /// ``SalusError`` becomes a ``CommandFailure`` with its message.
+    func withAdmin<T>(_ body: (AdminClient) async throws -> T) async throws -> T {
+        try await withClient { try await Self.owner($0, body) }
+    }
+
+    /// Runs `body` with an ``AdminClient`` over `client`, which stays open (the commands not yet
+    /// wholly on ``AdminClient``); a ``SalusError`` becomes a ``CommandFailure`` with its message.
+    static func owner<T>(_ client: RPCClient, _ body: (AdminClient) async throws -> T) async throws -> T {
+        do {
+            return try await body(AdminClient(rpc: client))
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
     }
 }

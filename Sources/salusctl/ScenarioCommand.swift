@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SalusAdmin
 import SalusProto
 import SalusRPC
 import SalusWire
@@ -32,7 +33,7 @@ struct Scenario: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("FILE: \(file) is not a scenario: \(error)")
             }
-            let failures = try await connection.withClient { owner in
+            let failures = try await connection.withAdmin { owner in
                 print("scenario: \(scenario.name)")
                 return try await ScenarioRunner(owner: owner).run(scenario)
             }
@@ -98,46 +99,31 @@ struct ScenarioFile: Decodable {
 
 /// Runs scenarios through the owner's connection and per-app sockets.
 final class ScenarioRunner {
-    let owner: RPCClient
+    let owner: AdminClient
     var apps: [String: RPCClient] = [:]
     var clock: Int64 = 1_700_000_000_000_000
 
-    init(owner: RPCClient) { self.owner = owner }
+    init(owner: AdminClient) { self.owner = owner }
 
     func app(_ id: String) async throws -> RPCClient {
         if let client = apps[id] { return client }
-        var request = Salus_V1_AppRequest()
-        request.appID = id
-        let endpoint: Salus_V1_AppEndpoint = try await ConsentCalls.call(owner, SalusMethods.Consent.createAppEndpoint, request)
+        let socketPath = try await owner.appEndpoint(id)
         var configuration = RPCClient.Configuration()
         configuration.clientName = id
-        let client = try await RPCClient.connect(unixSocketPath: endpoint.socketPath, configuration: configuration)
+        let client = try await RPCClient.connect(unixSocketPath: socketPath, configuration: configuration)
         apps[id] = client
         return client
     }
 
     func run(_ scenario: ScenarioFile) async throws -> Int {
         for app in scenario.apps {
-            var add = Salus_V1_AddAppRequest()
-            add.appID = app.id
-            add.name = app.name
-            add.readUsage = app.readUsage ?? ""
-            add.writeUsage = app.writeUsage ?? ""
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, SalusMethods.Consent.addApp, add)
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, SalusMethods.Consent.resetApp, Salus_V1_AppRequest.with { $0.appID = app.id })
-            var policy = Salus_V1_SetPolicyRequest()
-            policy.appID = app.id
-            switch app.policy ?? "ask" {
-            case "ask": policy.policy.kind = .ask
-            case "grant-all": policy.policy.kind = .grantAll
-            case "deny-all": policy.policy.kind = .denyAll
-            case "grant": policy.policy.kind = .grantListed
-            case let other: throw CommandFailure("apps[\(app.id)].policy: '\(other)' is not a policy; expected ask, grant-all, deny-all or grant")
-            }
-            policy.policy.read = app.read ?? []
-            policy.policy.share = app.share ?? []
-            policy.policy.afterMs = try app.after.map { try ConsentCalls.milliseconds($0, flag: "apps[\(app.id)].after") } ?? 0
-            let _: Salus_V1_AppInfo = try await ConsentCalls.call(owner, SalusMethods.Consent.setPolicy, policy)
+            try await owner.addApp(app.id, name: app.name, readUsage: app.readUsage ?? "", writeUsage: app.writeUsage ?? "")
+            try await owner.resetApp(app.id)
+            let policy = ConsentPolicy(
+                try ConsentCalls.policyKind(app.policy ?? "ask", field: "apps[\(app.id)].policy"),
+                read: app.read ?? [], share: app.share ?? [],
+                afterMilliseconds: try app.after.map { try ConsentCalls.milliseconds($0, flag: "apps[\(app.id)].after") } ?? 0)
+            try await owner.setPolicy(policy, for: app.id)
         }
         var failures = 0
         for (index, step) in scenario.steps.enumerated() {
@@ -157,16 +143,14 @@ final class ScenarioRunner {
         do {
             if let types = step.revoke {
                 what = "owner revokes \(appID)'s read \(types.read ?? []) share \(types.share ?? [])"
-                var request = Salus_V1_SetGrantsRequest()
-                request.appID = appID
-                request.grants = (types.read ?? []).map { type in Salus_V1_TypeGrant.with { $0.type = type; $0.read = .denied } }
-                    + (types.share ?? []).map { type in Salus_V1_TypeGrant.with { $0.type = type; $0.share = .denied } }
-                let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.setGrants, request: request)
+                try await owner.setGrants(
+                    (types.read ?? []).map { TypeGrant(type: $0, read: .denied) } + (types.share ?? []).map { TypeGrant(type: $0, share: .denied) },
+                    for: appID)
                 return check(step, what: what, error: nil)
             }
             if step.reset == true {
                 what = "owner resets \(appID)"
-                let _: Salus_V1_AppInfo = try await owner.unary(SalusMethods.Consent.resetApp, request: Salus_V1_AppRequest.with { $0.appID = appID })
+                try await owner.resetApp(appID)
                 return check(step, what: what, error: nil)
             }
             let client = try await app(appID)

@@ -23,7 +23,7 @@ struct Units: AsyncParsableCommand {
 
         func run(client: RPCClient) async throws {
             var request = Salus_V1_PreferredUnitsRequest()
-            for type in types { request.types.append(try await Priority.resolve(type, client: client)) }
+            for type in types { request.types.append(try await ConnectionOptions.owner(client) { try await $0.sampleTypeIdentifier(for: type) }) }
             let response: Salus_V1_PreferredUnits = try await client.unary(
                 SalusMethods.Statistics.getPreferredUnits, request: request)
             if response.units.isEmpty {
@@ -98,7 +98,7 @@ struct Units: AsyncParsableCommand {
 
     static func set(_ type: String, unit: String, client: RPCClient) async throws {
         var request = Salus_V1_PreferredUnit()
-        request.type = try await Priority.resolve(type, client: client)
+        request.type = try await ConnectionOptions.owner(client) { try await $0.sampleTypeIdentifier(for: type) }
         request.unit = unit
         let response: Salus_V1_PreferredUnits = try await client.unary(
             SalusMethods.Statistics.setPreferredUnit, request: request)

@@ -1,4 +1,5 @@
 import Foundation
+import SalusAdmin
 import SalusKit
 import SalusModel
 import SalusSpawn
@@ -18,14 +19,15 @@ struct WeeklyReportTests: UsesStatisticsWalk {
 
     /// The fixture of docs/statistics.md: phone 3000 steps 09:00–10:00 and 1200 steps
     /// 18:00–18:30 on the 20th; watch 2400 steps 09:30–10:30 and 600 steps 23:30–00:30 across
-    /// midnight; the watch ranks first (`salusctl priority set`).
+    /// midnight; the watch ranks first (set by the owner's client, as `salusctl priority set` does).
     static func fixture(_ daemon: DaemonHarness) async throws -> (phone: HealthStore, watch: HealthStore) {
         let phone = try await DaemonClients.store(daemon, Self.phone)
         let watch = try await DaemonClients.store(daemon, Self.watch)
         try await phone.save(StatisticsWalk.phoneWalks.map(\.sample))
         try await watch.save(StatisticsWalk.watchWalks.map(\.sample))
-        let set = try await StatisticsDaemonTests.salusctl(daemon, ["priority", "set", "stepCount", Self.watch, Self.phone])
-        #expect(set.status == 0, "\(set.output)")
+        let admin = try await AdminClient.connect(socketPath: daemon.adminSocketPath)
+        try await admin.setSourcePriority([Self.watch, Self.phone], of: Authz.steps)
+        await admin.close()
         return (phone, watch)
     }
 
