@@ -1,7 +1,7 @@
 /// Bytes that are not Protocol Buffers' binary format: what was wrong, where, in which field.
-package struct ProtoDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ProtoDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was wrong.
-    package enum Reason: Equatable, Sendable {
+    public enum Reason: Equatable, Sendable {
         /// The input ends inside a varint (its last byte has the high bit set).
         case truncatedVarint
         /// A varint runs past ten bytes, the most a 64-bit value takes.
@@ -22,19 +22,21 @@ package struct ProtoDecodingError: Error, Equatable, Sendable, CustomStringConve
     }
 
     /// What was wrong.
-    package var reason: Reason
+    public var reason: Reason
     /// Where the item that is wrong starts, in bytes from the start of the outermost message.
-    package var offset: Int
+    public var offset: Int
     /// The field whose value is wrong, or 0 when the tag itself is.
-    package var field: Int
+    public var field: Int
 
-    package init(_ reason: Reason, offset: Int, field: Int) {
+    /// An error of `reason` at `offset` in `field` (0 for the tag itself).
+    public init(_ reason: Reason, offset: Int, field: Int) {
         self.reason = reason
         self.offset = offset
         self.field = field
     }
 
-    package var description: String {
+    /// What was wrong, where and what was expected, in a sentence.
+    public var description: String {
         let place = field == 0 ? "the tag at byte \(offset)" : "field \(field) at byte \(offset)"
         switch reason {
         case .truncatedVarint:

@@ -4,20 +4,20 @@
 /// Fields follow proto3's rules as SwiftProtobuf writes them: a scalar at its default (0, an
 /// empty string, a double whose bit pattern is 0) is left out unless it is a oneof member or a map
 /// entry's key or value, which are always written (`always`).
-package struct ProtoWriter {
+public struct ProtoWriter {
     /// Where the next byte goes.
-    package var cursor: UnsafeMutablePointer<UInt8>
+    public var cursor: UnsafeMutablePointer<UInt8>
 
     /// A writer at `cursor`.
-    @inlinable package init(cursor: UnsafeMutablePointer<UInt8>) {
+    @inlinable public init(cursor: UnsafeMutablePointer<UInt8>) {
         self.cursor = cursor
     }
 
     /// The most bytes a varint takes.
-    @inlinable package static var maxVarint: Int { 10 }
+    @inlinable public static var maxVarint: Int { 10 }
 
     /// The bytes a varint of `value` takes.
-    @inlinable @inline(__always) package static func varintSize(_ value: UInt64) -> Int {
+    @inlinable @inline(__always) public static func varintSize(_ value: UInt64) -> Int {
         var size = 1
         var rest = value >> 7
         while rest != 0 {
@@ -28,7 +28,7 @@ package struct ProtoWriter {
     }
 
     /// A varint, with no tag.
-    @inlinable @inline(__always) package mutating func varint(_ value: UInt64) {
+    @inlinable @inline(__always) public mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             cursor.pointee = UInt8(truncatingIfNeeded: rest) | 0x80
@@ -40,27 +40,27 @@ package struct ProtoWriter {
     }
 
     /// A tag: `field` (1 to 2^29 − 1) and `wireType`.
-    @inlinable @inline(__always) package mutating func tag(_ field: UInt64, _ wireType: WireType) {
+    @inlinable @inline(__always) public mutating func tag(_ field: UInt64, _ wireType: WireType) {
         assert(field != 0 && field <= FieldNumber.max, "field number \(field)")
-        varint(field << 3 | UInt64(wireType.rawValue))
+        varint(field << 3 | wireType.bits)
     }
 
     /// An int64 (or int32, or an enum) field: at most 20 bytes.
-    @inlinable @inline(__always) package mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
+    @inlinable @inline(__always) public mutating func int64(_ field: UInt64, _ value: Int64, always: Bool = false) {
         guard always || value != 0 else { return }
         tag(field, .varint)
         varint(UInt64(bitPattern: value))
     }
 
     /// A uint64 (or uint32) field: at most 20 bytes.
-    @inlinable @inline(__always) package mutating func uint64(_ field: UInt64, _ value: UInt64, always: Bool = false) {
+    @inlinable @inline(__always) public mutating func uint64(_ field: UInt64, _ value: UInt64, always: Bool = false) {
         guard always || value != 0 else { return }
         tag(field, .varint)
         varint(value)
     }
 
     /// A double field: at most 18 bytes.
-    @inlinable @inline(__always) package mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
+    @inlinable @inline(__always) public mutating func double(_ field: UInt64, _ value: Double, always: Bool = false) {
         guard always || value.bitPattern != 0 else { return }
         tag(field, .fixed64)
         UnsafeMutableRawPointer(cursor).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
@@ -68,7 +68,7 @@ package struct ProtoWriter {
     }
 
     /// `raw`, as it is.
-    @inlinable @inline(__always) package mutating func copy(_ raw: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always) public mutating func copy(_ raw: UnsafeRawBufferPointer) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
         UnsafeMutableRawPointer(cursor).copyMemory(from: base, byteCount: raw.count)
         cursor += raw.count

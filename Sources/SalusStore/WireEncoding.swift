@@ -161,8 +161,12 @@ struct WirePageEncoder: ~Copyable {
             let payload = statement.rawBytes(9).map { Array($0) } ?? []
             let value = try Payloads.decode(kind: kind, bytes: payload)
             let field = try encoder.values(value, start, end)
-            // The field number is in the first varint: values 5–9 precede the source revision.
-            if let first = field.first, (first >> 3) < 10 {
+            // Values 5–9 precede the source revision, 14–22 follow the creation date.
+            let number = field.withUnsafeBytes { raw in
+                var reader = ProtoReader(raw)
+                return (try? reader.tag())?.number ?? 0
+            }
+            if number < 10 {
                 heads.append(contentsOf: field)
             } else {
                 tails.append(contentsOf: field)
