@@ -411,8 +411,8 @@ extension RecordMapper {
             allStatistics[type] = WorkoutStatistics(sum: total)
         }
         let metadata = readMetadata(of: element)
+        // A workout without activities gets its spanning one from the save step, as every save.
         var workout = Workout(activityType: UInt(activity.rawValue), events: kept, activities: activities, statistics: statistics)
-            .withDefaultActivity(start: start, end: end)
         workout.allStatistics = allStatistics
         // Apple's own figure of the time the workout ran (pauses as Apple counts them). The
         // dates are whole seconds and the duration keeps its fraction, so it may pass the

@@ -80,6 +80,30 @@ struct ReplicaServiceTests {
         await server.stop()
     }
 
+    @Test("a replica goes through the same save step as an app's save: a workout without activities gets one spanning it")
+    func replicaIsNormalisedLikeASave() async throws {
+        let (server, owner, sync, _) = try await Self.setUp()
+        let workoutType = "HKWorkoutTypeIdentifier"
+        try await Authz.register(owner, Self.agentID, type: workoutType, read: .granted, share: .granted)
+        let end = Self.start.addingTimeInterval(1800)
+        let bare = Sample(
+            uuid: UUID(), type: TypeIdentifier(rawValue: workoutType), startDate: Self.start, endDate: end,
+            value: .workout(Workout(activityType: 37)), sourceRevision: Self.watch,
+            creationDate: Date(timeIntervalSince1970: 1_795_000_000.25))
+        #expect(try await sync.saveReplicas([bare]) == [.saved])
+        let stored = try await SampleQueryDescriptor(type: .workout).result(for: sync)
+        #expect(stored.count == 1)
+        guard case .workout(let workout)? = stored.first?.value else {
+            Issue.record("no workout stored: \(stored)")
+            return
+        }
+        #expect(workout.activities.count == 1, "an app's save adds the spanning activity; a replica must be stored the same way")
+        #expect(workout.activities.first?.startDate == Self.start)
+        #expect(workout.activities.first?.endDate == end)
+        await sync.close()
+        await server.stop()
+    }
+
     @Test("an anchored query for local changes only leaves out replicas and their deletions, and moves past them")
     func localChangesOnly() async throws {
         let (server, _, sync, pedometer) = try await Self.setUp()

@@ -75,8 +75,8 @@ public struct WorkoutRecording: Hashable, Sendable {
     }
 
     /// The workout as a sample from `startDate` to `end` (by default `latestDate`), by `source`;
-    /// with `closingOpenActivity`, the open activity ends at `end` and a workout without
-    /// activities gets one spanning it (what a save does).
+    /// with `closingOpenActivity`, the open activity ends at `end` (a workout without activities
+    /// gets one spanning it from the save step, `Sample.preparedForSaving()`).
     package func sample(source: SourceRevision, end: Date? = nil, closingOpenActivity: Bool) -> Sample {
         let end = end ?? latestDate
         var workout = self.workout
@@ -84,7 +84,6 @@ public struct WorkoutRecording: Hashable, Sendable {
             for index in workout.activities.indices where workout.activities[index].endDate == nil {
                 workout.activities[index].endDate = max(workout.activities[index].startDate, end)
             }
-            workout = workout.withDefaultActivity(start: startDate, end: end)
         }
         return Sample(
             uuid: id, type: Self.workoutType, startDate: startDate, endDate: end, value: .workout(workout),

@@ -350,8 +350,7 @@ final class ImportRun {
     /// `add(_:element:)` for a sample not read from one element (a route from a side file).
     @discardableResult
     func add(_ sample: Sample, line: Int, name elementName: String) -> (SourceRevision, Int)? {
-        var sample = sample
-        var errors = store.catalog.validationErrors(of: sample, at: elementName, allowReadOnly: true)
+        var (sample, errors) = store.catalog.prepareForSaving(sample, at: elementName, allowReadOnly: true)
         if !errors.isEmpty, let (repaired, changes) = Self.withoutBadChildren(sample, errors: errors, line: line, path: elementName) {
             let remaining = store.catalog.validationErrors(of: repaired, at: elementName, allowReadOnly: true)
             if remaining.isEmpty {

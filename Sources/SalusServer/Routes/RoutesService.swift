@@ -143,8 +143,9 @@ package struct RoutesService: Sendable {
         try Task.checkCancellation()
         route.locationCount = route.locations.count
         sample.value = .workoutRoute(route)
-        sample = sample.withRouteInterval()
-        if var error = registry.catalog.validationErrors(of: sample, at: "header.sample").first {
+        let prepared = registry.catalog.prepareForSaving(sample, at: "header.sample")
+        sample = prepared.sample
+        if var error = prepared.errors.first {
             error.field = Self.renamed(error.field)
             throw RPCError.from(error)
         }

@@ -83,7 +83,7 @@ package struct ReplicaService: Sendable {
                         wire: wire, path: path, source: SourceRevision(wire: wire.sourceRevision),
                         creationDate: WireDate.date(wire.creationDate)))
             }
-            try registry.catalog.check(samples)
+            samples = try registry.catalog.prepareForSaving(samples)
         } catch {
             throw RPCError.from(error)
         }

@@ -89,16 +89,9 @@ package struct StoreService: Sendable {
         samples.reserveCapacity(request.samples.count)
         do throws(ValidationError) {
             for (index, wire) in request.samples.enumerated() {
-                var sample = try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now)
-                // Every workout has an activity: one spanning it, of its type, when none is given.
-                if case .workout(let workout) = sample.value {
-                    sample.value = .workout(workout.withDefaultActivity(start: sample.startDate, end: sample.endDate))
-                }
-                // A route's interval is its locations'.
-                if case .workoutRoute = sample.value { sample = sample.withRouteInterval() }
-                samples.append(sample)
+                samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
             }
-            try registry.catalog.check(samples)
+            samples = try registry.catalog.prepareForSaving(samples)
         } catch {
             throw RPCError.from(error)
         }

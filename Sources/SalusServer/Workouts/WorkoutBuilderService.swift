@@ -182,7 +182,7 @@ package final class WorkoutBuilderService: Sendable {
                 }
                 samples.append(sample)
             }
-            try registry.catalog.check(samples)
+            samples = try registry.catalog.prepareForSaving(samples)
         }
         try await authorizationCall { try authorization.checkShare(caller, types: StoreService.typesWritten(by: samples)) }
         let encoded = try samples.map { sample -> [UInt8] in try sample.wire.serializedBytes() }
@@ -233,8 +233,7 @@ package final class WorkoutBuilderService: Sendable {
             let source = caller.sourceRevision
             let samples = try decode(stored.samples, source: caller.sourceRevision)
             let workout = recording.sample(source: source, closingOpenActivity: true)
-            let all = samples + [workout]
-            try wireCall { () throws(ValidationError) in try registry.catalog.check(all) }
+            let all = try wireCall { () throws(ValidationError) in try registry.catalog.prepareForSaving(samples + [workout]) }
             try await authorizationCall { try authorization.checkShare(caller, types: StoreService.typesWritten(by: all)) }
             let saved = try await storeCall {
                 try await store.save(
