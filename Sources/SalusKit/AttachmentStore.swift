@@ -17,7 +17,8 @@ import SalusWire
 /// daemon decides the content type from the bytes (still images and PDF; never GIF or video)
 /// and refuses files above the size Hello reports (``maximumAttachmentSize``).
 public struct AttachmentStore: Sendable {
-    /// Bytes per uploaded chunk (64 KiB: a full window of 64 frames is 4 MiB in the daemon).
+    /// Bytes per uploaded chunk (64 KiB; the daemon grants an upload 4 chunks at a time, so it
+    /// holds at most 256 KiB of it unread).
     public static let chunkSize = 64 * 1024
 
     let client: RPCClient

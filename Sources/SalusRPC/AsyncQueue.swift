@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// A single-consumer queue between the event loop (producer) and a task (consumer).
@@ -6,24 +7,17 @@ import Synchronization
 /// credits or the per-stream buffer limit) and fail the stream instead of growing it.
 final class AsyncQueue<Element: Sendable>: Sendable {
     private struct State: WaitableState {
-        var buffer: [Element] = []
-        var head = 0
+        /// Taken elements leave it at once: an array read from a moving head kept up to 64 taken
+        /// messages alive, each a slice pinning the read buffer it came in (48 MiB for an upload
+        /// of 48 chunks of 1 MiB).
+        var buffer = CircularBuffer<Element>()
         var end: Result<Void, any Error>?
         /// Elements were pushed with ``AsyncQueue/pushDeferringWake(_:)`` and ``AsyncQueue/wake()``
         /// has not run since.
         var wakeOwed = false
-        var count: Int { buffer.count - head }
+        var count: Int { buffer.count }
 
-        mutating func popFirst() -> Element? {
-            guard head < buffer.count else { return nil }
-            let element = buffer[head]
-            head += 1
-            if head > 64, head * 2 > buffer.count {
-                buffer.removeFirst(head)
-                head = 0
-            }
-            return element
-        }
+        mutating func popFirst() -> Element? { buffer.popFirst() }
 
         /// The next element, else the end (nil or its error), else nothing yet.
         mutating func take() -> Result<Element?, any Error>? {
@@ -83,8 +77,7 @@ final class AsyncQueue<Element: Sendable>: Sendable {
     /// Ends the queue at once, dropping buffered elements; the consumer gets `error`.
     func fail(_ error: any Error) {
         state.update { state in
-            state.buffer = []
-            state.head = 0
+            state.buffer.removeAll()
             if state.end == nil { state.end = .failure(error) }
         }
     }

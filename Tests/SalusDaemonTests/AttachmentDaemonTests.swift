@@ -82,6 +82,41 @@ struct AttachmentDaemonTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("48 MiB uploaded in 1 MiB chunks (a client's own chunk size): the daemon's peak memory grows by less than 24 MiB")
+    func largeChunksStayBounded() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
+        let store = try await HealthStore.connect(socketPath: daemon.socketPath, appID: "org.example.optician")
+        let object = try await store.save(Self.prescription()).uuid
+        let attachments = AttachmentStore(healthStore: store)
+        func upload(_ content: Data, chunk: Int) async throws -> Salus_V1_Attachment {
+            try await store.client.clientStreaming(SalusMethods.Attachments.add) { writer in
+                var header = Salus_V1_AddAttachmentMessage()
+                header.header.objectUuid = WireUUID.bytes(object)
+                header.header.name = "scan.pdf"
+                try await writer.write(header)
+                var offset = 0
+                while offset < content.count {
+                    var message = Salus_V1_AddAttachmentMessage()
+                    message.chunk = content.subdata(in: offset..<min(content.count, offset + chunk))
+                    try await writer.write(message)
+                    offset += chunk
+                }
+            }
+        }
+        // Every path once with a small file, then the baseline.
+        _ = try await upload(Self.pdf(size: 3 * Self.megabyte), chunk: Self.megabyte)
+        let baseline = try Self.peakMemory(daemon)
+
+        let content = Self.pdf(size: 48 * Self.megabyte)
+        let attachment = try await upload(content, chunk: Self.megabyte)
+        #expect(attachment.size == UInt64(content.count))
+        let growth = try Self.peakMemory(daemon) - baseline
+        #expect(growth < 24 * Self.megabyte, "the daemon's peak memory grew by \(growth / 1024) KiB")
+        #expect(try await attachments.attachments(for: object).count == 2)
+        await store.close()
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("kill -9 in the middle of an upload: after a restart no partial attachment is seen and the object is unchanged")
     func killDuringUpload() async throws {
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)

@@ -27,6 +27,23 @@ struct AsyncQueueTests {
         #expect(try await queue.next() == 4)
     }
 
+    final class Message: Sendable {}
+
+    @Test("a message the reader has taken is no longer held by the queue (a slice of 1 MiB pins its buffer)")
+    func takenMessagesAreReleased() async throws {
+        let queue = AsyncQueue<Message>()
+        weak var first: Message?
+        do {
+            let message = Message()
+            first = message
+            queue.push(message)
+            queue.push(Message())
+        }
+        _ = try await queue.next()
+        #expect(first == nil, "the queue still holds a message it handed out")
+        #expect(queue.count == 1)
+    }
+
     @Test("a queue that has ended takes no more messages and owes no wake")
     func endedQueue() async throws {
         let queue = AsyncQueue<Int>()
