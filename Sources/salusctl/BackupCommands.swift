@@ -3,7 +3,8 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
-import SalusProto
+import SalusAdmin
+import SalusKit
 import SalusRPC
 import SalusStore
 
@@ -23,7 +24,7 @@ struct ProgressLine {
     }
 }
 
-struct Backup: AdminCommand {
+struct Backup: OwnerCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a verified backup of the daemon's data to FILE, while it serves.",
         discussion: """
@@ -38,7 +39,7 @@ struct Backup: AdminCommand {
     @Argument(help: ArgumentHelp("Where to write the backup (a zip archive).", valueName: "file"))
     var file: String
 
-    func run(client: RPCClient) async throws {
+    func run(admin: AdminClient) async throws {
         let partial = file + ".partial"
         // Private from its creation (0600, O_EXCL): another user must not open it while it is
         // filled. A partial file of an earlier run is replaced.
@@ -55,20 +56,19 @@ struct Backup: AdminCommand {
         var manifestJSON = ""
         do {
             defer { try? handle.close() }
-            let stream = try client.serverStreaming(
-                SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest())
-            for try await chunk in stream {
-                if !chunk.progress.isEmpty { line.show("backup: \(chunk.progress)") }
-                if chunk.archiveSize > 0 { size = chunk.archiveSize }
-                if !chunk.data.isEmpty {
-                    try handle.write(contentsOf: chunk.data)
-                    received += UInt64(chunk.data.count)
+            for try await event in admin.createBackup() {
+                switch event {
+                case .progress(let progress): line.show("backup: \(progress)")
+                case .size(let archiveSize): size = archiveSize
+                case .data(let data):
+                    try handle.write(contentsOf: data)
+                    received += UInt64(data.count)
                     line.show("backup: received \(received / 1024) of \(size / 1024) KiB")
+                case .manifest(let json): manifestJSON = json
                 }
-                if !chunk.manifestJson.isEmpty { manifestJSON = chunk.manifestJson }
             }
             try handle.synchronize()
-        } catch let error as RPCError {
+        } catch let error as SalusError {
             line.end()
             unlink(partial)
             throw CommandFailure("backup failed: \(error.message)")
@@ -123,10 +123,8 @@ struct Restore: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        var configuration = RPCClient.Configuration()
-        configuration.clientName = "salusctl"
-        if let client = try? await RPCClient.connect(unixSocketPath: connection.adminSocketPath, configuration: configuration) {
-            await client.close()
+        if let admin = try? await AdminClient.connect(socketPath: connection.adminSocketPath) {
+            await admin.close()
             throw CommandFailure(
                 "salusd is running (it answers on \(connection.adminSocketPath)); stop it before restoring, then start it again")
         }

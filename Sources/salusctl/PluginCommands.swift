@@ -1,12 +1,11 @@
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
+import SalusAdmin
 import SwiftProtobuf
 
 /// `salusctl plugins`: the loaded plugins with versions and paths, and the refused ones with
 /// their reasons.
-struct Plugins: AdminCommand {
+struct Plugins: OwnerCommand {
     static let configuration = CommandConfiguration(abstract: "List loaded and refused plugins.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -14,19 +13,18 @@ struct Plugins: AdminCommand {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 
-    func run(client: RPCClient) async throws {
-        let response: Salus_V1_ListPluginsResponse = try await client.unary(
-            SalusMethods.Admin.listPlugins, request: Salus_V1_ListPluginsRequest())
+    func run(admin: AdminClient) async throws {
+        let response = try await admin.plugins()
         if json {
-            print(try response.jsonString(options: jsonOptions))
+            print(try AdminJSON.text(plugins: response))
             return
         }
         print("plugin directories: \(response.directories.isEmpty ? "(none)" : response.directories.joined(separator: ", "))")
         var rows = [["ID", "VERSION", "ABI", "TYPES", "VALIDATOR", "PATH"]]
         for plugin in response.loaded {
             rows.append([
-                plugin.id + (plugin.bundled ? " (bundled)" : ""), plugin.version, "\(plugin.abiMajor).\(plugin.abiMinor)",
-                "\(plugin.typeIdentifiers.count)", plugin.hasValidator_p ? "yes" : "no", plugin.path,
+                plugin.id + (plugin.isBundled ? " (bundled)" : ""), plugin.version, "\(plugin.abiMajor).\(plugin.abiMinor)",
+                "\(plugin.typeIdentifiers.count)", plugin.hasValidator ? "yes" : "no", plugin.path,
             ])
         }
         print(Table.render(rows))
