@@ -13,9 +13,6 @@ public enum WireType: Sendable {
     case fixed32
 
     /// The wire type of a tag's low three bits; nil for 3 and 4 (groups), 6 and 7.
-    ///
-    /// A plain enum, not `RawRepresentable`: comparing two is one compare of a byte, where the
-    /// raw-value enum's `==` went through a generic witness in the page decoder's loop.
     @inlinable @inline(__always) public init?(bits: UInt8) {
         switch bits {
         case 0: self = .varint
