@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SalusAdmin
 import SalusProto
 import SalusRPC
 
@@ -12,7 +13,7 @@ struct Units: AsyncParsableCommand {
     )
 
     /// `salusctl units show [TYPE...]`.
-    struct Show: AdminCommand {
+    struct Show: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the unit of each type; without a type, the types you chose a unit for.")
 
@@ -21,12 +22,11 @@ struct Units: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("Quantity types: identifiers or short names.", valueName: "type"))
         var types: [String] = []
 
-        func run(client: RPCClient) async throws {
-            var request = Salus_V1_PreferredUnitsRequest()
-            for type in types { request.types.append(try await ConnectionOptions.owner(client) { try await $0.sampleTypeIdentifier(for: type) }) }
-            let response: Salus_V1_PreferredUnits = try await client.unary(
-                SalusMethods.Statistics.getPreferredUnits, request: request)
-            if response.units.isEmpty {
+        func run(admin: AdminClient) async throws {
+            var identifiers: [String] = []
+            for type in types { identifiers.append(try await admin.sampleTypeIdentifier(for: type)) }
+            let response = try await admin.preferredUnits(of: identifiers)
+            if response.isEmpty {
                 Swift.print("no preferred units: every type shows in its canonical unit")
                 return
             }
@@ -35,7 +35,7 @@ struct Units: AsyncParsableCommand {
     }
 
     /// `salusctl units set TYPE UNIT`.
-    struct Set: AdminCommand {
+    struct Set: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Set the unit a type is shown in.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -46,13 +46,13 @@ struct Units: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("A unit of the type's dimension, like km, mi, kcal or degF.", valueName: "unit"))
         var unit: String
 
-        func run(client: RPCClient) async throws {
-            try await Units.set(type, unit: unit, client: client)
+        func run(admin: AdminClient) async throws {
+            try await Units.set(type, unit: unit, admin: admin)
         }
     }
 
     /// `salusctl units clear TYPE`.
-    struct Clear: AdminCommand {
+    struct Clear: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Go back to the type's canonical unit.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -60,8 +60,8 @@ struct Units: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The quantity type: identifier or short name.", valueName: "type"))
         var type: String
 
-        func run(client: RPCClient) async throws {
-            try await Units.set(type, unit: "", client: client)
+        func run(admin: AdminClient) async throws {
+            try await Units.set(type, unit: nil, admin: admin)
         }
     }
 
@@ -96,18 +96,13 @@ struct Units: AsyncParsableCommand {
         }
     }
 
-    static func set(_ type: String, unit: String, client: RPCClient) async throws {
-        var request = Salus_V1_PreferredUnit()
-        request.type = try await ConnectionOptions.owner(client) { try await $0.sampleTypeIdentifier(for: type) }
-        request.unit = unit
-        let response: Salus_V1_PreferredUnits = try await client.unary(
-            SalusMethods.Statistics.setPreferredUnit, request: request)
-        Units.print(response)
+    static func set(_ type: String, unit: String?, admin: AdminClient) async throws {
+        Units.print(try await admin.setPreferredUnit(unit, of: try await admin.sampleTypeIdentifier(for: type)))
     }
 
-    static func print(_ units: Salus_V1_PreferredUnits) {
-        for unit in units.units {
-            Swift.print("\(unit.type)  \(unit.unit)\(unit.ownerSet ? "" : "  (canonical)")")
+    static func print(_ units: [PreferredUnit]) {
+        for unit in units {
+            Swift.print("\(unit.type)  \(unit.unit)\(unit.isOwnerSet ? "" : "  (canonical)")")
         }
     }
 }

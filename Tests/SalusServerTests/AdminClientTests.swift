@@ -9,7 +9,7 @@ import Testing
 
 /// The owner's client (SalusAdmin) against the daemon's services in process: what `salusctl apps`,
 /// `consent` and `priority` do, without a process.
-@Suite("AdminClient: apps, consent and source priority")
+@Suite("AdminClient: apps, consent, source priority and preferred units")
 struct AdminClientTests {
     typealias S = Authz
 
@@ -144,6 +144,26 @@ struct AdminClientTests {
         try await admin.answer(.nothing(try #require(pending.first)))
         try await asked.value
         await app.close()
+        await admin.close()
+    }
+
+    @Test("a preferred unit set by the owner is listed as theirs, another type shows its canonical unit, a unit of another dimension is refused naming it, and clearing goes back to the canonical unit")
+    func preferredUnits() async throws {
+        let server = try await ServerHarness.start()
+        let admin = try await Self.admin(server)
+        let distance = try await admin.sampleTypeIdentifier(for: "distanceWalkingRunning")
+        #expect(try await admin.preferredUnits().isEmpty)
+        let set = try await admin.setPreferredUnit("km", of: distance)
+        #expect(set == [PreferredUnit(type: distance, unit: "km", isOwnerSet: true)])
+        #expect(try await admin.preferredUnits(of: [S.steps, distance]) == [
+            PreferredUnit(type: S.steps, unit: "count", isOwnerSet: false), PreferredUnit(type: distance, unit: "km", isOwnerSet: true),
+        ])
+        let wrong = await Self.refusal { try await admin.setPreferredUnit("kg", of: distance) }
+        #expect(wrong?.code == .invalidArgument, "\(String(describing: wrong))")
+        #expect(wrong?.value == "kg", "\(String(describing: wrong))")
+        #expect(try await admin.preferredUnits() == set)
+        try await admin.setPreferredUnit(nil, of: distance)
+        #expect(try await admin.preferredUnits().isEmpty)
         await admin.close()
     }
 

@@ -1,0 +1,49 @@
+import SalusKit
+import SalusProto
+import SalusRPC
+
+/// The unit a quantity type is shown in.
+public struct PreferredUnit: Sendable, Hashable {
+    /// The quantity type identifier.
+    public var type: String
+    /// A unit of the type's dimension (km, kcal, degF).
+    public var unit: String
+    /// The owner chose it; false: the type's canonical unit, the default.
+    public var isOwnerSet: Bool
+
+    public init(type: String, unit: String, isOwnerSet: Bool) {
+        self.type = type
+        self.unit = unit
+        self.isOwnerSet = isOwnerSet
+    }
+}
+
+/// The owner's preferred units, which statistics use when a request names no unit and apps read
+/// to show values (salus.v1.Statistics).
+extension AdminClient {
+    /// The unit of each quantity type (identifiers) in the order asked; with none, every type the
+    /// owner chose a unit for, sorted by type. Throws ``SalusError`` for an unknown type or one
+    /// that is not a quantity type.
+    public func preferredUnits(of types: [String] = []) async throws -> [PreferredUnit] {
+        var request = Salus_V1_PreferredUnitsRequest()
+        request.types = types
+        return try await call(SalusMethods.Statistics.getPreferredUnits, request).units.map(PreferredUnit.init)
+    }
+
+    /// Sets the unit `type` is shown in; nil goes back to its canonical unit. Returns the
+    /// owner's preferred units after the change. Throws ``SalusError``
+    /// (``SalusError/Code/invalidArgument``) for an unknown type or a unit of another dimension.
+    @discardableResult
+    public func setPreferredUnit(_ unit: String?, of type: String) async throws -> [PreferredUnit] {
+        var request = Salus_V1_PreferredUnit()
+        request.type = type
+        request.unit = unit ?? ""
+        return try await call(SalusMethods.Statistics.setPreferredUnit, request).units.map(PreferredUnit.init)
+    }
+}
+
+extension PreferredUnit {
+    init(_ unit: Salus_V1_PreferredUnit) {
+        self.init(type: unit.type, unit: unit.unit, isOwnerSet: unit.ownerSet)
+    }
+}
