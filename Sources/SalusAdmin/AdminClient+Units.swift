@@ -31,7 +31,7 @@ extension AdminClient {
     }
 
     /// Sets the unit `type` is shown in; nil goes back to its canonical unit. Returns the
-    /// owner's preferred units after the change. Throws ``SalusError``
+    /// type's unit after the change (the canonical one, not owner-set, after nil). Throws ``SalusError``
     /// (``SalusError/Code/invalidArgument``) for an unknown type or a unit of another dimension.
     @discardableResult
     public func setPreferredUnit(_ unit: String?, of type: String) async throws -> [PreferredUnit] {

@@ -1,12 +1,14 @@
 import Foundation
+import SalusAdmin
 import SalusKit
 import SalusModel
 import SalusProto
 import SalusRPC
 import Testing
 
-/// The owner's preferred units: set with salusctl on the admin socket, read by apps, and the
-/// unit of statistics that name none.
+/// The owner's preferred units: set through the owner's client on the admin socket (what
+/// `salusctl units` calls), read by apps, and the unit of statistics that name none; kept over
+/// a restart of the daemon.
 @Suite("Preferred units on a running daemon")
 struct PreferredUnitTests {
     static let distance = "HKQuantityTypeIdentifierDistanceWalkingRunning"
@@ -34,7 +36,7 @@ struct PreferredUnitTests {
         return response.statistics
     }
 
-    @Test("salusctl units set distance km: apps read km, statistics without a unit come in km, an asked unit wins; kept over a restart")
+    @Test("the owner sets distance to km: apps read km, statistics without a unit come in km, an asked unit wins; kept over a restart")
     func preferredUnits() async throws {
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let app = try await DaemonClients.app(daemon, "org.example.walk")
@@ -45,17 +47,16 @@ struct PreferredUnitTests {
         let before = try await Self.units(app, [Self.distance])
         #expect(before.map(\.unit) == ["m"] && before.map(\.ownerSet) == [false])
         #expect(try await Self.sum(app).values.sum == 4000)
-        let none = try await StatisticsDaemonTests.salusctl(daemon, ["units", "show"])
-        #expect(none.status == 0 && none.output.contains("no preferred units"), "\(none.output)")
+        let owner = try await AdminClient.connect(socketPath: daemon.adminSocketPath)
+        #expect(try await owner.preferredUnits().isEmpty)
 
-        let set = try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", Self.distance, "km"])
-        #expect(set.status == 0, "\(set.output)")
-        #expect(set.output.contains("\(Self.distance)  km"), "\(set.output)")
+        let set = try await owner.setPreferredUnit("km", of: Self.distance)
+        #expect(set == [PreferredUnit(type: Self.distance, unit: "km", isOwnerSet: true)])
         let after = try await Self.units(app, [Self.distance, DaemonClients.steps])
         #expect(after.map(\.unit) == ["km", "count"])
         #expect(after.map(\.ownerSet) == [true, false])
-        let listed = try await StatisticsDaemonTests.salusctl(daemon, ["units", "show"])
-        #expect(listed.output.contains("\(Self.distance)  km"), "\(listed.output)")
+        #expect(try await owner.preferredUnits() == set)
+        await owner.close()
 
         let inKilometres = try await Self.sum(app)
         #expect(inKilometres.unit == "km")
@@ -71,8 +72,9 @@ struct PreferredUnitTests {
         ], bundledPlugins: true)
         let again = try await DaemonClients.app(second, "org.example.walk")
         #expect(try await Self.units(again, [Self.distance]).map(\.unit) == ["km"])
-        let cleared = try await StatisticsDaemonTests.salusctl(second, ["units", "clear", Self.distance])
-        #expect(cleared.status == 0 && cleared.output.contains("m  (canonical)"), "\(cleared.output)")
+        let secondOwner = try await AdminClient.connect(socketPath: second.adminSocketPath)
+        #expect(try await secondOwner.setPreferredUnit(nil, of: Self.distance) == [PreferredUnit(type: Self.distance, unit: "m", isOwnerSet: false)])
+        await secondOwner.close()
         #expect(try await Self.sum(again).unit == "m")
         await again.close()
         #expect(try await second.stop() == 0)
@@ -81,9 +83,11 @@ struct PreferredUnitTests {
     @Test("refusals name the field: a unit of another dimension, a non-quantity type, an unknown type; apps cannot set")
     func refusals() async throws {
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
-        let wrong = try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", Self.distance, "kg"])
-        #expect(wrong.status != 0)
-        #expect(wrong.output.contains("unit") && wrong.output.contains("kg") && wrong.output.contains("length"), "\(wrong.output)")
+        let owner = try await AdminClient.connect(socketPath: daemon.adminSocketPath)
+        let wrong = await #expect(throws: SalusError.self) { try await owner.setPreferredUnit("kg", of: Self.distance) }
+        #expect(wrong?.code == .invalidArgument)
+        #expect(wrong?.message.contains("unit") == true && wrong?.message.contains("kg") == true && wrong?.message.contains("length") == true, "\(String(describing: wrong))")
+        await owner.close()
 
         let admin = try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath)
         for (type, unit) in [("HKCategoryTypeIdentifierSleepAnalysis", "min"), ("HKQuantityTypeIdentifierNoSuchThing", "m")] {

@@ -162,7 +162,7 @@ struct AdminClientTests {
         #expect(wrong?.code == .invalidArgument, "\(String(describing: wrong))")
         #expect(wrong?.value == "kg", "\(String(describing: wrong))")
         #expect(try await admin.preferredUnits() == set)
-        try await admin.setPreferredUnit(nil, of: distance)
+        #expect(try await admin.setPreferredUnit(nil, of: distance) == [PreferredUnit(type: distance, unit: "m", isOwnerSet: false)])
         #expect(try await admin.preferredUnits().isEmpty)
         await admin.close()
     }
