@@ -106,6 +106,7 @@ enum PredicateHarness {
         case .quantity: return "HKQuantityTypeIdentifierHeartRate"
         case .categoryValues: return "HKCategoryTypeIdentifierSleepAnalysis"
         case .prescription: return "HKVisionPrescriptionTypeIdentifier"
+        case .medicationConcepts: return "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent"
         default: return nil
         }
     }

@@ -143,7 +143,37 @@ package struct PredicateCompiler {
             return try workout(test, path: "\(path).workout", into: &arguments)
         case .prescription(let test):
             return try prescription(test, path: "\(path).prescription", into: &arguments)
+        case .medicationConcepts(let identifiers):
+            return try medicationConcepts(identifiers, path: "\(path).medicationConcepts", into: &arguments)
         }
+    }
+
+    /// Dose events or user-annotated medications of these concepts, over the JSON payload
+    /// (`Payloads.MedicationDoseEventPayload.medicationConceptIdentifier`,
+    /// `Payloads.UserAnnotatedMedicationPayload.conceptIdentifier`). Undecidable on tombstones,
+    /// which keep no payload.
+    private func medicationConcepts(_ identifiers: Set<String>, path: String, into arguments: inout [SQLValue])
+        throws(StoreError) -> String
+    {
+        let key: String
+        switch info?.kind {
+        case .medicationDoseEvent: key = "medicationConceptIdentifier"
+        case .userAnnotatedMedication: key = "conceptIdentifier"
+        case nil: return "0"
+        case let kind?:
+            throw StoreError.invalid(
+                path, value: "type \(type), a \(kind.rawValue) type",
+                expected: "a medicationDoseEvent or userAnnotatedMedication type")
+        }
+        guard identifiers.count <= SamplePredicate.maximumConceptIdentifiers else {
+            throw StoreError.invalid(
+                path, value: "\(identifiers.count) identifiers",
+                expected: "at most \(SamplePredicate.maximumConceptIdentifiers) identifiers in one node")
+        }
+        if identifiers.isEmpty { return "0" }
+        if target == .tombstones { return "NULL" }
+        arguments += identifiers.sorted().map { .text($0) }
+        return "coalesce(json_extract(CAST(r.payload AS TEXT), '$.\(key)') IN (\(placeholders(identifiers.count))), 0)"
     }
 
     private func requireKind(_ kind: ObjectKind, field: String) throws(StoreError) {

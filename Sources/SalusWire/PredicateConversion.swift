@@ -101,6 +101,8 @@ extension SamplePredicate {
             wire.workout = predicate
         case .prescription(let test):
             wire.prescription = test.wire
+        case .medicationConcepts(let identifiers):
+            wire.medicationConcepts.identifiers = identifiers.sorted()
         }
         return wire
     }
@@ -187,10 +189,12 @@ extension SamplePredicate {
             self = .workout(try WorkoutTest(wire: workout, path: "\(path).workout"))
         case .prescription(let prescription):
             self = .prescription(try PrescriptionTest(wire: prescription, path: "\(path).prescription"))
+        case .medicationConcepts(let concepts):
+            self = .medicationConcepts(Set(concepts.identifiers))
         case nil:
             throw ValidationError(
                 reason: .missingValue, field: path, value: "an empty node",
-                expected: "one of and, or, not, dateWindow, sources, sourceRevisions, devices, deviceProperty, uuids, metadata, quantity, categoryValues, workout, prescription")
+                expected: "one of and, or, not, dateWindow, sources, sourceRevisions, devices, deviceProperty, uuids, metadata, quantity, categoryValues, workout, prescription, medicationConcepts")
         }
     }
 }

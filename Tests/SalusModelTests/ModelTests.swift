@@ -20,7 +20,7 @@ struct ModelTests {
         #expect(ObjectKind.allCases.map(\.rawValue) == [
             "quantity", "category", "characteristic", "workout", "visionPrescription", "document", "correlation",
             "electrocardiogram", "audiogram", "heartbeatSeries", "stateOfMind", "medicationDoseEvent", "scoredAssessment",
-            "activitySummary", "clinicalRecord", "workoutRoute",
+            "activitySummary", "clinicalRecord", "workoutRoute", "userAnnotatedMedication",
         ])
         #expect(SampleValue.category(5).kind == .category)
         #expect(SampleValue.quantity(Quantity(value: 1, unit: .count)).kind == .quantity)

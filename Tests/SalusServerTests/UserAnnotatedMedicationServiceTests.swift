@@ -54,7 +54,7 @@ struct UserAnnotatedMedicationServiceTests {
         await server.stop()
     }
 
-    @Test("a medication's dose events are the dose event samples of its concept identifier")
+    @Test("a medication's dose events are the dose event samples of its concept identifier: a medicationConcept predicate finds them")
     func doseEvents() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let store = try await server.healthStore("org.example.meds")
@@ -63,15 +63,43 @@ struct UserAnnotatedMedicationServiceTests {
                 MedicationDoseEvent(logStatus: .taken, scheduleType: .asNeeded, medicationConceptIdentifier: concept, doseQuantity: 1),
                 start: Self.morning.addingTimeInterval(minutes * 60))
         }
-        _ = try await store.save([
+        let saved = try await store.save([
             .userAnnotatedMedication(Self.levothyroxine, date: Self.morning),
+            .userAnnotatedMedication(Self.ibuprofen, date: Self.morning),
             dose("rxnorm:966224", 10), dose("rxnorm:310965", 20), dose("rxnorm:966224", 30),
         ])
         let medication = try #require(
-            try await SampleQueryDescriptor(type: .userAnnotatedMedication).result(for: store).first?.userAnnotatedMedication)
-        let doses = try await SampleQueryDescriptor(type: .medicationDoseEvent, sortDescriptors: [.startDate()]).result(for: store)
-            .filter { $0.medicationDoseEvent.map(medication.isDose) == true }
-        #expect(doses.map(\.startDate) == [Self.morning.addingTimeInterval(600), Self.morning.addingTimeInterval(1800)])
+            try await SampleQueryDescriptor(type: .userAnnotatedMedication, predicate: .medicationConcept("rxnorm:966224"))
+                .result(for: store).first?.userAnnotatedMedication)
+        #expect(medication == Self.levothyroxine)
+
+        let doses = try await SampleQueryDescriptor(
+            type: .medicationDoseEvent, predicate: .medicationConcept(medication.conceptIdentifier), sortDescriptors: [.startDate()]
+        ).result(for: store)
+        #expect(doses.map(\.uuid) == [saved[2].uuid, saved[4].uuid])
+        #expect(doses.allSatisfy { $0.medicationDoseEvent.map(medication.isDose) == true })
+        let either = try await SampleQueryDescriptor(type: .medicationDoseEvent, predicate: .medicationConcepts(["rxnorm:966224", "rxnorm:310965"]))
+            .result(for: store)
+        #expect(either.count == 3)
+        #expect(try await SampleQueryDescriptor(type: .medicationDoseEvent, predicate: .medicationConcepts([])).result(for: store).isEmpty)
+
+        // Anchored: the concept's doses only; a deleted dose is reported (a tombstone may match).
+        let anchored = try await AnchoredObjectQueryDescriptor(
+            predicates: [.samples(.medicationDoseEvent, predicate: .medicationConcept("rxnorm:966224"))]
+        ).result(for: store)
+        #expect(Set(anchored.addedSamples.map(\.uuid)) == [saved[2].uuid, saved[4].uuid])
+        #expect(try await store.delete(uuids: [saved[2].uuid]) == 1)
+        let after = try await AnchoredObjectQueryDescriptor(
+            predicates: [.samples(.medicationDoseEvent, predicate: .medicationConcept("rxnorm:966224"))], anchor: anchored.newAnchor
+        ).result(for: store)
+        #expect(after.deletedObjects.map(\.uuid) == [saved[2].uuid])
+
+        let wrongKind = try await #require(throws: SalusError.self) {
+            try await SampleQueryDescriptor(type: .quantity(.stepCount), predicate: .medicationConcept("rxnorm:966224")).result(for: store)
+        }
+        #expect(wrongKind.code == .invalidArgument)
+        #expect(wrongKind.field == "predicate.medicationConcepts")
+        #expect(wrongKind.expected == "a medicationDoseEvent or userAnnotatedMedication type")
         await store.close()
         await server.stop()
     }

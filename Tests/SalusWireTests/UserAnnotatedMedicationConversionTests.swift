@@ -78,4 +78,13 @@ struct UserAnnotatedMedicationConversionTests {
         wire.nickname = ""
         #expect(UserAnnotatedMedication(wire: wire).nickname == "")
     }
+
+    @Test("a medicationConcepts predicate goes to the wire sorted and comes back equal, inside a compound too")
+    func predicate() throws {
+        let predicate = SamplePredicate.and([.medicationConcepts(["b", "a"]), .medicationConcept("c")])
+        let wire = predicate.wire
+        #expect(wire.and.predicates[0].medicationConcepts.identifiers == ["a", "b"])
+        let bytes: [UInt8] = try wire.serializedBytes()
+        #expect(try SamplePredicate(wire: Salus_V1_Predicate(serializedBytes: bytes)) == predicate)
+    }
 }

@@ -58,6 +58,12 @@ extension SamplePredicate {
         .categoryValues([], valueGroups: [name])
     }
 
+    /// The dose events of a medication concept, or the user-annotated medication of that concept:
+    /// HealthKit's `predicateForMedicationDoseEvent(medicationConceptIdentifier:)`.
+    public static func medicationConcept(_ identifier: String) -> SamplePredicate {
+        .medicationConcepts([identifier])
+    }
+
     /// Workouts of this activity type (HKWorkoutActivityType raw value: running 37).
     public static func workoutActivityType(_ rawValue: UInt) -> SamplePredicate {
         .workout(.activityType(rawValue))

@@ -46,6 +46,14 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case workout(WorkoutTest)
     /// A test on a vision prescription.
     case prescription(PrescriptionTest)
+    /// A medication dose event whose `medicationConceptIdentifier`, or a user-annotated
+    /// medication whose `conceptIdentifier`, is one of these (HealthKit's
+    /// `predicateForMedicationDoseEvent(medicationConceptIdentifiers:)`); at most
+    /// `SamplePredicate.maximumConceptIdentifiers`. Undecidable on a tombstone (it may match).
+    case medicationConcepts(Set<String>)
+
+    /// The most identifiers one `medicationConcepts` node may list (each is a bound parameter).
+    public static let maximumConceptIdentifiers = 10_000
 
     /// The most UUIDs one `uuids` node may list (each is a bound parameter).
     public static let maximumUUIDs = 10_000

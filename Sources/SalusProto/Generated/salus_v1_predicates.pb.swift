@@ -311,6 +311,14 @@ package nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     set {_uniqueStorage()._node = .prescription(newValue)}
   }
 
+  package var medicationConcepts: Salus_V1_MedicationConceptsPredicate {
+    get {
+      if case .medicationConcepts(let v)? = _storage._node {return v}
+      return Salus_V1_MedicationConceptsPredicate()
+    }
+    set {_uniqueStorage()._node = .medicationConcepts(newValue)}
+  }
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package nonisolated enum OneOf_Node: Equatable, Sendable {
@@ -328,12 +336,28 @@ package nonisolated struct Salus_V1_Predicate: @unchecked Sendable {
     case categoryValues(Salus_V1_CategoryValuesPredicate)
     case workout(Salus_V1_WorkoutPredicate)
     case prescription(Salus_V1_PrescriptionPredicate)
+    case medicationConcepts(Salus_V1_MedicationConceptsPredicate)
 
   }
 
   package init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// A medication dose event whose medication_concept_identifier, or a user-annotated medication
+/// whose concept_identifier, is one of these (at most 10,000; empty matches nothing). On another
+/// kind of type it is INVALID_ARGUMENT.
+package nonisolated struct Salus_V1_MedicationConceptsPredicate: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  package var identifiers: [String] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
 }
 
 package nonisolated struct Salus_V1_PredicateList: Sendable {
@@ -879,7 +903,7 @@ nonisolated extension Salus_V1_WorkoutStatistic: SwiftProtobuf._ProtoNameProvidi
 
 nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Predicate"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}and\0\u{1}or\0\u{1}not\0\u{3}date_window\0\u{1}sources\0\u{3}source_revisions\0\u{1}devices\0\u{3}device_property\0\u{1}uuids\0\u{1}metadata\0\u{1}quantity\0\u{3}category_values\0\u{1}workout\0\u{1}prescription\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}and\0\u{1}or\0\u{1}not\0\u{3}date_window\0\u{1}sources\0\u{3}source_revisions\0\u{1}devices\0\u{3}device_property\0\u{1}uuids\0\u{1}metadata\0\u{1}quantity\0\u{3}category_values\0\u{1}workout\0\u{1}prescription\0\u{3}medication_concepts\0")
 
   fileprivate class _StorageClass {
     var _node: Salus_V1_Predicate.OneOf_Node?
@@ -1094,6 +1118,19 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
             _storage._node = .prescription(v)
           }
         }()
+        case 15: try {
+          var v: Salus_V1_MedicationConceptsPredicate?
+          var hadOneofValue = false
+          if let current = _storage._node {
+            hadOneofValue = true
+            if case .medicationConcepts(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._node = .medicationConcepts(v)
+          }
+        }()
         default: break
         }
       }
@@ -1163,6 +1200,10 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
         guard case .prescription(let v)? = _storage._node else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
       }()
+      case .medicationConcepts?: try {
+        guard case .medicationConcepts(let v)? = _storage._node else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+      }()
       case nil: break
       }
     }
@@ -1179,6 +1220,36 @@ nonisolated extension Salus_V1_Predicate: SwiftProtobuf.Message, SwiftProtobuf._
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_MedicationConceptsPredicate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".MedicationConceptsPredicate"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}identifiers\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedStringField(value: &self.identifiers) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.identifiers.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.identifiers, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_MedicationConceptsPredicate, rhs: Salus_V1_MedicationConceptsPredicate) -> Bool {
+    if lhs.identifiers != rhs.identifiers {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -52,6 +52,51 @@ void   salus__v1__predicate__free_unpacked
   assert(message->base.descriptor == &salus__v1__predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__medication_concepts_predicate__init
+                     (Salus__V1__MedicationConceptsPredicate         *message)
+{
+  static const Salus__V1__MedicationConceptsPredicate init_value = SALUS__V1__MEDICATION_CONCEPTS_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__medication_concepts_predicate__get_packed_size
+                     (const Salus__V1__MedicationConceptsPredicate *message)
+{
+  assert(message->base.descriptor == &salus__v1__medication_concepts_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__medication_concepts_predicate__pack
+                     (const Salus__V1__MedicationConceptsPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__medication_concepts_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__medication_concepts_predicate__pack_to_buffer
+                     (const Salus__V1__MedicationConceptsPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__medication_concepts_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__MedicationConceptsPredicate *
+       salus__v1__medication_concepts_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__MedicationConceptsPredicate *)
+     protobuf_c_message_unpack (&salus__v1__medication_concepts_predicate__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__medication_concepts_predicate__free_unpacked
+                     (Salus__V1__MedicationConceptsPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__medication_concepts_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__predicate_list__init
                      (Salus__V1__PredicateList         *message)
 {
@@ -907,7 +952,7 @@ void   salus__v1__prescription_date_range__free_unpacked
   assert(message->base.descriptor == &salus__v1__prescription_date_range__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor salus__v1__predicate__field_descriptors[14] =
+static const ProtobufCFieldDescriptor salus__v1__predicate__field_descriptors[15] =
 {
   {
     "and",
@@ -1077,6 +1122,18 @@ static const ProtobufCFieldDescriptor salus__v1__predicate__field_descriptors[14
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "medication_concepts",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__Predicate, node_case),
+    offsetof(Salus__V1__Predicate, medication_concepts),
+    &salus__v1__medication_concepts_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__predicate__field_indices_by_name[] = {
   0,   /* field[0] = and */
@@ -1084,6 +1141,7 @@ static const unsigned salus__v1__predicate__field_indices_by_name[] = {
   3,   /* field[3] = date_window */
   7,   /* field[7] = device_property */
   6,   /* field[6] = devices */
+  14,   /* field[14] = medication_concepts */
   9,   /* field[9] = metadata */
   2,   /* field[2] = not */
   1,   /* field[1] = or */
@@ -1097,7 +1155,7 @@ static const unsigned salus__v1__predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor salus__v1__predicate__descriptor =
 {
@@ -1107,11 +1165,49 @@ const ProtobufCMessageDescriptor salus__v1__predicate__descriptor =
   "Salus__V1__Predicate",
   "salus.v1",
   sizeof(Salus__V1__Predicate),
-  14,
+  15,
   salus__v1__predicate__field_descriptors,
   salus__v1__predicate__field_indices_by_name,
   1,  salus__v1__predicate__number_ranges,
   (ProtobufCMessageInit) salus__v1__predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__medication_concepts_predicate__field_descriptors[1] =
+{
+  {
+    "identifiers",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__MedicationConceptsPredicate, n_identifiers),
+    offsetof(Salus__V1__MedicationConceptsPredicate, identifiers),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__medication_concepts_predicate__field_indices_by_name[] = {
+  0,   /* field[0] = identifiers */
+};
+static const ProtobufCIntRange salus__v1__medication_concepts_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__medication_concepts_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.MedicationConceptsPredicate",
+  "MedicationConceptsPredicate",
+  "Salus__V1__MedicationConceptsPredicate",
+  "salus.v1",
+  sizeof(Salus__V1__MedicationConceptsPredicate),
+  1,
+  salus__v1__medication_concepts_predicate__field_descriptors,
+  salus__v1__medication_concepts_predicate__field_indices_by_name,
+  1,  salus__v1__medication_concepts_predicate__number_ranges,
+  (ProtobufCMessageInit) salus__v1__medication_concepts_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__predicate_list__field_descriptors[1] =

@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "salus/v1/samples.pb-c.h"
 
 typedef struct Salus__V1__Predicate Salus__V1__Predicate;
+typedef struct Salus__V1__MedicationConceptsPredicate Salus__V1__MedicationConceptsPredicate;
 typedef struct Salus__V1__PredicateList Salus__V1__PredicateList;
 typedef struct Salus__V1__DateWindow Salus__V1__DateWindow;
 typedef struct Salus__V1__SourcesPredicate Salus__V1__SourcesPredicate;
@@ -88,7 +89,8 @@ typedef enum {
   SALUS__V1__PREDICATE__NODE_QUANTITY = 11,
   SALUS__V1__PREDICATE__NODE_CATEGORY_VALUES = 12,
   SALUS__V1__PREDICATE__NODE_WORKOUT = 13,
-  SALUS__V1__PREDICATE__NODE_PRESCRIPTION = 14
+  SALUS__V1__PREDICATE__NODE_PRESCRIPTION = 14,
+  SALUS__V1__PREDICATE__NODE_MEDICATION_CONCEPTS = 15
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__PREDICATE__NODE__CASE)
 } Salus__V1__Predicate__NodeCase;
 
@@ -111,11 +113,28 @@ struct  Salus__V1__Predicate
     Salus__V1__CategoryValuesPredicate *category_values;
     Salus__V1__WorkoutPredicate *workout;
     Salus__V1__PrescriptionPredicate *prescription;
+    Salus__V1__MedicationConceptsPredicate *medication_concepts;
   };
 };
 #define SALUS__V1__PREDICATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__predicate__descriptor) \
     , SALUS__V1__PREDICATE__NODE__NOT_SET, {0} }
+
+
+/*
+ * A medication dose event whose medication_concept_identifier, or a user-annotated medication
+ * whose concept_identifier, is one of these (at most 10,000; empty matches nothing). On another
+ * kind of type it is INVALID_ARGUMENT.
+ */
+struct  Salus__V1__MedicationConceptsPredicate
+{
+  ProtobufCMessage base;
+  size_t n_identifiers;
+  char **identifiers;
+};
+#define SALUS__V1__MEDICATION_CONCEPTS_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__medication_concepts_predicate__descriptor) \
+    , 0,NULL }
 
 
 struct  Salus__V1__PredicateList
@@ -505,6 +524,25 @@ Salus__V1__Predicate *
 void   salus__v1__predicate__free_unpacked
                      (Salus__V1__Predicate *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__MedicationConceptsPredicate methods */
+void   salus__v1__medication_concepts_predicate__init
+                     (Salus__V1__MedicationConceptsPredicate         *message);
+size_t salus__v1__medication_concepts_predicate__get_packed_size
+                     (const Salus__V1__MedicationConceptsPredicate   *message);
+size_t salus__v1__medication_concepts_predicate__pack
+                     (const Salus__V1__MedicationConceptsPredicate   *message,
+                      uint8_t             *out);
+size_t salus__v1__medication_concepts_predicate__pack_to_buffer
+                     (const Salus__V1__MedicationConceptsPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__MedicationConceptsPredicate *
+       salus__v1__medication_concepts_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__medication_concepts_predicate__free_unpacked
+                     (Salus__V1__MedicationConceptsPredicate *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__PredicateList methods */
 void   salus__v1__predicate_list__init
                      (Salus__V1__PredicateList         *message);
@@ -871,6 +909,9 @@ void   salus__v1__prescription_date_range__free_unpacked
 typedef void (*Salus__V1__Predicate_Closure)
                  (const Salus__V1__Predicate *message,
                   void *closure_data);
+typedef void (*Salus__V1__MedicationConceptsPredicate_Closure)
+                 (const Salus__V1__MedicationConceptsPredicate *message,
+                  void *closure_data);
 typedef void (*Salus__V1__PredicateList_Closure)
                  (const Salus__V1__PredicateList *message,
                   void *closure_data);
@@ -938,6 +979,7 @@ extern const ProtobufCEnumDescriptor    salus__v1__comparison_operator__descript
 extern const ProtobufCEnumDescriptor    salus__v1__device_property__descriptor;
 extern const ProtobufCEnumDescriptor    salus__v1__workout_statistic__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__predicate__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__medication_concepts_predicate__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__predicate_list__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__date_window__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__sources_predicate__descriptor;

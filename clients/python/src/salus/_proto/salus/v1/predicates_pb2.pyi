@@ -60,7 +60,7 @@ WORKOUT_STATISTIC_MINIMUM: WorkoutStatistic
 WORKOUT_STATISTIC_MAXIMUM: WorkoutStatistic
 
 class Predicate(_message.Message):
-    __slots__ = ("date_window", "sources", "source_revisions", "devices", "device_property", "uuids", "metadata", "quantity", "category_values", "workout", "prescription")
+    __slots__ = ("date_window", "sources", "source_revisions", "devices", "device_property", "uuids", "metadata", "quantity", "category_values", "workout", "prescription", "medication_concepts")
     AND_FIELD_NUMBER: _ClassVar[int]
     OR_FIELD_NUMBER: _ClassVar[int]
     NOT_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +75,7 @@ class Predicate(_message.Message):
     CATEGORY_VALUES_FIELD_NUMBER: _ClassVar[int]
     WORKOUT_FIELD_NUMBER: _ClassVar[int]
     PRESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    MEDICATION_CONCEPTS_FIELD_NUMBER: _ClassVar[int]
     date_window: DateWindow
     sources: SourcesPredicate
     source_revisions: SourceRevisionsPredicate
@@ -86,7 +87,14 @@ class Predicate(_message.Message):
     category_values: CategoryValuesPredicate
     workout: WorkoutPredicate
     prescription: PrescriptionPredicate
-    def __init__(self, date_window: _Optional[_Union[DateWindow, _Mapping]] = ..., sources: _Optional[_Union[SourcesPredicate, _Mapping]] = ..., source_revisions: _Optional[_Union[SourceRevisionsPredicate, _Mapping]] = ..., devices: _Optional[_Union[DevicesPredicate, _Mapping]] = ..., device_property: _Optional[_Union[DevicePropertyPredicate, _Mapping]] = ..., uuids: _Optional[_Union[UUIDsPredicate, _Mapping]] = ..., metadata: _Optional[_Union[MetadataPredicate, _Mapping]] = ..., quantity: _Optional[_Union[QuantityPredicate, _Mapping]] = ..., category_values: _Optional[_Union[CategoryValuesPredicate, _Mapping]] = ..., workout: _Optional[_Union[WorkoutPredicate, _Mapping]] = ..., prescription: _Optional[_Union[PrescriptionPredicate, _Mapping]] = ..., **kwargs) -> None: ...
+    medication_concepts: MedicationConceptsPredicate
+    def __init__(self, date_window: _Optional[_Union[DateWindow, _Mapping]] = ..., sources: _Optional[_Union[SourcesPredicate, _Mapping]] = ..., source_revisions: _Optional[_Union[SourceRevisionsPredicate, _Mapping]] = ..., devices: _Optional[_Union[DevicesPredicate, _Mapping]] = ..., device_property: _Optional[_Union[DevicePropertyPredicate, _Mapping]] = ..., uuids: _Optional[_Union[UUIDsPredicate, _Mapping]] = ..., metadata: _Optional[_Union[MetadataPredicate, _Mapping]] = ..., quantity: _Optional[_Union[QuantityPredicate, _Mapping]] = ..., category_values: _Optional[_Union[CategoryValuesPredicate, _Mapping]] = ..., workout: _Optional[_Union[WorkoutPredicate, _Mapping]] = ..., prescription: _Optional[_Union[PrescriptionPredicate, _Mapping]] = ..., medication_concepts: _Optional[_Union[MedicationConceptsPredicate, _Mapping]] = ..., **kwargs) -> None: ...
+
+class MedicationConceptsPredicate(_message.Message):
+    __slots__ = ("identifiers",)
+    IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
+    identifiers: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, identifiers: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PredicateList(_message.Message):
     __slots__ = ("predicates",)
