@@ -1,4 +1,5 @@
 import Foundation
+import SalusAdmin
 import SalusProto
 import SalusRPC
 import SalusStore
@@ -15,18 +16,19 @@ import ZIPFoundation
 struct BackupTests {
     typealias S = Authz
 
-    /// Calls Backup/Create as `salusctl backup` does and writes the streamed bytes to `path`;
-    /// returns the progress lines and the manifest the daemon sent last.
+    /// Takes a backup through the owner's client, as `salusctl backup` does, and writes the
+    /// streamed bytes to `path`; returns the progress lines and the manifest the daemon sent last.
     static func backup(_ owner: RPCClient, to path: URL) async throws -> (progress: [String], manifest: BackupManifest) {
         var data = Data()
         var progress: [String] = []
         var manifestJSON = ""
-        let stream = try owner.serverStreaming(
-            SalusMethods.Backup.create, request: Salus_V1_CreateBackupRequest())
-        for try await chunk in stream {
-            if !chunk.progress.isEmpty { progress.append(chunk.progress) }
-            data.append(chunk.data)
-            if !chunk.manifestJson.isEmpty { manifestJSON = chunk.manifestJson }
+        for try await event in AdminClient(rpc: owner).createBackup() {
+            switch event {
+            case .progress(let text): progress.append(text)
+            case .size: break
+            case .data(let bytes): data.append(bytes)
+            case .manifest(let json): manifestJSON = json
+            }
         }
         try data.write(to: path)
         let decoder = JSONDecoder()
