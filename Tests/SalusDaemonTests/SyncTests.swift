@@ -644,7 +644,9 @@ struct SyncTests {
             appID: S.syncApp, logger: S.logger)
         let task = Task { try await engine.run() }
         defer { task.cancel() }
-        try await S.waitUntil("the engine to stop", timeout: .seconds(10)) {
+        // Up to 60 s: with the whole suite on two cores, the password case was still
+        // "starting" after 10 s (a refusal is met once; a retry loop would never stop).
+        try await S.waitUntil("the engine to stop", timeout: .seconds(60)) {
             (engine.currentStatus.phase == .stopped, "\(engine.currentStatus.phase): \(engine.currentStatus.lastError ?? "no error")")
         }
         let error = await #expect(throws: SyncError.self) { try await task.value }

@@ -147,9 +147,10 @@ final class ServerHarness: Sendable {
             additionalTypes: additionalTypes, previous: previous)
     }
 
-    /// Sends GoAway, drains the calls in flight and closes the store, as the daemon does on SIGTERM.
-    func stop() async {
-        await services.server.shutdown(gracePeriod: services.configuration.drainTimeout)
+    /// Sends GoAway, drains the calls in flight (for at most `gracePeriod`, by default the
+    /// daemon's drain timeout) and closes the store, as the daemon does on SIGTERM.
+    func stop(gracePeriod: Duration? = nil) async {
+        await services.server.shutdown(gracePeriod: gracePeriod ?? services.configuration.drainTimeout)
         await services.close()
     }
 
