@@ -47,3 +47,42 @@ extension PreferredUnit {
         self.init(type: unit.type, unit: unit.unit, isOwnerSet: unit.ownerSet)
     }
 }
+
+/// The daemon's unit table (salus.v1.Catalogue/Get): every unit it knows by name, the table
+/// clients convert with.
+public struct UnitCatalogue: Sendable, Hashable {
+    /// Every unit, canonical units of the quantity types included, in the daemon's order.
+    public var units: [UnitConversion]
+    /// The daemon's whole response (symbols, prefixes, types), for the JSON.
+    let proto: Salus_V1_CatalogueResponse
+}
+
+/// One unit and what 1 and 37.5 of it are in the reference unit of its dimension.
+public struct UnitConversion: Sendable, Hashable {
+    /// The unit as it is written (`mi`, `kcal`, `mg/dL`).
+    public var unit: String
+    /// Its canonical spelling (`mL` for `ml`).
+    public var canonical: String
+    /// Its dimension (`length`, `energy`).
+    public var dimension: String
+    /// The reference unit of the dimension, which `one` and `thirtySevenAndAHalf` are in.
+    public var referenceUnit: String
+    /// 1 of the unit in the reference unit.
+    public var one: Double
+    /// 37.5 of the unit in the reference unit (an offset unit, degF, is not a factor).
+    public var thirtySevenAndAHalf: Double
+}
+
+extension AdminClient {
+    /// The daemon's unit table: what `salusctl units list` prints.
+    public func unitCatalogue() async throws -> UnitCatalogue {
+        let response = try await call(SalusMethods.Catalogue.get, Salus_V1_CatalogueRequest())
+        return UnitCatalogue(
+            units: response.units.map {
+                UnitConversion(
+                    unit: $0.unit, canonical: $0.canonical, dimension: $0.dimension, referenceUnit: $0.referenceUnit,
+                    one: $0.one, thirtySevenAndAHalf: $0.thirtySevenAndAHalf)
+            },
+            proto: response)
+    }
+}

@@ -24,6 +24,20 @@ public enum AdminJSON {
         return try response.jsonString(options: options)
     }
 
+    /// The registered types `types` (a selection of `listing.types`, all of them for the whole
+    /// listing) with all of the listing's workout activity types and metadata keys: what
+    /// `salusctl types --json` prints. Unlike proto3 JSON, every field is present, at its default
+    /// value too (a raw value 0 as `"rawValue": 0`, an absent bound as `null`); keys are sorted.
+    public static func text(types: [RegisteredType], of listing: TypeListing) throws -> String {
+        try TypeListingJSON.text(of: listing, types: types)
+    }
+
+    /// The whole unit catalogue (`salus.v1.CatalogueResponse`: symbols, prefixes, units and
+    /// types), as the daemon sent it: what `salusctl units list --json` prints.
+    public static func text(catalogue: UnitCatalogue) throws -> String {
+        try catalogue.proto.jsonString(options: options)
+    }
+
     static let options: JSONEncodingOptions = {
         var options = JSONEncodingOptions()
         options.alwaysPrintInt64sAsNumbers = true

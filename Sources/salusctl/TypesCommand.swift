@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
+import SalusAdmin
+import SalusModel
 
 /// `salusctl types`: every registered type with kind, unit, aggregation, area and values;
 /// `--kind` and `--area` narrow the list.
-struct Types: AdminCommand {
+struct Types: OwnerCommand {
     static let configuration = CommandConfiguration(
         abstract: "List registered data types, workout activity types and metadata keys.",
         discussion: """
@@ -41,81 +41,62 @@ struct Types: AdminCommand {
         }
     }
 
-    func run(client: RPCClient) async throws {
-        let response = try await client.listTypes()
-        let selected = try select(response.types)
+    func run(admin: AdminClient) async throws {
+        let listing = try await admin.types()
+        let selected = try select(listing.types)
         if json {
-            print(try TypeListingJSON.text(of: response, types: selected))
+            print(try AdminJSON.text(types: selected, of: listing))
             return
         }
         var rows = [["IDENTIFIER", "KIND", "UNIT", "AGGREGATION", "AREA", "PLUGIN", "VALUES"]]
-        for info in selected {
-            let type = info.definition
+        for type in selected {
             var values = type.cases.map { "\($0.name) \($0.rawValue)" }
             values += type.deprecatedAliases.map { "\($0.name) \($0.rawValue) (deprecated)" }
             values += type.valueGroups.map { "\($0.name) {\($0.rawValues.map(String.init).joined(separator: ","))}" }
-            if type.characteristicValueType == .date { values.append("date") }
+            if type.characteristicValue == .date { values.append("date") }
             var flags: [String] = []
             if type.readOnlyForApps { flags.append("read-only") }
             if type.perObjectReadAuthorization { flags.append("per-object read") }
             if !type.requiredMetadataKeys.isEmpty { flags.append("requires " + type.requiredMetadataKeys.map(\.key).joined(separator: ",")) }
             rows.append([
-                type.identifier, Self.name(type.kind), type.canonicalUnit.isEmpty ? "-" : type.canonicalUnit,
-                Self.name(type.aggregationStyle), type.area.isEmpty ? "-" : type.area, info.pluginID,
+                type.identifier, type.kind?.rawValue ?? "-", type.canonicalUnit.isEmpty ? "-" : type.canonicalUnit,
+                type.aggregation?.rawValue ?? "-", type.area.isEmpty ? "-" : type.area, type.pluginID,
                 (values + flags.map { "[\($0)]" }).joined(separator: ", "),
             ])
         }
         print(Table.render(rows))
         if kind == nil && area == nil {
-            print("\n\(response.types.count) types, \(response.workoutActivityTypes.count) workout activity types, \(response.metadataKeys.count) metadata keys")
-            print("workout activity types: " + response.workoutActivityTypes.map { "\($0.definition.name) \($0.definition.rawValue)" }.joined(separator: ", "))
+            print("\n\(listing.types.count) types, \(listing.workoutActivityTypes.count) workout activity types, \(listing.metadataKeys.count) metadata keys")
+            print("workout activity types: " + listing.workoutActivityTypes.map { "\($0.name) \($0.rawValue)" }.joined(separator: ", "))
         } else {
             let filters = [kind.map { "kind \($0)" }, area.map { "area \($0)" }].compactMap { $0 }
-            print("\n\(selected.count) of \(response.types.count) types (\(filters.joined(separator: ", ")))")
+            print("\n\(selected.count) of \(listing.types.count) types (\(filters.joined(separator: ", ")))")
         }
     }
 
     /// The types `--kind` and `--area` select, in the daemon's order. An area no registered type
     /// declares is an error that lists the areas there are.
-    func select(_ types: [Salus_V1_RegisteredTypeInfo]) throws -> [Salus_V1_RegisteredTypeInfo] {
+    func select(_ types: [RegisteredType]) throws -> [RegisteredType] {
         var selected = types
         if let kind, let wanted = Self.kind(named: kind) {
-            selected = selected.filter { $0.definition.kind == wanted }
+            selected = selected.filter { $0.kind == wanted }
         }
         if let area {
-            let areas = Set(types.map(\.definition.area)).subtracting([""]).sorted()
+            let areas = Set(types.map(\.area)).subtracting([""]).sorted()
             guard areas.contains(area) else {
                 throw CommandFailure(
                     "unknown area \"\(area)\"; the registered types' areas are: \(areas.joined(separator: ", "))")
             }
-            selected = selected.filter { $0.definition.area == area }
+            selected = selected.filter { $0.area == area }
         }
         return selected
     }
 
     /// The names `--kind` accepts, one per object kind, as the table prints them.
-    static let kindNames = Salus_V1_ObjectKind.allCases.filter { $0 != .unspecified }.map { name($0) }
+    static let kindNames = ObjectKind.allCases.map(\.rawValue)
 
     /// The object kind a `--kind` name stands for.
-    static func kind(named text: String) -> Salus_V1_ObjectKind? {
-        Salus_V1_ObjectKind.allCases.first { $0 != .unspecified && name($0) == text }
-    }
-
-    /// "quantity", "visionPrescription": the proto name without its prefix, in lowerCamelCase.
-    static func name(_ kind: Salus_V1_ObjectKind) -> String {
-        kind == .unspecified ? "-" : lowerCamel(TypeListingJSON.name(kind), dropping: "OBJECT_KIND_")
-    }
-
-    /// "cumulative", "discreteArithmetic".
-    static func name(_ style: Salus_V1_AggregationStyle) -> String {
-        style == .unspecified ? "-" : lowerCamel(TypeListingJSON.name(style), dropping: "AGGREGATION_STYLE_")
-    }
-
-    /// `VISION_PRESCRIPTION` → `visionPrescription`, after dropping `prefix`.
-    static func lowerCamel(_ protoName: String, dropping prefix: String) -> String {
-        let words = protoName.dropFirst(protoName.hasPrefix(prefix) ? prefix.count : 0)
-            .split(separator: "_").map { $0.lowercased() }
-        guard let first = words.first else { return protoName }
-        return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    static func kind(named text: String) -> ObjectKind? {
+        ObjectKind(rawValue: text)
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import SalusAdmin
-import SalusProto
-import SalusRPC
 
 /// `salusctl units`: the owner's preferred unit per quantity type, which statistics use when
 /// a request names no unit and which apps read to show values.
@@ -69,7 +67,7 @@ struct Units: AsyncParsableCommand {
     /// unit of every quantity type), with its dimension and the daemon's conversion of 1 and
     /// 37.5 of it to the reference unit of that dimension: salus.v1.Catalogue/Get, the table
     /// clients convert with.
-    struct List: AdminCommand {
+    struct List: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the units the daemon knows, with their dimension and conversion.")
 
@@ -78,15 +76,14 @@ struct Units: AsyncParsableCommand {
         @Flag(name: .long, help: "Print the whole catalogue as JSON (salus.v1.CatalogueResponse, types included).")
         var json = false
 
-        func run(client: RPCClient) async throws {
-            let response: Salus_V1_CatalogueResponse = try await client.unary(
-                SalusMethods.Catalogue.get, request: Salus_V1_CatalogueRequest())
+        func run(admin: AdminClient) async throws {
+            let catalogue = try await admin.unitCatalogue()
             if json {
-                Swift.print(try response.jsonString(options: jsonOptions))
+                Swift.print(try AdminJSON.text(catalogue: catalogue))
                 return
             }
             var rows = [["unit", "dimension", "1 is", "37.5 is"]]
-            for unit in response.units {
+            for unit in catalogue.units {
                 rows.append([
                     unit.unit == unit.canonical ? unit.unit : "\(unit.unit) (\(unit.canonical))", unit.dimension,
                     "\(unit.one) \(unit.referenceUnit)", "\(unit.thirtySevenAndAHalf) \(unit.referenceUnit)",

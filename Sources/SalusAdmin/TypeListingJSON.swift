@@ -1,7 +1,7 @@
 import Foundation
 import SalusProto
 
-/// `salusctl types --json`: the `salus.v1.ListTypesResponse` in the proto3 JSON field and enum
+/// ``AdminJSON/text(types:of:)``, what `salusctl types --json` prints: the `salus.v1.ListTypesResponse` in the proto3 JSON field and enum
 /// names, but with **every field present**.
 ///
 /// Proto3 JSON printing drops fields at their default value, so a case with raw value 0 (`inBed`,
@@ -10,15 +10,15 @@ import SalusProto
 /// their value, zero and false included, strings possibly empty, lists possibly empty, and an
 /// absent message or optional number (`bounds`, `bounds.max`) as `null`. Keys are sorted.
 enum TypeListingJSON {
-    /// The listing of `types` (a selection of `response.types`) and of all of the response's
+    /// The listing of `types` (a selection of `listing.types`) and of all of the listing's
     /// workout activity types and metadata keys.
-    static func text(of response: Salus_V1_ListTypesResponse, types: [Salus_V1_RegisteredTypeInfo]) throws -> String {
+    static func text(of listing: TypeListing, types: [RegisteredType]) throws -> String {
         let document: [String: Any] = [
-            "types": types.map { ["pluginId": $0.pluginID, "definition": definition($0.definition)] },
-            "workoutActivityTypes": response.workoutActivityTypes.map {
-                ["pluginId": $0.pluginID, "definition": ["name": $0.definition.name, "rawValue": $0.definition.rawValue]]
+            "types": types.map { ["pluginId": $0.proto.pluginID, "definition": definition($0.proto.definition)] },
+            "workoutActivityTypes": listing.workoutActivityTypes.map {
+                ["pluginId": $0.pluginID, "definition": ["name": $0.name, "rawValue": $0.rawValue]]
             },
-            "metadataKeys": response.metadataKeys.map { ["pluginId": $0.pluginID, "definition": metadataKey($0.definition)] },
+            "metadataKeys": listing.metadataKeys.map { ["pluginId": $0.pluginID, "definition": metadataKey($0.proto)] },
         ]
         let data = try JSONSerialization.data(
             withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -72,6 +72,14 @@ enum TypeListingJSON {
             "max": bounds.optionalMax == nil ? NSNull() : bounds.max as Any,
             "maxInclusive": bounds.maxInclusive,
         ]
+    }
+
+    /// `VISION_PRESCRIPTION` → `visionPrescription`, after dropping `prefix`.
+    static func lowerCamel(_ protoName: String, dropping prefix: String) -> String {
+        let words = protoName.dropFirst(protoName.hasPrefix(prefix) ? prefix.count : 0)
+            .split(separator: "_").map { $0.lowercased() }
+        guard let first = words.first else { return protoName }
+        return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     // MARK: Enum values by their proto names, as proto3 JSON prints them
