@@ -38,6 +38,12 @@ public enum AdminJSON {
         try catalogue.proto.jsonString(options: options)
     }
 
+    /// The daemon's Hello response (`salus.v1.HelloResponse`) in proto3 JSON, 64-bit integers as
+    /// strings: what `salusctl status --json` prints.
+    public static func text(status: DaemonStatus) throws -> String {
+        try status.proto.jsonString()
+    }
+
     static let options: JSONEncodingOptions = {
         var options = JSONEncodingOptions()
         options.alwaysPrintInt64sAsNumbers = true

@@ -115,7 +115,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-struct Status: AdminCommand {
+struct Status: OwnerCommand {
     static let configuration = CommandConfiguration(abstract: "Show the daemon's version, limits and services.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -123,19 +123,20 @@ struct Status: AdminCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
-    func run(client: RPCClient) async throws {
-        guard let hello = client.serverHello else { throw CommandFailure("the daemon did not answer Hello") }
+    func run(admin: AdminClient) async throws {
+        let status = try admin.status()
         if json {
-            print(try hello.jsonString())
+            print(try AdminJSON.text(status: status))
             return
         }
-        print("\(hello.serverName) \(hello.serverVersion), protocol \(hello.protocolVersion)")
+        let limits = status.limits
+        print("\(status.serverName) \(status.serverVersion), protocol \(status.protocolVersion)")
         print("admin socket: \(connection.adminSocketPath)")
-        print("features: \(hello.features.joined(separator: ", "))")
-        print("limits: frame \(hello.limits.maxFrameSize) bytes, metadata \(hello.limits.maxMetadataSize) bytes, window \(hello.limits.initialWindow)/\(hello.limits.receiveWindow) messages")
-        print("        \(hello.limits.maxConnections) connections, \(hello.limits.maxStreamsPerConnection) calls per connection, "
-              + "\(hello.limits.maxPendingRequestsPerApp) authorization requests waiting per app, attachments up to \(hello.limits.maxAttachmentSize / 1_048_576) MiB")
-        for service in hello.services {
+        print("features: \(status.features.joined(separator: ", "))")
+        print("limits: frame \(limits.maxFrameSize) bytes, metadata \(limits.maxMetadataSize) bytes, window \(limits.initialWindow)/\(limits.receiveWindow) messages")
+        print("        \(limits.maxConnections) connections, \(limits.maxStreamsPerConnection) calls per connection, "
+              + "\(limits.maxPendingRequestsPerApp) authorization requests waiting per app, attachments up to \(limits.maxAttachmentSize / 1_048_576) MiB")
+        for service in status.services {
             print("service \(service.name)")
             for method in service.methods {
                 let kind = switch (method.clientStreaming, method.serverStreaming) {
