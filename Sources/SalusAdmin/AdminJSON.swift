@@ -44,6 +44,17 @@ public enum AdminJSON {
         try status.proto.jsonString()
     }
 
+    /// One import event (`salus.v1.ImportEvent`): what `salusctl import --json` prints, a line
+    /// per event.
+    public static func text(importEvent event: ImportEvent) throws -> String {
+        var message = Salus_V1_ImportEvent()
+        switch event {
+        case .progress(let progress): message.progress = progress.proto
+        case .report(let report): message.report = report.proto
+        }
+        return try message.jsonString(options: options)
+    }
+
     static let options: JSONEncodingOptions = {
         var options = JSONEncodingOptions()
         options.alwaysPrintInt64sAsNumbers = true

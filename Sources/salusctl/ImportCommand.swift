@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import SalusAdmin
 import SalusImport
 import SalusStore
 import SalusProto
@@ -13,7 +14,7 @@ import Glibc
 #endif
 
 /// `salusctl import PATH`: an Apple Health export into the store.
-struct Import: AdminCommand {
+struct Import: OwnerCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import an Apple Health export (the zip, its unpacked folder, or export.xml).",
         discussion: """
@@ -45,44 +46,23 @@ struct Import: AdminCommand {
     /// The names export.xml has had.
     static let exportNames: Set<String> = ["export.xml", "Export.xml", "导出.xml"]
 
-    func run(client: RPCClient) async throws {
+    func run(admin: AdminClient) async throws {
         let source = try ExportSource.open(path)
         let sideFiles = try source.sideFiles()
         let progress = Progress(json: json)
         // The daemon estimates the records ahead from export.xml's size, and counts the side files.
-        let options = Salus_V1_ImportOptions.with {
-            $0.characteristics = characteristics
-            $0.dryRun = dryRun
-            $0.exportBytes = UInt64(max(0, source.size))
-            $0.sideFiles = UInt64(sideFiles.count)
-        }
-        let answer: Salus_V1_ImportReport? = try await client.bidirectionalStreaming(
-            SalusMethods.Import.importAppleHealthWithProgress
-        ) { writer, events in
-            // The chunks are sent from a task of their own while the daemon's events are read.
-            let sender = Task {
-                try await Self.send(source, sideFiles: sideFiles, options: options, to: writer)
-                writer.finish()
+        let options = ImportOptions(
+            characteristics: characteristics, dryRun: dryRun, exportBytes: UInt64(max(0, source.size)),
+            sideFiles: UInt64(sideFiles.count))
+        var answer: ImportReport?
+        for try await event in admin.importAppleHealth(ChunkFeed(source, sideFiles).stream(), options: options) {
+            switch event {
+            case .progress(let step):
+                progress.show(step)
+                if json { print(try AdminJSON.text(importEvent: event)) }
+            case .report(let last):
+                answer = last
             }
-            var report: Salus_V1_ImportReport?
-            do {
-                for try await event in events {
-                    switch event.event {
-                    case .progress(let step)?:
-                        progress.show(step)
-                        if json { print(try event.jsonString(options: jsonOptions)) }
-                    case .report(let last)?:
-                        report = last
-                    case nil:
-                        break
-                    }
-                }
-            } catch {
-                sender.cancel()
-                throw error
-            }
-            try await sender.value
-            return report
         }
         progress.finish()
         guard var report = answer else { throw CommandFailure("the daemon ended the import without a report") }
@@ -90,51 +70,56 @@ struct Import: AdminCommand {
         // count each record twice, so it is named as not imported.
         if source.hasCDARendering() { report.notImported["export_cda.xml", default: 0] += 1 }
         if json {
-            print(try Salus_V1_ImportEvent.with { $0.report = report }.jsonString(options: jsonOptions))
+            print(try AdminJSON.text(importEvent: .report(report)))
             return
         }
         Self.printReport(report, from: source.description)
-        if !dryRun { try await DataRange.printWhereToLook(client: client) }
+        if !dryRun { try await DataRange.printWhereToLook(client: admin.rpc) }
     }
 
-    /// Streams export.xml, then the side files export.xml may refer to, each in chunks of its
-    /// own path, read as they are sent and cut one byte past the daemon's limit (which it then
-    /// reports). `options` go with the first chunk.
-    static func send(
-        _ source: ExportSource, sideFiles: [ExportSource.SideFile], options: Salus_V1_ImportOptions,
-        to writer: RPCClientWriter<Salus_V1_ImportChunk>
-    ) async throws {
-        var first = true
-        for try await chunk in source.chunks() {
-            var message = Salus_V1_ImportChunk()
-            if first {
-                message.options = options
-                first = false
-            }
-            message.data = chunk
-            try await writer.write(message)
+    /// export.xml's chunks, then the side files export.xml may refer to, each in chunks of its
+    /// own path, its last one marked, read only as the client sends them (each cut one byte past
+    /// the daemon's limit, which it then reports).
+    final class ChunkFeed: @unchecked Sendable {
+        var export: AsyncThrowingStream<Data, any Error>.AsyncIterator?
+        var sideFiles: [ExportSource.SideFile]
+        var current: (path: String, chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator, held: Data?)?
+
+        init(_ source: ExportSource, _ sideFiles: [ExportSource.SideFile]) {
+            export = source.chunks().makeAsyncIterator()
+            self.sideFiles = sideFiles
         }
-        if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options }) }
-        for file in sideFiles {
-            var held: Data?
-            for try await chunk in ExportSource.stream(file.produce) {
-                if let previous = held {
-                    try await writer.write(Salus_V1_ImportChunk.with {
-                        $0.path = file.path
-                        $0.data = previous
-                    })
+
+        func stream() -> AsyncThrowingStream<ImportChunk, any Error> {
+            AsyncThrowingStream(unfolding: { try await self.next() })
+        }
+
+        func next() async throws -> ImportChunk? {
+            if export != nil {
+                if let data = try await export!.next() { return .export(data) }
+                export = nil
+            }
+            while true {
+                if current == nil {
+                    guard !sideFiles.isEmpty else { return nil }
+                    let file = sideFiles.removeFirst()
+                    current = (file.path, ExportSource.stream(file.produce).makeAsyncIterator(), nil)
                 }
-                held = chunk
+                let path = current!.path
+                if let chunk = try await current!.chunks.next() {
+                    let previous = current!.held
+                    current!.held = chunk
+                    if let previous { return .sideFile(path, previous, endOfFile: false) }
+                    continue
+                }
+                let last = current!.held ?? Data()
+                current = nil
+                return .sideFile(path, last, endOfFile: true)
             }
-            try await writer.write(Salus_V1_ImportChunk.with {
-                $0.path = file.path
-                $0.data = held ?? Data()
-                $0.endOfFile = true
-            })
         }
     }
 
-    static func printReport(_ report: Salus_V1_ImportReport, from name: String) {
+    static func printReport(_ report: ImportReport, from name: String) {
         print("\(report.dryRun ? "Checked" : "Imported") \(name): \(report.saved) samples \(report.dryRun ? "to save" : "saved"), "
             + "\(report.keptExisting) already there, \(report.skipped) skipped")
         for (element, count) in report.elements.sorted(by: { $0.key < $1.key }) {
@@ -384,7 +369,7 @@ final class Progress {
 
     init(json: Bool) { self.json = json }
 
-    func show(_ progress: Salus_V1_ImportProgress) {
+    func show(_ progress: ImportProgress) {
         guard !json else { return }
         if terminal {
             shown = true
@@ -401,7 +386,7 @@ final class Progress {
 
     /// The share done: records and side files processed of their totals; nil while the total is
     /// not known.
-    static func fraction(_ progress: Salus_V1_ImportProgress) -> Double? {
+    static func fraction(_ progress: ImportProgress) -> Double? {
         let total = progress.recordsTotal + progress.sideFilesTotal
         guard progress.recordsTotal > 0, total > 0 else { return nil }
         return min(1, Double(progress.recordsProcessed + progress.sideFilesProcessed) / Double(total))
@@ -410,7 +395,7 @@ final class Progress {
     /// "12,345 of ~100,000 records, 0 of 3 side files (12%), 2,100 records/s, 0:42 left": the
     /// records and side files the daemon has saved, of their totals (estimated, `~`, while
     /// export.xml is read), the pace so far, and the time left at that pace.
-    static func line(_ progress: Salus_V1_ImportProgress) -> String {
+    static func line(_ progress: ImportProgress) -> String {
         func count(_ value: UInt64) -> String { value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
         var text = count(progress.recordsProcessed)
         if progress.recordsTotal > 0 { text += " of \(progress.exportRead ? "" : "~")\(count(progress.recordsTotal))" }

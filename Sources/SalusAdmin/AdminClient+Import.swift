@@ -1,0 +1,228 @@
+import Foundation
+import SalusKit
+import SalusProto
+import SalusRPC
+
+/// How an Apple Health export is imported.
+public struct ImportOptions: Sendable, Hashable {
+    /// Also set the owner's characteristics (date of birth, sex, blood type, skin type).
+    public var characteristics: Bool
+    /// Read and check everything, save nothing.
+    public var dryRun: Bool
+    /// export.xml's size in bytes, from which the daemon estimates the records ahead (0: unknown).
+    public var exportBytes: UInt64
+    /// How many side files follow export.xml.
+    public var sideFiles: UInt64
+
+    public init(characteristics: Bool = false, dryRun: Bool = false, exportBytes: UInt64 = 0, sideFiles: UInt64 = 0) {
+        self.characteristics = characteristics
+        self.dryRun = dryRun
+        self.exportBytes = exportBytes
+        self.sideFiles = sideFiles
+    }
+}
+
+/// A piece of the export sent to the daemon: export.xml's bytes in order, then each side file's
+/// (`workout-routes/route_1.gpx`), its last chunk marked `endOfFile`.
+public struct ImportChunk: Sendable, Hashable {
+    /// The side file's path inside the export; nil for export.xml.
+    public var path: String?
+    public var data: Data
+    /// The last chunk of a side file.
+    public var endOfFile: Bool
+
+    /// Bytes of export.xml.
+    public static func export(_ data: Data) -> ImportChunk {
+        ImportChunk(path: nil, data: data, endOfFile: false)
+    }
+
+    /// Bytes of the side file at `path`; `endOfFile` on its last chunk.
+    public static func sideFile(_ path: String, _ data: Data, endOfFile: Bool) -> ImportChunk {
+        ImportChunk(path: path, data: data, endOfFile: endOfFile)
+    }
+}
+
+/// How far an import has come, by what the daemon has processed (saved), not what it was sent.
+public struct ImportProgress: Sendable, Hashable {
+    public var bytesProcessed: UInt64
+    public var bytesTotal: UInt64
+    /// Records processed, of `recordsTotal` (an estimate until `exportRead`).
+    public var recordsProcessed: UInt64
+    public var recordsTotal: UInt64
+    /// export.xml has been read to its end: `recordsTotal` is exact.
+    public var exportRead: Bool
+    public var sideFilesProcessed: UInt64
+    public var sideFilesTotal: UInt64
+    public var saved: UInt64
+    public var keptExisting: UInt64
+    public var skipped: UInt64
+    public var elapsedSeconds: Double
+    /// The last progress event.
+    public var done: Bool
+}
+
+/// A record the import skipped: where, which field, its value and what was expected.
+public struct ImportProblem: Sendable, Hashable {
+    public var line: UInt32
+    public var element: String
+    public var field: String
+    public var value: String
+    public var expected: String
+}
+
+/// What an import did.
+public struct ImportReport: Sendable, Hashable {
+    public var bytesRead: UInt64
+    /// Elements read, by name.
+    public var elements: [String: UInt64]
+    /// Samples saved (to save, in a dry run).
+    public var saved: UInt64
+    /// Samples already in the store, kept.
+    public var keptExisting: UInt64
+    public var skipped: UInt64
+    /// The first problems of the skipped records.
+    public var problems: [ImportProblem]
+    /// Elements and files not imported, counted.
+    public var notImported: [String: UInt64]
+    /// Each source of the export and the app id its samples are saved under.
+    public var sources: [String: String]
+    public var characteristicsSet: [String]
+    public var dryRun: Bool
+    /// Activity goal entries set from the export's summaries.
+    public var goalsSet: UInt64
+}
+
+/// An event of an import: progress while it runs, the report last.
+public enum ImportEvent: Sendable, Hashable {
+    case progress(ImportProgress)
+    case report(ImportReport)
+}
+
+extension AdminClient {
+    /// Imports an Apple Health export (salus.v1.Import/ImportAppleHealthWithProgress): `chunks`
+    /// are sent as the daemon reads them, `options` with the first. The sequence gives
+    /// ``ImportEvent/progress(_:)`` events as the daemon processes the export, then one
+    /// ``ImportEvent/report(_:)`` last; a refusal of the daemon (or an error of `chunks`) ends it
+    /// with that error, a ``SalusError`` for the daemon's. Ending the iteration early cancels
+    /// the import.
+    public func importAppleHealth(
+        _ chunks: AsyncThrowingStream<ImportChunk, any Error>, options: ImportOptions = ImportOptions()
+    ) -> AsyncThrowingStream<ImportEvent, any Error> {
+        let rpc = self.rpc
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await rpc.bidirectionalStreaming(SalusMethods.Import.importAppleHealthWithProgress) { writer, events in
+                        let sender = Task {
+                            var first = true
+                            for try await chunk in chunks {
+                                var message = Salus_V1_ImportChunk()
+                                if first { message.options = options.proto }
+                                first = false
+                                message.path = chunk.path ?? ""
+                                message.data = chunk.data
+                                message.endOfFile = chunk.endOfFile
+                                try await writer.write(message)
+                            }
+                            if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options.proto }) }
+                            writer.finish()
+                        }
+                        do {
+                            for try await event in events {
+                                switch event.event {
+                                case .progress(let progress)?: continuation.yield(.progress(ImportProgress(progress)))
+                                case .report(let report)?: continuation.yield(.report(ImportReport(report)))
+                                case nil: break
+                                }
+                            }
+                        } catch {
+                            sender.cancel()
+                            throw error
+                        }
+                        try await sender.value
+                    }
+                    continuation.finish()
+                } catch let error as RPCError {
+                    continuation.finish(throwing: SalusError(error))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+extension ImportOptions {
+    var proto: Salus_V1_ImportOptions {
+        .with {
+            $0.characteristics = characteristics
+            $0.dryRun = dryRun
+            $0.exportBytes = exportBytes
+            $0.sideFiles = sideFiles
+        }
+    }
+}
+
+extension ImportProgress {
+    init(_ p: Salus_V1_ImportProgress) {
+        self.init(
+            bytesProcessed: p.bytesProcessed, bytesTotal: p.bytesTotal, recordsProcessed: p.recordsProcessed,
+            recordsTotal: p.recordsTotal, exportRead: p.exportRead, sideFilesProcessed: p.sideFilesProcessed,
+            sideFilesTotal: p.sideFilesTotal, saved: p.saved, keptExisting: p.keptExisting, skipped: p.skipped,
+            elapsedSeconds: p.elapsedSeconds, done: p.done)
+    }
+
+    var proto: Salus_V1_ImportProgress {
+        .with {
+            $0.bytesProcessed = bytesProcessed
+            $0.bytesTotal = bytesTotal
+            $0.recordsProcessed = recordsProcessed
+            $0.recordsTotal = recordsTotal
+            $0.exportRead = exportRead
+            $0.sideFilesProcessed = sideFilesProcessed
+            $0.sideFilesTotal = sideFilesTotal
+            $0.saved = saved
+            $0.keptExisting = keptExisting
+            $0.skipped = skipped
+            $0.elapsedSeconds = elapsedSeconds
+            $0.done = done
+        }
+    }
+}
+
+extension ImportReport {
+    init(_ r: Salus_V1_ImportReport) {
+        self.init(
+            bytesRead: r.bytesRead, elements: r.elements, saved: r.saved, keptExisting: r.keptExisting, skipped: r.skipped,
+            problems: r.problems.map {
+                ImportProblem(line: $0.line, element: $0.element, field: $0.field, value: $0.value, expected: $0.expected)
+            },
+            notImported: r.notImported, sources: r.sources, characteristicsSet: r.characteristicsSet, dryRun: r.dryRun,
+            goalsSet: r.goalsSet)
+    }
+
+    var proto: Salus_V1_ImportReport {
+        .with {
+            $0.bytesRead = bytesRead
+            $0.elements = elements
+            $0.saved = saved
+            $0.keptExisting = keptExisting
+            $0.skipped = skipped
+            $0.problems = problems.map { problem in
+                .with {
+                    $0.line = problem.line
+                    $0.element = problem.element
+                    $0.field = problem.field
+                    $0.value = problem.value
+                    $0.expected = problem.expected
+                }
+            }
+            $0.notImported = notImported
+            $0.sources = sources
+            $0.characteristicsSet = characteristicsSet
+            $0.dryRun = dryRun
+            $0.goalsSet = goalsSet
+        }
+    }
+}
