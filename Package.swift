@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "salus-sync", targets: ["salus-sync"]),
         .executable(name: "salus-notify", targets: ["salus-notify"]),
         .library(name: "SalusKit", targets: ["SalusKit"]),
+        // The owner's typed client of the admin socket (what salusctl is built on).
+        .library(name: "SalusAdmin", targets: ["SalusAdmin"]),
         // Helpers for writing a plugin in Swift (compiled into each plugin).
         .library(name: "SalusPluginKit", targets: ["SalusPluginKit"]),
         // The bundled plugins: one shared library each (libSalusCore.so, ...), loaded by salusd.
@@ -237,7 +239,7 @@ let package = Package(
         .target(
             name: "SalusNotify",
             dependencies: [
-                "CDBus", "SalusProto", "SalusRPC", "SalusSpawn",
+                "CDBus", "SalusAdmin", "SalusProto", "SalusRPC", "SalusSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

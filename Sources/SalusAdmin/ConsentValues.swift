@@ -235,6 +235,41 @@ extension ConsentPolicy {
 }
 
 extension ConsentRequest {
+    /// How the app was identified and whether that holds, as the owner reads it: "Known by its
+    /// Flatpak sandbox: strong identity." The one wording of `salusctl consent` and salus-notify.
+    public var identityDescription: String { Self.identityDescription(identity, identityStrength) }
+
+    /// ``identityDescription`` of `identity` ("launcher", "flatpak", ...) and `strength`.
+    package static func identityDescription(_ identity: String, _ strength: IdentityStrength) -> String {
+        let how = switch identity {
+        case "launcher": "Known as launched by you (salusctl launch: its own socket)"
+        case "flatpak": "Known by its Flatpak sandbox"
+        case "snap": "Known by its Snap confinement"
+        case "scope": "Known by the systemd scope its launcher made"
+        case "unverified", "selfDeclared": "Known only by what it says of itself (development daemon)"
+        case "owner": "Asked by you on the admin socket"
+        case "": "Not said how it is known"
+        default: "Known by \(identity)"
+        }
+        let holds = switch strength {
+        case .strong: "strong identity"
+        case .weak: "weak identity, any program of yours could claim it"
+        case .unverified: "unverified, any program could claim it"
+        case .unspecified: "strength not said"
+        }
+        return "\(how): \(holds)."
+    }
+
+    /// The strength the daemon sent.
+    package static func strength(_ wire: Salus_V1_IdentityStrength) -> IdentityStrength {
+        switch wire {
+        case .strong: .strong
+        case .weak: .weak
+        case .unverified: .unverified
+        default: .unspecified
+        }
+    }
+
     init(_ request: Salus_V1_ConsentRequest) throws {
         id = request.id
         appID = request.appID
@@ -255,12 +290,7 @@ extension ConsentRequest {
         default: .pending
         }
         identity = request.identity
-        identityStrength = switch request.identityStrength {
-        case .strong: .strong
-        case .weak: .weak
-        case .unverified: .unverified
-        default: .unspecified
-        }
+        identityStrength = Self.strength(request.identityStrength)
         created = Date(timeIntervalSince1970: Double(request.createdMs) / 1_000)
     }
 }

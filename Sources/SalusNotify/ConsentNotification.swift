@@ -1,4 +1,5 @@
 import Foundation
+import SalusAdmin
 import SalusProto
 
 /// What the person sees of a consent request: the notification's fields, built from the
@@ -64,22 +65,7 @@ package enum ConsentNotification {
 
     /// How the app was identified, and whether that holds.
     static func identity(_ request: Salus_V1_ConsentRequest) -> String {
-        let how = switch request.identity {
-        case "launcher": "Known as launched by you (salusctl launch: its own socket)"
-        case "flatpak": "Known by its Flatpak sandbox"
-        case "snap": "Known by its Snap confinement"
-        case "scope": "Known by the systemd scope its launcher made"
-        case "unverified", "selfDeclared": "Known only by what it says of itself (development daemon)"
-        case "": "Not said how it is known"
-        default: "Known by \(request.identity)"
-        }
-        let strength = switch request.identityStrength {
-        case .strong: "strong identity"
-        case .weak: "weak identity, any program of yours could claim it"
-        case .unverified: "unverified, any program could claim it"
-        case .unspecified, .UNRECOGNIZED: "strength not said"
-        }
-        return "\(how): \(strength)."
+        ConsentRequest.identityDescription(request.identity, ConsentRequest.strength(request.identityStrength))
     }
 
     static func icon(_ strength: Salus_V1_IdentityStrength) -> String {

@@ -69,18 +69,13 @@ enum ConsentCalls {
 
     /// How the app of a request was identified, as the owner reads it after its id: nothing
     /// for its own socket (salusctl launch), else how, and whether that is only a claim.
-    static func identityNote(_ identity: String) -> String {
-        switch identity {
-        case "", "launcher", "owner": ""
-        case "flatpak": ", identified by its Flatpak sandbox"
-        case "unverified": ", unverified"
-        default: ", identified by \(identity)"
-        }
-    }
-
-    /// A pending request as the owner reads it.
+    /// A pending request as the owner reads it: who asks, how the app is known and whether that
+    /// holds (the wording salus-notify shows too), then what it asks and why.
     static func describe(_ request: ConsentRequest) -> String {
-        var lines = ["request \(request.id): \(request.appName) (\(request.appID)\(Self.identityNote(request.identity)))"]
+        var lines = [
+            "request \(request.id): \(request.appName) (\(request.appID))",
+            "  \(request.identityDescription)",
+        ]
         if !request.read.isEmpty {
             lines.append("  wants to read:  \(request.read.joined(separator: ", "))")
             lines.append("  because: \(request.readUsage)")

@@ -55,6 +55,8 @@ struct ConsentFlowTests {
         let listed = try await Self.ctl(daemon, ["consent", "list"])
         #expect(listed.output.contains("Sleep diary"))
         #expect(listed.output.contains("Records your nights"))
+        // How the app is known and whether that holds, in the words salus-notify uses too.
+        #expect(listed.output.contains("Known as launched by you (salusctl launch: its own socket): strong identity."), "\(listed.output)")
         let answered = try await Self.ctl(daemon, ["consent", "answer", request, "--all"])
         #expect(answered.status == 0, "\(answered.output)")
         let granted = try await night.value
