@@ -104,6 +104,35 @@ struct UserAnnotatedMedicationServiceTests {
         await server.stop()
     }
 
+    @Test("concept predicates past SQLite's bound-value limit (4 nodes of 10,000 identifiers) get a precise refusal or the right answer, and the store serves on")
+    func manyConceptIdentifiers() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.meds")
+        _ = try await store.save([
+            .medicationDoseEvent(
+                MedicationDoseEvent(logStatus: .taken, scheduleType: .asNeeded, medicationConceptIdentifier: "rxnorm:966224", doseQuantity: 1),
+                start: Self.morning)
+        ])
+        var nodes: [SamplePredicate] = []
+        for node in 0..<4 {
+            var identifiers = Set<String>()
+            for index in 0..<9_999 { identifiers.insert("c\(node)-\(index)") }
+            identifiers.insert(node == 3 ? "rxnorm:966224" : "c\(node)-last")
+            nodes.append(.medicationConcepts(identifiers))
+        }
+        do {
+            let found = try await SampleQueryDescriptor(type: .medicationDoseEvent, predicate: .or(nodes)).result(for: store)
+            #expect(found.count == 1, "the one dose of rxnorm:966224 in the last node")
+        } catch let error as SalusError {
+            #expect(error.code == .invalidArgument, "\(error)")
+            #expect(error.field?.hasPrefix("predicate") == true, "\(error)")
+        }
+        // The store still answers.
+        #expect(try await SampleQueryDescriptor(type: .medicationDoseEvent, predicate: .medicationConcept("rxnorm:966224")).result(for: store).count == 1)
+        await store.close()
+        await server.stop()
+    }
+
     @Test("a medication without a display text, or with a nickname over 1,024 bytes, is refused by field and nothing is saved")
     func refusals() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
