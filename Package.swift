@@ -81,6 +81,9 @@ let package = Package(
         .target(name: "SalusDocuments", dependencies: ["SalusModel", "CLibXML2"]),
         // Apple Health exports: the streaming export.xml reader, the mapping to samples, and the writer.
         .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2"]),
+        // FIT files (watches and bike computers): the decoder, written from the protocol's public
+        // description. Depends on nothing, not even Foundation.
+        .target(name: "SalusFIT"),
         // FHIR R4: samples as Observations in a Bundle, streamed (salusctl export --format fhir).
         .target(name: "SalusFHIR", dependencies: ["SalusModel"]),
 
@@ -319,6 +322,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SalusDocumentsTests", dependencies: ["SalusDocuments", "SalusModel"]),
+        // The FIT decoder against the figures of Garmin's FIT SDK (shared/data/fit/oracle.json),
+        // synthetic files and malformed bytes.
+        .testTarget(name: "SalusFITTests", dependencies: ["SalusFIT"]),
         .testTarget(
             name: "SalusImportTests",
             dependencies: ["SalusImport", "SalusModel", "SalusPluginHost", .product(name: "Logging", package: "swift-log")]
