@@ -1,7 +1,7 @@
 import Foundation
 import SalusKit
 import SalusModel
-import SalusRPC
+import SalusAdmin
 
 /// Where a type's samples lie in the store: the first start and the last end. A report or a
 /// statistics period that finds nothing says where the data is, and how to ask for it.
@@ -10,19 +10,19 @@ struct DataRange: Equatable {
     var last: Date
 
     /// Each of `types` that holds a sample, with its range.
-    static func byType(_ types: [String], client: RPCClient) async throws -> [String: DataRange] {
+    static func byType(_ types: [String], admin: AdminClient) async throws -> [String: DataRange] {
         var ranges: [String: DataRange] = [:]
         for type in types {
-            if let range = try await of([type], client: client, known: [type]) { ranges[type] = range }
+            if let range = try await of([type], admin: admin, known: [type]) { ranges[type] = range }
         }
         return ranges
     }
 
     /// After an import: the days the store holds and the commands that show the last of them.
-    static func printWhereToLook(client: RPCClient) async throws {
-        let registry = Registry(try await client.listTypes())
+    static func printWhereToLook(admin: AdminClient) async throws {
+        let registry = Registry(try await admin.types())
         let types = registry.types.filter { $0.kind == .quantity || $0.kind == .category || $0.kind == .workout }.map(\.identifier)
-        let ranges = try await byType(types, client: client)
+        let ranges = try await byType(types, admin: admin)
         guard let all = ranges.values.reduce(nil, { (found: DataRange?, range: DataRange) in
             found.map { DataRange(first: min($0.first, range.first), last: max($0.last, range.last)) } ?? range
         }) else { return }
@@ -46,17 +46,12 @@ struct DataRange: Equatable {
 
     /// The range of `types` together (each type's earliest start and latest start, with that
     /// sample's end), nil when none of them holds a sample. Types no plugin declares are skipped.
-    static func of(_ types: [String], client: RPCClient, known: Set<String>) async throws -> DataRange? {
-        var range: DataRange?
-        for type in types where known.contains(type) {
-            let earliest = SampleQueryDescriptor(type: SampleType(type), predicate: nil, sortDescriptors: [.startDate(ascending: true)], limit: 1)
-            let latest = SampleQueryDescriptor(type: SampleType(type), predicate: nil, sortDescriptors: [.startDate(ascending: false)], limit: 1)
-            guard let first = try await WorkoutText.fetch(earliest, client: client).first,
-                  let last = try await WorkoutText.fetch(latest, client: client).first else { continue }
-            let found = DataRange(first: first.startDate, last: max(last.endDate, last.startDate))
-            range = range.map { DataRange(first: min($0.first, found.first), last: max($0.last, found.last)) } ?? found
+    static func of(_ types: [String], admin: AdminClient, known: Set<String>) async throws -> DataRange? {
+        do {
+            return try await admin.sampleRange(of: types.filter(known.contains)).map { DataRange(first: $0.start, last: $0.end) }
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
-        return range
     }
 
     /// A day as the commands take it, in `calendar`'s zone.

@@ -2,8 +2,7 @@ import Foundation
 import SalusImport
 import SalusKit
 import SalusModel
-import SalusProto
-import SalusRPC
+import SalusAdmin
 import SalusWire
 import ZIPFoundation
 
@@ -15,8 +14,8 @@ extension Export {
     /// read page by page, then deflated into the zip as a stream and removed: memory does not grow
     /// with the history.
     func exportAppleHealth(
-        client: RPCClient, store: HealthStore, listing: Salus_V1_ListTypesResponse, types: [Salus_V1_TypeDefinition],
-        predicate: SamplePredicate?, settings: Salus_V1_ActivitySettings
+        admin: AdminClient, store: HealthStore, listing: TypeListing, types: [RegisteredType],
+        predicate: SamplePredicate?, settings: ActivitySettings
     ) async throws {
         let zipURL = URL(fileURLWithPath: output!)
         // export.xml and the side files are staged in a private folder beside the zip, named by
@@ -34,15 +33,16 @@ extension Export {
         } catch {
             throw CommandFailure("--output: \(error)")
         }
-        let response: Salus_V1_CharacteristicsResponse = try await client.unary(
-            SalusMethods.Person.getCharacteristics, request: Salus_V1_CharacteristicsRequest())
-        let characteristics = response.characteristics.compactMap { try? Characteristic(wire: $0, path: "characteristics") }
+        let characteristics = try await admin.characteristics().filter { characteristic in
+            if case .date(let day)? = characteristic.value { return day.isValid }
+            return true
+        }
         try writer.begin(exportDate: Date(), locale: Locale.current.identifier, characteristics: characteristics)
 
         // The routes of the exported workouts: named in each Workout, written as GPX files.
         let routeFiles = try await Self.routeFiles(store: store, listing: listing, types: types, predicate: predicate, writer: writer)
         let ordered = types.compactMap { type in
-            Self.modelKind(type.kind).flatMap(AppleHealthWriter.rank(of:)).map { (rank: $0, type: type) }
+            type.kind.flatMap(AppleHealthWriter.rank(of:)).map { (rank: $0, type: type) }
         }.sorted { ($0.rank, $0.type.identifier) < ($1.rank, $1.type.identifier) }
         var written = 0
         for (_, type) in ordered {
@@ -73,13 +73,8 @@ extension Export {
             }
         }
         if self.types.isEmpty {
-            try writer.activitySummaries(settings.goals.compactMap { goals in
-                guard goals.hasFrom else { return nil }
-                return ActivityGoals(
-                    from: CalendarDate(year: Int(goals.from.year), month: Int(goals.from.month), day: Int(goals.from.day)),
-                    activeEnergyBurned: goals.activeEnergyBurned, appleMoveTime: goals.appleMoveTime,
-                    appleExerciseTime: goals.appleExerciseTime, appleStandHours: goals.appleStandHours)
-            })
+            // An entry without a day (none the daemon keeps) is left out.
+            try writer.activitySummaries(settings.goals.filter { $0.from != CalendarDate(year: 0, month: 0, day: 0) })
         }
         try writer.finish()
 
@@ -115,12 +110,12 @@ extension Export {
     /// The routes of the exported workouts (when workouts are exported), each with the path of
     /// its GPX file; the writer is told which workout names which.
     static func routeFiles(
-        store: HealthStore, listing: Salus_V1_ListTypesResponse, types: [Salus_V1_TypeDefinition], predicate: SamplePredicate?,
+        store: HealthStore, listing: TypeListing, types: [RegisteredType], predicate: SamplePredicate?,
         writer: AppleHealthWriter
     ) async throws -> [(route: Sample, path: String)] {
         let routeType = SampleType.workoutRoute.identifier.rawValue
         guard types.contains(where: { $0.identifier == SampleType.workout.identifier.rawValue }),
-            listing.types.contains(where: { $0.definition.identifier == routeType })
+            listing.types.contains(where: { $0.identifier == routeType })
         else { return [] }
         let routes: [Sample]
         do {
@@ -156,34 +151,18 @@ extension Export {
         }
     }
 
-    /// The kinds Apple's format can hold, as the model names them.
-    static func modelKind(_ kind: Salus_V1_ObjectKind) -> ObjectKind? {
-        switch kind {
-        case .quantity: .quantity
-        case .category: .category
-        case .correlation: .correlation
-        case .workout: .workout
-        case .audiogram: .audiogram
-        case .visionPrescription: .visionPrescription
-        case .clinicalRecord: .clinicalRecord
-        case .electrocardiogram: .electrocardiogram
-        default: nil
-        }
-    }
-
     /// The case and workout activity names of the daemon's catalogue, for the export's value names.
-    static func exportNames(_ listing: Salus_V1_ListTypesResponse) -> ExportNames {
+    static func exportNames(_ listing: TypeListing) -> ExportNames {
         var cases: [String: [Int64: String]] = [:]
         var cumulative: Set<String> = []
-        for info in listing.types {
-            let type = info.definition
+        for type in listing.types {
             if !type.cases.isEmpty {
                 cases[type.identifier] = Dictionary(type.cases.map { ($0.rawValue, $0.name) }) { first, _ in first }
             }
-            if type.aggregationStyle == .cumulative { cumulative.insert(type.identifier) }
+            if type.aggregation == .cumulative { cumulative.insert(type.identifier) }
         }
         return ExportNames(
             cases: cases, cumulative: cumulative,
-            activityTypes: Dictionary(listing.workoutActivityTypes.map { ($0.definition.rawValue, $0.definition.name) }) { first, _ in first })
+            activityTypes: Dictionary(listing.workoutActivityTypes.map { ($0.rawValue, $0.name) }) { first, _ in first })
     }
 }

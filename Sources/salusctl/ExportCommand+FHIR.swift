@@ -2,13 +2,13 @@ import Foundation
 import SalusFHIR
 import SalusKit
 import SalusModel
-import SalusProto
+import SalusAdmin
 
 extension Export {
     /// `--format fhir`: one FHIR R4 Bundle (type collection) of Observations, written to
     /// `--output` or standard output as the samples are read, page by page.
     func exportFHIR(
-        store: HealthStore, listing: Salus_V1_ListTypesResponse, types: [Salus_V1_TypeDefinition], predicate: SamplePredicate?,
+        store: HealthStore, listing: TypeListing, types: [RegisteredType], predicate: SamplePredicate?,
         timeZone: TimeZone
     ) async throws {
         let sink: FileHandle
@@ -21,8 +21,8 @@ extension Export {
             try sink.write(contentsOf: Data(text.utf8))
         }
         try writer.begin(timestamp: Date())
-        let kinds: Set<Salus_V1_ObjectKind> = [.quantity, .category, .correlation]
-        let exported = types.filter { kinds.contains($0.kind) }
+        let kinds: Set<ObjectKind> = [.quantity, .category, .correlation]
+        let exported = types.filter { $0.kind.map(kinds.contains) ?? false }
         var written = 0
         for type in exported {
             let query = SampleQueryDescriptor(type: SampleType(type.identifier), predicate: predicate, sortDescriptors: [.startDate()])

@@ -2,13 +2,12 @@ import ArgumentParser
 import Foundation
 import SalusKit
 import SalusModel
-import SalusProto
-import SalusRPC
+import SalusAdmin
 import SalusWire
 import SwiftProtobuf
 
 /// `salusctl export`: the person's samples out, in open formats, streamed.
-struct Export: AdminCommand {
+struct Export: OwnerCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case jsonl
         case csv
@@ -56,33 +55,32 @@ struct Export: AdminCommand {
         }
     }
 
-    func run(client: RPCClient) async throws {
-        let listing = try await client.listTypes()
+    func run(admin: AdminClient) async throws {
+        let listing = try await admin.types()
         let registry = Registry(listing)
-        let selected: [Salus_V1_TypeDefinition]
+        let selected: [RegisteredType]
         if types.isEmpty {
-            selected = registry.types.filter { ![.characteristic, .activitySummary].contains($0.kind) }
+            selected = registry.types.filter { $0.kind != .characteristic && $0.kind != .activitySummary }
         } else {
             selected = try types.map { try registry.resolve($0) }
         }
         let start = try since.map { try DateArgument.parse($0, flag: "--since", endOfDay: false) }
         let end = try until.map { try DateArgument.parse($0, flag: "--until", endOfDay: true) }
-        let settings: Salus_V1_ActivitySettings = try await client.unary(
-            SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
+        let settings = try await admin.activitySettings()
         // Times in the person's zone, as 2024-01-01T04:31:36.000+05:30 (Z in UTC).
         let zone = TimeZone(identifier: settings.timeZone) ?? .current
         let dates = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, includingFractionalSeconds: true, timeZone: zone)
-        let preferred: Salus_V1_PreferredUnits = try await client.unary(
-            SalusMethods.Statistics.getPreferredUnits, request: Salus_V1_PreferredUnitsRequest.with { $0.types = selected.filter { $0.kind == .quantity }.map(\.identifier) })
+        let quantityTypes = selected.filter { $0.kind == .quantity }.map(\.identifier)
+        let preferred = quantityTypes.isEmpty ? [] : try await admin.preferredUnits(of: quantityTypes)
         // Only the units the owner chose: without one, each sample keeps the unit it was saved in
         // (the daemon answers the canonical unit for the others, which is not a choice).
-        let units = Dictionary(preferred.units.filter(\.ownerSet).map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
+        let units = Dictionary(preferred.filter(\.isOwnerSet).map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
 
-        let store = HealthStore(client: client)
+        let store = admin.store
         let filter: SamplePredicate? = start != nil || end != nil ? .date(start: start, end: end) : nil
         switch format {
         case .appleHealth:
-            return try await exportAppleHealth(client: client, store: store, listing: listing, types: selected, predicate: filter, settings: settings)
+            return try await exportAppleHealth(admin: admin, store: store, listing: listing, types: selected, predicate: filter, settings: settings)
         case .fhir:
             return try await exportFHIR(store: store, listing: listing, types: selected, predicate: filter, timeZone: zone)
         case .jsonl, .csv:

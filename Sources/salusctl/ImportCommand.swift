@@ -74,7 +74,7 @@ struct Import: OwnerCommand {
             return
         }
         Self.printReport(report, from: source.description)
-        if !dryRun { try await DataRange.printWhereToLook(client: admin.rpc) }
+        if !dryRun { try await DataRange.printWhereToLook(admin: admin) }
     }
 
     /// export.xml's chunks, then the side files export.xml may refer to, each in chunks of its

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import SalusProto
-import SalusRPC
+import SalusAdmin
+import SalusKit
+import SalusModel
 
 /// `salusctl me`: the person's characteristics.
 struct Me: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct Me: AsyncParsableCommand {
     )
 
     /// `salusctl me show`.
-    struct Show: AdminCommand {
+    struct Show: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Show every characteristic and its value.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -28,16 +29,14 @@ struct Me: AsyncParsableCommand {
         @Flag(name: .long, help: "Print a JSON object (type identifier → {name, rawValue} or {date}; null when not set).")
         var json = false
 
-        func run(client: RPCClient) async throws {
-            let types = try await Me.characteristicTypes(client)
-            let response: Salus_V1_CharacteristicsResponse = try await client.unary(
-                SalusMethods.Person.getCharacteristics, request: Salus_V1_CharacteristicsRequest())
-            Me.print(response, types: types, json: json)
+        func run(admin: AdminClient) async throws {
+            let types = try await Me.characteristicTypes(admin)
+            Me.print(try await admin.characteristics(), types: types, json: json)
         }
     }
 
     /// `salusctl me set NAME VALUE`.
-    struct Set: AdminCommand {
+    struct Set: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Set a characteristic.")
 
         @OptionGroup var connection: ConnectionOptions
@@ -48,38 +47,31 @@ struct Me: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("A case name or raw value (oNegative, 8), or a date YYYY-MM-DD for dateOfBirth.", valueName: "value"))
         var value: String
 
-        func run(client: RPCClient) async throws {
-            let types = try await Me.characteristicTypes(client)
+        func run(admin: AdminClient) async throws {
+            let types = try await Me.characteristicTypes(admin)
             let type = try Me.resolve(name, types)
-            var characteristic = Salus_V1_Characteristic()
-            characteristic.type = type.identifier
-            if type.characteristicValueType == .date {
-                let parts = value.split(separator: "-").compactMap { Int32($0) }
+            let characteristic: Characteristic.Value
+            if type.characteristicValue == .date {
+                let parts = value.split(separator: "-").compactMap { Int($0) }
                 guard parts.count == 3, value.count == 10 else {
                     throw CommandFailure("VALUE: \"\(value)\" is not a date; expected YYYY-MM-DD, such as 1984-02-29")
                 }
-                characteristic.dateValue = Salus_V1_CalendarDate.with {
-                    $0.year = parts[0]
-                    $0.month = parts[1]
-                    $0.day = parts[2]
-                }
+                characteristic = .date(CalendarDate(year: parts[0], month: parts[1], day: parts[2]))
             } else if let match = type.cases.first(where: { $0.name.lowercased() == value.lowercased() }) {
-                characteristic.enumValue = match.rawValue
+                characteristic = .enumeration(match.rawValue)
             } else if let raw = Int64(value), type.cases.contains(where: { $0.rawValue == raw }) {
-                characteristic.enumValue = raw
+                characteristic = .enumeration(raw)
             } else {
                 throw CommandFailure(
                     "VALUE: \"\(value)\" is not a value of \(type.identifier); expected one of "
                         + type.cases.map { "\($0.name) (\($0.rawValue))" }.joined(separator: ", "))
             }
-            let response: Salus_V1_CharacteristicsResponse = try await client.unary(
-                SalusMethods.Person.setCharacteristics, request: Salus_V1_SetCharacteristicsRequest.with { $0.set = [characteristic] })
-            Me.print(response, types: types, json: false)
+            Me.print(try await admin.setCharacteristic(type.identifier, to: characteristic), types: types, json: false)
         }
     }
 
     /// `salusctl me clear NAME`.
-    struct Clear: AdminCommand {
+    struct Clear: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Clear a characteristic (back to not set).")
 
         @OptionGroup var connection: ConnectionOptions
@@ -87,21 +79,19 @@ struct Me: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The characteristic: identifier or short name.", valueName: "characteristic"))
         var name: String
 
-        func run(client: RPCClient) async throws {
-            let types = try await Me.characteristicTypes(client)
+        func run(admin: AdminClient) async throws {
+            let types = try await Me.characteristicTypes(admin)
             let type = try Me.resolve(name, types)
-            let response: Salus_V1_CharacteristicsResponse = try await client.unary(
-                SalusMethods.Person.setCharacteristics, request: Salus_V1_SetCharacteristicsRequest.with { $0.clear = [type.identifier] })
-            Me.print(response, types: types, json: false)
+            Me.print(try await admin.clearCharacteristic(type.identifier), types: types, json: false)
         }
     }
 
-    static func characteristicTypes(_ client: RPCClient) async throws -> [Salus_V1_TypeDefinition] {
-        try await client.listTypes().types.map(\.definition).filter { $0.kind == .characteristic }
+    static func characteristicTypes(_ admin: AdminClient) async throws -> [RegisteredType] {
+        try await admin.types().types.filter { $0.kind == .characteristic }
     }
 
     /// The characteristic `name` names: identifier or short name, case-insensitive.
-    static func resolve(_ name: String, _ types: [Salus_V1_TypeDefinition]) throws -> Salus_V1_TypeDefinition {
+    static func resolve(_ name: String, _ types: [RegisteredType]) throws -> RegisteredType {
         let lowered = name.lowercased()
         if let match = types.first(where: {
             $0.identifier.lowercased() == lowered || Registry.shortNames($0.identifier).contains { $0.lowercased() == lowered }
@@ -113,42 +103,22 @@ struct Me: AsyncParsableCommand {
                 + types.flatMap { Registry.shortNames($0.identifier) }.joined(separator: ", "))
     }
 
-    static func print(_ response: Salus_V1_CharacteristicsResponse, types: [Salus_V1_TypeDefinition], json: Bool) {
-        let byID = Dictionary(types.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+    static func print(_ characteristics: [Characteristic], types: [RegisteredType], json: Bool) {
         if json {
-            var object: [String: Any] = [:]
-            for item in response.characteristics {
-                switch item.value {
-                case .enumValue(let raw)?:
-                    let name = byID[item.type]?.cases.first { $0.rawValue == raw }?.name
-                    object[item.type] = ["rawValue": raw, "name": name ?? NSNull()] as [String: Any]
-                case .dateValue(let date)?:
-                    object[item.type] = ["date": text(date)]
-                case nil:
-                    object[item.type] = NSNull()
-                }
-            }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data("{}".utf8)
-            Swift.print(String(decoding: data, as: UTF8.self))
+            Swift.print(AdminJSON.text(characteristics: characteristics, types: types))
             return
         }
-        for item in response.characteristics {
-            let label = byID[item.type]?.displayName ?? item.type
-            let shown: String
-            switch item.value {
-            case .enumValue(let raw)?:
-                shown = byID[item.type]?.cases.first { $0.rawValue == raw }.map { "\($0.name) (\(raw))" } ?? "\(raw)"
-            case .dateValue(let date)?:
-                shown = text(date)
-            case nil:
-                shown = "not set"
+        let byID = Dictionary(types.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        for item in characteristics {
+            let type = byID[item.type.rawValue]
+            let label = type?.displayName ?? item.type.rawValue
+            let shown = switch item.value {
+            case .enumeration(let raw)?: type?.cases.first { $0.rawValue == raw }.map { "\($0.name) (\(raw))" } ?? "\(raw)"
+            case .date(let date)?: AdminJSON.day(date)
+            case nil: "not set"
             }
             Swift.print("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(shown)")
         }
-    }
-
-    static func text(_ date: Salus_V1_CalendarDate) -> String {
-        String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
     }
 }
 
@@ -161,7 +131,7 @@ struct Summary: AsyncParsableCommand {
     )
 
     /// `salusctl summary [--days N]`.
-    struct Days: AdminCommand {
+    struct Days: OwnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "days", abstract: "Show the activity summary of each of the last days, today included.")
 
@@ -182,31 +152,19 @@ struct Summary: AsyncParsableCommand {
             }
         }
 
-        func run(client: RPCClient) async throws {
-            let settings: Salus_V1_ActivitySettings = try await client.unary(
-                SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
-            let zoneName = timeZone ?? settings.timeZone
+        func run(admin: AdminClient) async throws {
+            let zoneName = if let timeZone { timeZone } else { try await admin.activitySettings().timeZone }
             guard let zone = TimeZone(identifier: zoneName) else {
                 throw CommandFailure("--time-zone: \"\(zoneName)\" is not a time zone; expected an IANA name such as Europe/Paris")
             }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
-            let today = calendar.dateComponents([.year, .month, .day], from: Date())
-            let last = calendar.date(from: today)!
+            let last = calendar.startOfDay(for: Date())
             let first = calendar.date(byAdding: .day, value: -(days - 1), to: last)!
-            let request = Salus_V1_ActivitySummaryRequest.with {
-                $0.firstDay = Salus_V1_CalendarDate(first, calendar: calendar)
-                $0.lastDay = Salus_V1_CalendarDate(last, calendar: calendar)
-                $0.timeZone = zone.identifier
-            }
-            var summaries: [Salus_V1_ActivitySummary] = []
-            for try await batch in try client.serverStreaming(
-                SalusMethods.Person.queryActivitySummaries, request: request)
-            {
-                summaries += batch.summaries
-            }
+            let summaries = try await admin.activitySummaries(
+                from: CalendarDate(containing: first, in: zone), to: CalendarDate(containing: last, in: zone), timeZone: zone)
             if json {
-                Swift.print(Summary.json(summaries))
+                Swift.print(AdminJSON.text(summaries: summaries))
             } else {
                 Summary.table(summaries, zone: zone.identifier)
             }
@@ -214,7 +172,7 @@ struct Summary: AsyncParsableCommand {
     }
 
     /// `salusctl summary goals`.
-    struct Goals: AdminCommand {
+    struct Goals: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the goals, or set new ones from a day on (and the time zone days are counted in).")
 
@@ -233,43 +191,35 @@ struct Summary: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Your IANA time zone, such as Europe/Paris.", valueName: "zone"))
         var timeZone: String?
 
-        func run(client: RPCClient) async throws {
-            var settings: Salus_V1_ActivitySettings = try await client.unary(
-                SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
+        func run(admin: AdminClient) async throws {
+            var settings = try await admin.activitySettings()
             let changesGoals = move != nil || moveTime != nil || exercise != nil || stand != nil || from != nil
             if changesGoals || timeZone != nil {
-                var request = Salus_V1_SetActivitySettingsRequest()
-                request.timeZone = timeZone ?? ""
+                var goals: NewActivityGoals?
                 if changesGoals {
-                    let current = settings.goals.last ?? settings.defaultGoals
-                    var goals = Salus_V1_ActivityGoals()
-                    goals.activeEnergyBurned = move ?? current.activeEnergyBurned
-                    goals.appleMoveTime = moveTime ?? current.appleMoveTime
-                    goals.appleExerciseTime = exercise ?? current.appleExerciseTime
-                    goals.appleStandHours = stand ?? current.appleStandHours
+                    let current = settings.currentGoals
+                    var day: CalendarDate?
                     if let from {
-                        let parts = from.split(separator: "-").compactMap { Int32($0) }
+                        let parts = from.split(separator: "-").compactMap { Int($0) }
                         guard parts.count == 3, from.count == 10 else {
                             throw CommandFailure("--from: \"\(from)\" is not a day; expected YYYY-MM-DD")
                         }
-                        goals.from = Salus_V1_CalendarDate.with {
-                            $0.year = parts[0]
-                            $0.month = parts[1]
-                            $0.day = parts[2]
-                        }
+                        day = CalendarDate(year: parts[0], month: parts[1], day: parts[2])
                     }
-                    request.goals = goals
+                    goals = NewActivityGoals(
+                        from: day, activeEnergyBurned: move ?? current.activeEnergyBurned, appleMoveTime: moveTime ?? current.appleMoveTime,
+                        appleExerciseTime: exercise ?? current.appleExerciseTime, appleStandHours: stand ?? current.appleStandHours)
                 }
-                settings = try await client.unary(SalusMethods.Person.setActivitySettings, request: request)
+                settings = try await admin.setActivitySettings(goals: goals, timeZone: timeZone)
             }
             Swift.print("time zone: \(settings.timeZone)")
-            func line(_ label: String, _ goals: Salus_V1_ActivityGoals) {
+            func line(_ label: String, _ goals: ActivityGoals) {
                 Swift.print("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) move \(number(goals.activeEnergyBurned)) kcal, "
                     + "move time \(number(goals.appleMoveTime)) min, exercise \(number(goals.appleExerciseTime)) min, "
                     + "stand \(number(goals.appleStandHours)) h")
             }
             line("default", settings.defaultGoals)
-            for goals in settings.goals { line("from " + Me.text(goals.from), goals) }
+            for goals in settings.goals { line("from " + AdminJSON.day(goals.from), goals) }
         }
     }
 
@@ -277,44 +227,17 @@ struct Summary: AsyncParsableCommand {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.1f", value)
     }
 
-    static func table(_ summaries: [Salus_V1_ActivitySummary], zone: String) {
+    static func table(_ summaries: [ActivitySummary], zone: String) {
         Swift.print("Activity in \(zone)")
         Swift.print("day         move                    exercise       stand/roll")
         for day in summaries {
-            let move = day.activityMoveMode == 2
-                ? "\(number(day.appleMoveTime))/\(number(day.appleMoveTimeGoal)) min"
-                : "\(number(day.activeEnergyBurned.rounded()))/\(number(day.activeEnergyBurnedGoal)) kcal"
-            let exercise = "\(number(day.appleExerciseTime.rounded()))/\(number(day.appleExerciseTimeGoal)) min"
-            let hours = "\(day.appleStandHours)/\(number(day.appleStandHoursGoal)) h\(day.wheelchairUse ? " roll" : "")"
-            Swift.print(Me.text(day.date) + "  " + move.padding(toLength: 24, withPad: " ", startingAt: 0)
+            let move = day.activityMoveMode == ActivityMoveMode.appleMoveTime
+                ? "\(number(day.appleMoveTime))/\(number(day.goals.appleMoveTime)) min"
+                : "\(number(day.activeEnergyBurned.rounded()))/\(number(day.goals.activeEnergyBurned)) kcal"
+            let exercise = "\(number(day.appleExerciseTime.rounded()))/\(number(day.goals.appleExerciseTime)) min"
+            let hours = "\(day.appleStandHours)/\(number(day.goals.appleStandHours)) h\(day.wheelchairUse ? " roll" : "")"
+            Swift.print(AdminJSON.day(day.date) + "  " + move.padding(toLength: 24, withPad: " ", startingAt: 0)
                 + exercise.padding(toLength: 15, withPad: " ", startingAt: 0) + hours)
         }
-    }
-
-    static func json(_ summaries: [Salus_V1_ActivitySummary]) -> String {
-        let objects: [[String: Any]] = summaries.map { day in
-            [
-                "date": Me.text(day.date), "timeZone": day.timeZone, "activityMoveMode": day.activityMoveMode,
-                "wheelchairUse": day.wheelchairUse,
-                "activeEnergyBurned": day.activeEnergyBurned, "activeEnergyBurnedGoal": day.activeEnergyBurnedGoal,
-                "appleMoveTime": day.appleMoveTime, "appleMoveTimeGoal": day.appleMoveTimeGoal,
-                "appleExerciseTime": day.appleExerciseTime, "appleExerciseTimeGoal": day.appleExerciseTimeGoal,
-                "appleStandHours": day.appleStandHours, "appleStandHoursGoal": day.appleStandHoursGoal,
-                "startDate": day.startDate, "endDate": day.endDate,
-            ]
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
-extension Salus_V1_CalendarDate {
-    /// The day `date` falls on in `calendar`'s time zone.
-    init(_ date: Date, calendar: Calendar) {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        self.init()
-        year = Int32(parts.year!)
-        month = Int32(parts.month!)
-        day = Int32(parts.day!)
     }
 }

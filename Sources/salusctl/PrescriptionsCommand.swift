@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SalusKit
 import SalusModel
-import SalusRPC
+import SalusAdmin
 
 /// `salusctl prescriptions`: the owner's vision prescriptions, listed or shown one at a time
 /// with their lenses and attachments.
@@ -13,7 +13,7 @@ struct Prescriptions: AsyncParsableCommand {
         defaultSubcommand: List.self)
 
     /// `salusctl prescriptions list`.
-    struct List: AdminCommand {
+    struct List: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "List vision prescriptions, oldest first.",
             discussion: """
@@ -36,7 +36,7 @@ struct Prescriptions: AsyncParsableCommand {
         @Flag(name: .long, help: "Print a JSON array instead of a table.")
         var json = false
 
-        func run(client: RPCClient) async throws {
+        func run(admin: AdminClient) async throws {
             var predicates: [SamplePredicate] = []
             if let type {
                 guard let kind = PrescriptionText.type(named: type) else {
@@ -49,7 +49,7 @@ struct Prescriptions: AsyncParsableCommand {
                 predicates.append(.prescription(.validAt(try DateArgument.parse(validOn, flag: "--valid-on", endOfDay: false))))
             }
             let prescriptions = try await PrescriptionText.query(
-                client, predicate: predicates.isEmpty ? nil : .and(predicates))
+                admin, predicate: predicates.isEmpty ? nil : .and(predicates))
             if json {
                 print(try PrescriptionText.json(prescriptions.map { PrescriptionText.jsonObject($0, attachments: nil) }))
                 return
@@ -70,7 +70,7 @@ struct Prescriptions: AsyncParsableCommand {
     }
 
     /// `salusctl prescriptions show UUID`.
-    struct Show: AdminCommand {
+    struct Show: OwnerCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show one vision prescription: both lenses and the attachments.")
 
@@ -82,18 +82,18 @@ struct Prescriptions: AsyncParsableCommand {
         @Flag(name: .long, help: "Print JSON instead of text.")
         var json = false
 
-        func run(client: RPCClient) async throws {
+        func run(admin: AdminClient) async throws {
             guard let uuid = UUID(uuidString: uuid) else {
                 throw ValidationError("uuid: \"\(self.uuid)\" is not a UUID")
             }
-            guard let sample = try await PrescriptionText.query(client, predicate: .uuids([uuid])).first,
+            guard let sample = try await PrescriptionText.query(admin, predicate: .uuids([uuid])).first,
                 case .visionPrescription(let prescription) = sample.value
             else {
                 throw CommandFailure("no vision prescription has the UUID \(uuid.uuidString.lowercased())")
             }
             let attachments: [Attachment]
             do {
-                attachments = try await AttachmentStore(healthStore: HealthStore(client: client)).attachments(for: uuid)
+                attachments = try await AttachmentStore(healthStore: admin.store).attachments(for: uuid)
             } catch {
                 throw CommandFailure(error.message)
             }
@@ -118,7 +118,7 @@ struct Prescriptions: AsyncParsableCommand {
 }
 
 /// `salusctl attach UUID FILE`: attaches a file to an object, streamed in chunks.
-struct Attach: AdminCommand {
+struct Attach: OwnerCommand {
     static let configuration = CommandConfiguration(
         abstract: "Attach a file (JPEG, PNG, HEIC, TIFF or PDF) to an object such as a vision prescription.",
         discussion: "The daemon decides the content type from the file's bytes, not its name.")
@@ -134,13 +134,13 @@ struct Attach: AdminCommand {
     @Option(name: .long, help: ArgumentHelp("The name to show (default: the file's name).", valueName: "name"))
     var name: String?
 
-    func run(client: RPCClient) async throws {
+    func run(admin: AdminClient) async throws {
         guard let object = UUID(uuidString: uuid) else {
             throw ValidationError("uuid: \"\(uuid)\" is not a UUID")
         }
         let url = URL(fileURLWithPath: file)
         do {
-            let attachment = try await AttachmentStore(healthStore: HealthStore(client: client))
+            let attachment = try await AttachmentStore(healthStore: admin.store)
                 .addAttachment(to: object, name: name, url: url)
             print(
                 "attached \(attachment.name) (\(attachment.contentType), \(attachment.size) bytes) as "
@@ -161,12 +161,12 @@ enum PrescriptionText {
         }
     }
 
-    static func query(_ client: RPCClient, predicate: SamplePredicate?) async throws -> [Sample] {
+    static func query(_ admin: AdminClient, predicate: SamplePredicate?) async throws -> [Sample] {
         let query = SampleQueryDescriptor(
             type: .visionPrescription, predicate: predicate, sortDescriptors: [.startDate()], limit: nil)
         var samples: [Sample] = []
         do {
-            for try await sample in query.samples(for: HealthStore(client: client)) { samples.append(sample) }
+            for try await sample in query.samples(for: admin.store) { samples.append(sample) }
         } catch let error as SalusError {
             throw CommandFailure(error.message)
         }

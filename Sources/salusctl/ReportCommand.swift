@@ -2,13 +2,12 @@ import ArgumentParser
 import Foundation
 import SalusKit
 import SalusModel
-import SalusProto
-import SalusRPC
+import SalusAdmin
 import SalusReport
 
 /// `salusctl report`: one self-contained HTML page of the person's sleep, steps, stand hours,
 /// heart rate, cycle and workouts over a period, drawn with Chart.js.
-struct Report: AdminCommand {
+struct Report: OwnerCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write an HTML report with charts: sleep, steps, heart rate, cycle tracking and workouts.",
         discussion: """
@@ -60,14 +59,12 @@ struct Report: AdminCommand {
         _ = try until.map { try DateArgument.parse($0, flag: "--until", endOfDay: true) }
     }
 
-    func run(client: RPCClient) async throws {
+    func run(admin: AdminClient) async throws {
         guard let library = FileManager.default.contents(atPath: chartJs) else {
             throw CommandFailure(
                 "--chart-js: cannot read \(chartJs); expected Chart.js's UMD build (Debian's libjs-chart.js installs \(Self.defaultChartLibrary))")
         }
-        let settings: Salus_V1_ActivitySettings = try await client.unary(
-            SalusMethods.Person.getActivitySettings, request: Salus_V1_ActivitySettingsRequest())
-        let zoneName = timeZone ?? settings.timeZone
+        let zoneName = if let timeZone { timeZone } else { try await admin.activitySettings().timeZone }
         guard let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC") else {
             throw CommandFailure("time zone \"\(zoneName)\" is not known")
         }
@@ -87,12 +84,12 @@ struct Report: AdminCommand {
             throw CommandFailure("--since/--until: the period is longer than 366 days; expected a year at most")
         }
 
-        let registry = Registry(try await client.listTypes())
+        let registry = Registry(try await admin.types())
         let known = Set(registry.types.map(\.identifier))
-        let wheelchair = try await wheelchairUse(client)
+        let wheelchair = try await wheelchairUse(admin)
         var data = ReportData(from: from, to: to, timeZone: zone, generated: Date(), wheelchairUse: wheelchair, stepGoal: stepGoal)
         let days = data.days
-        let fetcher = ReportFetcher(client: client, calendar: calendar, from: from, to: to, known: known)
+        let fetcher = ReportFetcher(admin: admin, calendar: calendar, from: from, to: to, known: known)
 
         progress("sleep")
         let sleep = try await fetcher.samples(CategoryTypeIdentifier.sleepAnalysis.rawValue, from: from.addingTimeInterval(-18 * 3600))
@@ -107,7 +104,7 @@ struct Report: AdminCommand {
         let movement = wheelchair ? "HKQuantityTypeIdentifierPushCount" : QuantityTypeIdentifier.stepCount.rawValue
         let moves = try await fetcher.daily(movement, options: [.cumulativeSum], unit: "count")
         data.steps = days.map { day in
-            DayValue(day: day, value: moves[day].flatMap { $0.values.optionalSum != nil ? $0.values.sum : nil })
+            DayValue(day: day, value: moves[day]?.values.sum)
         }
 
         progress("heart rate")
@@ -115,10 +112,7 @@ struct Report: AdminCommand {
         let resting = try await fetcher.daily(QuantityTypeIdentifier.restingHeartRate.rawValue, options: [.discreteAverage], unit: "count/min")
         data.heartRate = days.map { day in
             let values = heart[day]?.values
-            return HeartRateDay(
-                day: day, minimum: values?.optionalMinimum != nil ? values?.minimum : nil,
-                maximum: values?.optionalMaximum != nil ? values?.maximum : nil,
-                resting: resting[day]?.values.optionalAverage != nil ? resting[day]?.values.average : nil)
+            return HeartRateDay(day: day, minimum: values?.minimum, maximum: values?.maximum, resting: resting[day]?.values.average)
         }
 
         progress("activity")
@@ -128,7 +122,7 @@ struct Report: AdminCommand {
         data.cycle = try await cycle(fetcher, days: days, zone: zone)
 
         progress("workouts")
-        data.workouts = try await workouts(fetcher, registry: registry, client: client)
+        data.workouts = try await workouts(fetcher, registry: registry, admin: admin)
 
         let page = ReportPage.render(data, chartLibrary: String(decoding: library, as: UTF8.self))
         let url = URL(fileURLWithPath: out)
@@ -147,7 +141,7 @@ struct Report: AdminCommand {
                 QuantityTypeIdentifier.restingHeartRate.rawValue, SampleType.workout.description,
                 CategoryTypeIdentifier.menstrualFlow.rawValue, "HKQuantityTypeIdentifierBasalBodyTemperature",
             ]
-            if let range = try await DataRange.of(shown, client: client, known: known) {
+            if let range = try await DataRange.of(shown, admin: admin, known: known) {
                 let period = range.lastDays(30, calendar)
                 FileHandle.standardError.write(Data("""
                     report: nothing to show from \(days.first!) to \(days.last!); the store holds sleep, activity, heart-rate, \
@@ -172,12 +166,10 @@ struct Report: AdminCommand {
         FileHandle.standardError.write(Data("report: reading \(section)\n".utf8))
     }
 
-    func wheelchairUse(_ client: RPCClient) async throws -> Bool {
-        var request = Salus_V1_CharacteristicsRequest()
-        request.types = ["HKCharacteristicTypeIdentifierWheelchairUse"]
+    func wheelchairUse(_ admin: AdminClient) async throws -> Bool {
         do {
-            let response: Salus_V1_CharacteristicsResponse = try await client.unary(SalusMethods.Person.getCharacteristics, request: request)
-            return response.characteristics.contains { $0.type == "HKCharacteristicTypeIdentifierWheelchairUse" && $0.enumValue == 2 }
+            return try await admin.characteristics([TypeIdentifier.wheelchairUse.rawValue])
+                .contains { $0.type == .wheelchairUse && $0.value == .enumeration(WheelchairUse.yes) }
         } catch {
             return false  // no plugin declares the characteristic
         }
@@ -207,13 +199,13 @@ struct Report: AdminCommand {
         return days.compactMap { byDay[$0] }
     }
 
-    func workouts(_ fetcher: ReportFetcher, registry: Registry, client: RPCClient) async throws -> [WorkoutEntry] {
+    func workouts(_ fetcher: ReportFetcher, registry: Registry, admin: AdminClient) async throws -> [WorkoutEntry] {
         var entries: [WorkoutEntry] = []
         for sample in try await fetcher.samples(SampleType.workout.description) {
             guard case .workout(let workout) = sample.value else { continue }
             var routePoints: [[Double]] = []
             var meters: Double?
-            if let (_, locations) = try await WorkoutText.routes(of: sample.uuid, client: client).first, locations.count >= 2 {
+            if let (_, locations) = try await WorkoutText.routes(of: sample.uuid, admin: admin).first, locations.count >= 2 {
                 routePoints = locations.map { [$0.latitude, $0.longitude] }
                 meters = WorkoutRoute(locations: locations).length
             }
@@ -235,7 +227,7 @@ struct Report: AdminCommand {
 
 /// Reads what the report needs through the admin socket.
 struct ReportFetcher {
-    let client: RPCClient
+    let admin: AdminClient
     let calendar: Calendar
     let from: Date
     let to: Date
@@ -247,54 +239,26 @@ struct ReportFetcher {
         guard known.contains(type) else { return [] }
         let query = SampleQueryDescriptor(
             type: SampleType(type), predicate: .date(start: start ?? from, end: to), sortDescriptors: [.startDate()])
-        return try await WorkoutText.fetch(query, client: client)
+        return try await WorkoutText.fetch(query, admin: admin)
     }
 
     /// Daily merged statistics of `type`, by "YYYY-MM-DD".
-    func daily(_ type: String, options: [Salus_V1_StatisticsOption], unit: String) async throws -> [String: Salus_V1_StatisticsResult] {
+    func daily(_ type: String, options: StatisticsOptions, unit: String) async throws -> [String: MergedStatistics] {
         guard known.contains(type) else { return [:] }
-        var request = Salus_V1_StatisticsCollectionRequest()
-        request.type = type
-        request.options = options
-        request.unit = unit
-        request.intervalCount = 1
-        request.intervalUnit = .day
-        request.timeZone = calendar.timeZone.identifier
-        request.anchorDate = Stats.microseconds(from)
-        request.from = Stats.microseconds(from)
-        request.to = Stats.microseconds(to)
-        var results: [String: Salus_V1_StatisticsResult] = [:]
         do {
-            for try await batch in try client.serverStreaming(
-                SalusMethods.Statistics.queryCollection, request: request)
-            {
-                for result in batch.statistics {
-                    results[Nights.day(of: Stats.date(result.startDate), timeZone: calendar.timeZone)] = result
-                }
-                if batch.initialResultsComplete { break }
-            }
-        } catch let error as RPCError {
-            throw CommandFailure("statistics of \(type): \(error.localizedDescription)")
+            let results = try await admin.statisticsCollection(
+                of: type, options: options, unit: unit, interval: .day, from: from, to: to, timeZone: calendar.timeZone)
+            return Dictionary(results.map { (Nights.day(of: $0.startDate, timeZone: calendar.timeZone), $0) }, uniquingKeysWith: { _, last in last })
+        } catch let error as SalusError {
+            throw CommandFailure("statistics of \(type): \(error.message)")
         }
-        return results
     }
 
     /// Stand (roll) hours per day from the daily activity summaries.
     func standHours(zone: TimeZone) async throws -> [StandDay] {
-        let request = Salus_V1_ActivitySummaryRequest.with {
-            $0.firstDay = Salus_V1_CalendarDate(from, calendar: calendar)
-            $0.lastDay = Salus_V1_CalendarDate(to.addingTimeInterval(-1), calendar: calendar)
-            $0.timeZone = zone.identifier
-        }
-        var days: [StandDay] = []
-        for try await batch in try client.serverStreaming(
-            SalusMethods.Person.queryActivitySummaries, request: request)
-        {
-            for summary in batch.summaries {
-                let day = String(format: "%04d-%02d-%02d", summary.date.year, summary.date.month, summary.date.day)
-                days.append(StandDay(day: day, hours: Int(summary.appleStandHours), goal: summary.appleStandHoursGoal))
-            }
-        }
-        return days
+        let summaries = try await admin.activitySummaries(
+            from: CalendarDate(containing: from, in: calendar.timeZone), to: CalendarDate(containing: to.addingTimeInterval(-1), in: calendar.timeZone),
+            timeZone: zone)
+        return summaries.map { StandDay(day: AdminJSON.day($0.date), hours: $0.appleStandHours, goal: $0.goals.appleStandHours) }
     }
 }

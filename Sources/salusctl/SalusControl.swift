@@ -102,13 +102,6 @@ extension ConnectionOptions {
     }
 }
 
-extension RPCClient {
-    /// Every registered type (`salus.v1.Admin/ListTypes`).
-    func listTypes() async throws -> Salus_V1_ListTypesResponse {
-        try await unary(SalusMethods.Admin.listTypes, request: Salus_V1_ListTypesRequest())
-    }
-}
-
 /// A failure to show to the person, without a stack of types.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String

@@ -3,13 +3,11 @@ import Foundation
 import SalusAdmin
 import SalusKit
 import SalusModel
-import SalusProto
-import SalusRPC
 import SalusReport
 
 /// `salusctl samples TYPE`: the owner browses the samples of one type, every app's, through the
 /// admin socket.
-struct Samples: AdminCommand {
+struct Samples: OwnerCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the samples of one type, from every app.",
         discussion: """
@@ -67,9 +65,8 @@ struct Samples: AdminCommand {
         }
     }
 
-    func run(client: RPCClient) async throws {
-        let types = try await client.listTypes()
-        let registry = Registry(types)
+    func run(admin: AdminClient) async throws {
+        let registry = Registry(try await admin.types())
         let definition = try registry.resolve(type)
 
         var predicates: [SamplePredicate] = []
@@ -87,11 +84,10 @@ struct Samples: AdminCommand {
             sortDescriptors: [.startDate()],
             limit: limit
         )
-        let store = HealthStore(client: client)
         let output = SampleOutput(json: json, registry: registry, definition: definition, style: json ? TerminalStyle(graphics: false, colours: false) : .standardOutput)
         output.begin()
         do {
-            for try await sample in query.samples(for: store) {
+            for try await sample in query.samples(for: admin.store) {
                 output.write(sample)
             }
         } catch let error as SalusError {
@@ -136,13 +132,17 @@ enum DateArgument {
 
 /// The registered types, for resolving short names and naming category values.
 struct Registry {
-    let types: [Salus_V1_TypeDefinition]
+    /// Every registered type but the characteristics.
+    let types: [RegisteredType]
+    /// Every registered type, characteristics included.
+    let all: [RegisteredType]
     let activityNames: [UInt32: String]
 
-    init(_ response: Salus_V1_ListTypesResponse) {
-        types = response.types.map(\.definition).filter { $0.kind != .characteristic }
+    init(_ listing: TypeListing) {
+        all = listing.types
+        types = listing.types.filter { $0.kind != .characteristic }
         activityNames = Dictionary(
-            response.workoutActivityTypes.map { ($0.definition.rawValue, $0.definition.name) }, uniquingKeysWith: { first, _ in first })
+            listing.workoutActivityTypes.map { ($0.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The short name of an identifier: "stepCount" for HKQuantityTypeIdentifierStepCount,
@@ -152,7 +152,7 @@ struct Registry {
     static func shortNames(_ identifier: String) -> [String] { TypeNames.shortNames(identifier) }
 
     /// The type `name` names: its identifier, else its short name (case-insensitive).
-    func resolve(_ name: String) throws -> Salus_V1_TypeDefinition {
+    func resolve(_ name: String) throws -> RegisteredType {
         let identifier: String
         do {
             identifier = try TypeNames.resolve(name, among: types.map(\.identifier))
@@ -164,7 +164,7 @@ struct Registry {
     }
 
     /// The case name of a category value ("asleepREM"), if the type declares it.
-    func caseName(_ raw: Int, of type: Salus_V1_TypeDefinition) -> String? {
+    func caseName(_ raw: Int, of type: RegisteredType) -> String? {
         type.cases.first { $0.rawValue == Int64(raw) }?.name
     }
 }
@@ -173,7 +173,7 @@ struct Registry {
 final class SampleOutput {
     let json: Bool
     let registry: Registry
-    let definition: Salus_V1_TypeDefinition
+    let definition: RegisteredType
     private var rows: [[String]] = []
     private var count = 0
     private let dateStyle = Date.ISO8601FormatStyle(timeZone: .current)
@@ -182,7 +182,7 @@ final class SampleOutput {
     private var sleep: [StageInterval] = []
     private var drawsNights: Bool { style.graphics && definition.identifier == CategoryTypeIdentifier.sleepAnalysis.rawValue }
 
-    init(json: Bool, registry: Registry, definition: Salus_V1_TypeDefinition, style: TerminalStyle = TerminalStyle(graphics: false, colours: false)) {
+    init(json: Bool, registry: Registry, definition: RegisteredType, style: TerminalStyle = TerminalStyle(graphics: false, colours: false)) {
         self.json = json
         self.registry = registry
         self.definition = definition

@@ -4,7 +4,7 @@ import SalusKit
 import SalusImport
 import SalusModel
 import SalusProto
-import SalusRPC
+import SalusAdmin
 import SalusReport
 
 /// `salusctl workouts`: the owner lists workouts, shows one with its activities, events,
@@ -18,7 +18,7 @@ struct Workouts: AsyncParsableCommand {
 }
 
 /// `salusctl workouts list`: every app's workouts, oldest first.
-struct WorkoutsList: AdminCommand {
+struct WorkoutsList: OwnerCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List workouts, oldest first.",
@@ -46,8 +46,8 @@ struct WorkoutsList: AdminCommand {
         if let type, type.isEmpty { throw ValidationError("--type: the type is empty; expected a name such as running or a raw value such as 37") }
     }
 
-    func run(client: RPCClient) async throws {
-        let registry = Registry(try await client.listTypes())
+    func run(admin: AdminClient) async throws {
+        let registry = Registry(try await admin.types())
         var predicates: [SamplePredicate] = []
         if let since {
             predicates.append(.date(start: try DateArgument.parse(since, flag: "--since", endOfDay: false), end: nil))
@@ -57,7 +57,7 @@ struct WorkoutsList: AdminCommand {
         }
         let query = SampleQueryDescriptor(
             type: .workout, predicate: predicates.isEmpty ? nil : .and(predicates), sortDescriptors: [.startDate()])
-        let samples = try await WorkoutText.fetch(query, client: client)
+        let samples = try await WorkoutText.fetch(query, admin: admin)
         if json {
             print(WorkoutText.json(samples.map { WorkoutText.object($0, registry: registry, detailed: false) }))
             return
@@ -77,7 +77,7 @@ struct WorkoutsList: AdminCommand {
 }
 
 /// `salusctl workouts show UUID`: one workout in full.
-struct WorkoutsShow: AdminCommand {
+struct WorkoutsShow: OwnerCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a workout: its activities with their statistics, its events.",
@@ -104,15 +104,15 @@ struct WorkoutsShow: AdminCommand {
         }
     }
 
-    func run(client: RPCClient) async throws {
-        let registry = Registry(try await client.listTypes())
+    func run(admin: AdminClient) async throws {
+        let registry = Registry(try await admin.types())
         let id = UUID(uuidString: uuid)!
         let found = try await WorkoutText.fetch(
-            SampleQueryDescriptor(type: .workout, predicate: .uuids([id])), client: client)
+            SampleQueryDescriptor(type: .workout, predicate: .uuids([id])), admin: admin)
         guard let sample = found.first, case .workout(let workout) = sample.value else {
             throw CommandFailure("no workout has the UUID \(uuid.lowercased())")
         }
-        let routes = try await WorkoutText.routes(of: id, client: client)
+        let routes = try await WorkoutText.routes(of: id, admin: admin)
         if json {
             var object = WorkoutText.object(sample, registry: registry, detailed: true)
             object["routes"] = routes.map { route, locations in
@@ -156,7 +156,7 @@ struct WorkoutsShow: AdminCommand {
 }
 
 /// `salusctl workouts route UUID`: a workout's route as GPX 1.1, as Apple Health exports it.
-struct WorkoutsRoute: AdminCommand {
+struct WorkoutsRoute: OwnerCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
         abstract: "Write a workout's route as GPX 1.1, to a file or to standard output.",
@@ -181,9 +181,9 @@ struct WorkoutsRoute: AdminCommand {
         }
     }
 
-    func run(client: RPCClient) async throws {
+    func run(admin: AdminClient) async throws {
         let id = UUID(uuidString: uuid)!
-        guard let (route, locations) = try await WorkoutText.routes(of: id, client: client).first else {
+        guard let (route, locations) = try await WorkoutText.routes(of: id, admin: admin).first else {
             throw CommandFailure("the workout \(uuid.lowercased()) has no route")
         }
         let name = "Route " + route.startDate.formatted(WorkoutText.localDate)
@@ -204,28 +204,19 @@ struct WorkoutsRoute: AdminCommand {
 /// How `salusctl workouts` writes workouts.
 enum WorkoutText {
     /// The routes of the workout `workout`, oldest first, each with all its locations.
-    static func routes(of workout: UUID, client: RPCClient) async throws -> [(Sample, [RouteLocation])] {
-        let store = HealthStore(client: client)
-        let routes = try await fetch(SampleQueryDescriptor(type: .workoutRoute), client: client).filter {
-            if case .workoutRoute(let route) = $0.value { return route.workoutUUID == workout }
-            return false
+    static func routes(of workout: UUID, admin: AdminClient) async throws -> [(Sample, [RouteLocation])] {
+        do {
+            return try await admin.routes(of: workout).map { ($0.route, $0.locations) }
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
-        var result: [(Sample, [RouteLocation])] = []
-        for route in routes {
-            do {
-                result.append((route, try await store.routeLocations(of: route.uuid).collect()))
-            } catch {
-                throw CommandFailure(error.message)
-            }
-        }
-        return result
     }
 
     /// The samples `query` finds; a refusal becomes the command's failure with its message.
-    static func fetch(_ query: SampleQueryDescriptor, client: RPCClient) async throws -> [Sample] {
+    static func fetch(_ query: SampleQueryDescriptor, admin: AdminClient) async throws -> [Sample] {
         do {
-            return try await query.result(for: HealthStore(client: client))
-        } catch {
+            return try await admin.samples(query)
+        } catch let error as SalusError {
             throw CommandFailure(error.message)
         }
     }
@@ -293,7 +284,7 @@ enum WorkoutText {
         var result = all.map { (type: $0.key, figures: $0.value, origin: $0.value.fromSamples ? Origin.samples : .workout) }
         for (type, total) in main where all[type] == nil {
             // A cumulative type's total is a sum, a discrete type's an average.
-            let cumulative = registry.types.first { $0.identifier == type.rawValue }?.aggregationStyle == .cumulative
+            let cumulative = registry.types.first { $0.identifier == type.rawValue }?.aggregation == .cumulative
             result.append((type, cumulative ? WorkoutStatistics(sum: total) : WorkoutStatistics(average: total), .workout))
         }
         return result.sorted { $0.type.rawValue < $1.type.rawValue }
