@@ -1,23 +1,10 @@
 import Foundation
 import SalusAdmin
 import SalusModel
-import SalusRPC
 
 /// What the authorization commands share: parsing durations and UUIDs, and the owner's view of
 /// a policy, a decision and a request.
 enum ConsentCalls {
-    /// Runs one unary call, turning an RPC error into its message (the commands not yet on
-    /// ``AdminClient``).
-    static func call<Request, Response>(
-        _ client: RPCClient, _ method: UnaryMethod<Request, Response>, _ request: Request
-    ) async throws -> Response {
-        do {
-            return try await client.unary(method, request: request)
-        } catch let error as RPCError {
-            throw CommandFailure(error.message)
-        }
-    }
-
     /// "2s", "500ms", "1m", "1h" or plain seconds, in milliseconds.
     static func milliseconds(_ text: String, flag: String) throws -> Int64 {
         let units: [(String, Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]

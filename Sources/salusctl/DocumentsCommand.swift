@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import SalusAdmin
-import SalusProto
-import SalusRPC
+import SalusKit
+import SalusModel
 import SalusWire
 
 /// `salusctl documents`: the person's clinical documents (HL7 CDA): add one received from a
@@ -23,7 +23,7 @@ struct Documents: AsyncParsableCommand {
     /// HealthKit's CDA document type.
     static let cda = "HKDocumentTypeIdentifierCDA"
 
-    struct Add: AdminCommand {
+    struct Add: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Add a CDA document the person received from a clinic.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The CDA document (XML).", valueName: "file")) var file: String
@@ -31,7 +31,7 @@ struct Documents: AsyncParsableCommand {
         var grant: [String] = []
         @Flag(name: .long, help: "Print the saved document as JSON.") var json = false
 
-        func run(client: RPCClient) async throws {
+        func run(admin: AdminClient) async throws {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -39,46 +39,35 @@ struct Documents: AsyncParsableCommand {
                 throw CommandFailure("\(file): cannot be read (\(error.localizedDescription))")
             }
             // Unknown apps are refused before anything is saved.
-            try await ConnectionOptions.owner(client) { admin in
-                for app in grant { _ = try await admin.app(app) }
-            }
-            var sample = Salus_V1_Sample()
-            sample.type = Documents.cda
+            for app in grant { _ = try await admin.app(app) }
             // The daemon dates the document by its effective time.
-            let now = WireDate.microseconds(Date())
-            sample.startDate = now
-            sample.endDate = now
-            sample.document.contentType = "application/xml"
-            sample.document.data = data
-            var request = Salus_V1_SaveRequest()
-            request.samples = [sample]
-            let response: Salus_V1_SaveResponse
+            let uuid: UUID
             do {
-                response = try await client.unary(SalusMethods.Store.save, request: request)
-            } catch let error as RPCError {
-                throw CommandFailure("\(file): \(error.detail.map { "\($0.field): \($0.value); expected \($0.expected)" } ?? error.message)")
+                uuid = try await admin.store.save(.cdaDocument(data)).uuid
+            } catch {
+                throw CommandFailure("\(file): \(error.field.map { "\($0): \(error.value ?? ""); expected \(error.expected ?? "")" } ?? error.message)")
             }
-            guard let uuid = response.results.first?.uuid else { throw CommandFailure("\(file): the daemon saved nothing") }
-            try await Documents.grant(grant, uuid: uuid, client: client)
-            let saved = try await Documents.find(uuid, client: client, includeData: false)
+            try await Documents.grant(grant, uuid: uuid, admin: admin)
+            let saved = try await Documents.find(uuid, admin: admin, includeData: false)
             if json {
-                print(try saved.jsonString(options: jsonOptions))
+                print(try saved.wire.jsonString(options: jsonOptions))
                 return
             }
-            print("added \(Documents.uuidText(uuid)): \(saved.document.title) (patient \(saved.document.patientName))")
+            let document = Documents.document(saved)
+            print("added \(Documents.uuidText(uuid)): \(document.title ?? "") (patient \(document.patientName ?? ""))")
             for app in grant { print("  \(app) may read it") }
         }
     }
 
-    struct List: AdminCommand {
+    struct List: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "List the documents, oldest first, without their XML.")
         @OptionGroup var connection: ConnectionOptions
         @Flag(name: .long, help: "Print a JSON array instead of a table.") var json = false
 
-        func run(client: RPCClient) async throws {
-            let documents = try await Documents.query(client: client, uuid: nil, includeData: false)
+        func run(admin: AdminClient) async throws {
+            let documents = try await Documents.query(admin, uuid: nil, includeData: false)
             if json {
-                let objects = try documents.map { try JSONSerialization.jsonObject(with: Data($0.jsonString(options: jsonOptions).utf8)) }
+                let objects = try documents.map { try JSONSerialization.jsonObject(with: Data($0.wire.jsonString(options: jsonOptions).utf8)) }
                 let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
                 return
@@ -89,9 +78,10 @@ struct Documents: AsyncParsableCommand {
             }
             var rows = [["UUID", "EFFECTIVE", "TITLE", "PATIENT", "AUTHOR", "CUSTODIAN", "SOURCE"]]
             for sample in documents {
+                let document = Documents.document(sample)
                 rows.append([
-                    Documents.uuidText(sample.uuid), Documents.dateText(sample.document.effectiveTime), sample.document.title,
-                    sample.document.patientName, sample.document.authorName, sample.document.custodianName,
+                    Documents.uuidText(sample.uuid), Documents.dateText(document.effectiveTime), document.title ?? "",
+                    document.patientName ?? "", document.authorName ?? "", document.custodianName ?? "",
                     sample.sourceRevision.appID,
                 ])
             }
@@ -99,7 +89,7 @@ struct Documents: AsyncParsableCommand {
         }
     }
 
-    struct Show: AdminCommand {
+    struct Show: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Show one document's fields, or its XML with --xml.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The document's UUID.", valueName: "uuid")) var uuid: String
@@ -114,68 +104,65 @@ struct Documents: AsyncParsableCommand {
             }
         }
 
-        func run(client: RPCClient) async throws {
-            let bytes = WireUUID.bytes(UUID(uuidString: uuid)!)
-            let sample = try await Documents.find(bytes, client: client, includeData: xml || json)
-            try await Documents.grant(grant, uuid: bytes, client: client)
+        func run(admin: AdminClient) async throws {
+            let id = UUID(uuidString: uuid)!
+            let sample = try await Documents.find(id, admin: admin, includeData: xml || json)
+            try await Documents.grant(grant, uuid: id, admin: admin)
+            let document = Documents.document(sample)
             if xml {
-                FileHandle.standardOutput.write(sample.document.data)
+                FileHandle.standardOutput.write(document.data)
                 return
             }
             if json {
-                print(try sample.jsonString(options: jsonOptions))
+                print(try sample.wire.jsonString(options: jsonOptions))
                 return
             }
-            let document = sample.document
-            print("\(Documents.uuidText(sample.uuid)): \(document.title)")
-            print("  patient:    \(document.patientName)")
-            print("  author:     \(document.authorName)")
-            print("  custodian:  \(document.custodianName)")
+            print("\(Documents.uuidText(sample.uuid)): \(document.title ?? "")")
+            print("  patient:    \(document.patientName ?? "")")
+            print("  author:     \(document.authorName ?? "")")
+            print("  custodian:  \(document.custodianName ?? "")")
             print("  effective:  \(Documents.dateText(document.effectiveTime))")
             print("  added by:   \(sample.sourceRevision.appID)")
             for app in grant { print("  \(app) may read it") }
         }
     }
 
-    /// The CDA documents, or the one with `uuid`; bytes only with `includeData`.
-    static func query(client: RPCClient, uuid: Data?, includeData: Bool) async throws -> [Salus_V1_Sample] {
-        var request = Salus_V1_SampleQueryRequest()
-        request.type = cda
-        request.includeData = includeData
-        request.sort = [Salus_V1_SortDescriptor.with { $0.key = .startDate }]
-        if let uuid { request.predicate.uuids.uuids = [uuid] }
-        var samples: [Salus_V1_Sample] = []
+    /// The CDA documents, or the one with `uuid`, oldest first; bytes only with `includeData`.
+    static func query(_ admin: AdminClient, uuid: UUID?, includeData: Bool) async throws -> [Sample] {
+        let query = SampleQueryDescriptor(
+            type: .cdaDocument, predicate: uuid.map { .uuids([$0]) }, sortDescriptors: [.startDate()], includeDocumentData: includeData)
         do {
-            for try await batch in try client.serverStreaming(SalusMethods.Store.querySamples, request: request) {
-                samples += batch.samples
-            }
-        } catch let error as RPCError {
+            return try await admin.samples(query)
+        } catch let error as SalusError {
             throw CommandFailure(error.message)
         }
-        return samples
     }
 
     /// The document with `uuid`, or a failure saying there is none.
-    static func find(_ uuid: Data, client: RPCClient, includeData: Bool) async throws -> Salus_V1_Sample {
-        guard let sample = try await query(client: client, uuid: uuid, includeData: includeData).first else {
+    static func find(_ uuid: UUID, admin: AdminClient, includeData: Bool) async throws -> Sample {
+        guard let sample = try await query(admin, uuid: uuid, includeData: includeData).first else {
             throw CommandFailure("uuid: \(uuidText(uuid)) is not a document; expected one from salusctl documents list")
         }
         return sample
     }
 
     /// Lets each app read the document with `uuid`.
-    static func grant(_ apps: [String], uuid: Data, client: RPCClient) async throws {
-        guard let uuid = WireUUID.uuid(uuid) else { throw CommandFailure("uuid: \(uuidText(uuid)) is not a UUID") }
-        try await ConnectionOptions.owner(client) { admin in
-            for app in apps { try await admin.grantObjects([uuid], type: cda, to: app) }
-        }
+    static func grant(_ apps: [String], uuid: UUID, admin: AdminClient) async throws {
+        for app in apps { try await admin.grantObjects([uuid], type: cda, to: app) }
     }
 
-    static func uuidText(_ bytes: Data) -> String {
-        WireUUID.uuid(bytes)?.uuidString.lowercased() ?? bytes.map { String(format: "%02x", $0) }.joined()
+    /// The document a sample holds (an empty one for another kind, which a query of documents
+    /// does not return).
+    static func document(_ sample: Sample) -> ClinicalDocument {
+        if case .document(let document) = sample.value { return document }
+        return ClinicalDocument(contentType: "", data: Data())
     }
 
-    static func dateText(_ microseconds: Int64) -> String {
-        WireDate.date(microseconds).formatted(Date.ISO8601FormatStyle(timeZone: .current))
+    static func uuidText(_ uuid: UUID) -> String {
+        uuid.uuidString.lowercased()
+    }
+
+    static func dateText(_ date: Date?) -> String {
+        (date ?? Date(timeIntervalSince1970: 0)).formatted(Date.ISO8601FormatStyle(timeZone: .current))
     }
 }

@@ -42,34 +42,6 @@ struct ConnectionOptions: ParsableArguments {
     }
 }
 
-/// A subcommand that calls the daemon on the admin socket: ``run(client:)`` gets a connected
-/// client, which is closed when it returns or throws.
-protocol AdminCommand: AsyncParsableCommand {
-    var connection: ConnectionOptions { get }
-    func run(client: RPCClient) async throws
-}
-
-extension AdminCommand {
-    func run() async throws {
-        try await connection.withClient { try await run(client: $0) }
-    }
-}
-
-extension ConnectionOptions {
-    /// Runs `body` with a client connected to the admin socket, closing it afterwards.
-    func withClient<T>(_ body: (RPCClient) async throws -> T) async throws -> T {
-        let client = try await connect()
-        do {
-            let result = try await body(client)
-            await client.close()
-            return result
-        } catch {
-            await client.close()
-            throw error
-        }
-    }
-}
-
 /// A subcommand that calls the daemon through ``AdminClient``: ``run(admin:)`` gets a client
 /// connected to the admin socket, closed when it returns or throws; a refusal of the daemon
 /// (``SalusError``) is shown as its message.
@@ -88,16 +60,17 @@ extension ConnectionOptions {
     /// Runs `body` with an ``AdminClient`` of the admin socket, closing it afterwards; a
     /// ``SalusError`` becomes a ``CommandFailure`` with its message.
     func withAdmin<T>(_ body: (AdminClient) async throws -> T) async throws -> T {
-        try await withClient { try await Self.owner($0, body) }
-    }
-
-    /// Runs `body` with an ``AdminClient`` over `client`, which stays open (the commands not yet
-    /// wholly on ``AdminClient``); a ``SalusError`` becomes a ``CommandFailure`` with its message.
-    static func owner<T>(_ client: RPCClient, _ body: (AdminClient) async throws -> T) async throws -> T {
+        let admin = AdminClient(rpc: try await connect())
         do {
-            return try await body(AdminClient(rpc: client))
+            let result = try await body(admin)
+            await admin.close()
+            return result
         } catch let error as SalusError {
+            await admin.close()
             throw CommandFailure(error.message)
+        } catch {
+            await admin.close()
+            throw error
         }
     }
 }

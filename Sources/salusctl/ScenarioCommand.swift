@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import SalusAdmin
-import SalusProto
+import SalusKit
+import SalusModel
 import SalusRPC
-import SalusWire
 
 /// `salusctl scenario run FILE`: registers the scenario's apps with their policies, runs its
 /// steps as those apps (through their launcher sockets) and prints pass or fail per step.
@@ -100,19 +100,19 @@ struct ScenarioFile: Decodable {
 /// Runs scenarios through the owner's connection and per-app sockets.
 final class ScenarioRunner {
     let owner: AdminClient
-    var apps: [String: RPCClient] = [:]
-    var clock: Int64 = 1_700_000_000_000_000
+    var apps: [String: HealthStore] = [:]
+    /// The start of the next sample an app saves: a minute after the last one.
+    var clock = Date(timeIntervalSince1970: 1_700_000_000)
 
     init(owner: AdminClient) { self.owner = owner }
 
-    func app(_ id: String) async throws -> RPCClient {
-        if let client = apps[id] { return client }
-        let socketPath = try await owner.appEndpoint(id)
-        var configuration = RPCClient.Configuration()
-        configuration.clientName = id
-        let client = try await RPCClient.connect(unixSocketPath: socketPath, configuration: configuration)
-        apps[id] = client
-        return client
+    /// The app `id` on its own socket (what `salusctl launch` gives it), through SalusKit as the
+    /// app itself would call.
+    func app(_ id: String) async throws -> HealthStore {
+        if let store = apps[id] { return store }
+        let store = try await HealthStore.connect(socketPath: try await owner.appEndpoint(id), appID: id)
+        apps[id] = store
+        return store
     }
 
     func run(_ scenario: ScenarioFile) async throws -> Int {
@@ -132,7 +132,7 @@ final class ScenarioRunner {
             print("\(passed ? "PASS" : "FAIL") step \(index + 1): \(text)\(passed ? "" : " — \(detail)")")
             if !passed { failures += 1 }
         }
-        for client in apps.values { await client.close() }
+        for store in apps.values { await store.close() }
         return failures
     }
 
@@ -153,63 +153,48 @@ final class ScenarioRunner {
                 try await owner.resetApp(appID)
                 return check(step, what: what, error: nil)
             }
-            let client = try await app(appID)
+            let store = try await app(appID)
             if let types = step.request {
                 what = "\(appID) requests share \(types.share ?? []) read \(types.read ?? [])"
-                var request = Salus_V1_AuthorizationRequest()
-                request.share = types.share ?? []
-                request.read = types.read ?? []
                 do {
-                    let _: Salus_V1_AuthorizationResponse = try await client.unary(
-                        SalusMethods.Authorization.requestAuthorization, request: request)
+                    try await store.requestAuthorization(
+                        toShare: Set((types.share ?? []).map { SampleType($0) }), read: Set((types.read ?? []).map { SampleType($0) }))
                     return check(step, what: what, error: nil)
-                } catch let error as RPCError { return check(step, what: what, error: error) }
+                } catch { return check(step, what: what, error: SalusError.from(error)) }
             }
             if let type = step.requestObjects {
                 what = "\(appID) requests per-object read of \(type)"
                 do {
-                    let _: Salus_V1_AuthorizationResponse = try await client.unary(
-                        SalusMethods.Authorization.requestPerObjectReadAuthorization,
-                        request: Salus_V1_PerObjectReadRequest.with { $0.type = type })
+                    try await store.requestPerObjectReadAuthorization(for: SampleType(type))
                     return check(step, what: what, error: nil)
-                } catch let error as RPCError { return check(step, what: what, error: error) }
+                } catch { return check(step, what: what, error: SalusError.from(error)) }
             }
             if let save = step.save {
                 let count = save.count ?? 1
                 what = "\(appID) saves \(count) \(save.type)"
-                var request = Salus_V1_SaveRequest()
+                var samples: [Sample] = []
                 for _ in 0..<count {
-                    clock += 60_000_000
-                    var sample = Salus_V1_Sample()
-                    sample.type = save.type
-                    sample.startDate = clock
-                    sample.endDate = clock + 30_000_000
-                    if save.type == "HKVisionPrescriptionTypeIdentifier" {
-                        sample.endDate = clock
-                        sample.visionPrescription.prescriptionType = 1
-                        sample.visionPrescription.dateIssued = clock
+                    clock += 60
+                    let value: SampleValue
+                    var end = clock + 30
+                    if save.type == SampleType.visionPrescription.identifier.rawValue {
+                        end = clock
+                        value = .visionPrescription(VisionPrescription(prescriptionType: .glasses, dateIssued: clock))
                     } else if let unit = save.unit {
-                        sample.quantity.value = save.value ?? 1
-                        sample.quantity.unit = unit
+                        value = .quantity(Quantity(value: save.value ?? 1, unit: try SalusUnit(parsing: unit)))
                     } else {
-                        sample.category.value = Int64(save.value ?? 0)
+                        value = .category(Int(save.value ?? 0))
                     }
-                    request.samples.append(sample)
+                    samples.append(Sample(type: SampleType(save.type), value: value, start: clock, end: end))
                 }
                 do {
-                    let _: Salus_V1_SaveResponse = try await client.unary(SalusMethods.Store.save, request: request)
+                    _ = try await store.save(samples)
                     return check(step, what: what, error: nil)
-                } catch let error as RPCError { return check(step, what: what, error: error) }
+                } catch { return check(step, what: what, error: SalusError.from(error)) }
             }
             if let type = step.query {
                 what = "\(appID) queries \(type)"
-                var samples: [Salus_V1_Sample] = []
-                for try await batch in try client.serverStreaming(
-                    SalusMethods.Store.querySamples,
-                    request: Salus_V1_SampleQueryRequest.with { $0.type = type })
-                {
-                    samples += batch.samples
-                }
+                let samples = try await SampleQueryDescriptor(type: SampleType(type)).result(for: store)
                 if let expected = step.expectCount, expected != samples.count {
                     return (false, what, "expected \(expected) samples, got \(samples.count)")
                 }
@@ -220,13 +205,10 @@ final class ScenarioRunner {
             }
             if let type = step.status {
                 what = "\(appID) sharing status of \(type)"
-                let response: Salus_V1_AuthorizationStatusResponse = try await client.unary(
-                    SalusMethods.Authorization.authorizationStatus,
-                    request: Salus_V1_AuthorizationStatusRequest.with { $0.type = type })
-                let got = switch response.status {
+                let got = switch try await store.authorizationStatus(for: SampleType(type)) {
                 case .sharingAuthorized: "sharingAuthorized"
                 case .sharingDenied: "sharingDenied"
-                default: "notDetermined"
+                case .notDetermined: "notDetermined"
                 }
                 return step.expect == nil || step.expect == got ? (true, what + " is \(got)", "") : (false, what, "expected \(step.expect!), got \(got)")
             }
@@ -236,21 +218,22 @@ final class ScenarioRunner {
         }
     }
 
-    func check(_ step: ScenarioFile.Step, what: String, error: RPCError?) -> (Bool, String, String) {
+    func check(_ step: ScenarioFile.Step, what: String, error: SalusError?) -> (Bool, String, String) {
         let expected = step.expect ?? "ok"
         let got = error.map { Self.reasonName($0) } ?? "ok"
         return expected == got ? (true, what + (error == nil ? "" : " → \(got)"), "") : (false, what, "expected \(expected), got \(got)\(error.map { ": \($0.message)" } ?? "")")
     }
 
-    static func reasonName(_ error: RPCError) -> String {
-        switch error.reason {
+    /// The daemon's name of a refusal: its reason (`AUTHORIZATION_DENIED`), else its status code.
+    static func reasonName(_ error: SalusError) -> String {
+        switch error.code {
         case .authorizationDenied: "AUTHORIZATION_DENIED"
         case .authorizationNotDetermined: "AUTHORIZATION_NOT_DETERMINED"
         case .invalidArgument: "INVALID_ARGUMENT"
         case .notFound: "NOT_FOUND"
         case .unauthenticated: "UNAUTHENTICATED"
         case .permissionDenied: "PERMISSION_DENIED"
-        default: "\(error.code)"
+        default: error.statusCode.map { "\(RPCError.Code(rawValue: $0))" } ?? "\(error.code)"
         }
     }
 }
