@@ -1,5 +1,6 @@
 import Foundation
 import SalusProto
+import SwiftProtobuf
 
 /// ``AdminJSON/text(types:of:)``, what `salusctl types --json` prints: the `salus.v1.ListTypesResponse` in the proto3 JSON field and enum
 /// names, but with **every field present**.
@@ -84,59 +85,29 @@ enum TypeListingJSON {
 
     // MARK: Enum values by their proto names, as proto3 JSON prints them
 
-    static func name(_ kind: Salus_V1_ObjectKind) -> String {
-        switch kind {
-        case .unspecified: "OBJECT_KIND_UNSPECIFIED"
-        case .quantity: "OBJECT_KIND_QUANTITY"
-        case .category: "OBJECT_KIND_CATEGORY"
-        case .characteristic: "OBJECT_KIND_CHARACTERISTIC"
-        case .workout: "OBJECT_KIND_WORKOUT"
-        case .visionPrescription: "OBJECT_KIND_VISION_PRESCRIPTION"
-        case .document: "OBJECT_KIND_DOCUMENT"
-        case .correlation: "OBJECT_KIND_CORRELATION"
-        case .electrocardiogram: "OBJECT_KIND_ELECTROCARDIOGRAM"
-        case .audiogram: "OBJECT_KIND_AUDIOGRAM"
-        case .heartbeatSeries: "OBJECT_KIND_HEARTBEAT_SERIES"
-        case .stateOfMind: "OBJECT_KIND_STATE_OF_MIND"
-        case .medicationDoseEvent: "OBJECT_KIND_MEDICATION_DOSE_EVENT"
-        case .scoredAssessment: "OBJECT_KIND_SCORED_ASSESSMENT"
-        case .activitySummary: "OBJECT_KIND_ACTIVITY_SUMMARY"
-        case .clinicalRecord: "OBJECT_KIND_CLINICAL_RECORD"
-        case .workoutRoute: "OBJECT_KIND_WORKOUT_ROUTE"
-        case .userAnnotatedMedication: "OBJECT_KIND_USER_ANNOTATED_MEDICATION"
-        case .UNRECOGNIZED(let value): "\(value)"
-        }
-    }
+    static func name(_ kind: Salus_V1_ObjectKind) -> String { protoName(kind, prefix: "OBJECT_KIND_") }
 
-    static func name(_ style: Salus_V1_AggregationStyle) -> String {
-        switch style {
-        case .unspecified: "AGGREGATION_STYLE_UNSPECIFIED"
-        case .cumulative: "AGGREGATION_STYLE_CUMULATIVE"
-        case .discreteArithmetic: "AGGREGATION_STYLE_DISCRETE_ARITHMETIC"
-        case .discreteTemporallyWeighted: "AGGREGATION_STYLE_DISCRETE_TEMPORALLY_WEIGHTED"
-        case .discreteEquivalentContinuousLevel: "AGGREGATION_STYLE_DISCRETE_EQUIVALENT_CONTINUOUS_LEVEL"
-        case .UNRECOGNIZED(let value): "\(value)"
-        }
-    }
+    static func name(_ style: Salus_V1_AggregationStyle) -> String { protoName(style, prefix: "AGGREGATION_STYLE_") }
 
-    static func name(_ type: Salus_V1_MetadataValueType) -> String {
-        switch type {
-        case .unspecified: "METADATA_VALUE_TYPE_UNSPECIFIED"
-        case .string: "METADATA_VALUE_TYPE_STRING"
-        case .number: "METADATA_VALUE_TYPE_NUMBER"
-        case .bool: "METADATA_VALUE_TYPE_BOOL"
-        case .date: "METADATA_VALUE_TYPE_DATE"
-        case .quantity: "METADATA_VALUE_TYPE_QUANTITY"
-        case .UNRECOGNIZED(let value): "\(value)"
-        }
-    }
+    static func name(_ type: Salus_V1_MetadataValueType) -> String { protoName(type, prefix: "METADATA_VALUE_TYPE_") }
 
-    static func name(_ type: Salus_V1_CharacteristicValueType) -> String {
-        switch type {
-        case .unspecified: "CHARACTERISTIC_VALUE_TYPE_UNSPECIFIED"
-        case .enumeration: "CHARACTERISTIC_VALUE_TYPE_ENUMERATION"
-        case .date: "CHARACTERISTIC_VALUE_TYPE_DATE"
-        case .UNRECOGNIZED(let value): "\(value)"
+    static func name(_ type: Salus_V1_CharacteristicValueType) -> String { protoName(type, prefix: "CHARACTERISTIC_VALUE_TYPE_") }
+
+    /// The proto name of a generated enum's value, as proto3 JSON prints it: the enum's prefix
+    /// and the Swift case name in upper snake case (`visionPrescription` is
+    /// `OBJECT_KIND_VISION_PRESCRIPTION`), so a value added to the proto needs no line here; a
+    /// value this build does not know, its number. The generator makes each Swift case name by
+    /// dropping the prefix and joining the lower-cased words, which this undoes.
+    static func protoName<Value: SwiftProtobuf.Enum>(_ value: Value, prefix: String) -> String {
+        let caseName = String(describing: value)
+        guard Value(rawValue: value.rawValue) != nil, !caseName.hasPrefix("UNRECOGNIZED") else { return "\(value.rawValue)" }
+        var snake = prefix
+        var previous: Character?
+        for character in caseName {
+            if let previous, character.isUppercase || (character.isNumber && !previous.isNumber) { snake.append("_") }
+            snake.append(contentsOf: character.uppercased())
+            previous = character
         }
+        return snake
     }
 }

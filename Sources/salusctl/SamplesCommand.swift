@@ -237,38 +237,46 @@ final class SampleOutput {
         rows = []
     }
 
+    /// The VALUE column: a line of the kinds people read most; any other kind (a new one
+    /// included, with no line here) by its kind's name.
     func valueText(_ sample: Sample) -> String {
-        switch sample.value {
-        case .quantity(let quantity): quantity.description
-        case .category(let raw): registry.caseName(raw, of: definition).map { "\($0) (\(raw))" } ?? "\(raw)"
-        case .workout(let workout):
-            registry.activityNames[UInt32(clamping: workout.activityType)].map { "workout \($0)" } ?? "workout \(workout.activityType)"
-        case .visionPrescription(let prescription): "prescription \(prescription.prescriptionType)"
-        case .document(let document): "document \(document.title ?? document.contentType)"
-        case .electrocardiogram(let ecg): "ECG \(ecg.classification), \(ecg.numberOfVoltageMeasurements) voltages"
-        case .audiogram(let audiogram): "audiogram, \(audiogram.sensitivityPoints.count) frequencies"
-        case .heartbeatSeries(let series): "\(series.count) heartbeats"
-        case .stateOfMind(let state):
-            "\(state.kind) valence \(state.valence)" + (state.valenceClassification.map { " (\($0))" } ?? "")
-        case .medicationDoseEvent(let event): "dose \(event.logStatus) \(event.doseQuantity.map { "\($0) \(event.unit)" } ?? "")"
-        case .userAnnotatedMedication(let medication):
-            "medication \(medication.nickname ?? medication.displayText) (\(medication.generalForm))"
+        if case .quantity(let quantity) = sample.value { return quantity.description }
+        if case .category(let raw) = sample.value { return registry.caseName(raw, of: definition).map { "\($0) (\(raw))" } ?? "\(raw)" }
+        if case .workout(let workout) = sample.value {
+            return registry.activityNames[UInt32(clamping: workout.activityType)].map { "workout \($0)" } ?? "workout \(workout.activityType)"
+        }
+        if case .visionPrescription(let prescription) = sample.value { return "prescription \(prescription.prescriptionType)" }
+        if case .document(let document) = sample.value { return "document \(document.title ?? document.contentType)" }
+        if case .electrocardiogram(let ecg) = sample.value { return "ECG \(ecg.classification), \(ecg.numberOfVoltageMeasurements) voltages" }
+        if case .audiogram(let audiogram) = sample.value { return "audiogram, \(audiogram.sensitivityPoints.count) frequencies" }
+        if case .heartbeatSeries(let series) = sample.value { return "\(series.count) heartbeats" }
+        if case .stateOfMind(let state) = sample.value {
+            return "\(state.kind) valence \(state.valence)" + (state.valenceClassification.map { " (\($0))" } ?? "")
+        }
+        if case .medicationDoseEvent(let event) = sample.value {
+            return "dose \(event.logStatus) \(event.doseQuantity.map { "\($0) \(event.unit)" } ?? "")"
+        }
+        if case .userAnnotatedMedication(let medication) = sample.value {
+            return "medication \(medication.nickname ?? medication.displayText) (\(medication.generalForm))"
                 + (medication.isArchived ? ", archived" : "") + (medication.hasSchedule ? ", scheduled" : "")
-        case .scoredAssessment(let assessment): "\(assessment.instrument) score \(assessment.score) (\(assessment.risk))"
-        case .workoutRoute(let route): "route of workout \(route.workoutUUID.uuidString.lowercased()), \(route.locationCount) locations"
-        case .clinicalRecord(let record):
-            "\(record.resourceType)\(record.displayName.isEmpty ? "" : " \(record.displayName)") from \(record.sourceName)"
-        case .correlation(let correlation):
-            correlation.objects.map { member in
+        }
+        if case .scoredAssessment(let assessment) = sample.value { return "\(assessment.instrument) score \(assessment.score) (\(assessment.risk))" }
+        if case .workoutRoute(let route) = sample.value {
+            return "route of workout \(route.workoutUUID.uuidString.lowercased()), \(route.locationCount) locations"
+        }
+        if case .clinicalRecord(let record) = sample.value {
+            return "\(record.resourceType)\(record.displayName.isEmpty ? "" : " \(record.displayName)") from \(record.sourceName)"
+        }
+        if case .correlation(let correlation) = sample.value {
+            return correlation.objects.map { member in
                 let name = member.type.rawValue.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
                     .replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
-                return switch member.value {
-                case .quantity(let quantity): "\(name) \(quantity)"
-                case .category(let raw): "\(name) \(raw)"
-                default: name
-                }
+                if case .quantity(let quantity) = member.value { return "\(name) \(quantity)" }
+                if case .category(let raw) = member.value { return "\(name) \(raw)" }
+                return name
             }.joined(separator: ", ")
         }
+        return sample.kind.rawValue
     }
 
     func deviceText(_ device: Device?) -> String {
@@ -292,11 +300,11 @@ final class SampleOutput {
             var category: [String: Any] = ["value": raw]
             if let name = registry.caseName(raw, of: definition) { category["name"] = name }
             object["category"] = category
-        case .workout, .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute, .userAnnotatedMedication:
-            object["value"] = valueText(sample)
         case .correlation(let correlation):
             object["objects"] = correlation.objects.map { jsonObject($0) }
+        default:
+            // Every other kind, a new one included: the text the table shows.
+            object["value"] = valueText(sample)
         }
         var source: [String: Any] = ["appID": sample.sourceRevision.appID, "name": sample.sourceRevision.name]
         if let version = sample.sourceRevision.version { source["version"] = version }
