@@ -213,27 +213,9 @@ struct ManifestChecker {
         if let owner = owners.identifiers[identifier] {
             throw Refusal(.duplicateIdentifier, "\(name).identifier: \"\(identifier)\" is already registered by \(owner); expected an identifier no other plugin registers")
         }
-        let kind: ObjectKind
-        switch definition.kind {
-        case .quantity: kind = .quantity
-        case .category: kind = .category
-        case .characteristic: kind = .characteristic
-        case .workout: kind = .workout
-        case .visionPrescription: kind = .visionPrescription
-        case .document: kind = .document
-        case .electrocardiogram: kind = .electrocardiogram
-        case .audiogram: kind = .audiogram
-        case .heartbeatSeries: kind = .heartbeatSeries
-        case .stateOfMind: kind = .stateOfMind
-        case .medicationDoseEvent: kind = .medicationDoseEvent
-        case .scoredAssessment: kind = .scoredAssessment
-        case .activitySummary: kind = .activitySummary
-        case .correlation: kind = .correlation
-        case .clinicalRecord: kind = .clinicalRecord
-        case .workoutRoute: kind = .workoutRoute
-        case .userAnnotatedMedication: kind = .userAnnotatedMedication
-        case .unspecified, .UNRECOGNIZED:
-            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected QUANTITY, CATEGORY, CHARACTERISTIC, WORKOUT, VISION_PRESCRIPTION, DOCUMENT, CORRELATION, ELECTROCARDIOGRAM, AUDIOGRAM, HEARTBEAT_SERIES, STATE_OF_MIND, MEDICATION_DOSE_EVENT, SCORED_ASSESSMENT, ACTIVITY_SUMMARY, CLINICAL_RECORD, WORKOUT_ROUTE or USER_ANNOTATED_MEDICATION")
+        guard let kind = ObjectKind(wireNumber: definition.kind.rawValue) else {
+            let names = ObjectKind.allCases.map { String($0.wireName.dropFirst("OBJECT_KIND_".count)) }
+            throw Refusal(.invalidManifest, "\(name).kind: \(definition.kind.rawValue) is not an object kind; expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
         }
         if characteristic != (kind == .characteristic) {
             throw Refusal(.invalidManifest, characteristic

@@ -4,43 +4,6 @@ import SalusProtoCodec
 ///
 /// Dates are microseconds since the Unix epoch, as on the wire.
 public struct SampleView: Sendable, Hashable {
-    /// A sample's value.
-    public enum Value: Sendable, Hashable {
-        /// A quantity with its unit string.
-        case quantity(Double, unit: String)
-        /// A category raw value.
-        case category(Int64)
-        /// A workout with its activity type raw value.
-        case workout(activityType: UInt32)
-        /// A vision prescription.
-        case visionPrescription
-        /// A document.
-        case document
-        /// An electrocardiogram.
-        case electrocardiogram
-        /// An audiogram.
-        case audiogram
-        /// A heartbeat series.
-        case heartbeatSeries
-        /// A state of mind.
-        case stateOfMind
-        /// A medication dose event.
-        case medicationDoseEvent
-        /// A scored assessment.
-        case scoredAssessment
-        /// A clinical record (a FHIR resource).
-        case clinicalRecord
-        /// A workout route (its locations when saving).
-        case workoutRoute
-        /// A medication the person added, with their annotations.
-        case userAnnotatedMedication
-        /// A correlation holding this many member samples (the host checks each member with the
-        /// validator of the plugin that owns the member's type).
-        case correlation(objectCount: Int)
-        /// No value set.
-        case none
-    }
-
     /// A typed metadata value.
     public enum MetadataValue: Sendable, Hashable {
         case string(String)
@@ -116,12 +79,6 @@ public struct SampleView: Sendable, Hashable {
                     if field == 1, wire == .varint { activity = UInt32(truncatingIfNeeded: try inner.varint()) } else { try inner.skip(wire) }
                 }
                 value = .workout(activityType: activity)
-            case (8, .lengthDelimited):
-                _ = try reader.lengthDelimited()
-                value = .visionPrescription
-            case (9, .lengthDelimited):
-                _ = try reader.lengthDelimited()
-                value = .document
             case (14, .lengthDelimited):
                 var inner = try reader.message()
                 var count = 0
@@ -130,19 +87,6 @@ public struct SampleView: Sendable, Hashable {
                     try inner.skip(wire)
                 }
                 value = .correlation(objectCount: count)
-            case (15...20, .lengthDelimited):
-                _ = try reader.lengthDelimited()
-                value = [.electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind, .medicationDoseEvent, .scoredAssessment][
-                    number - 15]
-            case (21, .lengthDelimited):
-                _ = try reader.lengthDelimited()
-                value = .clinicalRecord
-            case (22, .lengthDelimited):
-                _ = try reader.lengthDelimited()
-                value = .workoutRoute
-            case (23, .lengthDelimited):
-                _ = try reader.lengthDelimited()
-                value = .userAnnotatedMedication
             case (12, .lengthDelimited):
                 var entry = try reader.message()
                 var key = ""
@@ -156,7 +100,13 @@ public struct SampleView: Sendable, Hashable {
                 }
                 if let entryValue { metadata[key] = entryValue }
             default:
-                try reader.skip(wireType)
+                // Every other kind's value: the validator learns which it is, not what it holds.
+                if wireType == .lengthDelimited, let opaque = Value.opaque(field: number) {
+                    _ = try reader.lengthDelimited()
+                    value = opaque
+                } else {
+                    try reader.skip(wireType)
+                }
             }
         }
     }

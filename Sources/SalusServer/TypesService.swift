@@ -83,25 +83,7 @@ package enum TypesService {
     static func definition(_ type: TypeRules) -> Salus_V1_TypeDefinition {
         Salus_V1_TypeDefinition.with {
             $0.identifier = type.identifier
-            $0.kind = switch type.kind {
-            case .quantity: .quantity
-            case .category: .category
-            case .characteristic: .characteristic
-            case .workout: .workout
-            case .visionPrescription: .visionPrescription
-            case .document: .document
-            case .electrocardiogram: .electrocardiogram
-            case .audiogram: .audiogram
-            case .heartbeatSeries: .heartbeatSeries
-            case .stateOfMind: .stateOfMind
-            case .medicationDoseEvent: .medicationDoseEvent
-            case .scoredAssessment: .scoredAssessment
-            case .activitySummary: .activitySummary
-            case .correlation: .correlation
-            case .clinicalRecord: .clinicalRecord
-            case .workoutRoute: .workoutRoute
-            case .userAnnotatedMedication: .userAnnotatedMedication
-            }
+            $0.kind = Salus_V1_ObjectKind(rawValue: type.kind.wireNumber) ?? .unspecified
             $0.canonicalUnit = type.canonicalUnitText
             $0.aggregationStyle = switch type.aggregationStyle {
             case .cumulative?: .cumulative

@@ -2,11 +2,11 @@ import Foundation
 import SalusModel
 import SalusProto
 
-extension ClinicalDocument {
+extension ClinicalDocument: WireConvertibleValue {
     /// The model value of `wire`: an empty content type reads as "application/xml", empty
     /// extracted fields as unknown. On a save the daemon replaces the extracted fields with what
     /// it reads from `data`.
-    package init(wire: Salus_V1_Document) {
+    package init(wire: Salus_V1_Document, path _: String = "document") {
         func text(_ value: String) -> String? { value.isEmpty ? nil : value }
         self.init(
             contentType: wire.contentType.isEmpty ? "application/xml" : wire.contentType,
@@ -32,11 +32,11 @@ extension ClinicalDocument {
     }
 }
 
-extension ClinicalRecord {
+extension ClinicalRecord: WireConvertibleValue {
     /// The model value of `wire`: an empty FHIR version reads as
     /// ``ClinicalRecord/defaultFHIRVersion``; the resource type and id it carries are ignored
     /// (they are read from the resource).
-    package init(wire: Salus_V1_ClinicalRecord) {
+    package init(wire: Salus_V1_ClinicalRecord, path _: String = "clinicalRecord") {
         self.init(
             fhirData: wire.fhirData,
             fhirVersion: wire.fhirVersion.isEmpty ? ClinicalRecord.defaultFHIRVersion : wire.fhirVersion,

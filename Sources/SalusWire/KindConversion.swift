@@ -20,7 +20,7 @@ enum WireRawValue {
     }
 }
 
-extension Electrocardiogram {
+extension Electrocardiogram: WireConvertibleValue {
     /// The model value of `wire`; unknown raw values are refused naming the field under `path`.
     package init(wire: Salus_V1_Electrocardiogram, path: String) throws(ValidationError) {
         var voltages: [ElectrocardiogramVoltage] = []
@@ -73,7 +73,7 @@ extension ElectrocardiogramVoltage {
     }
 }
 
-extension Audiogram {
+extension Audiogram: WireConvertibleValue {
     /// The model value of `wire`; unknown raw values are refused naming the field under `path`.
     package init(wire: Salus_V1_Audiogram, path: String) throws(ValidationError) {
         var points: [AudiogramSensitivityPoint] = []
@@ -125,9 +125,9 @@ extension Audiogram {
     }
 }
 
-extension HeartbeatSeries {
-    /// The model value of `wire`.
-    package init(wire: Salus_V1_HeartbeatSeries) {
+extension HeartbeatSeries: WireConvertibleValue {
+    /// The model value of `wire` (nothing in it is refused here: the beats are the model's to check).
+    package init(wire: Salus_V1_HeartbeatSeries, path _: String = "heartbeatSeries") {
         self.init(beats: wire.beats.map { Heartbeat(timeSinceSeriesStart: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap) })
     }
 
@@ -144,7 +144,7 @@ extension HeartbeatSeries {
     }
 }
 
-extension StateOfMind {
+extension StateOfMind: WireConvertibleValue {
     /// The model value of `wire`; the valence classification it carries is ignored (the model
     /// derives it), unknown raw values are refused naming the field under `path`.
     package init(wire: Salus_V1_StateOfMind, path: String) throws(ValidationError) {
@@ -173,7 +173,7 @@ extension StateOfMind {
     }
 }
 
-extension MedicationDoseEvent {
+extension MedicationDoseEvent: WireConvertibleValue {
     /// The model value of `wire`; an empty unit is `count`, unknown raw values and units that do
     /// not parse are refused naming the field under `path`.
     package init(wire: Salus_V1_MedicationDoseEvent, path: String) throws(ValidationError) {
@@ -210,10 +210,10 @@ extension MedicationDoseEvent {
     }
 }
 
-extension UserAnnotatedMedication {
+extension UserAnnotatedMedication: WireConvertibleValue {
     /// The model value of `wire`: the codings as a set, an unset nickname nil. The texts are
     /// checked by the model's validation, not here.
-    package init(wire: Salus_V1_UserAnnotatedMedication) {
+    package init(wire: Salus_V1_UserAnnotatedMedication, path _: String = "userAnnotatedMedication") {
         self.init(
             conceptIdentifier: wire.conceptIdentifier,
             displayText: wire.displayText,
@@ -247,7 +247,7 @@ extension UserAnnotatedMedication {
     }
 }
 
-extension ScoredAssessment {
+extension ScoredAssessment: WireConvertibleValue {
     /// The model value of `wire`; the score and risk it carries are ignored (the model derives
     /// them), an unset instrument and unknown answers are refused naming the field under `path`.
     package init(wire: Salus_V1_ScoredAssessment, path: String) throws(ValidationError) {

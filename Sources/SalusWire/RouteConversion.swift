@@ -2,7 +2,7 @@ import Foundation
 import SalusModel
 import SalusProto
 
-extension WorkoutRouteValue {
+extension WorkoutRouteValue: WireConvertibleValue {
     /// The most locations a route carries inline in a `salus.v1.Sample` (Store/Save): 1,000.
     /// Larger routes are streamed with `salus.v1.Routes/SaveRoute`, so no Save request comes
     /// near the frame size limit.

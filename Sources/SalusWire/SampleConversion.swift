@@ -28,54 +28,34 @@ extension Sample {
             throw ValidationError(reason: .missingValue, field: "\(path()).type", value: "", expected: "a type identifier")
         }
         let value: SampleValue
-        switch wire.value {
-        case .quantity(let quantity):
-            value = .quantity(try Quantity(wire: quantity, path: "\(path()).quantity"))
-        case .category(let category):
-            guard let raw = Int(exactly: category.value) else {
-                throw ValidationError(reason: .invalidValue, field: "\(path()).category.value", value: "\(category.value)", expected: "a raw value that fits an Int")
+        // Every kind but quantity, category, workout and correlation (below) converts through its
+        // value type (SampleValueConversion.swift).
+        if let wireValue = wire.value, let uniform = try Self.uniformValue(wireValue, path: path()) {
+            value = uniform
+        } else {
+            switch wire.value {
+            case .quantity(let quantity):
+                value = .quantity(try Quantity(wire: quantity, path: "\(path()).quantity"))
+            case .category(let category):
+                guard let raw = Int(exactly: category.value) else {
+                    throw ValidationError(reason: .invalidValue, field: "\(path()).category.value", value: "\(category.value)", expected: "a raw value that fits an Int")
+                }
+                value = .category(raw)
+            case .workout(let workout):
+                value = .workout(try Workout(wire: workout, path: "\(path()).workout"))
+            case .correlation(let correlation):
+                var objects: [Sample] = []
+                objects.reserveCapacity(correlation.objects.count)
+                for (index, member) in correlation.objects.enumerated() {
+                    objects.append(try Sample(
+                        wire: member, path: "\(path()).correlation.objects[\(index)]", source: source, creationDate: creationDate
+                    ))
+                }
+                value = .correlation(Correlation(objects: objects))
+            default:
+                throw ValidationError(
+                    reason: .missingValue, field: "\(path()).value", value: "", expected: "one of \(Self.valueFieldNames)")
             }
-            value = .category(raw)
-        case .workout(let workout):
-            value = .workout(try Workout(wire: workout, path: "\(path()).workout"))
-        case .visionPrescription(let prescription):
-            value = .visionPrescription(try VisionPrescription(wire: prescription, path: "\(path()).visionPrescription"))
-        case .document(let document):
-            value = .document(ClinicalDocument(wire: document))
-        case .clinicalRecord(let record):
-            value = .clinicalRecord(ClinicalRecord(wire: record))
-        case .workoutRoute(let route):
-            value = .workoutRoute(try WorkoutRouteValue(wire: route, path: "\(path()).workoutRoute"))
-        case .electrocardiogram(let electrocardiogram):
-            value = .electrocardiogram(try Electrocardiogram(wire: electrocardiogram, path: "\(path()).electrocardiogram"))
-        case .audiogram(let audiogram):
-            value = .audiogram(try Audiogram(wire: audiogram, path: "\(path()).audiogram"))
-        case .heartbeatSeries(let series):
-            value = .heartbeatSeries(HeartbeatSeries(wire: series))
-        case .stateOfMind(let state):
-            value = .stateOfMind(try StateOfMind(wire: state, path: "\(path()).stateOfMind"))
-        case .medicationDoseEvent(let event):
-            value = .medicationDoseEvent(try MedicationDoseEvent(wire: event, path: "\(path()).medicationDoseEvent"))
-        case .scoredAssessment(let assessment):
-            value = .scoredAssessment(try ScoredAssessment(wire: assessment, path: "\(path()).scoredAssessment"))
-        case .userAnnotatedMedication(let medication):
-            value = .userAnnotatedMedication(UserAnnotatedMedication(wire: medication))
-        case .correlation(let correlation):
-            var objects: [Sample] = []
-            objects.reserveCapacity(correlation.objects.count)
-            for (index, member) in correlation.objects.enumerated() {
-                objects.append(try Sample(
-                    wire: member, path: "\(path()).correlation.objects[\(index)]", source: source, creationDate: creationDate
-                ))
-            }
-            value = .correlation(Correlation(objects: objects))
-        case nil:
-            throw ValidationError(
-                reason: .missingValue, field: "\(path()).value", value: "",
-                expected: "one of quantity, category, workout, vision_prescription, document, correlation, "
-                    + "electrocardiogram, audiogram, heartbeat_series, state_of_mind, medication_dose_event, scored_assessment, "
-                    + "clinical_record, workout_route, user_annotated_medication"
-            )
         }
         self.init(
             uuid: uuid,
@@ -107,7 +87,10 @@ extension Sample {
 
     /// The wire form of a sample's value; `start` and `end` are the sample's dates (a workout's
     /// duration is computed from them).
-    package static func wireValue(_ value: SampleValue, start: Date, end: Date) -> Salus_V1_Sample.OneOf_Value {
+    package static func wireValue(_ value: SampleValue, start: Date, end: Date) -> Salus_V1_Sample.OneOf_Value? {
+        // Every kind but quantity, category, workout and correlation (below) converts through its
+        // value type (SampleValueConversion.swift); the result is never nil.
+        if let uniform = uniformWireValue(value) { return uniform }
         switch value {
         case .quantity(let quantity): return .quantity(quantity.wire)
         case .category(let raw):
@@ -115,21 +98,12 @@ extension Sample {
             category.value = Int64(raw)
             return .category(category)
         case .workout(let workout): return .workout(workout.wire(start: start, end: end))
-        case .visionPrescription(let prescription): return .visionPrescription(prescription.wire)
-        case .document(let document): return .document(document.wire)
-        case .clinicalRecord(let record): return .clinicalRecord(record.wire)
-        case .workoutRoute(let route): return .workoutRoute(route.wire)
-        case .electrocardiogram(let electrocardiogram): return .electrocardiogram(electrocardiogram.wire)
-        case .audiogram(let audiogram): return .audiogram(audiogram.wire)
-        case .heartbeatSeries(let series): return .heartbeatSeries(series.wire)
-        case .stateOfMind(let state): return .stateOfMind(state.wire)
-        case .medicationDoseEvent(let event): return .medicationDoseEvent(event.wire)
-        case .scoredAssessment(let assessment): return .scoredAssessment(assessment.wire)
-        case .userAnnotatedMedication(let medication): return .userAnnotatedMedication(medication.wire)
         case .correlation(let correlation):
             var wireCorrelation = Salus_V1_Correlation()
             wireCorrelation.objects = correlation.objects.map(\.wire)
             return .correlation(wireCorrelation)
+        default:
+            return nil
         }
     }
 

@@ -148,7 +148,7 @@ extension WorkoutConfiguration {
     }
 }
 
-extension VisionPrescription {
+extension VisionPrescription: WireConvertibleValue {
     package init(wire: Salus_V1_VisionPrescription, path: String) throws(ValidationError) {
         guard let type = PrescriptionType(rawValue: Int(wire.prescriptionType)) else {
             throw ValidationError(

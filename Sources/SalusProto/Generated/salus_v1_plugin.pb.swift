@@ -27,34 +27,70 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-/// The kind of object a type describes.
+/// The kind of object a type describes, which decides what value its samples carry. The comments
+/// of its values are the doc comments of SalusModel's ObjectKind and SalusPluginKit's TypeKind,
+/// both generated from this enum by scripts/generate-kind-tables (run by scripts/generate-protos).
 package nonisolated enum Salus_V1_ObjectKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   package typealias RawValue = Int
   case unspecified // = 0
+
+  /// A number with a unit (steps, heart rate); the value is a `Quantity`.
   case quantity // = 1
+
+  /// A raw integer from the type's enumeration (sleep analysis, menstrual flow).
   case category // = 2
+
+  /// One value per person (biological sex, wheelchair use); not a sample.
   case characteristic // = 3
+
+  /// A workout with its activity type, events and activities.
   case workout // = 4
+
+  /// A glasses or contacts prescription; read access is granted per object.
   case visionPrescription // = 5
+
+  /// A clinical document (CDA); read access is granted per object.
   case document // = 6
+
+  /// An electrocardiogram (`HKElectrocardiogram`); its voltages are read with their own streamed
+  /// query.
   case electrocardiogram // = 8
+
+  /// An audiogram (`HKAudiogramSample`): hearing sensitivity per frequency.
   case audiogram // = 9
+
+  /// A heartbeat series (`HKHeartbeatSeriesSample`): the time of each beat.
   case heartbeatSeries // = 10
+
+  /// A state of mind (`HKStateOfMind`): an emotion or mood with its valence, labels and
+  /// associations.
   case stateOfMind // = 11
+
+  /// A medication dose event (`HKMedicationDoseEvent`).
   case medicationDoseEvent // = 12
+
+  /// A scored questionnaire, GAD-7 or PHQ-9 (`HKScoredAssessment`).
   case scoredAssessment // = 13
 
-  /// HKActivitySummaryTypeIdentifier: computed daily summaries, read-only for apps.
+  /// Daily activity summaries (HKActivitySummaryTypeIdentifier): computed from samples and goals,
+  /// never saved; read-only for apps.
   case activitySummary // = 14
 
-  /// A FHIR R4 resource (HKClinicalRecord).
+  /// A FHIR R4 resource (`HKClinicalRecord`: an allergy, a lab result, ...); the value is a
+  /// `ClinicalRecord`.
   case clinicalRecord // = 15
 
-  /// A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout.
+  /// A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout; the value
+  /// is a `WorkoutRouteValue`, the locations are read with their own streamed query.
   case workoutRoute // = 16
 
-  /// A medication the person added, with their annotations (HKUserAnnotatedMedication).
+  /// A medication the person added, with their annotations (`HKUserAnnotatedMedication`,
+  /// HKDataTypeIdentifierUserAnnotatedMedicationConcept); the value is a
+  /// `UserAnnotatedMedication`.
   case userAnnotatedMedication // = 17
+
+  /// A sample that groups quantity and category samples (blood pressure, food); the value is a
+  /// `Correlation`.
   case correlation // = 7
   case UNRECOGNIZED(Int)
 

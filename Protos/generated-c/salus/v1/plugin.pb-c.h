@@ -42,38 +42,87 @@ typedef struct Salus__V1__ListTypesResponse Salus__V1__ListTypesResponse;
 /* --- enums --- */
 
 /*
- * The kind of object a type describes.
+ * The kind of object a type describes, which decides what value its samples carry. The comments
+ * of its values are the doc comments of SalusModel's ObjectKind and SalusPluginKit's TypeKind,
+ * both generated from this enum by scripts/generate-kind-tables (run by scripts/generate-protos).
  */
 typedef enum _Salus__V1__ObjectKind {
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_UNSPECIFIED = 0,
+  /*
+   * A number with a unit (steps, heart rate); the value is a `Quantity`.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_QUANTITY = 1,
+  /*
+   * A raw integer from the type's enumeration (sleep analysis, menstrual flow).
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CATEGORY = 2,
+  /*
+   * One value per person (biological sex, wheelchair use); not a sample.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CHARACTERISTIC = 3,
+  /*
+   * A workout with its activity type, events and activities.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT = 4,
+  /*
+   * A glasses or contacts prescription; read access is granted per object.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_VISION_PRESCRIPTION = 5,
+  /*
+   * A clinical document (CDA); read access is granted per object.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_DOCUMENT = 6,
+  /*
+   * An electrocardiogram (`HKElectrocardiogram`); its voltages are read with their own streamed
+   * query.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_ELECTROCARDIOGRAM = 8,
+  /*
+   * An audiogram (`HKAudiogramSample`): hearing sensitivity per frequency.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_AUDIOGRAM = 9,
+  /*
+   * A heartbeat series (`HKHeartbeatSeriesSample`): the time of each beat.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_HEARTBEAT_SERIES = 10,
+  /*
+   * A state of mind (`HKStateOfMind`): an emotion or mood with its valence, labels and
+   * associations.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_STATE_OF_MIND = 11,
+  /*
+   * A medication dose event (`HKMedicationDoseEvent`).
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_MEDICATION_DOSE_EVENT = 12,
+  /*
+   * A scored questionnaire, GAD-7 or PHQ-9 (`HKScoredAssessment`).
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_SCORED_ASSESSMENT = 13,
   /*
-   * HKActivitySummaryTypeIdentifier: computed daily summaries, read-only for apps.
+   * Daily activity summaries (HKActivitySummaryTypeIdentifier): computed from samples and goals,
+   * never saved; read-only for apps.
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_ACTIVITY_SUMMARY = 14,
   /*
-   * A FHIR R4 resource (HKClinicalRecord).
+   * A FHIR R4 resource (`HKClinicalRecord`: an allergy, a lab result, ...); the value is a
+   * `ClinicalRecord`.
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CLINICAL_RECORD = 15,
   /*
-   * A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout.
+   * A workout route (HKWorkoutRouteTypeIdentifier): locations attached to one workout; the value
+   * is a `WorkoutRouteValue`, the locations are read with their own streamed query.
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_WORKOUT_ROUTE = 16,
   /*
-   * A medication the person added, with their annotations (HKUserAnnotatedMedication).
+   * A medication the person added, with their annotations (`HKUserAnnotatedMedication`,
+   * HKDataTypeIdentifierUserAnnotatedMedicationConcept); the value is a
+   * `UserAnnotatedMedication`.
    */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_USER_ANNOTATED_MEDICATION = 17,
+  /*
+   * A sample that groups quantity and category samples (blood pressure, food); the value is a
+   * `Correlation`.
+   */
   SALUS__V1__OBJECT_KIND__OBJECT_KIND_CORRELATION = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__OBJECT_KIND)
 } Salus__V1__ObjectKind;
