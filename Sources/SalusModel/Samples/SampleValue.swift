@@ -56,4 +56,25 @@ public enum SampleValue: Hashable, Sendable {
         case .userAnnotatedMedication: .userAnnotatedMedication
         }
     }
+
+    /// The value as its kind's rules see it (`SampleKindRules`); nil for a quantity and a
+    /// category, whose rules are their type's (`TypeCatalog.check`).
+    package var kindRules: (any SampleKindRules)? {
+        switch self {
+        case .quantity, .category: nil
+        case .workout(let value): value
+        case .visionPrescription(let value): value
+        case .document(let value): value
+        case .electrocardiogram(let value): value
+        case .audiogram(let value): value
+        case .heartbeatSeries(let value): value
+        case .stateOfMind(let value): value
+        case .medicationDoseEvent(let value): value
+        case .scoredAssessment(let value): value
+        case .correlation(let value): value
+        case .clinicalRecord(let value): value
+        case .workoutRoute(let value): value
+        case .userAnnotatedMedication(let value): value
+        }
+    }
 }

@@ -83,3 +83,36 @@ public struct UserAnnotatedMedication: Hashable, Sendable {
         event.medicationConceptIdentifier == conceptIdentifier
     }
 }
+
+extension UserAnnotatedMedication: SampleKindRules {
+    /// Its concept identifier, display text and general form not empty, a nickname not blank
+    /// when given, codings with a system and a code, every text at most `maximumTextBytes` UTF-8
+    /// bytes.
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        func text(_ text: String?, _ field: String, required: String?) {
+            guard let text else { return }
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                errors.append(
+                    ValidationError(
+                        reason: .missingValue, field: "\(path).\(field)", value: "\"\(text)\"",
+                        expected: required ?? "a nickname that is not blank, or none"))
+            } else if text.utf8.count > UserAnnotatedMedication.maximumTextBytes {
+                errors.append(
+                    ValidationError(
+                        reason: .invalidValue, field: "\(path).\(field)", value: "\(text.utf8.count) bytes",
+                        expected: "at most \(UserAnnotatedMedication.maximumTextBytes) bytes of UTF-8"))
+            }
+        }
+        text(conceptIdentifier, "conceptIdentifier", required: "the identifier of the medication concept")
+        text(displayText, "displayText", required: "the medication's name as the concept displays it")
+        text(generalForm, "generalForm", required: "the medication's general form (HKMedicationGeneralForm) as text, such as tablet")
+        text(nickname, "nickname", required: nil)
+        for (index, coding) in relatedCodings.sorted().enumerated() {
+            text(coding.system, "relatedCodings[\(index)].system", required: "the coding system, such as an RxNorm URL")
+            text(coding.code, "relatedCodings[\(index)].code", required: "the code in the coding system")
+            text(coding.version, "relatedCodings[\(index)].version", required: "the coding system's version, or none")
+        }
+        return errors
+    }
+}

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The model's rules for electrocardiograms, audiograms, heartbeat series, states of mind,
-/// medication dose events, user-annotated medications and scored assessments; `Sample.validationErrors(at:)` applies them.
+/// The model's rules for electrocardiograms, workout routes, audiograms, heartbeat series, states
+/// of mind, medication dose events and scored assessments; `Sample.validationErrors(at:)` applies
+/// them through each kind's `SampleKindRules` conformance (at the end of this file). A kind added
+/// since keeps its rules in its own file.
 extension Validation {
     /// How far past the sample's end a time offset may reach: the store keeps dates to the
     /// microsecond, so an offset equal to the duration may exceed it by rounding.
@@ -241,37 +243,6 @@ extension Validation {
         return errors
     }
 
-    /// A user-annotated medication: its concept identifier, display text and general form not
-    /// empty, a nickname not empty when given, codings with a system and a code, every text at most
-    /// `UserAnnotatedMedication.maximumTextBytes` UTF-8 bytes.
-    static func userAnnotatedMedication(_ value: UserAnnotatedMedication, at path: String) -> [ValidationError] {
-        var errors: [ValidationError] = []
-        func text(_ text: String?, _ field: String, required: String?) {
-            guard let text else { return }
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                errors.append(
-                    ValidationError(
-                        reason: .missingValue, field: "\(path).\(field)", value: "\"\(text)\"",
-                        expected: required ?? "a nickname that is not blank, or none"))
-            } else if text.utf8.count > UserAnnotatedMedication.maximumTextBytes {
-                errors.append(
-                    ValidationError(
-                        reason: .invalidValue, field: "\(path).\(field)", value: "\(text.utf8.count) bytes",
-                        expected: "at most \(UserAnnotatedMedication.maximumTextBytes) bytes of UTF-8"))
-            }
-        }
-        text(value.conceptIdentifier, "conceptIdentifier", required: "the identifier of the medication concept")
-        text(value.displayText, "displayText", required: "the medication's name as the concept displays it")
-        text(value.generalForm, "generalForm", required: "the medication's general form (HKMedicationGeneralForm) as text, such as tablet")
-        text(value.nickname, "nickname", required: nil)
-        for (index, coding) in value.relatedCodings.sorted().enumerated() {
-            text(coding.system, "relatedCodings[\(index)].system", required: "the coding system, such as an RxNorm URL")
-            text(coding.code, "relatedCodings[\(index)].code", required: "the code in the coding system")
-            text(coding.version, "relatedCodings[\(index)].version", required: "the coding system's version, or none")
-        }
-        return errors
-    }
-
     /// A scored assessment: its type's instrument, one answer per question, preferNotToAnswer
     /// only for PHQ-9's ninth.
     static func scoredAssessment(_ value: ScoredAssessment, type: TypeIdentifier, at path: String) -> [ValidationError] {
@@ -298,5 +269,57 @@ extension Validation {
                         + " (preferNotToAnswer only for PHQ-9's ninth question)"))
         }
         return errors
+    }
+}
+
+// The rules of the kinds above, as `Sample.validationErrors(at:)` asks them (`SampleKindRules`).
+
+extension Electrocardiogram: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        let duration = datesValid ? Validation.duration(start: sample.startDate, end: sample.endDate) : nil
+        return Validation.electrocardiogram(self, duration: duration, at: path)
+    }
+}
+
+extension WorkoutRouteValue: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.workoutRoute(self, at: path)
+    }
+}
+
+extension Audiogram: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.audiogram(self, at: path)
+    }
+}
+
+extension HeartbeatSeries: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        let duration = datesValid ? Validation.duration(start: sample.startDate, end: sample.endDate) : nil
+        return Validation.heartbeats(self, duration: duration, at: path)
+    }
+}
+
+extension StateOfMind: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.stateOfMind(self, at: path)
+    }
+}
+
+extension MedicationDoseEvent: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.medicationDoseEvent(self, at: path)
+    }
+}
+
+extension ScoredAssessment: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.scoredAssessment(self, type: sample.type, at: path)
+    }
+}
+
+extension ClinicalRecord: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.clinicalRecord(self, type: sample.type, at: path)
     }
 }

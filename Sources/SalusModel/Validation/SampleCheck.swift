@@ -48,7 +48,7 @@ extension TypeCatalog {
         }
         if rules.kind == .characteristic || rules.kind != sample.kind {
             errors.append(ValidationError(
-                reason: .wrongKind, field: "\(path()).value", value: Self.valueName(sample.value),
+                reason: .wrongKind, field: "\(path()).value", value: sample.kind.valueName,
                 expected: rules.kind == .characteristic
                     ? "a sample type; \(sample.type) is a characteristic (set, not saved as samples)"
                     : "a \(rules.kind.rawValue) value for \(sample.type)"))
@@ -72,11 +72,13 @@ extension TypeCatalog {
             }
         case .workout(let workout):
             errors += checkWorkout(workout, rules: rules, at: "\(path()).workout")
-        case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .clinicalRecord, .workoutRoute, .userAnnotatedMedication:
-            break
         case .correlation(let correlation):
             errors += checkCorrelation(correlation, of: sample.type, at: "\(path()).correlation", allowReadOnly: allowReadOnly)
+        default:
+            // Every other kind's own (SampleKindRules), under its field.
+            if let kindRules = sample.value.kindRules {
+                errors += kindRules.declaredErrors(rules: rules, at: "\(path()).\(sample.kind.rawValue)")
+            }
         }
         errors += checkMetadata(sample.metadata, rules: rules, at: "\(path()).metadata")
         guard modelRulesPassed, errors.isEmpty, rules.validated, let validator = validators[rules.pluginID] else {
@@ -267,25 +269,5 @@ extension TypeCatalog {
             }
         }
         return errors
-    }
-
-    static func valueName(_ value: SampleValue) -> String {
-        switch value {
-        case .quantity: "a quantity value"
-        case .category: "a category value"
-        case .workout: "a workout value"
-        case .visionPrescription: "a vision prescription value"
-        case .document: "a document value"
-        case .electrocardiogram: "an electrocardiogram value"
-        case .audiogram: "an audiogram value"
-        case .heartbeatSeries: "a heartbeat series value"
-        case .stateOfMind: "a state of mind value"
-        case .medicationDoseEvent: "a medication dose event value"
-        case .scoredAssessment: "a scored assessment value"
-        case .correlation: "a correlation value"
-        case .clinicalRecord: "a clinical record value"
-        case .workoutRoute: "a workout route value"
-        case .userAnnotatedMedication: "a user-annotated medication value"
-        }
     }
 }

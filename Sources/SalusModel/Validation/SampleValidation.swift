@@ -40,40 +40,11 @@ extension Sample {
         }
         let dateErrors = Validation.dateRange(start: startDate, end: endDate, at: path())
         errors += dateErrors
-        let duration = dateErrors.isEmpty ? Validation.duration(start: startDate, end: endDate) : nil
-        switch value {
-        case .quantity(let quantity):
+        if case .quantity(let quantity) = value {
             errors += Validation.finite(quantity.value, at: "\(path()).quantity.value")
-        case .category:
-            break
-        case .workout(let workout):
-            errors += Validation.workout(
-                workout, start: dateErrors.isEmpty ? startDate : nil, end: dateErrors.isEmpty ? endDate : nil,
-                at: "\(path()).workout")
-        case .visionPrescription(let prescription):
-            errors += Validation.prescription(prescription, at: "\(path()).visionPrescription")
-        case .document:
-            break
-        case .electrocardiogram(let electrocardiogram):
-            errors += Validation.electrocardiogram(electrocardiogram, duration: duration, at: "\(path()).electrocardiogram")
-        case .audiogram(let audiogram):
-            errors += Validation.audiogram(audiogram, at: "\(path()).audiogram")
-        case .heartbeatSeries(let series):
-            errors += Validation.heartbeats(series, duration: duration, at: "\(path()).heartbeatSeries")
-        case .stateOfMind(let state):
-            errors += Validation.stateOfMind(state, at: "\(path()).stateOfMind")
-        case .medicationDoseEvent(let event):
-            errors += Validation.medicationDoseEvent(event, at: "\(path()).medicationDoseEvent")
-        case .scoredAssessment(let assessment):
-            errors += Validation.scoredAssessment(assessment, type: type, at: "\(path()).scoredAssessment")
-        case .correlation(let correlation):
-            errors += Validation.correlation(correlation, at: "\(path()).correlation")
-        case .clinicalRecord(let record):
-            errors += Validation.clinicalRecord(record, type: type, at: "\(path()).clinicalRecord")
-        case .workoutRoute(let route):
-            errors += Validation.workoutRoute(route, at: "\(path()).workoutRoute")
-        case .userAnnotatedMedication(let medication):
-            errors += Validation.userAnnotatedMedication(medication, at: "\(path()).userAnnotatedMedication")
+        } else if let rules = value.kindRules {
+            // Each kind's own rules (SampleKindRules), under its field: "sample.audiogram".
+            errors += rules.validationErrors(in: self, datesValid: dateErrors.isEmpty, at: "\(path()).\(value.kind.rawValue)")
         }
         errors += Validation.metadata(metadata, at: "\(path()).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path()).metadata")
@@ -331,7 +302,7 @@ enum Validation {
             guard member.kind == .quantity || member.kind == .category else {
                 errors.append(
                     ValidationError(
-                        reason: .wrongKind, field: "\(memberPath).value", value: TypeCatalog.valueName(member.value),
+                        reason: .wrongKind, field: "\(memberPath).value", value: member.kind.valueName,
                         expected: "a quantity or category sample: a correlation groups only those"))
                 continue
             }
@@ -474,4 +445,30 @@ enum Validation {
         }
         return errors
     }
+}
+
+// The older kinds' rules, kept beside the functions above; a new kind declares its rules in its
+// own file (`SampleKindRules`).
+
+extension Workout: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.workout(self, start: datesValid ? sample.startDate : nil, end: datesValid ? sample.endDate : nil, at: path)
+    }
+}
+
+extension Correlation: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.correlation(self, at: path)
+    }
+}
+
+extension VisionPrescription: SampleKindRules {
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] {
+        Validation.prescription(self, at: path)
+    }
+}
+
+extension ClinicalDocument: SampleKindRules {
+    /// None of the model's: a document's content is checked when the daemon reads it.
+    package func validationErrors(in sample: Sample, datesValid: Bool, at path: String) -> [ValidationError] { [] }
 }
