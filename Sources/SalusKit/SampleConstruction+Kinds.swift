@@ -95,9 +95,7 @@ extension Sample {
         _ type: SampleType, _ value: SampleValue, start: Date, end: Date, device: Device?,
         metadata: [String: MetadataValue]
     ) -> Sample {
-        Sample(
-            type: type.identifier, startDate: start, endDate: end, value: value, sourceRevision: unsavedSource,
-            device: device, metadata: metadata)
+        Sample(type: type, value: value, start: start, end: end, device: device, metadata: metadata)
     }
 
     /// The electrocardiogram, when the sample is one. Query results carry no voltages: read them

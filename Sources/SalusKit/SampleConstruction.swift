@@ -8,6 +8,24 @@ extension Sample {
     /// calling app when it saves.
     public static let unsavedSource = SourceRevision(appID: "", name: "")
 
+    /// A sample of any kind to save: `value` as a sample of `type` from `start` to `end` (`end`
+    /// defaults to `start`, an instantaneous sample). The constructors of each kind below
+    /// (``quantity(_:_:start:end:device:metadata:)``, ``audiogram(_:start:end:type:device:metadata:)``...)
+    /// are this with the kind's usual type and dates; a value is read back from a query result
+    /// with `sample.value` (`if case .audiogram(let audiogram) = sample.value`).
+    public init(
+        type: SampleType,
+        value: SampleValue,
+        start: Date,
+        end: Date? = nil,
+        device: Device? = nil,
+        metadata: [String: MetadataValue] = [:]
+    ) {
+        self.init(
+            type: type.identifier, startDate: start, endDate: end ?? start, value: value, sourceRevision: Self.unsavedSource,
+            device: device, metadata: metadata)
+    }
+
     /// A quantity sample to save, as HealthKit's `HKQuantitySample(type:quantity:start:end:)`.
     /// `end` defaults to `start` (an instantaneous sample).
     public static func quantity(
