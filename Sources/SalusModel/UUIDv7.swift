@@ -11,7 +11,7 @@ import Synchronization
 /// (a clock step back, or threads racing) reuses the latest timestamp, so ids from one process
 /// strictly increase in the order they are made. A time more than a second earlier gets its own
 /// timestamp and a random counter, and does not disturb the sequence.
-public enum UUIDv7 {
+@usableFromInline package enum UUIDv7 {
     private struct State {
         var milliseconds: UInt64 = 0
         var counter: UInt64 = 0
@@ -37,7 +37,7 @@ public enum UUIDv7 {
     private static let maximumStepBack: UInt64 = 1000
 
     /// Makes a new version-7 UUID for `date` (now by default).
-    public static func make(at date: Date = Date()) -> UUID {
+    @usableFromInline package static func make(at date: Date = Date()) -> UUID {
         let seconds = date.timeIntervalSince1970
         let requested = seconds > 0 ? UInt64(min(seconds * 1000, Double(1 << 48 - 1)).rounded(.down)) : 0
         let (milliseconds, counter, random) = state.withLock { state -> (UInt64, UInt64, UInt32) in
@@ -61,7 +61,7 @@ public enum UUIDv7 {
     }
 
     /// The millisecond timestamp of a version-7 UUID, or nil for other versions.
-    public static func date(of uuid: UUID) -> Date? {
+    package static func date(of uuid: UUID) -> Date? {
         let bytes = uuid.uuid
         guard bytes.6 >> 4 == 7 else { return nil }
         let milliseconds = [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5]

@@ -61,7 +61,7 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, CustomStringConv
 
 extension AggregationStyle {
     /// The style's name as HealthKit spells it (`"discreteTemporallyWeighted"`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .cumulative: "cumulative"
         case .discreteArithmetic: "discreteArithmetic"
