@@ -381,7 +381,7 @@ let package = Package(
             name: "SalusFuzzing",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost", "SalusServer",
-                "SalusImport", "SalusDocuments",
+                "SalusImport", "SalusDocuments", "SalusFIT",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -405,7 +405,7 @@ let package = Package(
 // `make fuzz` (SALUS_FUZZ=1): one libFuzzer executable per harness, `salus-fuzz-NAME`, whose
 // main comes from libFuzzer; built only then, with `--sanitize=fuzzer --sanitize=address`.
 if ProcessInfo.processInfo.environment["SALUS_FUZZ"] == "1" {
-    for name in ["frames", "predicates", "units", "manifests", "metadata", "importer", "cda", "authorization", "restore"] {
+    for name in ["frames", "predicates", "units", "manifests", "metadata", "importer", "cda", "authorization", "restore", "fit"] {
         package.targets.append(.executableTarget(
             name: "salus-fuzz-\(name)",
             dependencies: ["SalusFuzzing"],

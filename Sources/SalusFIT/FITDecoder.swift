@@ -89,6 +89,8 @@ private struct DecodingRun {
     /// What timestamps are checked against: `time_created`, else the first absolute timestamp.
     var anchorTimestamp: UInt32?
     var reportedMissingReference = false
+    /// Set when the message limit is reached: nothing more is decoded.
+    var stopped = false
 
     init(bytes: UnsafeRawBufferPointer, options: FITDecoder.Options) {
         self.bytes = bytes
@@ -116,8 +118,12 @@ private struct DecodingRun {
 
     /// Decodes every FIT file of the chain.
     mutating func decodeAll(_ visit: (FITMessage) -> Void) {
+        guard !bytes.isEmpty else {
+            problem(.notFIT, at: 0, "not a FIT file: no bytes, expected a header of 12 or more bytes", fatal: true)
+            return
+        }
         var start = 0
-        while start < bytes.count {
+        while start < bytes.count, !stopped {
             guard let next = decodeFile(at: start, visit) else { return }
             start = next
             fileIndex += 1
@@ -201,7 +207,6 @@ private struct DecodingRun {
                     "file CRC 0x\(hex(stored)) is not 0x\(hex(computed)), the CRC of the \(declaredEnd - start) bytes before it",
                     fatal: false)
             }
-            if result.problems.last?.kind == .tooManyMessages { return nil }
             return declaredEnd + 2
         }
         return nil
@@ -242,6 +247,7 @@ private struct DecodingRun {
                 return position
             }
             guard result.messageCount < options.maximumMessages else {
+                stopped = true
                 problem(
                     .tooManyMessages, at: position,
                     "more than \(options.maximumMessages) data messages", fatal: true)

@@ -30,6 +30,9 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     /// A backup archive restored with `--force` into a data folder inside a sandbox folder:
     /// nothing outside the data folder may change, nor the data folder when it is refused.
     case restore
+    /// A FIT file (a watch's or bike computer's activity): the decoder, and what it returns
+    /// holding together.
+    case fit
 
     /// Runs the harness on one input.
     package func run(_ bytes: UnsafeRawBufferPointer) {
@@ -43,6 +46,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .cda: CDAHarness.run(bytes)
         case .authorization: AuthorizationHarness.run(bytes)
         case .restore: RestoreHarness.run(bytes)
+        case .fit: FITHarness.run(bytes)
         }
     }
 
