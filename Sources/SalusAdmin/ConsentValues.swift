@@ -163,6 +163,8 @@ public struct AppInfo: Sendable, Hashable {
     public var endpoint: String
     /// The store's sync agent: it may save samples with another store's UUIDs and sources.
     public var isSyncAgent: Bool
+    /// A weak identity (a systemd scope) is enough for this app (``AdminClient/setAcceptsWeakIdentity(_:_:)``).
+    public var acceptsWeakIdentity: Bool = false
 }
 
 /// The source priority of a quantity type: merged statistics take an overlap from the first.
@@ -243,9 +245,10 @@ extension ConsentRequest {
     package static func identityDescription(_ identity: String, _ strength: IdentityStrength) -> String {
         let how = switch identity {
         case "launcher": "Known as launched by you (salusctl launch: its own socket)"
+        case "sandboxedLaunch": "Known as launched by you in a sandbox (salusctl launch --sandbox: its own socket, nothing else of yours)"
         case "flatpak": "Known by its Flatpak sandbox"
         case "snap": "Known by its Snap confinement"
-        case "scope": "Known by the systemd scope its launcher made"
+        case "scope": "Known only by the systemd scope the desktop started it in"
         case "unverified", "selfDeclared": "Known only by what it says of itself (development daemon)"
         case "owner": "Asked by you on the admin socket"
         case "": "Not said how it is known"
@@ -307,6 +310,7 @@ extension AppInfo {
         pending = try app.pending.map(ConsentRequest.init)
         endpoint = app.endpoint
         isSyncAgent = app.syncAgent
+        acceptsWeakIdentity = app.acceptsWeakIdentity
     }
 }
 
@@ -369,6 +373,7 @@ extension AppInfo {
         app.pending = pending.map(\.proto)
         app.endpoint = endpoint
         app.syncAgent = isSyncAgent
+        app.acceptsWeakIdentity = acceptsWeakIdentity
         return app
     }
 }

@@ -12,6 +12,7 @@ extension RPCServer {
         router: RPCRouter,
         listener: ListenerInfo,
         admission: Admission? = nil,
+        identification: PeerIdentification? = nil,
         configuration: RPCClient.Configuration = .init()
     ) async throws -> RPCClient {
         var descriptors: [Int32] = [0, 0]
@@ -19,7 +20,7 @@ extension RPCServer {
             throw RPCError(code: .internal, message: "socketpair failed: \(String(cString: strerror(errno)))")
         }
         do {
-            try await serve(connectedSocket: descriptors[0], router: router, listener: listener, admission: admission)
+            try await serve(connectedSocket: descriptors[0], router: router, listener: listener, admission: admission, identification: identification)
         } catch {
             close(descriptors[0])
             close(descriptors[1])

@@ -171,10 +171,13 @@ package final class RPCServer: Sendable {
 
     /// Serves one already-connected socket (the other end of a socketpair, or a descriptor a
     /// launcher handed over). The server owns the descriptor from then on.
-    package func serve(connectedSocket descriptor: CInt, router: RPCRouter, listener: ListenerInfo, admission: Admission? = nil) async throws {
+    package func serve(
+        connectedSocket descriptor: CInt, router: RPCRouter, listener: ListenerInfo, admission: Admission? = nil,
+        identification: PeerIdentification? = nil
+    ) async throws {
         _ = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
-                self.initialize(channel: channel, router: router, listener: listener, admission: admission)
+                self.initialize(channel: channel, router: router, listener: listener, admission: admission, identification: identification)
             }
             .withConnectedSocket(descriptor)
             .get()

@@ -72,6 +72,10 @@ package enum SalusMethods {
         /// Makes the app the store's sync agent, or no longer: only a sync agent may call
         /// salus.v1.Replica, which keeps the UUIDs and sources another store assigned.
         package static let setSyncAgent = UnaryMethod<Salus_V1_SetSyncAgentRequest, Salus_V1_AppInfo>(service: name, method: "SetSyncAgent")
+        /// Whether a weak identity (a systemd scope, which any program of the owner can make) is
+        /// enough for this app: without it, such a caller may ask but is granted nothing, and its
+        /// requests can only be declined (docs/security.md).
+        package static let setWeakIdentity = UnaryMethod<Salus_V1_SetWeakIdentityRequest, Salus_V1_AppInfo>(service: name, method: "SetWeakIdentity")
     }
 
     /// `salus.v1.Backup` (salus/v1/backup.proto):
@@ -304,6 +308,7 @@ package enum SalusMethods {
         Consent.watchRequests,
         Consent.createAppEndpoint,
         Consent.setSyncAgent,
+        Consent.setWeakIdentity,
         Backup.create,
         Catalogue.get,
         Diagnostics.echo,

@@ -148,7 +148,8 @@ package final class SalusServices: Sendable {
 
         let endpoints = AppEndpoints(
             server: server, folder: configuration.appEndpointDirectory, router: app,
-            permissions: configuration.appSocketPermissions, groupID: configuration.socketGroup, engine: authorization)
+            permissions: configuration.appSocketPermissions, groupID: configuration.socketGroup, engine: authorization,
+            identification: PeerIdentifier.launched(hidden: Self.hiddenFromSandboxes(configuration)))
         self.endpoints = endpoints
         var admin = RPCRouter()
         DiagnosticsService.register(into: &admin)
@@ -173,9 +174,20 @@ package final class SalusServices: Sendable {
             accounting: .shared(declaredAppIDs: configuration.developmentMode))
     }
 
-    /// How the shared app socket knows a peer from its sandbox (Flatpak), once at accept.
+    /// How the shared app socket knows a peer (Flatpak, Snap, systemd scope), once at accept.
     package var appIdentification: PeerIdentification {
         PeerIdentifier.identification(logger: logger)
+    }
+
+    /// What an app launched in a sandbox must not reach at its path for its launch to count as
+    /// sandboxed: the admin socket, the folder of the apps' sockets and the data folder.
+    static func hiddenFromSandboxes(_ configuration: DaemonConfiguration) -> [String] {
+        [configuration.adminSocketPath, configuration.appEndpointDirectory, configuration.dataDirectory]
+    }
+
+    /// How an app's own socket tells a sandboxed launch from a plain one, once at accept.
+    package var launchedAppIdentification: PeerIdentification {
+        PeerIdentifier.launched(hidden: Self.hiddenFromSandboxes(configuration))
     }
 
     /// The listener of the owner's admin socket: every caller is the owner.

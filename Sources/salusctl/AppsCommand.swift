@@ -8,7 +8,7 @@ struct Apps: AsyncParsableCommand {
         abstract: "Register apps and manage what each may read and write.",
         subcommands: [
             Add.self, List.self, Show.self, Reset.self, Remove.self, Policy.self, Grant.self, Revoke.self, Withdraw.self,
-            SyncAgent.self,
+            SyncAgent.self, Trust.self,
         ],
         defaultSubcommand: List.self
     )
@@ -76,6 +76,7 @@ struct Apps: AsyncParsableCommand {
         Swift.print("  policy: \(ConsentCalls.policy(app.policy))")
         if !app.endpoint.isEmpty { Swift.print("  socket: \(app.endpoint)") }
         if app.isSyncAgent { Swift.print("  sync agent: yes (saves and deletes samples from your other stores)") }
+        if app.acceptsWeakIdentity { Swift.print("  weak identity: accepted (a systemd scope naming it is the app)") }
         if app.grants.isEmpty {
             Swift.print("  grants: none (every type not determined)")
         } else {

@@ -78,7 +78,7 @@ struct ConsentNotifierTests {
         request.identityStrength = .weak
         shown = ConsentNotification.make(request)
         #expect(shown.summary == "Flat <b>&</b> (org.example.flat) asks to read 2 VisionPrescription objects")
-        #expect(shown.body.hasSuffix("Known by the systemd scope its launcher made: weak identity, any program of yours could claim it."))
+        #expect(shown.body.hasSuffix("Known only by the systemd scope the desktop started it in: weak identity, any program of yours could claim it."))
         #expect(shown.icon == "security-medium")
     }
 

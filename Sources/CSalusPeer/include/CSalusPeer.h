@@ -18,4 +18,9 @@ int csalus_pidfd_is_running(int pidfd);
 /// created it, as the caller's namespace sees it; -1 with errno.
 int csalus_user_namespace_owner(int namespace_fd, uid_t *owner);
 
+/// openat2(root_fd, path, O_PATH, RESOLVE_IN_ROOT): looks `path` up as if `root_fd` were the
+/// root, its links resolved inside it (a process's /proc/PID/root); a descriptor, or -1 with
+/// errno (ENOENT: not there).
+int csalus_open_in_root(int root_fd, const char *path);
+
 #endif

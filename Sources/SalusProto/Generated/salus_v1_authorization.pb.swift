@@ -231,8 +231,8 @@ package nonisolated enum Salus_V1_IdentityStrength: SwiftProtobuf.Enum, Swift.Ca
   package typealias RawValue = Int
   case unspecified // = 0
 
-  /// Named by what the app cannot choose: the owner's launch (the app's own socket) or the
-  /// sandbox it runs in (Flatpak).
+  /// Named by what the app cannot choose: the owner's launch (the app's own socket, sandboxed
+  /// or not) or the confinement it runs in (Flatpak, Snap).
   case strong // = 1
 
   /// Named by what any program of the owner could set up as well (a systemd scope).
@@ -512,11 +512,28 @@ package nonisolated struct Salus_V1_AppInfo: Sendable {
   /// The owner made it the store's sync agent (salus.v1.Replica).
   package var syncAgent: Bool = false
 
+  /// The owner accepts a weak identity (a systemd scope) as this app (SetWeakIdentity).
+  package var acceptsWeakIdentity: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
 
   fileprivate var _policy: Salus_V1_Policy? = nil
+}
+
+package nonisolated struct Salus_V1_SetWeakIdentityRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  package var appID: String = String()
+
+  package var accepted: Bool = false
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
 }
 
 package nonisolated struct Salus_V1_SetSyncAgentRequest: Sendable {
@@ -645,7 +662,8 @@ package nonisolated struct Salus_V1_ConsentRequest: Sendable {
 
   package var state: Salus_V1_RequestState = .pending
 
-  /// How the app is known: "launcher", "flatpak" or "unverified".
+  /// How the app is known: "launcher", "sandboxedLaunch", "flatpak", "snap", "scope" or
+  /// "unverified".
   package var identity: String = String()
 
   package var createdMs: Int64 = 0
@@ -1201,7 +1219,7 @@ nonisolated extension Salus_V1_Policy: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".AppInfo"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}policy\0\u{1}grants\0\u{1}objects\0\u{1}pending\0\u{1}endpoint\0\u{3}sync_agent\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}name\0\u{3}read_usage\0\u{3}write_usage\0\u{1}policy\0\u{1}grants\0\u{1}objects\0\u{1}pending\0\u{1}endpoint\0\u{3}sync_agent\0\u{3}accepts_weak_identity\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1219,6 +1237,7 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 8: try { try decoder.decodeRepeatedMessageField(value: &self.pending) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.endpoint) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.syncAgent) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.acceptsWeakIdentity) }()
       default: break
       }
     }
@@ -1259,6 +1278,9 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
     if self.syncAgent != false {
       try visitor.visitSingularBoolField(value: self.syncAgent, fieldNumber: 10)
     }
+    if self.acceptsWeakIdentity != false {
+      try visitor.visitSingularBoolField(value: self.acceptsWeakIdentity, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1273,6 +1295,42 @@ nonisolated extension Salus_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.pending != rhs.pending {return false}
     if lhs.endpoint != rhs.endpoint {return false}
     if lhs.syncAgent != rhs.syncAgent {return false}
+    if lhs.acceptsWeakIdentity != rhs.acceptsWeakIdentity {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_SetWeakIdentityRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".SetWeakIdentityRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}accepted\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.appID) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.accepted) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.appID.isEmpty {
+      try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
+    }
+    if self.accepted != false {
+      try visitor.visitSingularBoolField(value: self.accepted, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_SetWeakIdentityRequest, rhs: Salus_V1_SetWeakIdentityRequest) -> Bool {
+    if lhs.appID != rhs.appID {return false}
+    if lhs.accepted != rhs.accepted {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

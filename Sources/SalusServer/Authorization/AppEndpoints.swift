@@ -8,7 +8,8 @@ import SalusRPC
 
 /// The per-app sockets (Wayland security-context style): `salusctl launch --app ID` asks for
 /// one over the admin socket, and every connection through it is that app. One socket per app,
-/// made on first use, in a 0700 folder beside the app socket.
+/// made on first use, in a 0700 folder beside the app socket. Each connection is looked at once
+/// to tell a sandboxed launch from a plain one (``PeerIdentifier/launched(hidden:)``).
 actor AppEndpoints {
     private let server: RPCServer
     private let folder: String
@@ -16,15 +17,18 @@ actor AppEndpoints {
     private let permissions: mode_t
     private let groupID: gid_t?
     private let engine: AuthorizationEngine
+    private let identification: PeerIdentification
     private var paths: [String: String] = [:]
 
-    init(server: RPCServer, folder: String, router: RPCRouter, permissions: mode_t, groupID: gid_t?, engine: AuthorizationEngine) {
+    init(server: RPCServer, folder: String, router: RPCRouter, permissions: mode_t, groupID: gid_t?, engine: AuthorizationEngine,
+         identification: @escaping PeerIdentification) {
         self.server = server
         self.folder = folder
         self.router = router
         self.permissions = permissions
         self.groupID = groupID
         self.engine = engine
+        self.identification = identification
     }
 
     /// The socket of `appID`, listening.
@@ -41,7 +45,7 @@ actor AppEndpoints {
         try await server.listen(
             unixSocketPath: path, router: router,
             listener: SalusServices.launchedAppListener(appID),
-            permissions: permissions, groupID: groupID)
+            permissions: permissions, groupID: groupID, identification: identification)
         paths[appID] = path
         engine.apps.setEndpoint(path, for: appID)
         return path

@@ -193,6 +193,14 @@ package final class AppRegistry: Sendable {
         return record
     }
 
+    /// Whether a weak identity (a systemd scope) is enough for the app: with it, such a caller
+    /// gets the app's decisions; without it, nothing (``AuthorizationEngine/grants(_:)``).
+    package func setAcceptsWeakIdentity(_ id: String, _ accepted: Bool) async throws(AppRegistryError) -> AppRecord {
+        let record = try await update(id) { record in record.weakIdentity = accepted }
+        logger.notice(accepted ? "app accepts a weak identity" : "app no longer accepts a weak identity", metadata: ["app": "\(id)"])
+        return record
+    }
+
     /// Grants the app read access to these objects of `type` (a type authorized per object).
     package func grant(_ id: String, type: String, objects: Set<UUID>) async throws(AppRegistryError) -> AppRecord {
         try await update(id) { record in

@@ -48,60 +48,69 @@ package final class AuthorizationEngine: Sendable {
 
     // MARK: Checks on store calls
 
+    /// The record every check of `caller` reads: the app's, or, for a caller known only by a
+    /// weak identity (a systemd scope) of an app whose owner has not accepted one, the app with
+    /// nothing decided. Why: any program of the owner can make a scope of any name, so the
+    /// grants given to a Flatpak or a launch of the same id must not reach it unasked.
+    package func grants(_ caller: Caller) -> AppRecord? {
+        guard let record = apps.record(caller.appID) else { return nil }
+        return caller.isWeak && !record.acceptsWeakIdentity ? record.undecided : record
+    }
+
     /// What `caller` may read of `type` now.
     package func readAccess(_ caller: Caller, type: String) -> ReadAccess {
-        policy.readAccess(caller, type: type, grants: apps.record(caller.appID))
+        policy.readAccess(caller, type: type, grants: grants(caller))
     }
 
     /// Refuses, naming the type, unless `caller` may write every one of `types`.
     package func checkShare(_ caller: Caller, types: some Sequence<String>) throws(AccessError) {
-        try policy.checkShare(caller, types: types, grants: apps.record(caller.appID))
+        try policy.checkShare(caller, types: types, grants: grants(caller))
     }
 
     /// The types the app has a share decision for (granted or denied).
     func typesWithShareDecisions(_ caller: Caller) -> [String] {
-        apps.record(caller.appID).map { Array($0.share.keys) } ?? []
+        grants(caller).map { Array($0.share.keys) } ?? []
     }
 
     /// HealthKit's authorizationStatus(for:): sharing only.
     package func sharingStatus(_ caller: Caller, type: String) -> SharingStatus {
-        policy.sharingStatus(type: type, grants: apps.record(caller.appID))
+        policy.sharingStatus(type: type, grants: grants(caller))
     }
 
     /// A live anchored batch without what the caller may no longer see.
     func filter(_ result: AnchoredQueryResult, for caller: Caller) -> (AnchoredQueryResult, filtered: Bool) {
-        policy.filter(result, for: caller, grants: apps.record(caller.appID))
+        policy.filter(result, for: caller, grants: grants(caller))
     }
 
     /// `samples` with each correlation narrowed to the members `caller` may read now (see
     /// `AccessPolicy.narrowingCorrelations`).
     func narrowingCorrelations(_ samples: [Sample], for caller: Caller) -> [Sample] {
-        policy.narrowingCorrelations(samples, for: caller, grants: apps.record(caller.appID))
+        policy.narrowingCorrelations(samples, for: caller, grants: grants(caller))
     }
 
     /// The watched types an observer is told about for a commit event.
     func observedChanges(_ event: CommitEvent, watched: Set<TypeIdentifier>, caller: Caller) -> Set<TypeIdentifier> {
-        policy.observedChanges(event, watched: watched, caller: caller, grants: apps.record(caller.appID))
+        policy.observedChanges(event, watched: watched, caller: caller, grants: grants(caller))
     }
 
     // MARK: Requests
 
     /// HealthKit's getRequestStatusForAuthorization.
     package func requestStatus(_ caller: Caller, share: [String], read: [String]) throws(AccessError) -> RequestStatus {
-        try policy.requestStatus(caller, share: share, read: read, grants: apps.record(caller.appID))
+        try policy.requestStatus(caller, share: share, read: read, grants: grants(caller))
     }
 
     /// HealthKit's requestAuthorization(toShare:read:): returns once the request is handled.
     package func requestAuthorization(_ caller: Caller, share: [String], read: [String]) async throws(AccessError) {
         if open { return }
-        let fresh = try policy.newTypes(caller, share: share, read: read, grants: apps.record(caller.appID))
+        let fresh = try policy.newTypes(caller, share: share, read: read, grants: grants(caller))
         if fresh.share.isEmpty && fresh.read.isEmpty { return }
         try await consent.submit(caller, share: fresh.share, read: fresh.read, objectType: nil, objects: [])
     }
 
     /// Checks a per-object request before its objects are listed.
     func checkPerObjectRequest(_ caller: Caller, type: String) throws(AccessError) {
-        try policy.checkPerObjectRequest(caller, type: type, grants: apps.record(caller.appID))
+        try policy.checkPerObjectRequest(caller, type: type, grants: grants(caller))
     }
 
     /// HealthKit's requestPerObjectReadAuthorization: always asks, listing `objects`.

@@ -35,6 +35,7 @@ extension ConsentErrorCode: WireMappedCode {
         case .invalidArgument: return (.invalidArgument, .invalidArgument)
         case .notFound: return (.notFound, .notFound)
         case .notSaved: return (.internal, .databaseInaccessible)
+        case .weakIdentity: return (.failedPrecondition, .unauthenticated)
         }
     }
 }

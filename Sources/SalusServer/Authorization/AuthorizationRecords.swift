@@ -66,8 +66,22 @@ package struct AppRecord: Codable, Sendable, Hashable {
     /// (salus.v1.Replica). Nil in records written before there were sync agents.
     package var syncAgent: Bool?
 
+    /// The owner accepts a weak identity (a systemd scope) as this app. Nil in records
+    /// written before there were weak identities.
+    package var weakIdentity: Bool?
+
     /// Whether the app is the store's sync agent.
     package var isSyncAgent: Bool { syncAgent ?? false }
+
+    /// Whether a caller known only by a weak identity (``Caller/isWeak``) gets this app's
+    /// decisions; otherwise it gets ``undecided``.
+    package var acceptsWeakIdentity: Bool { weakIdentity ?? false }
+
+    /// The app as a caller it does not accept sees it: registered, asking the owner, nothing
+    /// decided, no objects, not the sync agent.
+    package var undecided: AppRecord {
+        AppRecord(id: id, name: name, readUsage: readUsage, writeUsage: writeUsage)
+    }
 
     /// A registered app with nothing decided.
     package init(id: String, name: String, readUsage: String, writeUsage: String) {
@@ -98,7 +112,8 @@ package struct PendingRequest: Sendable, Hashable {
     package var id: String
     /// The asking app.
     package var appID: String
-    /// How the app is known: "launcher" or "unverified".
+    /// How the app is known: a ``Caller/AppIDSource`` raw value ("launcher", "flatpak",
+    /// "scope"...) or "unverified".
     package var identity: String
     /// Types asked for sharing, not answered before.
     package var share: [String]

@@ -10,6 +10,9 @@ package enum ConsentErrorCode: Hashable, Sendable {
     case invalidArgument
     /// The answer is in effect but could not be written to `authorization.sqlite`.
     case notSaved
+    /// The answer grants something to a request of a weak identity (a systemd scope), and the
+    /// app does not accept one.
+    case weakIdentity
 }
 
 /// A refusal of the consent queue.
@@ -56,7 +59,9 @@ package final class ConsentQueue: Sendable {
     /// ``maxPendingPerApp`` requests already waiting is refused, and nothing is added: a buggy
     /// or hostile app cannot fill the owner's queue or the daemon's memory.
     package func submit(_ caller: Caller, share: [String], read: [String], objectType: String?, objects: [RequestedObject]) async throws(AccessError) {
-        let policy = apps.record(caller.appID)?.policy ?? .ask
+        // A weak identity the app does not accept is never answered by a policy: the owner
+        // sees it, and may only decline it until they accept a weak identity for the app.
+        let policy = apps.record(caller.appID).flatMap { caller.isWeak && !$0.acceptsWeakIdentity ? nil : $0.policy } ?? .ask
         let limit = maxPendingPerApp
         let admitted = state.withLock { state -> Result<PendingRequest, AccessError> in
             let waiting = state.pending.values.reduce(0) { $0 + ($1.appID == caller.appID ? 1 : 0) }
@@ -154,9 +159,21 @@ package final class ConsentQueue: Sendable {
             for object in answer.objects where !listed.contains(object) {
                 throw ConsentError(.invalidArgument, field: "objects", value: object.uuidString, expected: "one of the \(listed.count) objects listed in request \(requestID)")
             }
+            // A request of a weak identity the app does not accept may only be declined, and
+            // declining it leaves the app's decisions as they are: whoever made the scope must
+            // not be able to deny the real app either.
+            let unaccepted = Caller.AppIDSource(rawValue: request.identity)?.isWeak == true
+                && apps.record(request.appID)?.acceptsWeakIdentity != true
+            if unaccepted, !answer.grantRead.isEmpty || !answer.grantShare.isEmpty || !answer.objects.isEmpty {
+                throw ConsentError(
+                    .weakIdentity, field: "identity", value: request.identity,
+                    expected: "an app that accepts a weak identity (salusctl apps trust \(request.appID) --weak-identity), or an answer that grants nothing",
+                    message: "request \(requestID) comes from a weak identity (a systemd scope named \(request.appID)): any program of yours could have made it. "
+                        + "Accept a weak identity for the app first (salusctl apps trust \(request.appID) --weak-identity), or answer with nothing to decline it")
+            }
             state.pending[requestID] = nil
             state.answeredByPolicy.remove(requestID)
-            let changed = (try? apps.change(request.appID) { record in
+            let changed = unaccepted ? false : (try? apps.change(request.appID) { record in
                 for type in request.read { record.read[type] = answer.grantRead.contains(type) ? .granted : .denied }
                 for type in request.share { record.share[type] = answer.grantShare.contains(type) ? .granted : .denied }
                 if let type = request.objectType, !answer.objects.isEmpty {

@@ -56,6 +56,9 @@ package struct ConsentService: Sendable {
             }
             return Self.info(try await authorizationCall { try await engine.apps.setGrants(request.appID, read: read, share: share) }, engine)
         }
+        router.registerUnary(SalusMethods.Consent.setWeakIdentity, onEventLoop: false) { (request: Salus_V1_SetWeakIdentityRequest, _) in
+            Self.info(try await authorizationCall { try await engine.apps.setAcceptsWeakIdentity(request.appID, request.accepted) }, engine)
+        }
         router.registerUnary(SalusMethods.Consent.withdrawObjects, onEventLoop: false) { (request: Salus_V1_WithdrawObjectsRequest, _) in
             var uuids = Set<UUID>()
             for (index, bytes) in request.uuids.enumerated() {
@@ -187,16 +190,19 @@ package struct ConsentService: Sendable {
         info.pending = engine.consent.pending(of: record.id).map { request($0, engine) }
         info.endpoint = engine.apps.endpoint(for: record.id) ?? ""
         info.syncAgent = record.isSyncAgent
+        info.acceptsWeakIdentity = record.acceptsWeakIdentity
         return info
     }
 
     /// How far a request's identity holds (docs/security.md, "Who is calling: the identities"):
-    /// strong when the app cannot choose it (the owner's launch gave it its own socket, or its
-    /// Flatpak sandbox names it), unverified when the app declared it. A new way of knowing an
-    /// app must be placed here: the switch has no default.
+    /// strong when the app cannot choose it (the owner's launch gave it its own socket, its
+    /// Flatpak sandbox or its snap's AppArmor label names it), weak when any program of the
+    /// owner could set it up as well (a systemd scope), unverified when the app declared it. A
+    /// new way of knowing an app must be placed here: the switch has no default.
     static func identityStrength(_ identity: String) -> Salus_V1_IdentityStrength {
         switch Caller.AppIDSource(rawValue: identity) {
-        case .launcher, .flatpak, .owner: .strong
+        case .launcher, .sandboxedLaunch, .flatpak, .snap, .owner: .strong
+        case .scope: .weak
         case .selfDeclared, nil: .unverified
         }
     }

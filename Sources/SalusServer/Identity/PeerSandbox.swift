@@ -22,18 +22,82 @@ import CSalusPeer
 /// 4. **Only the owner's sandboxes.** The peer must run as the daemon's uid, in the daemon's user
 ///    namespace or one the daemon's uid made (Flatpak's bubblewrap makes one as the user). A
 ///    namespace someone else made is refused: its mapping is not the owner's doing.
+/// 5. **A Flatpak before a Snap before a scope.** A peer without a Flatpak sandbox whose socket
+///    carries snapd's AppArmor label `snap.NAME.APP` is that snap (the kernel sets the label);
+///    otherwise its systemd unit in /proc/PID/cgroup, `app-<launcher>-<app id>-<random>.scope`,
+///    names a desktop app, weakly (any program of the owner can make such a scope). A scope
+///    that says Flatpak without a Flatpak sandbox is refused: Flatpak never starts an app
+///    outside one. A scope whose app id is not one Salus takes (`firefox.desktop`'s `firefox`
+///    is, `my app` is not) leaves the peer unidentified.
 enum PeerSandbox {
-    /// What the look found.
+    /// What the look found, strongest first.
     enum Finding: Equatable, Sendable {
-        /// Not in a sandbox Salus knows (the daemon's mount namespace, or no `/.flatpak-info`).
+        /// Not an app Salus knows: no Flatpak sandbox, no snap's confinement, no app scope.
         case host
         /// A Flatpak sandbox naming this app.
         case flatpak(FlatpakInfo)
+        /// A snap app, by its AppArmor label (SO_PEERSEC).
+        case snap(SnapLabel)
+        /// A host app the desktop started in a systemd scope: a weak identity.
+        case scope(SystemdScope)
     }
 
-    /// Looks at process `pid` (with `pidfd`, or one opened here); throws why a peer that looks
-    /// sandboxed cannot be identified.
-    static func inspect(pid: pid_t, uid: uid_t, pidfd given: CInt?) throws(IdentityRefusal) -> Finding {
+    /// Looks at process `pid` (with `pidfd`, or one opened here) whose socket's security label
+    /// is `securityLabel`: a Flatpak sandbox first, then a snap's AppArmor label, then a
+    /// desktop app's systemd scope. Throws why a peer that looks like one cannot be identified.
+    static func inspect(pid: pid_t, uid: uid_t, pidfd given: CInt?, securityLabel: String? = nil) throws(IdentityRefusal) -> Finding {
+        try withProcess(pid: pid, pidfd: given) { (process, pidfd) throws(IdentityRefusal) -> Finding in
+            if try namespace(process, "mnt", pid) != namespace(AT_FDCWD, "/proc/self/ns/mnt", pid),
+               let info = try flatpakInfo(process, pidfd: pidfd, pid: pid, uid: uid) {
+                return .flatpak(info)
+            }
+            if let label = securityLabel, let snap = SnapLabel(label: label) {
+                guard uid == getuid() else {
+                    throw IdentityRefusal("the snap peer process \(pid) (\(snap.appID)) runs as uid \(uid), not as the daemon's owner (uid \(getuid()))")
+                }
+                try checkUserNamespace(process, pid)
+                return .snap(snap)
+            }
+            let cgroup = try readFile(process, "cgroup", limit: 64 * 1024, pid: pid)
+            try stillRunning(pidfd, pid)
+            guard let text = String(validating: cgroup, as: UTF8.self), let scope = SystemdScope(cgroup: text) else { return .host }
+            if scope.launcher == "flatpak" {
+                throw IdentityRefusal("peer process \(pid) is in the systemd scope of Flatpak app \(scope.appID) but in no Flatpak sandbox")
+            }
+            guard AppRegistry.isValidAppID(scope.appID) else { return .host }
+            guard uid == getuid() else {
+                throw IdentityRefusal("the peer process \(pid) in the scope of \(scope.appID) runs as uid \(uid), not as the daemon's owner (uid \(getuid()))")
+            }
+            return .scope(scope)
+        }
+    }
+
+    /// Whether process `pid` is confined as `salusctl launch --sandbox` confines an app: in a
+    /// mount namespace of its own, where none of `hidden` (the admin socket, the apps' socket
+    /// folder, the data folder) is at its path, each looked up from the peer's root with the
+    /// peer's links (RESOLVE_IN_ROOT). False for a host process, one that can reach any of
+    /// them, one that exits during the look, or where the look fails.
+    static func isConfined(pid: pid_t, pidfd given: CInt?, hidden: [String]) -> Bool {
+        (try? withProcess(pid: pid, pidfd: given) { (process, pidfd) throws(IdentityRefusal) -> Bool in
+            guard try namespace(process, "mnt", pid) != namespace(AT_FDCWD, "/proc/self/ns/mnt", pid) else { return false }
+            let root = openat(process, "root", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard root >= 0 else { return false }
+            defer { close(root) }
+            for path in hidden {
+                let found = csalus_open_in_root(root, String(path.drop { $0 == "/" }))
+                if found >= 0 { close(found); return false }
+                guard errno == ENOENT || errno == ENOTDIR else { return false }
+            }
+            try stillRunning(pidfd, pid)
+            return true
+        }) ?? false
+    }
+
+    /// Runs `body` with /proc/PID open and the process pinned by `pidfd` (the one given, or one
+    /// opened here), after checking that the pidfd still runs, so the folder is that process's.
+    private static func withProcess<T>(
+        pid: pid_t, pidfd given: CInt?, _ body: (CInt, CInt) throws(IdentityRefusal) -> T
+    ) throws(IdentityRefusal) -> T {
         var opened: CInt = -1
         defer { if opened >= 0 { close(opened) } }
         let pidfd: CInt
@@ -48,9 +112,11 @@ enum PeerSandbox {
         guard process >= 0 else { throw IdentityRefusal("the peer process \(pid) is gone: /proc/\(pid): \(String(cString: strerror(errno)))") }
         defer { close(process) }
         try stillRunning(pidfd, pid)
+        return try body(process, pidfd)
+    }
 
-        guard try namespace(process, "mnt", pid) != namespace(AT_FDCWD, "/proc/self/ns/mnt", pid) else { return .host }
-
+    /// The `/.flatpak-info` of a peer in a mount namespace of its own, nil when it has none.
+    private static func flatpakInfo(_ process: CInt, pidfd: CInt, pid: pid_t, uid: uid_t) throws(IdentityRefusal) -> FlatpakInfo? {
         let root = openat(process, "root", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else {
             throw IdentityRefusal("cannot look into the root of peer process \(pid): \(String(cString: strerror(errno)))")
@@ -60,7 +126,7 @@ enum PeerSandbox {
         guard file >= 0 else {
             let error = errno
             try stillRunning(pidfd, pid)
-            if error == ENOENT { return .host }
+            if error == ENOENT { return nil }
             throw IdentityRefusal("cannot open /.flatpak-info of peer process \(pid): \(String(cString: strerror(error)))")
         }
         defer { close(file) }
@@ -78,7 +144,19 @@ enum PeerSandbox {
             throw IdentityRefusal("/.flatpak-info of peer process \(pid) is larger than \(FlatpakInfo.maximumSize) bytes")
         }
         try stillRunning(pidfd, pid)
-        return .flatpak(try FlatpakInfo(bytes: bytes))
+        return try FlatpakInfo(bytes: bytes)
+    }
+
+    /// The bytes of /proc/PID/`name`, at most `limit`.
+    private static func readFile(_ process: CInt, _ name: String, limit: Int, pid: pid_t) throws(IdentityRefusal) -> [UInt8] {
+        let file = openat(process, name, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else {
+            throw IdentityRefusal("cannot read /proc/\(pid)/\(name) of the peer: \(String(cString: strerror(errno)))")
+        }
+        defer { close(file) }
+        var bytes: [UInt8] = []
+        while bytes.count <= limit, readChunk(file, into: &bytes) {}
+        return Array(bytes.prefix(limit))
     }
 
     private static func stillRunning(_ pidfd: CInt, _ pid: pid_t) throws(IdentityRefusal) {

@@ -1,11 +1,15 @@
 /// A Snap app as its AppArmor label names it (SO_PEERSEC, or /proc/PID/attr/current):
 /// `snap.NAME.APP (enforce)`, snapd's profile name for app APP of snap NAME. The one place that
-/// reads that label. Not yet an identity the daemon acts on (docs/security.md).
+/// reads that label. Its app id is `snap.NAME` (``appID``), as xdg-desktop-portal names a snap:
+/// the apps of one snap share its data, so they are one app to the owner.
 struct SnapLabel: Sendable, Equatable {
     /// The snap's name (`spotify`): lowercase letters, digits and '-', starting with a letter.
     var snap: String
     /// The app of the snap (`spotify`): letters, digits and '-'.
     var app: String
+
+    /// The app id the daemon knows it by: `snap.NAME` (two elements: never a Flatpak's id).
+    var appID: String { "snap." + snap }
 
     /// Reads `label`; nil for any label that is not a snap app's (unconfined, a hook's
     /// `snap.NAME.hook.HOOK`, another profile, a complain-mode profile).

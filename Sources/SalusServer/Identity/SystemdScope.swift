@@ -4,8 +4,9 @@
 /// and the app id escaped as `\x2d`. The one place that reads that name.
 ///
 /// A weak identity: any process of the owner can start a scope of any name
-/// (`systemd-run --user --scope --unit=app-gnome-org.example.App-1.scope`). Not yet an
-/// identity the daemon acts on (docs/security.md).
+/// (`systemd-run --user --scope --unit=app-gnome-org.example.App-1.scope`), and every process an
+/// app starts stays in its scope. Its decisions count only when the owner accepts a weak
+/// identity for the app (docs/security.md).
 struct SystemdScope: Sendable, Equatable {
     /// The launcher named in the unit (`gnome`, `flatpak`), if any.
     var launcher: String?

@@ -13,9 +13,20 @@ package struct Caller: Sendable, Hashable {
     package enum AppIDSource: String, Sendable, Hashable {
         /// The connection came through a socket the daemon made for this app (trusted).
         case launcher
+        /// As `launcher`, from a process in a mount namespace of its own that reaches neither
+        /// the admin socket, the apps' sockets nor the data folder at their paths
+        /// (`salusctl launch --sandbox`; ``PeerSandbox/isConfined(pid:pidfd:hidden:)``).
+        case sandboxedLaunch
         /// The peer runs in a Flatpak sandbox whose `/.flatpak-info` names the app (trusted:
         /// the sandbox is made by Flatpak, outside the app's reach).
         case flatpak
+        /// The peer is confined by snapd's AppArmor profile `snap.NAME.APP`; the app id is
+        /// `snap.NAME` (trusted: the label is the kernel's).
+        case snap
+        /// The peer runs in a systemd unit `app-<launcher>-<app id>-<random>.scope` (weak: any
+        /// program of the owner can make such a scope). Its decisions count only when the owner
+        /// accepts a weak identity for the app (``AppRecord/acceptsWeakIdentity``).
+        case scope
         /// The client declared it in Hello (unverified).
         case selfDeclared
         /// The owner's admin socket.
@@ -32,6 +43,11 @@ package struct Caller: Sendable, Hashable {
     /// Whether the app id is known from the connection (launcher socket or admin socket),
     /// not from what the client said.
     package var isVerified: Bool { appIDSource != .selfDeclared }
+
+    /// Whether the app id is known only by what any program of the owner could set up as well
+    /// (a systemd scope): such a caller is granted nothing unless the owner accepts a weak
+    /// identity for the app.
+    package var isWeak: Bool { appIDSource.isWeak }
 
     /// The app id as logs and listings show it: "org.example.app (unverified)" when declared.
     package var label: String { isVerified ? appID : appID + " (unverified)" }
@@ -61,19 +77,26 @@ package struct Caller: Sendable, Hashable {
         let hello = context.connection.helloRequest
         let name = hello.flatMap { $0.clientName.isEmpty ? nil : $0.clientName }
         let version = hello.flatMap { $0.clientVersion.isEmpty ? nil : $0.clientVersion }
-        if let launched = context.connection.listener.attributes[launchedAppAttribute], !launched.isEmpty {
-            return Caller(peer: context.peer, appID: launched, appIDSource: .launcher, appName: name ?? launched, appVersion: version)
-        }
         let identity = context.connection.identity
-        if let sandboxed = identity[sandboxAppAttribute], let source = identity[identityAttribute].flatMap(AppIDSource.init(rawValue:)) {
-            return Caller(peer: context.peer, appID: sandboxed, appIDSource: source, appName: name ?? sandboxed, appVersion: version)
+        if let launched = context.connection.listener.attributes[launchedAppAttribute], !launched.isEmpty {
+            let source: AppIDSource = identity[identityAttribute] == AppIDSource.sandboxedLaunch.rawValue ? .sandboxedLaunch : .launcher
+            return Caller(peer: context.peer, appID: launched, appIDSource: source, appName: name ?? launched, appVersion: version)
+        }
+        if let sandboxed = identity[sandboxAppAttribute], let source = identity[identityAttribute].flatMap(AppIDSource.init(rawValue:)),
+           [.flatpak, .snap, .scope].contains(source) {
+            // On a development daemon an id declared in Hello goes before a scope's: a program
+            // run from a terminal that the desktop started is in the terminal's scope.
+            let declaredInstead = source == .scope && developmentMode && hello.map { !$0.declaredAppID.isEmpty } == true
+            if !declaredInstead {
+                return Caller(peer: context.peer, appID: sandboxed, appIDSource: source, appName: name ?? sandboxed, appVersion: version)
+            }
         }
         if let refusal = identity[identityRefusalAttribute] {
             throw RPCError(
                 code: .unauthenticated,
                 message: "this connection's sandbox does not identify an app: \(refusal)",
                 reason: .unauthenticated,
-                field: "sandbox", value: refusal, expected: "a Flatpak sandbox whose /.flatpak-info names a valid app id, or the app's own socket (salusctl launch --app ID)"
+                field: "sandbox", value: refusal, expected: "a Flatpak sandbox whose /.flatpak-info names a valid app id, a Snap, a desktop app's systemd scope, or the app's own socket (salusctl launch --app ID)"
             )
         }
         if developmentMode, let hello, !hello.declaredAppID.isEmpty {
@@ -113,4 +136,14 @@ package struct Caller: Sendable, Hashable {
         let version = release.split(whereSeparator: { !$0.isNumber && $0 != "." }).first.map(String.init) ?? release
         return ("Linux " + text(names.machine), version)
     }()
+}
+
+extension Caller.AppIDSource {
+    /// Known only by what any program of the owner could set up as well (a systemd scope).
+    package var isWeak: Bool {
+        switch self {
+        case .scope: true
+        case .launcher, .sandboxedLaunch, .flatpak, .snap, .selfDeclared, .owner: false
+        }
+    }
 }

@@ -43,7 +43,7 @@ package struct ReplicaService: Sendable {
 
     /// Refuses a caller that is not the store's sync agent.
     func checkAgent(_ caller: Caller) throws(RPCError) {
-        guard caller.isVerified, caller.appIDSource != .owner, authorization.apps.record(caller.appID)?.isSyncAgent == true else {
+        guard caller.isVerified, caller.appIDSource != .owner, authorization.grants(caller)?.isSyncAgent == true else {
             throw RPCError(
                 code: .permissionDenied,
                 message: "\(caller.label) is not this store's sync agent; the owner makes an app the sync agent with "

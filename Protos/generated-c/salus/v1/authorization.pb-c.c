@@ -682,6 +682,51 @@ void   salus__v1__app_info__free_unpacked
   assert(message->base.descriptor == &salus__v1__app_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__set_weak_identity_request__init
+                     (Salus__V1__SetWeakIdentityRequest         *message)
+{
+  static const Salus__V1__SetWeakIdentityRequest init_value = SALUS__V1__SET_WEAK_IDENTITY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__set_weak_identity_request__get_packed_size
+                     (const Salus__V1__SetWeakIdentityRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__set_weak_identity_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__set_weak_identity_request__pack
+                     (const Salus__V1__SetWeakIdentityRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__set_weak_identity_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__set_weak_identity_request__pack_to_buffer
+                     (const Salus__V1__SetWeakIdentityRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__set_weak_identity_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__SetWeakIdentityRequest *
+       salus__v1__set_weak_identity_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__SetWeakIdentityRequest *)
+     protobuf_c_message_unpack (&salus__v1__set_weak_identity_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__set_weak_identity_request__free_unpacked
+                     (Salus__V1__SetWeakIdentityRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__set_weak_identity_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__set_sync_agent_request__init
                      (Salus__V1__SetSyncAgentRequest         *message)
 {
@@ -1812,7 +1857,7 @@ const ProtobufCMessageDescriptor salus__v1__policy__descriptor =
   (ProtobufCMessageInit) salus__v1__policy__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__app_info__field_descriptors[10] =
+static const ProtobufCFieldDescriptor salus__v1__app_info__field_descriptors[11] =
 {
   {
     "app_id",
@@ -1934,8 +1979,21 @@ static const ProtobufCFieldDescriptor salus__v1__app_info__field_descriptors[10]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "accepts_weak_identity",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__AppInfo, accepts_weak_identity),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__app_info__field_indices_by_name[] = {
+  10,   /* field[10] = accepts_weak_identity */
   0,   /* field[0] = app_id */
   8,   /* field[8] = endpoint */
   5,   /* field[5] = grants */
@@ -1950,7 +2008,7 @@ static const unsigned salus__v1__app_info__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__app_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor salus__v1__app_info__descriptor =
 {
@@ -1960,11 +2018,62 @@ const ProtobufCMessageDescriptor salus__v1__app_info__descriptor =
   "Salus__V1__AppInfo",
   "salus.v1",
   sizeof(Salus__V1__AppInfo),
-  10,
+  11,
   salus__v1__app_info__field_descriptors,
   salus__v1__app_info__field_indices_by_name,
   1,  salus__v1__app_info__number_ranges,
   (ProtobufCMessageInit) salus__v1__app_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__set_weak_identity_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SetWeakIdentityRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "accepted",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__SetWeakIdentityRequest, accepted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__set_weak_identity_request__field_indices_by_name[] = {
+  1,   /* field[1] = accepted */
+  0,   /* field[0] = app_id */
+};
+static const ProtobufCIntRange salus__v1__set_weak_identity_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__set_weak_identity_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.SetWeakIdentityRequest",
+  "SetWeakIdentityRequest",
+  "Salus__V1__SetWeakIdentityRequest",
+  "salus.v1",
+  sizeof(Salus__V1__SetWeakIdentityRequest),
+  2,
+  salus__v1__set_weak_identity_request__field_descriptors,
+  salus__v1__set_weak_identity_request__field_indices_by_name,
+  1,  salus__v1__set_weak_identity_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__set_weak_identity_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__set_sync_agent_request__field_descriptors[2] =
@@ -2924,7 +3033,7 @@ void salus__v1__authorization__init (Salus__V1__Authorization_Service *service,
                                      &salus__v1__authorization__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[14] =
+static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[15] =
 {
   { "AddApp", &salus__v1__add_app_request__descriptor, &salus__v1__app_info__descriptor },
   { "ListApps", &salus__v1__list_apps_request__descriptor, &salus__v1__list_apps_response__descriptor },
@@ -2940,6 +3049,7 @@ static const ProtobufCMethodDescriptor salus__v1__consent__method_descriptors[14
   { "WatchRequests", &salus__v1__list_requests_request__descriptor, &salus__v1__consent_request__descriptor },
   { "CreateAppEndpoint", &salus__v1__app_request__descriptor, &salus__v1__app_endpoint__descriptor },
   { "SetSyncAgent", &salus__v1__set_sync_agent_request__descriptor, &salus__v1__app_info__descriptor },
+  { "SetWeakIdentity", &salus__v1__set_weak_identity_request__descriptor, &salus__v1__app_info__descriptor },
 };
 const unsigned salus__v1__consent__method_indices_by_name[] = {
   0,        /* AddApp */
@@ -2953,6 +3063,7 @@ const unsigned salus__v1__consent__method_indices_by_name[] = {
   6,        /* SetGrants */
   5,        /* SetPolicy */
   13,        /* SetSyncAgent */
+  14,        /* SetWeakIdentity */
   2,        /* ShowApp */
   11,        /* WatchRequests */
   7         /* WithdrawObjects */
@@ -2964,7 +3075,7 @@ const ProtobufCServiceDescriptor salus__v1__consent__descriptor =
   "Consent",
   "Salus__V1__Consent",
   "salus.v1",
-  14,
+  15,
   salus__v1__consent__method_descriptors,
   salus__v1__consent__method_indices_by_name
 };
@@ -3079,6 +3190,14 @@ void salus__v1__consent__set_sync_agent(ProtobufCService *service,
 {
   assert(service->descriptor == &salus__v1__consent__descriptor);
   service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__consent__set_weak_identity(ProtobufCService *service,
+                                           const Salus__V1__SetWeakIdentityRequest *input,
+                                           Salus__V1__AppInfo_Closure closure,
+                                           void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__consent__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__consent__init (Salus__V1__Consent_Service *service,
                                Salus__V1__Consent_ServiceDestroy destroy)

@@ -31,6 +31,7 @@ typedef struct Salus__V1__TypeGrant Salus__V1__TypeGrant;
 typedef struct Salus__V1__ObjectGrant Salus__V1__ObjectGrant;
 typedef struct Salus__V1__Policy Salus__V1__Policy;
 typedef struct Salus__V1__AppInfo Salus__V1__AppInfo;
+typedef struct Salus__V1__SetWeakIdentityRequest Salus__V1__SetWeakIdentityRequest;
 typedef struct Salus__V1__SetSyncAgentRequest Salus__V1__SetSyncAgentRequest;
 typedef struct Salus__V1__SetPolicyRequest Salus__V1__SetPolicyRequest;
 typedef struct Salus__V1__SetGrantsRequest Salus__V1__SetGrantsRequest;
@@ -89,8 +90,8 @@ typedef enum _Salus__V1__RequestState {
 typedef enum _Salus__V1__IdentityStrength {
   SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_UNSPECIFIED = 0,
   /*
-   * Named by what the app cannot choose: the owner's launch (the app's own socket) or the
-   * sandbox it runs in (Flatpak).
+   * Named by what the app cannot choose: the owner's launch (the app's own socket, sandboxed
+   * or not) or the confinement it runs in (Flatpak, Snap).
    */
   SALUS__V1__IDENTITY_STRENGTH__IDENTITY_STRENGTH_STRONG = 1,
   /*
@@ -303,10 +304,25 @@ struct  Salus__V1__AppInfo
    * The owner made it the store's sync agent (salus.v1.Replica).
    */
   protobuf_c_boolean sync_agent;
+  /*
+   * The owner accepts a weak identity (a systemd scope) as this app (SetWeakIdentity).
+   */
+  protobuf_c_boolean accepts_weak_identity;
 };
 #define SALUS__V1__APP_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__app_info__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0 }
+
+
+struct  Salus__V1__SetWeakIdentityRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  protobuf_c_boolean accepted;
+};
+#define SALUS__V1__SET_WEAK_IDENTITY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__set_weak_identity_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Salus__V1__SetSyncAgentRequest
@@ -409,7 +425,8 @@ struct  Salus__V1__ConsentRequest
   Salus__V1__RequestedObject **objects;
   Salus__V1__RequestState state;
   /*
-   * How the app is known: "launcher", "flatpak" or "unverified".
+   * How the app is known: "launcher", "sandboxedLaunch", "flatpak", "snap", "scope" or
+   * "unverified".
    */
   char *identity;
   int64_t created_ms;
@@ -761,6 +778,25 @@ Salus__V1__AppInfo *
 void   salus__v1__app_info__free_unpacked
                      (Salus__V1__AppInfo *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__SetWeakIdentityRequest methods */
+void   salus__v1__set_weak_identity_request__init
+                     (Salus__V1__SetWeakIdentityRequest         *message);
+size_t salus__v1__set_weak_identity_request__get_packed_size
+                     (const Salus__V1__SetWeakIdentityRequest   *message);
+size_t salus__v1__set_weak_identity_request__pack
+                     (const Salus__V1__SetWeakIdentityRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__set_weak_identity_request__pack_to_buffer
+                     (const Salus__V1__SetWeakIdentityRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__SetWeakIdentityRequest *
+       salus__v1__set_weak_identity_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__set_weak_identity_request__free_unpacked
+                     (Salus__V1__SetWeakIdentityRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__SetSyncAgentRequest methods */
 void   salus__v1__set_sync_agent_request__init
                      (Salus__V1__SetSyncAgentRequest         *message);
@@ -1017,6 +1053,9 @@ typedef void (*Salus__V1__Policy_Closure)
 typedef void (*Salus__V1__AppInfo_Closure)
                  (const Salus__V1__AppInfo *message,
                   void *closure_data);
+typedef void (*Salus__V1__SetWeakIdentityRequest_Closure)
+                 (const Salus__V1__SetWeakIdentityRequest *message,
+                  void *closure_data);
 typedef void (*Salus__V1__SetSyncAgentRequest_Closure)
                  (const Salus__V1__SetSyncAgentRequest *message,
                   void *closure_data);
@@ -1161,6 +1200,10 @@ struct Salus__V1__Consent_Service
                          const Salus__V1__SetSyncAgentRequest *input,
                          Salus__V1__AppInfo_Closure closure,
                          void *closure_data);
+  void (*set_weak_identity)(Salus__V1__Consent_Service *service,
+                            const Salus__V1__SetWeakIdentityRequest *input,
+                            Salus__V1__AppInfo_Closure closure,
+                            void *closure_data);
 };
 typedef void (*Salus__V1__Consent_ServiceDestroy)(Salus__V1__Consent_Service *);
 void salus__v1__consent__init (Salus__V1__Consent_Service *service,
@@ -1182,7 +1225,8 @@ void salus__v1__consent__init (Salus__V1__Consent_Service *service,
       function_prefix__ ## answer_request,\
       function_prefix__ ## watch_requests,\
       function_prefix__ ## create_app_endpoint,\
-      function_prefix__ ## set_sync_agent  }
+      function_prefix__ ## set_sync_agent,\
+      function_prefix__ ## set_weak_identity  }
 void salus__v1__consent__add_app(ProtobufCService *service,
                                  const Salus__V1__AddAppRequest *input,
                                  Salus__V1__AppInfo_Closure closure,
@@ -1239,6 +1283,10 @@ void salus__v1__consent__set_sync_agent(ProtobufCService *service,
                                         const Salus__V1__SetSyncAgentRequest *input,
                                         Salus__V1__AppInfo_Closure closure,
                                         void *closure_data);
+void salus__v1__consent__set_weak_identity(ProtobufCService *service,
+                                           const Salus__V1__SetWeakIdentityRequest *input,
+                                           Salus__V1__AppInfo_Closure closure,
+                                           void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1263,6 +1311,7 @@ extern const ProtobufCMessageDescriptor salus__v1__type_grant__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__object_grant__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__policy__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__app_info__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__set_weak_identity_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_sync_agent_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_policy_request__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__set_grants_request__descriptor;

@@ -169,7 +169,7 @@ class Policy(_message.Message):
     def __init__(self, kind: _Optional[_Union[PolicyKind, str]] = ..., read: _Optional[_Iterable[str]] = ..., share: _Optional[_Iterable[str]] = ..., after_ms: _Optional[int] = ...) -> None: ...
 
 class AppInfo(_message.Message):
-    __slots__ = ("app_id", "name", "read_usage", "write_usage", "policy", "grants", "objects", "pending", "endpoint", "sync_agent")
+    __slots__ = ("app_id", "name", "read_usage", "write_usage", "policy", "grants", "objects", "pending", "endpoint", "sync_agent", "accepts_weak_identity")
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     READ_USAGE_FIELD_NUMBER: _ClassVar[int]
@@ -180,6 +180,7 @@ class AppInfo(_message.Message):
     PENDING_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     SYNC_AGENT_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTS_WEAK_IDENTITY_FIELD_NUMBER: _ClassVar[int]
     app_id: str
     name: str
     read_usage: str
@@ -190,7 +191,16 @@ class AppInfo(_message.Message):
     pending: _containers.RepeatedCompositeFieldContainer[ConsentRequest]
     endpoint: str
     sync_agent: bool
-    def __init__(self, app_id: _Optional[str] = ..., name: _Optional[str] = ..., read_usage: _Optional[str] = ..., write_usage: _Optional[str] = ..., policy: _Optional[_Union[Policy, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[TypeGrant, _Mapping]]] = ..., objects: _Optional[_Iterable[_Union[ObjectGrant, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[ConsentRequest, _Mapping]]] = ..., endpoint: _Optional[str] = ..., sync_agent: _Optional[bool] = ...) -> None: ...
+    accepts_weak_identity: bool
+    def __init__(self, app_id: _Optional[str] = ..., name: _Optional[str] = ..., read_usage: _Optional[str] = ..., write_usage: _Optional[str] = ..., policy: _Optional[_Union[Policy, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[TypeGrant, _Mapping]]] = ..., objects: _Optional[_Iterable[_Union[ObjectGrant, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[ConsentRequest, _Mapping]]] = ..., endpoint: _Optional[str] = ..., sync_agent: _Optional[bool] = ..., accepts_weak_identity: _Optional[bool] = ...) -> None: ...
+
+class SetWeakIdentityRequest(_message.Message):
+    __slots__ = ("app_id", "accepted")
+    APP_ID_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    app_id: str
+    accepted: bool
+    def __init__(self, app_id: _Optional[str] = ..., accepted: _Optional[bool] = ...) -> None: ...
 
 class SetSyncAgentRequest(_message.Message):
     __slots__ = ("app_id", "sync_agent")
