@@ -69,7 +69,6 @@ struct AuthorizationIdentityTests {
         let owner = try await Authz.owner(daemon)
         for app in ["org.example.walker", "org.example.weekly"] { try await Authz.register(owner, app) }
         try await Authz.grant(owner, "org.example.walker", Authz.steps, read: .granted, share: .granted)
-        try await Authz.grant(owner, "org.example.weekly", Authz.steps, read: .granted, share: nil)
         // Another app's socket exists, and holds a walk.
         let other = try await DaemonHarness.run(
             Self.salusctl, ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.walker", "--", "/bin/sh", "-c", "echo \"$SALUS_SOCKET\""],
@@ -88,11 +87,19 @@ struct AuthorizationIdentityTests {
             echo "socket: $SALUS_SOCKET"
             exec "$5" once --anchor-file /tmp/anchor --time-zone UTC
             """
-        let result = try await DaemonHarness.run(
-            Self.salusctl,
-            ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.weekly", "--sandbox", "--ro-bind", report,
-             "--", "/bin/sh", "-c", script, "sh", daemon.adminSocketPath, otherSocket, database, daemon.dataDirectory.path, report],
-            timeout: .seconds(60))
+        let arguments = ["launch", "--admin-socket", daemon.adminSocketPath, "--app", "org.example.weekly", "--sandbox", "--ro-bind", report,
+                         "--", "/bin/sh", "-c", script, "sh", daemon.adminSocketPath, otherSocket, database, daemon.dataDirectory.path, report]
+        let launch = Task { try await DaemonHarness.run(Self.salusctl, arguments, timeout: .seconds(60)) }
+        // The owner is asked about a sandboxed launch, told apart from a plain one.
+        let request = try #require(try await Authz.pendingRequests(owner).first, "no request; daemon:\n\(daemon.output)")
+        #expect(request.appID == "org.example.weekly")
+        #expect(request.identity == "sandboxedLaunch")
+        #expect(request.identityStrength == .strong)
+        var answer = Salus_V1_AnswerRequestRequest()
+        answer.requestID = request.id
+        answer.grantRead = [Authz.steps]
+        let _: Salus_V1_ConsentRequest = try await owner.unary(SalusMethods.Consent.answerRequest, request: answer)
+        let result = try await launch.value
         #expect(result.status == 0, "\(result.output)\ndaemon:\n\(daemon.output)")
         #expect(!result.output.contains("reachable:"), "\(result.output)")
         #expect(result.output.contains("socket: /run/user/\(getuid())/salus/salus.sock"), "\(result.output)")
