@@ -21,11 +21,14 @@ public struct FITDecoder: Sendable {
         /// At most this many data messages are decoded; past it, ``FITProblem/Kind/tooManyMessages``.
         public var maximumMessages = 20_000_000
 
+        /// The default limits.
         public init() {}
     }
 
+    /// The limits this decoder keeps.
     public var options: Options
 
+    /// A decoder keeping `options`.
     public init(options: Options = Options()) {
         self.options = options
     }

@@ -26,11 +26,15 @@ public struct FITFileHeader: Sendable, Equatable {
 public struct FITDeveloperFieldDescription: Sendable, Equatable {
     /// Which FIT file of a chain described it.
     public var fileIndex: Int
+    /// The developer (`developer_data_id`) whose field it is.
     public var developerDataIndex: UInt8
+    /// The field's number among that developer's fields, as data messages' definitions name it.
     public var number: UInt8
     /// The base type of its values; nil when the description gave a number the protocol does not define.
     public var baseType: FITBaseType?
+    /// The field's name, as the developer wrote it.
     public var name: String?
+    /// The units of its values, as the developer wrote them.
     public var units: String?
     /// The native message and field it stands for, if any.
     public var nativeMessageNumber: UInt16?
@@ -40,10 +44,13 @@ public struct FITDeveloperFieldDescription: Sendable, Equatable {
 /// What decoding bytes gave: each FIT file's header, the messages (unless a visitor took them),
 /// the developer fields described, and every problem met, in order.
 public struct FITDecoding: Sendable {
+    /// The header of each FIT file of the chain, in order.
     public var files: [FITFileHeader] = []
     /// The data messages in file order (empty when they went to a visitor).
     public var messages: [FITMessage] = []
+    /// Every developer field described (`field_description`), in file order.
     public var developerFields: [FITDeveloperFieldDescription] = []
+    /// Every problem met, in file order.
     public var problems: [FITProblem] = []
     /// How many data messages were decoded.
     public var messageCount = 0

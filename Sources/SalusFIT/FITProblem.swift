@@ -40,6 +40,7 @@ public struct FITProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the decoding of this FIT file stopped here.
     public var isFatal: Bool
 
+    /// A problem of `kind` at byte `offset`, described by `message`.
     public init(_ kind: Kind, at offset: Int, _ message: String, fatal: Bool) {
         self.kind = kind
         self.offset = offset
@@ -47,5 +48,6 @@ public struct FITProblem: Error, Sendable, Equatable, CustomStringConvertible {
         self.isFatal = fatal
     }
 
+    /// "byte OFFSET: MESSAGE".
     public var description: String { "byte \(offset): \(message)" }
 }

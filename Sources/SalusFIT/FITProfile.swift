@@ -36,10 +36,15 @@ public enum FITProfile {
 
     /// A field of the profile: its message, number, name, scale, offset and units.
     public struct Field: Sendable, Hashable {
+        /// The global number of the message holding the field.
         public let message: UInt16
+        /// The field definition number.
         public let number: UInt8
+        /// The profile's name of the field.
         public let name: String
+        /// What the raw value is divided by.
         public let scale: Double
+        /// What is subtracted after the division.
         public let offset: Double
         /// The units after scale and offset (`s`, `m`, `m/s`, `bpm`, `rpm`, `W`, `kcal`,
         /// `semicircles`, `s since FIT epoch`), nil for enumerations, counts and text.
