@@ -353,6 +353,13 @@ if wants("rpc") || wants("store") {
             directory: directory)
         results.merge(store.results) { _, new in new }
         table += store.table
+        let migrationSamples = quick ? 200_000 : 1_000_000
+        print("Migration: a schema-13 store of \(migrationSamples) heart rates with 2.25 metadata keys each, migrated to schema 14 in place, \(trials) trials")
+        let migration = try MigrationBenchmark.run(samples: migrationSamples, trials: trials, directory: directory)
+        results["migration_rows_per_s"] = migration.median
+        results["migration_rows_per_s_min"] = migration.min
+        results["migration_rows_per_s_max"] = migration.max
+        table.append(("migration to schema 14, \(migrationSamples / 1000)k samples: rows/s", migration.formatted(0), "", ""))
     }
     daemon.send(SIGTERM)
     daemon.waitUntilExit()
@@ -435,6 +442,7 @@ targets += [
     target("a year of merged daily sums ≤ 1 s on the scale store", "scale_year_daily_sums_ms", digits: 0, unit: " ms"),
     target("bytes per sample ≤ 1.5× the minimal table", "scale_bytes_ratio"),
     target("peak daemon RSS ≤ 64 MB", "scale_daemon_peak_rss_mb", digits: 0, unit: " MiB"),
+    target("migration to schema 14 ≥ 200,000 rows/s", "migration_rows_per_s", scale: 0.001, digits: 0, unit: "k rows/s"),
     target("store daemon peak RSS ≤ 64 MB", "daemon_peak_rss_mb", digits: 0, unit: " MiB"),
 ].compactMap { $0 }
 if let ratio = results["stats_ratio"] { targets.append("merged daily year ≤ 3× GROUP BY (\(format(ratio, 2))×)") }

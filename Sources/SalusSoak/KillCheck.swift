@@ -28,7 +28,8 @@ package struct CrashStoreState: Equatable, Sendable {
         var state = CrashStoreState()
         state.integrity = try database.scalarText("PRAGMA integrity_check") ?? "no answer"
         let batches = try database.prepare(
-            "SELECT CAST(number_value AS INTEGER), count(*) FROM metadata WHERE key = 'batch' GROUP BY 1", cached: false)
+            "SELECT CAST(salus_metadata_value(metadata, 'batch') AS INTEGER) AS batch, count(*) FROM samples "
+                + "WHERE batch IS NOT NULL GROUP BY 1", cached: false)
         while try batches.step() { state.batches[Int(batches.int64(0))] = Int(batches.int64(1)) }
         let sync = try database.prepare(
             "SELECT sync_identifier, CAST(sync_version AS INTEGER) FROM samples WHERE sync_identifier IS NOT NULL",

@@ -62,6 +62,10 @@ package final class Database: @unchecked Sendable {
             try execute("PRAGMA synchronous=NORMAL")
         }
         try execute("PRAGMA foreign_keys=ON")
+        let registered = SQLFunctions.register(handle)
+        guard registered == SQLITE_OK else {
+            throw DatabaseError(code: registered, message: errorMessage, context: "registering the store's SQL functions on \(path)")
+        }
     }
 
     deinit {

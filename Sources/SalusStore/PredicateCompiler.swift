@@ -247,45 +247,48 @@ package struct PredicateCompiler {
             try check(value, comparison: comparison, key: key, field: "\(path).comparison")
             comparisons.append((comparison, value))
         }
-        switch target {
-        case .samples:
-            arguments.append(.text(key))
-            let prefix = "EXISTS (SELECT 1 FROM metadata m WHERE m.sample_id = r.id AND m.key = ?"
-            if case .exists = test { return prefix + ")" }
-            if comparisons.isEmpty {
-                arguments.removeLast()
-                return "0"
-            }
-            var tests: [String] = []
-            for (comparison, value) in comparisons {
-                tests.append("(" + condition(comparison, value, into: &arguments) + ")")
-            }
-            return prefix + " AND (" + tests.joined(separator: " OR ") + "))"
-        case .tombstones:
-            let column: String
-            switch key {
-            case MetadataKey.syncIdentifier: column = "r.sync_identifier"
-            case MetadataKey.syncVersion: column = "r.sync_version"
-            default: return "NULL"
-            }
-            if case .exists = test { return "(\(column) IS NOT NULL)" }
-            var tests: [String] = []
-            for (comparison, value) in comparisons {
-                switch (key, value) {
-                case (MetadataKey.syncIdentifier, .string(let text)):
-                    arguments.append(.text(text))
-                case (MetadataKey.syncVersion, .number(let number)):
-                    arguments.append(.real(number))
-                case (MetadataKey.syncVersion, .bool(let flag)):
-                    arguments.append(.real(flag ? 1 : 0))
-                default:
-                    tests.append("0")
-                    continue
+        // The sync keys have columns on samples and tombstones alike (they are kept together:
+        // a sample has both or neither).
+        let column: String
+        switch key {
+        case MetadataKey.syncIdentifier: column = "r.sync_identifier"
+        case MetadataKey.syncVersion: column = "r.sync_version"
+        default:
+            switch target {
+            case .tombstones:
+                return "NULL"
+            case .samples:
+                // Decoded from the sample's stored metadata (`salus_metadata`, SQLFunctions), on
+                // the rows the rest of the filter keeps.
+                if case .exists = test {
+                    arguments.append(.text(key))
+                    return "salus_metadata(r.metadata, ?, 0, NULL, NULL, NULL)"
                 }
-                tests.append("coalesce(\(column) \(comparison.sql) ?, 0)")
+                if comparisons.isEmpty { return "0" }
+                var tests: [String] = []
+                for (comparison, value) in comparisons {
+                    tests.append(condition(comparison, value, key: key, into: &arguments))
+                }
+                return "(" + tests.joined(separator: " OR ") + ")"
             }
-            return tests.isEmpty ? "0" : "(" + tests.joined(separator: " OR ") + ")"
         }
+        if case .exists = test { return "(\(column) IS NOT NULL)" }
+        var tests: [String] = []
+        for (comparison, value) in comparisons {
+            switch (key, value) {
+            case (MetadataKey.syncIdentifier, .string(let text)):
+                arguments.append(.text(text))
+            case (MetadataKey.syncVersion, .number(let number)):
+                arguments.append(.real(number))
+            case (MetadataKey.syncVersion, .bool(let flag)):
+                arguments.append(.real(flag ? 1 : 0))
+            default:
+                tests.append("0")
+                continue
+            }
+            tests.append("coalesce(\(column) \(comparison.sql) ?, 0)")
+        }
+        return tests.isEmpty ? "0" : "(" + tests.joined(separator: " OR ") + ")"
     }
 
     private func check(_ value: MetadataValue, comparison: ComparisonOperator, key: String, field: String)
@@ -316,28 +319,33 @@ package struct PredicateCompiler {
         }
     }
 
-    private func condition(_ comparison: ComparisonOperator, _ value: MetadataValue, into arguments: inout [SQLValue])
-        -> String
-    {
-        let op = comparison.sql
+    /// One comparison of the value of `key` in a sample's stored metadata: 0 or 1, never NULL.
+    private func condition(
+        _ comparison: ComparisonOperator, _ value: MetadataValue, key: String, into arguments: inout [SQLValue]
+    ) -> String {
+        let operation = SQLFunctions.Operation(comparison).rawValue
+        func test(_ kind: SQLFunctions.Kind, _ compared: SQLValue, dimension: String? = nil) -> String {
+            arguments += [.text(key), compared]
+            if let dimension {
+                arguments.append(.text(dimension))
+                return "salus_metadata(r.metadata, ?, \(operation), \(kind.rawValue), ?, ?)"
+            }
+            return "salus_metadata(r.metadata, ?, \(operation), \(kind.rawValue), ?, NULL)"
+        }
         switch value {
         case .string(let text):
-            arguments.append(.text(text))
-            return "m.value_type = 0 AND m.text_value \(op) ?"
+            return test(.string, .text(text))
         case .number(let number):
-            arguments.append(.real(number))
-            return "m.value_type IN (1, 2) AND m.number_value \(op) ?"
+            return number.isNaN ? "0" : test(.number, .real(number))
         case .bool(let flag):
-            arguments.append(.real(flag ? 1 : 0))
-            return "m.value_type IN (1, 2) AND m.number_value \(op) ?"
+            return test(.number, .real(flag ? 1 : 0))
         case .date(let date):
-            arguments.append(.real(date.timeIntervalSince1970))
-            return "m.value_type = 3 AND m.number_value \(op) ?"
+            // Stored in microseconds, as every date of the store; NaN matches nothing.
+            guard !date.timeIntervalSince1970.isNaN else { return "0" }
+            return test(.date, .integer(StoredTime.microseconds(date)))
         case .quantity(let quantity):
             let (base, dimension) = BaseUnit.normalize(quantity)!
-            arguments.append(.text(dimension))
-            arguments.append(.real(base))
-            return "m.value_type = 4 AND m.dimension = ? AND m.number_value \(op) ?"
+            return base.isNaN ? "0" : test(.quantity, .real(base), dimension: dimension)
         }
     }
 

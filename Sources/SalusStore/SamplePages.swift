@@ -156,8 +156,8 @@ package struct SamplePages: AsyncSequence, Sendable {
 
 /// A sample query's pages as the serialized `salus.v1.SampleBatch` messages a client receives,
 /// written straight from the rows (`SampleWireEncoder`); same order, paging, memory bound and
-/// consistency as `SamplePages`. The metadata of a page is read with one query, in the page's
-/// read transaction.
+/// consistency as `SamplePages`. A page is one statement in one read transaction; each row's
+/// metadata is a column of it (`MetadataBlob`), copied as it is.
 package struct SampleWirePages: AsyncSequence, Sendable {
     /// A page: a serialized `SampleBatch` (field 1 repeated) and how many samples it holds.
     package typealias Element = WirePage
@@ -194,7 +194,6 @@ package struct SampleWirePages: AsyncSequence, Sendable {
                             database, plan: plan, after: cursor, size: size, wire: true)
                         defer { statement.reset() }
                         while try statement.step() { try page.addSample(statement, database) }
-                        try page.readMetadata(database, rows: page.rows.indices)
                         let last = page.rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.start, end: $0.end) }
                         return (WirePage(bytes: page.encoded(samples: page.rows.indices), count: page.rows.count), last)
                     }

@@ -8,14 +8,14 @@ enum SampleRows {
         r.id, r.uuid, t.identifier, r.kind, r.start_us, r.end_us, r.value_in_unit, r.unit, r.category, \
         r.payload, r.creation_us, r.seq, src.app_id, src.name, src.version, src.product_type, src.os_version, \
         r.device_id, d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, \
-        d.software_version, d.local_identifier, d.udi_device_identifier
+        d.software_version, d.local_identifier, d.udi_device_identifier, r.metadata
         """
 
     /// The columns `WirePageEncoder.addSample` reads, in order, over `samples r` alone: the type,
     /// source revision and device by row id, read once per page rather than joined to each row.
     static let wireColumns = """
         r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, r.value_in_unit, r.unit, r.category, \
-        r.payload, r.creation_us, r.seq, r.source_id, r.device_id
+        r.payload, r.creation_us, r.seq, r.source_id, r.device_id, r.metadata
         """
 
     /// The joins the columns need.
@@ -24,38 +24,8 @@ enum SampleRows {
         LEFT JOIN devices d ON d.id = r.device_id
         """
 
-    /// The metadata of the samples with these row ids, by row id.
-    static func metadata(_ database: Database, ids: [Int64]) throws -> [Int64: [String: MetadataValue]] {
-        guard !ids.isEmpty else { return [:] }
-        let statement = try database.prepare(
-            "SELECT sample_id, key, value_type, text_value, number_value, quantity_value FROM metadata "
-                + "WHERE sample_id IN (SELECT value FROM json_each(?))")
-        defer { statement.reset() }
-        try statement.bind(.text("[" + ids.map(String.init).joined(separator: ",") + "]"), at: 1)
-        var result: [Int64: [String: MetadataValue]] = [:]
-        var units: [String: SalusUnit] = [:]
-        while try statement.step() {
-            let id = statement.int64(0)
-            let key = statement.text(1) ?? ""
-            let value: MetadataValue
-            switch statement.int64(2) {
-            case 0: value = .string(statement.text(3) ?? "")
-            case 1: value = .number(statement.double(4))
-            case 2: value = .bool(statement.double(4) != 0)
-            case 3: value = .date(Date(timeIntervalSince1970: statement.double(4)))
-            default:
-                let text = statement.text(3) ?? "count"
-                let unit = try units[text] ?? SalusUnit(parsing: text)
-                units[text] = unit
-                value = .quantity(Quantity(value: statement.double(5), unit: unit))
-            }
-            result[id, default: [:]][key] = value
-        }
-        return result
-    }
-
     /// The members of the correlations with these row ids, by correlation row id, in the order
-    /// they were saved (their metadata not attached yet): one query for a whole page.
+    /// they were saved: one query for a whole page.
     static func members(_ database: Database, correlations ids: [Int64]) throws -> [Int64: [DecodedRow]] {
         guard !ids.isEmpty else { return [:] }
         let statement = try database.prepare(
@@ -68,33 +38,28 @@ enum SampleRows {
         var decoder = SampleRowDecoder()
         var result: [Int64: [DecodedRow]] = [:]
         while try statement.step() {
-            result[statement.int64(26), default: []].append(try decoder.decode(statement))
+            result[statement.int64(27), default: []].append(try decoder.decode(statement))
         }
         return result
     }
 
-    /// Attaches metadata, and correlations' members with theirs, to decoded rows and returns the
-    /// samples: two queries for the page (three with correlations), not one per row.
+    /// Attaches correlations' members to decoded rows and returns the samples: one more query
+    /// for a page with correlations, none otherwise (metadata is a column of the row).
     static func samples(_ database: Database, rows: [DecodedRow]) throws -> [Sample] {
         let correlationIDs = rows.filter { $0.sample.kind == .correlation }.map(\.id)
+        guard !correlationIDs.isEmpty else { return rows.map(\.sample) }
         let members = try self.members(database, correlations: correlationIDs)
-        let metadata = try self.metadata(database, ids: rows.map(\.id) + members.values.flatMap { $0.map(\.id) })
         return rows.map { row in
             var sample = row.sample
-            sample.metadata = metadata[row.id] ?? [:]
             if case .correlation = sample.value {
-                sample.value = .correlation(Correlation(objects: (members[row.id] ?? []).map { member in
-                    var object = member.sample
-                    object.metadata = metadata[member.id] ?? [:]
-                    return object
-                }))
+                sample.value = .correlation(Correlation(objects: (members[row.id] ?? []).map(\.sample)))
             }
             return sample
         }
     }
 }
 
-/// One decoded `samples` row, before its metadata is attached.
+/// One decoded `samples` row (a correlation's members not attached yet).
 struct DecodedRow {
     var id: Int64
     var sequence: Int64
@@ -143,9 +108,17 @@ struct SampleRowDecoder {
         }
         let start = statement.int64(4)
         let end = statement.int64(5)
+        var metadata: [String: MetadataValue] = [:]
+        if let stored = statement.rawBytes(26) {
+            do {
+                metadata = try MetadataBlob.decode(stored, units: &units)
+            } catch {
+                throw StoreError(code: .database, message: "sample \(uuid) has damaged metadata: \(error)")
+            }
+        }
         let sample = Sample(
             uuid: uuid, type: TypeIdentifier(statement.text(2) ?? ""), startDate: StoredTime.date(start),
-            endDate: StoredTime.date(end), value: value, sourceRevision: source, device: device, metadata: [:],
+            endDate: StoredTime.date(end), value: value, sourceRevision: source, device: device, metadata: metadata,
             creationDate: StoredTime.date(statement.int64(10)))
         return DecodedRow(
             id: statement.int64(0), sequence: statement.int64(11), startMicroseconds: start, endMicroseconds: end,

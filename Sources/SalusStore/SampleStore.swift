@@ -30,13 +30,19 @@ package final class SampleStore: Sendable {
         /// Called on the writer's queue inside the transaction that finishes a workout builder,
         /// just before it commits: the crash-safety test stops the daemon there. Nil in use.
         package var beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)?
+        /// Called on the writer's queue at each named point of a schema migration on open
+        /// ("14 metadata begin", "14 metadata chunk 0", "14 dropped", "14 before commit",
+        /// "14 committed"): the migration's crash test stops the process there. Nil in use.
+        package var migrationPoints: (@Sendable (String) -> Void)?
 
         /// Creates a configuration.
         package init(
             readerCount: Int = 3, tombstoneRetention: Duration = .seconds(30 * 86_400), defaultPageSize: Int = 500,
-            beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)? = nil
+            beforeFinishingWorkoutBuilderCommits: (@Sendable () -> Void)? = nil,
+            migrationPoints: (@Sendable (String) -> Void)? = nil
         ) {
             self.beforeFinishingWorkoutBuilderCommits = beforeFinishingWorkoutBuilderCommits
+            self.migrationPoints = migrationPoints
             self.readerCount = readerCount
             self.tombstoneRetention = tombstoneRetention
             self.defaultPageSize = defaultPageSize
@@ -81,7 +87,9 @@ package final class SampleStore: Sendable {
         let label = "salus.store"
         let writerConnection = ConnectionQueue(label: "\(label).writer")
         try await writerConnection.open { try Database(path: path) }
-        _ = try await writerConnection.run { database in try Schema.migrate(database, logger: logger) }
+        _ = try await writerConnection.run { database in 
+            try Schema.migrate(database, logger: logger, observe: configuration.migrationPoints)
+        }
         let broadcaster = CommitBroadcaster()
         let writer = StoreWriter(
             connection: writerConnection, catalog: catalog, broadcaster: broadcaster, logger: logger,

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// One numbered schema change.
@@ -13,6 +14,74 @@ package struct Migration: Sendable {
     package var summary: String
     /// The SQL, run in the same transaction as the version bump.
     package var sql: String
+    /// Work after `sql` in the same transaction, for a change SQL alone cannot make or that
+    /// reports its progress: it rewrites rows in chunks, calling the step's `MigrationProgress`.
+    var rewrite: (@Sendable (Database, inout MigrationProgress) throws -> Void)?
+    /// How many bytes of free disk the migration may need beyond the database, as a multiple of
+    /// the database's size (its rewritten pages go through the WAL before the checkpoint):
+    /// checked before it runs. 0 for a change of the schema alone.
+    var spaceFactor: Double = 0
+
+    package init(version: Int, summary: String, sql: String) {
+        self.version = version
+        self.summary = summary
+        self.sql = sql
+    }
+
+    init(
+        version: Int, summary: String, sql: String, spaceFactor: Double,
+        rewrite: @escaping @Sendable (Database, inout MigrationProgress) throws -> Void
+    ) {
+        self.init(version: version, summary: summary, sql: sql)
+        self.spaceFactor = spaceFactor
+        self.rewrite = rewrite
+    }
+}
+
+/// What a running migration reports: a line with rows done and rows per second, at most once a
+/// second and at the end of each step, and each named point to `observe` (the crash tests stop
+/// there).
+package struct MigrationProgress {
+    let logger: Logger
+    let version: Int
+    let observe: (@Sendable (String) -> Void)?
+    var step = ""
+    var total = 0
+    var done = 0
+    var started = ContinuousClock.now
+    var lastLine = ContinuousClock.now
+
+    /// Starts step `name` of `total` rows.
+    mutating func begin(_ name: String, total: Int) {
+        step = name
+        self.total = total
+        done = 0
+        started = .now
+        lastLine = started
+        observe?("\(version) \(name) begin")
+    }
+
+    /// `count` more rows done; `point` names the moment for `observe`.
+    mutating func advance(_ count: Int, point: String) {
+        done += count
+        let now = ContinuousClock.now
+        if now - lastLine >= .seconds(1) || done >= total {
+            lastLine = now
+            logger.info("\(line)")
+        }
+        observe?("\(version) \(step) \(point)")
+    }
+
+    /// "migrating the store to schema 14: metadata 120000 of 480000 rows, 250000 rows/s".
+    var line: String {
+        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
+        let rate = seconds > 0 ? Int(Double(done) / seconds) : done
+        return "migrating the store to schema \(version): \(step) \(done) of \(total) rows, \(rate) rows/s"
+    }
+
+    /// A named point of the migration outside any step.
+    func reach(_ point: String) { observe?("\(version) \(point)") }
 }
 
 /// The store's schema: its numbered migrations, applied in order on open.
@@ -334,13 +403,51 @@ package enum Schema {
             ALTER TABLE tombstones ADD COLUMN replica INTEGER;
             """)
 
+    /// Migration 14, the first change of store v2: a sample's metadata is one column of its row,
+    /// `samples.metadata`, the wire bytes of its metadata map (`MetadataBlob`), and the
+    /// `metadata` table with its two indexes is gone. A save wrote one row and two index entries
+    /// per key (a Watch sample carries 2.25 keys: seven B-tree inserts besides its own row); a
+    /// query read them with a second statement per page; now both are the row. Metadata
+    /// predicates decode the column on the rows the rest of the filter keeps
+    /// (`salus_metadata`); the sync identifier and version keep their own columns and index.
+    ///
+    /// Existing metadata is folded into the column in chunks of row ids, in this migration's one
+    /// transaction (a kill leaves the old store whole and the next start does it again), with a
+    /// progress line.
+    static let migration14 = Migration(
+        version: 14, summary: "store v2: metadata as one encoded value in the sample's row",
+        sql: "ALTER TABLE samples ADD COLUMN metadata BLOB;", spaceFactor: 1.0
+    ) { database, progress in
+        // A database some tests roll back to an earlier version keeps no `metadata` table.
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1
+        else { return }
+        let total = Int(try database.scalarInt("SELECT count(DISTINCT sample_id) FROM metadata") ?? 0)
+        let last = try database.scalarInt("SELECT max(sample_id) FROM metadata") ?? -1
+        progress.begin("metadata", total: total)
+        let chunk: Int64 = 50_000
+        var low: Int64 = 0
+        while low <= last {
+            let high = low + chunk
+            let changed = try database.run(
+                """
+                UPDATE samples SET metadata = (SELECT salus_metadata_rows(m.key, m.value_type, m.text_value, \
+                m.number_value, m.quantity_value) FROM metadata m WHERE m.sample_id = samples.id) \
+                WHERE id IN (SELECT DISTINCT sample_id FROM metadata WHERE sample_id >= ? AND sample_id < ?)
+                """, [.integer(low), .integer(high)])
+            progress.advance(changed, point: "chunk \(low / chunk)")
+            low = high
+        }
+        try database.execute("DROP TABLE metadata;")
+        progress.reach("dropped")
+    }
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
     package static let migrations: [Migration] = [
         migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10, migration11,
-        migration12, migration13,
+        migration12, migration13, migration14,
     ]
 
     /// The schema version a database has after `migrate`.
@@ -350,8 +457,14 @@ package enum Schema {
     /// `PRAGMA user_version` bump; returns the version found before.
     ///
     /// Throws when the database was made by a newer schema than this code knows.
+    ///
+    /// A migration that rewrites rows first checks the disk (`checkSpace`; `freeBytes` tells the
+    /// free bytes of a folder, the file system's by default).
     @discardableResult
-    static func migrate(_ database: Database, logger: Logger) throws -> Int {
+    package static func migrate(
+        _ database: Database, logger: Logger, observe: (@Sendable (String) -> Void)? = nil,
+        freeBytes: (String) -> Int64? = Schema.freeBytes
+    ) throws -> Int {
         let found = Int(try database.scalarText("PRAGMA user_version") ?? "0") ?? 0
         guard found <= currentVersion else {
             throw StoreError(
@@ -359,19 +472,58 @@ package enum Schema {
                 message: "\(database.path) has schema version \(found); this build knows versions up to "
                     + "\(currentVersion); open it with a newer salusd")
         }
-        for migration in migrations where migration.version > found {
+        let pending = migrations.filter { $0.version > found }
+        // A new store (version 0) has nothing to rewrite.
+        if found > 0, let factor = pending.map(\.spaceFactor).max(), factor > 0 {
+            try checkSpace(database, factor: factor, freeBytes: freeBytes)
+        }
+        for migration in pending {
+            var progress = MigrationProgress(logger: logger, version: migration.version, observe: observe)
             try database.transaction(immediate: true) {
                 try database.execute(migration.sql)
+                // On a new store too: migration 1 made the tables a rewrite replaces.
+                if let rewrite = migration.rewrite { try rewrite(database, &progress) }
                 try database.execute("PRAGMA user_version = \(migration.version)")
+                progress.reach("before commit")
             }
+            progress.reach("committed")
             logger.debug(
                 "migrated the store", metadata: ["version": "\(migration.version)", "change": "\(migration.summary)"])
+        }
+        if found > 0, pending.contains(where: { $0.rewrite != nil }) {
+            // The rewritten pages are in the WAL: back into the file, and the WAL emptied.
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         if let last = migrations.last?.version, last > found {
             // One line on a normal start: a new store, or an upgrade, is worth knowing; each
             // step is at debug level.
-            logger.info("store schema", metadata: ["from": "\(found)", "to": "\(last)", "migrations": "\(migrations.filter { $0.version > found }.count)"])
+            logger.info("store schema", metadata: ["from": "\(found)", "to": "\(last)", "migrations": "\(pending.count)"])
         }
         return found
+    }
+
+    /// Refuses to start a migration that rewrites rows unless the database's folder has
+    /// `factor` times the database's size free (plus 64 MiB): the rewritten pages go to the WAL
+    /// first, and a disk that fills mid-way would only roll the migration back at the end.
+    static func checkSpace(_ database: Database, factor: Double, freeBytes: (String) -> Int64?) throws {
+        let pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
+        let pages = try database.scalarInt("PRAGMA page_count") ?? 0
+        let needed = Int64(Double(pageSize * pages) * factor) + 64 << 20
+        let folder = URL(fileURLWithPath: database.path).deletingLastPathComponent().path
+        let free = freeBytes(folder) ?? .max
+        guard free >= needed else {
+            throw StoreError(
+                code: .resourceExhausted, field: "disk", value: "\(free) bytes free in \(folder)",
+                expected: "at least \(needed) bytes free to migrate \(database.path) (\(pageSize * pages) bytes) "
+                    + "to schema \(currentVersion); free some space and start again: nothing was changed")
+        }
+    }
+
+    /// Free bytes on the file system holding `folder` (nil when unknown).
+    package static func freeBytes(_ folder: String) -> Int64? {
+        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: folder),
+            let free = attributes[.systemFreeSize] as? NSNumber
+        else { return nil }
+        return free.int64Value
     }
 }

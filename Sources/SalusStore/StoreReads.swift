@@ -139,7 +139,6 @@ package enum StoreReads {
             let cut = Cut(
                 rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
                 from: from, last: last, limit: limit)
-            try page.readMetadata(database, rows: 0..<cut.rows)
             let bytes = page.encoded(samples: 0..<cut.rows, deletions: 0..<cut.deletions, trailer: WireAnchoredPage.trailerRoom)
             return WireAnchoredPage(
                 changes: WirePage(bytes: bytes, count: cut.rows + cut.deletions), added: cut.rows,

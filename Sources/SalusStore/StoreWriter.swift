@@ -274,31 +274,6 @@ final class StoreWriter: @unchecked Sendable {
         var payload: [UInt8]?
     }
 
-    /// Binds one metadata entry of the sample with row id `sampleID` to `insert`, the metadata
-    /// insert of `saveInTransaction`.
-    private func bindMetadata(_ insert: Statement, sampleID: Int64, key: String, value: MetadataValue) throws {
-        // value_type, text_value, number_value, quantity_value, dimension (migration 1).
-        let columns: (Int64, String?, Double?, Double?, String?)
-        switch value {
-        case .string(let text): columns = (0, text, nil, nil, nil)
-        case .number(let number): columns = (1, nil, number, nil, nil)
-        case .bool(let flag): columns = (2, nil, flag ? 1 : 0, nil, nil)
-        case .date(let date): columns = (3, nil, date.timeIntervalSince1970, nil, nil)
-        case .quantity(let quantity):
-            columns = (
-                4, quantity.unit.description, BaseUnit.normalize(quantity)?.value, quantity.value,
-                quantity.unit.dimension.description
-            )
-        }
-        try insert.bind(integer: sampleID, at: 1)
-        try insert.bind(text: key, at: 2)
-        try insert.bind(integer: columns.0, at: 3)
-        try insert.bind(text: columns.1, at: 4)
-        try insert.bind(real: columns.2, at: 5)
-        try insert.bind(real: columns.3, at: 6)
-        try insert.bind(text: columns.4, at: 7)
-    }
-
     /// Where a sample sits in the save's batch: "samples[3]", or a correlation's member
     /// "samples[3].correlation.objects[1]". Spelled out only for an error message, so a batch
     /// of 10,000 samples makes no string per sample.
@@ -329,6 +304,8 @@ final class StoreWriter: @unchecked Sendable {
         var syncIdentifier: String?
         var syncVersion: Double?
         var replica: Bool
+        /// The sample's metadata as stored (`MetadataBlob`).
+        var metadata: [UInt8]?
 
         /// Binds the row to parameters `offset + 1` to `offset + SampleRowInsert.columnCount`.
         func bind(to insert: Statement, offset: Int32) throws {
@@ -352,6 +329,7 @@ final class StoreWriter: @unchecked Sendable {
             try insert.bind(text: syncIdentifier, at: offset + 18)
             try insert.bind(real: syncVersion, at: offset + 19)
             try insert.bind(integer: replica ? 1 : nil, at: offset + 20)
+            try insert.bind(metadata.map { .blob($0) } ?? .null, at: offset + 21)
         }
     }
 
@@ -407,19 +385,12 @@ final class StoreWriter: @unchecked Sendable {
         var results: [SaveResult] = []
         results.reserveCapacity(samples.count)
         var batchUUIDs = Set<UUID>()
-        let metadataSQL = """
-            INSERT INTO metadata (sample_id, key, value_type, text_value, number_value, quantity_value, dimension) \
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """
-        let metadataInsert = try database.prepare(metadataSQL)
         // Rows get their ids here, as SQLite would (one past the largest), so that a row can wait
         // to be inserted with others and its id still be known.
         var nextRowID = try database.scalarInt("SELECT max(id) FROM samples") ?? 0
         // Rows of plain samples not yet inserted: `flush()` inserts them, in statements of
         // `SampleRowInsert.sizes` rows, before anything that may read them or refer to them.
         var waiting: [SampleRow] = []
-        // Their metadata, inserted after them.
-        var waitingMetadata: [(sampleID: Int64, key: String, value: MetadataValue)] = []
         waiting.reserveCapacity(SampleRowInsert.sizes[0])
         let inserts = try SampleRowInsert.sizes.map { try database.prepare(SampleRowInsert.sql(rows: $0)) }
         func flush() throws {
@@ -436,12 +407,6 @@ final class StoreWriter: @unchecked Sendable {
                 offset += SampleRowInsert.sizes[size]
             }
             waiting.removeAll(keepingCapacity: true)
-            for (sampleID, key, value) in waitingMetadata {
-                try bindMetadata(metadataInsert, sampleID: sampleID, key: key, value: value)
-                while try metadataInsert.step() {}
-                metadataInsert.reset()
-            }
-            waitingMetadata.removeAll(keepingCapacity: true)
         }
         let syncLookup = try database.prepare(
             "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
@@ -467,9 +432,9 @@ final class StoreWriter: @unchecked Sendable {
         /// nil for a replica this store deleted).
         ///
         /// A plain sample (a quantity or category with no sync identifier, not a replica) needs
-        /// nothing but its row and its metadata rows, which wait in `waiting` and
-        /// `waitingMetadata`; any other sample first has the waiting rows inserted, since it may
-        /// read them or refer to them.
+        /// nothing but its row (its metadata a column of it), which waits in `waiting`; any
+        /// other sample first has the waiting rows inserted, since it may read them or refer to
+        /// them.
         func saveSample(_ sample: Sample, path: SamplePath, index: Int) throws -> (SaveResult, Int64?) {
             let plain: Bool
             switch sample.value {
@@ -574,9 +539,9 @@ final class StoreWriter: @unchecked Sendable {
                     id: sampleID, uuid: uuid, typeID: typeID, kind: StoredCodes.kind(sample.kind), start: startMicroseconds,
                     end: endMicroseconds, prepared: prepared, appRef: appRef, sourceID: sourceID, deviceID: deviceID,
                     creation: replica ? StoredTime.microseconds(sample.creationDate) : now, sequence: nextSequence(),
-                    syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion, replica: replica))
+                    syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion, replica: replica,
+                    metadata: MetadataBlob.encode(sample.metadata)))
             changedTypes.insert(sample.type)
-            for (key, value) in sample.metadata { waitingMetadata.append((sampleID, key, value)) }
             // A correlation's members were saved above and may be waiting.
             if !plain || waiting.count == SampleRowInsert.sizes[0] { try flush() }
 
@@ -816,7 +781,7 @@ enum SampleRowInsert {
     /// Rows per statement, largest first, ending at 1.
     static let sizes = [256, 64, 16, 4, 1]
     /// Bound parameters per row.
-    static let columnCount = 20
+    static let columnCount = 21
 
     /// The insert of `rows` rows, each with an explicit row id.
     static func sql(rows: Int) -> String {
@@ -824,7 +789,7 @@ enum SampleRowInsert {
         return """
             INSERT INTO samples (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
             activity_type, payload, app_ref, source_id, device_id, creation_us, seq, sync_identifier, sync_version, \
-            replica) VALUES 
+            replica, metadata) VALUES 
             """ + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 }

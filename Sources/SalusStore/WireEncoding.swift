@@ -80,6 +80,8 @@ struct WirePageEncoder: ~Copyable {
         var creation: Int64
         var head: Range<Int>
         var tail: Range<Int>
+        /// Its metadata map entries (field 12), as stored, in `metadata`.
+        var meta: Range<Int>
     }
 
     let encoder: SampleWireEncoder
@@ -88,11 +90,8 @@ struct WirePageEncoder: ~Copyable {
     /// Value fields 14–22 of rows that have them.
     var tails = ProtoBytes()
     var rows: [Row] = []
-    /// Metadata map entries (field 12) of the page's rows, by row id.
+    /// Metadata map entries (field 12) of the page's rows, copied from their `metadata` column.
     var metadata = ProtoBytes()
-    var metadataRanges: [Int64: Range<Int>] = [:]
-    /// The page's row ids as a JSON array, bound to the metadata query.
-    var idList: [UInt8] = []
     /// Deleted objects (anchored queries), one after the other, with their change positions.
     var deletions = ProtoBytes()
     var deletionRows: [(sequence: Int64, range: Range<Int>)] = []
@@ -111,7 +110,6 @@ struct WirePageEncoder: ~Copyable {
         tails.removeAll()
         rows.removeAll(keepingCapacity: true)
         metadata.removeAll()
-        metadataRanges.removeAll(keepingCapacity: true)
         deletions.removeAll()
         deletionRows.removeAll(keepingCapacity: true)
         types.reset()
@@ -178,10 +176,15 @@ struct WirePageEncoder: ~Copyable {
             let device = try devices.field(statement.int64(13)) { try Self.deviceField($0, database, into: &$1) }
             heads.append(devices.bytes, device)
         }
+        // The stored metadata is the map's wire bytes (`MetadataBlob`): copied as it is.
+        let metaStart = metadata.count
+        if let stored = statement.rawBytes(14), !stored.isEmpty {
+            metadata.write(stored.count) { $0.copy(stored) }
+        }
         rows.append(
             Row(
                 id: id, sequence: statement.int64(11), start: start, end: end, creation: statement.int64(10),
-                head: headStart..<heads.count, tail: tailStart..<tails.count))
+                head: headStart..<heads.count, tail: tailStart..<tails.count, meta: metaStart..<metadata.count))
     }
 
     /// Field 2 of `salus.v1.Sample`: the identifier of `types` row `id`.
@@ -230,77 +233,6 @@ struct WirePageEncoder: ~Copyable {
         return statement
     }
 
-    /// Reads and encodes the metadata of `rows[range]`: one query for all of them. When the rows'
-    /// ids are dense (a type's samples saved in time order, read in time order), the query reads
-    /// the id range; the entries of samples in that range but not on the page are encoded and never
-    /// used, at most as many as the page's own rows. Otherwise it looks up each id (`json_each`),
-    /// whose parsing and lookups took about a tenth of a day query's CPU.
-    mutating func readMetadata(_ database: Database, rows range: Range<Int>) throws {
-        guard !range.isEmpty else { return }
-        var low = Int64.max
-        var high = Int64.min
-        for index in range {
-            low = Swift.min(low, rows[index].id)
-            high = Swift.max(high, rows[index].id)
-        }
-        let columns = "SELECT sample_id, key, value_type, text_value, number_value, quantity_value FROM metadata "
-        let statement: Statement
-        if high.subtractingReportingOverflow(low).partialValue < Int64(range.count) * 2 {
-            statement = try database.prepare(columns + "WHERE sample_id BETWEEN ? AND ? ORDER BY sample_id, key")
-            try statement.bind(integer: low, at: 1)
-            try statement.bind(integer: high, at: 2)
-        } else {
-            idList.removeAll(keepingCapacity: true)
-            idList.append(UInt8(ascii: "["))
-            for index in range {
-                if index != range.lowerBound { idList.append(UInt8(ascii: ",")) }
-                appendDecimal(rows[index].id, to: &idList)
-            }
-            idList.append(UInt8(ascii: "]"))
-            statement = try database.prepare(
-                columns + "WHERE sample_id IN (SELECT value FROM json_each(?)) ORDER BY sample_id, key")
-            try idList.withUnsafeBytes { try statement.bindText($0, at: 1) }
-        }
-        defer { statement.reset() }
-        var current: Int64?
-        var currentStart = 0
-        while try statement.step() {
-            let id = statement.int64(0)
-            if id != current {
-                if let current { metadataRanges[current] = currentStart..<metadata.count }
-                current = id
-                currentStart = metadata.count
-            }
-            let entry = metadata.begin(12)
-            metadata.bytes(1, statement.rawBytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), always: true)
-            let value = metadata.begin(2)
-            Self.metadataValue(
-                type: statement.int64(2), text: statement.rawBytes(3), number: statement.double(4),
-                quantity: statement.double(5), into: &metadata)
-            metadata.end(value)
-            metadata.end(entry)
-        }
-        if let current { metadataRanges[current] = currentStart..<metadata.count }
-    }
-
-    /// A `salus.v1.MetadataValue` from a metadata row's columns, as `SampleRows.metadata` reads it.
-    static func metadataValue(
-        type: Int64, text: UnsafeRawBufferPointer?, number: Double, quantity: Double, into out: inout ProtoBytes
-    ) {
-        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
-        switch type {
-        case 0: out.bytes(1, text ?? empty, always: true)
-        case 1: out.double(2, number, always: true)
-        case 2: out.int64(3, number != 0 ? 1 : 0, always: true)
-        case 3: out.int64(4, StoredTime.microseconds(Date(timeIntervalSince1970: number)), always: true)
-        default:
-            let value = out.begin(5)
-            out.double(1, quantity)
-            if let text { out.bytes(2, text) } else { out.string(2, "count") }
-            out.end(value)
-        }
-    }
-
     /// Encodes the current row of a tombstone statement (seq, uuid, identifier, sync identifier,
     /// sync version) as a `salus.v1.DeletedObject`.
     mutating func addDeletion(_ statement: Statement) throws {
@@ -336,7 +268,7 @@ struct WirePageEncoder: ~Copyable {
     /// (the enclosing message's own fields), so adding them does not move the page.
     func encoded(samples: Range<Int>, deletions: Range<Int> = 0..<0, trailer: Int = 0) -> ByteBuffer {
         func sampleLength(_ row: Row) -> Int {
-            let meta = metadataRanges[row.id]?.count ?? 0
+            let meta = row.meta.count
             let creationSize = row.creation == 0 ? 0 : 1 + ProtoWriter.varintSize(UInt64(bitPattern: row.creation))
             return row.head.count + meta + creationSize + row.tail.count
         }
@@ -358,7 +290,7 @@ struct WirePageEncoder: ~Copyable {
                     tails.withBytes { tails in
                         for index in samples {
                             let row = rows[index]
-                            let meta = metadataRanges[row.id] ?? 0..<0
+                            let meta = row.meta
                             out.tag(1, .lengthDelimited)
                             out.varint(UInt64(sampleLength(row)))
                             out.copy(UnsafeRawBufferPointer(rebasing: heads[row.head]))
@@ -412,23 +344,5 @@ struct ReferenceFields: ~Copyable {
         ranges[id] = range
         (lastID, lastRange) = (id, range)
         return range
-    }
-}
-
-/// Appends the decimal digits of `value`.
-private func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-        repeat {
-            buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            count += 1
-        } while magnitude != 0
-        for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
     }
 }

@@ -14,6 +14,11 @@
 //         (`CrashOperation.attachmentByte`) attached, named "batch-n", to the first sample of
 //         operation n - 4.
 // Output: "committed n" per operation, after its last commit.
+//
+// Usage: salus-store-crashtest migrate DATABASE
+// Opens the store at DATABASE, migrating its schema; at each named point of a migration
+// (`SampleStore.Configuration.migrationPoints`) prints "point NAME" and waits for a line on
+// standard input before going on, so a test can kill it there. Prints "opened" at the end.
 import Foundation
 import Logging
 import SalusModel
@@ -21,6 +26,24 @@ import SalusSoak
 import SalusStore
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "migrate" {
+    var quiet = Logger(label: "salus.crashtest")
+    quiet.logLevel = .warning
+    let configuration = SampleStore.Configuration(migrationPoints: { point in
+        FileHandle.standardOutput.write(Data("point \(point)\n".utf8))
+        _ = readLine()
+    })
+    do {
+        let store = try await SampleStore.open(
+            path: arguments[2], catalog: TypeCatalog(types: []), configuration: configuration, logger: quiet)
+        await store.close()
+        FileHandle.standardOutput.write(Data("opened\n".utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("salus-store-crashtest: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count == 5, let first = Int(arguments[2]), first % 6 == 0, let operations = Int(arguments[3]),
     let size = Int(arguments[4])
 else {

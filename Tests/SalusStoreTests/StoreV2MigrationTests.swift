@@ -1,0 +1,515 @@
+import Foundation
+import SalusModel
+@testable import SalusStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Schema 13 as released: what a store made by the code before store v2 holds, rebuilt from a
+/// store of the current schema. Its metadata rows are written as that code wrote them
+/// (`StoreWriter.bindMetadata` before migration 14, kept here verbatim), so the migration is
+/// tested on the rows the field has.
+enum SchemaThirteen {
+    /// The metadata table and its indexes, verbatim from migration 1.
+    static let metadataTable = """
+        CREATE TABLE metadata (
+            sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value_type INTEGER NOT NULL,
+            text_value TEXT,
+            number_value REAL,
+            quantity_value REAL,
+            dimension TEXT,
+            PRIMARY KEY (sample_id, key)
+        ) WITHOUT ROWID;
+        CREATE INDEX metadata_text ON metadata(key, text_value);
+        CREATE INDEX metadata_number ON metadata(key, number_value);
+        """
+
+    /// The store at `path` (closed) turned back into a schema-13 store.
+    static func downgrade(_ path: String) throws {
+        let database = try Database(path: path)
+        defer { database.close() }
+        try database.execute("BEGIN IMMEDIATE")
+        try database.execute(metadataTable)
+        let read = try database.prepare("SELECT id, metadata FROM samples WHERE metadata IS NOT NULL", cached: false)
+        let insert = try database.prepare(
+            "INSERT INTO metadata (sample_id, key, value_type, text_value, number_value, quantity_value, dimension) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?)", cached: false)
+        while try read.step() {
+            for (key, value) in try MetadataBlob.decode(read.blob(1) ?? []) {
+                // value_type, text_value, number_value, quantity_value, dimension (migration 1).
+                let columns: (Int64, String?, Double?, Double?, String?)
+                switch value {
+                case .string(let text): columns = (0, text, nil, nil, nil)
+                case .number(let number): columns = (1, nil, number, nil, nil)
+                case .bool(let flag): columns = (2, nil, flag ? 1 : 0, nil, nil)
+                case .date(let date): columns = (3, nil, date.timeIntervalSince1970, nil, nil)
+                case .quantity(let quantity):
+                    columns = (
+                        4, quantity.unit.description, BaseUnit.normalize(quantity)?.value, quantity.value,
+                        quantity.unit.dimension.description
+                    )
+                }
+                try insert.bind(integer: read.int64(0), at: 1)
+                try insert.bind(text: key, at: 2)
+                try insert.bind(integer: columns.0, at: 3)
+                try insert.bind(text: columns.1, at: 4)
+                try insert.bind(real: columns.2, at: 5)
+                try insert.bind(real: columns.3, at: 6)
+                try insert.bind(text: columns.4, at: 7)
+                while try insert.step() {}
+                insert.reset()
+            }
+        }
+        read.reset()
+        try database.execute("ALTER TABLE samples DROP COLUMN metadata; PRAGMA user_version = 13; COMMIT;")
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Copies the database at `source` (and its WAL, if any) to `target`.
+    static func copy(_ source: String, to target: String) throws {
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try? FileManager.default.removeItem(atPath: target + suffix)
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
+        }
+    }
+}
+
+@Suite("Store v2 migration")
+struct StoreV2MigrationTests {
+    static let route: TypeIdentifier = "HKWorkoutRouteTypeIdentifier"
+    static let types: [TypeIdentifier] = [
+        Fixtures.steps, Fixtures.sleep, Fixtures.bloodPressure, Fixtures.systolic, Fixtures.diastolic, Fixtures.workout,
+        route,
+    ]
+
+    /// What a store answers, for comparing a store before and after its migration.
+    struct Answers: Equatable {
+        var samples: [TypeIdentifier: [Sample]] = [:]
+        var predicates: [[UUID]] = []
+        var changes: [UUID] = []
+        var deleted: [UUID] = []
+        var anchor: Anchor?
+        var attachments: [SalusModel.Attachment] = []
+        var locations: [RouteLocation] = []
+    }
+
+    /// Metadata predicates on the steps of `populate`.
+    static let predicates: [SamplePredicate] = [
+        .metadata(key: "note", test: .exists),
+        .not(.metadata(key: "note", test: .exists)),
+        .metadata(key: "note", test: .comparison(.greaterThan, .string("b"))),
+        .metadata(key: "level", test: .comparison(.lessThanOrEqual, .number(3))),
+        .metadata(key: "flag", test: .comparison(.equal, .bool(true))),
+        .metadata(key: "when", test: .comparison(.greaterThan, .date(Fixtures.at(150)))),
+        .metadata(key: "elevation", test: .comparison(.equal, .quantity(Quantity(value: 53.48, unit: .meter)))),
+        .metadata(key: MetadataKey.syncIdentifier, test: .comparison(.equal, .string("s-1"))),
+        .or([.metadata(key: "note", test: .allowedValues([.string("alpha"), .number(4)])), .metadata(key: "flag", test: .absent)]),
+    ]
+
+    /// Saves metadata of every value type, a sleep sample, blood pressure with member metadata, a
+    /// workout with its route, an attachment, deletions and a sync replacement; returns the
+    /// anchor an app kept midway and the UUIDs of the attached sample and of the route.
+    static func populate(_ store: SampleStore) async throws -> (anchor: Anchor, attached: UUID, route: UUID) {
+        var steps: [Sample] = []
+        for index in 0..<12 {
+            var metadata: [String: MetadataValue] = [:]
+            if index % 2 == 0 { metadata["note"] = .string(["alpha", "beta", "gamma"][index % 3]) }
+            if index % 3 == 0 { metadata["level"] = .number(Double(index)) }
+            if index % 4 == 1 { metadata["flag"] = .bool(index % 8 == 1) }
+            if index % 5 == 2 { metadata["when"] = .date(Fixtures.at(Double(index * 30))) }
+            if index % 6 == 3 {
+                metadata["elevation"] = .quantity(index == 3 ? Quantity(value: 5348, unit: .centimeter) : Quantity(value: 20, unit: .meter))
+            }
+            steps.append(Fixtures.quantity(Double(index), start: Double(index * 60), metadata: metadata))
+        }
+        let saved = try await store.save(steps, source: Fixtures.app).results.map(\.uuid)
+        _ = try await store.save(
+            [Fixtures.category(1, start: 0, end: 3600, metadata: [MetadataKey.timeZone: .string("Europe/Paris")])],
+            source: Fixtures.app)
+        _ = try await store.save(
+            [Fixtures.bloodPressure(120, 80, start: 10, metadata: ["org.example.arm": .string("left")],
+                                    memberMetadata: ["HKWasUserEntered": .bool(true)])],
+            source: Fixtures.app)
+        let workout = Sample(
+            type: Fixtures.workout, startDate: Fixtures.at(0), endDate: Fixtures.at(600),
+            value: .workout(Workout(activityType: 37).withDefaultActivity(start: Fixtures.at(0), end: Fixtures.at(600))),
+            sourceRevision: Fixtures.app, metadata: ["HKIndoorWorkout": .bool(false)])
+        let workoutUUID = try await store.save([workout], source: Fixtures.app).results[0].uuid
+        let anchor = try await store.currentAnchor()
+        let locations = (0..<50).map { RouteLocation(timestamp: Fixtures.at(Double($0) * 10), latitude: 1, longitude: 2) }
+        let routeUUID = try await store.save(
+            [Sample(
+                type: route, startDate: Fixtures.at(0), endDate: Fixtures.at(490),
+                value: .workoutRoute(WorkoutRouteValue(workoutUUID: workoutUUID, locations: locations)),
+                sourceRevision: Fixtures.app)],
+            source: Fixtures.app
+        ).results[0].uuid
+        let upload = try store.beginAttachment(maximumSize: 1 << 20)
+        try upload.append(Array("a scanned note".utf8))
+        _ = try await store.commitAttachment(
+            upload, objectUUID: saved[1], name: "note.txt", contentType: "text/plain", appID: Fixtures.app.appID,
+            metadata: ["page": "1"])
+        _ = try await store.delete([saved[0], saved[5]], requester: .owner)
+        _ = try await store.save([Fixtures.synced("s-1", version: 1, value: 3)], source: Fixtures.app)
+        _ = try await store.save([Fixtures.synced("s-1", version: 2, value: 4)], source: Fixtures.app)
+        return (anchor, saved[1], routeUUID)
+    }
+
+    static func answers(_ store: SampleStore, anchor: Anchor, attached: UUID, route: UUID) async throws -> Answers {
+        var answers = Answers()
+        for type in types { answers.samples[type] = try await store.all(type) }
+        for predicate in predicates { answers.predicates.append(try await store.all(Fixtures.steps, predicate).map(\.uuid)) }
+        let changes = try await store.anchoredQuery(types.map { QueryDescriptor(type: $0) }, anchor: anchor)
+        answers.changes = changes.added.map(\.uuid)
+        answers.deleted = changes.deleted.map(\.uuid)
+        answers.anchor = changes.anchor
+        answers.attachments = try await store.attachments(of: attached)
+        answers.locations = try await store.routeLocations(of: route).collect()
+        return answers
+    }
+
+    /// A schema-13 store of `populate` at `path`, with what it answered before it was turned back.
+    static func makeThirteen(at path: String) async throws -> (Answers, Anchor, UUID, UUID) {
+        let store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let (anchor, attached, route) = try await populate(store)
+        let expected = try await answers(store, anchor: anchor, attached: attached, route: route)
+        await store.close()
+        try SchemaThirteen.downgrade(path)
+        return (expected, anchor, attached, route)
+    }
+
+    @Test("a schema-13 store with metadata, workouts, routes, correlations, attachments and tombstones migrates: same answers, kept anchors still work")
+    func migratesWithSameAnswers() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        let (expected, anchor, attached, route) = try await Self.makeThirteen(at: path)
+        var database = try Database(path: path)
+        #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
+        database.close()
+
+        let store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let migrated = try await Self.answers(store, anchor: anchor, attached: attached, route: route)
+        #expect(migrated == expected)
+        #expect(migrated.samples[Fixtures.steps]?.contains { $0.metadata["when"] != nil } == true)
+        #expect(migrated.predicates.allSatisfy { !$0.isEmpty })
+        #expect(try await store.integrityCheck() == "ok")
+        await store.close()
+        database = try Database(path: path)
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name LIKE 'metadata%'") == 0)
+        database.close()
+    }
+
+    @Test("a migration is refused when the disk lacks the room it needs, naming the bytes, and changes nothing")
+    func refusedWithoutSpace() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        _ = try await Self.makeThirteen(at: path)
+        let database = try Database(path: path)
+        defer { database.close() }
+        let error = try #require(throws: StoreError.self) {
+            try Schema.migrate(database, logger: Fixtures.quietLogger, freeBytes: { _ in 1_000 })
+        }
+        #expect(error.code == .resourceExhausted)
+        #expect(error.field == "disk")
+        #expect(error.value == "1000 bytes free in \(directory.path)")
+        #expect(error.expected?.hasPrefix("at least ") == true && error.expected?.contains("bytes free to migrate") == true)
+        #expect(try database.scalarText("PRAGMA user_version") == "13")
+        #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
+    }
+
+    @Test("SIGKILL at five points of the migration leaves the old store or the new one, and the next start finishes it")
+    func killedMidway() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let template = directory.appendingPathComponent("template.sqlite").path
+        let (expected, anchor, attached, route) = try await Self.makeThirteen(at: template)
+        let points = ["14 metadata begin", "14 metadata chunk 0", "14 dropped", "14 before commit", "14 committed"]
+        for point in points {
+            let folder = directory.appendingPathComponent("kill-\(points.firstIndex(of: point)!)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("salus.sqlite").path
+            try SchemaThirteen.copy(template, to: path)
+            try FileManager.default.copyItem(
+                atPath: directory.appendingPathComponent("attachments").path, toPath: folder.appendingPathComponent("attachments").path)
+
+            let process = Process()
+            process.executableURL = try CrashSafetyTests.executable()
+            process.arguments = ["migrate", path]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            var seen: [String] = []
+            var buffer = Data()
+            reading: while true {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    seen.append(line)
+                    if line == "point \(point)" {
+                        kill(process.processIdentifier, SIGKILL)
+                        break reading
+                    }
+                    input.fileHandleForWriting.write(Data("go\n".utf8))
+                }
+            }
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "\(point): \(seen)")
+            #expect(seen.last == "point \(point)", "\(seen)")
+
+            // The old store whole, or the new one.
+            let database = try Database(path: path, create: false, readOnly: true)
+            #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+            let version = try database.scalarText("PRAGMA user_version")
+            let metadataTables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'")
+            if point == "14 committed" {
+                #expect(version == "14" && metadataTables == 0, "\(point)")
+            } else {
+                #expect(version == "13" && metadataTables == 1, "\(point)")
+                #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
+            }
+            database.close()
+
+            // The next start finishes the job.
+            let store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+            #expect(try await Self.answers(store, anchor: anchor, attached: attached, route: route) == expected, "\(point)")
+            await store.close()
+        }
+    }
+}
+
+/// Random saves, deletions and sync replacements on a schema-13 store, migrated, then more of
+/// them; a store that saw the same changes on the current schema throughout, and a model of the
+/// live samples, answer the same random metadata predicates.
+@Suite("Store v2 migration: random changes and predicates")
+struct StoreV2MigrationPropertyTests {
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+        mutating func flag() -> Bool { below(2) == 0 }
+        mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
+        mutating func uuid() -> UUID {
+            let (a, b) = (next(), next())
+            return withUnsafeBytes(of: (a, b)) { raw in
+                var bytes = Array(raw)
+                bytes[6] = (bytes[6] & 0x0F) | 0x70
+                bytes[8] = (bytes[8] & 0x3F) | 0x80
+                return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            }
+        }
+    }
+
+    enum Change {
+        case save([Sample])
+        case delete([UUID])
+    }
+
+    static let strings = ["", "x", "y", "yz", "Z", "é"]
+    static let numbers: [Double] = [-1, 0, 0.5, 1, 2, 1e300]
+    static let quantities = [
+        Quantity(value: 5348, unit: .centimeter), Quantity(value: 53.48, unit: .meter), Quantity(value: 1, unit: .kilometer),
+        Quantity(value: 2, unit: .second), Quantity(value: 0, unit: .meter),
+    ]
+
+    static func value(_ random: inout Generator) -> MetadataValue {
+        switch random.below(5) {
+        case 0: .string(random.pick(strings))
+        case 1: .number(random.pick(numbers))
+        case 2: .bool(random.flag())
+        case 3: .date(Fixtures.at(Double(random.below(6) * 10)))
+        default: .quantity(random.pick(quantities))
+        }
+    }
+
+    /// `count` changes, and the live samples after them (by UUID), starting from `live`.
+    static func changes(_ count: Int, _ random: inout Generator, live: inout [UUID: Sample], version: inout Double) -> [Change] {
+        var result: [Change] = []
+        for _ in 0..<count {
+            switch random.below(6) {
+            case 0 where !live.isEmpty:
+                let targets = Array(Set((0..<(1 + random.below(3))).map { _ in live.keys.sorted { $0.uuidString < $1.uuidString }[random.below(live.count)] }))
+                for uuid in targets { live[uuid] = nil }
+                result.append(.delete(targets))
+            case 1:
+                // A sync replacement: a higher version of one of three identifiers.
+                version += 1
+                let identifier = "sync-\(random.below(3))"
+                var sample = Fixtures.quantity(
+                    Double(random.below(100)), start: Double(random.below(600)),
+                    metadata: [MetadataKey.syncIdentifier: .string(identifier), MetadataKey.syncVersion: .number(version)])
+                if random.flag() { sample.metadata["a"] = value(&random) }
+                sample.uuid = random.uuid()
+                for (uuid, old) in live where old.syncIdentifier == identifier { live[uuid] = nil }
+                live[sample.uuid] = sample
+                result.append(.save([sample]))
+            default:
+                var batch: [Sample] = []
+                for _ in 0..<(1 + random.below(4)) {
+                    var metadata: [String: MetadataValue] = [:]
+                    for key in ["a", "b", "c", "d"] where random.below(3) == 0 { metadata[key] = value(&random) }
+                    var sample = Fixtures.quantity(Double(random.below(100)), start: Double(random.below(600)), metadata: metadata)
+                    sample.uuid = random.uuid()
+                    live[sample.uuid] = sample
+                    batch.append(sample)
+                }
+                result.append(.save(batch))
+            }
+        }
+        return result
+    }
+
+    static func apply(_ changes: [Change], to store: SampleStore) async throws {
+        for change in changes {
+            switch change {
+            case .save(let samples): _ = try await store.save(samples, source: Fixtures.app, options: SaveOptions(uuidPolicy: .keep))
+            case .delete(let uuids): _ = try await store.delete(uuids, requester: .owner)
+            }
+        }
+    }
+
+    static func predicate(_ random: inout Generator, depth: Int = 0) -> SamplePredicate {
+        if depth < 2, random.below(4) == 0 {
+            let children = (0..<(1 + random.below(3))).map { _ in predicate(&random, depth: depth + 1) }
+            switch random.below(3) {
+            case 0: return .and(children)
+            case 1: return .or(children)
+            default: return .not(children[0])
+            }
+        }
+        let key = random.pick(["a", "b", "c", "d", "missing", MetadataKey.syncIdentifier])
+        switch random.below(5) {
+        case 0: return .metadata(key: key, test: .exists)
+        case 1: return .metadata(key: key, test: .absent)
+        case 2: return .metadata(key: key, test: .allowedValues((0..<random.below(3)).map { _ in value(&random) }))
+        default:
+            let comparison = random.pick(ComparisonOperator.allCases)
+            var compared = value(&random)
+            if case .bool = compared, comparison != .equal, comparison != .notEqual { compared = .number(1) }
+            if key == MetadataKey.syncIdentifier { compared = .string(random.pick(["sync-0", "sync-1", "sync-2", "s"])) }
+            return .metadata(key: key, test: .comparison(comparison, compared))
+        }
+    }
+
+    /// What the predicate keeps of a sample's metadata, by the rules of `MetadataTest`.
+    static func matches(_ predicate: SamplePredicate, _ metadata: [String: MetadataValue]) -> Bool {
+        switch predicate {
+        case .and(let list): return list.allSatisfy { matches($0, metadata) }
+        case .or(let list): return list.contains { matches($0, metadata) }
+        case .not(let child): return !matches(child, metadata)
+        case .metadata(let key, .exists): return metadata[key] != nil
+        case .metadata(let key, .absent): return metadata[key] == nil
+        case .metadata(let key, .allowedValues(let values)):
+            return values.contains { compare(metadata[key], .equal, $0) }
+        case .metadata(let key, .comparison(let comparison, let value)):
+            return compare(metadata[key], comparison, value)
+        default: return false
+        }
+    }
+
+    static func compare(_ stored: MetadataValue?, _ comparison: ComparisonOperator, _ value: MetadataValue) -> Bool {
+        func holds<T: Comparable>(_ left: T, _ right: T) -> Bool {
+            switch comparison {
+            case .lessThan: left < right
+            case .lessThanOrEqual: left <= right
+            case .equal: left == right
+            case .greaterThanOrEqual: left >= right
+            case .greaterThan: left > right
+            case .notEqual: left != right
+            }
+        }
+        func number(_ value: MetadataValue?) -> Double? {
+            switch value {
+            case .number(let number)?: number
+            case .bool(let flag)?: flag ? 1 : 0
+            default: nil
+            }
+        }
+        switch (stored, value) {
+        case (.string(let left)?, .string(let right)):
+            let order = left.utf8.lexicographicallyPrecedes(right.utf8) ? -1 : left.utf8.elementsEqual(right.utf8) ? 0 : 1
+            return holds(order, 0)
+        case (.date(let left)?, .date(let right)):
+            return holds(StoredTime.microseconds(left), StoredTime.microseconds(right))
+        case (.quantity(let left)?, .quantity(let right)):
+            guard let l = BaseUnit.normalize(left), let r = BaseUnit.normalize(right), l.dimension == r.dimension else { return false }
+            return holds(l.value, r.value)
+        default:
+            guard let left = number(stored), let right = number(value) else { return false }
+            return holds(left, right)
+        }
+    }
+
+    @Test("random changes before and after the migration: both stores and the model answer 200 random predicates alike")
+    func randomChangesAndPredicates() async throws {
+        var random = Generator(state: 0x5A1D_2026)
+        var live: [UUID: Sample] = [:]
+        var version = 0.0
+        let before = Self.changes(40, &random, live: &live, version: &version)
+        let after = Self.changes(40, &random, live: &live, version: &version)
+
+        let direct = try await TemporaryStore.make()
+        try await Self.apply(before + after, to: direct.store)
+
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        var migrated = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        try await Self.apply(before, to: migrated)
+        await migrated.close()
+        try SchemaThirteen.downgrade(path)
+        migrated = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        try await Self.apply(after, to: migrated)
+
+        #expect(Set(try await direct.store.all(Fixtures.steps).map(\.uuid)) == Set(live.keys))
+        let (mine, theirs) = (try await migrated.all(Fixtures.steps), try await direct.store.all(Fixtures.steps))
+        #expect(mine.map(\.uuid) == theirs.map(\.uuid))
+        #expect(mine.map(\.metadata) == theirs.map(\.metadata))
+        #expect(mine.map(\.value) == theirs.map(\.value))
+        /// The UUIDs found, or the error's text.
+        func answer(_ store: SampleStore, _ predicate: SamplePredicate) async -> (found: Set<UUID>?, error: String?) {
+            do {
+                return (Set(try await store.all(Fixtures.steps, predicate).map(\.uuid)), nil)
+            } catch {
+                return (nil, "\(error)")
+            }
+        }
+        var (split, refused) = (0, 0)
+        for index in 0..<200 {
+            let predicate = Self.predicate(&random)
+            let fromDirect = await answer(direct.store, predicate)
+            let fromMigrated = await answer(migrated, predicate)
+            #expect(fromMigrated.found == fromDirect.found && fromMigrated.error == fromDirect.error, "predicate \(index): \(predicate)")
+            if let found = fromDirect.found {
+                // A predicate the store takes keeps what the model of the samples says.
+                let expected = Set(live.values.filter { Self.matches(predicate, $0.metadata) }.map(\.uuid))
+                #expect(found == expected, "predicate \(index): \(predicate)")
+                if !expected.isEmpty && expected.count < live.count { split += 1 }
+            } else {
+                // A value of another type than a declared key's (the sync identifier's) is refused.
+                refused += 1
+            }
+        }
+        // Most predicates split the samples, so the comparison says something.
+        #expect(split >= 80 && refused < 40, "\(split) split the samples, \(refused) refused")
+        await migrated.close()
+    }
+}
