@@ -173,11 +173,12 @@ let package = Package(
         ),
 
         // The owner's client of the admin socket, as SalusKit is an app's of the app socket: apps,
-        // consent, source priority, types, typed and documented; salusctl's commands call it.
+        // consent, source priority, types, the report's data (SalusReport's model), typed and
+        // documented; salusctl's commands call it.
         .target(
             name: "SalusAdmin",
             dependencies: [
-                "SalusKit", "SalusModel", "SalusProto", "SalusWire", "SalusRPC",
+                "SalusKit", "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusReport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
@@ -371,6 +372,7 @@ let package = Package(
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
                 "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn", "SalusNotify", "SalusAdmin",
+                "SalusReport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -46,6 +46,15 @@ package struct ReportData: Sendable {
         }
         return result
     }
+
+    /// Whether any section has something in its period (a report of none says where the data is).
+    package var showsData: Bool {
+        !nights.isEmpty || !workouts.isEmpty
+            || steps.contains { $0.value != nil }
+            || heartRate.contains { $0.minimum != nil || $0.maximum != nil || $0.resting != nil }
+            || standHours.contains { $0.hours > 0 }
+            || cycle.contains { !$0.isEmpty }
+    }
 }
 
 package struct DayValue: Sendable, Equatable {

@@ -84,46 +84,8 @@ struct Report: OwnerCommand {
             throw CommandFailure("--since/--until: the period is longer than 366 days; expected a year at most")
         }
 
-        let registry = Registry(try await admin.types())
-        let known = Set(registry.types.map(\.identifier))
-        let wheelchair = try await wheelchairUse(admin)
-        var data = ReportData(from: from, to: to, timeZone: zone, generated: Date(), wheelchairUse: wheelchair, stepGoal: stepGoal)
+        let data = try await admin.reportData(from: from, to: to, timeZone: zone, stepGoal: stepGoal, progress: progress)
         let days = data.days
-        let fetcher = ReportFetcher(admin: admin, calendar: calendar, from: from, to: to, known: known)
-
-        progress("sleep")
-        let sleep = try await fetcher.samples(CategoryTypeIdentifier.sleepAnalysis.rawValue, from: from.addingTimeInterval(-18 * 3600))
-        let intervals = sleep.compactMap { sample -> StageInterval? in
-            guard case .category(let raw) = sample.value, let stage = SleepStage(rawValue: raw) else { return nil }
-            return StageInterval(stage: stage, start: sample.startDate, end: sample.endDate)
-        }
-        let period = Set(days)
-        data.nights = Nights.group(intervals, timeZone: zone).filter { period.contains($0.day) }
-
-        progress(wheelchair ? "pushes" : "steps")
-        let movement = wheelchair ? "HKQuantityTypeIdentifierPushCount" : QuantityTypeIdentifier.stepCount.rawValue
-        let moves = try await fetcher.daily(movement, options: [.cumulativeSum], unit: "count")
-        data.steps = days.map { day in
-            DayValue(day: day, value: moves[day]?.values.sum)
-        }
-
-        progress("heart rate")
-        let heart = try await fetcher.daily(QuantityTypeIdentifier.heartRate.rawValue, options: [.discreteMin, .discreteMax], unit: "count/min")
-        let resting = try await fetcher.daily(QuantityTypeIdentifier.restingHeartRate.rawValue, options: [.discreteAverage], unit: "count/min")
-        data.heartRate = days.map { day in
-            let values = heart[day]?.values
-            return HeartRateDay(day: day, minimum: values?.minimum, maximum: values?.maximum, resting: resting[day]?.values.average)
-        }
-
-        progress("activity")
-        data.standHours = try await fetcher.standHours(zone: zone).filter { period.contains($0.day) }
-
-        progress("cycle tracking")
-        data.cycle = try await cycle(fetcher, days: days, zone: zone)
-
-        progress("workouts")
-        data.workouts = try await workouts(fetcher, registry: registry, admin: admin)
-
         let page = ReportPage.render(data, chartLibrary: String(decoding: library, as: UTF8.self))
         let url = URL(fileURLWithPath: out)
         do {
@@ -134,13 +96,10 @@ struct Report: OwnerCommand {
         }
         print("wrote \(out): \(days.first!) to \(days.last!), \(data.nights.count) night\(data.nights.count == 1 ? "" : "s"), "
               + "\(data.workouts.count) workout\(data.workouts.count == 1 ? "" : "s"), \(page.utf8.count / 1024) KB")
-        if !Self.showsData(data) {
+        if !data.showsData {
             // An import of years past lands outside the last 30 days: say where the data is.
-            let shown = [
-                CategoryTypeIdentifier.sleepAnalysis.rawValue, movement, QuantityTypeIdentifier.heartRate.rawValue,
-                QuantityTypeIdentifier.restingHeartRate.rawValue, SampleType.workout.description,
-                CategoryTypeIdentifier.menstrualFlow.rawValue, "HKQuantityTypeIdentifierBasalBodyTemperature",
-            ]
+            let known = Set(try await admin.typeIdentifiers())
+            let shown = AdminClient.reportTypes(wheelchairUse: data.wheelchairUse)
             if let range = try await DataRange.of(shown, admin: admin, known: known) {
                 let period = range.lastDays(30, calendar)
                 FileHandle.standardError.write(Data("""
@@ -153,112 +112,7 @@ struct Report: OwnerCommand {
         }
     }
 
-    /// Whether any section of the report has something in its period.
-    static func showsData(_ data: ReportData) -> Bool {
-        !data.nights.isEmpty || !data.workouts.isEmpty
-            || data.steps.contains { $0.value != nil }
-            || data.heartRate.contains { $0.minimum != nil || $0.maximum != nil || $0.resting != nil }
-            || data.standHours.contains { $0.hours > 0 }
-            || data.cycle.contains { $0.flow != nil || $0.spotting || $0.ovulationTest != nil || $0.basalBodyTemperature != nil }
-    }
-
     func progress(_ section: String) {
         FileHandle.standardError.write(Data("report: reading \(section)\n".utf8))
-    }
-
-    func wheelchairUse(_ admin: AdminClient) async throws -> Bool {
-        do {
-            return try await admin.characteristics([TypeIdentifier.wheelchairUse.rawValue])
-                .contains { $0.type == .wheelchairUse && $0.value == .enumeration(WheelchairUse.yes) }
-        } catch {
-            return false  // no plugin declares the characteristic
-        }
-    }
-
-    func cycle(_ fetcher: ReportFetcher, days: [String], zone: TimeZone) async throws -> [CycleDay] {
-        var byDay = Dictionary(uniqueKeysWithValues: days.map { ($0, CycleDay(day: $0)) })
-        func day(_ sample: Sample) -> String { Nights.day(of: sample.startDate, timeZone: zone) }
-        for sample in try await fetcher.samples(CategoryTypeIdentifier.menstrualFlow.rawValue) {
-            // The heaviest flow of the day; "none" (5) only when nothing else was recorded.
-            guard case .category(let raw) = sample.value, let entry = byDay[day(sample)] else { continue }
-            let rank = { (value: Int) in value == 5 ? 0 : value }
-            if entry.flow.map({ rank(raw) > rank($0) }) ?? true { byDay[day(sample)]?.flow = raw }
-        }
-        for sample in try await fetcher.samples("HKCategoryTypeIdentifierIntermenstrualBleeding") {
-            byDay[day(sample)]?.spotting = true
-        }
-        for sample in try await fetcher.samples("HKCategoryTypeIdentifierOvulationTestResult") {
-            if case .category(let raw) = sample.value { byDay[day(sample)]?.ovulationTest = raw }
-        }
-        let celsius = try SalusUnit(parsing: "degC")
-        for sample in try await fetcher.samples("HKQuantityTypeIdentifierBasalBodyTemperature") {
-            if case .quantity(let quantity) = sample.value, let value = try? quantity.doubleValue(for: celsius) {
-                byDay[day(sample)]?.basalBodyTemperature = value
-            }
-        }
-        return days.compactMap { byDay[$0] }
-    }
-
-    func workouts(_ fetcher: ReportFetcher, registry: Registry, admin: AdminClient) async throws -> [WorkoutEntry] {
-        var entries: [WorkoutEntry] = []
-        for sample in try await fetcher.samples(SampleType.workout.description) {
-            guard case .workout(let workout) = sample.value else { continue }
-            var routePoints: [[Double]] = []
-            var meters: Double?
-            if let (_, locations) = try await WorkoutText.routes(of: sample.uuid, admin: admin).first, locations.count >= 2 {
-                routePoints = locations.map { [$0.latitude, $0.longitude] }
-                meters = WorkoutRoute(locations: locations).length
-            }
-            let activities = workout.activities.count > 1
-                ? workout.activities.map { activity in
-                    WorkoutActivityEntry(
-                        activity: WorkoutText.name(activity.activityType, registry),
-                        duration: workout.activeDuration(from: activity.startDate, to: activity.endDate ?? sample.endDate),
-                        figures: WorkoutFigureText.figures(WorkoutFigureText.merged(activity.allStatistics, saved: activity.statistics)))
-                } : []
-            entries.append(WorkoutEntry(
-                start: sample.startDate, end: sample.endDate, activity: WorkoutText.name(workout.activityType, registry),
-                duration: workout.duration(from: sample.startDate, to: sample.endDate),
-                figures: WorkoutFigureText.figures(WorkoutFigureText.merged(workout.allStatistics, saved: workout.statistics)), activities: activities, route: routePoints, routeMeters: meters))
-        }
-        return entries
-    }
-}
-
-/// Reads what the report needs through the admin socket.
-struct ReportFetcher {
-    let admin: AdminClient
-    let calendar: Calendar
-    let from: Date
-    let to: Date
-    /// The registered type identifiers: a type no plugin declares is shown as empty.
-    let known: Set<String>
-
-    /// The samples of `type` overlapping [start, to), by start date.
-    func samples(_ type: String, from start: Date? = nil) async throws -> [Sample] {
-        guard known.contains(type) else { return [] }
-        let query = SampleQueryDescriptor(
-            type: SampleType(type), predicate: .date(start: start ?? from, end: to), sortDescriptors: [.startDate()])
-        return try await WorkoutText.fetch(query, admin: admin)
-    }
-
-    /// Daily merged statistics of `type`, by "YYYY-MM-DD".
-    func daily(_ type: String, options: StatisticsOptions, unit: String) async throws -> [String: MergedStatistics] {
-        guard known.contains(type) else { return [:] }
-        do {
-            let results = try await admin.statisticsCollection(
-                of: type, options: options, unit: unit, interval: .day, from: from, to: to, timeZone: calendar.timeZone)
-            return Dictionary(results.map { (Nights.day(of: $0.startDate, timeZone: calendar.timeZone), $0) }, uniquingKeysWith: { _, last in last })
-        } catch let error as SalusError {
-            throw CommandFailure("statistics of \(type): \(error.message)")
-        }
-    }
-
-    /// Stand (roll) hours per day from the daily activity summaries.
-    func standHours(zone: TimeZone) async throws -> [StandDay] {
-        let summaries = try await admin.activitySummaries(
-            from: CalendarDate(containing: from, in: calendar.timeZone), to: CalendarDate(containing: to.addingTimeInterval(-1), in: calendar.timeZone),
-            timeZone: zone)
-        return summaries.map { StandDay(day: AdminJSON.day($0.date), hours: $0.appleStandHours, goal: $0.goals.appleStandHours) }
     }
 }

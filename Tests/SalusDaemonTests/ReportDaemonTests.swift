@@ -57,34 +57,13 @@ struct ReportDaemonTests {
         let (daemon, directory) = try await Self.fixtureDaemon()
         let html = try await Self.report(daemon, into: directory, name: "report.html")
 
-        // What the page carries, against the store read another way.
+        // What the page shows, and the JSON and HTML it is drawn from, are AdminClientReportTests'
+        // (in process); here the file the command wrote, as Chromium draws it.
         let data = try Self.chartData(html)
         let nights = try #require(data["nights"] as? [[String: Any]])
         #expect(nights.count == 28)
-        let steps = try #require(data["steps"] as? [String: Any])
-        #expect(steps["label"] as? String == "Steps")
-        let values = try #require(steps["values"] as? [Double])
-        let stats = try await Self.ctl(daemon, ["stats", "stepCount", "--interval", "day", "--since", ReportFixture.firstDay, "--until", ReportFixture.lastDay, "--json"])
-        let daily = try #require(try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [[String: Any]])
-        #expect(values == daily.map { (($0["sum"] as? Double) ?? -1).rounded() })
-        #expect(values.allSatisfy { $0 > 3000 })
-        let routes = try #require(data["routes"] as? [[[Double]]])
-        #expect(routes.filter { !$0.isEmpty }.count == 3)
-        let has = { (text: String) in html.contains(text) }
-        #expect(!has("Pushes"))
-        // Workouts: the export's totals where the store has no samples (distance, energy), the
-        // heart rate computed from the samples; the triathlon's legs with their own distances.
-        #expect(has("<h3>Running · Sun 25 Oct 18:10</h3><ul><li>42:00 active</li><li>8.60 km running</li><li>378 kcal active</li><li>average heart rate 1"))
-        #expect(has("<tr><td>Swimming</td><td>20:00</td><td>0.75 km swimming, average heart rate "))
-        #expect(has("<tr><td>Cycling</td><td>30:00</td><td>20.00 km cycling, average heart rate "))
-        #expect(has("<h3>High intensity interval training · "))
-        // The calendar: heavy flow on 5 and 6 October, spotting on the 18th, the LH surge on the 16th.
-        #expect(has("<td class=\"day f4\" title=\"flow: heavy\"><span class=\"number\">5</span>"))
-        #expect(has("<td class=\"day f4\" title=\"flow: heavy\"><span class=\"number\">6</span>"))
-        #expect(has("title=\"spotting, ovulation test: negative\"><span class=\"number\">18</span>"))
-        #expect(has("title=\"ovulation test: LH surge\"><span class=\"number\">16</span>"))
         // Self-contained: no address the browser would fetch.
-        #expect(!has("src=\"http") && !has("href=\"http"))
+        #expect(!html.contains("src=\"http") && !html.contains("href=\"http"))
 
         // Chromium: no script error, and every canvas is a chart that drew its marks.
         let page = directory.appendingPathComponent("probed.html")
@@ -118,28 +97,6 @@ struct ReportDaemonTests {
             try? FileManager.default.removeItem(atPath: keep)
             try FileManager.default.copyItem(atPath: png.path, toPath: keep)
         }
-        #expect(try await daemon.stop() == 0)
-    }
-
-    @Test("a wheelchair user's report shows pushes and roll hours where others see steps and stand hours")
-    func wheelchairReport() async throws {
-        guard FileManager.default.fileExists(atPath: Self.chartLibrary) else { return }
-        let (daemon, directory) = try await Self.fixtureDaemon()
-        let before = try await Self.report(daemon, into: directory, name: "before.html")
-        let stepsShown = before.contains("<h2>Steps</h2>") && before.contains("<h2>Stand hours</h2>")
-        #expect(stepsShown)
-        let set = try await Self.ctl(daemon, ["me", "set", "wheelchairUse", "yes"])
-        #expect(set.status == 0, "\(set.output)")
-        let after = try await Self.report(daemon, into: directory, name: "after.html")
-        let pushesShown = after.contains("<h2>Pushes</h2>") && after.contains("<h2>Roll hours</h2>")
-        let stepsHidden = !after.contains("<h2>Steps</h2>") && !after.contains("<h2>Stand hours</h2>")
-        #expect(pushesShown && stepsHidden)
-        let pushes = try #require(try Self.chartData(after)["steps"] as? [String: Any])
-        let steps = try #require(try Self.chartData(before)["steps"] as? [String: Any])
-        let pushValues = try #require(pushes["values"] as? [Double])
-        #expect(pushes["label"] as? String == "Pushes")
-        #expect(pushValues.count == 28 && pushValues != (steps["values"] as? [Double]))
-        #expect(pushValues.allSatisfy { $0 > 1000 && $0 < 7000 })
         #expect(try await daemon.stop() == 0)
     }
 
