@@ -168,6 +168,18 @@ public enum FITProfile {
         public static let time = Field(Message.hrv, 0, "time", scale: 1000, units: "s")
     }
 
+    /// `hr` (132): heart rates a strap stored and sent after the activity (``FITHeartRates``).
+    public enum HR {
+        public static let fractionalTimestamp = Field(Message.hr, 0, "fractional_timestamp", scale: 32768, units: "s")
+        public static let time256 = Field(Message.hr, 1, "time256", scale: 256, units: "s")
+        /// An array of heart rates.
+        public static let filteredBPM = Field(Message.hr, 6, "filtered_bpm", units: "bpm")
+        /// An array of the strap's clock, in 1/1024 s.
+        public static let eventTimestamp = Field(Message.hr, 9, "event_timestamp", scale: 1024, units: "s")
+        /// The low 12 bits of the strap's clock, packed two in three bytes.
+        public static let eventTimestamp12 = Field(Message.hr, 10, "event_timestamp_12")
+    }
+
     /// `monitoring` (55): a watch's all-day activity, mostly with only a `timestamp_16`.
     public enum Monitoring {
         public static let calories = Field(Message.monitoring, 1, "calories", units: "kcal")
