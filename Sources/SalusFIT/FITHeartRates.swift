@@ -7,6 +7,7 @@ public struct FITHeartRateEvent: Sendable, Equatable {
     /// The filtered heart rate, in beats per minute.
     public var bpm: UInt8
 
+    /// A heart rate of `bpm` at `time` (seconds since the FIT epoch).
     public init(time: Double, bpm: UInt8) {
         self.time = time
         self.bpm = bpm
