@@ -189,4 +189,22 @@ struct AccessPolicyTests {
         let unregistered = #expect(throws: AccessError.self) { try Self.enforcing.checkPerObjectRequest(caller, type: Self.vision, grants: nil) }
         #expect(unregistered?.code == .notRegistered)
     }
+
+    @Test("an unregistered app known only by its desktop scope is told how a program run from a terminal is known, not only to register the terminal")
+    func unregisteredScope() {
+        // A program run from a terminal the desktop started is in the terminal's scope, so it
+        // is known (weakly) as the terminal: the refusal must say so and name salusctl launch.
+        let terminal = Self.caller(.scope, appID: "org.gnome.Terminal")
+        let refusal = #expect(throws: AccessError.self) {
+            _ = try Self.enforcing.newTypes(terminal, share: [], read: [Self.steps], grants: nil)
+        }
+        #expect(refusal?.code == .notRegistered)
+        #expect(refusal?.message.contains("systemd scope") == true)
+        #expect(refusal?.message.contains("salusctl launch --app ID -- COMMAND") == true)
+        // A launched app's refusal does not talk of scopes.
+        let launched = #expect(throws: AccessError.self) {
+            _ = try Self.enforcing.newTypes(Self.caller(), share: [], read: [Self.steps], grants: nil)
+        }
+        #expect(launched?.message.contains("scope") == false)
+    }
 }

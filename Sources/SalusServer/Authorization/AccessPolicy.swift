@@ -253,7 +253,12 @@ package struct AccessPolicy: Sendable {
         guard let grants else {
             throw AccessError(
                 .notRegistered, field: "appId", value: caller.appID, expected: "an app registered with salusctl apps add",
-                message: "\(caller.label) is not registered; the owner registers it with `salusctl apps add \(caller.appID) --name NAME --read-usage TEXT --write-usage TEXT`")
+                message: "\(caller.label) is not registered; the owner registers it with `salusctl apps add \(caller.appID) --name NAME --read-usage TEXT --write-usage TEXT`"
+                    + (caller.appIDSource == .scope
+                        ? " (it is known only by the systemd scope the desktop started it in: a program run from a "
+                            + "terminal the desktop started is known as that terminal; start such a program with "
+                            + "`salusctl launch --app ID -- COMMAND`)"
+                        : ""))
         }
         return grants
     }
