@@ -75,7 +75,7 @@ struct DesktopIdentityTests {
                 rmdir(folder)
                 return nil
             }
-            child = try ChildProcess(executable: "/bin/sleep", arguments: ["60"])
+            child = try ChildProcess(executable: "/bin/sleep", arguments: ["3600"])
             try "\(child.processIdentifier)\n".write(toFile: scope + "/cgroup.procs", atomically: false, encoding: .utf8)
         }
 
@@ -203,7 +203,7 @@ struct DesktopIdentityTests {
 
     @Test("a Snap app is known by its AppArmor label as snap.NAME, with a strong identity the owner can grant")
     func snapIsStrong() async throws {
-        let child = try ChildProcess(executable: "/bin/sleep", arguments: ["60"])
+        let child = try ChildProcess(executable: "/bin/sleep", arguments: ["3600"])
         defer { child.send(SIGKILL); child.waitUntilExit() }
         // SO_PEERSEC's text for an app of a strictly confined snap, as the kernel gives it.
         let label = "snap.health-diary.health-diary (enforce)"
@@ -251,7 +251,7 @@ struct DesktopIdentityTests {
                 executable: bwrap.path,
                 arguments: ["--die-with-parent", "--unshare-pid", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
                             "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
-                            "--tmpfs", "/tmp", "--dir", "/tmp/\(marker)"] + extra + ["--", "/bin/sleep", "60"],
+                            "--tmpfs", "/tmp", "--dir", "/tmp/\(marker)"] + extra + ["--", "/bin/sleep", "3600"],
                 standardOutput: .null, standardError: .null)
             var inner: pid_t?
             let deadline = ContinuousClock.now + .seconds(30)
