@@ -245,7 +245,7 @@ struct DesktopIdentityTests {
         // A host process is a plain launch.
         #expect(!PeerSandbox.isConfined(pid: getpid(), pidfd: nil, hidden: hidden))
 
-        func sandbox(_ extra: [String]) throws -> (ChildProcess, pid_t?) {
+        func sandbox(_ extra: [String]) async throws -> (ChildProcess, pid_t?) {
             let marker = "salus-confined-\(UUID().uuidString.prefix(8))"
             let child = try ChildProcess(
                 executable: bwrap.path,
@@ -257,20 +257,20 @@ struct DesktopIdentityTests {
             let deadline = ContinuousClock.now + .seconds(30)
             while inner == nil, ContinuousClock.now < deadline {
                 inner = Self.descendant(of: child.processIdentifier) { access("/proc/\($0)/root/tmp/\(marker)", F_OK) == 0 }
-                if inner == nil { usleep(10_000) }
+                if inner == nil { try await Task.sleep(for: .milliseconds(10)) }  // never block the test pool's threads
             }
             return (child, inner)
         }
-        let (confined, confinedPID) = try sandbox([])
+        let (confined, confinedPID) = try await sandbox([])
         defer { confined.send(SIGKILL); confined.waitUntilExit() }
         #expect(PeerSandbox.isConfined(pid: try #require(confinedPID, "bwrap did not start"), pidfd: nil, hidden: hidden))
         // The same sandbox with the data folder bound in (salusctl launch --sandbox --bind) is a plain launch.
-        let (open, openPID) = try sandbox(["--bind", folder.path, folder.path])
+        let (open, openPID) = try await sandbox(["--bind", folder.path, folder.path])
         defer { open.send(SIGKILL); open.waitUntilExit() }
         #expect(!PeerSandbox.isConfined(pid: try #require(openPID, "bwrap did not start"), pidfd: nil, hidden: hidden))
         // A path is looked up in the sandbox's root, its links too: /alias links to the folder's
         // host path, which the sandbox does not hold (a lookup from the daemon's root would find it).
-        let (linked, linkedPID) = try sandbox(["--symlink", folder.path, "/alias"])
+        let (linked, linkedPID) = try await sandbox(["--symlink", folder.path, "/alias"])
         defer { linked.send(SIGKILL); linked.waitUntilExit() }
         let linkedInside = try #require(linkedPID, "bwrap did not start")
         #expect(PeerSandbox.isConfined(pid: linkedInside, pidfd: nil, hidden: ["/alias/data"]))

@@ -133,7 +133,7 @@ struct SandboxIdentityTests {
             arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", bwrap.path, "--unshare-user", "--unshare-pid",
                         "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
                         "--symlink", "usr/bin", "/bin", "--ro-bind", info.path, "/.flatpak-info", "--proc", "/proc", "--dev", "/dev",
-                        "--", "/bin/sleep", "20"],
+                        "--", "/bin/sleep", "3600"],  // killed at the end; a loaded run may reach the check late
             standardOutput: .null, standardError: .null)
         defer { sandbox.send(SIGKILL); sandbox.waitUntilExit() }
         // bwrap's child (the sleep) is the process to look at; wait until it runs in its root.
