@@ -512,7 +512,7 @@ private struct DecodingRun {
         }
     }
 
-    /// One value of a numeric base type; nil when it is the type's invalid value.
+    /// One value of a numeric base type; nil when it is the type's invalid value (or any NaN).
     func scalar(_ baseType: FITBaseType, at offset: Int, bigEndian: Bool) -> FITValue? {
         let width = baseType.size
         var bits: UInt64 = 0
@@ -527,8 +527,14 @@ private struct DecodingRun {
         case .sint16: return .signed(Int64(Int16(truncatingIfNeeded: bits)))
         case .sint32: return .signed(Int64(Int32(truncatingIfNeeded: bits)))
         case .sint64: return .signed(Int64(bitPattern: bits))
-        case .float32: return .float(Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))))
-        case .float64: return .float(Double(bitPattern: bits))
+        // Any NaN is absent, not only the invalid pattern (all ones): it holds no number, and a
+        // NaN would make two decodings of the same bytes compare unequal.
+        case .float32:
+            let value = Float(bitPattern: UInt32(truncatingIfNeeded: bits))
+            return value.isNaN ? nil : .float(Double(value))
+        case .float64:
+            let value = Double(bitPattern: bits)
+            return value.isNaN ? nil : .float(value)
         default: return .unsigned(bits)
         }
     }

@@ -172,6 +172,27 @@ struct SyntheticFileTests {
         #expect(decoding.messages.last?.fields.map(\.value) == valid.map(\.2))
     }
 
+    @Test("a float that is NaN but not the invalid pattern is absent too (no number; NaN would make equal decodings differ), and infinities stay")
+    func notANumber() {
+        var builder = FITBuilder()
+        // A quiet NaN with a payload, a negative NaN, a float64 NaN, then an infinity and a number.
+        let fields: [(UInt8, [UInt8])] = [
+            (BaseTypeByte.float32, le32(0x7FC0_1234)), (BaseTypeByte.float32, le32(0xFFC0_0000)),
+            (BaseTypeByte.float64, le32(0x0000_0001) + le32(0x7FF8_0000)),
+            (BaseTypeByte.float32, le32(Float.infinity.bitPattern)), (BaseTypeByte.float32, le32(Float(2.5).bitPattern)),
+        ]
+        builder.define(local: 0, global: 0xFF02, fields.enumerated().map { (UInt8($0.offset), UInt8($0.element.1.count), $0.element.0) })
+        builder.data(local: 0, fields.flatMap(\.1))
+        builder.data(local: 0, fields.flatMap(\.1))
+        let bytes = builder.file()
+        let decoding = FITDecoder().decode(bytes)
+        #expect(decoding.problems.isEmpty)
+        #expect(decoding.messages.first?.fields.map(\.number) == [3, 4])
+        #expect(decoding.messages.first?.fields.map(\.value) == [.float(.infinity), .float(2.5)])
+        // The same bytes decode to equal messages (the fuzz harness's check that found it).
+        #expect(FITDecoder().decode(bytes).messages == decoding.messages)
+    }
+
     @Test("chained files: each with its own definitions, CRCs and file index")
     func chainedFiles() {
         var first = FITBuilder()
