@@ -122,10 +122,14 @@ package enum BackupArchive {
     /// returns its manifest.
     ///
     /// Throws ``BackupError`` naming the archive, the file or manifest field that failed and how.
-    package static func verify(archivePath: String, into directory: String) throws -> BackupManifest {
+    /// `stallLimit` is ``GuardedArchive``'s: seconds without inflated output before an entry
+    /// counts as never ending (the fuzzing harness shortens it).
+    package static func verify(
+        archivePath: String, into directory: String, stallLimit: TimeInterval = GuardedArchive.defaultStallLimit
+    ) throws -> BackupManifest {
         let guarded: GuardedArchive
         do {
-            guarded = try GuardedArchive(url: URL(fileURLWithPath: archivePath))
+            guarded = try GuardedArchive(url: URL(fileURLWithPath: archivePath), stallLimit: stallLimit)
         } catch {
             throw BackupError("\(archivePath) is not a readable zip archive: \(error)")
         }
@@ -277,7 +281,9 @@ package enum BackupArchive {
     /// Replaces the files of `dataDirectory` with the backup at `archivePath` (rule 3), after
     /// verifying it; refuses a store whose last change is later than the backup's unless
     /// `force`. The daemon must not be running on `dataDirectory`.
-    package static func restore(archivePath: String, dataDirectory: String, force: Bool) throws -> BackupManifest {
+    package static func restore(
+        archivePath: String, dataDirectory: String, force: Bool, stallLimit: TimeInterval = GuardedArchive.defaultStallLimit
+    ) throws -> BackupManifest {
         let fileManager = FileManager.default
         do {
             try PrivateFiles.ensureFolder(dataDirectory)
@@ -286,7 +292,7 @@ package enum BackupArchive {
         }
         let staging = dataDirectory + "/.restore-\(UUID().uuidString)"
         defer { try? fileManager.removeItem(atPath: staging) }
-        let manifest = try verify(archivePath: archivePath, into: staging)
+        let manifest = try verify(archivePath: archivePath, into: staging, stallLimit: stallLimit)
 
         let current = dataDirectory + "/" + storeName
         if fileManager.fileExists(atPath: current), !force {

@@ -30,7 +30,10 @@ package final class GuardedArchive {
         }
     }
 
-    package init(url: URL, stallLimit: TimeInterval = 10) throws {
+    /// The stall limit of every archive read from outside: long enough for a slow disk.
+    package static let defaultStallLimit: TimeInterval = 10
+
+    package init(url: URL, stallLimit: TimeInterval = defaultStallLimit) throws {
         let before = Self.descriptors(of: url.path)
         archive = try Archive(url: url, accessMode: .read)
         descriptors = Self.descriptors(of: url.path).filter { !before.contains($0) }
