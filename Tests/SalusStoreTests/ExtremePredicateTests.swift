@@ -128,4 +128,34 @@ struct ExtremePredicateTests {
         }
         #expect(try await Self.run(store, Fixtures.sleep, .categoryValues([Int.min, Int.max], valueGroups: [])).get() == 0)
     }
+
+    @Test("Metadata bytes damaged on disk (truncated, a wrong wire type, a huge length, nested garbage): queries and metadata predicates fail with a store error or skip, never trap, and the store serves on")
+    func damagedStoredMetadata() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await store.save(
+            [Fixtures.quantity(1, metadata: ["note": .string("alpha"), "level": .number(1)]), Fixtures.quantity(2)],
+            source: Fixtures.app)
+        let damaged: [String] = [
+            "X'0A'", "X'0A05'", "X'0AFFFFFFFFFFFFFFFFFF01'", "X'0F'", "X'00'",
+            "X'0A0A0A08' || zeroblob(4)", "randomblob(512)", "X'0A060A046E6F746512'",
+        ]
+        for bytes in damaged {
+            let database = try Database(path: temporary.path, create: false)
+            try database.execute("UPDATE samples SET metadata = \(bytes) WHERE metadata IS NOT NULL")
+            database.close()
+            for predicate: SamplePredicate in [
+                .metadata(key: "note", equalTo: .string("alpha")), .metadata(key: "level", .comparison(.greaterThan, .number(0))),
+                .not(.metadata(key: "note", test: .exists)),
+            ] {
+                do { _ = try await store.all(Fixtures.steps, predicate) } catch is StoreError {} catch { Issue.record("\(bytes): \(error)") }
+            }
+            do { _ = try await store.all(Fixtures.steps, nil) } catch is StoreError {} catch { Issue.record("\(bytes): \(error)") }
+        }
+        // The store serves on: a sample without metadata is still read.
+        let database = try Database(path: temporary.path, create: false)
+        try database.execute("UPDATE samples SET metadata = NULL")
+        database.close()
+        #expect(try await store.all(Fixtures.steps, nil).count == 2)
+    }
 }
