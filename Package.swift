@@ -79,8 +79,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Clinical documents: the HL7 CDA check and the fields read from a document.
         .target(name: "SalusDocuments", dependencies: ["SalusModel", "CLibXML2"]),
-        // Apple Health exports: the streaming export.xml reader, the mapping to samples, and the writer.
-        .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2"]),
+        // Apple Health exports: the streaming export.xml reader, the mapping to samples, and the writer;
+        // activity files (FIT) to workouts and samples, and the format of a file told by its content.
+        .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2", "SalusFIT"]),
         // FIT files (watches and bike computers): the decoder, written from the protocol's public
         // description. Depends on nothing, not even Foundation.
         .target(name: "SalusFIT"),

@@ -125,6 +125,12 @@ package enum SalusMethods {
         /// The same import, answered as it goes: ImportProgress events (what the daemon has processed,
         /// not what it has received; at most four a second), then the report as the last event.
         package static let importAppleHealthWithProgress = BidirectionalMethod<Salus_V1_ImportChunk, Salus_V1_ImportEvent>(service: name, method: "ImportAppleHealthWithProgress")
+        /// Activity and device files (FIT; GPX, TCX and Gadgetbridge databases as their readers come),
+        /// each sent whole in chunks carrying its path (ImportChunk.path, end_of_file on its last), one
+        /// file after another. The daemon tells each file's format by its content, never its name, and
+        /// answers as ImportAppleHealthWithProgress does; the report names each file and each workout
+        /// (ImportReport.files).
+        package static let importFiles = BidirectionalMethod<Salus_V1_ImportChunk, Salus_V1_ImportEvent>(service: name, method: "ImportFiles")
     }
 
     /// `salus.v1.Person` (salus/v1/person.proto):
@@ -318,6 +324,7 @@ package enum SalusMethods {
         Diagnostics.sleep,
         Import.importAppleHealth,
         Import.importAppleHealthWithProgress,
+        Import.importFiles,
         Person.getCharacteristics,
         Person.setCharacteristics,
         Person.queryActivitySummaries,

@@ -192,6 +192,90 @@ package nonisolated struct Salus_V1_ImportProblem: Sendable {
 
   package var expected: String = String()
 
+  /// ImportFiles: the file (its path as sent) and the byte of it where the problem is.
+  package var file: String = String()
+
+  package var offset: UInt64 = 0
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// One file of ImportFiles: what it was, and what became of it.
+package nonisolated struct Salus_V1_ImportedFile: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The path as the client sent it.
+  package var path: String = String()
+
+  /// The format its content showed: "fit", "gpx", "tcx", "gadgetbridge"; "" when none.
+  package var format: String = String()
+
+  /// The workouts it held, in order.
+  package var workouts: [Salus_V1_ImportedWorkout] = []
+
+  /// Samples of this file saved and already there (as ImportReport counts them).
+  package var saved: UInt64 = 0
+
+  package var keptExisting: UInt64 = 0
+
+  /// Set when the file could not be read to its end: the byte where reading stopped and why.
+  /// What came before it is imported.
+  package var stopped: Bool = false
+
+  package var stoppedAt: UInt64 = 0
+
+  package var stopReason: String = String()
+
+  /// Set when the file was not imported at all, with the reason (a format not supported yet, not
+  /// an activity file).
+  package var notImported: String = String()
+
+  /// The app id its samples were saved under ("fit.garmin-fenix-2").
+  package var source: String = String()
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// One workout of an imported file.
+package nonisolated struct Salus_V1_ImportedWorkout: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The stored workout's UUID (the one already there when kept_existing).
+  package var uuid: String = String()
+
+  /// HKWorkoutActivityType raw value (running 37, swimBikeRun 82).
+  package var activityType: UInt32 = 0
+
+  /// Microseconds since 1970-01-01 00:00:00 UTC.
+  package var startDate: Int64 = 0
+
+  package var endDate: Int64 = 0
+
+  /// Total distance in metres (0 when the file gives none), and the route's locations.
+  package var distance: Double = 0
+
+  package var routeLocations: UInt64 = 0
+
+  /// Its activities' types in order (a triathlon: swimming, transition, cycling, transition,
+  /// running).
+  package var legs: [UInt32] = []
+
+  /// The store held it already (the same file imported before).
+  package var keptExisting: Bool = false
+
+  /// The same workout from another source was already in the store (same activity type,
+  /// overlapping in time): "<app id> <uuid>" of that one, which stays the workout; this one is
+  /// kept as an alternate.
+  package var alternateOf: String = String()
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -234,6 +318,9 @@ package nonisolated struct Salus_V1_ImportReport: Sendable {
   /// Goal entries recorded from the export's activity summaries: one for each day the goals
   /// changed (docs/person.md: goals apply from a day on).
   package var goalsSet: UInt64 = 0
+
+  /// ImportFiles: each file sent, in order.
+  package var files: [Salus_V1_ImportedFile] = []
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -492,7 +579,7 @@ nonisolated extension Salus_V1_ImportEvent: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportProblem"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}line\0\u{1}element\0\u{1}field\0\u{1}value\0\u{1}expected\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}line\0\u{1}element\0\u{1}field\0\u{1}value\0\u{1}expected\0\u{1}file\0\u{1}offset\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -505,6 +592,8 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
       case 3: try { try decoder.decodeSingularStringField(value: &self.field) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.value) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.expected) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.file) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.offset) }()
       default: break
       }
     }
@@ -526,6 +615,12 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
     if !self.expected.isEmpty {
       try visitor.visitSingularStringField(value: self.expected, fieldNumber: 5)
     }
+    if !self.file.isEmpty {
+      try visitor.visitSingularStringField(value: self.file, fieldNumber: 6)
+    }
+    if self.offset != 0 {
+      try visitor.visitSingularUInt64Field(value: self.offset, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -535,6 +630,153 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
     if lhs.field != rhs.field {return false}
     if lhs.value != rhs.value {return false}
     if lhs.expected != rhs.expected {return false}
+    if lhs.file != rhs.file {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ImportedFile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ImportedFile"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}path\0\u{1}format\0\u{1}workouts\0\u{1}saved\0\u{3}kept_existing\0\u{1}stopped\0\u{3}stopped_at\0\u{3}stop_reason\0\u{3}not_imported\0\u{1}source\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.path) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.format) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.workouts) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.saved) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.keptExisting) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.stopped) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.stoppedAt) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.stopReason) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.notImported) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.source) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.path.isEmpty {
+      try visitor.visitSingularStringField(value: self.path, fieldNumber: 1)
+    }
+    if !self.format.isEmpty {
+      try visitor.visitSingularStringField(value: self.format, fieldNumber: 2)
+    }
+    if !self.workouts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.workouts, fieldNumber: 3)
+    }
+    if self.saved != 0 {
+      try visitor.visitSingularUInt64Field(value: self.saved, fieldNumber: 4)
+    }
+    if self.keptExisting != 0 {
+      try visitor.visitSingularUInt64Field(value: self.keptExisting, fieldNumber: 5)
+    }
+    if self.stopped != false {
+      try visitor.visitSingularBoolField(value: self.stopped, fieldNumber: 6)
+    }
+    if self.stoppedAt != 0 {
+      try visitor.visitSingularUInt64Field(value: self.stoppedAt, fieldNumber: 7)
+    }
+    if !self.stopReason.isEmpty {
+      try visitor.visitSingularStringField(value: self.stopReason, fieldNumber: 8)
+    }
+    if !self.notImported.isEmpty {
+      try visitor.visitSingularStringField(value: self.notImported, fieldNumber: 9)
+    }
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_ImportedFile, rhs: Salus_V1_ImportedFile) -> Bool {
+    if lhs.path != rhs.path {return false}
+    if lhs.format != rhs.format {return false}
+    if lhs.workouts != rhs.workouts {return false}
+    if lhs.saved != rhs.saved {return false}
+    if lhs.keptExisting != rhs.keptExisting {return false}
+    if lhs.stopped != rhs.stopped {return false}
+    if lhs.stoppedAt != rhs.stoppedAt {return false}
+    if lhs.stopReason != rhs.stopReason {return false}
+    if lhs.notImported != rhs.notImported {return false}
+    if lhs.source != rhs.source {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".ImportedWorkout"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}distance\0\u{3}route_locations\0\u{1}legs\0\u{3}kept_existing\0\u{3}alternate_of\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.uuid) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.activityType) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startDate) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endDate) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.distance) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.routeLocations) }()
+      case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.legs) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.keptExisting) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.alternateOf) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.uuid.isEmpty {
+      try visitor.visitSingularStringField(value: self.uuid, fieldNumber: 1)
+    }
+    if self.activityType != 0 {
+      try visitor.visitSingularUInt32Field(value: self.activityType, fieldNumber: 2)
+    }
+    if self.startDate != 0 {
+      try visitor.visitSingularInt64Field(value: self.startDate, fieldNumber: 3)
+    }
+    if self.endDate != 0 {
+      try visitor.visitSingularInt64Field(value: self.endDate, fieldNumber: 4)
+    }
+    if self.distance.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.distance, fieldNumber: 5)
+    }
+    if self.routeLocations != 0 {
+      try visitor.visitSingularUInt64Field(value: self.routeLocations, fieldNumber: 6)
+    }
+    if !self.legs.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.legs, fieldNumber: 7)
+    }
+    if self.keptExisting != false {
+      try visitor.visitSingularBoolField(value: self.keptExisting, fieldNumber: 8)
+    }
+    if !self.alternateOf.isEmpty {
+      try visitor.visitSingularStringField(value: self.alternateOf, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_ImportedWorkout, rhs: Salus_V1_ImportedWorkout) -> Bool {
+    if lhs.uuid != rhs.uuid {return false}
+    if lhs.activityType != rhs.activityType {return false}
+    if lhs.startDate != rhs.startDate {return false}
+    if lhs.endDate != rhs.endDate {return false}
+    if lhs.distance != rhs.distance {return false}
+    if lhs.routeLocations != rhs.routeLocations {return false}
+    if lhs.legs != rhs.legs {return false}
+    if lhs.keptExisting != rhs.keptExisting {return false}
+    if lhs.alternateOf != rhs.alternateOf {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -542,7 +784,7 @@ nonisolated extension Salus_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportReport"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0\u{1}files\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -561,6 +803,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
       case 9: try { try decoder.decodeRepeatedStringField(value: &self.characteristicsSet) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
       case 11: try { try decoder.decodeSingularUInt64Field(value: &self.goalsSet) }()
+      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.files) }()
       default: break
       }
     }
@@ -600,6 +843,9 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     if self.goalsSet != 0 {
       try visitor.visitSingularUInt64Field(value: self.goalsSet, fieldNumber: 11)
     }
+    if !self.files.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.files, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -615,6 +861,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     if lhs.characteristicsSet != rhs.characteristicsSet {return false}
     if lhs.dryRun != rhs.dryRun {return false}
     if lhs.goalsSet != rhs.goalsSet {return false}
+    if lhs.files != rhs.files {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -232,6 +232,96 @@ void   salus__v1__import_problem__free_unpacked
   assert(message->base.descriptor == &salus__v1__import_problem__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__imported_file__init
+                     (Salus__V1__ImportedFile         *message)
+{
+  static const Salus__V1__ImportedFile init_value = SALUS__V1__IMPORTED_FILE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__imported_file__get_packed_size
+                     (const Salus__V1__ImportedFile *message)
+{
+  assert(message->base.descriptor == &salus__v1__imported_file__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__imported_file__pack
+                     (const Salus__V1__ImportedFile *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__imported_file__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__imported_file__pack_to_buffer
+                     (const Salus__V1__ImportedFile *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__imported_file__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ImportedFile *
+       salus__v1__imported_file__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ImportedFile *)
+     protobuf_c_message_unpack (&salus__v1__imported_file__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__imported_file__free_unpacked
+                     (Salus__V1__ImportedFile *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__imported_file__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__imported_workout__init
+                     (Salus__V1__ImportedWorkout         *message)
+{
+  static const Salus__V1__ImportedWorkout init_value = SALUS__V1__IMPORTED_WORKOUT__INIT;
+  *message = init_value;
+}
+size_t salus__v1__imported_workout__get_packed_size
+                     (const Salus__V1__ImportedWorkout *message)
+{
+  assert(message->base.descriptor == &salus__v1__imported_workout__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__imported_workout__pack
+                     (const Salus__V1__ImportedWorkout *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__imported_workout__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__imported_workout__pack_to_buffer
+                     (const Salus__V1__ImportedWorkout *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__imported_workout__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__ImportedWorkout *
+       salus__v1__imported_workout__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__ImportedWorkout *)
+     protobuf_c_message_unpack (&salus__v1__imported_workout__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__imported_workout__free_unpacked
+                     (Salus__V1__ImportedWorkout *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__imported_workout__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   salus__v1__import_report__elements_entry__init
                      (Salus__V1__ImportReport__ElementsEntry         *message)
 {
@@ -681,7 +771,7 @@ const ProtobufCMessageDescriptor salus__v1__import_event__descriptor =
   (ProtobufCMessageInit) salus__v1__import_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__import_problem__field_descriptors[5] =
+static const ProtobufCFieldDescriptor salus__v1__import_problem__field_descriptors[7] =
 {
   {
     "line",
@@ -743,18 +833,44 @@ static const ProtobufCFieldDescriptor salus__v1__import_problem__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "file",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProblem, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "offset",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportProblem, offset),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_problem__field_indices_by_name[] = {
   1,   /* field[1] = element */
   4,   /* field[4] = expected */
   2,   /* field[2] = field */
+  5,   /* field[5] = file */
   0,   /* field[0] = line */
+  6,   /* field[6] = offset */
   3,   /* field[3] = value */
 };
 static const ProtobufCIntRange salus__v1__import_problem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_problem__descriptor =
 {
@@ -764,11 +880,308 @@ const ProtobufCMessageDescriptor salus__v1__import_problem__descriptor =
   "Salus__V1__ImportProblem",
   "salus.v1",
   sizeof(Salus__V1__ImportProblem),
-  5,
+  7,
   salus__v1__import_problem__field_descriptors,
   salus__v1__import_problem__field_indices_by_name,
   1,  salus__v1__import_problem__number_ranges,
   (ProtobufCMessageInit) salus__v1__import_problem__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__imported_file__field_descriptors[10] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "format",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, format),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "workouts",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ImportedFile, n_workouts),
+    offsetof(Salus__V1__ImportedFile, workouts),
+    &salus__v1__imported_workout__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "saved",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, saved),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kept_existing",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, kept_existing),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stopped",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, stopped),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stopped_at",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, stopped_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_reason",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, stop_reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "not_imported",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, not_imported),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedFile, source),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__imported_file__field_indices_by_name[] = {
+  1,   /* field[1] = format */
+  4,   /* field[4] = kept_existing */
+  8,   /* field[8] = not_imported */
+  0,   /* field[0] = path */
+  3,   /* field[3] = saved */
+  9,   /* field[9] = source */
+  7,   /* field[7] = stop_reason */
+  5,   /* field[5] = stopped */
+  6,   /* field[6] = stopped_at */
+  2,   /* field[2] = workouts */
+};
+static const ProtobufCIntRange salus__v1__imported_file__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor salus__v1__imported_file__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ImportedFile",
+  "ImportedFile",
+  "Salus__V1__ImportedFile",
+  "salus.v1",
+  sizeof(Salus__V1__ImportedFile),
+  10,
+  salus__v1__imported_file__field_descriptors,
+  salus__v1__imported_file__field_indices_by_name,
+  1,  salus__v1__imported_file__number_ranges,
+  (ProtobufCMessageInit) salus__v1__imported_file__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descriptors[9] =
+{
+  {
+    "uuid",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, uuid),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activity_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, activity_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_date",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, start_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_date",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, end_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "distance",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, distance),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "route_locations",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, route_locations),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "legs",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Salus__V1__ImportedWorkout, n_legs),
+    offsetof(Salus__V1__ImportedWorkout, legs),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kept_existing",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, kept_existing),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "alternate_of",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, alternate_of),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__imported_workout__field_indices_by_name[] = {
+  1,   /* field[1] = activity_type */
+  8,   /* field[8] = alternate_of */
+  4,   /* field[4] = distance */
+  3,   /* field[3] = end_date */
+  7,   /* field[7] = kept_existing */
+  6,   /* field[6] = legs */
+  5,   /* field[5] = route_locations */
+  2,   /* field[2] = start_date */
+  0,   /* field[0] = uuid */
+};
+static const ProtobufCIntRange salus__v1__imported_workout__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ImportedWorkout",
+  "ImportedWorkout",
+  "Salus__V1__ImportedWorkout",
+  "salus.v1",
+  sizeof(Salus__V1__ImportedWorkout),
+  9,
+  salus__v1__imported_workout__field_descriptors,
+  salus__v1__imported_workout__field_indices_by_name,
+  1,  salus__v1__imported_workout__number_ranges,
+  (ProtobufCMessageInit) salus__v1__imported_workout__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor salus__v1__import_report__elements_entry__field_descriptors[2] =
@@ -924,7 +1337,7 @@ const ProtobufCMessageDescriptor salus__v1__import_report__sources_entry__descri
   (ProtobufCMessageInit) salus__v1__import_report__sources_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptors[11] =
+static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptors[12] =
 {
   {
     "bytes_read",
@@ -1058,12 +1471,25 @@ static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "files",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ImportReport, n_files),
+    offsetof(Salus__V1__ImportReport, files),
+    &salus__v1__imported_file__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_report__field_indices_by_name[] = {
   0,   /* field[0] = bytes_read */
   8,   /* field[8] = characteristics_set */
   9,   /* field[9] = dry_run */
   1,   /* field[1] = elements */
+  11,   /* field[11] = files */
   10,   /* field[10] = goals_set */
   3,   /* field[3] = kept_existing */
   6,   /* field[6] = not_imported */
@@ -1075,7 +1501,7 @@ static const unsigned salus__v1__import_report__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__import_report__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
 {
@@ -1085,21 +1511,23 @@ const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
   "Salus__V1__ImportReport",
   "salus.v1",
   sizeof(Salus__V1__ImportReport),
-  11,
+  12,
   salus__v1__import_report__field_descriptors,
   salus__v1__import_report__field_indices_by_name,
   1,  salus__v1__import_report__number_ranges,
   (ProtobufCMessageInit) salus__v1__import_report__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor salus__v1__import__method_descriptors[2] =
+static const ProtobufCMethodDescriptor salus__v1__import__method_descriptors[3] =
 {
   { "ImportAppleHealth", &salus__v1__import_chunk__descriptor, &salus__v1__import_report__descriptor },
   { "ImportAppleHealthWithProgress", &salus__v1__import_chunk__descriptor, &salus__v1__import_event__descriptor },
+  { "ImportFiles", &salus__v1__import_chunk__descriptor, &salus__v1__import_event__descriptor },
 };
 const unsigned salus__v1__import__method_indices_by_name[] = {
   0,        /* ImportAppleHealth */
-  1         /* ImportAppleHealthWithProgress */
+  1,        /* ImportAppleHealthWithProgress */
+  2         /* ImportFiles */
 };
 const ProtobufCServiceDescriptor salus__v1__import__descriptor =
 {
@@ -1108,7 +1536,7 @@ const ProtobufCServiceDescriptor salus__v1__import__descriptor =
   "Import",
   "Salus__V1__Import",
   "salus.v1",
-  2,
+  3,
   salus__v1__import__method_descriptors,
   salus__v1__import__method_indices_by_name
 };
@@ -1127,6 +1555,14 @@ void salus__v1__import__import_apple_health_with_progress(ProtobufCService *serv
 {
   assert(service->descriptor == &salus__v1__import__descriptor);
   service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__import__import_files(ProtobufCService *service,
+                                     const Salus__V1__ImportChunk *input,
+                                     Salus__V1__ImportEvent_Closure closure,
+                                     void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__import__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__import__init (Salus__V1__Import_Service *service,
                               Salus__V1__Import_ServiceDestroy destroy)

@@ -20,6 +20,8 @@ typedef struct Salus__V1__ImportOptions Salus__V1__ImportOptions;
 typedef struct Salus__V1__ImportProgress Salus__V1__ImportProgress;
 typedef struct Salus__V1__ImportEvent Salus__V1__ImportEvent;
 typedef struct Salus__V1__ImportProblem Salus__V1__ImportProblem;
+typedef struct Salus__V1__ImportedFile Salus__V1__ImportedFile;
+typedef struct Salus__V1__ImportedWorkout Salus__V1__ImportedWorkout;
 typedef struct Salus__V1__ImportReport Salus__V1__ImportReport;
 typedef struct Salus__V1__ImportReport__ElementsEntry Salus__V1__ImportReport__ElementsEntry;
 typedef struct Salus__V1__ImportReport__NotImportedEntry Salus__V1__ImportReport__NotImportedEntry;
@@ -186,10 +188,107 @@ struct  Salus__V1__ImportProblem
   char *field;
   char *value;
   char *expected;
+  /*
+   * ImportFiles: the file (its path as sent) and the byte of it where the problem is.
+   */
+  char *file;
+  uint64_t offset;
 };
 #define SALUS__V1__IMPORT_PROBLEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_problem__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * One file of ImportFiles: what it was, and what became of it.
+ */
+struct  Salus__V1__ImportedFile
+{
+  ProtobufCMessage base;
+  /*
+   * The path as the client sent it.
+   */
+  char *path;
+  /*
+   * The format its content showed: "fit", "gpx", "tcx", "gadgetbridge"; "" when none.
+   */
+  char *format;
+  /*
+   * The workouts it held, in order.
+   */
+  size_t n_workouts;
+  Salus__V1__ImportedWorkout **workouts;
+  /*
+   * Samples of this file saved and already there (as ImportReport counts them).
+   */
+  uint64_t saved;
+  uint64_t kept_existing;
+  /*
+   * Set when the file could not be read to its end: the byte where reading stopped and why.
+   * What came before it is imported.
+   */
+  protobuf_c_boolean stopped;
+  uint64_t stopped_at;
+  char *stop_reason;
+  /*
+   * Set when the file was not imported at all, with the reason (a format not supported yet, not
+   * an activity file).
+   */
+  char *not_imported;
+  /*
+   * The app id its samples were saved under ("fit.garmin-fenix-2").
+   */
+  char *source;
+};
+#define SALUS__V1__IMPORTED_FILE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__imported_file__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * One workout of an imported file.
+ */
+struct  Salus__V1__ImportedWorkout
+{
+  ProtobufCMessage base;
+  /*
+   * The stored workout's UUID (the one already there when kept_existing).
+   */
+  char *uuid;
+  /*
+   * HKWorkoutActivityType raw value (running 37, swimBikeRun 82).
+   */
+  uint32_t activity_type;
+  /*
+   * Microseconds since 1970-01-01 00:00:00 UTC.
+   */
+  int64_t start_date;
+  int64_t end_date;
+  /*
+   * Total distance in metres (0 when the file gives none), and the route's locations.
+   */
+  double distance;
+  uint64_t route_locations;
+  /*
+   * Its activities' types in order (a triathlon: swimming, transition, cycling, transition,
+   * running).
+   */
+  size_t n_legs;
+  uint32_t *legs;
+  /*
+   * The store held it already (the same file imported before).
+   */
+  protobuf_c_boolean kept_existing;
+  /*
+   * The same workout from another source was already in the store (same activity type,
+   * overlapping in time): "<app id> <uuid>" of that one, which stays the workout; this one is
+   * kept as an alternate.
+   */
+  char *alternate_of;
+};
+#define SALUS__V1__IMPORTED_WORKOUT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__imported_workout__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Salus__V1__ImportReport__ElementsEntry
@@ -271,10 +370,15 @@ struct  Salus__V1__ImportReport
    * changed (docs/person.md: goals apply from a day on).
    */
   uint64_t goals_set;
+  /*
+   * ImportFiles: each file sent, in order.
+   */
+  size_t n_files;
+  Salus__V1__ImportedFile **files;
 };
 #define SALUS__V1__IMPORT_REPORT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_report__descriptor) \
-    , 0, 0,NULL, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0 }
+    , 0, 0,NULL, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL }
 
 
 /* Salus__V1__ImportChunk methods */
@@ -372,6 +476,44 @@ Salus__V1__ImportProblem *
 void   salus__v1__import_problem__free_unpacked
                      (Salus__V1__ImportProblem *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__ImportedFile methods */
+void   salus__v1__imported_file__init
+                     (Salus__V1__ImportedFile         *message);
+size_t salus__v1__imported_file__get_packed_size
+                     (const Salus__V1__ImportedFile   *message);
+size_t salus__v1__imported_file__pack
+                     (const Salus__V1__ImportedFile   *message,
+                      uint8_t             *out);
+size_t salus__v1__imported_file__pack_to_buffer
+                     (const Salus__V1__ImportedFile   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ImportedFile *
+       salus__v1__imported_file__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__imported_file__free_unpacked
+                     (Salus__V1__ImportedFile *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__ImportedWorkout methods */
+void   salus__v1__imported_workout__init
+                     (Salus__V1__ImportedWorkout         *message);
+size_t salus__v1__imported_workout__get_packed_size
+                     (const Salus__V1__ImportedWorkout   *message);
+size_t salus__v1__imported_workout__pack
+                     (const Salus__V1__ImportedWorkout   *message,
+                      uint8_t             *out);
+size_t salus__v1__imported_workout__pack_to_buffer
+                     (const Salus__V1__ImportedWorkout   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__ImportedWorkout *
+       salus__v1__imported_workout__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__imported_workout__free_unpacked
+                     (Salus__V1__ImportedWorkout *message,
+                      ProtobufCAllocator *allocator);
 /* Salus__V1__ImportReport__ElementsEntry methods */
 void   salus__v1__import_report__elements_entry__init
                      (Salus__V1__ImportReport__ElementsEntry         *message);
@@ -417,6 +559,12 @@ typedef void (*Salus__V1__ImportEvent_Closure)
 typedef void (*Salus__V1__ImportProblem_Closure)
                  (const Salus__V1__ImportProblem *message,
                   void *closure_data);
+typedef void (*Salus__V1__ImportedFile_Closure)
+                 (const Salus__V1__ImportedFile *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ImportedWorkout_Closure)
+                 (const Salus__V1__ImportedWorkout *message,
+                  void *closure_data);
 typedef void (*Salus__V1__ImportReport__ElementsEntry_Closure)
                  (const Salus__V1__ImportReport__ElementsEntry *message,
                   void *closure_data);
@@ -444,6 +592,10 @@ struct Salus__V1__Import_Service
                                             const Salus__V1__ImportChunk *input,
                                             Salus__V1__ImportEvent_Closure closure,
                                             void *closure_data);
+  void (*import_files)(Salus__V1__Import_Service *service,
+                       const Salus__V1__ImportChunk *input,
+                       Salus__V1__ImportEvent_Closure closure,
+                       void *closure_data);
 };
 typedef void (*Salus__V1__Import_ServiceDestroy)(Salus__V1__Import_Service *);
 void salus__v1__import__init (Salus__V1__Import_Service *service,
@@ -453,7 +605,8 @@ void salus__v1__import__init (Salus__V1__Import_Service *service,
 #define SALUS__V1__IMPORT__INIT(function_prefix__) \
     { SALUS__V1__IMPORT__BASE_INIT,\
       function_prefix__ ## import_apple_health,\
-      function_prefix__ ## import_apple_health_with_progress  }
+      function_prefix__ ## import_apple_health_with_progress,\
+      function_prefix__ ## import_files  }
 void salus__v1__import__import_apple_health(ProtobufCService *service,
                                             const Salus__V1__ImportChunk *input,
                                             Salus__V1__ImportReport_Closure closure,
@@ -462,6 +615,10 @@ void salus__v1__import__import_apple_health_with_progress(ProtobufCService *serv
                                                           const Salus__V1__ImportChunk *input,
                                                           Salus__V1__ImportEvent_Closure closure,
                                                           void *closure_data);
+void salus__v1__import__import_files(ProtobufCService *service,
+                                     const Salus__V1__ImportChunk *input,
+                                     Salus__V1__ImportEvent_Closure closure,
+                                     void *closure_data);
 
 /* --- descriptors --- */
 
@@ -470,6 +627,8 @@ extern const ProtobufCMessageDescriptor salus__v1__import_options__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_progress__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_event__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_problem__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__imported_file__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__elements_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__not_imported_entry__descriptor;

@@ -67,21 +67,71 @@ class ImportEvent(_message.Message):
     def __init__(self, progress: _Optional[_Union[ImportProgress, _Mapping]] = ..., report: _Optional[_Union[ImportReport, _Mapping]] = ...) -> None: ...
 
 class ImportProblem(_message.Message):
-    __slots__ = ("line", "element", "field", "value", "expected")
+    __slots__ = ("line", "element", "field", "value", "expected", "file", "offset")
     LINE_FIELD_NUMBER: _ClassVar[int]
     ELEMENT_FIELD_NUMBER: _ClassVar[int]
     FIELD_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
     line: int
     element: str
     field: str
     value: str
     expected: str
-    def __init__(self, line: _Optional[int] = ..., element: _Optional[str] = ..., field: _Optional[str] = ..., value: _Optional[str] = ..., expected: _Optional[str] = ...) -> None: ...
+    file: str
+    offset: int
+    def __init__(self, line: _Optional[int] = ..., element: _Optional[str] = ..., field: _Optional[str] = ..., value: _Optional[str] = ..., expected: _Optional[str] = ..., file: _Optional[str] = ..., offset: _Optional[int] = ...) -> None: ...
+
+class ImportedFile(_message.Message):
+    __slots__ = ("path", "format", "workouts", "saved", "kept_existing", "stopped", "stopped_at", "stop_reason", "not_imported", "source")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    WORKOUTS_FIELD_NUMBER: _ClassVar[int]
+    SAVED_FIELD_NUMBER: _ClassVar[int]
+    KEPT_EXISTING_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_AT_FIELD_NUMBER: _ClassVar[int]
+    STOP_REASON_FIELD_NUMBER: _ClassVar[int]
+    NOT_IMPORTED_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    format: str
+    workouts: _containers.RepeatedCompositeFieldContainer[ImportedWorkout]
+    saved: int
+    kept_existing: int
+    stopped: bool
+    stopped_at: int
+    stop_reason: str
+    not_imported: str
+    source: str
+    def __init__(self, path: _Optional[str] = ..., format: _Optional[str] = ..., workouts: _Optional[_Iterable[_Union[ImportedWorkout, _Mapping]]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., stopped: _Optional[bool] = ..., stopped_at: _Optional[int] = ..., stop_reason: _Optional[str] = ..., not_imported: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
+
+class ImportedWorkout(_message.Message):
+    __slots__ = ("uuid", "activity_type", "start_date", "end_date", "distance", "route_locations", "legs", "kept_existing", "alternate_of")
+    UUID_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    START_DATE_FIELD_NUMBER: _ClassVar[int]
+    END_DATE_FIELD_NUMBER: _ClassVar[int]
+    DISTANCE_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_LOCATIONS_FIELD_NUMBER: _ClassVar[int]
+    LEGS_FIELD_NUMBER: _ClassVar[int]
+    KEPT_EXISTING_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATE_OF_FIELD_NUMBER: _ClassVar[int]
+    uuid: str
+    activity_type: int
+    start_date: int
+    end_date: int
+    distance: float
+    route_locations: int
+    legs: _containers.RepeatedScalarFieldContainer[int]
+    kept_existing: bool
+    alternate_of: str
+    def __init__(self, uuid: _Optional[str] = ..., activity_type: _Optional[int] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., distance: _Optional[float] = ..., route_locations: _Optional[int] = ..., legs: _Optional[_Iterable[int]] = ..., kept_existing: _Optional[bool] = ..., alternate_of: _Optional[str] = ...) -> None: ...
 
 class ImportReport(_message.Message):
-    __slots__ = ("bytes_read", "elements", "saved", "kept_existing", "skipped", "problems", "not_imported", "sources", "characteristics_set", "dry_run", "goals_set")
+    __slots__ = ("bytes_read", "elements", "saved", "kept_existing", "skipped", "problems", "not_imported", "sources", "characteristics_set", "dry_run", "goals_set", "files")
     class ElementsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -114,6 +164,7 @@ class ImportReport(_message.Message):
     CHARACTERISTICS_SET_FIELD_NUMBER: _ClassVar[int]
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     GOALS_SET_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
     bytes_read: int
     elements: _containers.ScalarMap[str, int]
     saved: int
@@ -125,4 +176,5 @@ class ImportReport(_message.Message):
     characteristics_set: _containers.RepeatedScalarFieldContainer[str]
     dry_run: bool
     goals_set: int
-    def __init__(self, bytes_read: _Optional[int] = ..., elements: _Optional[_Mapping[str, int]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., skipped: _Optional[int] = ..., problems: _Optional[_Iterable[_Union[ImportProblem, _Mapping]]] = ..., not_imported: _Optional[_Mapping[str, int]] = ..., sources: _Optional[_Mapping[str, str]] = ..., characteristics_set: _Optional[_Iterable[str]] = ..., dry_run: _Optional[bool] = ..., goals_set: _Optional[int] = ...) -> None: ...
+    files: _containers.RepeatedCompositeFieldContainer[ImportedFile]
+    def __init__(self, bytes_read: _Optional[int] = ..., elements: _Optional[_Mapping[str, int]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., skipped: _Optional[int] = ..., problems: _Optional[_Iterable[_Union[ImportProblem, _Mapping]]] = ..., not_imported: _Optional[_Mapping[str, int]] = ..., sources: _Optional[_Mapping[str, str]] = ..., characteristics_set: _Optional[_Iterable[str]] = ..., dry_run: _Optional[bool] = ..., goals_set: _Optional[int] = ..., files: _Optional[_Iterable[_Union[ImportedFile, _Mapping]]] = ...) -> None: ...

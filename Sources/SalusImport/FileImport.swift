@@ -1,0 +1,96 @@
+import Foundation
+import SalusModel
+
+/// What one activity or device file holds, as samples ready for the daemon's save path: its
+/// workouts (each with its route and the samples recorded during it), its other samples, the
+/// source they are saved under, and where the file stopped being readable.
+///
+/// Every sample carries a sync identifier naming it by what the file says (for FIT, the device
+/// and the file's creation time), so importing the file again, or another copy of it, adds
+/// nothing.
+package struct FileImport: Sendable {
+    /// The format the file's content showed.
+    package var format: SourceFormat
+    /// The source every sample of the file is saved under (`fit.garmin-fenix-2`).
+    package var source: SourceRevision
+    /// The workouts, in the file's order.
+    package var workouts: [FileWorkout] = []
+    /// Samples not of a workout (a monitoring file's steps and heart rate, sleep levels).
+    package var samples: [Sample] = []
+    /// What could not be read or was left out, each with its byte.
+    package var problems: [FileProblem] = []
+    /// Where reading stopped before the file's end, and why; nil when it was read to its end.
+    /// What came before is in `workouts` and `samples`.
+    package var stop: FileProblem?
+
+    package init(format: SourceFormat, source: SourceRevision) {
+        self.format = format
+        self.source = source
+    }
+}
+
+/// One workout of a file: the workout sample, its route's locations (saved as a route of the
+/// workout once it has its UUID) and the samples recorded during it.
+package struct FileWorkout: Sendable {
+    package var workout: Sample
+    /// The route in time order; empty when the file has no positions.
+    package var route: [RouteLocation]
+    /// The route's sync identifier (derived from the workout's).
+    package var routeSyncIdentifier: String
+    /// Heart rate, cadence, power, speed and distance samples, and the heartbeat series.
+    package var samples: [Sample]
+    /// The total distance the file gives, in metres (for the report); nil when none.
+    package var distance: Double?
+
+    package init(workout: Sample, route: [RouteLocation], routeSyncIdentifier: String, samples: [Sample], distance: Double?) {
+        self.workout = workout
+        self.route = route
+        self.routeSyncIdentifier = routeSyncIdentifier
+        self.samples = samples
+        self.distance = distance
+    }
+}
+
+/// A problem with a file: the byte it is at (nil when it is not at one), what is at fault, its
+/// value and what was expected or done.
+package struct FileProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    package var offset: Int?
+    package var field: String
+    package var value: String
+    package var expected: String
+
+    package init(offset: Int?, field: String, value: String, expected: String) {
+        self.offset = offset
+        self.field = field
+        self.value = value
+        self.expected = expected
+    }
+
+    package var description: String {
+        (offset.map { "byte \($0): " } ?? "") + "\(field) \"\(value)\"; expected \(expected)"
+    }
+}
+
+/// The readers of activity and device files, by format: **the one place a reader is plugged in**.
+/// salusctl sends every file whose format `SourceFormat.detect` tells (but an Apple Health export)
+/// to the daemon's `ImportFiles`, which calls `read` and saves what it returns (`FileImport`)
+/// through the import's save path. A reader fills its case below; a format without one is
+/// reported as not supported yet, naming the file.
+package enum FileImporters {
+    /// Reads the file whose bytes are `bytes`; `catalog` is the running type catalogue (the types
+    /// the plugins registered). Throws when the file is not imported at all (its format is not
+    /// supported yet, or it holds nothing to import); a file broken part way returns what came
+    /// before the break, with `stop` set.
+    package static func read(_ bytes: [UInt8], format: SourceFormat, catalog: TypeCatalog) throws(FileProblem) -> FileImport {
+        switch format {
+        case .fit:
+            return try FITImport.read(bytes, catalog: catalog)
+        case .gpx, .tcx, .gadgetbridge:
+            throw FileProblem(offset: nil, field: "format", value: format.displayName, expected: "a format this version imports (FIT); \(format.displayName) is not yet supported")
+        case .appleHealth, .zip:
+            throw FileProblem(
+                offset: nil, field: "format", value: format.displayName,
+                expected: "one activity file; an Apple Health export goes through ImportAppleHealth, and a zip's entries are sent one by one")
+        }
+    }
+}
