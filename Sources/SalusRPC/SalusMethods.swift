@@ -8,6 +8,33 @@ import SalusProto
 /// with the wrong message types, or of the wrong kind, does not compile. The doc comments
 /// are the protos' own.
 package enum SalusMethods {
+    /// `salus.v1.AccessLog` (salus/v1/access.proto):
+    /// What each app did with the person's data (admin socket only; docs/authorization.md, "The
+    /// access log"). Dates are microseconds since the Unix epoch (UTC), as everywhere in salus.v1.
+    package enum AccessLog {
+        package static let name = "salus.v1.AccessLog"
+        /// The log's entries, newest last access first: per hour, app, type and kind of access, the
+        /// first and last time and a count. Never a sample's value.
+        package static let list = UnaryMethod<Salus_V1_AccessLogRequest, Salus_V1_AccessLogResponse>(service: name, method: "List")
+        /// How long entries are kept.
+        package static let getSettings = UnaryMethod<Salus_V1_AccessLogSettingsRequest, Salus_V1_AccessLogSettings>(service: name, method: "GetSettings")
+        /// Sets how long entries are kept; older entries are purged at once.
+        package static let setSettings = UnaryMethod<Salus_V1_AccessLogSettings, Salus_V1_AccessLogSettings>(service: name, method: "SetSettings")
+    }
+
+    /// `salus.v1.AppData` (salus/v1/access.proto):
+    /// Each app's own data, for the owner: what it wrote, and deleting it.
+    package enum AppData {
+        package static let name = "salus.v1.AppData"
+        /// Per type, what the app wrote that the store still holds: count, first and last date.
+        package static let summary = UnaryMethod<Salus_V1_AppDataRequest, Salus_V1_AppDataSummary>(service: name, method: "Summary")
+        /// Deletes what the app wrote (its samples of the types and range asked), leaving tombstones
+        /// so every anchored feed sees the deletion; one transaction per type. With dry_run, counts
+        /// only. An unknown app, a type the app never wrote, or a range holding nothing of the app's
+        /// is NOT_FOUND naming the field, and nothing is deleted.
+        package static let delete = UnaryMethod<Salus_V1_AppDataRequest, Salus_V1_AppDataSummary>(service: name, method: "Delete")
+    }
+
     /// `salus.v1.Attachments` (salus/v1/attachments.proto):
     /// Files attached to objects (HealthKit's HKAttachmentStore).
     package enum Attachments {
@@ -292,6 +319,11 @@ package enum SalusMethods {
 
     /// Every method above, in the order of the protos.
     package static let all: [any RPCMethod] = [
+        AccessLog.list,
+        AccessLog.getSettings,
+        AccessLog.setSettings,
+        AppData.summary,
+        AppData.delete,
         Attachments.add,
         Attachments.list,
         Attachments.read,

@@ -23,6 +23,9 @@ package struct ReportData: Sendable {
     /// The unit basal body temperatures are shown in ("degC").
     package var temperatureUnit: String = "degC"
     package var workouts: [WorkoutEntry] = []
+    /// What apps did with the data in the period, a sentence each, newest first (the access log;
+    /// `AccessLogText` in SalusAdmin writes them).
+    package var accessLines: [String] = []
 
     package init(from: Date, to: Date, timeZone: TimeZone, generated: Date, wheelchairUse: Bool, stepGoal: Double) {
         self.from = from

@@ -27,6 +27,7 @@ package enum ReportPage {
                 heartSection(data),
                 cycleSection(data),
                 workoutSection(data),
+                accessSection(data),
                 .script(.attribute(named: "type", value: "application/json"), .id("salus-data"), .raw(payload)),
                 .script(.raw(chartLibrary.replacingOccurrences(of: "</script", with: "<\\/script"))),
                 .script(.raw(ReportScript.source))

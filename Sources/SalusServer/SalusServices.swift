@@ -41,6 +41,8 @@ package final class SalusServices: Sendable {
     package let adminRouter: RPCRouter
     /// The per-app sockets made for `salusctl launch`.
     let endpoints: AppEndpoints
+    /// What each app did with the data (docs/authorization.md, "The access log").
+    package let accessLog: AccessLog
     private let logger: Logger
 
     /// Opens everything `configuration` names, creating the data folder (0700) when missing;
@@ -89,6 +91,13 @@ package final class SalusServices: Sendable {
             await store.close()
             throw DaemonError("cannot read the person settings: \(error.message)")
         }
+        let accessLog: AccessLog
+        do {
+            accessLog = try AccessLog(path: configuration.dataDirectory + "/" + AccessLog.fileName, logger: logger)
+        } catch {
+            await store.close()
+            throw error
+        }
         if configuration.developmentMode {
             logger.warning("development mode: app ids declared in Hello are accepted, marked unverified")
         }
@@ -97,13 +106,14 @@ package final class SalusServices: Sendable {
         }
         return SalusServices(
             configuration: configuration, plugins: plugins, store: store, authorization: authorization, settings: settings,
-            logger: logger)
+            accessLog: accessLog, logger: logger)
     }
 
     private init(
         configuration: DaemonConfiguration, plugins: PluginLoadReport, store: SampleStore,
-        authorization: AuthorizationEngine, settings: PersonSettings, logger: Logger
+        authorization: AuthorizationEngine, settings: PersonSettings, accessLog: AccessLog, logger: Logger
     ) {
+        self.accessLog = accessLog
         self.settings = settings
         self.logger = logger
         self.configuration = configuration
@@ -117,12 +127,14 @@ package final class SalusServices: Sendable {
         configuration.limits.apply(to: &serverConfiguration)
         server = RPCServer(configuration: serverConfiguration, logger: logger)
 
-        let storeService = StoreService(store: store, registry: plugins.registry, authorization: authorization)
+        let storeService = StoreService(
+            store: store, registry: plugins.registry, authorization: authorization, accessLog: accessLog)
         // One statistics service for both sockets, so that they share priorities and units.
-        let statistics = StatisticsService(
+        var statistics = StatisticsService(
             store: store, authorization: authorization,
             priorityPath: configuration.dataDirectory + "/" + StatisticsService.priorityFileName,
             preferredUnitPath: configuration.dataDirectory + "/" + StatisticsService.preferredUnitFileName)
+        statistics.accessLog = accessLog
 
         let person = PersonService(
             store: store, authorization: authorization, settings: settings, statistics: statistics)
@@ -163,6 +175,8 @@ package final class SalusServices: Sendable {
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         ImportService(store: store, settings: settings).register(into: &admin)
         BackupService(dataDirectory: configuration.dataDirectory, authorization: authorization).register(into: &admin)
+        AccessLogService(log: accessLog, store: store, registry: plugins.registry, authorization: authorization)
+            .register(into: &admin)
         adminRouter = admin
     }
 
@@ -221,6 +235,7 @@ package final class SalusServices: Sendable {
     package func close() async {
         await store.close()
         authorization.flush()
+        accessLog.close()
         DatabaseCheckStamp.write(
             dataDirectory: configuration.dataDirectory,
             paths: [configuration.databasePath, configuration.authorizationDatabasePath], logger: logger)

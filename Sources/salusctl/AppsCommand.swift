@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SalusAdmin
+import SalusKit
 
 /// `salusctl apps`: the owner's registry of apps, their policies and grants.
 struct Apps: AsyncParsableCommand {
@@ -8,7 +9,7 @@ struct Apps: AsyncParsableCommand {
         abstract: "Register apps and manage what each may read and write.",
         subcommands: [
             Add.self, List.self, Show.self, Reset.self, Remove.self, Policy.self, Grant.self, Revoke.self, Withdraw.self,
-            SyncAgent.self, Trust.self,
+            SyncAgent.self, Trust.self, DeleteData.self,
         ],
         defaultSubcommand: List.self
     )
@@ -54,18 +55,33 @@ struct Apps: AsyncParsableCommand {
     }
 
     struct Show: OwnerCommand {
-        static let configuration = CommandConfiguration(abstract: "Show an app: grants per type, per-object grants, pending requests.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show an app: grants per type, per-object grants, pending requests, and what it wrote.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func run(admin: AdminClient) async throws {
-            let app = try await admin.app(appID)
+            let app: AppInfo
+            do {
+                app = try await admin.app(appID)
+            } catch let error as SalusError where error.code == .notFound {
+                // Its samples outlive its registration: show them, or say it is unknown.
+                let summary = try await admin.appData(appID)
+                if json {
+                    print(try AdminJSON.text(appData: summary))
+                    return
+                }
+                print("\(appID): not registered (salusctl apps add registers it)")
+                try await Apps.showData(admin, appID: appID)
+                return
+            }
             if json {
                 print(try AdminJSON.text(app: app))
                 return
             }
             Apps.show(app)
+            try await Apps.showData(admin, appID: appID)
         }
     }
 
@@ -125,13 +141,30 @@ struct Apps: AsyncParsableCommand {
     }
 
     struct Remove: OwnerCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget an app; its samples stay, attributed to it.")
+        static let configuration = CommandConfiguration(
+            abstract: "Forget an app; its samples stay, attributed to it, unless --delete-data deletes them first.")
         @OptionGroup var connection: ConnectionOptions
         @Argument(help: ArgumentHelp("The app id.", valueName: "app-id")) var appID: String
+        @Flag(name: .long, help: "Delete what the app wrote first (as apps delete-data), then forget it.") var deleteData = false
+        @Flag(name: .long, help: "With --delete-data: do not ask for confirmation.") var yes = false
 
         func run(admin: AdminClient) async throws {
+            if deleteData {
+                let wrote = try await admin.appData(appID)
+                if wrote.total > 0 {
+                    guard try await Apps.deleteData(admin, appID: appID, AppDataSelection(), dryRun: false, yes: yes) else {
+                        print("\(appID) stays registered")
+                        return
+                    }
+                } else {
+                    print("\(appID) wrote nothing the store holds")
+                }
+                try await admin.removeApp(appID)
+                print("removed \(appID)")
+                return
+            }
             try await admin.removeApp(appID)
-            print("removed \(appID); its samples stay in the store")
+            print("removed \(appID); its samples stay in the store (salusctl apps remove \(appID) --delete-data deletes them)")
         }
     }
 

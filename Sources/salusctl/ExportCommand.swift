@@ -26,6 +26,7 @@ struct Export: OwnerCommand {
               salusctl export --format csv --output health-csv --types stepCount --since 2026-01-01
               salusctl export --format apple-health --output export.zip      # salusctl import reads it back
               salusctl export --format fhir --output health.fhir.json        # a FHIR R4 Bundle of Observations
+              salusctl export --app org.example.fit --output fit.jsonl       # what one app wrote, to take along
             """
     )
 
@@ -46,7 +47,13 @@ struct Export: OwnerCommand {
     @Option(name: .long, help: ArgumentHelp("Only samples that start at or before this date.", valueName: "date"))
     var until: String?
 
+    @Option(name: .long, help: ArgumentHelp("Only what this app wrote (its id).", valueName: "app-id"))
+    var app: String?
+
     func validate() throws {
+        if let app, app.isEmpty {
+            throw ValidationError("--app: the app id is empty; expected an app id such as org.example.sleepdiary")
+        }
         if format == .csv, output == nil {
             throw ValidationError("--output: missing; expected a folder for the CSV files (one per type)")
         }
@@ -58,11 +65,16 @@ struct Export: OwnerCommand {
     func run(admin: AdminClient) async throws {
         let listing = try await admin.types()
         let registry = Registry(listing)
-        let selected: [RegisteredType]
+        var selected: [RegisteredType]
         if types.isEmpty {
             selected = registry.types.filter { $0.kind != .characteristic && $0.kind != .activitySummary }
         } else {
             selected = try types.map { try registry.resolve($0) }
+        }
+        if let app {
+            // Only the types the app wrote; an app neither registered nor a source is refused.
+            let wrote = Set(try await admin.appData(app).types.map(\.type))
+            selected = selected.filter { wrote.contains($0.identifier) }
         }
         let start = try since.map { try DateArgument.parse($0, flag: "--since", endOfDay: false) }
         let end = try until.map { try DateArgument.parse($0, flag: "--until", endOfDay: true) }
@@ -77,7 +89,10 @@ struct Export: OwnerCommand {
         let units = Dictionary(preferred.filter(\.isOwnerSet).map { ($0.type, $0.unit) }, uniquingKeysWith: { first, _ in first })
 
         let store = admin.store
-        let filter: SamplePredicate? = start != nil || end != nil ? .date(start: start, end: end) : nil
+        var conditions: [SamplePredicate] = []
+        if start != nil || end != nil { conditions.append(.date(start: start, end: end)) }
+        if let app { conditions.append(.sources([app])) }
+        let filter: SamplePredicate? = conditions.count > 1 ? .and(conditions) : conditions.first
         switch format {
         case .appleHealth:
             return try await exportAppleHealth(admin: admin, store: store, listing: listing, types: selected, predicate: filter, settings: settings)

@@ -16,8 +16,8 @@ struct Report: OwnerCommand {
             hypnogram per night; daily merged steps with the goal line (pushes for wheelchair \
             users); stand hours (roll hours) from the activity summaries; the daily heart-rate range \
             with the resting heart rate; a cycle-tracking calendar of menstrual flow, spotting, \
-            ovulation tests and basal body temperature; and the workouts with their figures and \
-            routes. A section with no data says so.
+            ovulation tests and basal body temperature; the workouts with their figures and \
+            routes; and who used your data (salusctl access). A section with no data says so.
 
             The period is [--since, --until] in whole days of your time zone (salusctl summary goals \
             --time-zone sets it); by default the last 30 days, today included. Dates are as for \
@@ -84,7 +84,10 @@ struct Report: OwnerCommand {
             throw CommandFailure("--since/--until: the period is longer than 366 days; expected a year at most")
         }
 
-        let data = try await admin.reportData(from: from, to: to, timeZone: zone, stepGoal: stepGoal, progress: progress)
+        var data = try await admin.reportData(from: from, to: to, timeZone: zone, stepGoal: stepGoal, progress: progress)
+        progress("the access log")
+        let accesses = try await admin.accessLog(since: from).entries.filter { $0.first < to }
+        data.accessLines = AccessLogText.lines(accesses, calendar: calendar).map(\.text)
         let days = data.days
         let page = ReportPage.render(data, chartLibrary: String(decoding: library, as: UTF8.self))
         let url = URL(fileURLWithPath: out)

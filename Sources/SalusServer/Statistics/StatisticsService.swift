@@ -23,6 +23,9 @@ package struct StatisticsService: Sendable {
     let authorization: AuthorizationEngine?
     let priorities: Result<SourcePriorityStore, StoreError>
     let preferredUnits: Result<PreferredUnitStore, StoreError>
+    /// Where apps' statistics reads are counted (``StoreService/logAccess(_:types:kind:)``'s
+    /// rule: only a type the app may read something of); nil: nowhere.
+    var accessLog: AccessLog?
 
     /// Creates the service over `store`, with priorities read from `priorityPath` and preferred
     /// units from `preferredUnitPath` (nil: memory); without `authorization` every caller sees
@@ -40,11 +43,14 @@ package struct StatisticsService: Sendable {
     package func register(into router: inout RPCRouter, owner: Bool) {
         router.registerUnary(SalusMethods.Statistics.query, onEventLoop: false) { (request: Salus_V1_StatisticsRequest, context) in
             let caller = try Caller.resolve(context)
-            return try await self.query(request, visibility: self.visibility(for: caller, type: request.type))
+            let response = try await self.query(request, visibility: self.visibility(for: caller, type: request.type))
+            self.logStatistics(caller, type: request.type)
+            return response
         }
         router.registerServerStreaming(SalusMethods.Statistics.queryCollection, onEventLoop: false) {
             (request: Salus_V1_StatisticsCollectionRequest, writer: RPCWriter<Salus_V1_StatisticsCollectionBatch>, context) in
             let caller = try Caller.resolve(context)
+            if self.authorization?.registry.type(request.type) != nil { self.logStatistics(caller, type: request.type) }
             try await self.queryCollection(request, visibility: self.visibility(for: caller, type: request.type), writer: writer)
         }
         router.registerUnary(SalusMethods.Statistics.getPreferredUnits, onEventLoop: false) { (request: Salus_V1_PreferredUnitsRequest, _) in
@@ -61,6 +67,14 @@ package struct StatisticsService: Sendable {
                 try self.setPriority(request)
             }
         }
+    }
+
+    /// Counts a statistics read of `type` by an app that may read something of it.
+    func logStatistics(_ caller: Caller, type: String) {
+        guard let accessLog, let authorization, caller.appIDSource != .owner,
+            authorization.readAccess(caller, type: type) != .nothing
+        else { return }
+        accessLog.record(caller.appID, type: type, kind: .statistics)
     }
 
     /// The samples `caller` may use in statistics of `type`, ANDed with every request's

@@ -43,12 +43,34 @@ package struct StoreService: Sendable {
     let store: SampleStore
     let registry: TypeRegistry
     let authorization: AuthorizationEngine
+    /// Where apps' accesses are counted; nil: nowhere.
+    let accessLog: AccessLog?
 
-    /// A service over `store`, checked by `authorization`.
-    package init(store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine) {
+    /// A service over `store`, checked by `authorization`, counting apps' accesses in
+    /// `accessLog`.
+    package init(
+        store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine, accessLog: AccessLog? = nil
+    ) {
         self.store = store
         self.registry = registry
         self.authorization = authorization
+        self.accessLog = accessLog
+    }
+
+    /// Counts an app's access to `types` in the access log: every type for a write or a delete
+    /// (they succeeded), only the types it may read something of for a read. Why: an app denied
+    /// a type read nothing of it, and leaves no trace of it (docs/authorization.md). The owner's
+    /// calls are not counted: the log is what apps did.
+    func logAccess<Types: Sequence<TypeIdentifier>>(
+        _ caller: Caller, types: @autoclosure () -> Types, kind: AccessKind
+    ) {
+        guard let accessLog, caller.appIDSource != .owner else { return }
+        let counted = kind == .write || kind == .delete
+        var recorded = Set<String>()
+        for type in types() where counted || authorization.readAccess(caller, type: type.rawValue) != .nothing {
+            recorded.insert(type.rawValue)
+        }
+        if !recorded.isEmpty { accessLog.record(caller.appID, types: recorded, kind: kind) }
     }
 
     /// Adds the service's methods to `router`; `owner` for the admin socket.
@@ -116,6 +138,7 @@ package struct StoreService: Sendable {
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
         }
+        logAccess(caller, types: Self.typesWritten(by: samples).map(TypeIdentifier.init(rawValue:)), kind: .write)
         var reply = Salus_V1_SaveResponse()
         reply.anchor = response.anchor.rawValue
         reply.results = response.results.map(Self.wire)
@@ -178,10 +201,13 @@ package struct StoreService: Sendable {
                 }
                 uuids.append(uuid)
             }
+            var types: Set<TypeIdentifier> = []
             if requester != .owner {
                 try await authorizationCall { try await checkShareForDeletion(uuids, caller: caller) }
+                if accessLog != nil { types = try await storeCall { try await store.types(of: uuids) } }
             }
             response = try await storeCall { try await store.delete(uuids, requester: requester) }
+            logAccess(caller, types: types, kind: .delete)
         case .matching(let matching):
             let descriptor = try descriptor(matching, path: "matching")
             if requester != .owner {
@@ -193,6 +219,7 @@ package struct StoreService: Sendable {
             response = try await storeCall {
                 try await store.delete(type: descriptor.type, matching: predicate, requester: requester)
             }
+            if response.deleted > 0 { logAccess(caller, types: [descriptor.type], kind: .delete) }
         case nil:
             throw RPCError.invalidArgument(field: "target", value: "", expected: "uuids or matching")
         }
@@ -247,6 +274,7 @@ package struct StoreService: Sendable {
             limit: isCorrelation ? nil : limit,
             memberPredicates: memberPredicates
         )
+        logAccess(caller, types: [type] + memberPredicates.map(\.type), kind: .sampleQuery)
         if servesLean(type, includeData: request.includeData) {
             try await storeCall {
                 for try await page in try store.samples(query, pageSize: Self.pageSize).wire(Self.wireEncoder) {
@@ -315,6 +343,7 @@ package struct StoreService: Sendable {
             typed.predicate = try readPredicate(typed.predicate, of: typed.type, for: caller, path: "descriptors[\(index)].predicate")
             descriptors.append(typed)
         }
+        logAccess(caller, types: descriptors.map(\.type), kind: request.live ? .liveFeed : .anchoredQuery)
         let anchor = request.optionalAnchor != nil ? Anchor(rawValue: request.anchor) : nil
         var resume = anchor
         var initialDone = false
@@ -417,6 +446,7 @@ package struct StoreService: Sendable {
         for (index, descriptor) in request.descriptors.enumerated() {
             watched.insert(try self.descriptor(descriptor, path: "descriptors[\(index)]").type)
         }
+        logAccess(caller, types: watched, kind: .observer)
         // Subscribe before reading the anchor, so no commit falls between the two.
         let commits = store.commits()
         var first = Salus_V1_ObserverNotification()
@@ -471,6 +501,7 @@ package struct StoreService: Sendable {
         // nothing, or the sources listed would tell the statistic.
         let predicate = try readPredicate(
             request.hasPredicate ? try modelPredicate(request.predicate) : nil, of: type, for: caller)
+        logAccess(caller, types: [type], kind: .sourceQuery)
         let sources = try await storeCall {
             try await store.sources(type: type, matching: predicate)
         }
