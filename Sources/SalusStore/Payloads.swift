@@ -572,11 +572,15 @@ enum Payloads {
     }
 }
 
-/// The integer codes the schema uses for object kinds and metadata value types.
+/// The integer codes the schema uses for object kinds.
 ///
-/// The kinds after characteristic (5) take the numbers of `salus.v1.ObjectKind`
-/// (electrocardiogram 8 … scored assessment 13, clinical record 15, workout route 16,
-/// user-annotated medication 17).
+/// **Rule: a stored code never changes.** Rows keep their kind's code for the life of the
+/// database, so the six kinds stored before kinds had wire numbers keep the codes they were
+/// given (quantity 0 … characteristic 5, below); every other kind's code is its number in
+/// `salus.v1.ObjectKind` (`ObjectKind.wireNumber`: correlation 7, electrocardiogram 8 …
+/// user-annotated medication 17). The two never meet: those six kinds hold wire numbers 1 to 6,
+/// and a kind added to the enum takes a number after the last (17 now), so it has a code of its
+/// own without a line here. Code 6 is unused.
 enum StoredCodes {
     static func kind(_ kind: ObjectKind) -> Int64 {
         switch kind {
@@ -586,23 +590,11 @@ enum StoredCodes {
         case .visionPrescription: 3
         case .document: 4
         case .characteristic: 5
-        // The wire's OBJECT_KIND_CORRELATION: kinds added later take their wire numbers too, so
-        // codes stay unique whatever order the kinds were added in.
-        case .correlation: 7
-        case .electrocardiogram: 8
-        case .audiogram: 9
-        case .heartbeatSeries: 10
-        case .stateOfMind: 11
-        case .medicationDoseEvent: 12
-        case .scoredAssessment: 13
-        case .clinicalRecord: 15
-        case .workoutRoute: 16
-        case .userAnnotatedMedication: 17
-        // Computed, never stored; the code only keeps the switch whole.
-        case .activitySummary: 14
+        default: Int64(kind.wireNumber)
         }
     }
 
+    /// The kind stored as `code`; nil for a code no kind of this build has (a damaged database).
     static func kind(code: Int64) -> ObjectKind? {
         switch code {
         case 0: .quantity
@@ -611,16 +603,8 @@ enum StoredCodes {
         case 3: .visionPrescription
         case 4: .document
         case 5: .characteristic
-        case 7: .correlation
-        case 8: .electrocardiogram
-        case 9: .audiogram
-        case 10: .heartbeatSeries
-        case 11: .stateOfMind
-        case 12: .medicationDoseEvent
-        case 13: .scoredAssessment
-        case 15: .clinicalRecord
-        case 16: .workoutRoute
-        case 17: .userAnnotatedMedication
+        // A wire number above 6 is never one of the six kinds above (theirs are 1 to 6).
+        case 7...Int64(Int32.max): ObjectKind(wireNumber: Int(code))
         default: nil
         }
     }

@@ -357,8 +357,8 @@ final class StoreWriter: @unchecked Sendable {
             prepared.category = Int64(raw)
         case .workout(let workout):
             prepared.activityType = Int64(workout.activityType)
-        case .visionPrescription, .document, .electrocardiogram, .audiogram, .heartbeatSeries, .stateOfMind,
-            .medicationDoseEvent, .scoredAssessment, .correlation, .clinicalRecord, .workoutRoute, .userAnnotatedMedication:
+        default:
+            // Only these three kinds have predicate columns; every other kind is its payload.
             break
         }
         prepared.payload = try Payloads.encode(sample.value)
