@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "SalusDocuments", dependencies: ["SalusModel", "CLibXML2"]),
         // Apple Health exports: the streaming export.xml reader, the mapping to samples, and the writer;
         // activity files (FIT) to workouts and samples, and the format of a file told by its content.
-        .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2", "SalusFIT"]),
+        .target(name: "SalusImport", dependencies: ["SalusModel", "CLibXML2", "CSQLite", "SalusFIT"]),
         // FIT files (watches and bike computers): the decoder, written from the protocol's public
         // description. Depends on nothing, not even Foundation.
         .target(name: "SalusFIT"),
@@ -329,7 +329,7 @@ let package = Package(
         .testTarget(name: "SalusFITTests", dependencies: ["SalusFIT"]),
         .testTarget(
             name: "SalusImportTests",
-            dependencies: ["SalusImport", "SalusModel", "SalusPluginHost", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SalusImport", "SalusModel", "SalusPluginHost", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
         // Depends on salus-store-crashtest so that it is built for the crash-safety test.
         .testTarget(

@@ -85,8 +85,10 @@ package enum FileImporters {
         switch format {
         case .fit:
             return try FITImport.read(bytes, catalog: catalog)
-        case .gpx, .tcx, .gadgetbridge:
-            throw FileProblem(offset: nil, field: "format", value: format.displayName, expected: "a format this version imports (FIT); \(format.displayName) is not yet supported")
+        case .gpx, .tcx:
+            return try ActivityFile.fileImport(bytes, format: format, catalog: catalog)
+        case .gadgetbridge:
+            return try GadgetbridgeImport.fileImport(bytes, catalog: catalog)
         case .appleHealth, .zip:
             throw FileProblem(
                 offset: nil, field: "format", value: format.displayName,
