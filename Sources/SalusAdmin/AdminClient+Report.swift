@@ -92,6 +92,8 @@ private struct ReportReader {
     /// The registered type identifiers: a type no plugin declares is shown as empty.
     let known: Set<String>
     let activityNames: [UInt32: String]
+    /// The cumulative types: a workout's saved total of one is a sum (`WorkoutFigureText.all`).
+    let cumulative: Set<TypeIdentifier>
 
     init(admin: AdminClient, from: Date, to: Date, timeZone: TimeZone, listing: TypeListing) {
         self.admin = admin
@@ -100,6 +102,7 @@ private struct ReportReader {
         self.timeZone = timeZone
         known = Set(listing.types.filter { $0.kind != .characteristic }.map(\.identifier))
         activityNames = Dictionary(listing.workoutActivityTypes.map { ($0.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
+        cumulative = listing.cumulativeTypes
     }
 
     /// The samples of `type` overlapping [start, to), by start date.
@@ -177,12 +180,12 @@ private struct ReportReader {
                     WorkoutActivityEntry(
                         activity: activityName(activity.activityType),
                         duration: workout.activeDuration(from: activity.startDate, to: activity.endDate ?? sample.endDate),
-                        figures: WorkoutFigureText.figures(WorkoutFigureText.merged(activity.allStatistics, saved: activity.statistics)))
+                        figures: WorkoutFigureText.figures(WorkoutFigureText.merged(activity.allStatistics, saved: activity.statistics, cumulative: cumulative)))
                 } : []
             entries.append(WorkoutEntry(
                 start: sample.startDate, end: sample.endDate, activity: activityName(workout.activityType),
                 duration: workout.duration(from: sample.startDate, to: sample.endDate),
-                figures: WorkoutFigureText.figures(WorkoutFigureText.merged(workout.allStatistics, saved: workout.statistics)),
+                figures: WorkoutFigureText.figures(WorkoutFigureText.merged(workout.allStatistics, saved: workout.statistics, cumulative: cumulative)),
                 activities: activities, route: routePoints, routeMeters: meters))
         }
         return entries

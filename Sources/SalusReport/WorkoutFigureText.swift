@@ -7,14 +7,14 @@ package enum WorkoutFigureText {
     static let heartRate = TypeIdentifier(rawValue: "HKQuantityTypeIdentifierHeartRate")
 
     /// The statistics computed from the workout's samples, and for types without samples the
-    /// totals it was saved with (an imported workout's WorkoutStatistics): the sum of a cumulative
-    /// type, the average of a discrete one.
-    package static func merged(_ computed: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity]) -> [TypeIdentifier: WorkoutStatistics] {
-        var result = computed
-        for (type, quantity) in saved where result[type] == nil {
-            result[type] = type == heartRate ? WorkoutStatistics(average: quantity) : WorkoutStatistics(sum: quantity)
-        }
-        return result
+    /// totals it was saved with (an imported workout's WorkoutStatistics), by
+    /// `WorkoutFigureText.all`'s rule: the sum of a `cumulative` type, the average of any other.
+    package static func merged(
+        _ computed: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity], cumulative: Set<TypeIdentifier>
+    ) -> [TypeIdentifier: WorkoutStatistics] {
+        Dictionary(
+            WorkoutFigureText.all(computed, saved: saved, cumulative: cumulative).map { ($0.type, $0.statistics) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// "5.10 km", "310 kcal", "average 148 bpm": distances, energy and heart rate of a workout.

@@ -54,7 +54,8 @@ struct ExtremeReportValueTests {
             #expect(figures.count == 3, "\(value): \(figures)")
         }
         let saved = WorkoutFigureText.figures(WorkoutFigureText.merged(
-            [:], saved: ["HKQuantityTypeIdentifierActiveEnergyBurned": Quantity(value: 1e300, unit: Self.kcal)]))
+            [:], saved: ["HKQuantityTypeIdentifierActiveEnergyBurned": Quantity(value: 1e300, unit: Self.kcal)],
+            cumulative: ["HKQuantityTypeIdentifierActiveEnergyBurned"]))
         #expect(saved == ["1e+300 kcal active"])
         let usual = WorkoutFigureText.figures([
             "HKQuantityTypeIdentifierActiveEnergyBurned": WorkoutStatistics(sum: Quantity(value: 310.4, unit: Self.kcal)),

@@ -1,0 +1,81 @@
+import Foundation
+import SalusKit
+import SalusModel
+import SalusReport
+
+/// A workout as `salusctl workouts show` shows it: the sample, its figures and its activities'
+/// by `WorkoutFigureText.all`'s rule, and its routes with their locations and lengths.
+package struct WorkoutDetail: Sendable {
+    /// One activity of the workout (a leg of a triathlon) with its figures.
+    package struct Activity: Sendable {
+        package var activity: WorkoutActivity
+        /// Its end: the activity's own, else the workout's.
+        package var end: Date
+        /// The time between its start and end, pauses excluded.
+        package var activeDuration: TimeInterval
+        package var figures: [WorkoutFigure]
+    }
+
+    /// One route of the workout.
+    package struct Route: Sendable {
+        package var sample: Sample
+        package var locations: [RouteLocation]
+        /// Its length along the locations, in metres.
+        package var meters: Double
+    }
+
+    package var sample: Sample
+    package var workout: Workout
+    /// The duration its device recorded when it kept one (an import's), else the events'
+    /// (pauses excluded).
+    package var duration: TimeInterval
+    package var figures: [WorkoutFigure]
+    package var activities: [Activity]
+    /// Oldest first.
+    package var routes: [Route]
+}
+
+extension TypeListing {
+    /// The identifiers of the cumulative types (`TypeAggregation.cumulative`): a workout's saved
+    /// total of one is a sum, of any other type an average.
+    package var cumulativeTypes: Set<TypeIdentifier> {
+        Set(types.filter { $0.aggregation == .cumulative }.map { TypeIdentifier(rawValue: $0.identifier) })
+    }
+}
+
+/// Every app's workouts, as `salusctl workouts` lists and shows them.
+extension AdminClient {
+    /// Every app's workouts, oldest first: those ending at or after `since`, and with
+    /// `activityType` those of that activity type or with an activity of it (a triathlon is a
+    /// running workout too).
+    package func workouts(endingAtOrAfter since: Date? = nil, activityType: UInt? = nil) async throws -> [Sample] {
+        var predicates: [SamplePredicate] = []
+        if let since { predicates.append(.date(start: since, end: nil)) }
+        if let activityType { predicates.append(.workoutActivity(activityType)) }
+        return try await samples(SampleQueryDescriptor(
+            type: .workout, predicate: predicates.isEmpty ? nil : .and(predicates), sortDescriptors: [.startDate()]))
+    }
+
+    /// The workout `uuid` with its figures, activities and routes; nil when no workout has that
+    /// UUID. `listing` is the daemon's type listing (``types()``), read when not given.
+    package func workout(_ uuid: UUID, listing: TypeListing? = nil) async throws -> WorkoutDetail? {
+        guard let sample = try await samples(SampleQueryDescriptor(type: .workout, predicate: .uuids([uuid]))).first,
+            case .workout(let workout) = sample.value
+        else { return nil }
+        let cumulative: Set<TypeIdentifier>
+        if let listing { cumulative = listing.cumulativeTypes } else { cumulative = try await types().cumulativeTypes }
+        let activities = workout.activities.map { activity in
+            let end = activity.endDate ?? sample.endDate
+            return WorkoutDetail.Activity(
+                activity: activity, end: end, activeDuration: workout.activeDuration(from: activity.startDate, to: end),
+                figures: WorkoutFigureText.all(activity.allStatistics, saved: activity.statistics, cumulative: cumulative))
+        }
+        let routes = try await routes(of: uuid).map {
+            WorkoutDetail.Route(sample: $0.route, locations: $0.locations, meters: WorkoutRoute(locations: $0.locations).length)
+        }
+        return WorkoutDetail(
+            sample: sample, workout: workout, duration: workout.duration(from: sample.startDate, to: sample.endDate),
+            figures: WorkoutFigureText.all(workout.allStatistics, saved: workout.statistics, cumulative: cumulative),
+            activities: activities, routes: routes)
+    }
+}
