@@ -68,6 +68,9 @@ public struct ImportProblem: Sendable, Hashable {
     public var field: String
     public var value: String
     public var expected: String
+    /// `importFiles`: the file (its path as sent) and the byte of it where the problem is.
+    public var file: String = ""
+    public var offset: UInt64 = 0
 }
 
 /// What an import did.
@@ -90,6 +93,8 @@ public struct ImportReport: Sendable, Hashable {
     public var dryRun: Bool
     /// Activity goal entries set from the export's summaries.
     public var goalsSet: UInt64
+    /// `importFiles`: each file sent, in order, with its workouts.
+    public var files: [ImportedFile] = []
 }
 
 /// An event of an import: progress while it runs, the report last.
@@ -196,10 +201,12 @@ extension ImportReport {
         self.init(
             bytesRead: r.bytesRead, elements: r.elements, saved: r.saved, keptExisting: r.keptExisting, skipped: r.skipped,
             problems: r.problems.map {
-                ImportProblem(line: $0.line, element: $0.element, field: $0.field, value: $0.value, expected: $0.expected)
+                ImportProblem(
+                    line: $0.line, element: $0.element, field: $0.field, value: $0.value, expected: $0.expected, file: $0.file,
+                    offset: $0.offset)
             },
             notImported: r.notImported, sources: r.sources, characteristicsSet: r.characteristicsSet, dryRun: r.dryRun,
-            goalsSet: r.goalsSet)
+            goalsSet: r.goalsSet, files: r.files.map(ImportedFile.init))
     }
 
     var proto: Salus_V1_ImportReport {
@@ -216,6 +223,8 @@ extension ImportReport {
                     $0.field = problem.field
                     $0.value = problem.value
                     $0.expected = problem.expected
+                    $0.file = problem.file
+                    $0.offset = problem.offset
                 }
             }
             $0.notImported = notImported
@@ -223,6 +232,7 @@ extension ImportReport {
             $0.characteristicsSet = characteristicsSet
             $0.dryRun = dryRun
             $0.goalsSet = goalsSet
+            $0.files = files.map(\.proto)
         }
     }
 }

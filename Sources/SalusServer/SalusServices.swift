@@ -174,6 +174,7 @@ package final class SalusServices: Sendable {
         routes.register(into: &admin)
         ConsentService(engine: authorization) { appID in try await endpoints.endpoint(for: appID) }.register(into: &admin)
         ImportService(store: store, settings: settings).register(into: &admin)
+        FileImportService(store: store).register(into: &admin)
         BackupService(dataDirectory: configuration.dataDirectory, authorization: authorization).register(into: &admin)
         AccessLogService(log: accessLog, store: store, registry: plugins.registry, authorization: authorization)
             .register(into: &admin)

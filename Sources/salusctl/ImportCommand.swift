@@ -16,7 +16,7 @@ import Glibc
 /// `salusctl import PATH`: an Apple Health export into the store.
 struct Import: OwnerCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import an Apple Health export (the zip, its unpacked folder, or export.xml).",
+        abstract: "Import an Apple Health export (the zip, its unpacked folder, or export.xml), or FIT files (one, a folder of them, or a zip).",
         discussion: """
             The file is streamed to the daemon and read as it arrives, never unpacked to disk. Each source
             of the export (an iPhone, a watch, an app) is saved under its own app id, applehealth.<name>.
@@ -26,12 +26,14 @@ struct Import: OwnerCommand {
             in clinical-records/), electrocardiograms (electrocardiograms/*.csv) and the activity \
             goals. The files beside export.xml are sent after it. What is not imported is counted \
             and reported, never dropped silently.
+
+            A FIT file (a watch's or bike computer's activity or monitoring file), or a folder searched             to any depth (a mounted watch's GARMIN/Activity) or a zip of them, is told by its content,             whatever its name; each becomes workouts with their routes, legs, laps and samples, under             the source fit.<device>. The report names every file and workout, and where a broken             file stopped.
             """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("export.zip, the apple_health_export folder, or export.xml (Export.xml, 导出.xml).", valueName: "path"))
+    @Argument(help: ArgumentHelp("export.zip, the apple_health_export folder, or export.xml (Export.xml, 导出.xml); or a FIT file, a folder or a zip of them.", valueName: "path"))
     var path: String
 
     @Flag(name: .long, help: "Also set your characteristics (date of birth, sex, blood type, skin type) from the export.")
@@ -47,6 +49,12 @@ struct Import: OwnerCommand {
     static let exportNames: Set<String> = ["export.xml", "Export.xml", "导出.xml"]
 
     func run(admin: AdminClient) async throws {
+        // What the path holds is told by content (ImportCommand+Files.swift): activity and device
+        // files go to ImportFiles, an Apple Health export below.
+        if case .files(let files, let skipped) = try ImportInput.classify(path) {
+            try await runFiles(admin: admin, files, skipped: skipped)
+            return
+        }
         let source = try ExportSource.open(path)
         let sideFiles = try source.sideFiles()
         let progress = Progress(json: json)

@@ -1,0 +1,240 @@
+import Foundation
+import SalusImport
+import SalusModel
+import SalusProto
+import SalusRPC
+import SalusStore
+
+/// salus.v1.Import/ImportFiles: activity and device files (FIT; GPX, TCX and Gadgetbridge as
+/// their readers come), each sent whole in chunks of its path (admin socket only).
+///
+/// - Each file's format is told again by its content (`SourceFormat.detect`), whatever the
+///   client said, and its reader is `FileImporters.read`'s.
+/// - A file is held until its last chunk, at most `ImportLimits.maximumSideFileBytes`; a larger
+///   one is not imported, and named.
+/// - What a file holds goes through the import's save path: each sample prepared and checked by
+///   the one sample check (read-only types allowed: the person's own history), one that fails
+///   skipped and reported; the source is the file's (`fit.garmin-fenix-2`); every sample carries
+///   the sync identifier its reader gave it, so importing a file again adds nothing.
+/// - A workout is saved first, alone, so that its route is saved with the store's UUID for it
+///   (the one already there, on a second import); then its route and its samples, in batches.
+/// - A file broken part way is imported up to the break; the report says where it stopped and
+///   why (`ImportedFile.stopped_at`, `stop_reason`), and lists its other problems with their
+///   bytes.
+package struct FileImportService: Sendable {
+    let store: SampleStore
+    let limits: ImportLimits
+
+    /// Creates the service.
+    package init(store: SampleStore, limits: ImportLimits = .standard) {
+        self.store = store
+        self.limits = limits
+    }
+
+    /// Adds the method to the admin socket's router.
+    package func register(into router: inout RPCRouter) {
+        router.registerBidirectionalStreaming(SalusMethods.Import.importFiles, onEventLoop: false) {
+            (chunks: RPCRequestStream<Salus_V1_ImportChunk>, writer: RPCWriter<Salus_V1_ImportEvent>, _) in
+            let report = try await self.importFiles(chunks) { progress in
+                try await writer.write(Salus_V1_ImportEvent.with { $0.progress = progress })
+            }
+            try await writer.write(Salus_V1_ImportEvent.with { $0.report = report })
+        }
+    }
+
+    /// Samples per save.
+    static let batchSize = 1000
+    /// The most problems a report lists (all are counted).
+    static let listedProblems = 100
+
+    /// Imports the files the chunks carry, one after another; `progress` is called after each
+    /// file with the files done.
+    package func importFiles<Chunks: AsyncSequence>(
+        _ chunks: Chunks, progress: ((Salus_V1_ImportProgress) async throws -> Void)? = nil
+    ) async throws -> Salus_V1_ImportReport where Chunks.Element == Salus_V1_ImportChunk {
+        var report = Salus_V1_ImportReport()
+        var options = Salus_V1_ImportOptions()
+        var first = true
+        var file: (path: String, data: [UInt8], tooLarge: Bool)?
+        let started = ContinuousClock.now
+        func finish(_ done: (path: String, data: [UInt8], tooLarge: Bool)) async throws {
+            if done.tooLarge {
+                var entry = Salus_V1_ImportedFile()
+                entry.path = done.path
+                entry.notImported = "more than \(limits.maximumSideFileBytes) bytes"
+                report.files.append(entry)
+                report.skipped += 1
+            } else {
+                try await importFile(path: done.path, bytes: done.data, dryRun: options.dryRun, into: &report)
+            }
+            try await progress?(Salus_V1_ImportProgress.with {
+                $0.sideFilesProcessed = UInt64(report.files.count)
+                $0.sideFilesTotal = max(options.sideFiles, UInt64(report.files.count))
+                $0.saved = report.saved
+                $0.keptExisting = report.keptExisting
+                $0.skipped = report.skipped
+                $0.elapsedSeconds = Double((ContinuousClock.now - started).components.seconds)
+            })
+        }
+        for try await chunk in chunks {
+            if first {
+                options = chunk.options
+                report.dryRun = options.dryRun
+                first = false
+            }
+            guard !chunk.path.isEmpty else {
+                if chunk.data.isEmpty { continue }
+                throw RPCError.invalidArgument(field: "path", value: "\"\" with \(chunk.data.count) bytes", expected: "each chunk of a file carrying the file's path")
+            }
+            if let current = file, current.path != chunk.path {
+                try await finish(current)
+                file = nil
+            }
+            if file == nil { file = (chunk.path, [], false) }
+            if file!.data.count + chunk.data.count > limits.maximumSideFileBytes {
+                file!.tooLarge = true
+                file!.data = []
+            } else if !file!.tooLarge {
+                file!.data.append(contentsOf: chunk.data)
+            }
+            if chunk.endOfFile, let done = file {
+                try await finish(done)
+                file = nil
+            }
+        }
+        if let done = file { try await finish(done) }
+        try await progress?(Salus_V1_ImportProgress.with {
+            $0.sideFilesProcessed = UInt64(report.files.count)
+            $0.sideFilesTotal = UInt64(report.files.count)
+            $0.saved = report.saved
+            $0.keptExisting = report.keptExisting
+            $0.skipped = report.skipped
+            $0.done = true
+        })
+        return report
+    }
+
+    /// Imports one file, adding what became of it to `report` (its entry in `files`, the counts,
+    /// its problems).
+    package func importFile(path: String, bytes: [UInt8], dryRun: Bool, into report: inout Salus_V1_ImportReport) async throws {
+        var entry = Salus_V1_ImportedFile()
+        entry.path = path
+        func problem(_ problem: FileProblem) {
+            report.skipped += 1
+            guard report.problems.count < Self.listedProblems else { return }
+            report.problems.append(Salus_V1_ImportProblem.with {
+                $0.file = path
+                $0.offset = UInt64(max(0, problem.offset ?? 0))
+                $0.element = entry.format.isEmpty ? "file" : entry.format
+                $0.field = problem.field
+                $0.value = problem.value
+                $0.expected = problem.expected
+            })
+        }
+        defer { report.files.append(entry) }
+        guard let format = SourceFormat.detect(bytes.prefix(SourceFormat.prefixLength)) else {
+            entry.notImported = "not a FIT, GPX or TCX file nor a Gadgetbridge database (it starts with \(Self.describe(bytes.prefix(16))))"
+            report.skipped += 1
+            return
+        }
+        entry.format = format.rawValue
+        let read: FileImport
+        do throws(FileProblem) {
+            read = try FileImporters.read(bytes, format: format, catalog: store.catalog)
+        } catch {
+            entry.notImported = error.description
+            problem(error)
+            return
+        }
+        entry.source = read.source.appID
+        report.sources[read.source.name] = read.source.appID
+        report.elements[format.displayName, default: 0] += 1
+        if let stop = read.stop {
+            entry.stopped = true
+            entry.stoppedAt = UInt64(max(0, stop.offset ?? 0))
+            entry.stopReason = "\(stop.field): \(stop.value)"
+            problem(stop)
+        }
+        for note in read.problems { problem(note) }
+        var counts = (saved: UInt64(0), kept: UInt64(0))
+        func count(_ outcome: SaveOutcome) {
+            switch outcome {
+            case .saved, .replaced: counts.saved += 1
+            case .keptExisting, .present, .deletedHere: counts.kept += 1
+            }
+        }
+        /// The samples that pass the one sample check; the others are problems.
+        func checked(_ samples: [Sample], _ name: String) -> [Sample] {
+            samples.compactMap { sample in
+                let (prepared, errors) = store.catalog.prepareForSaving(sample, at: name, allowReadOnly: true)
+                if let error = errors.first {
+                    problem(FileProblem(offset: nil, field: error.field, value: error.value, expected: error.expected))
+                    return nil
+                }
+                return prepared
+            }
+        }
+        func save(_ samples: [Sample]) async throws -> [SaveResult] {
+            guard !samples.isEmpty else { return [] }
+            if dryRun {
+                counts.saved += UInt64(samples.count)
+                return samples.map { SaveResult(uuid: $0.uuid, outcome: .saved) }
+            }
+            var results: [SaveResult] = []
+            var start = samples.startIndex
+            while start < samples.endIndex {
+                let batch = Array(samples[start..<min(start + Self.batchSize, samples.endIndex)])
+                let response = try await storeCall {
+                    try await store.save(batch, source: read.source, options: SaveOptions(uuidPolicy: .assign))
+                }
+                for result in response.results { count(result.outcome) }
+                results += response.results
+                start += batch.count
+            }
+            return results
+        }
+        for fileWorkout in read.workouts {
+            guard let workout = checked([fileWorkout.workout], "workout").first else { continue }
+            guard let result = try await save([workout]).first else { continue }
+            var listed = Salus_V1_ImportedWorkout()
+            listed.uuid = result.uuid.uuidString
+            listed.keptExisting = result.outcome == .keptExisting
+            listed.startDate = Self.micros(workout.startDate)
+            listed.endDate = Self.micros(workout.endDate)
+            listed.distance = fileWorkout.distance ?? 0
+            if case .workout(let value) = workout.value {
+                listed.activityType = UInt32(value.activityType)
+                listed.legs = value.activities.map { UInt32($0.activityType) }
+            }
+            var samples = fileWorkout.samples
+            if !fileWorkout.route.isEmpty {
+                listed.routeLocations = UInt64(fileWorkout.route.count)
+                let first = fileWorkout.route[0].timestamp
+                samples.append(Sample(
+                    type: "HKWorkoutRouteTypeIdentifier", startDate: first, endDate: max(first, fileWorkout.route[fileWorkout.route.count - 1].timestamp),
+                    value: .workoutRoute(WorkoutRouteValue(workoutUUID: result.uuid, locations: fileWorkout.route)),
+                    sourceRevision: read.source, device: workout.device,
+                    metadata: [MetadataKey.syncIdentifier: .string(fileWorkout.routeSyncIdentifier), MetadataKey.syncVersion: .number(1)]))
+            }
+            _ = try await save(checked(samples, "sample"))
+            entry.workouts.append(listed)
+        }
+        _ = try await save(checked(read.samples, "sample"))
+        entry.saved = counts.saved
+        entry.keptExisting = counts.kept
+        report.saved += counts.saved
+        report.keptExisting += counts.kept
+        report.bytesRead += UInt64(bytes.count)
+    }
+
+    /// Microseconds since 1970.
+    static func micros(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    /// The first bytes of a file, readable: text when they are printable, else hexadecimal.
+    static func describe(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) { return "\"\(String(decoding: bytes, as: UTF8.self))\"" }
+        return bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
+    }
+}
