@@ -39,6 +39,7 @@ enum GPXImport {
         var segments: [[PendingPoint]] = []
         var point: PendingPoint?
         var routePoints = 0
+        var pointCount = 0
         var rootSeen = false
 
         func gpx(_ index: Int) -> String? {
@@ -158,6 +159,12 @@ enum GPXImport {
                     case "trkseg" where track != nil && gpx(depth - 1) == "trk":
                         segments.append([])
                     case "trkpt" where gpx(depth - 1) == "trkseg" && track != nil:
+                        pointCount += 1
+                        guard pointCount <= limits.maximumActivityPoints else {
+                            throw ActivityFileError(
+                                line: line, element: "trkpt", value: "point \(pointCount)",
+                                message: "a file of at most \(limits.maximumActivityPoints) track points")
+                        }
                         func coordinate(_ key: String, _ bound: Double) throws(ActivityFileError) -> Double {
                             guard let written = attributes[key] else {
                                 throw ActivityFileError(line: line, element: "trkpt.\(key)", message: "missing; expected degrees")

@@ -22,6 +22,10 @@ package struct ImportLimits: Sendable, Equatable {
     /// The largest side file (`workout-routes/*.gpx`, `electrocardiograms/*.csv`,
     /// `clinical-records/*.json`), in bytes: a GPX of a day at one location a second is ~20 MB.
     package var maximumSideFileBytes = 64 << 20
+    /// The most track points one GPX or TCX file may hold: two days at one point a second. A
+    /// 64 MiB file of bare points would otherwise hold about 1.5 million, each kept with its
+    /// samples until the file is saved.
+    package var maximumActivityPoints = 172_800
     /// The most voltages one electrocardiogram file may hold: the model's own bound (an Apple
     /// Watch recording has 15,360).
     package var maximumElectrocardiogramVoltages = Electrocardiogram.maximumVoltageCount

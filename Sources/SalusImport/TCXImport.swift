@@ -30,6 +30,7 @@ enum TCXImport {
         var firstTrackOfLap = false
         var point: (line: Int, time: Date?, value: ActivityPoint)?
         var courses = 0
+        var pointCount = 0
         var rootSeen = false
         var creator: (name: String?, major: String?, minor: String?) = (nil, nil, nil)
 
@@ -185,6 +186,12 @@ enum TCXImport {
                         track?.continuesPrevious.append(firstTrackOfLap)
                         firstTrackOfLap = false
                     case "Trackpoint" where lap != nil:
+                        pointCount += 1
+                        guard pointCount <= limits.maximumActivityPoints else {
+                            throw ActivityFileError(
+                                line: line, element: "Trackpoint", value: "point \(pointCount)",
+                                message: "a file of at most \(limits.maximumActivityPoints) track points")
+                        }
                         point = (line, nil, ActivityPoint(line: line, time: Date(timeIntervalSince1970: 0)))
                     case "Course":
                         courses += 1

@@ -197,6 +197,21 @@ struct ActivityFileBadInputTests {
         }
     }
 
+    @Test("a file of more track points than the limit is refused at the first point past it, naming its line")
+    func tooManyPoints() throws {
+        var limits = ImportLimits()
+        limits.maximumActivityPoints = 5
+        let data = Self.gpx((0..<6).map { Self.point($0) })
+        #expect(try ActivityFile.read(Self.gpx((0..<5).map { Self.point($0) }), catalog: Self.catalog, limits: limits)[0].track.points.count == 5)
+        do {
+            _ = try ActivityFile.read(data, catalog: Self.catalog, limits: limits)
+            Issue.record("read")
+        } catch {
+            #expect(error.element == "trkpt" && error.value == "point 6" && error.message.contains("at most 5"))
+            #expect(error.line == Self.line(of: "10:00:05Z", in: data))
+        }
+    }
+
     @Test("the file as the daemon's FileImporters reads it: one workout with its route and samples under gpx.<creator>; a refusal as a FileProblem naming the line")
     func throughFileImporters() throws {
         let data = Self.gpx([Self.point(0), Self.point(5, hr: "151")])
