@@ -243,13 +243,12 @@ enum StoreBenchmark {
                 CREATE TABLE samples (
                     id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, type_id INTEGER NOT NULL, kind INTEGER NOT NULL,
                     start_us INTEGER NOT NULL, end_us INTEGER NOT NULL, value REAL, value_in_unit REAL, unit TEXT,
-                    app_ref INTEGER NOT NULL, source_id INTEGER NOT NULL, creation_us INTEGER NOT NULL, seq INTEGER NOT NULL UNIQUE
+                    app_ref INTEGER NOT NULL, source_id INTEGER NOT NULL, creation_us INTEGER NOT NULL
                 );
                 CREATE INDEX samples_type_start ON samples(type_id, start_us);
-                CREATE INDEX samples_type_end ON samples(type_id, end_us);
                 """)
             insertStatement = try database.prepare(
-                "INSERT INTO samples (uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, seq) VALUES (?, 1, 0, ?, ?, ?, ?, 'count', 1, 1, ?, ?)"
+                "INSERT INTO samples (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us) VALUES (?, ?, 1, 0, ?, ?, ?, ?, 'count', 1, 1, ?)"
             )
         }
 
@@ -269,8 +268,8 @@ enum StoreBenchmark {
                     let sample = sample(index)
                     insertStatement.reset()
                     try insertStatement.bind([
-                        .uuid(UUIDv7.make()), .integer(sample.startDate), .integer(sample.endDate),
-                        .real(sample.quantity.value), .real(sample.quantity.value), .integer(now), .integer(Int64(index + 1)),
+                        .integer(Int64(index + 1)), .uuid(UUIDv7.make()), .integer(sample.startDate), .integer(sample.endDate),
+                        .real(sample.quantity.value), .real(sample.quantity.value), .integer(now),
                     ])
                     _ = try insertStatement.step()
                 }
@@ -283,7 +282,7 @@ enum StoreBenchmark {
         /// Reads every row; rows/s.
         func selectAll() throws -> Double {
             let select = try database.prepare(
-                "SELECT id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, seq FROM samples",
+                "SELECT id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, app_ref, source_id, creation_us, id FROM samples",
                 cached: false)
             var count = 0
             var checksum = 0.0

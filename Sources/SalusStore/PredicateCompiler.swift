@@ -221,8 +221,22 @@ package struct PredicateCompiler {
             if let end = window.end { add("r.start_us < ?", end) }
         }
         if window.strictEndDate {
-            if let start = window.start { add("r.end_us >= ?", start) }
-            if let end = window.end { add("r.end_us < ?", end) }
+            if let start = window.start {
+                add("r.end_us >= ?", start)
+                if target == .samples {
+                    // As above: schema 15 has no (type, end) index, so the window bounds the
+                    // (type, start) scan: a sample ending at or after `start` starts at or after
+                    // `start - longest`, and one ending before `end` starts before it.
+                    add(
+                        "r.start_us >= ? - coalesce((SELECT max_span_us FROM type_spans WHERE type_id = "
+                            + "(SELECT id FROM types WHERE identifier = ?)), 0)", start)
+                    arguments.append(.text(type.rawValue))
+                }
+            }
+            if let end = window.end {
+                add("r.end_us < ?", end)
+                if target == .samples { add("r.start_us < ?", end) }
+            }
         }
         return tests.isEmpty ? "1" : "(" + tests.joined(separator: " AND ") + ")"
     }

@@ -116,8 +116,10 @@ extension SampleStore {
                 var spans: [ClosedRange<Int64>] = []
                 for (table, fragment) in [("samples", compiled.samples), ("tombstones", compiled.tombstones)] {
                     let test = table == "samples" ? fragment.sql : "coalesce(\(fragment.sql), 1)"
+                    // A sample's row id is its change position (schema 15); a tombstone's is `seq`.
+                    let position = table == "samples" ? "r.id" : "r.seq"
                     let statement = try database.prepare(
-                        "SELECT r.start_us, r.end_us FROM \(table) r WHERE r.seq > ? AND r.seq <= ? "
+                        "SELECT r.start_us, r.end_us FROM \(table) r WHERE \(position) > ? AND \(position) <= ? "
                             + "AND +r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(test)", cached: false)
                     try statement.bind([.integer(from), .integer(last), .text(type.rawValue)] + fragment.arguments)
                     while try statement.step() {

@@ -113,12 +113,75 @@ package struct SamplePages: AsyncSequence, Sendable {
         }
         sql += "r.type_id = (SELECT id FROM types WHERE identifier = ?) AND \(plan.filter.sql)"
         arguments += [.text(plan.type.rawValue)] + plan.filter.arguments
+        if let bounds = try endOrderBounds(database, plan: plan, after: cursor, size: size) {
+            sql += " AND \(bounds.sql)"
+            arguments += bounds.arguments
+        }
         sql += " ORDER BY " + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
         sql += " LIMIT ?"
         arguments.append(.integer(Int64(size)))
         let statement = try database.prepareRecent(sql)
         try statement.bind(arguments)
         return statement
+    }
+
+    /// For a page in end-date order, the range of starts its rows lie in, on the (type, start)
+    /// index (schema 15 has no (type, end) index); nil when the page needs no bound.
+    ///
+    /// A sample ends at most the type's longest span (`type_spans`) after it starts. Ascending,
+    /// after a row ending at `c`: every row left ends at or after `c`, so starts at or after
+    /// `c - longest`; and once the `size`-th row of the rows starting up to `h` ends at or before
+    /// `h`, no row starting after `h` (so ending after `h`) can come before it. The bound `h` is
+    /// found by probing windows four times wider each time, each probe a read of the window's
+    /// rows. Descending is the mirror. So a page reads about its own rows plus one longest span,
+    /// instead of every remaining sample of the type.
+    static func endOrderBounds(_ database: Database, plan: Plan, after cursor: [Int64]?, size: Int) throws -> SQLFragment? {
+        guard let first = plan.keys.first, first.column == "r.end_us", size > 0,
+            let typeID = try database.scalarInt("SELECT id FROM types WHERE identifier = ?", [.text(plan.type.rawValue)]),
+            let minStart = try database.scalarInt("SELECT min(start_us) FROM samples WHERE type_id = ?", [.integer(typeID)]),
+            let maxStart = try database.scalarInt("SELECT max(start_us) FROM samples WHERE type_id = ?", [.integer(typeID)])
+        else { return nil }
+        let longest = Swift.max(0, try database.scalarInt("SELECT max_span_us FROM type_spans WHERE type_id = ?", [.integer(typeID)]) ?? 0)
+        func plus(_ a: Int64, _ b: Int64) -> Int64 {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? (b > 0 ? .max : .min) : sum
+        }
+        let descending = first.descending
+        // The fixed side: what the cursor (or the type's first or last start) implies.
+        let fixed = descending ? Swift.min(cursor.map { $0[0] } ?? maxStart, maxStart) : Swift.max(cursor.map { plus($0[0], -longest) } ?? minStart, minStart)
+        var step = Swift.max(longest, Int64(60_000_000))
+        let condition = cursor.map { keysetCondition(plan.keys, cursor: $0) }
+        while true {
+            // The moving side, and the end every row outside the window lies beyond.
+            let moving = descending ? plus(fixed, -step) : plus(fixed, step)
+            let beyond = descending ? plus(moving, longest) : moving
+            if descending ? moving <= minStart : moving >= maxStart { break }
+            let range = "r.start_us >= ? AND r.start_us <= ?"
+            let rangeArguments: [SQLValue] = descending ? [.integer(moving), .integer(fixed)] : [.integer(fixed), .integer(moving)]
+            var sql = "SELECT r.end_us FROM samples r WHERE "
+            var arguments: [SQLValue] = []
+            if let condition {
+                sql += "\(condition.sql) AND "
+                arguments += condition.arguments
+            }
+            sql += "r.type_id = ? AND \(plan.filter.sql) AND \(range) ORDER BY "
+                + plan.keys.map { "\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+                + " LIMIT 1 OFFSET ?"
+            arguments += [.integer(typeID)] + plan.filter.arguments + rangeArguments + [.integer(Int64(size - 1))]
+            let probe = try database.prepareRecent(sql)
+            defer { probe.reset() }
+            try probe.bind(arguments)
+            if try probe.step() {
+                let end = probe.int64(0)
+                if descending ? end >= beyond : end <= beyond {
+                    return SQLFragment(sql: range, arguments: rangeArguments)
+                }
+            }
+            guard step < Int64.max / 4 else { break }
+            step *= 4
+        }
+        // The window reached the type's first or last start: only the fixed side bounds it.
+        return SQLFragment(sql: descending ? "r.start_us <= ?" : "r.start_us >= ?", arguments: [.integer(fixed)])
     }
 
     /// The keyset cursor after a row with these keys.

@@ -1,6 +1,10 @@
 import Foundation
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One numbered schema change.
 ///
 /// **Rule: a released migration never changes; a schema change is a new migration.** Databases
@@ -21,6 +25,10 @@ package struct Migration: Sendable {
     /// the database's size (its rewritten pages go through the WAL before the checkpoint):
     /// checked before it runs. 0 for a change of the schema alone.
     var spaceFactor: Double = 0
+    /// Runs with foreign keys off (`PRAGMA foreign_keys` cannot change inside a transaction),
+    /// for a migration that rebuilds a table others refer to: dropping the old table would
+    /// otherwise delete, in cascade, every row that refers to it.
+    var foreignKeysOff = false
 
     package init(version: Int, summary: String, sql: String) {
         self.version = version
@@ -29,11 +37,12 @@ package struct Migration: Sendable {
     }
 
     init(
-        version: Int, summary: String, sql: String, spaceFactor: Double,
+        version: Int, summary: String, sql: String, spaceFactor: Double, foreignKeysOff: Bool = false,
         rewrite: @escaping @Sendable (Database, inout MigrationProgress) throws -> Void
     ) {
         self.init(version: version, summary: summary, sql: sql)
         self.spaceFactor = spaceFactor
+        self.foreignKeysOff = foreignKeysOff
         self.rewrite = rewrite
     }
 }
@@ -43,8 +52,12 @@ package struct Migration: Sendable {
 /// there).
 package struct MigrationProgress {
     let logger: Logger
-    let version: Int
+    var version: Int
     let observe: (@Sendable (String) -> Void)?
+    /// The versions still to run after this one, in the same transaction.
+    var pending: [Int] = []
+    /// Where each progress line goes besides the log (`salusctl migrate`'s terminal).
+    var show: ((String) -> Void)?
     var step = ""
     var total = 0
     var done = 0
@@ -68,6 +81,7 @@ package struct MigrationProgress {
         if now - lastLine >= .seconds(1) || done >= total {
             lastLine = now
             logger.info("\(line)")
+            show?(line)
         }
         observe?("\(version) \(step) \(point)")
     }
@@ -421,6 +435,13 @@ package enum Schema {
         // A database some tests roll back to an earlier version keeps no `metadata` table.
         guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1
         else { return }
+        // Migration 15, in the same transaction, copies every row into a new table and folds
+        // the metadata as it copies: folding it here first would write every row twice, and
+        // longer rows in place split pages (126,000 rows/s for this step alone).
+        if progress.pending.contains(15) {
+            progress.reach("fold deferred")
+            return
+        }
         let total = Int(try database.scalarInt("SELECT count(DISTINCT sample_id) FROM metadata") ?? 0)
         let last = try database.scalarInt("SELECT max(sample_id) FROM metadata") ?? -1
         progress.begin("metadata", total: total)
@@ -441,13 +462,133 @@ package enum Schema {
         progress.reach("dropped")
     }
 
+    /// The tables whose columns hold a `samples` row id, and those columns: migration 15 gives
+    /// every row a new id and rewrites these.
+    static let sampleReferences: [(table: String, columns: [String])] = [
+        ("workout_statistics", ["sample_id"]),
+        ("correlation_members", ["correlation_id", "member_id"]),
+        ("electrocardiogram_voltages", ["sample_id"]),
+        ("attachments", ["sample_id"]),
+        ("workout_activities", ["sample_id"]),
+        ("workout_routes", ["route_id", "workout_id"]),
+        ("route_locations", ["route_id"]),
+    ]
+
+    /// Migration 15, store v2's narrower rows and indexes (docs/storage.md, "Bytes per sample"):
+    ///
+    /// - **The change sequence is the row id.** A sample's `id` is its change-sequence position
+    ///   (the `seq` it had): the `seq` column and its unique index are gone. The writer already
+    ///   gave rows ids in change order; now they are one number, so an anchored read walks the
+    ///   table from the anchor's row on with no second index at all. Tables that refer to
+    ///   samples by row id (`sampleReferences`) are rewritten with the new ids; anchors kept by
+    ///   apps are positions and stay valid.
+    /// - **No (type, end) index.** End-date order and end-date windows are served by the
+    ///   (type, start) index with the type's longest span (`type_spans`): a sample ending at or
+    ///   after `t` starts at or after `t - longest`.
+    ///
+    /// The samples table is rebuilt: a new table filled in row-id order (so its pages fill as
+    /// they are appended, where migration 14's longer rows split pages in place), the indexes
+    /// built after it, the old table dropped and the new one renamed, in one transaction with
+    /// foreign keys off (`PRAGMA foreign_key_check` then finds none broken before the commit).
+    static let migration15 = Migration(
+        version: 15, summary: "store v2: the change sequence as the row id, no (type, end) index",
+        sql: """
+            CREATE TABLE samples_v15 (
+                id INTEGER PRIMARY KEY,
+                uuid BLOB NOT NULL,
+                type_id INTEGER NOT NULL REFERENCES types(id),
+                kind INTEGER NOT NULL,
+                start_us INTEGER NOT NULL,
+                end_us INTEGER NOT NULL,
+                value REAL,
+                value_in_unit REAL,
+                unit TEXT,
+                category INTEGER,
+                activity_type INTEGER,
+                payload BLOB,
+                app_ref INTEGER NOT NULL REFERENCES apps(id),
+                source_id INTEGER NOT NULL REFERENCES sources(id),
+                device_id INTEGER REFERENCES devices(id),
+                creation_us INTEGER NOT NULL,
+                sync_identifier TEXT,
+                sync_version REAL,
+                replica INTEGER,
+                metadata BLOB,
+                CHECK (start_us <= end_us)
+            );
+            """,
+        spaceFactor: 2.0, foreignKeysOff: true
+    ) { database, progress in
+        let total = Int(try database.scalarInt("SELECT count(*) FROM samples") ?? 0)
+        let last = try database.scalarInt("SELECT max(id) FROM samples") ?? -1
+        progress.begin("samples", total: total)
+        // Migration 14 left its fold to this copy when it ran in this transaction: the metadata
+        // of each row from the `metadata` table, as 14 folds it.
+        let folding = try database.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1
+        let metadata = folding
+            ? "coalesce(metadata, (SELECT salus_metadata_rows(m.key, m.value_type, m.text_value, m.number_value, "
+                + "m.quantity_value) FROM metadata m WHERE m.sample_id = samples.id))"
+            : "metadata"
+        // A database some tests roll back to an earlier version has its rows at schema 15 already:
+        // their ids are their positions.
+        let position = try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'") == 1
+            ? "seq" : "id"
+        let copy = """
+            INSERT INTO samples_v15 (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
+            activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, replica, \
+            metadata) SELECT \(position), uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
+            activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, replica, \
+            \(metadata) FROM samples WHERE id >= ? AND id < ? ORDER BY id
+            """
+        let chunk: Int64 = 100_000
+        var low: Int64 = 0
+        while low <= last {
+            let copied = try database.run(copy, [.integer(low), .integer(low + chunk)])
+            progress.advance(copied, point: "chunk \(low / chunk)")
+            low += chunk
+        }
+        // Rows that refer to samples take the new ids. Through negative values, so that no
+        // rewritten key meets one not yet rewritten (ids and positions are both positive).
+        for (table, columns) in sampleReferences where position == "seq" {
+            try database.execute(
+                "DELETE FROM \(table) WHERE "
+                    + columns.map { "\($0) NOT IN (SELECT id FROM samples)" }.joined(separator: " OR "))
+            try database.execute(
+                "UPDATE \(table) SET "
+                    + columns.map { "\($0) = -(SELECT seq FROM samples WHERE id = \(table).\($0))" }.joined(separator: ", "))
+            try database.execute(
+                "UPDATE \(table) SET " + columns.map { "\($0) = -\($0)" }.joined(separator: ", "))
+        }
+        progress.reach("references")
+        if folding { try database.execute("DROP TABLE metadata;") }
+        try database.execute("DROP TABLE samples; ALTER TABLE samples_v15 RENAME TO samples;")
+        progress.reach("renamed")
+        try database.execute(
+            """
+            CREATE INDEX samples_type_start ON samples(type_id, start_us);
+            CREATE UNIQUE INDEX samples_uuid ON samples(uuid);
+            CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
+                WHERE sync_identifier IS NOT NULL;
+            CREATE INDEX samples_app_type ON samples(app_ref, type_id);
+            """)
+        progress.reach("indexed")
+        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
+        guard broken == 0 else {
+            throw StoreError(
+                code: .database,
+                message: "migrating \(database.path) to schema 15 left \(broken) rows referring to no row; "
+                    + "nothing was changed")
+        }
+    }
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
     package static let migrations: [Migration] = [
         migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10, migration11,
-        migration12, migration13, migration14,
+        migration12, migration13, migration14, migration15,
     ]
 
     /// The schema version a database has after `migrate`.
@@ -462,8 +603,9 @@ package enum Schema {
     /// free bytes of a folder, the file system's by default).
     @discardableResult
     package static func migrate(
-        _ database: Database, logger: Logger, observe: (@Sendable (String) -> Void)? = nil,
-        freeBytes: (String) -> Int64? = Schema.freeBytes
+        _ database: Database, logger: Logger = Logger(label: "salus.store", factory: { _ in SwiftLogNoOpLogHandler() }),
+        observe: (@Sendable (String) -> Void)? = nil, freeBytes: (String) -> Int64? = Schema.freeBytes,
+        show: ((String) -> Void)? = nil
     ) throws -> Int {
         let found = Int(try database.scalarText("PRAGMA user_version") ?? "0") ?? 0
         guard found <= currentVersion else {
@@ -477,28 +619,36 @@ package enum Schema {
         if found > 0, let factor = pending.map(\.spaceFactor).max(), factor > 0 {
             try checkSpace(database, factor: factor, freeBytes: freeBytes)
         }
-        for migration in pending {
-            var progress = MigrationProgress(logger: logger, version: migration.version, observe: observe)
-            try database.transaction(immediate: true) {
+        guard let last = pending.last else { return found }
+        // Every pending migration in one transaction: a kill leaves the store as it was found or
+        // at the current schema, and a rewrite may leave work to a later one in the same
+        // transaction (migration 14's metadata fold, done by 15's copy of the table).
+        let foreignKeysOff = pending.contains(where: \.foreignKeysOff)
+        if foreignKeysOff { try database.execute("PRAGMA foreign_keys=OFF") }
+        defer { if foreignKeysOff { try? database.execute("PRAGMA foreign_keys=ON") } }
+        var progress = MigrationProgress(logger: logger, version: last.version, observe: observe)
+        progress.show = show
+        try database.transaction(immediate: true) {
+            for migration in pending {
+                progress.version = migration.version
+                progress.pending = pending.map(\.version).filter { $0 > migration.version }
                 try database.execute(migration.sql)
                 // On a new store too: migration 1 made the tables a rewrite replaces.
                 if let rewrite = migration.rewrite { try rewrite(database, &progress) }
                 try database.execute("PRAGMA user_version = \(migration.version)")
-                progress.reach("before commit")
+                logger.debug(
+                    "migrated the store", metadata: ["version": "\(migration.version)", "change": "\(migration.summary)"])
             }
-            progress.reach("committed")
-            logger.debug(
-                "migrated the store", metadata: ["version": "\(migration.version)", "change": "\(migration.summary)"])
+            progress.reach("before commit")
         }
+        progress.reach("committed")
         if found > 0, pending.contains(where: { $0.rewrite != nil }) {
             // The rewritten pages are in the WAL: back into the file, and the WAL emptied.
             try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        if let last = migrations.last?.version, last > found {
-            // One line on a normal start: a new store, or an upgrade, is worth knowing; each
-            // step is at debug level.
-            logger.info("store schema", metadata: ["from": "\(found)", "to": "\(last)", "migrations": "\(pending.count)"])
-        }
+        // One line on a normal start: a new store, or an upgrade, is worth knowing; each step is
+        // at debug level.
+        logger.info("store schema", metadata: ["from": "\(found)", "to": "\(last.version)", "migrations": "\(pending.count)"])
         return found
     }
 
@@ -517,6 +667,25 @@ package enum Schema {
                 expected: "at least \(needed) bytes free to migrate \(database.path) (\(pageSize * pages) bytes) "
                     + "to schema \(currentVersion); free some space and start again: nothing was changed")
         }
+    }
+
+    /// The process id of another process that has the WAL database at `path` open, or nil when
+    /// none has (or the file is not in WAL mode). Every SQLite connection to a WAL database
+    /// holds a shared lock on byte 128 of its `-shm` file (the "DMS" byte of SQLite's unix VFS)
+    /// while open; `F_GETLK` names a process holding a lock that conflicts with an exclusive
+    /// one there. So `salusctl migrate` can refuse a store that salusd serves, whatever
+    /// socket the daemon listens on.
+    package static func otherOpener(of path: String) -> Int32? {
+        let descriptor = open(path + "-shm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return lock.l_pid
     }
 
     /// Free bytes on the file system holding `folder` (nil when unknown).

@@ -155,7 +155,7 @@ package enum StoreReads {
         walk: AnchoredWalk = .sequence
     ) throws -> (samples: Statement, tombstones: Statement) {
         var sampleTests: [String] = []
-        var sampleArguments: [SQLValue] = walk == .rowID ? [.integer(from), .integer(from), .integer(last)] : [.integer(from), .integer(last)]
+        var sampleArguments: [SQLValue] = [.integer(from), .integer(last)]
         var tombstoneTests: [String] = []
         var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
         for descriptor in descriptors {
@@ -185,15 +185,12 @@ package enum StoreReads {
         return (sampleStatement, tombstoneStatement)
     }
 
-    /// The samples statement of an anchored read: its arguments are the anchor (twice for a
-    /// walk by row id), the last change, those of `matching`, and the limit.
+    /// The samples statement of an anchored read: its arguments are the anchor, the last
+    /// change, those of `matching`, and the limit. A sample's row id is its change position
+    /// (schema 15), so both walks are the same walk of the table from the anchor's row on.
     package static func anchoredSampleSQL(matching: String, wire: Bool, walk: AnchoredWalk) -> String {
         (wire ? "SELECT \(SampleRows.wireColumns) FROM samples r" : "SELECT \(SampleRows.columns) \(SampleRows.from)")
-            + (walk == .rowID
-                // `+r.seq`: the range is checked on each row, not walked on the change index.
-                ? " WHERE r.id >= coalesce((SELECT id FROM samples WHERE seq > ? ORDER BY seq LIMIT 1), \(Int64.max)) "
-                    + "AND +r.seq > ? AND +r.seq <= ? AND (\(matching)) ORDER BY r.id LIMIT ?"
-                : " WHERE r.seq > ? AND r.seq <= ? AND (\(matching)) ORDER BY r.seq LIMIT ?")
+            + " WHERE r.id > ? AND r.id <= ? AND (\(matching)) ORDER BY r.id LIMIT ?"
     }
 
     /// Where an anchored read stops: both lists merged in change order and cut at the limit.

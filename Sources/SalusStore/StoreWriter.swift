@@ -287,7 +287,8 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     /// One `samples` row, its values ready to bind: the writer collects rows of plain samples
-    /// and inserts them `SampleRowInsert.sizes[0]` at a time.
+    /// and inserts them `SampleRowInsert.sizes[0]` at a time. Its `id` is its change-sequence
+    /// position (schema 15).
     private struct SampleRow {
         var id: Int64
         var uuid: UUID
@@ -300,7 +301,6 @@ final class StoreWriter: @unchecked Sendable {
         var sourceID: Int64
         var deviceID: Int64?
         var creation: Int64
-        var sequence: Int64
         var syncIdentifier: String?
         var syncVersion: Double?
         var replica: Bool
@@ -325,11 +325,10 @@ final class StoreWriter: @unchecked Sendable {
             try insert.bind(integer: sourceID, at: offset + 14)
             try insert.bind(integer: deviceID, at: offset + 15)
             try insert.bind(integer: creation, at: offset + 16)
-            try insert.bind(integer: sequence, at: offset + 17)
-            try insert.bind(text: syncIdentifier, at: offset + 18)
-            try insert.bind(real: syncVersion, at: offset + 19)
-            try insert.bind(integer: replica ? 1 : nil, at: offset + 20)
-            try insert.bind(metadata.map { .blob($0) } ?? .null, at: offset + 21)
+            try insert.bind(text: syncIdentifier, at: offset + 17)
+            try insert.bind(real: syncVersion, at: offset + 18)
+            try insert.bind(integer: replica ? 1 : nil, at: offset + 19)
+            try insert.bind(metadata.map { .blob($0) } ?? .null, at: offset + 20)
         }
     }
 
@@ -385,9 +384,6 @@ final class StoreWriter: @unchecked Sendable {
         var results: [SaveResult] = []
         results.reserveCapacity(samples.count)
         var batchUUIDs = Set<UUID>()
-        // Rows get their ids here, as SQLite would (one past the largest), so that a row can wait
-        // to be inserted with others and its id still be known.
-        var nextRowID = try database.scalarInt("SELECT max(id) FROM samples") ?? 0
         // Rows of plain samples not yet inserted: `flush()` inserts them, in statements of
         // `SampleRowInsert.sizes` rows, before anything that may read them or refer to them.
         var waiting: [SampleRow] = []
@@ -532,13 +528,14 @@ final class StoreWriter: @unchecked Sendable {
             let difference = endMicroseconds.subtractingReportingOverflow(startMicroseconds)
             let span = difference.overflow ? Int64.max : difference.partialValue
             if span > longest[typeID, default: -1] { longest[typeID] = span }
-            nextRowID += 1
-            let sampleID = nextRowID
+            // The row id is the change-sequence position (schema 15): above every row's, so a
+            // row can wait to be inserted with others and its id still be known.
+            let sampleID = nextSequence()
             waiting.append(
                 SampleRow(
                     id: sampleID, uuid: uuid, typeID: typeID, kind: StoredCodes.kind(sample.kind), start: startMicroseconds,
                     end: endMicroseconds, prepared: prepared, appRef: appRef, sourceID: sourceID, deviceID: deviceID,
-                    creation: replica ? StoredTime.microseconds(sample.creationDate) : now, sequence: nextSequence(),
+                    creation: replica ? StoredTime.microseconds(sample.creationDate) : now,
                     syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion, replica: replica,
                     metadata: MetadataBlob.encode(sample.metadata)))
             changedTypes.insert(sample.type)
@@ -781,14 +778,14 @@ enum SampleRowInsert {
     /// Rows per statement, largest first, ending at 1.
     static let sizes = [256, 64, 16, 4, 1]
     /// Bound parameters per row.
-    static let columnCount = 21
+    static let columnCount = 20
 
-    /// The insert of `rows` rows, each with an explicit row id.
+    /// The insert of `rows` rows, each with an explicit row id: its change-sequence position.
     static func sql(rows: Int) -> String {
         let row = "(" + Array(repeating: "?", count: columnCount).joined(separator: ", ") + ")"
         return """
             INSERT INTO samples (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
-            activity_type, payload, app_ref, source_id, device_id, creation_us, seq, sync_identifier, sync_version, \
+            activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, \
             replica, metadata) VALUES 
             """ + Array(repeating: row, count: rows).joined(separator: ", ")
     }

@@ -15,7 +15,7 @@ struct SalusControl: AsyncParsableCommand {
             else $XDG_RUNTIME_DIR/salus/admin.sock (or /tmp/salus-<uid>/admin.sock).
             """,
         version: "0.1.0",
-        subcommands: [Status.self, Plugins.self, Types.self, Samples.self, Apps.self, Consent.self, Launch.self, Scenario.self, Stats.self, Priority.self, Units.self, Me.self, Summary.self, Import.self, Export.self, Documents.self, Workouts.self, Prescriptions.self, Attach.self, Backup.self, Restore.self, Setup.self, Report.self, Access.self]
+        subcommands: [Status.self, Plugins.self, Types.self, Samples.self, Apps.self, Consent.self, Launch.self, Scenario.self, Stats.self, Priority.self, Units.self, Me.self, Summary.self, Import.self, Export.self, Documents.self, Workouts.self, Prescriptions.self, Attach.self, Backup.self, Restore.self, Migrate.self, Setup.self, Report.self, Access.self]
     )
 }
 

@@ -30,6 +30,7 @@ enum SchemaThirteen {
 
     /// The store at `path` (closed) turned back into a schema-13 store.
     static func downgrade(_ path: String) throws {
+        try SchemaFourteen.downgrade(path)
         let database = try Database(path: path)
         defer { database.close() }
         try database.execute("BEGIN IMMEDIATE")
@@ -75,6 +76,78 @@ enum SchemaThirteen {
             try? FileManager.default.removeItem(atPath: target + suffix)
             try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
         }
+    }
+}
+
+/// Schema 14 as released: `samples` with its own `seq` column and unique index beside the row
+/// id, and the (type, end) index. Row ids are given again from 1 in row order, as the writer
+/// before schema 15 gave them (one past the largest), so they differ from the positions wherever
+/// a deletion took one, and every table that refers to a sample is rewritten to them: the
+/// migration's renumbering is tested on the layout the field has.
+enum SchemaFourteen {
+    /// `samples` as migrations 1, 13 and 14 left it.
+    static let samplesTable = """
+        CREATE TABLE samples_old (
+            id INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL UNIQUE,
+            type_id INTEGER NOT NULL REFERENCES types(id),
+            kind INTEGER NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            value REAL,
+            value_in_unit REAL,
+            unit TEXT,
+            category INTEGER,
+            activity_type INTEGER,
+            payload BLOB,
+            app_ref INTEGER NOT NULL REFERENCES apps(id),
+            source_id INTEGER NOT NULL REFERENCES sources(id),
+            device_id INTEGER REFERENCES devices(id),
+            creation_us INTEGER NOT NULL,
+            seq INTEGER NOT NULL UNIQUE,
+            sync_identifier TEXT,
+            sync_version REAL,
+            replica INTEGER, metadata BLOB,
+            CHECK (start_us <= end_us)
+        );
+        """
+
+    /// The store at `path` (closed, at the current schema) turned back into a schema-14 store.
+    static func downgrade(_ path: String) throws {
+        let database = try Database(path: path)
+        defer { database.close() }
+        try database.execute("PRAGMA foreign_keys=OFF; BEGIN IMMEDIATE;")
+        try database.execute(samplesTable)
+        try database.execute(
+            """
+            INSERT INTO samples_old (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category,
+                activity_type, payload, app_ref, source_id, device_id, creation_us, seq, sync_identifier, sync_version,
+                replica, metadata)
+            SELECT row_number() OVER (ORDER BY id), uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit,
+                category, activity_type, payload, app_ref, source_id, device_id, creation_us, id, sync_identifier,
+                sync_version, replica, metadata FROM samples ORDER BY id;
+            """)
+        for (table, columns) in Schema.sampleReferences {
+            try database.execute(
+                "UPDATE \(table) SET "
+                    + columns.map { "\($0) = -(SELECT id FROM samples_old WHERE seq = \(table).\($0))" }.joined(separator: ", "))
+            try database.execute("UPDATE \(table) SET " + columns.map { "\($0) = -\($0)" }.joined(separator: ", "))
+        }
+        try database.execute(
+            """
+            DROP TABLE samples;
+            ALTER TABLE samples_old RENAME TO samples;
+            CREATE INDEX samples_type_start ON samples(type_id, start_us);
+            CREATE INDEX samples_type_end ON samples(type_id, end_us);
+            CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
+                WHERE sync_identifier IS NOT NULL;
+            CREATE INDEX samples_app_type ON samples(app_ref, type_id);
+            PRAGMA user_version = 14;
+            COMMIT;
+            PRAGMA foreign_keys=ON;
+            """)
+        #expect(try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }
 
@@ -205,6 +278,57 @@ struct StoreV2MigrationTests {
         database.close()
     }
 
+    @Test("a schema-14 store (metadata folded, change positions apart from row ids) migrates to the same answers")
+    func fourteenMigrates() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        var store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let (anchor, attached, route) = try await Self.populate(store)
+        let expected = try await Self.answers(store, anchor: anchor, attached: attached, route: route)
+        await store.close()
+        try SchemaFourteen.downgrade(path)
+        var database = try Database(path: path)
+        // Deletions took positions, so ids and positions differ before the migration.
+        #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE id <> seq") ?? 0 > 0)
+        database.close()
+
+        store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        #expect(try await Self.answers(store, anchor: anchor, attached: attached, route: route) == expected)
+        #expect(try await store.integrityCheck() == "ok")
+        await store.close()
+        database = try Database(path: path)
+        defer { database.close() }
+        #expect(try database.scalarText("PRAGMA user_version") == "15")
+        #expect(try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'") == 0)
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'samples_type_end'") == 0)
+    }
+
+    @Test("a backup of a schema-13 store restores, and the restored store migrates to the same answers")
+    func oldBackupRestores() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = directory.appendingPathComponent("old")
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        let (expected, anchor, attached, route) = try await Self.makeThirteen(
+            at: old.appendingPathComponent(BackupArchive.storeName).path)
+        let archive = directory.appendingPathComponent("backup.zip").path
+        let made = try BackupArchive.create(
+            dataDirectory: old.path, databases: [BackupArchive.storeName], files: [], archivePath: archive)
+        #expect(made.schemaVersion == 13)
+
+        let fresh = directory.appendingPathComponent("fresh").path
+        let restored = try BackupArchive.restore(archivePath: archive, dataDirectory: fresh, force: false)
+        #expect(restored.schemaVersion == 13 && restored.lastSequence == made.lastSequence)
+        let path = fresh + "/" + BackupArchive.storeName
+        #expect(try BackupArchive.storeSummary(path).schemaVersion == 13)
+        let store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        #expect(try await Self.answers(store, anchor: anchor, attached: attached, route: route) == expected)
+        await store.close()
+        #expect(try BackupArchive.storeSummary(path).schemaVersion == Schema.currentVersion)
+        #expect(try BackupArchive.storeSummary(path).samplesPerType == made.samplesPerType)
+    }
+
     @Test("a migration is refused when the disk lacks the room it needs, naming the bytes, and changes nothing")
     func refusedWithoutSpace() async throws {
         let directory = try TemporaryStore.temporaryDirectory()
@@ -230,7 +354,11 @@ struct StoreV2MigrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let template = directory.appendingPathComponent("template.sqlite").path
         let (expected, anchor, attached, route) = try await Self.makeThirteen(at: template)
-        let points = ["14 metadata begin", "14 metadata chunk 0", "14 dropped", "14 before commit", "14 committed"]
+        // Migrations 14 and 15 run in one transaction; 15's copy folds the metadata.
+        let points = [
+            "14 fold deferred", "15 samples chunk 0", "15 references", "15 renamed", "15 indexed", "15 before commit",
+            "15 committed",
+        ]
         for point in points {
             let folder = directory.appendingPathComponent("kill-\(points.firstIndex(of: point)!)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -273,9 +401,13 @@ struct StoreV2MigrationTests {
             #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
             let version = try database.scalarText("PRAGMA user_version")
             let metadataTables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'")
-            if point == "14 committed" {
-                #expect(version == "14" && metadataTables == 0, "\(point)")
+            let sequenceColumns = try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'")
+            let tables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'samples%'")
+            #expect(tables == 1, "\(point)")
+            if point == "15 committed" {
+                #expect(version == "15" && metadataTables == 0 && sequenceColumns == 0, "\(point)")
             } else {
+                #expect(sequenceColumns == 1, "\(point)")
                 #expect(version == "13" && metadataTables == 1, "\(point)")
                 #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
             }
@@ -510,6 +642,180 @@ struct StoreV2MigrationPropertyTests {
         }
         // Most predicates split the samples, so the comparison says something.
         #expect(split >= 80 && refused < 40, "\(split) split the samples, \(refused) refused")
+        await migrated.close()
+    }
+}
+
+/// The same around migrations 14 and 15 for what the schema-15 rows and indexes serve: random
+/// saves of samples with spans, deletions and sync replacements on a schema-13 store, migrated,
+/// then more; 200 random queries (date windows of every mode, quantity comparisons, UUID sets,
+/// metadata, combined; sorted by start or end date either way, some with a limit, read in
+/// pages of 3) and anchored queries from every anchor kept along the way answer the same on it
+/// and on a store that had the current schema throughout, and the filters keep what a model of
+/// the samples says.
+@Suite("Store v2 migration: random changes and queries")
+struct StoreV2MigrationQueryPropertyTests {
+    typealias Generator = StoreV2MigrationPropertyTests.Generator
+
+    static func changes(
+        _ count: Int, _ random: inout Generator, live: inout [UUID: Sample], version: inout Double
+    ) -> [StoreV2MigrationPropertyTests.Change] {
+        var result: [StoreV2MigrationPropertyTests.Change] = []
+        func sample(_ random: inout Generator, metadata: [String: MetadataValue] = [:]) -> Sample {
+            let start = Double(random.below(600))
+            var sample = Fixtures.quantity(
+                Double(random.below(100)), start: start, end: start + random.pick([0, 0, 1, 30, 90, 600]), metadata: metadata)
+            sample.uuid = random.uuid()
+            return sample
+        }
+        for _ in 0..<count {
+            switch random.below(6) {
+            case 0 where !live.isEmpty:
+                let keys = live.keys.sorted { $0.uuidString < $1.uuidString }
+                let targets = Array(Set((0..<(1 + random.below(3))).map { _ in keys[random.below(keys.count)] }))
+                for uuid in targets { live[uuid] = nil }
+                result.append(.delete(targets))
+            case 1:
+                version += 1
+                let identifier = "sync-\(random.below(3))"
+                let replacing = sample(
+                    &random,
+                    metadata: [MetadataKey.syncIdentifier: .string(identifier), MetadataKey.syncVersion: .number(version)])
+                for (uuid, old) in live where old.syncIdentifier == identifier { live[uuid] = nil }
+                live[replacing.uuid] = replacing
+                result.append(.save([replacing]))
+            default:
+                var batch: [Sample] = []
+                for _ in 0..<(1 + random.below(5)) {
+                    var metadata: [String: MetadataValue] = [:]
+                    if random.below(3) == 0 { metadata["a"] = StoreV2MigrationPropertyTests.value(&random) }
+                    let saved = sample(&random, metadata: metadata)
+                    live[saved.uuid] = saved
+                    batch.append(saved)
+                }
+                result.append(.save(batch))
+            }
+        }
+        return result
+    }
+
+    /// A random filter and whether it keeps `sample` (nil: the model does not decide it).
+    static func predicate(_ random: inout Generator, uuids: [UUID], depth: Int = 0) -> SamplePredicate {
+        if depth < 2, random.below(4) == 0 {
+            let children = (0..<(1 + random.below(3))).map { _ in predicate(&random, uuids: uuids, depth: depth + 1) }
+            switch random.below(3) {
+            case 0: return .and(children)
+            case 1: return .or(children)
+            default: return .not(children[0])
+            }
+        }
+        switch random.below(4) {
+        case 0, 1:
+            let start = random.below(5) == 0 ? nil : Fixtures.at(Double(random.below(700)) - 50)
+            let end = random.below(5) == 0 ? nil : Fixtures.at(Double(random.below(700)) - 50)
+            let (first, last) = (start.flatMap { s in end.map { Swift.min(s, $0) } } ?? start, start.flatMap { s in end.map { Swift.max(s, $0) } } ?? end)
+            return .dateWindow(DateWindow(start: first, end: last, strictStartDate: random.flag(), strictEndDate: random.flag()))
+        case 2:
+            return .quantity(random.pick(ComparisonOperator.allCases), Quantity(value: Double(random.below(100)), unit: .count))
+        default:
+            if uuids.isEmpty || random.flag() {
+                return .metadata(key: "a", test: random.flag() ? .exists : .absent)
+            }
+            return .uuids(Set((0..<(1 + random.below(4))).map { _ in uuids[random.below(uuids.count)] }))
+        }
+    }
+
+    static func matches(_ predicate: SamplePredicate, _ sample: Sample) -> Bool {
+        switch predicate {
+        case .and(let list): return list.allSatisfy { matches($0, sample) }
+        case .or(let list): return list.contains { matches($0, sample) }
+        case .not(let child): return !matches(child, sample)
+        case .dateWindow(let window):
+            let (start, end) = (StoredTime.microseconds(sample.startDate), StoredTime.microseconds(sample.endDate))
+            let (a, b) = (window.start.map(StoredTime.microseconds), window.end.map(StoredTime.microseconds))
+            var keep = true
+            if !window.strictStartDate && !window.strictEndDate {
+                if let a { keep = keep && end >= a }
+                if let b { keep = keep && start < b }
+            }
+            if window.strictStartDate {
+                if let a { keep = keep && start >= a }
+                if let b { keep = keep && start < b }
+            }
+            if window.strictEndDate {
+                if let a { keep = keep && end >= a }
+                if let b { keep = keep && end < b }
+            }
+            return keep
+        case .quantity(let comparison, let quantity):
+            guard case .quantity(let stored) = sample.value else { return false }
+            return StoreV2MigrationPropertyTests.compare(.number(stored.value), comparison, .number(quantity.value))
+        case .uuids(let set): return set.contains(sample.uuid)
+        case .metadata(let key, .exists): return sample.metadata[key] != nil
+        case .metadata(let key, .absent): return sample.metadata[key] == nil
+        default: return false
+        }
+    }
+
+    @Test("random changes before and after migrations 14 and 15: 200 random queries and every kept anchor answer alike")
+    func randomChangesAndQueries() async throws {
+        var random = Generator(state: 0x5A1D_2015)
+        var live: [UUID: Sample] = [:]
+        var version = 0.0
+        let before = Self.changes(40, &random, live: &live, version: &version)
+        let after = Self.changes(40, &random, live: &live, version: &version)
+        let steps = [QueryDescriptor(type: Fixtures.steps)]
+
+        // Anchors kept after each change, by an app following the direct store.
+        let direct = try await TemporaryStore.make()
+        var anchors: [Anchor] = []
+        for change in before + after {
+            try await StoreV2MigrationPropertyTests.apply([change], to: direct.store)
+            anchors.append(try await direct.store.currentAnchor())
+        }
+
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        var migrated = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        try await StoreV2MigrationPropertyTests.apply(before, to: migrated)
+        await migrated.close()
+        try SchemaThirteen.downgrade(path)
+        migrated = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        try await StoreV2MigrationPropertyTests.apply(after, to: migrated)
+        #expect(try await migrated.currentAnchor() == anchors.last)
+
+        for anchor in [nil] + anchors.map(Optional.some) {
+            let (mine, theirs) = (
+                try await migrated.anchoredQuery(steps, anchor: anchor, limit: 7),
+                try await direct.store.anchoredQuery(steps, anchor: anchor, limit: 7)
+            )
+            #expect(mine.added.map(\.uuid) == theirs.added.map(\.uuid) && mine.deleted.map(\.uuid) == theirs.deleted.map(\.uuid))
+            #expect(mine.anchor == theirs.anchor && mine.hasMore == theirs.hasMore, "from \(String(describing: anchor))")
+        }
+
+        let uuids = live.keys.sorted { $0.uuidString < $1.uuidString }
+        var split = 0
+        for index in 0..<200 {
+            let predicate = Self.predicate(&random, uuids: uuids)
+            let sort = [SampleSortDescriptor(random.flag() ? .startDate : .endDate, ascending: random.flag())]
+            let limit = random.below(3) == 0 ? 1 + random.below(10) : nil
+            let query = SampleQuery(type: Fixtures.steps, predicate: predicate, sort: sort, limit: limit)
+            let mine = try await migrated.samples(query, pageSize: 3).collect()
+            let theirs = try await direct.store.samples(query, pageSize: 3).collect()
+            #expect(mine.map(\.uuid) == theirs.map(\.uuid), "query \(index): \(predicate) \(sort) \(String(describing: limit))")
+            // The filter keeps what the model says, in the order asked.
+            let expected = live.values.filter { Self.matches(predicate, $0) }
+            if let limit {
+                #expect(mine.count == Swift.min(limit, expected.count), "query \(index)")
+            } else {
+                #expect(Set(mine.map(\.uuid)) == Set(expected.map(\.uuid)), "query \(index): \(predicate)")
+                if !expected.isEmpty && expected.count < live.count { split += 1 }
+            }
+            let keys = mine.map { sort[0].key == .startDate ? $0.startDate : $0.endDate }
+            #expect(zip(keys, keys.dropFirst()).allSatisfy { sort[0].ascending ? $0 <= $1 : $0 >= $1 }, "query \(index)")
+        }
+        #expect(split >= 60, "\(split) queries split the samples")
         await migrated.close()
     }
 }
