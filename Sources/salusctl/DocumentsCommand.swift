@@ -3,7 +3,6 @@ import Foundation
 import SalusAdmin
 import SalusKit
 import SalusModel
-import SalusWire
 
 /// `salusctl documents`: the person's clinical documents (HL7 CDA): add one received from a
 /// clinic, list them, show one, and share one with an app.
@@ -20,9 +19,6 @@ struct Documents: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// HealthKit's CDA document type.
-    static let cda = "HKDocumentTypeIdentifierCDA"
-
     struct Add: OwnerCommand {
         static let configuration = CommandConfiguration(abstract: "Add a CDA document the person received from a clinic.")
         @OptionGroup var connection: ConnectionOptions
@@ -38,23 +34,20 @@ struct Documents: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("\(file): cannot be read (\(error.localizedDescription))")
             }
-            // Unknown apps are refused before anything is saved.
-            for app in grant { _ = try await admin.app(app) }
-            // The daemon dates the document by its effective time.
-            let uuid: UUID
+            // An unknown app is refused (notFound) before anything is saved; a refused document
+            // names its field.
+            let saved: Sample
             do {
-                uuid = try await admin.store.save(.cdaDocument(data)).uuid
-            } catch {
+                saved = try await admin.addDocument(data, readers: grant)
+            } catch let error as SalusError where error.code != .notFound {
                 throw CommandFailure("\(file): \(error.field.map { "\($0): \(error.value ?? ""); expected \(error.expected ?? "")" } ?? error.message)")
             }
-            try await Documents.grant(grant, uuid: uuid, admin: admin)
-            let saved = try await Documents.find(uuid, admin: admin, includeData: false)
             if json {
-                print(try saved.wire.jsonString(options: jsonOptions))
+                print(try AdminJSON.text(sample: saved))
                 return
             }
             let document = Documents.document(saved)
-            print("added \(Documents.uuidText(uuid)): \(document.title ?? "") (patient \(document.patientName ?? ""))")
+            print("added \(Documents.uuidText(saved.uuid)): \(document.title ?? "") (patient \(document.patientName ?? ""))")
             for app in grant { print("  \(app) may read it") }
         }
     }
@@ -65,11 +58,9 @@ struct Documents: AsyncParsableCommand {
         @Flag(name: .long, help: "Print a JSON array instead of a table.") var json = false
 
         func run(admin: AdminClient) async throws {
-            let documents = try await Documents.query(admin, uuid: nil, includeData: false)
+            let documents = try await Documents.query { try await admin.documents() }
             if json {
-                let objects = try documents.map { try JSONSerialization.jsonObject(with: Data($0.wire.jsonString(options: jsonOptions).utf8)) }
-                let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                print(try AdminJSON.text(samples: documents))
                 return
             }
             guard !documents.isEmpty else {
@@ -107,14 +98,14 @@ struct Documents: AsyncParsableCommand {
         func run(admin: AdminClient) async throws {
             let id = UUID(uuidString: uuid)!
             let sample = try await Documents.find(id, admin: admin, includeData: xml || json)
-            try await Documents.grant(grant, uuid: id, admin: admin)
+            try await admin.shareDocument(id, with: grant)
             let document = Documents.document(sample)
             if xml {
                 FileHandle.standardOutput.write(document.data)
                 return
             }
             if json {
-                print(try sample.wire.jsonString(options: jsonOptions))
+                print(try AdminJSON.text(sample: sample))
                 return
             }
             print("\(Documents.uuidText(sample.uuid)): \(document.title ?? "")")
@@ -127,12 +118,10 @@ struct Documents: AsyncParsableCommand {
         }
     }
 
-    /// The CDA documents, or the one with `uuid`, oldest first; bytes only with `includeData`.
-    static func query(_ admin: AdminClient, uuid: UUID?, includeData: Bool) async throws -> [Sample] {
-        let query = SampleQueryDescriptor(
-            type: .cdaDocument, predicate: uuid.map { .uuids([$0]) }, sortDescriptors: [.startDate()], includeDocumentData: includeData)
+    /// What `call` returns; a refusal of the daemon becomes the command's failure with its message.
+    static func query<T>(_ call: () async throws -> T) async throws -> T {
         do {
-            return try await admin.samples(query)
+            return try await call()
         } catch let error as SalusError {
             throw CommandFailure(error.message)
         }
@@ -140,15 +129,10 @@ struct Documents: AsyncParsableCommand {
 
     /// The document with `uuid`, or a failure saying there is none.
     static func find(_ uuid: UUID, admin: AdminClient, includeData: Bool) async throws -> Sample {
-        guard let sample = try await query(admin, uuid: uuid, includeData: includeData).first else {
+        guard let sample = try await query({ try await admin.document(uuid, includeData: includeData) }) else {
             throw CommandFailure("uuid: \(uuidText(uuid)) is not a document; expected one from salusctl documents list")
         }
         return sample
-    }
-
-    /// Lets each app read the document with `uuid`.
-    static func grant(_ apps: [String], uuid: UUID, admin: AdminClient) async throws {
-        for app in apps { try await admin.grantObjects([uuid], type: cda, to: app) }
     }
 
     /// The document a sample holds (an empty one for another kind, which a query of documents

@@ -3,7 +3,6 @@ import Foundation
 import SalusKit
 import SalusImport
 import SalusModel
-import SalusProto
 import SalusAdmin
 import SalusReport
 
@@ -48,18 +47,16 @@ struct WorkoutsList: OwnerCommand {
 
     func run(admin: AdminClient) async throws {
         let registry = Registry(try await admin.types())
-        var predicates: [SamplePredicate] = []
-        if let since {
-            predicates.append(.date(start: try DateArgument.parse(since, flag: "--since", endOfDay: false), end: nil))
+        let endingAtOrAfter = try since.map { try DateArgument.parse($0, flag: "--since", endOfDay: false) }
+        let activityType = try type.map { try WorkoutText.activityType($0, registry: registry) }
+        let samples: [Sample]
+        do {
+            samples = try await admin.workouts(endingAtOrAfter: endingAtOrAfter, activityType: activityType)
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
-        if let type {
-            predicates.append(.workoutActivity(try WorkoutText.activityType(type, registry: registry)))
-        }
-        let query = SampleQueryDescriptor(
-            type: .workout, predicate: predicates.isEmpty ? nil : .and(predicates), sortDescriptors: [.startDate()])
-        let samples = try await WorkoutText.fetch(query, admin: admin)
         if json {
-            print(WorkoutText.json(samples.map { WorkoutText.object($0, registry: registry, detailed: false) }))
+            print(WorkoutText.json(samples.map { WorkoutText.object($0, registry: registry) }))
             return
         }
         var rows = [["start", "type", "duration", "activities", "source", "uuid"]]
@@ -105,52 +102,60 @@ struct WorkoutsShow: OwnerCommand {
     }
 
     func run(admin: AdminClient) async throws {
-        let registry = Registry(try await admin.types())
-        let id = UUID(uuidString: uuid)!
-        let found = try await WorkoutText.fetch(
-            SampleQueryDescriptor(type: .workout, predicate: .uuids([id])), admin: admin)
-        guard let sample = found.first, case .workout(let workout) = sample.value else {
+        let listing = try await admin.types()
+        let registry = Registry(listing)
+        let found: WorkoutDetail?
+        do {
+            found = try await admin.workout(UUID(uuidString: uuid)!, listing: listing)
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
+        }
+        guard let detail = found else {
             throw CommandFailure("no workout has the UUID \(uuid.lowercased())")
         }
-        let routes = try await WorkoutText.routes(of: id, admin: admin)
+        let (sample, workout) = (detail.sample, detail.workout)
         if json {
-            var object = WorkoutText.object(sample, registry: registry, detailed: true)
-            object["routes"] = routes.map { route, locations in
-                ["uuid": route.uuid.uuidString.lowercased(), "points": locations.count, "meters": WorkoutRoute(locations: locations).length]
-                    as [String: Any]
+            var object = WorkoutText.object(sample, registry: registry)
+            object["statistics"] = WorkoutFigureText.jsonObject(detail.figures)
+            object["activities"] = zip(object["activities"] as? [[String: Any]] ?? [], detail.activities).map { entry, activity in
+                var entry = entry
+                entry["statistics"] = WorkoutFigureText.jsonObject(activity.figures)
+                if case .number(let swolf) = activity.activity.metadata[MetadataKey.swolfScore] { entry["swolf"] = swolf }
+                return entry
+            }
+            object["events"] = WorkoutText.events(workout)
+            object["routes"] = detail.routes.map { route in
+                ["uuid": route.sample.uuid.uuidString.lowercased(), "points": route.locations.count, "meters": route.meters] as [String: Any]
             }
             print(WorkoutText.json(object))
             return
         }
-        // The duration the device recorded when the workout kept one (an import's), else the events'.
-        let total = workout.duration(from: sample.startDate, to: sample.endDate)
         print("\(WorkoutText.name(workout.activityType, registry)) workout \(sample.uuid.uuidString.lowercased())")
         print("  \(sample.startDate.formatted(WorkoutText.localDate)) – \(sample.endDate.formatted(WorkoutText.localDate)), "
-              + "\(WorkoutText.duration(total)) excluding pauses, from \(sample.sourceRevision.appID)")
-        for line in WorkoutText.statisticLines(workout.allStatistics, saved: workout.statistics, registry: registry) { print("  \(line)") }
+              + "\(WorkoutText.duration(detail.duration)) excluding pauses, from \(sample.sourceRevision.appID)")
+        for line in WorkoutFigureText.lines(detail.figures) { print("  \(line)") }
         print("Activities:")
-        for (index, activity) in workout.activities.enumerated() {
-            let end = activity.endDate ?? sample.endDate
+        for (index, leg) in detail.activities.enumerated() {
+            let activity = leg.activity
             var line = "  \(index + 1). \(WorkoutText.name(activity.activityType, registry)) "
-                + "\(activity.startDate.formatted(WorkoutText.localDate)) – \(end.formatted(WorkoutText.localDate)), "
-                + WorkoutText.duration(workout.activeDuration(from: activity.startDate, to: end))
-            if case .number(let swolf) = activity.metadata[MetadataKey.swolfScore] { line += ", SWOLF \(WorkoutText.number(swolf))" }
+                + "\(activity.startDate.formatted(WorkoutText.localDate)) – \(leg.end.formatted(WorkoutText.localDate)), "
+                + WorkoutText.duration(leg.activeDuration)
+            if case .number(let swolf) = activity.metadata[MetadataKey.swolfScore] { line += ", SWOLF \(ReportNumbers.decimal(swolf))" }
             print(line)
-            for statistic in WorkoutText.statisticLines(activity.allStatistics, saved: activity.statistics, registry: registry) { print("       \(statistic)") }
+            for statistic in WorkoutFigureText.lines(leg.figures) { print("       \(statistic)") }
         }
         if !workout.events.isEmpty {
             print("Events:")
             for event in workout.events {
                 var line = "  \(WorkoutText.eventName(event.type)) \(event.startDate.formatted(WorkoutText.localDate))"
                 if event.endDate > event.startDate { line += " – \(event.endDate.formatted(WorkoutText.localDate))" }
-                if case .number(let swolf) = event.metadata[MetadataKey.swolfScore] { line += ", SWOLF \(WorkoutText.number(swolf))" }
+                if case .number(let swolf) = event.metadata[MetadataKey.swolfScore] { line += ", SWOLF \(ReportNumbers.decimal(swolf))" }
                 print(line)
             }
         }
-        for (route, locations) in routes {
-            let kilometers = WorkoutRoute(locations: locations).length / 1000
-            print("Route \(route.uuid.uuidString.lowercased()): \(locations.count) points, "
-                  + "\(String(format: "%.2f", kilometers)) km")
+        for route in detail.routes {
+            print("Route \(route.sample.uuid.uuidString.lowercased()): \(route.locations.count) points, "
+                  + "\(String(format: "%.2f", route.meters / 1000)) km")
         }
     }
 }
@@ -212,15 +217,6 @@ enum WorkoutText {
         }
     }
 
-    /// The samples `query` finds; a refusal becomes the command's failure with its message.
-    static func fetch(_ query: SampleQueryDescriptor, admin: AdminClient) async throws -> [Sample] {
-        do {
-            return try await admin.samples(query)
-        } catch let error as SalusError {
-            throw CommandFailure(error.message)
-        }
-    }
-
     /// Local time, to the second.
     static let localDate = Date.ISO8601FormatStyle(timeZone: .current).year().month().day().time(includingFractionalSeconds: false)
         .timeZone(separator: .omitted)
@@ -251,80 +247,12 @@ enum WorkoutText {
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 
-    /// A number without a needless fraction, at most three decimals.
-    static func number(_ value: Double) -> String {
-        ReportNumbers.decimal(value)
-    }
-
-    /// The unit a figure is printed in: rates per second (the canonical unit of heart rate) per
-    /// minute, as people read them; others as they are.
-    static func shown(_ quantity: Quantity) -> Quantity {
-        let perMinute = SalusUnit.count.divided(by: .minute)
-        guard quantity.unit == SalusUnit.count.divided(by: .second), let value = try? quantity.doubleValue(for: perMinute) else {
-            return quantity
-        }
-        return Quantity(value: value, unit: perMinute)
-    }
-
-    /// Where a figure comes from: computed from the workout's samples, or given when the workout
-    /// was saved (an import's totals, a total an app gave) for a type with no samples.
-    enum Origin: String {
-        case samples
-        case workout
-
-        var label: String { self == .samples ? "from samples" : "saved with the workout" }
-    }
-
-    /// Every figure to show, by type: the statistics served (`all`), each from samples or saved
-    /// as the daemon marks it (`WorkoutStatistics.fromSamples`), then the main figures (`main`)
-    /// of types with none there, which the workout was saved with.
-    static func figures(
-        _ all: [TypeIdentifier: WorkoutStatistics], saved main: [TypeIdentifier: Quantity], registry: Registry
-    ) -> [(type: TypeIdentifier, figures: WorkoutStatistics, origin: Origin)] {
-        var result = all.map { (type: $0.key, figures: $0.value, origin: $0.value.fromSamples ? Origin.samples : .workout) }
-        for (type, total) in main where all[type] == nil {
-            // A cumulative type's total is a sum, a discrete type's an average.
-            let cumulative = registry.types.first { $0.identifier == type.rawValue }?.aggregation == .cumulative
-            result.append((type, cumulative ? WorkoutStatistics(sum: total) : WorkoutStatistics(average: total), .workout))
-        }
-        return result.sorted { $0.type.rawValue < $1.type.rawValue }
-    }
-
-    /// One line per type: "HeartRate: average 152.3, min 140, max 171 count/min (from samples)",
-    /// "DistanceWalkingRunning: 5012.5 m (saved with the workout)".
-    static func statisticLines(
-        _ statistics: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity], registry: Registry
-    ) -> [String] {
-        figures(statistics, saved: saved, registry: registry).map { type, figures, origin in
-            let name = type.rawValue.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
-            if let sum = figures.sum.map(shown) { return "\(name): \(number(sum.value)) \(sum.unit) (\(origin.label))" }
-            let parts = [("average", figures.average), ("min", figures.minimum), ("max", figures.maximum)]
-                .compactMap { label, quantity in quantity.map { "\(label) \(number(shown($0).value))" } }
-            return "\(name): \(parts.joined(separator: ", ")) \(figures.average.map { shown($0).unit.description } ?? "") (\(origin.label))"
-        }
-    }
-
-    /// Statistics as JSON: type → {sum | average, minimum, maximum, unit, from: "samples" | "workout"}.
-    static func statisticsObject(
-        _ statistics: [TypeIdentifier: WorkoutStatistics], saved: [TypeIdentifier: Quantity], registry: Registry
-    ) -> [String: Any] {
-        var result: [String: Any] = [:]
-        for (type, figures, origin) in figures(statistics, saved: saved, registry: registry) {
-            var object: [String: Any] = ["from": origin.rawValue]
-            if let sum = figures.sum { object["sum"] = sum.value; object["unit"] = sum.unit.description }
-            if let average = figures.average { object["average"] = average.value; object["unit"] = average.unit.description }
-            if let minimum = figures.minimum { object["minimum"] = minimum.value }
-            if let maximum = figures.maximum { object["maximum"] = maximum.value }
-            result[type.rawValue] = object
-        }
-        return result
-    }
-
-    /// A workout as JSON; `detailed` adds activities with statistics and events.
-    static func object(_ sample: Sample, registry: Registry, detailed: Bool) -> [String: Any] {
+    /// A workout as JSON, as `salusctl workouts list` prints it; `show` adds statistics, events
+    /// and routes.
+    static func object(_ sample: Sample, registry: Registry) -> [String: Any] {
         guard case .workout(let workout) = sample.value else { return [:] }
         let format = Date.ISO8601FormatStyle()
-        var object: [String: Any] = [
+        return [
             "uuid": sample.uuid.uuidString.lowercased(),
             "activityType": workout.activityType,
             "activityTypeName": name(workout.activityType, registry),
@@ -334,31 +262,27 @@ enum WorkoutText {
             "sourceAppID": sample.sourceRevision.appID,
             "activities": workout.activities.map { activity -> [String: Any] in
                 let end = activity.endDate ?? sample.endDate
-                var entry: [String: Any] = [
+                return [
                     "uuid": activity.uuid.uuidString.lowercased(), "activityType": activity.activityType,
                     "activityTypeName": name(activity.activityType, registry),
                     "startDate": activity.startDate.formatted(format), "endDate": end.formatted(format),
                     "duration": workout.activeDuration(from: activity.startDate, to: end),
                 ]
-                if detailed {
-                    entry["statistics"] = statisticsObject(activity.allStatistics, saved: activity.statistics, registry: registry)
-                    if case .number(let swolf) = activity.metadata[MetadataKey.swolfScore] { entry["swolf"] = swolf }
-                }
-                return entry
             },
         ]
-        if detailed {
-            object["statistics"] = statisticsObject(workout.allStatistics, saved: workout.statistics, registry: registry)
-            object["events"] = workout.events.map { event -> [String: Any] in
-                var entry: [String: Any] = [
-                    "type": event.type, "typeName": eventName(event.type),
-                    "startDate": event.startDate.formatted(format), "endDate": event.endDate.formatted(format),
-                ]
-                if case .number(let swolf) = event.metadata[MetadataKey.swolfScore] { entry["swolf"] = swolf }
-                return entry
-            }
+    }
+
+    /// A workout's events as JSON.
+    static func events(_ workout: Workout) -> [[String: Any]] {
+        let format = Date.ISO8601FormatStyle()
+        return workout.events.map { event -> [String: Any] in
+            var entry: [String: Any] = [
+                "type": event.type, "typeName": eventName(event.type),
+                "startDate": event.startDate.formatted(format), "endDate": event.endDate.formatted(format),
+            ]
+            if case .number(let swolf) = event.metadata[MetadataKey.swolfScore] { entry["swolf"] = swolf }
+            return entry
         }
-        return object
     }
 
     /// Pretty, key-sorted JSON text.
