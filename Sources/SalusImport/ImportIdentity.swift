@@ -62,8 +62,14 @@ package enum ImportIdentity {
         return value.isFinite && abs(value) < 9e18 ? Int64(value) : 0
     }
 
+    /// `value` as C's `%.12g` writes it (what `String(format:)` wrote, through Foundation's
+    /// formatter at a seventh of an import's mapping time; the text is part of stored
+    /// identifiers, so it must not change).
     static func number(_ value: Double) -> String {
-        String(format: "%.12g", value)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
+            let written = withVaList([value]) { vsnprintf(buffer.baseAddress!, 40, "%.12g", $0) }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(max(0, min(written, 39)))), as: UTF8.self)
+        }
     }
 
     static func value(_ value: SampleValue) -> String {

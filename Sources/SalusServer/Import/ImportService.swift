@@ -139,7 +139,7 @@ package struct ImportService: Sendable {
                     field: "data", value: "export.xml bytes after a side file", expected: "the whole export.xml first, then side files")
             }
             do {
-                try run.reader.feed(chunk.data)
+                try await run.feed(chunk.data)
             } catch let error as ExportReadError {
                 throw Self.refusal(error, expected: "well-formed XML")
             }
@@ -173,6 +173,7 @@ package struct ImportService: Sendable {
         } catch let error as ExportReadError {
             throw refusal(error, expected: "a complete export")
         }
+        try await run.takeMapped(all: true)
         guard run.reader.rootName == "HealthData" else {
             throw RPCError.invalidArgument(
                 field: "data", value: "a root element <\(run.reader.rootName ?? "")>", expected: "an Apple Health export (root element HealthData)")
@@ -241,70 +242,185 @@ final class ImportRun {
         self.store = store
         self.settings = settings
         self.limits = limits
-        mapper = RecordMapper(catalog: store.catalog)
-        reader = ExportXMLReader(limits: limits) { [unowned self] element in self.take(element) }
+        let mapper = RecordMapper(catalog: store.catalog)
+        self.mapper = mapper
+        let catalog = store.catalog
+        let work = OrderedWork<ExportElement, MappedElement> { element in ImportRun.map(element, mapper: mapper, catalog: catalog) }
+        self.work = work
+        reader = ExportXMLReader(limits: limits) { element in work.submit(element) }
     }
 
-    /// Counts a top-level element and maps what this version imports.
-    func take(_ element: ExportElement) {
-        read.elements += 1
-        report.elements[element.name, default: 0] += 1
+    /// The elements read and not yet taken, mapped and checked on every core (`map`), taken
+    /// back in file order (`take`).
+    let work: OrderedWork<ExportElement, MappedElement>
+
+    /// Bytes of export.xml fed to the reader at a time: what is mapped at once is the workers'
+    /// window plus one slice's elements, however large the client's chunks.
+    static let feedSlice = 64 * 1024
+
+    /// Feeds the next part of export.xml to the reader a slice at a time, taking what the
+    /// workers have done after each slice (`take`), so that the elements in flight stay bounded.
+    func feed(_ data: Data) async throws {
+        var offset = data.startIndex
+        while offset < data.endIndex {
+            let end = min(offset + Self.feedSlice, data.endIndex)
+            try reader.feed(data[offset..<end])
+            offset = end
+            try await takeMapped(all: false)
+        }
+    }
+
+    /// Takes what the workers have finished, in file order: with `all`, everything read.
+    func takeMapped(all: Bool) async throws {
+        while let outputs = try await work.results(all: all) {
+            for mapped in outputs { take(mapped) }
+        }
+    }
+
+    /// A sample made from an element and checked on a worker (`checked`): what `admit` needs.
+    struct CheckedSample: Sendable {
+        var sample: Sample
+        var line: Int
+        var name: String
+        /// The children dropped so that the sample could be kept, listed when it is admitted.
+        var changes: [ImportRefusal] = []
+        /// Why it is refused, when it is.
+        var refusal: ImportRefusal?
+    }
+
+    /// A top-level element as a worker leaves it: its samples made and checked, or the element
+    /// itself for the kinds handled in order (`Me`, summaries, clinical records, others).
+    enum MappedElement: Sendable {
+        /// A Record: its sample, and a heartbeat series for a heart rate variability record.
+        case record(name: String, line: Int, Result<CheckedSample, ImportRefusal>, series: Result<CheckedSample, ImportRefusal>?)
+        /// A Correlation, Audiogram or VisionPrescription; `attachments`, a prescription's.
+        case single(name: String, Result<CheckedSample, ImportRefusal>, attachments: Int)
+        /// A Workout: the sample with the children changed to keep it, and its routes.
+        case workout(ExportElement, Result<(CheckedSample, changes: [ImportRefusal]), ImportRefusal>, routes: Result<[ImportedRoute], ImportRefusal>)
+        /// Any other element.
+        case other(ExportElement)
+    }
+
+    /// What a worker does with one element: the mapping and the sample check, which depend on
+    /// nothing but the element, the catalogue and the mapper.
+    static func map(_ element: ExportElement, mapper: RecordMapper, catalog: TypeCatalog) -> MappedElement {
         switch element.name {
         case "Record":
+            let sample: Sample
             do {
-                let sample = ImportIdentity.identified(try mapper.record(element).sample)
-                add(sample, element: element)
-                // Heart rate variability: the beats behind it, as a heartbeat series.
-                if store.catalog.rules(for: "HKDataTypeIdentifierHeartbeatSeries") != nil,
-                   let series = try mapper.heartbeatSeries(element, record: sample) {
-                    add(series, element: element)
-                }
+                sample = ImportIdentity.identified(try mapper.record(element).sample)
             } catch {
-                problem(error, element: element.name)
+                return .record(name: element.name, line: element.line, .failure(error), series: nil)
             }
-        case "Correlation":
-            do {
-                add(try mapper.correlation(element), element: element)
+            let checkedSample = checked(sample, line: element.line, name: element.name, catalog: catalog)
+            // Heart rate variability: the beats behind it, as a heartbeat series.
+            var series: Result<CheckedSample, ImportRefusal>?
+            if catalog.rules(for: "HKDataTypeIdentifierHeartbeatSeries") != nil {
+                do {
+                    if let made = try mapper.heartbeatSeries(element, record: sample) {
+                        series = .success(checked(made, line: element.line, name: element.name, catalog: catalog))
+                    }
+                } catch {
+                    series = .failure(error)
+                }
+            }
+            return .record(name: element.name, line: element.line, .success(checkedSample), series: series)
+        case "Correlation", "Audiogram", "VisionPrescription":
+            let attachments = element.name == "VisionPrescription" ? element.children(named: "Attachment").count : 0
+            do throws(ImportRefusal) {
+                let sample: Sample
+                switch element.name {
+                case "Correlation": sample = try mapper.correlation(element)
+                case "Audiogram": sample = try mapper.audiogram(element)
+                default: sample = try mapper.visionPrescription(element)
+                }
+                return .single(
+                    name: element.name, .success(checked(sample, line: element.line, name: element.name, catalog: catalog)),
+                    attachments: attachments)
             } catch {
-                problem(error, element: element.name)
+                return .single(name: element.name, .failure(error), attachments: 0)
             }
         case "Workout":
+            // Apple's file may break rules apps are held to: the one child is changed or
+            // dropped, the workout kept, and each change listed with its line.
+            let workout: (sample: Sample, changes: [ImportRefusal])
             do {
-                // Apple's file may break rules apps are held to: the one child is changed or
-                // dropped, the workout kept, and each change listed with its line.
-                let (workout, changes) = try mapper.workoutKeepingWhole(element)
-                // A route that cannot be read is a problem of its own, never the workout's.
-                var routes: [ImportedRoute] = []
-                do {
-                    routes = try mapper.routes(of: element)
-                } catch {
-                    problem(error, element: "WorkoutRoute")
+                workout = try mapper.workoutKeepingWhole(element)
+            } catch {
+                return .workout(element, .failure(error), routes: .success([]))
+            }
+            // A route that cannot be read is a problem of its own, never the workout's.
+            let routes: Result<[ImportedRoute], ImportRefusal>
+            do {
+                routes = .success(try mapper.routes(of: element))
+            } catch {
+                routes = .failure(error)
+            }
+            return .workout(
+                element, .success((checked(workout.sample, line: element.line, name: element.name, catalog: catalog), workout.changes)),
+                routes: routes)
+        default:
+            return .other(element)
+        }
+    }
+
+    /// Counts a top-level element, mapped by a worker (`map`), and adds what this version
+    /// imports; called in file order.
+    func take(_ mapped: MappedElement) {
+        read.elements += 1
+        switch mapped {
+        case .record(let name, _, let sample, let series):
+            report.elements[name, default: 0] += 1
+            switch sample {
+            case .failure(let error):
+                problem(error, element: name)
+            case .success(let checked):
+                admit(checked)
+                switch series {
+                case .failure(let error): problem(error, element: name)
+                case .success(let checked): admit(checked)
+                case nil: break
                 }
-                if let (source, index) = add(workout, element: element) {
+            }
+        case .single(let name, let sample, let attachments):
+            report.elements[name, default: 0] += 1
+            switch sample {
+            case .failure(let error):
+                problem(error, element: name)
+            case .success(let checked):
+                admit(checked)
+                // The export names a prescription's attachments but does not carry their files.
+                if attachments > 0 { report.notImported["VisionPrescription.Attachment", default: 0] += UInt64(attachments) }
+            }
+        case .workout(let element, let workout, let routes):
+            report.elements[element.name, default: 0] += 1
+            switch workout {
+            case .failure(let error):
+                problem(error, element: element.name)
+                noteRoutesOfRefused(element)
+            case .success(let (checked, changes)):
+                var imported: [ImportedRoute] = []
+                switch routes {
+                case .failure(let error): problem(error, element: "WorkoutRoute")
+                case .success(let found): imported = found
+                }
+                if let (source, index) = admit(checked) {
                     for change in changes { changed(change, element: element.name) }
-                    if !routes.isEmpty { routesOfPending[source, default: [:]][index] = routes }
+                    if !imported.isEmpty { routesOfPending[source, default: [:]][index] = imported }
                 } else {
                     noteRoutesOfRefused(element)
                 }
-            } catch {
-                problem(error, element: element.name)
-                noteRoutesOfRefused(element)
             }
-        case "Audiogram":
-            do {
-                add(try mapper.audiogram(element), element: element)
-            } catch {
-                problem(error, element: element.name)
-            }
-        case "VisionPrescription":
-            do {
-                add(try mapper.visionPrescription(element), element: element)
-                // The export names its attachments but does not carry their files.
-                let attachments = element.children(named: "Attachment").count
-                if attachments > 0 { report.notImported["VisionPrescription.Attachment", default: 0] += UInt64(attachments) }
-            } catch {
-                problem(error, element: element.name)
-            }
+        case .other(let element):
+            report.elements[element.name, default: 0] += 1
+            takeInOrder(element)
+        }
+    }
+
+    /// The elements whose handling is not a worker's: they wait for files or gather across the
+    /// file.
+    private func takeInOrder(_ element: ExportElement) {
+        switch element.name {
         case "ClinicalRecord":
             // The resource is a side file (`/clinical-records/Observation-1.json`).
             guard let path = element["resourceFilePath"], !path.isEmpty else {
@@ -350,19 +466,39 @@ final class ImportRun {
     /// `add(_:element:)` for a sample not read from one element (a route from a side file).
     @discardableResult
     func add(_ sample: Sample, line: Int, name elementName: String) -> (SourceRevision, Int)? {
-        var (sample, errors) = store.catalog.prepareForSaving(sample, at: elementName, allowReadOnly: true)
+        admit(Self.checked(sample, line: line, name: elementName, catalog: store.catalog))
+    }
+
+    /// `sample` through the one sample check (read-only types allowed), with a workout's bad
+    /// children dropped where that keeps it: a pure function, run on the workers.
+    static func checked(_ sample: Sample, line: Int, name elementName: String, catalog: TypeCatalog) -> CheckedSample {
+        var (sample, errors) = catalog.prepareForSaving(sample, at: elementName, allowReadOnly: true)
+        var result = CheckedSample(sample: sample, line: line, name: elementName)
         if !errors.isEmpty, let (repaired, changes) = Self.withoutBadChildren(sample, errors: errors, line: line, path: elementName) {
-            let remaining = store.catalog.validationErrors(of: repaired, at: elementName, allowReadOnly: true)
+            let remaining = catalog.validationErrors(of: repaired, at: elementName, allowReadOnly: true)
             if remaining.isEmpty {
-                for change in changes { changed(change, element: elementName) }
+                result.changes = changes
                 sample = repaired
+                result.sample = repaired
             }
             errors = remaining
         }
         if let error = errors.first {
-            problem(ImportRefusal(line: line, field: error.field, value: error.value, expected: error.expected), element: elementName)
+            result.refusal = ImportRefusal(line: line, field: error.field, value: error.value, expected: error.expected)
+        }
+        return result
+    }
+
+    /// Adds a checked sample to the next save under its source's app id, or reports its
+    /// refusal; its source and position in `pending`, or nil when it is refused.
+    @discardableResult
+    func admit(_ checked: CheckedSample) -> (SourceRevision, Int)? {
+        if let refusal = checked.refusal {
+            problem(refusal, element: checked.name)
             return nil
         }
+        for change in checked.changes { changed(change, element: checked.name) }
+        let sample = checked.sample
         // Source names in real exports carry no-break spaces and trailing spaces: one source.
         // Cleaned once per name written, not once per record.
         let written = sample.sourceRevision.name
@@ -715,8 +851,11 @@ final class ImportRun {
             if exportRead {
                 $0.recordsTotal = read.elements
             } else if options.exportBytes > 0, bytes > 0 {
-                let estimate = (Double(read.elements) * Double(options.exportBytes) / Double(bytes)).rounded()
-                $0.recordsTotal = max(UInt64(min(estimate, 1e15)), read.elements + 1)
+                // The elements the reader has handed over for those bytes: taken, or still with
+                // the workers.
+                let parsed = read.elements + UInt64(work.itemsInFlight)
+                let estimate = (Double(parsed) * Double(options.exportBytes) / Double(bytes)).rounded()
+                $0.recordsTotal = max(UInt64(min(estimate, 1e15)), parsed + 1)
             }
             $0.sideFilesProcessed = done.sideFiles
             $0.sideFilesTotal = max(options.sideFiles, read.sideFiles)
