@@ -389,6 +389,12 @@ final class StoreWriter: @unchecked Sendable {
         var waiting: [SampleRow] = []
         waiting.reserveCapacity(SampleRowInsert.sizes[0])
         let inserts = try SampleRowInsert.sizes.map { try database.prepare(SampleRowInsert.sql(rows: $0)) }
+        /// The sync identifiers of the rows waiting (the app is the save's: replicas never wait).
+        struct WaitingIdentifier: Hashable {
+            var typeID: Int64
+            var identifier: String
+        }
+        var waitingIdentifiers = Set<WaitingIdentifier>()
         func flush() throws {
             var offset = 0
             while offset < waiting.count {
@@ -403,6 +409,7 @@ final class StoreWriter: @unchecked Sendable {
                 offset += SampleRowInsert.sizes[size]
             }
             waiting.removeAll(keepingCapacity: true)
+            waitingIdentifiers.removeAll(keepingCapacity: true)
         }
         let syncLookup = try database.prepare(
             "SELECT id, uuid, sync_version FROM samples WHERE app_ref = ? AND type_id = ? AND sync_identifier = ?")
@@ -432,9 +439,13 @@ final class StoreWriter: @unchecked Sendable {
         /// other sample first has the waiting rows inserted, since it may read them or refer to
         /// them.
         func saveSample(_ sample: Sample, path: SamplePath, index: Int) throws -> (SaveResult, Int64?) {
+            // A quantity or category waits to be inserted with others, with a sync identifier
+            // too (every imported sample has one): a row of the batch with the same identifier
+            // still waiting is inserted before the lookup below, and a sample that replaces
+            // another is inserted at once.
             let plain: Bool
             switch sample.value {
-            case .quantity, .category: plain = !replica && sample.syncIdentifier == nil
+            case .quantity, .category: plain = !replica
             default: plain = false
             }
             if !plain { try flush() }
@@ -482,6 +493,11 @@ final class StoreWriter: @unchecked Sendable {
             var joins: [Int64] = []
             var replacedRow: Int64?
             if let syncIdentifier = sample.syncIdentifier, let syncVersion = sample.syncVersion {
+                let key = WaitingIdentifier(typeID: typeID, identifier: syncIdentifier)
+                if !waitingIdentifiers.insert(key).inserted {
+                    try flush()
+                    waitingIdentifiers.insert(key)
+                }
                 let lookup = syncLookup
                 try lookup.bind([.integer(appRef), .integer(typeID), .text(syncIdentifier)])
                 let existing = try lookup.step() ? (lookup.int64(0), lookup.uuid(1)!, lookup.double(2)) : nil
@@ -540,7 +556,7 @@ final class StoreWriter: @unchecked Sendable {
                     metadata: MetadataBlob.encode(sample.metadata)))
             changedTypes.insert(sample.type)
             // A correlation's members were saved above and may be waiting.
-            if !plain || waiting.count == SampleRowInsert.sizes[0] { try flush() }
+            if !plain || replacedRow != nil || waiting.count == SampleRowInsert.sizes[0] { try flush() }
 
             if case .electrocardiogram(let electrocardiogram) = sample.value, !electrocardiogram.voltages.isEmpty {
                 try VoltageBlocks.insert(database, sampleID: sampleID, voltages: electrocardiogram.voltages)
