@@ -5,11 +5,14 @@ import Foundation
 import SalusSoak
 import SalusImport
 import SalusSpawn
+import SalusStore
 import Synchronization
 
 /// `salusctl import` of a synthetic Apple Health export into a fresh daemon, beside
-/// healthkit-to-sqlite 1.0.1 (PyPI, in a private environment under .bench/) on the same zip, in
-/// the same run; then `salusctl export --format jsonl` of what was imported. The export's DTD is
+/// healthkit-to-sqlite 1.0.1 (PyPI, in a private environment under .bench/) on the same zip and
+/// beside raw SQLite inserts of the rows Salus stored into a minimal table (the limit of one
+/// writer), `trials` times interleaved; then `salusctl export --format jsonl` of what the first
+/// trial imported. The export's DTD is
 /// made well-formed, since healthkit-to-sqlite cannot read past the broken one of iOS 16+.
 ///
 /// Memory is the sum of two peaks: salusctl's (its own, from `wait4`: the largest of every child
@@ -17,7 +20,7 @@ import Synchronization
 /// /proc, read before it stops).
 enum ImportBenchmark {
     /// The figures, with the number of records and the seconds each step took.
-    static func run(records: Int, directory: String, binDirectory: URL, pluginDirectory: String) async throws -> [String: Double] {
+    static func run(records: Int, trials: Int, directory: String, binDirectory: URL, pluginDirectory: String) async throws -> [String: Double] {
         let root = directory + "/import"
         let folder = root + "/apple_health_export"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -44,8 +47,98 @@ enum ImportBenchmark {
         let zip = root + "/export.zip"
         try check(try run("/usr/bin/env", ["python3", "-m", "zipfile", "-c", zip, "apple_health_export"], in: root), "zipping the export")
 
-        // Salus: a fresh daemon, the import timed, memory of both processes.
+        // Trials, interleaved (Salus, healthkit-to-sqlite, raw inserts, then Salus again …), so
+        // that a noisy second weighs on all three; each Salus trial into a fresh daemon.
+        let venv = ".bench/healthkit-to-sqlite"
+        if !FileManager.default.isExecutableFile(atPath: venv + "/bin/healthkit-to-sqlite") {
+            print("  installing healthkit-to-sqlite 1.0.1 into \(venv)")
+            try check(try run("/usr/bin/env", ["python3", "-m", "venv", venv], in: nil), "creating \(venv)")
+            try check(
+                try run(venv + "/bin/pip", ["install", "-q", "--disable-pip-version-check", "healthkit-to-sqlite==1.0.1"], in: nil),
+                "installing healthkit-to-sqlite")
+        }
+        var ours: [Double] = []
+        var theirs: [Double] = []
+        var raws: [Double] = []
+        var peaks: [(salusctl: Double, salusd: Double)] = []
+        var seen = 0.0
+        var exportRate = Double.nan
+        var rows: [RawRow] = []
+        for trial in 0..<trials {
+            let salus = try await importOnce(zip: zip, root: root, binDirectory: binDirectory, pluginDirectory: pluginDirectory, first: trial == 0)
+            seen = salus.records
+            if trial == 0 {
+                exportRate = salus.exportRate
+                rows = salus.rows
+            }
+            ours.append(salus.records / salus.seconds)
+            peaks.append((salus.salusctlPeak, salus.daemonPeak))
+            print("  trial \(trial + 1): salusctl import \(Int(salus.records)) records (\(Int(salus.saved)) samples saved) in \(format(salus.seconds)) s; peak RSS salusctl \(format(salus.salusctlPeak)) MiB + salusd \(format(salus.daemonPeak)) MiB")
+
+            try? FileManager.default.removeItem(atPath: root + "/peer.db")
+            let peerStart = ContinuousClock.now
+            try check(
+                try run(FileManager.default.currentDirectoryPath + "/" + venv + "/bin/healthkit-to-sqlite", [zip, root + "/peer.db", "-s"], in: root),
+                "healthkit-to-sqlite")
+            let peerSeconds = StoreBenchmark.seconds(ContinuousClock.now - peerStart)
+            theirs.append(seen / peerSeconds)
+
+            let rawSeconds = try rawInserts(rows, into: root + "/minimal.sqlite")
+            raws.append(seen / rawSeconds)
+            print("  trial \(trial + 1): healthkit-to-sqlite 1.0.1 the same records in \(format(peerSeconds)) s; raw SQLite inserts of the \(rows.count) rows in \(format(rawSeconds)) s")
+        }
+        let peer = Comparison(salus: ours, baseline: theirs)
+        let raw = Comparison(salus: ours, baseline: raws)
+        let total = Spread(peaks.map { $0.salusctl + $0.salusd })
+        var results: [String: Double] = [
+            "import_records": seen,
+            "import_trials": Double(trials),
+            "import_peak_rss_mb": total.median,
+            "import_peak_rss_mb_min": total.min,
+            "import_peak_rss_mb_max": total.max,
+            "import_salusctl_peak_rss_mb": Spread(peaks.map(\.salusctl)).median,
+            "import_salusd_peak_rss_mb": Spread(peaks.map(\.salusd)).median,
+            "export_records_per_s": exportRate,
+            "peer_import_records_per_s_min": peer.baseline.min,
+            "peer_import_records_per_s_max": peer.baseline.max,
+            "raw_import_records_per_s_min": raw.baseline.min,
+            "raw_import_records_per_s_max": raw.baseline.max,
+        ]
+        peer.record(into: &results, key: "import_records_per_s", baselineKey: "peer_import_records_per_s", ratioKey: "import_ratio")
+        raw.record(into: &results, key: "import_records_per_s", baselineKey: "raw_import_records_per_s", ratioKey: "import_raw_ratio")
+        return results
+    }
+
+    /// One row of the minimal table the raw inserts fill: the columns the scale bench's minimal
+    /// table keeps (`ScaleBenchmark.minimalTable`).
+    struct RawRow {
+        var uuid: [UInt8]
+        var typeID: Int64
+        var start: Int64
+        var end: Int64
+        var value: Double?
+        var sourceID: Int64
+        var deviceID: Int64?
+        var creation: Int64
+    }
+
+    /// What one Salus trial measured.
+    struct SalusTrial {
+        var records: Double
+        var saved: Double
+        var seconds: Double
+        var salusctlPeak: Double
+        var daemonPeak: Double
+        var exportRate = Double.nan
+        var rows: [RawRow] = []
+    }
+
+    /// `salusctl import` of the zip into a fresh daemon, timed, with both processes' peak memory;
+    /// on the `first` trial also the jsonl export of what was imported and the stored rows (read
+    /// once the daemon has stopped), for the raw inserts.
+    static func importOnce(zip: String, root: String, binDirectory: URL, pluginDirectory: String, first: Bool) async throws -> SalusTrial {
         let data = root + "/salus-data"
+        try? FileManager.default.removeItem(atPath: data)
         let admin = root + "/admin.sock"
         let daemon = try ChildProcess(
             executable: binDirectory.appendingPathComponent("salusd").path,
@@ -55,9 +148,12 @@ enum ImportBenchmark {
             ],
             standardOutput: .null)
         DaemonProcess.stopOnExit(daemon.processIdentifier)
+        var stopped = false
         defer {
-            daemon.send(SIGTERM)
-            daemon.waitUntilExit()
+            if !stopped {
+                daemon.send(SIGTERM)
+                daemon.waitUntilExit()
+            }
         }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: admin) { try await Task.sleep(for: .milliseconds(50)) }
         let salusctl = binDirectory.appendingPathComponent("salusctl").path
@@ -73,7 +169,8 @@ enum ImportBenchmark {
         let elements = report["elements"] as? [String: Any] ?? [:]
         let seen = ["Record", "Correlation", "Workout"].reduce(0.0) { $0 + (Double(elements[$1] as? String ?? "") ?? (elements[$1] as? Double ?? 0)) }
         let saved = Double(report["saved"] as? String ?? "") ?? (report["saved"] as? Double ?? 0)
-        print("  salusctl import: \(Int(seen)) records (\(Int(saved)) samples saved) in \(format(importSeconds)) s; peak RSS salusctl \(format(salusctlPeak)) MiB + salusd \(format(daemonPeak)) MiB")
+        var trial = SalusTrial(records: seen, saved: saved, seconds: importSeconds, salusctlPeak: salusctlPeak, daemonPeak: daemonPeak)
+        guard first else { return trial }
 
         // Out again, as JSON lines.
         let exportStart = ContinuousClock.now
@@ -81,39 +178,62 @@ enum ImportBenchmark {
         try check(try run(salusctl, ["export", "--format", "jsonl", "--output", lines, "--admin-socket", admin], in: root), "salusctl export")
         let exportSeconds = StoreBenchmark.seconds(ContinuousClock.now - exportStart)
         let exported = try countLines(lines)
+        try? FileManager.default.removeItem(atPath: lines)
+        trial.exportRate = Double(exported) / exportSeconds
         print("  salusctl export --format jsonl: \(exported) samples in \(format(exportSeconds)) s")
 
-        // The peer, installed by the bench into its own environment, on the same zip.
-        let venv = ".bench/healthkit-to-sqlite"
-        if !FileManager.default.isExecutableFile(atPath: venv + "/bin/healthkit-to-sqlite") {
-            print("  installing healthkit-to-sqlite 1.0.1 into \(venv)")
-            try check(try run("/usr/bin/env", ["python3", "-m", "venv", venv], in: nil), "creating \(venv)")
-            try check(
-                try run(venv + "/bin/pip", ["install", "-q", "--disable-pip-version-check", "healthkit-to-sqlite==1.0.1"], in: nil),
-                "installing healthkit-to-sqlite")
+        daemon.send(SIGTERM)
+        daemon.waitUntilExit()
+        stopped = true
+        let store = try Database(path: data + "/salus.sqlite")
+        defer { store.close() }
+        let select = try store.prepare(
+            "SELECT uuid, type_id, start_us, end_us, value, source_id, device_id, creation_us FROM samples ORDER BY id", cached: false)
+        while try select.step() {
+            trial.rows.append(RawRow(
+                uuid: select.blob(0) ?? [], typeID: select.int64(1), start: select.int64(2), end: select.int64(3),
+                value: select.isNull(4) ? nil : select.double(4), sourceID: select.int64(5),
+                deviceID: select.isNull(6) ? nil : select.int64(6), creation: select.int64(7)))
         }
-        let peerStart = ContinuousClock.now
-        try check(
-            try run(FileManager.default.currentDirectoryPath + "/" + venv + "/bin/healthkit-to-sqlite", [zip, root + "/peer.db", "-s"], in: root),
-            "healthkit-to-sqlite")
-        let peerSeconds = StoreBenchmark.seconds(ContinuousClock.now - peerStart)
-        print("  healthkit-to-sqlite 1.0.1: the same \(Int(seen)) records in \(format(peerSeconds)) s")
+        return trial
+    }
 
-        let rate = seen / importSeconds
-        let peerRate = seen / peerSeconds
-        return [
-            "import_records": seen,
-            "import_seconds": importSeconds,
-            "import_records_per_s": rate,
-            "peer_import_seconds": peerSeconds,
-            "peer_import_records_per_s": peerRate,
-            "import_ratio": rate / peerRate,
-            "import_peak_rss_mb": salusctlPeak + daemonPeak,
-            "import_salusctl_peak_rss_mb": salusctlPeak,
-            "import_salusd_peak_rss_mb": daemonPeak,
-            "export_seconds": exportSeconds,
-            "export_records_per_s": Double(exported) / exportSeconds,
-        ]
+    /// Rows per transaction of the raw inserts: large, as the limit of one SQLite writer.
+    static let rawTransactionRows = 10_000
+
+    /// Inserts `rows` into a fresh minimal table (the scale bench's, no index but the row id)
+    /// with the store's connection settings (WAL, synchronous NORMAL), one prepared statement,
+    /// `rawTransactionRows` a transaction; the seconds it took.
+    static func rawInserts(_ rows: [RawRow], into path: String) throws -> Double {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let database = try Database(path: path)
+        defer {
+            database.close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        try database.execute("""
+            CREATE TABLE samples (uuid BLOB, type_id INTEGER, start_us INTEGER, end_us INTEGER, value REAL, \
+            source_id INTEGER, device_id INTEGER, creation_us INTEGER);
+            """)
+        let insert = try database.prepare("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let start = ContinuousClock.now
+        for batchStart in stride(from: 0, to: rows.count, by: rawTransactionRows) {
+            try database.execute("BEGIN IMMEDIATE")
+            for row in rows[batchStart..<min(rows.count, batchStart + rawTransactionRows)] {
+                try insert.bind(.blob(row.uuid), at: 1)
+                try insert.bind(integer: row.typeID, at: 2)
+                try insert.bind(integer: row.start, at: 3)
+                try insert.bind(integer: row.end, at: 4)
+                try insert.bind(real: row.value, at: 5)
+                try insert.bind(integer: row.sourceID, at: 6)
+                try insert.bind(integer: row.deviceID, at: 7)
+                try insert.bind(integer: row.creation, at: 8)
+                while try insert.step() {}
+                insert.reset()
+            }
+            try database.execute("COMMIT")
+        }
+        return StoreBenchmark.seconds(ContinuousClock.now - start)
     }
 
     struct Outcome {
