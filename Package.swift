@@ -283,7 +283,7 @@ let package = Package(
             name: "salus-bench",
             dependencies: [
                 "SalusRPC", "SalusServer", "SalusKit", "SalusProto", "SalusStore", "SalusModel", "SalusStatistics", "SalusImport",
-                "SalusSoak", "SalusSpawn",
+                "SalusSoak", "SalusSpawn", "SalusFIT",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -20,9 +20,9 @@ let resultsPath = CommandLine.arguments.firstIndex(of: "--output").map { Command
 let seconds: Double = quick ? 0.5 : 1.5
 /// Each ratio is the median of this many trials, Salus and its baseline alternating.
 let trials = 5
-/// `--only rpc|store|scale|statistics|import` runs one part (for working on it); the default runs all.
+/// `--only rpc|store|scale|statistics|import|fit` runs one part (for working on it); the default runs all.
 let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
-let parts = ["rpc", "store", "scale", "statistics", "import"]
+let parts = ["rpc", "store", "scale", "statistics", "import", "fit"]
 if let only, !parts.contains(only) {
     FileHandle.standardError.write(Data("salus-bench: --only \(only): expected one of \(parts.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -354,12 +354,12 @@ if wants("rpc") || wants("store") {
         results.merge(store.results) { _, new in new }
         table += store.table
         let migrationSamples = quick ? 200_000 : 1_000_000
-        print("Migration: a schema-13 store of \(migrationSamples) heart rates with 2.25 metadata keys each, migrated to schema 14 in place, \(trials) trials")
+        print("Migration: a schema-13 store of \(migrationSamples) heart rates with 2.25 metadata keys each, migrated to the current schema (migrations 14 and 15 in one transaction), \(trials) trials")
         let migration = try MigrationBenchmark.run(samples: migrationSamples, trials: trials, directory: directory)
         results["migration_rows_per_s"] = migration.median
         results["migration_rows_per_s_min"] = migration.min
         results["migration_rows_per_s_max"] = migration.max
-        table.append(("migration to schema 14, \(migrationSamples / 1000)k samples: rows/s", migration.formatted(0), "", ""))
+        table.append(("migration to the current schema, \(migrationSamples / 1000)k samples: rows/s", migration.formatted(0), "", ""))
     }
     daemon.send(SIGTERM)
     daemon.waitUntilExit()
@@ -410,6 +410,17 @@ if wants("import") {
     table.append(("export of the imported samples, jsonl: samples/s", format(figures["export_records_per_s"]!, 0), "", ""))
 }
 
+if wants("fit") {
+    let files = quick ? 160 : 1_000
+    let sharedData = ProcessInfo.processInfo.environment["SALUS_SHARED_DATA"] ?? "../shared/data"
+    print("FIT import: a folder of \(files) FIT activity files, salusctl import into a fresh salusd beside fitdecode 0.11.0 reading the same files")
+    let figures = try await FITImportBenchmark.run(
+        files: files, trials: 3, sharedData: sharedData, directory: directory, binDirectory: binDirectory, pluginDirectory: pluginDirectory)
+    results.merge(figures) { _, new in new }
+    table.append(("FIT import: MiB of FIT/s", format(figures["fit_import_mb_per_s"]!, 2), format(figures["fit_peer_mb_per_s"]!, 2), format(figures["fit_import_ratio"]!, 2) + "×"))
+    table.append(("FIT import peak RSS, salusctl + salusd: MiB", format(figures["fit_import_peak_rss_mb"]!), "", ""))
+}
+
 try? FileManager.default.removeItem(atPath: directory)
 
 let widths = [54, 30, 12, 20]
@@ -443,7 +454,7 @@ targets += [
     target("a year of merged daily sums ≤ 1 s on the scale store", "scale_year_daily_sums_ms", digits: 0, unit: " ms"),
     target("bytes per sample ≤ 1.5× the minimal table", "scale_bytes_ratio"),
     target("peak daemon RSS ≤ 64 MB", "scale_daemon_peak_rss_mb", digits: 0, unit: " MiB"),
-    target("migration to schema 14 ≥ 200,000 rows/s", "migration_rows_per_s", scale: 0.001, digits: 0, unit: "k rows/s"),
+    target("migration to the current schema ≥ 200,000 rows/s", "migration_rows_per_s", scale: 0.001, digits: 0, unit: "k rows/s"),
     target("store daemon peak RSS ≤ 64 MB", "daemon_peak_rss_mb", digits: 0, unit: " MiB"),
 ].compactMap { $0 }
 if let ratio = results["stats_ratio"] { targets.append("merged daily year ≤ 3× GROUP BY (\(format(ratio, 2))×)") }
@@ -453,6 +464,7 @@ targets += [
     target("import ≥ 50% of raw inserts into a minimal table", "import_raw_ratio", scale: 100, digits: 0, unit: "%"),
     target("import peak RSS ≤ 100 MB (salusctl + salusd)", "import_peak_rss_mb", digits: 0, unit: " MiB"),
 ].compactMap { $0 }
+targets += [target("FIT import ≥ 5× fitdecode reading alone", "fit_import_ratio")].compactMap { $0 }
 if let rate = results["export_records_per_s"] { targets.append("export ≥ 200k samples/s (\(format(rate / 1000, 0))k)") }
 print("targets (median [min–max] of the trials):")
 for line in targets { print("  " + line) }
