@@ -82,4 +82,64 @@ struct AccessDaemonTests {
         await owner.close()
         _ = try await daemon.stop()
     }
+
+    /// Runs salusctl in a terminal of its own (a pty), answers its question with `answer`, and
+    /// prints what the terminal showed.
+    static let terminalPerson = """
+        import os, pty, select, sys, time
+        answer = sys.argv[1].encode()
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[2], sys.argv[2:])
+        seen = b""
+        def until(text, seconds):
+            global seen
+            end = time.time() + seconds
+            while text is None or text not in seen:
+                left = end - time.time()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    return False
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    return text is None
+                if not chunk:
+                    return text is None
+                seen += chunk
+            return True
+        ok = until(b"[y/N] ", 60)
+        if ok:
+            os.write(fd, answer + b"\\r")
+            until(None, 60)
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.write(seen.decode("utf-8", "replace").replace("\\r\\n", "\\n"))
+        sys.exit(0 if ok and status == 0 else 1)
+        """
+
+    @Test("at a terminal, apps delete-data lists what it will delete and asks: no deletes nothing, yes deletes it")
+    func confirmation() async throws {
+        let python = try #require(DaemonHarness.findExecutable("python3"), "python3 drives the terminal")
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
+        let owner = try await AdminClient.connect(socketPath: daemon.adminSocketPath)
+        _ = try await owner.addApp(Self.counter, name: "Counter", readUsage: "", writeUsage: "to count steps")
+        try await owner.setGrants([TypeGrant(type: DaemonClients.steps, share: .granted)], for: Self.counter)
+        let counter = try await DaemonClients.app(daemon, Self.counter)
+        let _: Salus_V1_SaveResponse = try await counter.unary(
+            DaemonClients.save, request: DaemonClients.saveRequest([DaemonClients.stepSample(100, start: 1_790_000_000_000_000)]))
+        let command = [DaemonHarness.binary("salusctl").path, "apps", "delete-data", Self.counter, "--admin-socket", daemon.adminSocketPath]
+
+        let declined = try await DaemonHarness.run(URL(fileURLWithPath: python.path), ["-c", Self.terminalPerson, "n"] + command, timeout: .seconds(120))
+        print("--- at a terminal, answering n ---\n\(declined.output)")
+        #expect(declined.output.contains("delete 1 sample that org.example.counter wrote?"))
+        #expect(declined.output.contains("nothing deleted"))
+        #expect(try await owner.appData(Self.counter).total == 1)
+
+        let accepted = try await DaemonHarness.run(URL(fileURLWithPath: python.path), ["-c", Self.terminalPerson, "y"] + command, timeout: .seconds(120))
+        #expect(accepted.status == 0, "\(accepted.output)")
+        #expect(accepted.output.contains("deleted 1 sample that org.example.counter wrote"))
+        #expect(try await owner.appData(Self.counter).types.isEmpty)
+        await counter.close()
+        await owner.close()
+        _ = try await daemon.stop()
+    }
 }
