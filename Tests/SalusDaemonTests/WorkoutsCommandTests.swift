@@ -1,6 +1,7 @@
 import Foundation
 import SalusKit
 import SalusModel
+import SalusTestSupport
 import SalusRPC
 import Testing
 
@@ -41,23 +42,7 @@ struct WorkoutsCommandTests {
         let store = try await DaemonClients.store(daemon, Self.app)
         let perMinute = SalusUnit.count.divided(by: .minute)
         // Day 0: a triathlon with heart rates and a run's distance.
-        let triathlon = try await store.save([
-            Self.workout(
-                Workout(
-                    activityType: WorkoutActivityType.swimBikeRun,
-                    events: [WorkoutEvent(.pause, startDate: Self.at(1000)), WorkoutEvent(.resume, startDate: Self.at(1060))],
-                    activities: [
-                        WorkoutActivity(activityType: WorkoutActivityType.swimming, startDate: Self.at(0), endDate: Self.at(900)),
-                        WorkoutActivity(activityType: WorkoutActivityType.cycling, startDate: Self.at(900), endDate: Self.at(2400)),
-                        WorkoutActivity(activityType: WorkoutActivityType.running, startDate: Self.at(2400), endDate: Self.at(3600)),
-                    ]),
-                from: 0, to: 3600),
-            .quantity(.heartRate, Quantity(value: 130, unit: perMinute), start: Self.at(400)),
-            .quantity(.heartRate, Quantity(value: 150, unit: perMinute), start: Self.at(1500)),
-            .quantity(.heartRate, Quantity(value: 160, unit: perMinute), start: Self.at(3000)),
-            .quantity(.heartRate, Quantity(value: 170, unit: perMinute), start: Self.at(3300)),
-            .quantity(.distanceWalkingRunning, Quantity(value: 10, unit: .kilometer), start: Self.at(2400), end: Self.at(3600)),
-        ])[0].uuid.uuidString.lowercased()
+        let triathlon = try await store.save(TriathlonFixture.samples)[0].uuid.uuidString.lowercased()
         // Day 1: a run saved with its totals (as an import saves one), with heart rates.
         let totals = try await store.save([
             Self.workout(

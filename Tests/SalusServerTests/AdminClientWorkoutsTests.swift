@@ -2,6 +2,7 @@ import Foundation
 @testable import SalusAdmin
 import SalusKit
 import SalusModel
+import SalusTestSupport
 import SalusReport
 import Testing
 
@@ -36,23 +37,7 @@ struct AdminClientWorkoutsTests {
     func triathlon() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let store = try await server.healthStore(Self.app)
-        let saved = try await store.save([
-            Self.workout(
-                Workout(
-                    activityType: WorkoutActivityType.swimBikeRun,
-                    events: [WorkoutEvent(.pause, startDate: Self.at(1000)), WorkoutEvent(.resume, startDate: Self.at(1060))],
-                    activities: [
-                        WorkoutActivity(activityType: WorkoutActivityType.swimming, startDate: Self.at(0), endDate: Self.at(900)),
-                        WorkoutActivity(activityType: WorkoutActivityType.cycling, startDate: Self.at(900), endDate: Self.at(2400)),
-                        WorkoutActivity(activityType: WorkoutActivityType.running, startDate: Self.at(2400), endDate: Self.at(3600)),
-                    ]),
-                end: 3600),
-            .quantity(.heartRate, Quantity(value: 130, unit: Self.perMinute), start: Self.at(400)),
-            .quantity(.heartRate, Quantity(value: 150, unit: Self.perMinute), start: Self.at(1500)),
-            .quantity(.heartRate, Quantity(value: 160, unit: Self.perMinute), start: Self.at(3000)),
-            .quantity(.heartRate, Quantity(value: 170, unit: Self.perMinute), start: Self.at(3300)),
-            .quantity(.distanceWalkingRunning, Quantity(value: 10, unit: .kilometer), start: Self.at(2400), end: Self.at(3600)),
-        ])
+        let saved = try await store.save(TriathlonFixture.samples)
         let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
         let listing = try await admin.types()
 
