@@ -19,8 +19,8 @@ import SalusModel
 /// - The session's totals are the workout's and the activity's statistics.
 /// - `file_id` and the creator's `device_info` are the device; the source is the device too
 ///   (`fit.garmin-1967`).
-/// - Every sample is named by the file (device, serial number, `time_created`) and its place in
-///   it, so importing the file again adds nothing.
+/// - Every sample is named by the file (device, serial number, `time_created`) and its time, so
+///   importing the file again, or a copy with its messages in another order, adds nothing.
 package enum FITImport {
     /// The workouts and samples of the FIT file (or chain of FIT files) `bytes`.
     package static func read(_ bytes: [UInt8], catalog: TypeCatalog) throws(FileProblem) -> FileImport {
@@ -425,7 +425,10 @@ extension FITImport {
             var route: [RouteLocation] = []
             var previousDistance: (time: Date, distance: Double, session: Int)?
             let slack = WorkoutRouteValue.workoutSlack
-            for (index, record) in messages.enumerated() where record.globalNumber == FITProfile.Message.record {
+            // Each sample is named by its record's time (its type tells it from the others of the
+            // record): a file whose messages are written in another order (Garmin Connect's
+            // re-encoding with the summary first) names the same samples.
+            for record in messages where record.globalNumber == FITProfile.Message.record {
                 guard let time = record.timestamp else { continue }
                 let at = FITImport.date(Double(time))
                 guard at >= start.addingTimeInterval(-slack), at <= end.addingTimeInterval(slack) else { continue }
@@ -446,7 +449,7 @@ extension FITImport {
                     samples.append(Sample(
                         type: TypeIdentifier(type), startDate: from ?? at, endDate: at, value: .quantity(Quantity(value: value, unit: unit)),
                         sourceRevision: identity.source, device: identity.device,
-                        metadata: [MetadataKey.syncIdentifier: .string("\(key)|\(index)"), MetadataKey.syncVersion: .number(1)]))
+                        metadata: [MetadataKey.syncIdentifier: .string("\(key)|\(time)"), MetadataKey.syncVersion: .number(1)]))
                 }
                 // A heart rate of 0 is no strap (Zwift writes 0 throughout).
                 add("HKQuantityTypeIdentifierHeartRate", record.value(FITProfile.Record.heartRate).flatMap { $0 > 0 ? $0 : nil }, .countPerMinute)
@@ -555,12 +558,13 @@ extension FITImport {
             var samples: [Sample] = []
             var lastSteps: [UInt64: (time: Date, steps: UInt64)] = [:]
             var lastMonitoring: Date?
-            var sleep: (start: Date, value: Int, offset: Int)?
-            func add(_ type: String, _ start: Date, _ end: Date, _ value: SampleValue, offset: Int) {
+            var sleep: (start: Date, value: Int, time: UInt32)?
+            /// A sample named by the file and its time (and what else tells it from others of its type then).
+            func add(_ type: String, _ start: Date, _ end: Date, _ value: SampleValue, name: String) {
                 samples.append(Sample(
                     type: TypeIdentifier(type), startDate: start, endDate: end, value: value, sourceRevision: identity.source,
                     device: identity.device,
-                    metadata: [MetadataKey.syncIdentifier: .string("\(identity.key)|\(offset)"), MetadataKey.syncVersion: .number(1)]))
+                    metadata: [MetadataKey.syncIdentifier: .string("\(identity.key)|\(name)"), MetadataKey.syncVersion: .number(1)]))
             }
             for message in messages {
                 guard let time = message.timestamp else { continue }
@@ -575,24 +579,24 @@ extension FITImport {
                        let steps = message.integer(FITProfile.Monitoring.cycles)
                     {
                         if let last = lastSteps[activity], steps > last.steps, at > last.time {
-                            add("HKQuantityTypeIdentifierStepCount", last.time, at, .quantity(Quantity(value: Double(steps - last.steps), unit: .count)), offset: message.offset)
+                            add("HKQuantityTypeIdentifierStepCount", last.time, at, .quantity(Quantity(value: Double(steps - last.steps), unit: .count)), name: "\(time)|\(activity)")
                         }
                         lastSteps[activity] = (at, steps)
                     }
                     if let rate = message.value(FITProfile.Monitoring.heartRate), rate > 0 {
-                        add("HKQuantityTypeIdentifierHeartRate", at, at, .quantity(Quantity(value: rate, unit: .countPerMinute)), offset: message.offset)
+                        add("HKQuantityTypeIdentifierHeartRate", at, at, .quantity(Quantity(value: rate, unit: .countPerMinute)), name: "\(time)")
                     }
                     let minutes = (message.value(FITProfile.Monitoring.moderateActivityMinutes) ?? 0)
                         + (message.value(FITProfile.Monitoring.vigorousActivityMinutes) ?? 0)
                     if minutes > 0 {
                         let from = previous.map { min($0, at.addingTimeInterval(-minutes * 60)) } ?? at.addingTimeInterval(-minutes * 60)
-                        add("HKQuantityTypeIdentifierAppleExerciseTime", from, at, .quantity(Quantity(value: minutes, unit: .minute)), offset: message.offset)
+                        add("HKQuantityTypeIdentifierAppleExerciseTime", from, at, .quantity(Quantity(value: minutes, unit: .minute)), name: "\(time)")
                     }
                 case FITProfile.Message.sleepLevel:
                     if let open = sleep, at > open.start {
-                        add("HKCategoryTypeIdentifierSleepAnalysis", open.start, at, .category(open.value), offset: open.offset)
+                        add("HKCategoryTypeIdentifierSleepAnalysis", open.start, at, .category(open.value), name: "\(open.time)")
                     }
-                    sleep = message.integer(FITProfile.SleepLevel.level).flatMap(FITImport.sleepValue).map { (at, $0, message.offset) }
+                    sleep = message.integer(FITProfile.SleepLevel.level).flatMap(FITImport.sleepValue).map { (at, $0, time) }
                 default:
                     continue
                 }

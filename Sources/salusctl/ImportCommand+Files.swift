@@ -160,7 +160,9 @@ extension Import {
         if !report.problems.isEmpty {
             print("problems\(report.skipped > UInt64(report.problems.count) ? " (the first \(report.problems.count) of \(report.skipped))" : ""):")
             for problem in report.problems {
-                print("  \(problem.file) byte \(problem.offset) \(problem.field): \"\(problem.value)\"; expected \(problem.expected)")
+                // Offset 0: a problem of a sample or the whole file, not of one byte.
+                let place = problem.offset > 0 ? " byte \(problem.offset)" : ""
+                print("  \(problem.file)\(place) \(problem.field): \(problem.value); expected \(problem.expected)")
             }
         }
     }

@@ -187,7 +187,7 @@ struct FITImportTests {
         #expect(workout.activities[4].statistics["HKQuantityTypeIdentifierDistanceWalkingRunning"] != nil)
     }
 
-    @Test("a file read twice gives the same sync identifiers; its twin re-encoded with the summary first names the same workout")
+    @Test("a file read twice gives the same sync identifiers; its twin re-encoded with the summary first names the same workout and the same samples")
     func stableIdentity() throws {
         let last = try FITImport.read(FITOracle.bytes("muktihari-fit/triathlon_summary_last.fit"), catalog: Self.catalog)
         let again = try FITImport.read(FITOracle.bytes("muktihari-fit/triathlon_summary_last.fit"), catalog: Self.catalog)
@@ -195,6 +195,12 @@ struct FITImportTests {
         #expect(last.workouts.map(\.workout.syncIdentifier) == again.workouts.map(\.workout.syncIdentifier))
         #expect(last.workouts.flatMap(\.samples).map(\.syncIdentifier) == again.workouts.flatMap(\.samples).map(\.syncIdentifier))
         #expect(last.workouts.first?.workout.syncIdentifier == first.workouts.first?.workout.syncIdentifier)
+        // The twin's records are the same records in other places of the file: the same samples.
+        func named(_ file: FileImport) -> Set<String> {
+            Set(file.workouts.flatMap(\.samples).map { "\($0.type.rawValue) \($0.syncIdentifier ?? "")" })
+        }
+        #expect(named(last).count > 4000)
+        #expect(named(last) == named(first))
     }
 
     @Test("broken files: the Strava file stops at byte 7,471 (a record of local message 11, never defined), nick.fit at its cut-off last message; what came before is imported")
@@ -313,7 +319,7 @@ struct FITMonitoringImportTests {
         for sample in imported.samples {
             #expect(FITImportTests.catalog.prepareForSaving(sample, at: "sample", allowReadOnly: true).errors.isEmpty, "\(sample)")
         }
-        // Every sample is named by the file and its byte, so a second import adds nothing.
+        // Every sample is named by the file and its time, so a second import adds nothing.
         #expect(Set(imported.samples.map { "\($0.type.rawValue) \($0.syncIdentifier ?? "")" }).count == imported.samples.count)
     }
 
