@@ -93,8 +93,8 @@ package enum StoreReads {
 
     /// The same changes as `anchored`, written as the bytes of `AnchoredBatch` fields 1 (added)
     /// and 2 (deleted) by `builder`, with no model sample in between. It walks the table in
-    /// row-id order (``AnchoredWalk/rowID``, docs/storage.md "in row-id order, positions only
-    /// go up") unless told otherwise.
+    /// row-id order: a sample's row id is its change position (docs/storage.md, "a sample's row
+    /// id is its change position").
     static func anchoredWire(
         _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?, builder: WirePageBuilder,
         walk: AnchoredWalk = .rowID
@@ -159,7 +159,7 @@ package enum StoreReads {
         var tombstoneTests: [String] = []
         var tombstoneArguments: [SQLValue] = [.integer(from), .integer(last)]
         for descriptor in descriptors {
-            // `+r.type_id`: walk the change-sequence index in order instead of the type's
+            // `+r.type_id`: walk the table in row-id (change) order instead of the type's
             // date index, so each page costs its own rows, not the whole type.
             let local = descriptor.localChangesOnly ? " AND r.replica IS NULL" : ""
             sampleTests.append(
@@ -256,12 +256,13 @@ package enum StoreReads {
     }
 }
 
-/// How an anchored read walks the samples table.
+/// How an anchored read walks the samples table. Since schema 15 a sample's row id is its
+/// change position, so both are one walk of the table in row-id order from the anchor; each
+/// row read still checks that positions go up (a row out of order abandons the walk and the
+/// page is read again, the same way).
 package enum AnchoredWalk: Sendable {
-    /// In row-id order, from the first row after the anchor: the store gives each new row a
-    /// row id above every other and a change number above every other, so the two orders
-    /// are one. Each row read checks it; a row out of change order abandons the walk.
+    /// In row-id order, from the first row after the anchor.
     case rowID
-    /// Along the change-sequence index, then each row by its id.
+    /// In change order: the same walk since schema 15.
     case sequence
 }
