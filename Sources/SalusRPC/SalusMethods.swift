@@ -123,6 +123,12 @@ package enum SalusMethods {
         /// The unit grammar's named units and SI prefixes, every unit known by name with the
         /// daemon's conversion of it, and every registered type.
         package static let get = UnaryMethod<Salus_V1_CatalogueRequest, Salus_V1_CatalogueResponse>(service: name, method: "Get")
+        /// Each unit string parsed by the daemon's own grammar: its dimension and its conversion to
+        /// the coherent SI unit of that dimension, or why it does not parse. A client converts with
+        /// these instead of parsing unit strings itself. At most 1,024 strings of at most 1,024 bytes
+        /// each; more is INVALID_ARGUMENT. A string that does not parse is a problem in its own
+        /// description, not an error of the call.
+        package static let describeUnits = UnaryMethod<Salus_V1_DescribeUnitsRequest, Salus_V1_DescribeUnitsResponse>(service: name, method: "DescribeUnits")
     }
 
     /// `salus.v1.Diagnostics` (salus/v1/diagnostics.proto):
@@ -349,6 +355,7 @@ package enum SalusMethods {
         Consent.setWeakIdentity,
         Backup.create,
         Catalogue.get,
+        Catalogue.describeUnits,
         Diagnostics.echo,
         Diagnostics.generate,
         Diagnostics.collect,

@@ -14,6 +14,62 @@ package enum CatalogueService {
         router.registerUnary(SalusMethods.Catalogue.get) { (_: Salus_V1_CatalogueRequest, _) -> Salus_V1_CatalogueResponse in
             catalogue
         }
+        router.registerUnary(SalusMethods.Catalogue.describeUnits) { (request: Salus_V1_DescribeUnitsRequest, _) in
+            try describeUnits(request)
+        }
+    }
+
+    /// At most this many unit strings per DescribeUnits call, each at most this many bytes.
+    static let maxUnitsPerCall = 1_024
+    static let maxUnitBytes = 1_024
+
+    /// salus.v1.Catalogue/DescribeUnits: each string parsed by SalusModel's grammar, described
+    /// as `UnitTable.describe` gives it, or its parse error.
+    static func describeUnits(_ request: Salus_V1_DescribeUnitsRequest) throws(RPCError) -> Salus_V1_DescribeUnitsResponse {
+        guard request.units.count <= maxUnitsPerCall else {
+            throw .invalidArgument(
+                field: "units", value: "\(request.units.count) unit strings", expected: "at most \(maxUnitsPerCall) per call")
+        }
+        if let index = request.units.firstIndex(where: { $0.utf8.count > maxUnitBytes }) {
+            throw .invalidArgument(
+                field: "units[\(index)]", value: "\(request.units[index].utf8.count) bytes", expected: "at most \(maxUnitBytes) bytes")
+        }
+        var response = Salus_V1_DescribeUnitsResponse()
+        response.units = request.units.map { text in
+            var description = Salus_V1_UnitDescription()
+            description.unit = text
+            do throws(UnitError) {
+                let unit = try SalusUnit(parsing: text)
+                let meaning = UnitTable.describe(unit)
+                description.meaning = Salus_V1_UnitMeaning.with {
+                    $0.canonical = meaning.canonical
+                    $0.dimension = meaning.dimension.mapValues { Int32($0) }
+                    $0.dimensionText = unit.dimension.description
+                    $0.scale = switch meaning.scale {
+                    case .linear: .linear
+                    case .temperature: .temperature
+                    case .soundPressureLevel: .soundPressureLevel
+                    }
+                    $0.mantissa = meaning.mantissa
+                    $0.powerOfTen = Int32(meaning.powerOfTen)
+                    $0.offset = meaning.offset
+                    $0.containsSoundPressureLevel = meaning.containsSoundPressureLevel
+                }
+            } catch {
+                description.problem = Salus_V1_UnitProblem.with {
+                    $0.code = error.code.rawValue
+                    $0.message = error.message
+                    $0.position = error.position.map { Int32(clamping: $0) } ?? -1
+                    if let range = error.message.range(of: "; expected ") {
+                        $0.expected = String(error.message[range.upperBound...])
+                    } else {
+                        $0.expected = "a HealthKit unit string such as \"kg\", \"count/min\" or \"mmol<180.15588>/L\""
+                    }
+                }
+            }
+            return description
+        }
+        return response
     }
 
     static func response(_ registry: TypeRegistry) -> Salus_V1_CatalogueResponse {

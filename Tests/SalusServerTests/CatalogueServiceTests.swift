@@ -46,4 +46,53 @@ struct CatalogueServiceTests {
         await owner.close()
         await server.stop()
     }
+
+    @Test("an app with no permission has unit strings described by the daemon's parser: dimension and conversion, or an error naming the string, what is wrong and what was expected")
+    func describeUnits() async throws {
+        let server = try await ServerHarness.start()
+        let stranger = try await server.app("org.example.stranger")
+        let asked = ["µg", "kcal/(kg*hr)", "degF", "degC/min", "dBASPL", "dBASPL/s", "mmol<180.15588>/L", "kmin", "furlong", "m/s/s", ""]
+        let response: Salus_V1_DescribeUnitsResponse = try await stranger.unary(
+            SalusMethods.Catalogue.describeUnits, request: Salus_V1_DescribeUnitsRequest.with { $0.units = asked })
+        #expect(response.units.map(\.unit) == asked, "one description per string, in the order asked")
+        let byUnit = Dictionary(response.units.map { ($0.unit, $0) }, uniquingKeysWith: { first, _ in first })
+
+        let micro = try #require(byUnit["µg"]?.meaning)
+        #expect(micro.canonical == "mcg" && micro.dimension == ["mass": 1] && micro.dimensionText == "mass")
+        #expect(micro.scale == .linear && micro.mantissa == 1 && micro.powerOfTen == -9, "1 µg is 10⁻⁹ kg")
+        let rate = try #require(byUnit["kcal/(kg*hr)"]?.meaning)
+        #expect(rate.canonical == "kcal/hr·kg" && rate.dimension == ["length": 2, "time": -3])
+        #expect(abs(rate.mantissa * pow(10, Double(rate.powerOfTen)) - 4184.0 / 3600) < 1e-12, "W/kg")
+        let fahrenheit = try #require(byUnit["degF"]?.meaning)
+        #expect(fahrenheit.scale == .temperature && abs(fahrenheit.mantissa - 5.0 / 9) < 1e-15)
+        #expect(abs(fahrenheit.offset - (273.15 - 160.0 / 9)) < 1e-9, "0 °F is 255.37 K")
+        let interval = try #require(byUnit["degC/min"]?.meaning)
+        #expect(interval.scale == .linear && interval.offset == 0, "inside a compound unit a degree is an interval")
+        #expect(byUnit["dBASPL"]?.meaning.scale == .soundPressureLevel)
+        #expect(byUnit["dBASPL/s"]?.meaning.containsSoundPressureLevel == true)
+        #expect(byUnit["mmol<180.15588>/L"]?.meaning.dimension == ["mass": 1, "length": -3])
+
+        let prefixed = try #require(problem(byUnit["kmin"]))
+        #expect(prefixed.code == "prefixNotAllowed" && prefixed.message.contains("kmin") && prefixed.position == 0)
+        let unknown = try #require(problem(byUnit["furlong"]))
+        #expect(unknown.code == "unknownUnit" && unknown.message.contains("\"furlong\"") && !unknown.expected.isEmpty)
+        #expect(byUnit["m/s/s"]?.problem.code == "multipleDivisions")
+        #expect(byUnit[""]?.problem.code == "emptyUnit" && byUnit[""]?.problem.expected.contains("count/min") == true)
+
+        // Too many strings is refused as a whole, naming the field and the limit.
+        do {
+            let _: Salus_V1_DescribeUnitsResponse = try await stranger.unary(
+                SalusMethods.Catalogue.describeUnits,
+                request: Salus_V1_DescribeUnitsRequest.with { $0.units = Array(repeating: "kg", count: 1_025) })
+            Issue.record("1,025 unit strings were accepted")
+        } catch let error as RPCError {
+            #expect(error.code == .invalidArgument && error.detail?.field == "units" && error.detail?.expected == "at most 1024 per call")
+        }
+        await stranger.close()
+        await server.stop()
+    }
+
+    private func problem(_ description: Salus_V1_UnitDescription?) -> Salus_V1_UnitProblem? {
+        if case .problem(let problem)? = description?.result { problem } else { nil }
+    }
 }

@@ -133,7 +133,7 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The unit's single symbol when it is one unprefixed factor with exponent 1.
-    private var bareSymbol: UnitSymbol? {
+    var bareSymbol: UnitSymbol? {
         guard factors.count == 1, let only = factors.first, only.exponent == 1, only.prefix == .none else {
             return nil
         }
@@ -141,7 +141,7 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The size of the unit in coherent SI units, as mantissa × 10^powerOfTen.
-    private var scale: (mantissa: Double, powerOfTen: Int) {
+    var scale: (mantissa: Double, powerOfTen: Int) {
         var mantissa = 1.0
         var powerOfTen = 0
         for factor in factors {

@@ -96,4 +96,42 @@ package enum UnitTable {
         }
         return unit
     }
+
+    /// How values of a unit relate to the coherent SI unit of its dimension, for a client that
+    /// converts with the daemon's parser instead of its own (`salus.v1.Catalogue/DescribeUnits`).
+    package struct Description: Hashable, Sendable {
+        /// The canonical text ("mcg" for "µg").
+        package var canonical: String
+        /// The exponent of each base dimension that is not zero; empty for count and %.
+        package var dimension: [String: Int]
+        /// `.temperature` and `.soundPressureLevel` only for a bare such unit ("degF", "dBASPL");
+        /// a compound unit is `.linear`, its degrees intervals.
+        package var scale: Scale
+        /// `.linear`: the unit is mantissa × 10^powerOfTen coherent SI units; `.temperature`:
+        /// mantissa kelvin per degree.
+        package var mantissa: Double
+        package var powerOfTen: Int
+        /// `.temperature`: the kelvin at 0 of the unit.
+        package var offset: Double
+        /// A compound unit with dBASPL inside: it converts to nothing but an equal unit.
+        package var containsSoundPressureLevel: Bool
+    }
+
+    /// The daemon's description of `unit` (see ``Description``).
+    package static func describe(_ unit: SalusUnit) -> Description {
+        let dimension = Dictionary(uniqueKeysWithValues: unit.dimension.exponents.map { ($0.key.rawValue, $0.value) })
+        let (mantissa, powerOfTen) = unit.scale
+        var description = Description(
+            canonical: unit.description, dimension: dimension, scale: .linear, mantissa: mantissa, powerOfTen: powerOfTen,
+            offset: 0, containsSoundPressureLevel: false)
+        if let bare = unit.bareSymbol, let entry = symbols.first(where: { $0.symbol == bare.symbol }), entry.scale != .linear {
+            description.scale = entry.scale
+            description.mantissa = entry.mantissa
+            description.powerOfTen = entry.powerOfTen
+            description.offset = entry.offset
+        } else if unit.factors.contains(where: { $0.symbol == .decibelASoundPressureLevel }) {
+            description.containsSoundPressureLevel = true
+        }
+        return description
+    }
 }

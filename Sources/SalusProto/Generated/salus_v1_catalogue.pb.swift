@@ -196,6 +196,133 @@ package nonisolated struct Salus_V1_CatalogueResponse: Sendable {
   package init() {}
 }
 
+package nonisolated struct Salus_V1_DescribeUnitsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Unit strings as a client has them ("kg", "µg", "mmol<180.15588>/L", "kcal/hr·kg").
+  package var units: [String] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// How values of a unit relate to the coherent SI unit of its dimension. Converting value from
+/// unit a to unit b: equal canonical texts give value unchanged; different dimensions do not
+/// convert; two TEMPERATURE units go through kelvin (value × mantissa + offset); a
+/// SOUND_PRESSURE_LEVEL unit goes through pascal (2×10⁻⁵ × 10^(value / 20)); a unit with
+/// contains_sound_pressure_level converts to nothing else; otherwise value × (mantissa_a /
+/// mantissa_b) × 10^(power_of_ten_a − power_of_ten_b).
+package nonisolated struct Salus_V1_UnitMeaning: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// As the daemon prints it ("mcg" for "µg", "kcal/hr·kg").
+  package var canonical: String = String()
+
+  /// The exponent of each base dimension that is not zero; empty for count and %.
+  package var dimension: Dictionary<String,Int32> = [:]
+
+  /// The dimension, for people ("mass", "length/time").
+  package var dimensionText: String = String()
+
+  /// TEMPERATURE and SOUND_PRESSURE_LEVEL only for such a unit alone ("degF", "dBASPL"); a
+  /// compound unit is LINEAR, its degrees being intervals.
+  package var scale: Salus_V1_UnitScale = .unspecified
+
+  /// LINEAR: the unit is mantissa × 10^power_of_ten coherent SI units; TEMPERATURE: mantissa
+  /// kelvin per degree.
+  package var mantissa: Double = 0
+
+  package var powerOfTen: Int32 = 0
+
+  /// TEMPERATURE: the kelvin at 0 of the unit (273.15 for degC); 0 otherwise.
+  package var offset: Double = 0
+
+  /// A compound unit with dBASPL inside ("dBASPL/s"): dBASPL converts only alone.
+  package var containsSoundPressureLevel: Bool = false
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+/// Why a unit string does not parse.
+package nonisolated struct Salus_V1_UnitProblem: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The daemon's stable code ("unknownUnit", "prefixNotAllowed", "multipleDivisions"...).
+  package var code: String = String()
+
+  /// A sentence naming the unit string, what is wrong and where, and what was expected.
+  package var message: String = String()
+
+  /// The zero-based offset in Unicode scalars of the offending part, or -1.
+  package var position: Int32 = 0
+
+  /// What was expected instead.
+  package var expected: String = String()
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
+package nonisolated struct Salus_V1_UnitDescription: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// As asked.
+  package var unit: String = String()
+
+  package var result: Salus_V1_UnitDescription.OneOf_Result? = nil
+
+  package var meaning: Salus_V1_UnitMeaning {
+    get {
+      if case .meaning(let v)? = result {return v}
+      return Salus_V1_UnitMeaning()
+    }
+    set {result = .meaning(newValue)}
+  }
+
+  package var problem: Salus_V1_UnitProblem {
+    get {
+      if case .problem(let v)? = result {return v}
+      return Salus_V1_UnitProblem()
+    }
+    set {result = .problem(newValue)}
+  }
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package nonisolated enum OneOf_Result: Equatable, Sendable {
+    case meaning(Salus_V1_UnitMeaning)
+    case problem(Salus_V1_UnitProblem)
+
+  }
+
+  package init() {}
+}
+
+package nonisolated struct Salus_V1_DescribeUnitsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// One per unit asked for, in the order asked.
+  package var units: [Salus_V1_UnitDescription] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "salus.v1"
@@ -423,6 +550,248 @@ nonisolated extension Salus_V1_CatalogueResponse: SwiftProtobuf.Message, SwiftPr
     if lhs.prefixes != rhs.prefixes {return false}
     if lhs.units != rhs.units {return false}
     if lhs.types != rhs.types {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_DescribeUnitsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".DescribeUnitsRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}units\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedStringField(value: &self.units) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.units.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.units, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_DescribeUnitsRequest, rhs: Salus_V1_DescribeUnitsRequest) -> Bool {
+    if lhs.units != rhs.units {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_UnitMeaning: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".UnitMeaning"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}canonical\0\u{1}dimension\0\u{3}dimension_text\0\u{1}scale\0\u{1}mantissa\0\u{3}power_of_ten\0\u{1}offset\0\u{3}contains_sound_pressure_level\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.canonical) }()
+      case 2: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt32>.self, value: &self.dimension) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.dimensionText) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.scale) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.mantissa) }()
+      case 6: try { try decoder.decodeSingularInt32Field(value: &self.powerOfTen) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.offset) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.containsSoundPressureLevel) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.canonical.isEmpty {
+      try visitor.visitSingularStringField(value: self.canonical, fieldNumber: 1)
+    }
+    if !self.dimension.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt32>.self, value: self.dimension, fieldNumber: 2)
+    }
+    if !self.dimensionText.isEmpty {
+      try visitor.visitSingularStringField(value: self.dimensionText, fieldNumber: 3)
+    }
+    if self.scale != .unspecified {
+      try visitor.visitSingularEnumField(value: self.scale, fieldNumber: 4)
+    }
+    if self.mantissa.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.mantissa, fieldNumber: 5)
+    }
+    if self.powerOfTen != 0 {
+      try visitor.visitSingularInt32Field(value: self.powerOfTen, fieldNumber: 6)
+    }
+    if self.offset.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.offset, fieldNumber: 7)
+    }
+    if self.containsSoundPressureLevel != false {
+      try visitor.visitSingularBoolField(value: self.containsSoundPressureLevel, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_UnitMeaning, rhs: Salus_V1_UnitMeaning) -> Bool {
+    if lhs.canonical != rhs.canonical {return false}
+    if lhs.dimension != rhs.dimension {return false}
+    if lhs.dimensionText != rhs.dimensionText {return false}
+    if lhs.scale != rhs.scale {return false}
+    if lhs.mantissa != rhs.mantissa {return false}
+    if lhs.powerOfTen != rhs.powerOfTen {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.containsSoundPressureLevel != rhs.containsSoundPressureLevel {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_UnitProblem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".UnitProblem"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}position\0\u{1}expected\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.message) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.position) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.expected) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 1)
+    }
+    if !self.message.isEmpty {
+      try visitor.visitSingularStringField(value: self.message, fieldNumber: 2)
+    }
+    if self.position != 0 {
+      try visitor.visitSingularInt32Field(value: self.position, fieldNumber: 3)
+    }
+    if !self.expected.isEmpty {
+      try visitor.visitSingularStringField(value: self.expected, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_UnitProblem, rhs: Salus_V1_UnitProblem) -> Bool {
+    if lhs.code != rhs.code {return false}
+    if lhs.message != rhs.message {return false}
+    if lhs.position != rhs.position {return false}
+    if lhs.expected != rhs.expected {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_UnitDescription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".UnitDescription"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}unit\0\u{1}meaning\0\u{1}problem\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      case 2: try {
+        var v: Salus_V1_UnitMeaning?
+        var hadOneofValue = false
+        if let current = self.result {
+          hadOneofValue = true
+          if case .meaning(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.result = .meaning(v)
+        }
+      }()
+      case 3: try {
+        var v: Salus_V1_UnitProblem?
+        var hadOneofValue = false
+        if let current = self.result {
+          hadOneofValue = true
+          if case .problem(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.result = .problem(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 1)
+    }
+    switch self.result {
+    case .meaning?: try {
+      guard case .meaning(let v)? = self.result else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .problem?: try {
+      guard case .problem(let v)? = self.result else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_UnitDescription, rhs: Salus_V1_UnitDescription) -> Bool {
+    if lhs.unit != rhs.unit {return false}
+    if lhs.result != rhs.result {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Salus_V1_DescribeUnitsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".DescribeUnitsResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}units\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.units) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.units.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.units, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Salus_V1_DescribeUnitsResponse, rhs: Salus_V1_DescribeUnitsResponse) -> Bool {
+    if lhs.units != rhs.units {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

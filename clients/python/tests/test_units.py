@@ -61,3 +61,18 @@ def _now():  # type: ignore[no-untyped-def]
     import datetime as dt
 
     return dt.datetime.now(dt.timezone.utc)
+
+
+async def test_a_unit_string_is_asked_of_the_daemon_once_per_connection(store: salus.Store) -> None:
+    catalogue = store.catalogue
+    assert catalogue is not None and "kg" in catalogue.descriptions, "the catalogue's units are described when it opens"
+    asked: list[list[str]] = []
+    describe = catalogue._describe
+    assert describe is not None
+    catalogue._describe = lambda units: asked.append(units) or describe(units)  # type: ignore[func-returns-value]
+    assert "mg/(dL*hr)" not in catalogue.descriptions and "g/(L*s)" not in catalogue.descriptions
+    assert salus.units.convert(36, "mg/(dL*hr)", "g/(L*s)") == pytest.approx(0.0001)
+    assert salus.units.convert(72, "mg/(dL*hr)", "g/(L*s)") == pytest.approx(0.0002)
+    with pytest.raises(salus.units.UnitStringError, match='"m/s/s"'):
+        salus.units.convert(1, "m/s/s", "m/s^2")
+    assert asked == [["mg/(dL*hr)", "g/(L*s)"], ["m/s/s", "m/s^2"]]

@@ -40,8 +40,12 @@ async def test_units_convert_within_a_dimension(store: salus.Store, value: float
 async def test_units_of_other_dimensions_do_not_convert(store: salus.Store) -> None:
     with pytest.raises(ValueError, match="'kg' cannot be converted to 'm'"):
         convert(1, "kg", "m")
-    with pytest.raises(ValueError, match="'furlong'"):
+    with pytest.raises(salus.units.UnitStringError, match='unknown unit "furlong" at position 0') as refused:
         convert(1, "furlong", "m")
+    assert (refused.value.code, refused.value.position) == ("unknownUnit", 0) and refused.value.expected
+    with pytest.raises(salus.units.UnitStringError, match="kmin") as prefixed:
+        convert(1, "kmin", "s")
+    assert prefixed.value.code == "prefixNotAllowed"
 
 
 def _status(code: int, reason: int | None = None, type_url: str = "type.googleapis.com/salus.v1.ErrorDetail") -> status_pb2.Status:

@@ -238,6 +238,237 @@ void   salus__v1__catalogue_response__free_unpacked
   assert(message->base.descriptor == &salus__v1__catalogue_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__describe_units_request__init
+                     (Salus__V1__DescribeUnitsRequest         *message)
+{
+  static const Salus__V1__DescribeUnitsRequest init_value = SALUS__V1__DESCRIBE_UNITS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t salus__v1__describe_units_request__get_packed_size
+                     (const Salus__V1__DescribeUnitsRequest *message)
+{
+  assert(message->base.descriptor == &salus__v1__describe_units_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__describe_units_request__pack
+                     (const Salus__V1__DescribeUnitsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__describe_units_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__describe_units_request__pack_to_buffer
+                     (const Salus__V1__DescribeUnitsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__describe_units_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__DescribeUnitsRequest *
+       salus__v1__describe_units_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__DescribeUnitsRequest *)
+     protobuf_c_message_unpack (&salus__v1__describe_units_request__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__describe_units_request__free_unpacked
+                     (Salus__V1__DescribeUnitsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__describe_units_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__unit_meaning__dimension_entry__init
+                     (Salus__V1__UnitMeaning__DimensionEntry         *message)
+{
+  static const Salus__V1__UnitMeaning__DimensionEntry init_value = SALUS__V1__UNIT_MEANING__DIMENSION_ENTRY__INIT;
+  *message = init_value;
+}
+void   salus__v1__unit_meaning__init
+                     (Salus__V1__UnitMeaning         *message)
+{
+  static const Salus__V1__UnitMeaning init_value = SALUS__V1__UNIT_MEANING__INIT;
+  *message = init_value;
+}
+size_t salus__v1__unit_meaning__get_packed_size
+                     (const Salus__V1__UnitMeaning *message)
+{
+  assert(message->base.descriptor == &salus__v1__unit_meaning__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__unit_meaning__pack
+                     (const Salus__V1__UnitMeaning *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__unit_meaning__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__unit_meaning__pack_to_buffer
+                     (const Salus__V1__UnitMeaning *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__unit_meaning__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__UnitMeaning *
+       salus__v1__unit_meaning__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__UnitMeaning *)
+     protobuf_c_message_unpack (&salus__v1__unit_meaning__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__unit_meaning__free_unpacked
+                     (Salus__V1__UnitMeaning *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__unit_meaning__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__unit_problem__init
+                     (Salus__V1__UnitProblem         *message)
+{
+  static const Salus__V1__UnitProblem init_value = SALUS__V1__UNIT_PROBLEM__INIT;
+  *message = init_value;
+}
+size_t salus__v1__unit_problem__get_packed_size
+                     (const Salus__V1__UnitProblem *message)
+{
+  assert(message->base.descriptor == &salus__v1__unit_problem__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__unit_problem__pack
+                     (const Salus__V1__UnitProblem *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__unit_problem__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__unit_problem__pack_to_buffer
+                     (const Salus__V1__UnitProblem *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__unit_problem__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__UnitProblem *
+       salus__v1__unit_problem__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__UnitProblem *)
+     protobuf_c_message_unpack (&salus__v1__unit_problem__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__unit_problem__free_unpacked
+                     (Salus__V1__UnitProblem *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__unit_problem__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__unit_description__init
+                     (Salus__V1__UnitDescription         *message)
+{
+  static const Salus__V1__UnitDescription init_value = SALUS__V1__UNIT_DESCRIPTION__INIT;
+  *message = init_value;
+}
+size_t salus__v1__unit_description__get_packed_size
+                     (const Salus__V1__UnitDescription *message)
+{
+  assert(message->base.descriptor == &salus__v1__unit_description__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__unit_description__pack
+                     (const Salus__V1__UnitDescription *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__unit_description__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__unit_description__pack_to_buffer
+                     (const Salus__V1__UnitDescription *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__unit_description__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__UnitDescription *
+       salus__v1__unit_description__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__UnitDescription *)
+     protobuf_c_message_unpack (&salus__v1__unit_description__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__unit_description__free_unpacked
+                     (Salus__V1__UnitDescription *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__unit_description__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   salus__v1__describe_units_response__init
+                     (Salus__V1__DescribeUnitsResponse         *message)
+{
+  static const Salus__V1__DescribeUnitsResponse init_value = SALUS__V1__DESCRIBE_UNITS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t salus__v1__describe_units_response__get_packed_size
+                     (const Salus__V1__DescribeUnitsResponse *message)
+{
+  assert(message->base.descriptor == &salus__v1__describe_units_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t salus__v1__describe_units_response__pack
+                     (const Salus__V1__DescribeUnitsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &salus__v1__describe_units_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t salus__v1__describe_units_response__pack_to_buffer
+                     (const Salus__V1__DescribeUnitsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &salus__v1__describe_units_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Salus__V1__DescribeUnitsResponse *
+       salus__v1__describe_units_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Salus__V1__DescribeUnitsResponse *)
+     protobuf_c_message_unpack (&salus__v1__describe_units_response__descriptor,
+                                allocator, len, data);
+}
+void   salus__v1__describe_units_response__free_unpacked
+                     (Salus__V1__DescribeUnitsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &salus__v1__describe_units_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define salus__v1__catalogue_request__field_descriptors NULL
 #define salus__v1__catalogue_request__field_indices_by_name NULL
 #define salus__v1__catalogue_request__number_ranges NULL
@@ -680,6 +911,403 @@ const ProtobufCMessageDescriptor salus__v1__catalogue_response__descriptor =
   (ProtobufCMessageInit) salus__v1__catalogue_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor salus__v1__describe_units_request__field_descriptors[1] =
+{
+  {
+    "units",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Salus__V1__DescribeUnitsRequest, n_units),
+    offsetof(Salus__V1__DescribeUnitsRequest, units),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__describe_units_request__field_indices_by_name[] = {
+  0,   /* field[0] = units */
+};
+static const ProtobufCIntRange salus__v1__describe_units_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__describe_units_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.DescribeUnitsRequest",
+  "DescribeUnitsRequest",
+  "Salus__V1__DescribeUnitsRequest",
+  "salus.v1",
+  sizeof(Salus__V1__DescribeUnitsRequest),
+  1,
+  salus__v1__describe_units_request__field_descriptors,
+  salus__v1__describe_units_request__field_indices_by_name,
+  1,  salus__v1__describe_units_request__number_ranges,
+  (ProtobufCMessageInit) salus__v1__describe_units_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__unit_meaning__dimension_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning__DimensionEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning__DimensionEntry, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__unit_meaning__dimension_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__unit_meaning__dimension_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__unit_meaning__dimension_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.UnitMeaning.DimensionEntry",
+  "DimensionEntry",
+  "Salus__V1__UnitMeaning__DimensionEntry",
+  "salus.v1",
+  sizeof(Salus__V1__UnitMeaning__DimensionEntry),
+  2,
+  salus__v1__unit_meaning__dimension_entry__field_descriptors,
+  salus__v1__unit_meaning__dimension_entry__field_indices_by_name,
+  1,  salus__v1__unit_meaning__dimension_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__unit_meaning__dimension_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__unit_meaning__field_descriptors[8] =
+{
+  {
+    "canonical",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, canonical),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "dimension",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__UnitMeaning, n_dimension),
+    offsetof(Salus__V1__UnitMeaning, dimension),
+    &salus__v1__unit_meaning__dimension_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "dimension_text",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, dimension_text),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scale",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, scale),
+    &salus__v1__unit_scale__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mantissa",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, mantissa),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "power_of_ten",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, power_of_ten),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "offset",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, offset),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "contains_sound_pressure_level",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitMeaning, contains_sound_pressure_level),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__unit_meaning__field_indices_by_name[] = {
+  0,   /* field[0] = canonical */
+  7,   /* field[7] = contains_sound_pressure_level */
+  1,   /* field[1] = dimension */
+  2,   /* field[2] = dimension_text */
+  4,   /* field[4] = mantissa */
+  6,   /* field[6] = offset */
+  5,   /* field[5] = power_of_ten */
+  3,   /* field[3] = scale */
+};
+static const ProtobufCIntRange salus__v1__unit_meaning__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor salus__v1__unit_meaning__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.UnitMeaning",
+  "UnitMeaning",
+  "Salus__V1__UnitMeaning",
+  "salus.v1",
+  sizeof(Salus__V1__UnitMeaning),
+  8,
+  salus__v1__unit_meaning__field_descriptors,
+  salus__v1__unit_meaning__field_indices_by_name,
+  1,  salus__v1__unit_meaning__number_ranges,
+  (ProtobufCMessageInit) salus__v1__unit_meaning__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__unit_problem__field_descriptors[4] =
+{
+  {
+    "code",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitProblem, code),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitProblem, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "position",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitProblem, position),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "expected",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitProblem, expected),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__unit_problem__field_indices_by_name[] = {
+  0,   /* field[0] = code */
+  3,   /* field[3] = expected */
+  1,   /* field[1] = message */
+  2,   /* field[2] = position */
+};
+static const ProtobufCIntRange salus__v1__unit_problem__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor salus__v1__unit_problem__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.UnitProblem",
+  "UnitProblem",
+  "Salus__V1__UnitProblem",
+  "salus.v1",
+  sizeof(Salus__V1__UnitProblem),
+  4,
+  salus__v1__unit_problem__field_descriptors,
+  salus__v1__unit_problem__field_indices_by_name,
+  1,  salus__v1__unit_problem__number_ranges,
+  (ProtobufCMessageInit) salus__v1__unit_problem__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__unit_description__field_descriptors[3] =
+{
+  {
+    "unit",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__UnitDescription, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meaning",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__UnitDescription, result_case),
+    offsetof(Salus__V1__UnitDescription, meaning),
+    &salus__v1__unit_meaning__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "problem",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__UnitDescription, result_case),
+    offsetof(Salus__V1__UnitDescription, problem),
+    &salus__v1__unit_problem__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__unit_description__field_indices_by_name[] = {
+  1,   /* field[1] = meaning */
+  2,   /* field[2] = problem */
+  0,   /* field[0] = unit */
+};
+static const ProtobufCIntRange salus__v1__unit_description__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor salus__v1__unit_description__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.UnitDescription",
+  "UnitDescription",
+  "Salus__V1__UnitDescription",
+  "salus.v1",
+  sizeof(Salus__V1__UnitDescription),
+  3,
+  salus__v1__unit_description__field_descriptors,
+  salus__v1__unit_description__field_indices_by_name,
+  1,  salus__v1__unit_description__number_ranges,
+  (ProtobufCMessageInit) salus__v1__unit_description__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__describe_units_response__field_descriptors[1] =
+{
+  {
+    "units",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__DescribeUnitsResponse, n_units),
+    offsetof(Salus__V1__DescribeUnitsResponse, units),
+    &salus__v1__unit_description__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__describe_units_response__field_indices_by_name[] = {
+  0,   /* field[0] = units */
+};
+static const ProtobufCIntRange salus__v1__describe_units_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor salus__v1__describe_units_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.DescribeUnitsResponse",
+  "DescribeUnitsResponse",
+  "Salus__V1__DescribeUnitsResponse",
+  "salus.v1",
+  sizeof(Salus__V1__DescribeUnitsResponse),
+  1,
+  salus__v1__describe_units_response__field_descriptors,
+  salus__v1__describe_units_response__field_indices_by_name,
+  1,  salus__v1__describe_units_response__number_ranges,
+  (ProtobufCMessageInit) salus__v1__describe_units_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue salus__v1__unit_scale__enum_values_by_number[4] =
 {
   { "UNIT_SCALE_UNSPECIFIED", "SALUS__V1__UNIT_SCALE__UNIT_SCALE_UNSPECIFIED", 0 },
@@ -712,11 +1340,13 @@ const ProtobufCEnumDescriptor salus__v1__unit_scale__descriptor =
   salus__v1__unit_scale__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor salus__v1__catalogue__method_descriptors[1] =
+static const ProtobufCMethodDescriptor salus__v1__catalogue__method_descriptors[2] =
 {
   { "Get", &salus__v1__catalogue_request__descriptor, &salus__v1__catalogue_response__descriptor },
+  { "DescribeUnits", &salus__v1__describe_units_request__descriptor, &salus__v1__describe_units_response__descriptor },
 };
 const unsigned salus__v1__catalogue__method_indices_by_name[] = {
+  1,        /* DescribeUnits */
   0         /* Get */
 };
 const ProtobufCServiceDescriptor salus__v1__catalogue__descriptor =
@@ -726,7 +1356,7 @@ const ProtobufCServiceDescriptor salus__v1__catalogue__descriptor =
   "Catalogue",
   "Salus__V1__Catalogue",
   "salus.v1",
-  1,
+  2,
   salus__v1__catalogue__method_descriptors,
   salus__v1__catalogue__method_indices_by_name
 };
@@ -737,6 +1367,14 @@ void salus__v1__catalogue__get(ProtobufCService *service,
 {
   assert(service->descriptor == &salus__v1__catalogue__descriptor);
   service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void salus__v1__catalogue__describe_units(ProtobufCService *service,
+                                          const Salus__V1__DescribeUnitsRequest *input,
+                                          Salus__V1__DescribeUnitsResponse_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &salus__v1__catalogue__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void salus__v1__catalogue__init (Salus__V1__Catalogue_Service *service,
                                  Salus__V1__Catalogue_ServiceDestroy destroy)

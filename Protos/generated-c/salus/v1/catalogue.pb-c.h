@@ -22,6 +22,12 @@ typedef struct Salus__V1__UnitSymbol__DimensionEntry Salus__V1__UnitSymbol__Dime
 typedef struct Salus__V1__UnitPrefix Salus__V1__UnitPrefix;
 typedef struct Salus__V1__UnitConversion Salus__V1__UnitConversion;
 typedef struct Salus__V1__CatalogueResponse Salus__V1__CatalogueResponse;
+typedef struct Salus__V1__DescribeUnitsRequest Salus__V1__DescribeUnitsRequest;
+typedef struct Salus__V1__UnitMeaning Salus__V1__UnitMeaning;
+typedef struct Salus__V1__UnitMeaning__DimensionEntry Salus__V1__UnitMeaning__DimensionEntry;
+typedef struct Salus__V1__UnitProblem Salus__V1__UnitProblem;
+typedef struct Salus__V1__UnitDescription Salus__V1__UnitDescription;
+typedef struct Salus__V1__DescribeUnitsResponse Salus__V1__DescribeUnitsResponse;
 
 
 /* --- enums --- */
@@ -201,6 +207,147 @@ struct  Salus__V1__CatalogueResponse
     , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
+struct  Salus__V1__DescribeUnitsRequest
+{
+  ProtobufCMessage base;
+  /*
+   * Unit strings as a client has them ("kg", "µg", "mmol<180.15588>/L", "kcal/hr·kg").
+   */
+  size_t n_units;
+  char **units;
+};
+#define SALUS__V1__DESCRIBE_UNITS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__describe_units_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Salus__V1__UnitMeaning__DimensionEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  int32_t value;
+};
+#define SALUS__V1__UNIT_MEANING__DIMENSION_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__unit_meaning__dimension_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * How values of a unit relate to the coherent SI unit of its dimension. Converting value from
+ * unit a to unit b: equal canonical texts give value unchanged; different dimensions do not
+ * convert; two TEMPERATURE units go through kelvin (value × mantissa + offset); a
+ * SOUND_PRESSURE_LEVEL unit goes through pascal (2×10⁻⁵ × 10^(value / 20)); a unit with
+ * contains_sound_pressure_level converts to nothing else; otherwise value × (mantissa_a /
+ * mantissa_b) × 10^(power_of_ten_a − power_of_ten_b).
+ */
+struct  Salus__V1__UnitMeaning
+{
+  ProtobufCMessage base;
+  /*
+   * As the daemon prints it ("mcg" for "µg", "kcal/hr·kg").
+   */
+  char *canonical;
+  /*
+   * The exponent of each base dimension that is not zero; empty for count and %.
+   */
+  size_t n_dimension;
+  Salus__V1__UnitMeaning__DimensionEntry **dimension;
+  /*
+   * The dimension, for people ("mass", "length/time").
+   */
+  char *dimension_text;
+  /*
+   * TEMPERATURE and SOUND_PRESSURE_LEVEL only for such a unit alone ("degF", "dBASPL"); a
+   * compound unit is LINEAR, its degrees being intervals.
+   */
+  Salus__V1__UnitScale scale;
+  /*
+   * LINEAR: the unit is mantissa × 10^power_of_ten coherent SI units; TEMPERATURE: mantissa
+   * kelvin per degree.
+   */
+  double mantissa;
+  int32_t power_of_ten;
+  /*
+   * TEMPERATURE: the kelvin at 0 of the unit (273.15 for degC); 0 otherwise.
+   */
+  double offset;
+  /*
+   * A compound unit with dBASPL inside ("dBASPL/s"): dBASPL converts only alone.
+   */
+  protobuf_c_boolean contains_sound_pressure_level;
+};
+#define SALUS__V1__UNIT_MEANING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__unit_meaning__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, SALUS__V1__UNIT_SCALE__UNIT_SCALE_UNSPECIFIED, 0, 0, 0, 0 }
+
+
+/*
+ * Why a unit string does not parse.
+ */
+struct  Salus__V1__UnitProblem
+{
+  ProtobufCMessage base;
+  /*
+   * The daemon's stable code ("unknownUnit", "prefixNotAllowed", "multipleDivisions"...).
+   */
+  char *code;
+  /*
+   * A sentence naming the unit string, what is wrong and where, and what was expected.
+   */
+  char *message;
+  /*
+   * The zero-based offset in Unicode scalars of the offending part, or -1.
+   */
+  int32_t position;
+  /*
+   * What was expected instead.
+   */
+  char *expected;
+};
+#define SALUS__V1__UNIT_PROBLEM__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__unit_problem__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+
+
+typedef enum {
+  SALUS__V1__UNIT_DESCRIPTION__RESULT__NOT_SET = 0,
+  SALUS__V1__UNIT_DESCRIPTION__RESULT_MEANING = 2,
+  SALUS__V1__UNIT_DESCRIPTION__RESULT_PROBLEM = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(SALUS__V1__UNIT_DESCRIPTION__RESULT__CASE)
+} Salus__V1__UnitDescription__ResultCase;
+
+struct  Salus__V1__UnitDescription
+{
+  ProtobufCMessage base;
+  /*
+   * As asked.
+   */
+  char *unit;
+  Salus__V1__UnitDescription__ResultCase result_case;
+  union {
+    Salus__V1__UnitMeaning *meaning;
+    Salus__V1__UnitProblem *problem;
+  };
+};
+#define SALUS__V1__UNIT_DESCRIPTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__unit_description__descriptor) \
+    , (char *)protobuf_c_empty_string, SALUS__V1__UNIT_DESCRIPTION__RESULT__NOT_SET, {0} }
+
+
+struct  Salus__V1__DescribeUnitsResponse
+{
+  ProtobufCMessage base;
+  /*
+   * One per unit asked for, in the order asked.
+   */
+  size_t n_units;
+  Salus__V1__UnitDescription **units;
+};
+#define SALUS__V1__DESCRIBE_UNITS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__describe_units_response__descriptor) \
+    , 0,NULL }
+
+
 /* Salus__V1__CatalogueRequest methods */
 void   salus__v1__catalogue_request__init
                      (Salus__V1__CatalogueRequest         *message);
@@ -299,6 +446,104 @@ Salus__V1__CatalogueResponse *
 void   salus__v1__catalogue_response__free_unpacked
                      (Salus__V1__CatalogueResponse *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__DescribeUnitsRequest methods */
+void   salus__v1__describe_units_request__init
+                     (Salus__V1__DescribeUnitsRequest         *message);
+size_t salus__v1__describe_units_request__get_packed_size
+                     (const Salus__V1__DescribeUnitsRequest   *message);
+size_t salus__v1__describe_units_request__pack
+                     (const Salus__V1__DescribeUnitsRequest   *message,
+                      uint8_t             *out);
+size_t salus__v1__describe_units_request__pack_to_buffer
+                     (const Salus__V1__DescribeUnitsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__DescribeUnitsRequest *
+       salus__v1__describe_units_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__describe_units_request__free_unpacked
+                     (Salus__V1__DescribeUnitsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__UnitMeaning__DimensionEntry methods */
+void   salus__v1__unit_meaning__dimension_entry__init
+                     (Salus__V1__UnitMeaning__DimensionEntry         *message);
+/* Salus__V1__UnitMeaning methods */
+void   salus__v1__unit_meaning__init
+                     (Salus__V1__UnitMeaning         *message);
+size_t salus__v1__unit_meaning__get_packed_size
+                     (const Salus__V1__UnitMeaning   *message);
+size_t salus__v1__unit_meaning__pack
+                     (const Salus__V1__UnitMeaning   *message,
+                      uint8_t             *out);
+size_t salus__v1__unit_meaning__pack_to_buffer
+                     (const Salus__V1__UnitMeaning   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__UnitMeaning *
+       salus__v1__unit_meaning__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__unit_meaning__free_unpacked
+                     (Salus__V1__UnitMeaning *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__UnitProblem methods */
+void   salus__v1__unit_problem__init
+                     (Salus__V1__UnitProblem         *message);
+size_t salus__v1__unit_problem__get_packed_size
+                     (const Salus__V1__UnitProblem   *message);
+size_t salus__v1__unit_problem__pack
+                     (const Salus__V1__UnitProblem   *message,
+                      uint8_t             *out);
+size_t salus__v1__unit_problem__pack_to_buffer
+                     (const Salus__V1__UnitProblem   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__UnitProblem *
+       salus__v1__unit_problem__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__unit_problem__free_unpacked
+                     (Salus__V1__UnitProblem *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__UnitDescription methods */
+void   salus__v1__unit_description__init
+                     (Salus__V1__UnitDescription         *message);
+size_t salus__v1__unit_description__get_packed_size
+                     (const Salus__V1__UnitDescription   *message);
+size_t salus__v1__unit_description__pack
+                     (const Salus__V1__UnitDescription   *message,
+                      uint8_t             *out);
+size_t salus__v1__unit_description__pack_to_buffer
+                     (const Salus__V1__UnitDescription   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__UnitDescription *
+       salus__v1__unit_description__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__unit_description__free_unpacked
+                     (Salus__V1__UnitDescription *message,
+                      ProtobufCAllocator *allocator);
+/* Salus__V1__DescribeUnitsResponse methods */
+void   salus__v1__describe_units_response__init
+                     (Salus__V1__DescribeUnitsResponse         *message);
+size_t salus__v1__describe_units_response__get_packed_size
+                     (const Salus__V1__DescribeUnitsResponse   *message);
+size_t salus__v1__describe_units_response__pack
+                     (const Salus__V1__DescribeUnitsResponse   *message,
+                      uint8_t             *out);
+size_t salus__v1__describe_units_response__pack_to_buffer
+                     (const Salus__V1__DescribeUnitsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Salus__V1__DescribeUnitsResponse *
+       salus__v1__describe_units_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   salus__v1__describe_units_response__free_unpacked
+                     (Salus__V1__DescribeUnitsResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Salus__V1__CatalogueRequest_Closure)
@@ -319,6 +564,24 @@ typedef void (*Salus__V1__UnitConversion_Closure)
 typedef void (*Salus__V1__CatalogueResponse_Closure)
                  (const Salus__V1__CatalogueResponse *message,
                   void *closure_data);
+typedef void (*Salus__V1__DescribeUnitsRequest_Closure)
+                 (const Salus__V1__DescribeUnitsRequest *message,
+                  void *closure_data);
+typedef void (*Salus__V1__UnitMeaning__DimensionEntry_Closure)
+                 (const Salus__V1__UnitMeaning__DimensionEntry *message,
+                  void *closure_data);
+typedef void (*Salus__V1__UnitMeaning_Closure)
+                 (const Salus__V1__UnitMeaning *message,
+                  void *closure_data);
+typedef void (*Salus__V1__UnitProblem_Closure)
+                 (const Salus__V1__UnitProblem *message,
+                  void *closure_data);
+typedef void (*Salus__V1__UnitDescription_Closure)
+                 (const Salus__V1__UnitDescription *message,
+                  void *closure_data);
+typedef void (*Salus__V1__DescribeUnitsResponse_Closure)
+                 (const Salus__V1__DescribeUnitsResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -330,6 +593,10 @@ struct Salus__V1__Catalogue_Service
               const Salus__V1__CatalogueRequest *input,
               Salus__V1__CatalogueResponse_Closure closure,
               void *closure_data);
+  void (*describe_units)(Salus__V1__Catalogue_Service *service,
+                         const Salus__V1__DescribeUnitsRequest *input,
+                         Salus__V1__DescribeUnitsResponse_Closure closure,
+                         void *closure_data);
 };
 typedef void (*Salus__V1__Catalogue_ServiceDestroy)(Salus__V1__Catalogue_Service *);
 void salus__v1__catalogue__init (Salus__V1__Catalogue_Service *service,
@@ -338,11 +605,16 @@ void salus__v1__catalogue__init (Salus__V1__Catalogue_Service *service,
     { &salus__v1__catalogue__descriptor, protobuf_c_service_invoke_internal, NULL }
 #define SALUS__V1__CATALOGUE__INIT(function_prefix__) \
     { SALUS__V1__CATALOGUE__BASE_INIT,\
-      function_prefix__ ## get  }
+      function_prefix__ ## get,\
+      function_prefix__ ## describe_units  }
 void salus__v1__catalogue__get(ProtobufCService *service,
                                const Salus__V1__CatalogueRequest *input,
                                Salus__V1__CatalogueResponse_Closure closure,
                                void *closure_data);
+void salus__v1__catalogue__describe_units(ProtobufCService *service,
+                                          const Salus__V1__DescribeUnitsRequest *input,
+                                          Salus__V1__DescribeUnitsResponse_Closure closure,
+                                          void *closure_data);
 
 /* --- descriptors --- */
 
@@ -353,6 +625,12 @@ extern const ProtobufCMessageDescriptor salus__v1__unit_symbol__dimension_entry_
 extern const ProtobufCMessageDescriptor salus__v1__unit_prefix__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__unit_conversion__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__catalogue_response__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__describe_units_request__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__unit_meaning__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__unit_meaning__dimension_entry__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__unit_problem__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__unit_description__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__describe_units_response__descriptor;
 extern const ProtobufCServiceDescriptor salus__v1__catalogue__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import socket
 import struct
 from dataclasses import dataclass, field
 from typing import AsyncIterator, Mapping, Optional, TypeVar
@@ -391,6 +392,48 @@ class Connection:
             self._fail_all(error)
         except (asyncio.IncompleteReadError, OSError) as error:
             self._fail_all(errors.UnavailableError(f"the connection to {self.path} closed: {error}", code=14))
+
+
+def call_blocking(path: str, service: str, method: str, request: Message, response_type: type[M], *, timeout: float = 10.0) -> M:
+    """One unary call on a short-lived socket of its own, without Hello, blocking the caller.
+
+    For the few calls the daemon answers before Hello (salus.v1.Catalogue) when a synchronous
+    function needs one from the thread that runs the connection's event loop, which cannot wait
+    for its own connection.
+    """
+    envelope = rpc_pb2.Request(service=service, method=method, payload=request.SerializeToString())
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(timeout)
+            sock.connect(path)
+            sock.sendall(encode_frame(1, FRAME_REQUEST, 0, envelope.SerializeToString()))
+            while True:
+                length, stream_id, frame_type, _flags = _HEADER.unpack(_receive(sock, _HEADER.size))
+                if length > MAX_FRAME_SIZE:
+                    raise errors.ProtocolViolationError(
+                        f"frame header: length {length} is too large; expected at most {MAX_FRAME_SIZE}", code=3
+                    )
+                payload = _receive(sock, length)
+                if stream_id == 1 and frame_type == FRAME_RESPONSE:
+                    return _decode(response_type, _check_response(payload), f"{service}/{method} response")
+    except OSError as error:
+        raise errors.UnavailableError(
+            f"socket: {service}/{method} on {path} failed: {error}; expected a running salusd",
+            code=14,
+            field="socket",
+            value=path,
+            expected="the socket of a running salusd",
+        ) from None
+
+
+def _receive(sock: socket.socket, count: int) -> bytes:
+    data = bytearray()
+    while len(data) < count:
+        chunk = sock.recv(count - len(data))
+        if not chunk:
+            raise ConnectionError(f"the daemon closed the socket after {len(data)} of {count} bytes")
+        data += chunk
+    return bytes(data)
 
 
 def _check_response(payload: bytes) -> bytes:

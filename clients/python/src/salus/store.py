@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import os
 from typing import Any, AsyncIterator, Generator, Iterable, Optional, Sequence, Union
 
 from . import _catalogue
 from ._catalogue import Catalogue
-from ._connection import Connection, Limits
+from ._connection import Connection, Limits, call_blocking
 from ._proto.salus.v1 import authorization_pb2, catalogue_pb2, statistics_pb2, store_pb2
 from ._time import to_micros
 from .model import (
@@ -31,6 +32,8 @@ _STORE = "salus.v1.Store"
 _STATISTICS = "salus.v1.Statistics"
 _AUTHORIZATION = "salus.v1.Authorization"
 _CATALOGUE = "salus.v1.Catalogue"
+# The daemon describes at most this many unit strings per call.
+_DESCRIBE_BATCH = 1024
 
 
 def default_socket() -> str:
@@ -170,9 +173,52 @@ class Store:
         response = await self.connection.unary(
             _CATALOGUE, "Get", catalogue_pb2.CatalogueRequest(), catalogue_pb2.CatalogueResponse, timeout=timeout
         )
-        self.catalogue = Catalogue(response)
+        self._loop = asyncio.get_running_loop()
+        catalogue = Catalogue(response, describe=self._describe_blocking)
+        # Every unit the catalogue names, described in one call: most conversions ask nothing more.
+        catalogue.remember(await self.describe_units([unit.unit for unit in response.units], timeout=timeout))
+        self.catalogue = catalogue
         _catalogue._set_current(self.catalogue)
         return self.catalogue
+
+    async def describe_units(
+        self, units: list[str], *, timeout: Optional[float] = None
+    ) -> list[catalogue_pb2.UnitDescription]:
+        """Each unit string as the daemon's parser reads it (``salus.v1.Catalogue/DescribeUnits``):
+        its dimension and conversion to the dimension's coherent SI unit, or its ``problem``."""
+        descriptions: list[catalogue_pb2.UnitDescription] = []
+        for start in range(0, len(units), _DESCRIBE_BATCH):
+            response = await self.connection.unary(
+                _CATALOGUE,
+                "DescribeUnits",
+                catalogue_pb2.DescribeUnitsRequest(units=units[start:start + _DESCRIBE_BATCH]),
+                catalogue_pb2.DescribeUnitsResponse,
+                timeout=timeout,
+            )
+            descriptions += response.units
+        return descriptions
+
+    def _describe_blocking(self, units: list[str]) -> list[catalogue_pb2.UnitDescription]:
+        """describe_units for the synchronous :func:`salus.units.convert`: on this connection when
+        its loop runs in another thread (salus.sync); from the loop's own thread, which cannot wait
+        for its connection, on a short-lived socket to the same daemon (the catalogue needs no Hello)."""
+        try:
+            running: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if self._loop.is_running() and running is not self._loop:
+            return asyncio.run_coroutine_threadsafe(self.describe_units(units, timeout=10.0), self._loop).result()
+        descriptions: list[catalogue_pb2.UnitDescription] = []
+        for start in range(0, len(units), _DESCRIBE_BATCH):
+            response = call_blocking(
+                self.connection.path,
+                _CATALOGUE,
+                "DescribeUnits",
+                catalogue_pb2.DescribeUnitsRequest(units=units[start:start + _DESCRIBE_BATCH]),
+                catalogue_pb2.DescribeUnitsResponse,
+            )
+            descriptions += response.units
+        return descriptions
 
     def convert(self, value: float, unit: str, to: str) -> float:
         """``value`` in ``unit``, expressed in ``to``, with this daemon's units (ValueError when they cannot convert)."""

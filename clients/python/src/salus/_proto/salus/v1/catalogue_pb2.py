@@ -26,7 +26,7 @@ _sym_db = _symbol_database.Default()
 from salus._proto.salus.v1 import plugin_pb2 as salus_dot_v1_dot_plugin__pb2
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x18salus/v1/catalogue.proto\x12\x08salus.v1\x1a\x15salus/v1/plugin.proto\"\x12\n\x10\x43\x61talogueRequest\"\x91\x02\n\nUnitSymbol\x12\x0e\n\x06symbol\x18\x01 \x01(\t\x12\x17\n\x0fother_spellings\x18\x02 \x03(\t\x12\x36\n\tdimension\x18\x03 \x03(\x0b\x32#.salus.v1.UnitSymbol.DimensionEntry\x12\"\n\x05scale\x18\x04 \x01(\x0e\x32\x13.salus.v1.UnitScale\x12\x10\n\x08mantissa\x18\x05 \x01(\x01\x12\x14\n\x0cpower_of_ten\x18\x06 \x01(\x05\x12\x0e\n\x06offset\x18\x07 \x01(\x01\x12\x14\n\x0ctakes_prefix\x18\x08 \x01(\x08\x1a\x30\n\x0e\x44imensionEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"K\n\nUnitPrefix\x12\x0e\n\x06symbol\x18\x01 \x01(\t\x12\x17\n\x0fother_spellings\x18\x02 \x03(\t\x12\x14\n\x0cpower_of_ten\x18\x03 \x01(\x05\"\x8a\x01\n\x0eUnitConversion\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x11\n\tcanonical\x18\x02 \x01(\t\x12\x11\n\tdimension\x18\x03 \x01(\t\x12\x16\n\x0ereference_unit\x18\x04 \x01(\t\x12\x0b\n\x03one\x18\x05 \x01(\x01\x12\x1f\n\x17thirty_seven_and_a_half\x18\x06 \x01(\x01\"\xb4\x01\n\x11\x43\x61talogueResponse\x12%\n\x07symbols\x18\x01 \x03(\x0b\x32\x14.salus.v1.UnitSymbol\x12&\n\x08prefixes\x18\x02 \x03(\x0b\x32\x14.salus.v1.UnitPrefix\x12\'\n\x05units\x18\x03 \x03(\x0b\x32\x18.salus.v1.UnitConversion\x12\'\n\x05types\x18\x04 \x03(\x0b\x32\x18.salus.v1.TypeDefinition*\x7f\n\tUnitScale\x12\x1a\n\x16UNIT_SCALE_UNSPECIFIED\x10\x00\x12\x15\n\x11UNIT_SCALE_LINEAR\x10\x01\x12\x1a\n\x16UNIT_SCALE_TEMPERATURE\x10\x02\x12#\n\x1fUNIT_SCALE_SOUND_PRESSURE_LEVEL\x10\x03\x32K\n\tCatalogue\x12>\n\x03Get\x12\x1a.salus.v1.CatalogueRequest\x1a\x1b.salus.v1.CatalogueResponseb\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x18salus/v1/catalogue.proto\x12\x08salus.v1\x1a\x15salus/v1/plugin.proto\"\x12\n\x10\x43\x61talogueRequest\"\x91\x02\n\nUnitSymbol\x12\x0e\n\x06symbol\x18\x01 \x01(\t\x12\x17\n\x0fother_spellings\x18\x02 \x03(\t\x12\x36\n\tdimension\x18\x03 \x03(\x0b\x32#.salus.v1.UnitSymbol.DimensionEntry\x12\"\n\x05scale\x18\x04 \x01(\x0e\x32\x13.salus.v1.UnitScale\x12\x10\n\x08mantissa\x18\x05 \x01(\x01\x12\x14\n\x0cpower_of_ten\x18\x06 \x01(\x05\x12\x0e\n\x06offset\x18\x07 \x01(\x01\x12\x14\n\x0ctakes_prefix\x18\x08 \x01(\x08\x1a\x30\n\x0e\x44imensionEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"K\n\nUnitPrefix\x12\x0e\n\x06symbol\x18\x01 \x01(\t\x12\x17\n\x0fother_spellings\x18\x02 \x03(\t\x12\x14\n\x0cpower_of_ten\x18\x03 \x01(\x05\"\x8a\x01\n\x0eUnitConversion\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x11\n\tcanonical\x18\x02 \x01(\t\x12\x11\n\tdimension\x18\x03 \x01(\t\x12\x16\n\x0ereference_unit\x18\x04 \x01(\t\x12\x0b\n\x03one\x18\x05 \x01(\x01\x12\x1f\n\x17thirty_seven_and_a_half\x18\x06 \x01(\x01\"\xb4\x01\n\x11\x43\x61talogueResponse\x12%\n\x07symbols\x18\x01 \x03(\x0b\x32\x14.salus.v1.UnitSymbol\x12&\n\x08prefixes\x18\x02 \x03(\x0b\x32\x14.salus.v1.UnitPrefix\x12\'\n\x05units\x18\x03 \x03(\x0b\x32\x18.salus.v1.UnitConversion\x12\'\n\x05types\x18\x04 \x03(\x0b\x32\x18.salus.v1.TypeDefinition\"%\n\x14\x44\x65scribeUnitsRequest\x12\r\n\x05units\x18\x01 \x03(\t\"\xa6\x02\n\x0bUnitMeaning\x12\x11\n\tcanonical\x18\x01 \x01(\t\x12\x37\n\tdimension\x18\x02 \x03(\x0b\x32$.salus.v1.UnitMeaning.DimensionEntry\x12\x16\n\x0e\x64imension_text\x18\x03 \x01(\t\x12\"\n\x05scale\x18\x04 \x01(\x0e\x32\x13.salus.v1.UnitScale\x12\x10\n\x08mantissa\x18\x05 \x01(\x01\x12\x14\n\x0cpower_of_ten\x18\x06 \x01(\x05\x12\x0e\n\x06offset\x18\x07 \x01(\x01\x12%\n\x1d\x63ontains_sound_pressure_level\x18\x08 \x01(\x08\x1a\x30\n\x0e\x44imensionEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"P\n\x0bUnitProblem\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x10\n\x08position\x18\x03 \x01(\x05\x12\x10\n\x08\x65xpected\x18\x04 \x01(\t\"}\n\x0fUnitDescription\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12(\n\x07meaning\x18\x02 \x01(\x0b\x32\x15.salus.v1.UnitMeaningH\x00\x12(\n\x07problem\x18\x03 \x01(\x0b\x32\x15.salus.v1.UnitProblemH\x00\x42\x08\n\x06result\"A\n\x15\x44\x65scribeUnitsResponse\x12(\n\x05units\x18\x01 \x03(\x0b\x32\x19.salus.v1.UnitDescription*\x7f\n\tUnitScale\x12\x1a\n\x16UNIT_SCALE_UNSPECIFIED\x10\x00\x12\x15\n\x11UNIT_SCALE_LINEAR\x10\x01\x12\x1a\n\x16UNIT_SCALE_TEMPERATURE\x10\x02\x12#\n\x1fUNIT_SCALE_SOUND_PRESSURE_LEVEL\x10\x03\x32\x9d\x01\n\tCatalogue\x12>\n\x03Get\x12\x1a.salus.v1.CatalogueRequest\x1a\x1b.salus.v1.CatalogueResponse\x12P\n\rDescribeUnits\x12\x1e.salus.v1.DescribeUnitsRequest\x1a\x1f.salus.v1.DescribeUnitsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,8 +35,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_UNITSYMBOL_DIMENSIONENTRY']._loaded_options = None
   _globals['_UNITSYMBOL_DIMENSIONENTRY']._serialized_options = b'8\001'
-  _globals['_UNITSCALE']._serialized_start=758
-  _globals['_UNITSCALE']._serialized_end=885
+  _globals['_UNITMEANING_DIMENSIONENTRY']._loaded_options = None
+  _globals['_UNITMEANING_DIMENSIONENTRY']._serialized_options = b'8\001'
+  _globals['_UNITSCALE']._serialized_start=1370
+  _globals['_UNITSCALE']._serialized_end=1497
   _globals['_CATALOGUEREQUEST']._serialized_start=61
   _globals['_CATALOGUEREQUEST']._serialized_end=79
   _globals['_UNITSYMBOL']._serialized_start=82
@@ -49,6 +51,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_UNITCONVERSION']._serialized_end=573
   _globals['_CATALOGUERESPONSE']._serialized_start=576
   _globals['_CATALOGUERESPONSE']._serialized_end=756
-  _globals['_CATALOGUE']._serialized_start=887
-  _globals['_CATALOGUE']._serialized_end=962
+  _globals['_DESCRIBEUNITSREQUEST']._serialized_start=758
+  _globals['_DESCRIBEUNITSREQUEST']._serialized_end=795
+  _globals['_UNITMEANING']._serialized_start=798
+  _globals['_UNITMEANING']._serialized_end=1092
+  _globals['_UNITMEANING_DIMENSIONENTRY']._serialized_start=307
+  _globals['_UNITMEANING_DIMENSIONENTRY']._serialized_end=355
+  _globals['_UNITPROBLEM']._serialized_start=1094
+  _globals['_UNITPROBLEM']._serialized_end=1174
+  _globals['_UNITDESCRIPTION']._serialized_start=1176
+  _globals['_UNITDESCRIPTION']._serialized_end=1301
+  _globals['_DESCRIBEUNITSRESPONSE']._serialized_start=1303
+  _globals['_DESCRIBEUNITSRESPONSE']._serialized_end=1368
+  _globals['_CATALOGUE']._serialized_start=1500
+  _globals['_CATALOGUE']._serialized_end=1657
 # @@protoc_insertion_point(module_scope)

@@ -87,3 +87,64 @@ class CatalogueResponse(_message.Message):
     units: _containers.RepeatedCompositeFieldContainer[UnitConversion]
     types: _containers.RepeatedCompositeFieldContainer[_plugin_pb2.TypeDefinition]
     def __init__(self, symbols: _Optional[_Iterable[_Union[UnitSymbol, _Mapping]]] = ..., prefixes: _Optional[_Iterable[_Union[UnitPrefix, _Mapping]]] = ..., units: _Optional[_Iterable[_Union[UnitConversion, _Mapping]]] = ..., types: _Optional[_Iterable[_Union[_plugin_pb2.TypeDefinition, _Mapping]]] = ...) -> None: ...
+
+class DescribeUnitsRequest(_message.Message):
+    __slots__ = ("units",)
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    units: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, units: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class UnitMeaning(_message.Message):
+    __slots__ = ("canonical", "dimension", "dimension_text", "scale", "mantissa", "power_of_ten", "offset", "contains_sound_pressure_level")
+    class DimensionEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    CANONICAL_FIELD_NUMBER: _ClassVar[int]
+    DIMENSION_FIELD_NUMBER: _ClassVar[int]
+    DIMENSION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    SCALE_FIELD_NUMBER: _ClassVar[int]
+    MANTISSA_FIELD_NUMBER: _ClassVar[int]
+    POWER_OF_TEN_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    CONTAINS_SOUND_PRESSURE_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    canonical: str
+    dimension: _containers.ScalarMap[str, int]
+    dimension_text: str
+    scale: UnitScale
+    mantissa: float
+    power_of_ten: int
+    offset: float
+    contains_sound_pressure_level: bool
+    def __init__(self, canonical: _Optional[str] = ..., dimension: _Optional[_Mapping[str, int]] = ..., dimension_text: _Optional[str] = ..., scale: _Optional[_Union[UnitScale, str]] = ..., mantissa: _Optional[float] = ..., power_of_ten: _Optional[int] = ..., offset: _Optional[float] = ..., contains_sound_pressure_level: _Optional[bool] = ...) -> None: ...
+
+class UnitProblem(_message.Message):
+    __slots__ = ("code", "message", "position", "expected")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    message: str
+    position: int
+    expected: str
+    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., position: _Optional[int] = ..., expected: _Optional[str] = ...) -> None: ...
+
+class UnitDescription(_message.Message):
+    __slots__ = ("unit", "meaning", "problem")
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    PROBLEM_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    meaning: UnitMeaning
+    problem: UnitProblem
+    def __init__(self, unit: _Optional[str] = ..., meaning: _Optional[_Union[UnitMeaning, _Mapping]] = ..., problem: _Optional[_Union[UnitProblem, _Mapping]] = ...) -> None: ...
+
+class DescribeUnitsResponse(_message.Message):
+    __slots__ = ("units",)
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    units: _containers.RepeatedCompositeFieldContainer[UnitDescription]
+    def __init__(self, units: _Optional[_Iterable[_Union[UnitDescription, _Mapping]]] = ...) -> None: ...
