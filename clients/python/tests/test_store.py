@@ -172,6 +172,10 @@ def test_the_sync_wrapper_runs_the_same_calls(daemon, app) -> None:  # type: ign
         assert next(live).added[0].uuid == saved.uuid
         live.close()
         assert store.delete([saved.uuid]) == 1
+        # A unit string the catalogue does not name is asked of the daemon on this connection.
+        assert "mg/(dL*hr)" not in store.catalogue.descriptions
+        assert store.convert(36, "mg/(dL*hr)", "g/(L*s)") == pytest.approx(0.0001)
+        assert store.catalogue.descriptions["mg/(dL*hr)"].meaning.canonical == "mg/dL·hr"
 
 
 async def test_a_live_statistics_collection_sends_the_changed_interval(store: salus.Store, app: str) -> None:
