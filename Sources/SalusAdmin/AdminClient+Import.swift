@@ -13,12 +13,16 @@ public struct ImportOptions: Sendable, Hashable {
     public var exportBytes: UInt64
     /// How many side files follow export.xml.
     public var sideFiles: UInt64
+    /// `importFiles`: save a file's workout even when the same workout from another source is
+    /// stored already, instead of reporting it as an alternate of that one.
+    public var keepDuplicates: Bool
 
-    public init(characteristics: Bool = false, dryRun: Bool = false, exportBytes: UInt64 = 0, sideFiles: UInt64 = 0) {
+    public init(characteristics: Bool = false, dryRun: Bool = false, exportBytes: UInt64 = 0, sideFiles: UInt64 = 0, keepDuplicates: Bool = false) {
         self.characteristics = characteristics
         self.dryRun = dryRun
         self.exportBytes = exportBytes
         self.sideFiles = sideFiles
+        self.keepDuplicates = keepDuplicates
     }
 }
 
@@ -165,6 +169,7 @@ extension ImportOptions {
             $0.dryRun = dryRun
             $0.exportBytes = exportBytes
             $0.sideFiles = sideFiles
+            $0.keepDuplicates = keepDuplicates
         }
     }
 }

@@ -37,8 +37,11 @@ public struct ImportedWorkout: Sendable, Hashable {
     public var legs: [UInt]
     /// The store held it already.
     public var keptExisting: Bool
-    /// The workout of another source it duplicates ("<app id> <uuid>"); empty when none.
+    /// The workout of another source it duplicates ("<app id> <uuid>"), which stays the workout;
+    /// empty when none. This one is then not saved: its figures are kept here as an alternate.
     public var alternateOf: String
+    /// The file's statistics of the workout by type identifier, as value and unit ("512 kcal").
+    public var statistics: [String: String] = [:]
 }
 
 extension AdminClient {
@@ -122,7 +125,8 @@ extension ImportedWorkout {
         self.init(
             uuid: w.uuid, activityType: UInt(w.activityType), start: Date(timeIntervalSince1970: Double(w.startDate) / 1_000_000),
             end: Date(timeIntervalSince1970: Double(w.endDate) / 1_000_000), distance: w.distance, routeLocations: w.routeLocations,
-            legs: w.legs.map(UInt.init), keptExisting: w.keptExisting, alternateOf: w.alternateOf)
+            legs: w.legs.map(UInt.init), keptExisting: w.keptExisting, alternateOf: w.alternateOf,
+            statistics: w.statistics)
     }
 
     var proto: Salus_V1_ImportedWorkout {
@@ -136,6 +140,7 @@ extension ImportedWorkout {
             $0.legs = legs.map(UInt32.init)
             $0.keptExisting = keptExisting
             $0.alternateOf = alternateOf
+            $0.statistics = statistics
         }
     }
 }

@@ -107,7 +107,7 @@ extension Import {
     /// file with its workouts, where a broken one stopped, and what was left out.
     func runFiles(admin: AdminClient, _ files: [ExportSource.SideFile], skipped: [(path: String, reason: String)]) async throws {
         let progress = Progress(json: json)
-        let options = ImportOptions(dryRun: dryRun, sideFiles: UInt64(files.count))
+        let options = ImportOptions(dryRun: dryRun, sideFiles: UInt64(files.count), keepDuplicates: keepDuplicates)
         var answer: ImportReport?
         for try await event in admin.importFiles(FileFeed(files).stream(), options: options) {
             switch event {
@@ -149,8 +149,16 @@ extension Import {
                 if workout.routeLocations > 0 { line += ", route of \(workout.routeLocations) locations" }
                 if workout.legs.count > 1 { line += "; legs: " + workout.legs.map(name).joined(separator: ", ") }
                 if workout.keptExisting { line += " (already there)" }
-                if !workout.alternateOf.isEmpty { line += " (an alternate of \(workout.alternateOf))" }
+                if !workout.alternateOf.isEmpty {
+                    // "<app id> <uuid>" of the workout that stays.
+                    let kept = workout.alternateOf.split(separator: " ", maxSplits: 1).map(String.init)
+                    line += "; the same workout from \(kept.first ?? workout.alternateOf) is stored already, kept as it is; "
+                        + "this file's figures are an alternate of it, not saved as a second workout"
+                }
                 print(line + " — \(workout.uuid.lowercased())")
+                if !workout.alternateOf.isEmpty, !workout.statistics.isEmpty {
+                    print("    its figures: " + workout.statistics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                }
             }
         }
         if !skipped.isEmpty {

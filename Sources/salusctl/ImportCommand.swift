@@ -42,6 +42,9 @@ struct Import: OwnerCommand {
     @Flag(name: .long, help: "Read and check everything, save nothing.")
     var dryRun = false
 
+    @Flag(name: .long, help: "Activity files: save a file's workout even when the same workout from another source is stored already (by default it is reported as an alternate of that one, not saved twice).")
+    var keepDuplicates = false
+
     @Flag(name: .long, help: "Print JSON lines: each progress event, then the report (each a salus.v1.ImportEvent).")
     var json = false
 

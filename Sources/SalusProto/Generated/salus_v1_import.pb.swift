@@ -83,6 +83,11 @@ package nonisolated struct Salus_V1_ImportOptions: Sendable {
   /// How many side files the client will send after export.xml; progress counts them.
   package var sideFiles: UInt64 = 0
 
+  /// ImportFiles: save a file's workout even when the same workout from another source is in the
+  /// store already (same activity type, overlapping by 80% of the shorter). By default it is not
+  /// saved again: it is reported as an alternate of the one there (ImportedWorkout.alternate_of).
+  package var keepDuplicates: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -276,6 +281,11 @@ package nonisolated struct Salus_V1_ImportedWorkout: Sendable {
   /// kept as an alternate.
   package var alternateOf: String = String()
 
+  /// The file's statistics of the workout, by type identifier, as value and unit
+  /// ("HKQuantityTypeIdentifierActiveEnergyBurned": "512 kcal"): with alternate_of, the figures of
+  /// this source kept beside the stored workout.
+  package var statistics: Dictionary<String,String> = [:]
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -382,7 +392,7 @@ nonisolated extension Salus_V1_ImportChunk: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportOptions"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0\u{3}dry_run\0\u{3}export_bytes\0\u{3}side_files\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}characteristics\0\u{3}dry_run\0\u{3}export_bytes\0\u{3}side_files\0\u{3}keep_duplicates\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -394,6 +404,7 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
       case 2: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.exportBytes) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.sideFiles) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.keepDuplicates) }()
       default: break
       }
     }
@@ -412,6 +423,9 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
     if self.sideFiles != 0 {
       try visitor.visitSingularUInt64Field(value: self.sideFiles, fieldNumber: 4)
     }
+    if self.keepDuplicates != false {
+      try visitor.visitSingularBoolField(value: self.keepDuplicates, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -420,6 +434,7 @@ nonisolated extension Salus_V1_ImportOptions: SwiftProtobuf.Message, SwiftProtob
     if lhs.dryRun != rhs.dryRun {return false}
     if lhs.exportBytes != rhs.exportBytes {return false}
     if lhs.sideFiles != rhs.sideFiles {return false}
+    if lhs.keepDuplicates != rhs.keepDuplicates {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -714,7 +729,7 @@ nonisolated extension Salus_V1_ImportedFile: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportedWorkout"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}distance\0\u{3}route_locations\0\u{1}legs\0\u{3}kept_existing\0\u{3}alternate_of\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}distance\0\u{3}route_locations\0\u{1}legs\0\u{3}kept_existing\0\u{3}alternate_of\0\u{1}statistics\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -731,6 +746,7 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
       case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.legs) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.keptExisting) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.alternateOf) }()
+      case 10: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.statistics) }()
       default: break
       }
     }
@@ -764,6 +780,9 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
     if !self.alternateOf.isEmpty {
       try visitor.visitSingularStringField(value: self.alternateOf, fieldNumber: 9)
     }
+    if !self.statistics.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.statistics, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -777,6 +796,7 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
     if lhs.legs != rhs.legs {return false}
     if lhs.keptExisting != rhs.keptExisting {return false}
     if lhs.alternateOf != rhs.alternateOf {return false}
+    if lhs.statistics != rhs.statistics {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

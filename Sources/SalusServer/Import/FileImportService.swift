@@ -65,7 +65,8 @@ package struct FileImportService: Sendable {
                 report.files.append(entry)
                 report.skipped += 1
             } else {
-                try await importFile(path: done.path, bytes: done.data, dryRun: options.dryRun, into: &report)
+                try await importFile(
+                    path: done.path, bytes: done.data, dryRun: options.dryRun, keepDuplicates: options.keepDuplicates, into: &report)
             }
             try await progress?(Salus_V1_ImportProgress.with {
                 $0.sideFilesProcessed = UInt64(report.files.count)
@@ -116,7 +117,11 @@ package struct FileImportService: Sendable {
 
     /// Imports one file, adding what became of it to `report` (its entry in `files`, the counts,
     /// its problems).
-    package func importFile(path: String, bytes: [UInt8], dryRun: Bool, into report: inout Salus_V1_ImportReport) async throws {
+    /// `keepDuplicates`: save each workout even when `storedDuplicate` finds it from another
+    /// source.
+    package func importFile(
+        path: String, bytes: [UInt8], dryRun: Bool, keepDuplicates: Bool = false, into report: inout Salus_V1_ImportReport
+    ) async throws {
         var entry = Salus_V1_ImportedFile()
         entry.path = path
         func problem(_ problem: FileProblem) {
@@ -193,20 +198,69 @@ package struct FileImportService: Sendable {
             }
             return results
         }
+        /// `save(checked(samples, name))`, in the same batches, with each batch checked while the
+        /// store saves the one before: the check and the writer each use a core rather than
+        /// taking turns. Saves stay in order, one at a time.
+        func checkAndSave(_ samples: [Sample], _ name: String) async throws {
+            guard !dryRun else {
+                _ = try await save(checked(samples, name))
+                return
+            }
+            var pending: Task<SaveResponse, any Error>?
+            var batch: [Sample] = []
+            batch.reserveCapacity(Self.batchSize)
+            func send() async throws {
+                if let previous = pending {
+                    pending = nil
+                    for result in try await previous.value.results { count(result.outcome) }
+                }
+                guard !batch.isEmpty else { return }
+                let sending = batch
+                batch.removeAll(keepingCapacity: true)
+                let source = read.source
+                pending = Task { try await storeCall { try await store.save(sending, source: source, options: SaveOptions(uuidPolicy: .assign)) } }
+            }
+            do {
+                var start = samples.startIndex
+                while start < samples.endIndex {
+                    let end = min(start + Self.batchSize - batch.count, samples.endIndex)
+                    batch += checked(Array(samples[start..<end]), name)
+                    start = end
+                    if batch.count == Self.batchSize { try await send() }
+                }
+                try await send()
+                try await send()
+            } catch {
+                // No save goes on after the import has stopped.
+                if let previous = pending { _ = try? await previous.value }
+                throw error
+            }
+        }
         for fileWorkout in read.workouts {
             guard let workout = checked([fileWorkout.workout], "workout").first else { continue }
-            guard let result = try await save([workout]).first else { continue }
             var listed = Salus_V1_ImportedWorkout()
-            listed.uuid = result.uuid.uuidString
-            listed.keptExisting = result.outcome == .keptExisting
             listed.startDate = Self.micros(workout.startDate)
             listed.endDate = Self.micros(workout.endDate)
             listed.distance = fileWorkout.distance ?? 0
             if case .workout(let value) = workout.value {
                 listed.activityType = UInt32(value.activityType)
                 listed.legs = value.activities.map { UInt32($0.activityType) }
+                for (type, quantity) in value.statistics { listed.statistics[type.rawValue] = quantity.description }
             }
             var samples = fileWorkout.samples
+            if !keepDuplicates, let kept = try await storedDuplicate(of: workout, source: read.source) {
+                // The same workout from another source stays the workout; this one is reported as
+                // its alternate, with its figures, and its samples are saved under this source
+                // without a second workout or route.
+                listed.uuid = kept.uuid.uuidString
+                listed.alternateOf = "\(kept.sourceRevision.appID) \(kept.uuid.uuidString)"
+                try await checkAndSave(samples, "sample")
+                entry.workouts.append(listed)
+                continue
+            }
+            guard let result = try await save([workout]).first else { continue }
+            listed.uuid = result.uuid.uuidString
+            listed.keptExisting = result.outcome == .keptExisting
             if !fileWorkout.route.isEmpty {
                 listed.routeLocations = UInt64(fileWorkout.route.count)
                 let first = fileWorkout.route[0].timestamp
@@ -216,15 +270,57 @@ package struct FileImportService: Sendable {
                     sourceRevision: read.source, device: workout.device,
                     metadata: [MetadataKey.syncIdentifier: .string(fileWorkout.routeSyncIdentifier), MetadataKey.syncVersion: .number(1)]))
             }
-            _ = try await save(checked(samples, "sample"))
+            try await checkAndSave(samples, "sample")
             entry.workouts.append(listed)
         }
-        _ = try await save(checked(read.samples, "sample"))
+        try await checkAndSave(read.samples, "sample")
         entry.saved = counts.saved
         entry.keptExisting = counts.kept
         report.saved += counts.saved
         report.keptExisting += counts.kept
         report.bytesRead += UInt64(bytes.count)
+    }
+
+    /// The least part of the shorter of two workouts they must share to be the same workout.
+    static let duplicateOverlap = 0.8
+
+    /// The stored workout of another source that is `workout` recorded again, or nil: one whose
+    /// activity type is the same (or, for a multisport such as swimBikeRun, one of the other's
+    /// legs) and whose time overlaps `workout`'s by at least `duplicateOverlap` of the shorter of
+    /// the two. When the store holds the workout from `source` itself (a file imported again, or
+    /// imported with keep-duplicates before), there is none: that one is kept as it is.
+    func storedDuplicate(of workout: Sample, source: SourceRevision) async throws -> Sample? {
+        guard case .workout(let value) = workout.value else { return nil }
+        let query = SampleQuery(
+            type: workout.type, predicate: .dateWindow(DateWindow(start: workout.startDate, end: workout.endDate)))
+        var found: (sample: Sample, overlap: TimeInterval)?
+        var pages = try store.samples(query).makeAsyncIterator()
+        while let page = try await pages.next() {
+            for stored in page {
+                guard case .workout(let other) = stored.value,
+                    Self.sameActivity(value, other),
+                    let overlap = Self.overlap(workout, stored)
+                else { continue }
+                if stored.sourceRevision.appID == source.appID { return nil }
+                if overlap > found?.overlap ?? -1 { found = (stored, overlap) }
+            }
+        }
+        return found?.sample
+    }
+
+    /// The same activity type, or a multisport and one of its legs.
+    static func sameActivity(_ a: Workout, _ b: Workout) -> Bool {
+        if a.activityType == b.activityType { return true }
+        return a.activities.contains { $0.activityType == b.activityType } || b.activities.contains { $0.activityType == a.activityType }
+    }
+
+    /// The seconds two samples share, when they are at least `duplicateOverlap` of the shorter
+    /// one's; nil when less, or when either lasts no time.
+    static func overlap(_ a: Sample, _ b: Sample) -> TimeInterval? {
+        let shorter = min(a.endDate.timeIntervalSince(a.startDate), b.endDate.timeIntervalSince(b.startDate))
+        let shared = min(a.endDate, b.endDate).timeIntervalSince(max(a.startDate, b.startDate))
+        guard shorter > 0, shared >= duplicateOverlap * shorter else { return nil }
+        return shared
     }
 
     /// Microseconds since 1970.

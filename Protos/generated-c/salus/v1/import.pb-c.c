@@ -277,6 +277,12 @@ void   salus__v1__imported_file__free_unpacked
   assert(message->base.descriptor == &salus__v1__imported_file__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   salus__v1__imported_workout__statistics_entry__init
+                     (Salus__V1__ImportedWorkout__StatisticsEntry         *message)
+{
+  static const Salus__V1__ImportedWorkout__StatisticsEntry init_value = SALUS__V1__IMPORTED_WORKOUT__STATISTICS_ENTRY__INIT;
+  *message = init_value;
+}
 void   salus__v1__imported_workout__init
                      (Salus__V1__ImportedWorkout         *message)
 {
@@ -462,7 +468,7 @@ const ProtobufCMessageDescriptor salus__v1__import_chunk__descriptor =
   (ProtobufCMessageInit) salus__v1__import_chunk__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__import_options__field_descriptors[4] =
+static const ProtobufCFieldDescriptor salus__v1__import_options__field_descriptors[5] =
 {
   {
     "characteristics",
@@ -512,17 +518,30 @@ static const ProtobufCFieldDescriptor salus__v1__import_options__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "keep_duplicates",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportOptions, keep_duplicates),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_options__field_indices_by_name[] = {
   0,   /* field[0] = characteristics */
   1,   /* field[1] = dry_run */
   2,   /* field[2] = export_bytes */
+  4,   /* field[4] = keep_duplicates */
   3,   /* field[3] = side_files */
 };
 static const ProtobufCIntRange salus__v1__import_options__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_options__descriptor =
 {
@@ -532,7 +551,7 @@ const ProtobufCMessageDescriptor salus__v1__import_options__descriptor =
   "Salus__V1__ImportOptions",
   "salus.v1",
   sizeof(Salus__V1__ImportOptions),
-  4,
+  5,
   salus__v1__import_options__field_descriptors,
   salus__v1__import_options__field_indices_by_name,
   1,  salus__v1__import_options__number_ranges,
@@ -1042,7 +1061,58 @@ const ProtobufCMessageDescriptor salus__v1__imported_file__descriptor =
   (ProtobufCMessageInit) salus__v1__imported_file__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descriptors[9] =
+static const ProtobufCFieldDescriptor salus__v1__imported_workout__statistics_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout__StatisticsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout__StatisticsEntry, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned salus__v1__imported_workout__statistics_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange salus__v1__imported_workout__statistics_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor salus__v1__imported_workout__statistics_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "salus.v1.ImportedWorkout.StatisticsEntry",
+  "StatisticsEntry",
+  "Salus__V1__ImportedWorkout__StatisticsEntry",
+  "salus.v1",
+  sizeof(Salus__V1__ImportedWorkout__StatisticsEntry),
+  2,
+  salus__v1__imported_workout__statistics_entry__field_descriptors,
+  salus__v1__imported_workout__statistics_entry__field_indices_by_name,
+  1,  salus__v1__imported_workout__statistics_entry__number_ranges,
+  (ProtobufCMessageInit) salus__v1__imported_workout__statistics_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descriptors[10] =
 {
   {
     "uuid",
@@ -1152,6 +1222,18 @@ static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "statistics",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ImportedWorkout, n_statistics),
+    offsetof(Salus__V1__ImportedWorkout, statistics),
+    &salus__v1__imported_workout__statistics_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__imported_workout__field_indices_by_name[] = {
   1,   /* field[1] = activity_type */
@@ -1162,12 +1244,13 @@ static const unsigned salus__v1__imported_workout__field_indices_by_name[] = {
   6,   /* field[6] = legs */
   5,   /* field[5] = route_locations */
   2,   /* field[2] = start_date */
+  9,   /* field[9] = statistics */
   0,   /* field[0] = uuid */
 };
 static const ProtobufCIntRange salus__v1__imported_workout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor =
 {
@@ -1177,7 +1260,7 @@ const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor =
   "Salus__V1__ImportedWorkout",
   "salus.v1",
   sizeof(Salus__V1__ImportedWorkout),
-  9,
+  10,
   salus__v1__imported_workout__field_descriptors,
   salus__v1__imported_workout__field_indices_by_name,
   1,  salus__v1__imported_workout__number_ranges,

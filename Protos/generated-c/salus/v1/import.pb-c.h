@@ -22,6 +22,7 @@ typedef struct Salus__V1__ImportEvent Salus__V1__ImportEvent;
 typedef struct Salus__V1__ImportProblem Salus__V1__ImportProblem;
 typedef struct Salus__V1__ImportedFile Salus__V1__ImportedFile;
 typedef struct Salus__V1__ImportedWorkout Salus__V1__ImportedWorkout;
+typedef struct Salus__V1__ImportedWorkout__StatisticsEntry Salus__V1__ImportedWorkout__StatisticsEntry;
 typedef struct Salus__V1__ImportReport Salus__V1__ImportReport;
 typedef struct Salus__V1__ImportReport__ElementsEntry Salus__V1__ImportReport__ElementsEntry;
 typedef struct Salus__V1__ImportReport__NotImportedEntry Salus__V1__ImportReport__NotImportedEntry;
@@ -84,10 +85,16 @@ struct  Salus__V1__ImportOptions
    * How many side files the client will send after export.xml; progress counts them.
    */
   uint64_t side_files;
+  /*
+   * ImportFiles: save a file's workout even when the same workout from another source is in the
+   * store already (same activity type, overlapping by 80% of the shorter). By default it is not
+   * saved again: it is reported as an alternate of the one there (ImportedWorkout.alternate_of).
+   */
+  protobuf_c_boolean keep_duplicates;
 };
 #define SALUS__V1__IMPORT_OPTIONS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_options__descriptor) \
-    , 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0 }
 
 
 /*
@@ -245,6 +252,17 @@ struct  Salus__V1__ImportedFile
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+struct  Salus__V1__ImportedWorkout__StatisticsEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define SALUS__V1__IMPORTED_WORKOUT__STATISTICS_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&salus__v1__imported_workout__statistics_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 /*
  * One workout of an imported file.
  */
@@ -285,10 +303,17 @@ struct  Salus__V1__ImportedWorkout
    * kept as an alternate.
    */
   char *alternate_of;
+  /*
+   * The file's statistics of the workout, by type identifier, as value and unit
+   * ("HKQuantityTypeIdentifierActiveEnergyBurned": "512 kcal"): with alternate_of, the figures of
+   * this source kept beside the stored workout.
+   */
+  size_t n_statistics;
+  Salus__V1__ImportedWorkout__StatisticsEntry **statistics;
 };
 #define SALUS__V1__IMPORTED_WORKOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__imported_workout__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 struct  Salus__V1__ImportReport__ElementsEntry
@@ -495,6 +520,9 @@ Salus__V1__ImportedFile *
 void   salus__v1__imported_file__free_unpacked
                      (Salus__V1__ImportedFile *message,
                       ProtobufCAllocator *allocator);
+/* Salus__V1__ImportedWorkout__StatisticsEntry methods */
+void   salus__v1__imported_workout__statistics_entry__init
+                     (Salus__V1__ImportedWorkout__StatisticsEntry         *message);
 /* Salus__V1__ImportedWorkout methods */
 void   salus__v1__imported_workout__init
                      (Salus__V1__ImportedWorkout         *message);
@@ -561,6 +589,9 @@ typedef void (*Salus__V1__ImportProblem_Closure)
                   void *closure_data);
 typedef void (*Salus__V1__ImportedFile_Closure)
                  (const Salus__V1__ImportedFile *message,
+                  void *closure_data);
+typedef void (*Salus__V1__ImportedWorkout__StatisticsEntry_Closure)
+                 (const Salus__V1__ImportedWorkout__StatisticsEntry *message,
                   void *closure_data);
 typedef void (*Salus__V1__ImportedWorkout_Closure)
                  (const Salus__V1__ImportedWorkout *message,
@@ -629,6 +660,7 @@ extern const ProtobufCMessageDescriptor salus__v1__import_event__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_problem__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__imported_file__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor;
+extern const ProtobufCMessageDescriptor salus__v1__imported_workout__statistics_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__elements_entry__descriptor;
 extern const ProtobufCMessageDescriptor salus__v1__import_report__not_imported_entry__descriptor;

@@ -25,13 +25,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x15salus/v1/import.proto\x12\x08salus.v1\"h\n\x0bImportChunk\x12(\n\x07options\x18\x01 \x01(\x0b\x32\x17.salus.v1.ImportOptions\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x0c\n\x04path\x18\x03 \x01(\t\x12\x13\n\x0b\x65nd_of_file\x18\x04 \x01(\x08\"c\n\rImportOptions\x12\x17\n\x0f\x63haracteristics\x18\x01 \x01(\x08\x12\x0f\n\x07\x64ry_run\x18\x02 \x01(\x08\x12\x14\n\x0c\x65xport_bytes\x18\x03 \x01(\x04\x12\x12\n\nside_files\x18\x04 \x01(\x04\"\x9b\x02\n\x0eImportProgress\x12\x17\n\x0f\x62ytes_processed\x18\x01 \x01(\x04\x12\x13\n\x0b\x62ytes_total\x18\x02 \x01(\x04\x12\x19\n\x11records_processed\x18\x03 \x01(\x04\x12\x15\n\rrecords_total\x18\x04 \x01(\x04\x12\x13\n\x0b\x65xport_read\x18\x05 \x01(\x08\x12\x1c\n\x14side_files_processed\x18\x06 \x01(\x04\x12\x18\n\x10side_files_total\x18\x07 \x01(\x04\x12\r\n\x05saved\x18\x08 \x01(\x04\x12\x15\n\rkept_existing\x18\t \x01(\x04\x12\x0f\n\x07skipped\x18\n \x01(\x04\x12\x17\n\x0f\x65lapsed_seconds\x18\x0b \x01(\x01\x12\x0c\n\x04\x64one\x18\x0c \x01(\x08\"n\n\x0bImportEvent\x12,\n\x08progress\x18\x01 \x01(\x0b\x32\x18.salus.v1.ImportProgressH\x00\x12(\n\x06report\x18\x02 \x01(\x0b\x32\x16.salus.v1.ImportReportH\x00\x42\x07\n\x05\x65vent\"|\n\rImportProblem\x12\x0c\n\x04line\x18\x01 \x01(\r\x12\x0f\n\x07\x65lement\x18\x02 \x01(\t\x12\r\n\x05\x66ield\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\t\x12\x10\n\x08\x65xpected\x18\x05 \x01(\t\x12\x0c\n\x04\x66ile\x18\x06 \x01(\t\x12\x0e\n\x06offset\x18\x07 \x01(\x04\"\xdf\x01\n\x0cImportedFile\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x02 \x01(\t\x12+\n\x08workouts\x18\x03 \x03(\x0b\x32\x19.salus.v1.ImportedWorkout\x12\r\n\x05saved\x18\x04 \x01(\x04\x12\x15\n\rkept_existing\x18\x05 \x01(\x04\x12\x0f\n\x07stopped\x18\x06 \x01(\x08\x12\x12\n\nstopped_at\x18\x07 \x01(\x04\x12\x13\n\x0bstop_reason\x18\x08 \x01(\t\x12\x14\n\x0cnot_imported\x18\t \x01(\t\x12\x0e\n\x06source\x18\n \x01(\t\"\xc2\x01\n\x0fImportedWorkout\x12\x0c\n\x04uuid\x18\x01 \x01(\t\x12\x15\n\ractivity_type\x18\x02 \x01(\r\x12\x12\n\nstart_date\x18\x03 \x01(\x03\x12\x10\n\x08\x65nd_date\x18\x04 \x01(\x03\x12\x10\n\x08\x64istance\x18\x05 \x01(\x01\x12\x17\n\x0froute_locations\x18\x06 \x01(\x04\x12\x0c\n\x04legs\x18\x07 \x03(\r\x12\x15\n\rkept_existing\x18\x08 \x01(\x08\x12\x14\n\x0c\x61lternate_of\x18\t \x01(\t\"\xae\x04\n\x0cImportReport\x12\x12\n\nbytes_read\x18\x01 \x01(\x04\x12\x36\n\x08\x65lements\x18\x02 \x03(\x0b\x32$.salus.v1.ImportReport.ElementsEntry\x12\r\n\x05saved\x18\x03 \x01(\x04\x12\x15\n\rkept_existing\x18\x04 \x01(\x04\x12\x0f\n\x07skipped\x18\x05 \x01(\x04\x12)\n\x08problems\x18\x06 \x03(\x0b\x32\x17.salus.v1.ImportProblem\x12=\n\x0cnot_imported\x18\x07 \x03(\x0b\x32\'.salus.v1.ImportReport.NotImportedEntry\x12\x34\n\x07sources\x18\x08 \x03(\x0b\x32#.salus.v1.ImportReport.SourcesEntry\x12\x1b\n\x13\x63haracteristics_set\x18\t \x03(\t\x12\x0f\n\x07\x64ry_run\x18\n \x01(\x08\x12\x11\n\tgoals_set\x18\x0b \x01(\x04\x12%\n\x05\x66iles\x18\x0c \x03(\x0b\x32\x16.salus.v1.ImportedFile\x1a/\n\rElementsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a\x32\n\x10NotImportedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a.\n\x0cSourcesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x32\xe2\x01\n\x06Import\x12\x44\n\x11ImportAppleHealth\x12\x15.salus.v1.ImportChunk\x1a\x16.salus.v1.ImportReport(\x01\x12Q\n\x1dImportAppleHealthWithProgress\x12\x15.salus.v1.ImportChunk\x1a\x15.salus.v1.ImportEvent(\x01\x30\x01\x12?\n\x0bImportFiles\x12\x15.salus.v1.ImportChunk\x1a\x15.salus.v1.ImportEvent(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x15salus/v1/import.proto\x12\x08salus.v1\"h\n\x0bImportChunk\x12(\n\x07options\x18\x01 \x01(\x0b\x32\x17.salus.v1.ImportOptions\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x0c\n\x04path\x18\x03 \x01(\t\x12\x13\n\x0b\x65nd_of_file\x18\x04 \x01(\x08\"|\n\rImportOptions\x12\x17\n\x0f\x63haracteristics\x18\x01 \x01(\x08\x12\x0f\n\x07\x64ry_run\x18\x02 \x01(\x08\x12\x14\n\x0c\x65xport_bytes\x18\x03 \x01(\x04\x12\x12\n\nside_files\x18\x04 \x01(\x04\x12\x17\n\x0fkeep_duplicates\x18\x05 \x01(\x08\"\x9b\x02\n\x0eImportProgress\x12\x17\n\x0f\x62ytes_processed\x18\x01 \x01(\x04\x12\x13\n\x0b\x62ytes_total\x18\x02 \x01(\x04\x12\x19\n\x11records_processed\x18\x03 \x01(\x04\x12\x15\n\rrecords_total\x18\x04 \x01(\x04\x12\x13\n\x0b\x65xport_read\x18\x05 \x01(\x08\x12\x1c\n\x14side_files_processed\x18\x06 \x01(\x04\x12\x18\n\x10side_files_total\x18\x07 \x01(\x04\x12\r\n\x05saved\x18\x08 \x01(\x04\x12\x15\n\rkept_existing\x18\t \x01(\x04\x12\x0f\n\x07skipped\x18\n \x01(\x04\x12\x17\n\x0f\x65lapsed_seconds\x18\x0b \x01(\x01\x12\x0c\n\x04\x64one\x18\x0c \x01(\x08\"n\n\x0bImportEvent\x12,\n\x08progress\x18\x01 \x01(\x0b\x32\x18.salus.v1.ImportProgressH\x00\x12(\n\x06report\x18\x02 \x01(\x0b\x32\x16.salus.v1.ImportReportH\x00\x42\x07\n\x05\x65vent\"|\n\rImportProblem\x12\x0c\n\x04line\x18\x01 \x01(\r\x12\x0f\n\x07\x65lement\x18\x02 \x01(\t\x12\r\n\x05\x66ield\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\t\x12\x10\n\x08\x65xpected\x18\x05 \x01(\t\x12\x0c\n\x04\x66ile\x18\x06 \x01(\t\x12\x0e\n\x06offset\x18\x07 \x01(\x04\"\xdf\x01\n\x0cImportedFile\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x02 \x01(\t\x12+\n\x08workouts\x18\x03 \x03(\x0b\x32\x19.salus.v1.ImportedWorkout\x12\r\n\x05saved\x18\x04 \x01(\x04\x12\x15\n\rkept_existing\x18\x05 \x01(\x04\x12\x0f\n\x07stopped\x18\x06 \x01(\x08\x12\x12\n\nstopped_at\x18\x07 \x01(\x04\x12\x13\n\x0bstop_reason\x18\x08 \x01(\t\x12\x14\n\x0cnot_imported\x18\t \x01(\t\x12\x0e\n\x06source\x18\n \x01(\t\"\xb4\x02\n\x0fImportedWorkout\x12\x0c\n\x04uuid\x18\x01 \x01(\t\x12\x15\n\ractivity_type\x18\x02 \x01(\r\x12\x12\n\nstart_date\x18\x03 \x01(\x03\x12\x10\n\x08\x65nd_date\x18\x04 \x01(\x03\x12\x10\n\x08\x64istance\x18\x05 \x01(\x01\x12\x17\n\x0froute_locations\x18\x06 \x01(\x04\x12\x0c\n\x04legs\x18\x07 \x03(\r\x12\x15\n\rkept_existing\x18\x08 \x01(\x08\x12\x14\n\x0c\x61lternate_of\x18\t \x01(\t\x12=\n\nstatistics\x18\n \x03(\x0b\x32).salus.v1.ImportedWorkout.StatisticsEntry\x1a\x31\n\x0fStatisticsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xae\x04\n\x0cImportReport\x12\x12\n\nbytes_read\x18\x01 \x01(\x04\x12\x36\n\x08\x65lements\x18\x02 \x03(\x0b\x32$.salus.v1.ImportReport.ElementsEntry\x12\r\n\x05saved\x18\x03 \x01(\x04\x12\x15\n\rkept_existing\x18\x04 \x01(\x04\x12\x0f\n\x07skipped\x18\x05 \x01(\x04\x12)\n\x08problems\x18\x06 \x03(\x0b\x32\x17.salus.v1.ImportProblem\x12=\n\x0cnot_imported\x18\x07 \x03(\x0b\x32\'.salus.v1.ImportReport.NotImportedEntry\x12\x34\n\x07sources\x18\x08 \x03(\x0b\x32#.salus.v1.ImportReport.SourcesEntry\x12\x1b\n\x13\x63haracteristics_set\x18\t \x03(\t\x12\x0f\n\x07\x64ry_run\x18\n \x01(\x08\x12\x11\n\tgoals_set\x18\x0b \x01(\x04\x12%\n\x05\x66iles\x18\x0c \x03(\x0b\x32\x16.salus.v1.ImportedFile\x1a/\n\rElementsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a\x32\n\x10NotImportedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\x1a.\n\x0cSourcesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x32\xe2\x01\n\x06Import\x12\x44\n\x11ImportAppleHealth\x12\x15.salus.v1.ImportChunk\x1a\x16.salus.v1.ImportReport(\x01\x12Q\n\x1dImportAppleHealthWithProgress\x12\x15.salus.v1.ImportChunk\x1a\x15.salus.v1.ImportEvent(\x01\x30\x01\x12?\n\x0bImportFiles\x12\x15.salus.v1.ImportChunk\x1a\x15.salus.v1.ImportEvent(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'salus._proto.salus.v1.import_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_IMPORTEDWORKOUT_STATISTICSENTRY']._loaded_options = None
+  _globals['_IMPORTEDWORKOUT_STATISTICSENTRY']._serialized_options = b'8\001'
   _globals['_IMPORTREPORT_ELEMENTSENTRY']._loaded_options = None
   _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_options = b'8\001'
   _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._loaded_options = None
@@ -41,25 +43,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_IMPORTCHUNK']._serialized_start=35
   _globals['_IMPORTCHUNK']._serialized_end=139
   _globals['_IMPORTOPTIONS']._serialized_start=141
-  _globals['_IMPORTOPTIONS']._serialized_end=240
-  _globals['_IMPORTPROGRESS']._serialized_start=243
-  _globals['_IMPORTPROGRESS']._serialized_end=526
-  _globals['_IMPORTEVENT']._serialized_start=528
-  _globals['_IMPORTEVENT']._serialized_end=638
-  _globals['_IMPORTPROBLEM']._serialized_start=640
-  _globals['_IMPORTPROBLEM']._serialized_end=764
-  _globals['_IMPORTEDFILE']._serialized_start=767
-  _globals['_IMPORTEDFILE']._serialized_end=990
-  _globals['_IMPORTEDWORKOUT']._serialized_start=993
-  _globals['_IMPORTEDWORKOUT']._serialized_end=1187
-  _globals['_IMPORTREPORT']._serialized_start=1190
-  _globals['_IMPORTREPORT']._serialized_end=1748
-  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_start=1601
-  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_end=1648
-  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_start=1650
-  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_end=1700
-  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_start=1702
-  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_end=1748
-  _globals['_IMPORT']._serialized_start=1751
-  _globals['_IMPORT']._serialized_end=1977
+  _globals['_IMPORTOPTIONS']._serialized_end=265
+  _globals['_IMPORTPROGRESS']._serialized_start=268
+  _globals['_IMPORTPROGRESS']._serialized_end=551
+  _globals['_IMPORTEVENT']._serialized_start=553
+  _globals['_IMPORTEVENT']._serialized_end=663
+  _globals['_IMPORTPROBLEM']._serialized_start=665
+  _globals['_IMPORTPROBLEM']._serialized_end=789
+  _globals['_IMPORTEDFILE']._serialized_start=792
+  _globals['_IMPORTEDFILE']._serialized_end=1015
+  _globals['_IMPORTEDWORKOUT']._serialized_start=1018
+  _globals['_IMPORTEDWORKOUT']._serialized_end=1326
+  _globals['_IMPORTEDWORKOUT_STATISTICSENTRY']._serialized_start=1277
+  _globals['_IMPORTEDWORKOUT_STATISTICSENTRY']._serialized_end=1326
+  _globals['_IMPORTREPORT']._serialized_start=1329
+  _globals['_IMPORTREPORT']._serialized_end=1887
+  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_start=1740
+  _globals['_IMPORTREPORT_ELEMENTSENTRY']._serialized_end=1787
+  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_start=1789
+  _globals['_IMPORTREPORT_NOTIMPORTEDENTRY']._serialized_end=1839
+  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_start=1841
+  _globals['_IMPORTREPORT_SOURCESENTRY']._serialized_end=1887
+  _globals['_IMPORT']._serialized_start=1890
+  _globals['_IMPORT']._serialized_end=2116
 # @@protoc_insertion_point(module_scope)

@@ -19,16 +19,18 @@ class ImportChunk(_message.Message):
     def __init__(self, options: _Optional[_Union[ImportOptions, _Mapping]] = ..., data: _Optional[bytes] = ..., path: _Optional[str] = ..., end_of_file: _Optional[bool] = ...) -> None: ...
 
 class ImportOptions(_message.Message):
-    __slots__ = ("characteristics", "dry_run", "export_bytes", "side_files")
+    __slots__ = ("characteristics", "dry_run", "export_bytes", "side_files", "keep_duplicates")
     CHARACTERISTICS_FIELD_NUMBER: _ClassVar[int]
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     EXPORT_BYTES_FIELD_NUMBER: _ClassVar[int]
     SIDE_FILES_FIELD_NUMBER: _ClassVar[int]
+    KEEP_DUPLICATES_FIELD_NUMBER: _ClassVar[int]
     characteristics: bool
     dry_run: bool
     export_bytes: int
     side_files: int
-    def __init__(self, characteristics: _Optional[bool] = ..., dry_run: _Optional[bool] = ..., export_bytes: _Optional[int] = ..., side_files: _Optional[int] = ...) -> None: ...
+    keep_duplicates: bool
+    def __init__(self, characteristics: _Optional[bool] = ..., dry_run: _Optional[bool] = ..., export_bytes: _Optional[int] = ..., side_files: _Optional[int] = ..., keep_duplicates: _Optional[bool] = ...) -> None: ...
 
 class ImportProgress(_message.Message):
     __slots__ = ("bytes_processed", "bytes_total", "records_processed", "records_total", "export_read", "side_files_processed", "side_files_total", "saved", "kept_existing", "skipped", "elapsed_seconds", "done")
@@ -109,7 +111,14 @@ class ImportedFile(_message.Message):
     def __init__(self, path: _Optional[str] = ..., format: _Optional[str] = ..., workouts: _Optional[_Iterable[_Union[ImportedWorkout, _Mapping]]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., stopped: _Optional[bool] = ..., stopped_at: _Optional[int] = ..., stop_reason: _Optional[str] = ..., not_imported: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
 
 class ImportedWorkout(_message.Message):
-    __slots__ = ("uuid", "activity_type", "start_date", "end_date", "distance", "route_locations", "legs", "kept_existing", "alternate_of")
+    __slots__ = ("uuid", "activity_type", "start_date", "end_date", "distance", "route_locations", "legs", "kept_existing", "alternate_of", "statistics")
+    class StatisticsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     UUID_FIELD_NUMBER: _ClassVar[int]
     ACTIVITY_TYPE_FIELD_NUMBER: _ClassVar[int]
     START_DATE_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +128,7 @@ class ImportedWorkout(_message.Message):
     LEGS_FIELD_NUMBER: _ClassVar[int]
     KEPT_EXISTING_FIELD_NUMBER: _ClassVar[int]
     ALTERNATE_OF_FIELD_NUMBER: _ClassVar[int]
+    STATISTICS_FIELD_NUMBER: _ClassVar[int]
     uuid: str
     activity_type: int
     start_date: int
@@ -128,7 +138,8 @@ class ImportedWorkout(_message.Message):
     legs: _containers.RepeatedScalarFieldContainer[int]
     kept_existing: bool
     alternate_of: str
-    def __init__(self, uuid: _Optional[str] = ..., activity_type: _Optional[int] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., distance: _Optional[float] = ..., route_locations: _Optional[int] = ..., legs: _Optional[_Iterable[int]] = ..., kept_existing: _Optional[bool] = ..., alternate_of: _Optional[str] = ...) -> None: ...
+    statistics: _containers.ScalarMap[str, str]
+    def __init__(self, uuid: _Optional[str] = ..., activity_type: _Optional[int] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., distance: _Optional[float] = ..., route_locations: _Optional[int] = ..., legs: _Optional[_Iterable[int]] = ..., kept_existing: _Optional[bool] = ..., alternate_of: _Optional[str] = ..., statistics: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ImportReport(_message.Message):
     __slots__ = ("bytes_read", "elements", "saved", "kept_existing", "skipped", "problems", "not_imported", "sources", "characteristics_set", "dry_run", "goals_set", "files")
