@@ -353,6 +353,11 @@ if wants("rpc") || wants("store") {
             directory: directory)
         results.merge(store.results) { _, new in new }
         table += store.table
+        print("Access log: the same saves and queries through two salusd, one recording its access log and one with it off (retention 0), \(trials) trials alternating")
+        let accessLog = try await AccessLogBenchmark.run(
+            directory: directory, rowsPerTrial: rowsPerTrial, trials: trials, launch: launchDaemon)
+        results.merge(accessLog.results) { _, new in new }
+        table += accessLog.table
         let migrationSamples = quick ? 200_000 : 1_000_000
         print("Migration: a schema-13 store of \(migrationSamples) heart rates with 2.25 metadata keys each, migrated to the current schema (migrations 14 and 15 in one transaction), \(trials) trials")
         let migration = try MigrationBenchmark.run(samples: migrationSamples, trials: trials, directory: directory)
@@ -456,6 +461,8 @@ targets += [
     target("peak daemon RSS ≤ 64 MB", "scale_daemon_peak_rss_mb", digits: 0, unit: " MiB"),
     target("migration to the current schema ≥ 200,000 rows/s", "migration_rows_per_s", scale: 0.001, digits: 0, unit: "k rows/s"),
     target("store daemon peak RSS ≤ 64 MB", "daemon_peak_rss_mb", digits: 0, unit: " MiB"),
+    target("access log costs ≤ 2% on save (recording / off ≥ 98%)", "access_log_save_ratio", scale: 100, digits: 1, unit: "%"),
+    target("access log costs ≤ 2% on query (recording / off ≥ 98%)", "access_log_query_ratio", scale: 100, digits: 1, unit: "%"),
 ].compactMap { $0 }
 if let ratio = results["stats_ratio"] { targets.append("merged daily year ≤ 3× GROUP BY (\(format(ratio, 2))×)") }
 if let live = results["live_update_ms"] { targets.append("live update ≤ 5 ms (\(format(live, 2)) ms)") }

@@ -11,7 +11,8 @@ struct Access: OwnerCommand {
             Newest first, one line per app, day, type and kind of access ("org.example.fit read heart \
             rate 41 times today, last at 14:02, through a live feed"). The log holds counts and times, \
             never a value; only you can read it. --retention sets how long it is kept (30d by default; \
-            an hour to ten years), purging older entries at once.
+            an hour to ten years), purging older entries at once; --retention off (or 0) keeps \
+            nothing and records nothing until a retention is set again.
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -19,7 +20,7 @@ struct Access: OwnerCommand {
     @Option(name: .long, help: ArgumentHelp("Only accesses at or after this date (a day or ISO 8601).", valueName: "date"))
     var since: String?
     @Flag(name: .long, help: "Print the log's entries (per hour) as JSON.") var json = false
-    @Option(name: .long, help: ArgumentHelp("Keep the log this long (12h, 30d).", valueName: "duration"))
+    @Option(name: .long, help: ArgumentHelp("Keep the log this long (12h, 30d), or off.", valueName: "duration"))
     var retention: String?
 
     func validate() throws {
@@ -33,6 +34,10 @@ struct Access: OwnerCommand {
     func run(admin: AdminClient) async throws {
         if let retention {
             let kept = try await admin.setAccessLogRetention(try Self.retention(retention))
+            if kept == .zero {
+                print("the access log is off: it records nothing, and what it held is gone (--retention 30d turns it on)")
+                return
+            }
             print("the access log keeps \(AccessLogText.duration(kept)); older entries are gone")
             if appID == nil && since == nil && !json { return }
         }
@@ -43,6 +48,10 @@ struct Access: OwnerCommand {
             return
         }
         let lines = AccessLogText.lines(log.entries)
+        if log.retention == .zero {
+            print("the access log is off: it records nothing (salusctl access --retention 30d turns it on)")
+            return
+        }
         if lines.isEmpty {
             let who = appID.map { "\($0) has" } ?? "no app has"
             print("\(who) read or written nothing\(since.map { " since \($0)" } ?? "") in the last \(AccessLogText.duration(log.retention)) kept")
@@ -53,13 +62,14 @@ struct Access: OwnerCommand {
         }
     }
 
-    /// "12h", "30d", "2w" as a duration; refused naming --retention.
+    /// "12h", "30d", "2w" as a duration, "off" or "0" as zero; refused naming --retention.
     static func retention(_ text: String) throws -> Duration {
+        if text == "off" || text == "0" { return .zero }
         let units: [Character: Int64] = ["h": 3_600, "d": 86_400, "w": 7 * 86_400]
         guard let unit = text.last, let scale = units[unit], let number = Int64(text.dropLast()), number > 0,
             number <= 10 * 366 * 86_400 / scale
         else {
-            throw ValidationError("--retention: \(text) is not valid; expected a whole number of hours, days or weeks, such as 12h, 30d or 8w")
+            throw ValidationError("--retention: \(text) is not valid; expected a whole number of hours, days or weeks, such as 12h, 30d or 8w, or off")
         }
         return .seconds(number * scale)
     }

@@ -63,7 +63,7 @@ package final class AccessLog: @unchecked Sendable {
     package static let fileName = "access-log.sqlite"
     /// The retention when the owner set none: 30 days.
     package static let defaultRetentionSeconds: Int64 = 30 * 86_400
-    /// The retentions accepted: an hour to ten years.
+    /// The retentions accepted: an hour to ten years, or 0 (``isRecording``: off).
     package static let retentionRange: ClosedRange<Int64> = 3_600...(10 * 366 * 86_400)
     /// The schema this code writes.
     static let schemaVersion: Int64 = 1
@@ -167,6 +167,7 @@ package final class AccessLog: @unchecked Sendable {
     /// Counts one access by `appID` to each of `types`, now. Cheap: one lock, one dictionary
     /// update per type; no I/O.
     package func record(_ appID: String, types: some Sequence<String>, kind: AccessKind) {
+        guard isRecording else { return }
         state.withLock { state in
             let now = Self.microseconds(state.clock())
             let hour = now - ((now % Self.hourMicroseconds) + Self.hourMicroseconds) % Self.hourMicroseconds
@@ -196,16 +197,22 @@ package final class AccessLog: @unchecked Sendable {
     /// How long entries are kept, in seconds.
     package var retentionSeconds: Int64 { retention.load(ordering: .relaxed) }
 
-    /// Sets how long entries are kept and purges what is older at once. Refuses, naming
-    /// `retention_seconds`, a retention outside ``retentionRange``.
+    /// False when the owner set a retention of 0: keep nothing, so record nothing (what an app
+    /// does is then not even counted in memory).
+    package var isRecording: Bool { retentionSeconds > 0 }
+
+    /// Sets how long entries are kept and purges what is older at once; 0 turns the log off,
+    /// deleting every entry and what was counted. Refuses, naming `retention_seconds`, a
+    /// retention neither 0 nor in ``retentionRange``.
     package func setRetention(seconds: Int64) async throws {
-        guard Self.retentionRange.contains(seconds) else {
+        guard seconds == 0 || Self.retentionRange.contains(seconds) else {
             throw AccessLogError.retention(seconds)
         }
         try await onQueue { database in
             _ = try database.run(
                 "INSERT OR REPLACE INTO settings (key, value) VALUES ('retention_seconds', ?)", [.integer(seconds)])
             self.retention.store(seconds, ordering: .relaxed)
+            if seconds == 0 { self.state.withLock { $0.pending = [:] } }
             try self.writePending(database)
         }
     }

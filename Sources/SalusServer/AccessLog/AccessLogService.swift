@@ -82,7 +82,7 @@ package struct AccessLogService: Sendable {
         } catch AccessLogError.retention(let seconds) {
             throw RPCError.invalidArgument(
                 field: "retention_seconds", value: "\(seconds)",
-                expected: "\(AccessLog.retentionRange.lowerBound) to \(AccessLog.retentionRange.upperBound) seconds (an hour to ten years)")
+                expected: "\(AccessLog.retentionRange.lowerBound) to \(AccessLog.retentionRange.upperBound) seconds (an hour to ten years), or 0 to turn the log off")
         } catch AccessLogError.closed {
             throw RPCError(code: .unavailable, message: "the access log is closed: the daemon is stopping", reason: .unavailable)
         } catch let error as DatabaseError {

@@ -71,7 +71,7 @@ package struct StatisticsService: Sendable {
 
     /// Counts a statistics read of `type` by an app that may read something of it.
     func logStatistics(_ caller: Caller, type: String) {
-        guard let accessLog, let authorization, caller.appIDSource != .owner,
+        guard let accessLog, accessLog.isRecording, let authorization, caller.appIDSource != .owner,
             authorization.readAccess(caller, type: type) != .nothing
         else { return }
         accessLog.record(caller.appID, type: type, kind: .statistics)

@@ -64,7 +64,7 @@ package struct StoreService: Sendable {
     func logAccess<Types: Sequence<TypeIdentifier>>(
         _ caller: Caller, types: @autoclosure () -> Types, kind: AccessKind
     ) {
-        guard let accessLog, caller.appIDSource != .owner else { return }
+        guard let accessLog, accessLog.isRecording, caller.appIDSource != .owner else { return }
         let counted = kind == .write || kind == .delete
         var recorded = Set<String>()
         for type in types() where counted || authorization.readAccess(caller, type: type.rawValue) != .nothing {
