@@ -23,6 +23,24 @@ extension AdminJSON {
         return try response.jsonString(options: options)
     }
 
+    /// A registered app as `apps show --json` prints it: its `salus.v1.AppInfo` JSON with a
+    /// `"wrote"` array of what it wrote per type (`salus.v1.AppTypeData`: `type`, `count`,
+    /// `first`, `last` in microseconds since 1970), as the text form lists it.
+    public static func text(app: AppInfo, wrote summary: AppDataSummary) throws -> String {
+        let info = try text(app: app)
+        let rows = try summary.types.map { type in
+            var row = Salus_V1_AppTypeData()
+            row.type = type.type
+            row.count = UInt64(max(0, type.count))
+            row.first = AdminClient.microseconds(type.first)
+            row.last = AdminClient.microseconds(type.last)
+            return try row.jsonString(options: options)
+        }
+        guard info.hasSuffix("}") else { return info }
+        let separator = info == "{}" ? "" : ","
+        return info.dropLast() + separator + "\"wrote\":[" + rows.joined(separator: ",") + "]}"
+    }
+
     /// What an app wrote (`salus.v1.AppDataSummary`'s JSON), dates in microseconds since 1970.
     public static func text(appData summary: AppDataSummary) throws -> String {
         var wire = Salus_V1_AppDataSummary()

@@ -77,7 +77,7 @@ struct Apps: AsyncParsableCommand {
                 return
             }
             if json {
-                print(try AdminJSON.text(app: app))
+                print(try AdminJSON.text(app: app, wrote: try await admin.appData(appID)))
                 return
             }
             Apps.show(app)
