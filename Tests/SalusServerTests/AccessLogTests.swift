@@ -2,7 +2,8 @@ import Foundation
 @testable import SalusAdmin
 import SalusKit
 import SalusModel
-import SalusServer
+@testable import SalusServer
+import SalusProto
 import Synchronization
 import Testing
 
@@ -293,6 +294,38 @@ struct AccessLogTests {
         let fit = try AdminJSON.text(app: try await admin.app(Self.fit), wrote: try await admin.appData(Self.fit))
         #expect(fit.hasSuffix(",\"wrote\":[]}"), "an app that wrote nothing: an empty list, \(fit)")
         await counter.close()
+        await admin.close()
+        await server.stop()
+    }
+
+    struct Interrupted: Error {}
+
+    @Test("a deletion of an app's data stopped between two types leaves the first wholly deleted and the second untouched; run again, it deletes the rest")
+    func interruptedDeletionFinishes() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        try await Self.twoApps(server, admin)
+        try await admin.setGrants(
+            [TypeGrant(type: Self.heartRate, read: .granted, share: .granted), TypeGrant(type: Self.steps, read: .granted, share: .granted)],
+            for: Self.fit)
+        let fit = try await server.healthStore(Self.fit)
+        _ = try await fit.save([Self.heart(61, minute: 0), Self.heart(64, minute: 5), Self.step(100, minute: 0)])
+        let services = server.services
+        var service = AccessLogService(
+            log: services.accessLog, store: services.store, registry: services.plugins.registry, authorization: services.authorization)
+        service.afterTypeDeleted = { _ in throw Interrupted() }
+        var request = Salus_V1_AppDataRequest()
+        request.appID = Self.fit
+        await #expect(throws: Interrupted.self) { _ = try await service.delete(request) }
+        let left = try await admin.appData(Self.fit)
+        #expect(left.types.map(\.type) == [Self.steps], "heart rate (first) wholly deleted, steps untouched")
+        #expect(left.types.first?.count == 1)
+        service.afterTypeDeleted = nil
+        let rest = try await service.delete(request)
+        #expect(rest.types.map(\.type) == [Self.steps])
+        #expect(rest.types.first?.count == 1)
+        #expect(try await admin.appData(Self.fit).total == 0)
+        await fit.close()
         await admin.close()
         await server.stop()
     }

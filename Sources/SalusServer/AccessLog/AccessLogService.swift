@@ -13,6 +13,8 @@ package struct AccessLogService: Sendable {
     let store: SampleStore
     let registry: TypeRegistry
     let authorization: AuthorizationEngine
+    /// Called after each type's deletion is committed (tests stop a deletion between types).
+    var afterTypeDeleted: (@Sendable (TypeIdentifier) throws -> Void)?
 
     /// The service over `log`, deleting from `store`.
     package init(log: AccessLog, store: SampleStore, registry: TypeRegistry, authorization: AuthorizationEngine) {
@@ -185,6 +187,7 @@ package struct AccessLogService: Sendable {
             let response = try await storeCall {
                 try await store.delete(type: row.type, matching: predicate, requester: .app(selection.appID))
             }
+            try afterTypeDeleted?(row.type)
             var done = row
             done.count = response.deleted
             deleted.append(done)
