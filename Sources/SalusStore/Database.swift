@@ -38,20 +38,12 @@ package final class Database: @unchecked Sendable {
     /// The file this connection opened.
     package let path: String
 
-    /// A statement's journal stays in memory up to 8 MiB before it goes to a temporary file, set
-    /// once, before the process's first connection. A save's statements inside its transaction
-    /// each keep one; at SQLite's 64 KiB a batch of 1,000 samples wrote some 300 pages (1.2 MB)
-    /// to a new temporary file with a write call per page and per page number, a quarter of a
-    /// FIT import's time.
-    static let statementJournalSpill: Int32 = csqlite_statement_journal_spill(8 << 20)
-
     /// Opens (creating when `create`) the database at `path` and switches it to WAL.
     ///
     /// A `readOnly` connection is opened read-write but with `PRAGMA query_only`, so that it can
     /// still take part in the WAL's shared-memory index.
     package init(path: String, create: Bool = true, readOnly: Bool = false) throws(DatabaseError) {
         self.path = path
-        _ = Self.statementJournalSpill
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         let result = sqlite3_open_v2(path, &handle, flags, nil)
