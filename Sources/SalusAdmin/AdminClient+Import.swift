@@ -117,11 +117,21 @@ extension AdminClient {
     public func importAppleHealth(
         _ chunks: AsyncThrowingStream<ImportChunk, any Error>, options: ImportOptions = ImportOptions()
     ) -> AsyncThrowingStream<ImportEvent, any Error> {
+        importStream(SalusMethods.Import.importAppleHealthWithProgress, chunks, options: options)
+    }
+
+    /// A streamed import (Apple Health or activity files): `chunks` sent in order with `options`
+    /// on the first (alone when there are none), the daemon's progress and report given back, a
+    /// refusal as ``SalusError``; ending the iteration early cancels the call.
+    func importStream(
+        _ method: BidirectionalMethod<Salus_V1_ImportChunk, Salus_V1_ImportEvent>,
+        _ chunks: AsyncThrowingStream<ImportChunk, any Error>, options: ImportOptions
+    ) -> AsyncThrowingStream<ImportEvent, any Error> {
         let rpc = self.rpc
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await rpc.bidirectionalStreaming(SalusMethods.Import.importAppleHealthWithProgress) { writer, events in
+                    try await rpc.bidirectionalStreaming(method) { writer, events in
                         let sender = Task {
                             var first = true
                             for try await chunk in chunks {

@@ -52,48 +52,7 @@ extension AdminClient {
     public func importFiles(
         _ chunks: AsyncThrowingStream<ImportChunk, any Error>, options: ImportOptions = ImportOptions()
     ) -> AsyncThrowingStream<ImportEvent, any Error> {
-        let rpc = self.rpc
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await rpc.bidirectionalStreaming(SalusMethods.Import.importFiles) { writer, events in
-                        let sender = Task {
-                            var first = true
-                            for try await chunk in chunks {
-                                var message = Salus_V1_ImportChunk()
-                                if first { message.options = options.proto }
-                                first = false
-                                message.path = chunk.path ?? ""
-                                message.data = chunk.data
-                                message.endOfFile = chunk.endOfFile
-                                try await writer.write(message)
-                            }
-                            if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options.proto }) }
-                            writer.finish()
-                        }
-                        do {
-                            for try await event in events {
-                                switch event.event {
-                                case .progress(let progress)?: continuation.yield(.progress(ImportProgress(progress)))
-                                case .report(let report)?: continuation.yield(.report(ImportReport(report)))
-                                case nil: break
-                                }
-                            }
-                        } catch {
-                            sender.cancel()
-                            throw error
-                        }
-                        try await sender.value
-                    }
-                    continuation.finish()
-                } catch let error as RPCError {
-                    continuation.finish(throwing: SalusError(error))
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        importStream(SalusMethods.Import.importFiles, chunks, options: options)
     }
 }
 
