@@ -35,6 +35,11 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
     let factors: [UnitFactor]
     /// The canonical text, made once: samples print their unit often.
     private let canonicalText: String
+    /// The physical dimension; units convert into each other exactly when these are equal. Made
+    /// once: every conversion of a sample's value to its type's unit compares two.
+    public let dimension: Dimension
+    /// The size of the unit in coherent SI units, as mantissa × 10^powerOfTen, made once.
+    let scale: (mantissa: Double, powerOfTen: Int)
 
     init(factors: [UnitFactor]) {
         let normalized = UnitFactor.normalize(factors)
@@ -42,6 +47,8 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
             normalized.isEmpty
             ? [UnitFactor(prefix: .none, symbol: .count, molarMass: nil, exponent: 1)] : normalized
         self.canonicalText = Self.text(of: self.factors)
+        self.dimension = self.factors.reduce(Dimension.dimensionless) { $0 * $1.dimension }
+        self.scale = Self.scale(of: self.factors)
     }
 
     public static func == (lhs: SalusUnit, rhs: SalusUnit) -> Bool { lhs.factors == rhs.factors }
@@ -85,11 +92,6 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
         return top + "/" + denominator.map(\.magnitudeText).joined(separator: "·")
     }
 
-    /// The physical dimension; units convert into each other exactly when these are equal.
-    public var dimension: Dimension {
-        factors.reduce(Dimension.dimensionless) { $0 * $1.dimension }
-    }
-
     /// Whether values in this unit can be converted to `other` (their dimensions are equal).
     public func isCompatible(with other: SalusUnit) -> Bool {
         dimension == other.dimension
@@ -112,7 +114,7 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
         {
             return Self.fromCelsius(Self.toCelsius(value, from), to)
         }
-        let pascal = SalusUnit(.pascal)
+        let pascal = SalusUnit.pascal
         if bareSymbol == .decibelASoundPressureLevel {
             let pressure = 2e-5 * pow(10, value / 20)
             return try pascal.convert(pressure, to: target)
@@ -121,7 +123,8 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
             let pressure = try convert(value, to: pascal)
             return 20 * log10(pressure / 2e-5)
         }
-        for unit in [self, target] where unit.factors.contains(where: { $0.symbol == .decibelASoundPressureLevel }) {
+        func logarithmic(_ unit: SalusUnit) -> Bool { unit.factors.contains { $0.symbol == .decibelASoundPressureLevel } }
+        if let unit = logarithmic(self) ? self : logarithmic(target) ? target : nil {
             throw UnitError(
                 code: .unsupportedConversion,
                 message: "cannot convert \(self) to \(target): dBASPL is logarithmic and converts "
@@ -140,8 +143,8 @@ public struct SalusUnit: Hashable, Sendable, CustomStringConvertible {
         return only.symbol
     }
 
-    /// The size of the unit in coherent SI units, as mantissa × 10^powerOfTen.
-    var scale: (mantissa: Double, powerOfTen: Int) {
+    /// The size of a unit of `factors` in coherent SI units, as mantissa × 10^powerOfTen.
+    private static func scale(of factors: [UnitFactor]) -> (mantissa: Double, powerOfTen: Int) {
         var mantissa = 1.0
         var powerOfTen = 0
         for factor in factors {
