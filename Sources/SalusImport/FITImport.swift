@@ -47,8 +47,8 @@ package enum FITImport {
         }
         let type = fileID?.integer(FITProfile.FileID.type)
         let sessions = messages.filter { $0.globalNumber == FITProfile.Message.session }
-        let records = messages.filter { $0.globalNumber == FITProfile.Message.record && $0.timestamp != nil }
-        if type == FITProfile.FileID.activityType || !sessions.isEmpty || !records.isEmpty {
+        let hasRecords = messages.contains { $0.globalNumber == FITProfile.Message.record && $0.timestamp != nil }
+        if type == FITProfile.FileID.activityType || !sessions.isEmpty || hasRecords {
             result.workouts = Activity(messages: messages, identity: identity).workouts()
         }
         result.samples += Monitoring(messages: messages, identity: identity).samples()
@@ -59,6 +59,9 @@ package enum FITImport {
         }
         return result
     }
+
+    /// `m/s`, made once: every record's speed is in it.
+    static let metersPerSecond = SalusUnit.meter.divided(by: .second)
 
     /// The date of a FIT time (seconds since the FIT epoch).
     static func date(_ time: Double) -> Date {
@@ -331,11 +334,12 @@ extension FITImport {
             let sample = Sample(
                 uuid: FITImport.uuid(key), type: "HKWorkoutTypeIdentifier", startDate: start, endDate: end, value: .workout(workout),
                 sourceRevision: identity.source, device: identity.device, metadata: metadata)
-            let (samples, route) = recordSamples(sessions, from: start, to: end, key: key)
             let distances = sessions.compactMap(\.distance)
             return FileWorkout(
-                workout: sample, route: route, routeSyncIdentifier: key + "|route",
-                samples: samples + heartbeats(from: start, to: end, key: key), distance: distances.isEmpty ? nil : distances.reduce(0, +))
+                workout: sample, route: route(from: start, to: end), routeSyncIdentifier: key + "|route",
+                samples: heartbeats(from: start, to: end, key: key),
+                moreSamples: RecordSamples(activity: self, sessions: sessions, start: start, end: end, key: key),
+                distance: distances.isEmpty ? nil : distances.reduce(0, +))
         }
 
         /// A session's totals: distance (of its sport's type), active energy, heart rate, power
@@ -366,7 +370,7 @@ extension FITImport {
             discrete(session.sport.powerType, FITProfile.Session.avgPower, FITProfile.Session.maxPower, .watt)
             discrete(session.sport.cadenceType, FITProfile.Session.avgCadence, nil, .countPerMinute)
             let speed = positive(FITProfile.Session.enhancedAvgSpeed) != nil ? FITProfile.Session.enhancedAvgSpeed : FITProfile.Session.avgSpeed
-            discrete(session.sport.speedType, speed, FITProfile.Session.maxSpeed, SalusUnit.meter.divided(by: .second))
+            discrete(session.sport.speedType, speed, FITProfile.Session.maxSpeed, FITImport.metersPerSecond)
             // A statistic with only a maximum has no main figure; HealthKit's average is the one kept.
             return (all.compactMapValues(\.main), all)
         }
@@ -418,54 +422,26 @@ extension FITImport {
             return events.sorted { ($0.startDate, $0.type) < ($1.startDate, $1.type) }
         }
 
-        /// The records' samples (heart rate, cadence, power, speed, distance, by the sport of the
-        /// session each falls in) and the route (their positions), inside the workout's interval.
-        func recordSamples(_ sessions: [Session], from start: Date, to end: Date, key: String) -> ([Sample], [RouteLocation]) {
-            var samples: [Sample] = []
+        /// The records' positions inside the workout's interval (with the route's slack), in time
+        /// order: the workout's route.
+        func route(from start: Date, to end: Date) -> [RouteLocation] {
             var route: [RouteLocation] = []
-            var previousDistance: (time: Date, distance: Double, session: Int)?
             let slack = WorkoutRouteValue.workoutSlack
-            // Each sample is named by its record's time (its type tells it from the others of the
-            // record): a file whose messages are written in another order (Garmin Connect's
-            // re-encoding with the summary first) names the same samples.
             for record in messages where record.globalNumber == FITProfile.Message.record {
-                guard let time = record.timestamp else { continue }
+                guard let time = record.timestamp,
+                      let latitude = record.value(FITProfile.Record.latitude), let longitude = record.value(FITProfile.Record.longitude)
+                else { continue }
                 let at = FITImport.date(Double(time))
                 guard at >= start.addingTimeInterval(-slack), at <= end.addingTimeInterval(slack) else { continue }
-                if let latitude = record.value(FITProfile.Record.latitude), let longitude = record.value(FITProfile.Record.longitude) {
-                    let location = RouteLocation(
-                        timestamp: at, latitude: FITProfile.degrees(semicircles: latitude), longitude: FITProfile.degrees(semicircles: longitude),
-                        altitude: record.value(FITProfile.Record.enhancedAltitude) ?? record.value(FITProfile.Record.altitude),
-                        speed: record.value(FITProfile.Record.enhancedSpeed) ?? record.value(FITProfile.Record.speed))
-                    if (-90...90).contains(location.latitude), (-180...180).contains(location.longitude), at >= (route.last?.timestamp ?? .distantPast) {
-                        route.append(location)
-                    }
-                }
-                guard at >= start, at <= end else { continue }
-                let session = sessions.lastIndex { $0.start <= at } ?? 0
-                let sport = sessions[session].sport
-                func add(_ type: String?, _ value: Double?, _ unit: SalusUnit, from: Date? = nil) {
-                    guard let type, let value, value.isFinite else { return }
-                    samples.append(Sample(
-                        type: TypeIdentifier(type), startDate: from ?? at, endDate: at, value: .quantity(Quantity(value: value, unit: unit)),
-                        sourceRevision: identity.source, device: identity.device,
-                        metadata: [MetadataKey.syncIdentifier: .string("\(key)|\(time)"), MetadataKey.syncVersion: .number(1)]))
-                }
-                // A heart rate of 0 is no strap (Zwift writes 0 throughout).
-                add("HKQuantityTypeIdentifierHeartRate", record.value(FITProfile.Record.heartRate).flatMap { $0 > 0 ? $0 : nil }, .countPerMinute)
-                add(sport.cadenceType, record.value(FITProfile.Record.cadence), .countPerMinute)
-                add(sport.powerType, record.value(FITProfile.Record.power), .watt)
-                add(sport.speedType, record.value(FITProfile.Record.enhancedSpeed) ?? record.value(FITProfile.Record.speed), SalusUnit.meter.divided(by: .second))
-                if let distance = record.value(FITProfile.Record.distance) {
-                    // Distance is cumulative in the file: each sample is the way since the record
-                    // before, within one session.
-                    if let previous = previousDistance, previous.session == session, distance > previous.distance, at > previous.time {
-                        add(sport.distanceType, distance - previous.distance, .meter, from: previous.time)
-                    }
-                    previousDistance = (at, distance, session)
+                let location = RouteLocation(
+                    timestamp: at, latitude: FITProfile.degrees(semicircles: latitude), longitude: FITProfile.degrees(semicircles: longitude),
+                    altitude: record.value(FITProfile.Record.enhancedAltitude) ?? record.value(FITProfile.Record.altitude),
+                    speed: record.value(FITProfile.Record.enhancedSpeed) ?? record.value(FITProfile.Record.speed))
+                if (-90...90).contains(location.latitude), (-180...180).contains(location.longitude), at >= (route.last?.timestamp ?? .distantPast) {
+                    route.append(location)
                 }
             }
-            return (samples, route)
+            return route
         }
 
         /// The `hrv` messages inside the workout as one heartbeat series: each message's R-R
@@ -501,6 +477,74 @@ extension FITImport {
                 type: "HKDataTypeIdentifierHeartbeatSeries", startDate: seriesStart, endDate: seriesStart.addingTimeInterval(elapsed),
                 value: .heartbeatSeries(HeartbeatSeries(beats: beats)), sourceRevision: identity.source, device: identity.device,
                 metadata: [MetadataKey.syncIdentifier: .string("\(key)|hrv"), MetadataKey.syncVersion: .number(1)])]
+        }
+    }
+
+    /// The records' samples inside a workout's interval (heart rate, cadence, power, speed and
+    /// distance, by the sport of the session each falls in), made a batch at a time as they are
+    /// saved.
+    ///
+    /// Each sample is named by its record's time (its type tells it from the others of the
+    /// record): a file whose messages are written in another order (Garmin Connect's re-encoding
+    /// with the summary first) names the same samples.
+    struct RecordSamples: SampleBatches {
+        let activity: Activity
+        let sessions: [Activity.Session]
+        let start: Date
+        let end: Date
+        let key: String
+        /// The next message to read.
+        var index = 0
+        /// The last record's distance: each distance sample is the way since it, within a session.
+        var previousDistance: (time: Date, distance: Double, session: Int)?
+
+        init(activity: Activity, sessions: [Activity.Session], start: Date, end: Date, key: String) {
+            self.activity = activity
+            self.sessions = sessions
+            self.start = start
+            self.end = end
+            self.key = key
+        }
+
+        mutating func next(_ limit: Int) -> [Sample] {
+            var samples: [Sample] = []
+            samples.reserveCapacity(limit + 4)
+            let messages = activity.messages
+            let identity = activity.identity
+            while index < messages.count, samples.count < limit {
+                let record = messages[index]
+                index += 1
+                guard record.globalNumber == FITProfile.Message.record, let time = record.timestamp else { continue }
+                let at = FITImport.date(Double(time))
+                guard at >= start, at <= end else { continue }
+                let session = sessions.lastIndex { $0.start <= at } ?? 0
+                let sport = sessions[session].sport
+                // The record's samples share one name (and one copy of its metadata).
+                var metadata: [String: MetadataValue]?
+                func add(_ type: String?, _ value: Double?, _ unit: SalusUnit, from: Date? = nil) {
+                    guard let type, let value, value.isFinite else { return }
+                    if metadata == nil {
+                        metadata = [MetadataKey.syncIdentifier: .string("\(key)|\(time)"), MetadataKey.syncVersion: .number(1)]
+                    }
+                    samples.append(Sample(
+                        type: TypeIdentifier(type), startDate: from ?? at, endDate: at, value: .quantity(Quantity(value: value, unit: unit)),
+                        sourceRevision: identity.source, device: identity.device, metadata: metadata!))
+                }
+                // A heart rate of 0 is no strap (Zwift writes 0 throughout).
+                add("HKQuantityTypeIdentifierHeartRate", record.value(FITProfile.Record.heartRate).flatMap { $0 > 0 ? $0 : nil }, .countPerMinute)
+                add(sport.cadenceType, record.value(FITProfile.Record.cadence), .countPerMinute)
+                add(sport.powerType, record.value(FITProfile.Record.power), .watt)
+                add(sport.speedType, record.value(FITProfile.Record.enhancedSpeed) ?? record.value(FITProfile.Record.speed), FITImport.metersPerSecond)
+                if let distance = record.value(FITProfile.Record.distance) {
+                    // Distance is cumulative in the file: each sample is the way since the record
+                    // before, within one session.
+                    if let previous = previousDistance, previous.session == session, distance > previous.distance, at > previous.time {
+                        add(sport.distanceType, distance - previous.distance, .meter, from: previous.time)
+                    }
+                    previousDistance = (at, distance, session)
+                }
+            }
+            return samples
         }
     }
 

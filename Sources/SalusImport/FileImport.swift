@@ -37,18 +37,44 @@ package struct FileWorkout: Sendable {
     package var route: [RouteLocation]
     /// The route's sync identifier (derived from the workout's).
     package var routeSyncIdentifier: String
-    /// Heart rate, cadence, power, speed and distance samples, and the heartbeat series.
-    package var samples: [Sample]
+    /// The samples made when the file was read (a GPX track's; a FIT file's heartbeat series).
+    package var readySamples: [Sample]
+    /// The samples made a batch at a time while they are saved, after `readySamples` (a FIT
+    /// file's records: a long ride's 66,000 samples are never all in memory at once); nil when
+    /// there are none.
+    package var moreSamples: (any SampleBatches)?
     /// The total distance the file gives, in metres (for the report); nil when none.
     package var distance: Double?
 
-    package init(workout: Sample, route: [RouteLocation], routeSyncIdentifier: String, samples: [Sample], distance: Double?) {
+    package init(
+        workout: Sample, route: [RouteLocation], routeSyncIdentifier: String, samples: [Sample], moreSamples: (any SampleBatches)? = nil,
+        distance: Double?
+    ) {
         self.workout = workout
         self.route = route
         self.routeSyncIdentifier = routeSyncIdentifier
-        self.samples = samples
+        self.readySamples = samples
+        self.moreSamples = moreSamples
         self.distance = distance
     }
+
+    /// Heart rate, cadence, power, speed and distance samples, and the heartbeat series: every
+    /// sample of the workout at once (`readySamples`, then all of `moreSamples`).
+    package var samples: [Sample] {
+        var all = readySamples
+        if var more = moreSamples {
+            while case let batch = more.next(1000), !batch.isEmpty { all += batch }
+        }
+        return all
+    }
+}
+
+/// Samples made a batch at a time, as they are saved. A copy starts where the original stood:
+/// reading a copy leaves the original as it was.
+package protocol SampleBatches: Sendable {
+    /// The next samples, about `limit` of them (a few more when one message makes several);
+    /// empty when there are no more.
+    mutating func next(_ limit: Int) -> [Sample]
 }
 
 /// A problem with a file: the byte it is at (nil when it is not at one), what is at fault, its

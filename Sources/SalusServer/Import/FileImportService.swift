@@ -200,10 +200,13 @@ package struct FileImportService: Sendable {
         }
         /// `save(checked(samples, name))`, in the same batches, with each batch checked while the
         /// store saves the one before: the check and the writer each use a core rather than
-        /// taking turns. Saves stay in order, one at a time.
-        func checkAndSave(_ samples: [Sample], _ name: String) async throws {
+        /// taking turns. Saves stay in order, one at a time. Then the samples `more` makes, a
+        /// batch at a time: at most two batches of them are in memory at once.
+        func checkAndSave(_ samples: [Sample], _ name: String, then more: (any SampleBatches)? = nil) async throws {
+            var more = more
             guard !dryRun else {
                 _ = try await save(checked(samples, name))
+                while case let next = more?.next(Self.batchSize) ?? [], !next.isEmpty { _ = try await save(checked(next, name)) }
                 return
             }
             var pending: Task<SaveResponse, any Error>?
@@ -226,7 +229,11 @@ package struct FileImportService: Sendable {
                     let end = min(start + Self.batchSize - batch.count, samples.endIndex)
                     batch += checked(Array(samples[start..<end]), name)
                     start = end
-                    if batch.count == Self.batchSize { try await send() }
+                    if batch.count >= Self.batchSize { try await send() }
+                }
+                while more != nil, case let next = more!.next(Self.batchSize - batch.count), !next.isEmpty {
+                    batch += checked(next, name)
+                    if batch.count >= Self.batchSize { try await send() }
                 }
                 try await send()
                 try await send()
@@ -247,14 +254,14 @@ package struct FileImportService: Sendable {
                 listed.legs = value.activities.map { UInt32($0.activityType) }
                 for (type, quantity) in value.statistics { listed.statistics[type.rawValue] = quantity.description }
             }
-            var samples = fileWorkout.samples
+            var samples = fileWorkout.readySamples
             if !keepDuplicates, let kept = try await storedDuplicate(of: workout, source: read.source) {
                 // The same workout from another source stays the workout; this one is reported as
                 // its alternate, with its figures, and its samples are saved under this source
                 // without a second workout or route.
                 listed.uuid = kept.uuid.uuidString
                 listed.alternateOf = "\(kept.sourceRevision.appID) \(kept.uuid.uuidString)"
-                try await checkAndSave(samples, "sample")
+                try await checkAndSave(samples, "sample", then: fileWorkout.moreSamples)
                 entry.workouts.append(listed)
                 continue
             }
@@ -270,7 +277,7 @@ package struct FileImportService: Sendable {
                     sourceRevision: read.source, device: workout.device,
                     metadata: [MetadataKey.syncIdentifier: .string(fileWorkout.routeSyncIdentifier), MetadataKey.syncVersion: .number(1)]))
             }
-            try await checkAndSave(samples, "sample")
+            try await checkAndSave(samples, "sample", then: fileWorkout.moreSamples)
             entry.workouts.append(listed)
         }
         try await checkAndSave(read.samples, "sample")
