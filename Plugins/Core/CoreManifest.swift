@@ -160,6 +160,12 @@ enum CoreManifest {
                 MetadataKeyUse("HKWeatherTemperature", .quantity), MetadataKeyUse("HKWeatherHumidity", .quantity),
                 MetadataKeyUse("HKWeatherCondition", .number), MetadataKeyUse("HKElevationAscended", .quantity),
                 MetadataKeyUse("HKElevationDescended", .quantity), MetadataKeyUse("HKAverageMETs", .quantity)),
+        // The same workout from another source, kept beside the workout that stays
+        // (docs/import.md, "The same workout from several sources"): made by imports only.
+        TypeDefinition(identifier: "org.salus.core.workoutAlternate", kind: .workout, displayName: "Workout alternates")
+            .inArea("workouts")
+            .readOnly()
+            .requiring(MetadataKeyUse("org.salus.core.alternateOf", .string)),
         // HKWorkoutRoute: locations attached to one workout (docs/workouts.md, "Routes").
         TypeDefinition(identifier: "HKWorkoutRouteTypeIdentifier", kind: .workoutRoute, displayName: "Workout routes")
             .inArea("workouts"),

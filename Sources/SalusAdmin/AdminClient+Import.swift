@@ -99,6 +99,9 @@ public struct ImportReport: Sendable, Hashable {
     public var goalsSet: UInt64
     /// `importFiles`: each file sent, in order, with its workouts.
     public var files: [ImportedFile] = []
+    /// `importAppleHealth`: the export's workouts that are the same workout as one stored from
+    /// another source, each kept as an alternate of it (``ImportedWorkout/alternateOf``).
+    public var alternates: [ImportedWorkout] = []
 }
 
 /// An event of an import: progress while it runs, the report last.
@@ -221,7 +224,8 @@ extension ImportReport {
                     offset: $0.offset)
             },
             notImported: r.notImported, sources: r.sources, characteristicsSet: r.characteristicsSet, dryRun: r.dryRun,
-            goalsSet: r.goalsSet, files: r.files.map(ImportedFile.init))
+            goalsSet: r.goalsSet, files: r.files.map(ImportedFile.init),
+            alternates: r.alternates.map(ImportedWorkout.init))
     }
 
     var proto: Salus_V1_ImportReport {
@@ -248,6 +252,7 @@ extension ImportReport {
             $0.dryRun = dryRun
             $0.goalsSet = goalsSet
             $0.files = files.map(\.proto)
+            $0.alternates = alternates.map(\.proto)
         }
     }
 }

@@ -42,6 +42,11 @@ public struct ImportedWorkout: Sendable, Hashable {
     public var alternateOf: String
     /// The file's statistics of the workout by type identifier, as value and unit ("512 kcal").
     public var statistics: [String: String] = [:]
+    /// The app id of the source it was read from.
+    public var source: String = ""
+    /// With `alternateOf`: the UUID of this source's workout kept as an alternate beside the
+    /// stored one (`salusctl workouts show` lists it); empty in a dry run.
+    public var alternateUUID: String = ""
 }
 
 extension AdminClient {
@@ -85,7 +90,7 @@ extension ImportedWorkout {
             uuid: w.uuid, activityType: UInt(w.activityType), start: Date(timeIntervalSince1970: Double(w.startDate) / 1_000_000),
             end: Date(timeIntervalSince1970: Double(w.endDate) / 1_000_000), distance: w.distance, routeLocations: w.routeLocations,
             legs: w.legs.map(UInt.init), keptExisting: w.keptExisting, alternateOf: w.alternateOf,
-            statistics: w.statistics)
+            statistics: w.statistics, source: w.source, alternateUUID: w.alternateUuid)
     }
 
     var proto: Salus_V1_ImportedWorkout {
@@ -100,6 +105,8 @@ extension ImportedWorkout {
             $0.keptExisting = keptExisting
             $0.alternateOf = alternateOf
             $0.statistics = statistics
+            $0.source = source
+            $0.alternateUuid = alternateUUID
         }
     }
 }

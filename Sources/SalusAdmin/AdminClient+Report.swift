@@ -167,6 +167,8 @@ private struct ReportReader {
     /// their first route of two locations or more.
     func workouts() async throws -> [WorkoutEntry] {
         var entries: [WorkoutEntry] = []
+        let alternates = try await admin.workoutAlternates(
+            .date(start: from, end: to), cumulative: cumulative)
         for sample in try await samples(SampleType.workout.description) {
             guard case .workout(let workout) = sample.value else { continue }
             var routePoints: [[Double]] = []
@@ -186,7 +188,14 @@ private struct ReportReader {
                 start: sample.startDate, end: sample.endDate, activity: activityName(workout.activityType),
                 duration: workout.duration(from: sample.startDate, to: sample.endDate),
                 figures: WorkoutFigureText.figures(WorkoutFigureText.merged(workout.allStatistics, saved: workout.statistics, cumulative: cumulative)),
-                activities: activities, route: routePoints, routeMeters: meters))
+                activities: activities, route: routePoints, routeMeters: meters,
+                alternates: (alternates[sample.uuid] ?? []).map { alternate in
+                    let figures = WorkoutFigureText.figures(
+                        WorkoutFigureText.merged(alternate.workout.allStatistics, saved: alternate.workout.statistics, cumulative: cumulative))
+                    return "also recorded by \(alternate.sample.sourceRevision.appID)"
+                        + (figures.isEmpty ? "" : ": " + figures.joined(separator: ", "))
+                        + "; the workout from \(sample.sourceRevision.appID) was stored first and is the one counted"
+                }))
         }
         return entries
     }

@@ -33,6 +33,30 @@ package struct WorkoutDetail: Sendable {
     package var activities: [Activity]
     /// Oldest first.
     package var routes: [Route]
+    /// The same workout from other sources, kept as its alternates, oldest first.
+    package var alternates: [WorkoutAlternateDetail] = []
+}
+
+/// The same workout recorded by another source (its FIT file, Strava's GPX, Apple Health's
+/// copy), which an import kept as an alternate of the stored one rather than as a second
+/// workout (`org.salus.core.workoutAlternate`): its source, device, times and figures.
+package struct WorkoutAlternateDetail: Sendable {
+    /// The alternate's sample: its source revision and device are the other source's.
+    package var sample: Sample
+    package var workout: Workout
+    /// The UUID of the workout it is an alternate of.
+    package var alternateOf: UUID
+    /// As ``WorkoutDetail/duration``.
+    package var duration: TimeInterval
+    /// Its own figures: computed from its source's samples, else the totals it was read with.
+    package var figures: [WorkoutFigure]
+
+    /// Why the kept workout is the workout and this one an alternate, in a sentence.
+    package func choice(kept: Sample) -> String {
+        "the workout from \(kept.sourceRevision.appID) was stored first and stays the workout; "
+            + "this one from \(sample.sourceRevision.appID) has its activity type and shares at least 80% of the shorter one's time, "
+            + "so an import kept it as an alternate, not a second workout"
+    }
 }
 
 extension TypeListing {
@@ -76,6 +100,32 @@ extension AdminClient {
         return WorkoutDetail(
             sample: sample, workout: workout, duration: workout.duration(from: sample.startDate, to: sample.endDate),
             figures: WorkoutFigureText.all(workout.allStatistics, saved: workout.statistics, cumulative: cumulative),
-            activities: activities, routes: routes)
+            activities: activities, routes: routes,
+            alternates: try await workoutAlternates(.metadata(key: WorkoutAlternate.alternateOf, test: .allowedValues([.string(uuid.uuidString)])),
+                cumulative: cumulative)[uuid] ?? [])
+    }
+
+    /// The workouts' alternates by the UUID of the workout each is an alternate of, oldest first:
+    /// those ending at or after `since` (the same window as ``workouts(endingAtOrAfter:activityType:)``).
+    /// `listing` as in ``workout(_:listing:)``.
+    package func workoutAlternates(endingAtOrAfter since: Date? = nil, listing: TypeListing? = nil) async throws -> [UUID: [WorkoutAlternateDetail]] {
+        let cumulative: Set<TypeIdentifier>
+        if let listing { cumulative = listing.cumulativeTypes } else { cumulative = try await types().cumulativeTypes }
+        return try await workoutAlternates(since.map { .date(start: $0, end: nil) }, cumulative: cumulative)
+    }
+
+    /// The alternates `predicate` selects, by the workout each is an alternate of.
+    func workoutAlternates(_ predicate: SamplePredicate?, cumulative: Set<TypeIdentifier>) async throws -> [UUID: [WorkoutAlternateDetail]] {
+        var found: [UUID: [WorkoutAlternateDetail]] = [:]
+        let query = SampleQueryDescriptor(type: SampleType(WorkoutAlternate.type), predicate: predicate, sortDescriptors: [.startDate()])
+        for sample in try await samples(query) {
+            guard case .workout(let workout) = sample.value, case .string(let text) = sample.metadata[WorkoutAlternate.alternateOf],
+                let kept = UUID(uuidString: text)
+            else { continue }
+            found[kept, default: []].append(WorkoutAlternateDetail(
+                sample: sample, workout: workout, alternateOf: kept, duration: workout.duration(from: sample.startDate, to: sample.endDate),
+                figures: WorkoutFigureText.all(workout.allStatistics, saved: workout.statistics, cumulative: cumulative)))
+        }
+        return found
     }
 }

@@ -154,6 +154,9 @@ package struct WorkoutEntry: Sendable, Equatable {
     package var route: [[Double]]
     /// The route's length in meters.
     package var routeMeters: Double?
+    /// The same workout from other sources, kept as alternates of this one, a sentence each:
+    /// "also recorded by gpx.stravagpx: 10.21 km, 512 kcal; this one was stored first and is kept".
+    package var alternates: [String] = []
 
     package static let maximumRoutePoints = 400
 
@@ -175,8 +178,9 @@ package struct WorkoutEntry: Sendable, Equatable {
 
     package init(
         start: Date, end: Date, activity: String, duration: TimeInterval, figures: [String],
-        activities: [WorkoutActivityEntry] = [], route: [[Double]] = [], routeMeters: Double? = nil
+        activities: [WorkoutActivityEntry] = [], route: [[Double]] = [], routeMeters: Double? = nil, alternates: [String] = []
     ) {
+        self.alternates = alternates
         self.start = start
         self.end = end
         self.activity = activity

@@ -164,7 +164,8 @@ package enum ReportPage {
                         .ul(
                             .li(.text("\(duration(workout.duration)) active")),
                             .forEach(workout.figures) { .li(.text($0)) },
-                            .unwrap(workout.routeMeters) { .li(.text(String(format: "route %.2f km", $0 / 1000))) }
+                            .unwrap(workout.routeMeters) { .li(.text(String(format: "route %.2f km", $0 / 1000))) },
+                            .forEach(workout.alternates) { .li(.class("alternate"), .text($0)) }
                         ),
                         .if(!workout.activities.isEmpty, .table(
                             .tr(.th("Activity"), .th("Time"), .th("Figures")),

@@ -153,7 +153,7 @@ extension Import {
                     // "<app id> <uuid>" of the workout that stays.
                     let kept = workout.alternateOf.split(separator: " ", maxSplits: 1).map(String.init)
                     line += "; the same workout from \(kept.first ?? workout.alternateOf) is stored already, kept as it is; "
-                        + "this file's figures are an alternate of it, not saved as a second workout"
+                        + "this file's is kept as its alternate (salusctl workouts show), not saved as a second workout"
                 }
                 print(line + " — \(workout.uuid.lowercased())")
                 if !workout.alternateOf.isEmpty, !workout.statistics.isEmpty {

@@ -42,7 +42,7 @@ struct Import: OwnerCommand {
     @Flag(name: .long, help: "Read and check everything, save nothing.")
     var dryRun = false
 
-    @Flag(name: .long, help: "Activity files: save a file's workout even when the same workout from another source is stored already (by default it is reported as an alternate of that one, not saved twice).")
+    @Flag(name: .long, help: "Save an imported workout even when the same workout from another source is stored already (by default it is kept as an alternate of that one, not saved twice).")
     var keepDuplicates = false
 
     @Flag(name: .long, help: "Print JSON lines: each progress event, then the report (each a salus.v1.ImportEvent).")
@@ -64,7 +64,7 @@ struct Import: OwnerCommand {
         // The daemon estimates the records ahead from export.xml's size, and counts the side files.
         let options = ImportOptions(
             characteristics: characteristics, dryRun: dryRun, exportBytes: UInt64(max(0, source.size)),
-            sideFiles: UInt64(sideFiles.count))
+            sideFiles: UInt64(sideFiles.count), keepDuplicates: keepDuplicates)
         var answer: ImportReport?
         for try await event in admin.importAppleHealth(ChunkFeed(source, sideFiles).stream(), options: options) {
             switch event {
@@ -143,6 +143,19 @@ struct Import: OwnerCommand {
         if !report.sources.isEmpty {
             print("sources:")
             for (name, appID) in report.sources.sorted(by: { $0.key < $1.key }) { print("  \(name) → \(appID)") }
+        }
+        if !report.alternates.isEmpty {
+            print("the same workout from another source, stored already (kept as it is; each of these kept as its alternate, not saved as a second workout):")
+            for workout in report.alternates {
+                // "<app id> <uuid>" of the workout that stays.
+                let kept = workout.alternateOf.split(separator: " ", maxSplits: 1).map(String.init)
+                var line = "  \(workout.source) \(workout.start.formatted(Date.ISO8601FormatStyle())): an alternate of the workout from \(kept.first ?? "")"
+                if kept.count > 1 { line += " \(kept[1].lowercased())" }
+                print(line)
+                if !workout.statistics.isEmpty {
+                    print("    its figures: " + workout.statistics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                }
+            }
         }
         if report.goalsSet > 0 { print("activity goals: \(report.goalsSet) entries from the export's summaries") }
         if !report.characteristicsSet.isEmpty { print("characteristics set: " + report.characteristicsSet.joined(separator: ", ")) }

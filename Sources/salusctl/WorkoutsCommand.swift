@@ -50,26 +50,37 @@ struct WorkoutsList: OwnerCommand {
         let endingAtOrAfter = try since.map { try DateArgument.parse($0, flag: "--since", endOfDay: false) }
         let activityType = try type.map { try WorkoutText.activityType($0, registry: registry) }
         let samples: [Sample]
+        let alternates: [UUID: [WorkoutAlternateDetail]]
         do {
             samples = try await admin.workouts(endingAtOrAfter: endingAtOrAfter, activityType: activityType)
+            alternates = try await admin.workoutAlternates(endingAtOrAfter: endingAtOrAfter)
         } catch let error as SalusError {
             throw CommandFailure(error.message)
         }
         if json {
-            print(WorkoutText.json(samples.map { WorkoutText.object($0, registry: registry) }))
+            print(WorkoutText.json(samples.map { sample in
+                var object = WorkoutText.object(sample, registry: registry)
+                object["alternates"] = (alternates[sample.uuid] ?? []).map { WorkoutText.object($0, kept: sample) }
+                return object
+            }))
             return
         }
-        var rows = [["start", "type", "duration", "activities", "source", "uuid"]]
+        var rows = [["start", "type", "duration", "activities", "source", "also from", "uuid"]]
         for sample in samples {
             guard case .workout(let workout) = sample.value else { continue }
             rows.append([
                 sample.startDate.formatted(WorkoutText.localDate), WorkoutText.name(workout.activityType, registry),
                 WorkoutText.duration(workout.duration(from: sample.startDate, to: sample.endDate)),
                 workout.activities.map { WorkoutText.name($0.activityType, registry) }.joined(separator: ", "),
-                sample.sourceRevision.appID, sample.uuid.uuidString.lowercased(),
+                sample.sourceRevision.appID,
+                (alternates[sample.uuid] ?? []).map(\.sample.sourceRevision.appID).joined(separator: ", "),
+                sample.uuid.uuidString.lowercased(),
             ])
         }
         print(rows.count == 1 ? "no workouts" : Table.render(rows))
+        if alternates.values.contains(where: { list in list.contains { alternate in samples.contains { $0.uuid == alternate.alternateOf } } }) {
+            print("(also from: the same workout recorded by other sources, kept as alternates; salusctl workouts show UUID gives their figures)")
+        }
     }
 }
 
@@ -127,6 +138,7 @@ struct WorkoutsShow: OwnerCommand {
             object["routes"] = detail.routes.map { route in
                 ["uuid": route.sample.uuid.uuidString.lowercased(), "points": route.locations.count, "meters": route.meters] as [String: Any]
             }
+            object["alternates"] = detail.alternates.map { WorkoutText.object($0, kept: sample) }
             print(WorkoutText.json(object))
             return
         }
@@ -156,6 +168,17 @@ struct WorkoutsShow: OwnerCommand {
         for route in detail.routes {
             print("Route \(route.sample.uuid.uuidString.lowercased()): \(route.locations.count) points, "
                   + "\(String(format: "%.2f", route.meters / 1000)) km")
+        }
+        guard !detail.alternates.isEmpty else { return }
+        print("Alternates (the same workout from other sources, not counted twice):")
+        for alternate in detail.alternates {
+            var line = "  from \(alternate.sample.sourceRevision.appID)"
+            if let device = alternate.sample.device?.name, !device.isEmpty { line += " (\(device))" }
+            line += ": \(alternate.sample.startDate.formatted(WorkoutText.localDate)) – \(alternate.sample.endDate.formatted(WorkoutText.localDate)), "
+                + "\(WorkoutText.duration(alternate.duration)), alternate \(alternate.sample.uuid.uuidString.lowercased())"
+            print(line)
+            for figure in WorkoutFigureText.lines(alternate.figures) { print("       \(figure)") }
+            print("     kept: \(alternate.choice(kept: sample))")
         }
     }
 }
@@ -270,6 +293,25 @@ enum WorkoutText {
                 ]
             },
         ]
+    }
+
+    /// An alternate of the workout `kept` as JSON: its source, device, times, figures, and why
+    /// the kept one was kept.
+    static func object(_ alternate: WorkoutAlternateDetail, kept: Sample) -> [String: Any] {
+        let format = Date.ISO8601FormatStyle()
+        var object: [String: Any] = [
+            "uuid": alternate.sample.uuid.uuidString.lowercased(),
+            "alternateOf": alternate.alternateOf.uuidString.lowercased(),
+            "sourceAppID": alternate.sample.sourceRevision.appID,
+            "sourceName": alternate.sample.sourceRevision.name,
+            "startDate": alternate.sample.startDate.formatted(format),
+            "endDate": alternate.sample.endDate.formatted(format),
+            "duration": alternate.duration,
+            "statistics": WorkoutFigureText.jsonObject(alternate.figures),
+            "choice": alternate.choice(kept: kept),
+        ]
+        if let device = alternate.sample.device?.name { object["device"] = device }
+        return object
     }
 
     /// A workout's events as JSON.

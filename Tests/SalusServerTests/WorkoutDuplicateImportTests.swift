@@ -77,13 +77,118 @@ struct WorkoutDuplicateImportTests {
         let heartRates = try await admin.samples(SampleQueryDescriptor(type: SampleType("HKQuantityTypeIdentifierHeartRate")))
         #expect(heartRates.contains { $0.sourceRevision.appID == file.source })
         #expect(heartRates.contains { $0.sourceRevision.appID == fitSource })
+        // The alternate is kept in the store beside the workout, with the GPX's source and its
+        // own figures (from its heart rates), and said so by salusctl workouts and the report.
+        let detail = try #require(try await admin.workout(workouts[0].uuid))
+        let kept = try #require(detail.alternates.first, "no alternate kept")
+        #expect(detail.alternates.count == 1 && kept.sample.uuid.uuidString == alternate.alternateUUID)
+        #expect(kept.sample.sourceRevision.appID == file.source && kept.alternateOf == workouts[0].uuid)
+        #expect(kept.workout.activityType == 37 && abs(kept.sample.startDate.timeIntervalSince(alternate.start)) < 0.001)
+        let heartRate = kept.figures.first { $0.type.rawValue == "HKQuantityTypeIdentifierHeartRate" }
+        #expect(heartRate.flatMap { try? $0.statistics.average?.converted(to: SalusUnit.count.divided(by: .minute)) }.map { abs($0.value - 150) < 1e-9 } == true,
+                "\(kept.figures.map { "\($0.type) \($0.statistics) \($0.origin)" })")
+        #expect(kept.choice(kept: workouts[0]).hasPrefix("the workout from \(fitSource) was stored first"))
+        #expect(try await admin.workoutAlternates()[workouts[0].uuid]?.map(\.sample.uuid) == [kept.sample.uuid])
+        let day = Calendar(identifier: .gregorian).startOfDay(for: workouts[0].startDate)
+        let page = try await admin.reportData(from: day, to: day.addingTimeInterval(86_400), timeZone: TimeZone(identifier: "UTC")!, stepGoal: 10_000)
+        #expect(page.workouts.first?.alternates.count == 1)
+        #expect(page.workouts.first?.alternates.first?.hasPrefix("also recorded by \(file.source)") == true, "\(page.workouts)")
 
         // Again, either file: nothing is added, and the GPX is still the alternate.
         let again = try await Self.report(admin, [fit, strava])
         #expect(again.saved == 0 && again.keptExisting > 0, "\(again)")
         #expect(again.files[0].workouts.first?.keptExisting == true && again.files[0].workouts.first?.alternateOf == "")
         #expect(again.files[1].workouts.first?.alternateOf == alternate.alternateOf)
+        #expect(again.files[1].workouts.first?.alternateUUID == alternate.alternateUUID)
         #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
+        #expect(try await admin.workout(workouts[0].uuid)?.alternates.count == 1)
+    }
+
+    static func exportReport(_ admin: AdminClient, _ xml: String) async throws -> ImportReport {
+        var last: ImportReport?
+        for try await event in admin.importAppleHealth(AdminClientImportTests.chunks(Data(xml.utf8), sideFiles: [])) {
+            if case .report(let report) = event { last = report }
+        }
+        return try #require(last)
+    }
+
+    /// An Apple Health export holding the run `workout` spans as the Watch recorded it (whole
+    /// seconds, a second later each end), with an inline route and a heart rate; with `strava`,
+    /// the same run synced from Strava as well.
+    static func export(of workout: ImportedWorkout, strava: Bool = false) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        let start = formatter.string(from: workout.start.addingTimeInterval(1))
+        let end = formatter.string(from: workout.end.addingTimeInterval(1))
+        let middle = formatter.string(from: workout.start.addingTimeInterval(workout.end.timeIntervalSince(workout.start) / 2))
+        func element(_ source: String) -> String {
+            """
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="\(source)" startDate="\(start)" endDate="\(end)">
+              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="\(start)" endDate="\(end)" sum="5.1" unit="km"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="\(start)" endDate="\(end)" sum="312" unit="kcal"/>
+              <WorkoutRoute sourceName="\(source)" startDate="\(start)" endDate="\(end)">
+               <Location date="\(middle)" latitude="47.1" longitude="8.5" altitude="400"/>
+              </WorkoutRoute>
+             </Workout>
+
+            """
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_CH">
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Anna’s Apple Watch" unit="count/min" startDate="\(middle)" endDate="\(middle)" value="151"/>
+            \(strava ? element("Strava") : "")\(element("Anna’s Apple Watch"))</HealthData>
+
+            """
+    }
+
+    @Test("an Apple Health export imported after the watch's FIT file: the export's workout of the same run is an alternate of the FIT one, not a second workout and no second route; its heart rate saved under its source; imported again, nothing is added")
+    func appleHealthAfterFile() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        let (_, stored, _) = try await Self.fitAndGPX(admin)
+        let fitSource = try #require(try await admin.samples(SampleQueryDescriptor(type: .workout)).first?.sourceRevision.appID)
+
+        let report = try await Self.exportReport(admin, Self.export(of: stored))
+        let workouts = try await admin.samples(SampleQueryDescriptor(type: .workout))
+        #expect(workouts.map(\.uuid.uuidString) == [stored.uuid], "\(workouts.map(\.sourceRevision.appID))")
+        #expect(try await admin.routes(of: try #require(workouts.first).uuid).count == 1)
+        let alternate = try #require(report.alternates.first, "\(report)")
+        #expect(report.alternates.count == 1)
+        #expect(alternate.alternateOf == "\(fitSource) \(stored.uuid)" && alternate.activityType == 37)
+        #expect(alternate.source == report.sources["Anna’s Apple Watch"] && alternate.statistics["HKQuantityTypeIdentifierActiveEnergyBurned"] == "312 kcal")
+        let heartRates = try await admin.samples(SampleQueryDescriptor(type: SampleType("HKQuantityTypeIdentifierHeartRate")))
+        #expect(heartRates.contains { $0.sourceRevision.appID == alternate.source })
+        let kept = try #require(try await admin.workout(workouts[0].uuid)?.alternates.first)
+        #expect(kept.sample.uuid.uuidString == alternate.alternateUUID && kept.sample.sourceRevision.appID == alternate.source)
+        #expect(kept.figures.contains { $0.type.rawValue == "HKQuantityTypeIdentifierActiveEnergyBurned" && $0.statistics.sum?.value == 312 }, "\(kept.figures)")
+
+        let again = try await Self.exportReport(admin, Self.export(of: stored))
+        #expect(again.saved == 0 && again.alternates.map(\.alternateOf) == [alternate.alternateOf], "\(again)")
+        #expect(again.alternates.map(\.alternateUUID) == [alternate.alternateUUID])
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
+        #expect(try await admin.workout(workouts[0].uuid)?.alternates.count == 1)
+    }
+
+    @Test("the export first, then the FIT file: the FIT workout is the alternate of the export's; an export holding the run from the Watch and from Strava gives one workout, the other source's an alternate")
+    func appleHealthFirst() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        // Where the FIT run lies: imported into another store first.
+        let other = try await ServerHarness.start()
+        let (fit, stored, _) = try await Self.fitAndGPX(AdminClient(rpc: try await other.owner(clientName: "salusctl")))
+
+        let exported = try await Self.exportReport(admin, Self.export(of: stored, strava: true))
+        let workouts = try await admin.samples(SampleQueryDescriptor(type: .workout))
+        #expect(workouts.count == 1, "\(workouts.map(\.sourceRevision.appID))")
+        let kept = try #require(workouts.first)
+        #expect(exported.alternates.map(\.alternateOf) == ["\(kept.sourceRevision.appID) \(kept.uuid.uuidString)"], "\(exported)")
+
+        let report = try await Self.report(admin, [fit])
+        #expect(report.files.first?.workouts.first?.alternateOf == "\(kept.sourceRevision.appID) \(kept.uuid.uuidString)")
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).map(\.uuid) == [kept.uuid])
     }
 
     @Test("the same track as a ride, or two hours later: a workout of its own each, neither an alternate")

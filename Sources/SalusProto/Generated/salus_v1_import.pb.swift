@@ -286,6 +286,13 @@ package nonisolated struct Salus_V1_ImportedWorkout: Sendable {
   /// this source kept beside the stored workout.
   package var statistics: Dictionary<String,String> = [:]
 
+  /// The app id of the source it was read from (an Apple Health export has several).
+  package var source: String = String()
+
+  /// With alternate_of: the UUID of this source's workout kept as an alternate
+  /// (org.salus.core.workoutAlternate) beside the stored one; empty in a dry run.
+  package var alternateUuid: String = String()
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -331,6 +338,10 @@ package nonisolated struct Salus_V1_ImportReport: Sendable {
 
   /// ImportFiles: each file sent, in order.
   package var files: [Salus_V1_ImportedFile] = []
+
+  /// ImportAppleHealth: the export's workouts that are the same workout as one stored from
+  /// another source, each kept as an alternate of it (alternate_of), not as a second workout.
+  package var alternates: [Salus_V1_ImportedWorkout] = []
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -729,7 +740,7 @@ nonisolated extension Salus_V1_ImportedFile: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportedWorkout"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}distance\0\u{3}route_locations\0\u{1}legs\0\u{3}kept_existing\0\u{3}alternate_of\0\u{1}statistics\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{3}activity_type\0\u{3}start_date\0\u{3}end_date\0\u{1}distance\0\u{3}route_locations\0\u{1}legs\0\u{3}kept_existing\0\u{3}alternate_of\0\u{1}statistics\0\u{1}source\0\u{3}alternate_uuid\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -747,6 +758,8 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
       case 8: try { try decoder.decodeSingularBoolField(value: &self.keptExisting) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.alternateOf) }()
       case 10: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.statistics) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.source) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self.alternateUuid) }()
       default: break
       }
     }
@@ -783,6 +796,12 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
     if !self.statistics.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.statistics, fieldNumber: 10)
     }
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 11)
+    }
+    if !self.alternateUuid.isEmpty {
+      try visitor.visitSingularStringField(value: self.alternateUuid, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -797,6 +816,8 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
     if lhs.keptExisting != rhs.keptExisting {return false}
     if lhs.alternateOf != rhs.alternateOf {return false}
     if lhs.statistics != rhs.statistics {return false}
+    if lhs.source != rhs.source {return false}
+    if lhs.alternateUuid != rhs.alternateUuid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -804,7 +825,7 @@ nonisolated extension Salus_V1_ImportedWorkout: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".ImportReport"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0\u{1}files\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bytes_read\0\u{1}elements\0\u{1}saved\0\u{3}kept_existing\0\u{1}skipped\0\u{1}problems\0\u{3}not_imported\0\u{1}sources\0\u{3}characteristics_set\0\u{3}dry_run\0\u{3}goals_set\0\u{1}files\0\u{1}alternates\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -824,6 +845,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
       case 10: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
       case 11: try { try decoder.decodeSingularUInt64Field(value: &self.goalsSet) }()
       case 12: try { try decoder.decodeRepeatedMessageField(value: &self.files) }()
+      case 13: try { try decoder.decodeRepeatedMessageField(value: &self.alternates) }()
       default: break
       }
     }
@@ -866,6 +888,9 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     if !self.files.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.files, fieldNumber: 12)
     }
+    if !self.alternates.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.alternates, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -882,6 +907,7 @@ nonisolated extension Salus_V1_ImportReport: SwiftProtobuf.Message, SwiftProtobu
     if lhs.dryRun != rhs.dryRun {return false}
     if lhs.goalsSet != rhs.goalsSet {return false}
     if lhs.files != rhs.files {return false}
+    if lhs.alternates != rhs.alternates {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -117,8 +117,8 @@ package struct FileImportService: Sendable {
 
     /// Imports one file, adding what became of it to `report` (its entry in `files`, the counts,
     /// its problems).
-    /// `keepDuplicates`: save each workout even when `storedDuplicate` finds it from another
-    /// source.
+    /// `keepDuplicates`: save each workout even when the same workout from another source is
+    /// stored (`WorkoutDuplicates`), instead of keeping it as an alternate of that one.
     package func importFile(
         path: String, bytes: [UInt8], dryRun: Bool, keepDuplicates: Bool = false, into report: inout Salus_V1_ImportReport
     ) async throws {
@@ -243,24 +243,19 @@ package struct FileImportService: Sendable {
                 throw error
             }
         }
+        let duplicates = WorkoutDuplicates(store: store)
         for fileWorkout in read.workouts {
             guard let workout = checked([fileWorkout.workout], "workout").first else { continue }
-            var listed = Salus_V1_ImportedWorkout()
-            listed.startDate = Self.micros(workout.startDate)
-            listed.endDate = Self.micros(workout.endDate)
+            var listed = WorkoutDuplicates.listed(workout, source: read.source.appID)
             listed.distance = fileWorkout.distance ?? 0
-            if case .workout(let value) = workout.value {
-                listed.activityType = UInt32(value.activityType)
-                listed.legs = value.activities.map { UInt32($0.activityType) }
-                for (type, quantity) in value.statistics { listed.statistics[type.rawValue] = quantity.description }
-            }
             var samples = fileWorkout.readySamples
-            if !keepDuplicates, let kept = try await storedDuplicate(of: workout, source: read.source) {
-                // The same workout from another source stays the workout; this one is reported as
-                // its alternate, with its figures, and its samples are saved under this source
+            if !keepDuplicates, let kept = try await duplicates.stored(sameAs: workout, source: read.source) {
+                // The same workout from another source stays the workout; this one is kept as its
+                // alternate, with its figures, and its samples are saved under this source
                 // without a second workout or route.
-                listed.uuid = kept.uuid.uuidString
-                listed.alternateOf = "\(kept.sourceRevision.appID) \(kept.uuid.uuidString)"
+                WorkoutDuplicates.markAlternate(&listed, of: kept)
+                let alternate = try await save(checked([WorkoutDuplicates.alternate(workout, of: kept)], "workout"))
+                if !dryRun, let saved = alternate.first { listed.alternateUuid = saved.uuid.uuidString }
                 try await checkAndSave(samples, "sample", then: fileWorkout.moreSamples)
                 entry.workouts.append(listed)
                 continue
@@ -286,53 +281,6 @@ package struct FileImportService: Sendable {
         report.saved += counts.saved
         report.keptExisting += counts.kept
         report.bytesRead += UInt64(bytes.count)
-    }
-
-    /// The least part of the shorter of two workouts they must share to be the same workout.
-    static let duplicateOverlap = 0.8
-
-    /// The stored workout of another source that is `workout` recorded again, or nil: one whose
-    /// activity type is the same (or, for a multisport such as swimBikeRun, one of the other's
-    /// legs) and whose time overlaps `workout`'s by at least `duplicateOverlap` of the shorter of
-    /// the two. When the store holds the workout from `source` itself (a file imported again, or
-    /// imported with keep-duplicates before), there is none: that one is kept as it is.
-    func storedDuplicate(of workout: Sample, source: SourceRevision) async throws -> Sample? {
-        guard case .workout(let value) = workout.value else { return nil }
-        let query = SampleQuery(
-            type: workout.type, predicate: .dateWindow(DateWindow(start: workout.startDate, end: workout.endDate)))
-        var found: (sample: Sample, overlap: TimeInterval)?
-        var pages = try store.samples(query).makeAsyncIterator()
-        while let page = try await pages.next() {
-            for stored in page {
-                guard case .workout(let other) = stored.value,
-                    Self.sameActivity(value, other),
-                    let overlap = Self.overlap(workout, stored)
-                else { continue }
-                if stored.sourceRevision.appID == source.appID { return nil }
-                if overlap > found?.overlap ?? -1 { found = (stored, overlap) }
-            }
-        }
-        return found?.sample
-    }
-
-    /// The same activity type, or a multisport and one of its legs.
-    static func sameActivity(_ a: Workout, _ b: Workout) -> Bool {
-        if a.activityType == b.activityType { return true }
-        return a.activities.contains { $0.activityType == b.activityType } || b.activities.contains { $0.activityType == a.activityType }
-    }
-
-    /// The seconds two samples share, when they are at least `duplicateOverlap` of the shorter
-    /// one's; nil when less, or when either lasts no time.
-    static func overlap(_ a: Sample, _ b: Sample) -> TimeInterval? {
-        let shorter = min(a.endDate.timeIntervalSince(a.startDate), b.endDate.timeIntervalSince(b.startDate))
-        let shared = min(a.endDate, b.endDate).timeIntervalSince(max(a.startDate, b.startDate))
-        guard shorter > 0, shared >= duplicateOverlap * shorter else { return nil }
-        return shared
-    }
-
-    /// Microseconds since 1970.
-    static func micros(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
     }
 
     /// The first bytes of a file, readable: text when they are printable, else hexadecimal.

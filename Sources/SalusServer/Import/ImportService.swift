@@ -211,7 +211,8 @@ final class ImportRun {
     /// The save running while the next batch is read: each source's samples with the store's
     /// answer, the routes of its workouts, and what had been read when it began (`Work`).
     private var saving: (
-        task: Task<[(SourceRevision, [Sample], SaveResponse)], any Error>, routes: [SourceRevision: [Int: [ImportedRoute]]], read: Work
+        task: Task<[(SourceRevision, [Sample], SaveResponse, alternates: [Int: Salus_V1_ImportedWorkout])], any Error>,
+        routes: [SourceRevision: [Int: [ImportedRoute]]], read: Work
     )?
     /// Top-level elements of export.xml and side files read so far.
     private(set) var read = Work()
@@ -789,8 +790,10 @@ final class ImportRun {
         if options.dryRun {
             for (source, samples) in batches {
                 report.saved += UInt64(samples.reduce(0) { $0 + 1 + Self.memberCount($1) })
+                let alternates = options.keepDuplicates ? [:] : try await Self.keepingAlternates(samples, source: source, store: store).alternates
+                report.alternates += alternates.sorted(by: { $0.key < $1.key }).map(\.value)
                 // Routes are checked against a stand-in for the workout's UUID.
-                for (_, workoutRoutes) in routes[source] ?? [:] { attach(workoutRoutes, to: UUID()) }
+                for (index, workoutRoutes) in routes[source] ?? [:] where alternates[index] == nil { attach(workoutRoutes, to: UUID()) }
             }
             done = read
             return
@@ -802,14 +805,21 @@ final class ImportRun {
             done = read
         } else {
             let store = self.store
+            let keepDuplicates = options.keepDuplicates
             saving = (
                 Task {
-                    var responses: [(SourceRevision, [Sample], SaveResponse)] = []
+                    var responses: [(SourceRevision, [Sample], SaveResponse, alternates: [Int: Salus_V1_ImportedWorkout])] = []
                     for (source, read) in batches {
-                        let samples = try await storeCall { try await ImportRun.adoptingLegacyIdentities(read, appID: source.appID, store: store) }
+                        let adopted = try await storeCall { try await ImportRun.adoptingLegacyIdentities(read, appID: source.appID, store: store) }
+                        // Sources are saved one after another, so a workout is compared with
+                        // those of the sources saved before it too.
+                        let (samples, alternates) = keepDuplicates
+                            ? (adopted, [:])
+                            : try await storeCall { try await ImportRun.keepingAlternates(adopted, source: source, store: store) }
                         responses.append((
                             source, samples,
-                            try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) }))
+                            try await storeCall { try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign)) },
+                            alternates))
                     }
                     return responses
                 }, routes, read)
@@ -822,7 +832,11 @@ final class ImportRun {
     private func finishSaving() async throws {
         guard let (task, routes, read) = saving else { return }
         saving = nil
-        for (source, samples, response) in try await task.value {
+        for (source, samples, response, alternates) in try await task.value {
+            for (index, var listed) in alternates.sorted(by: { $0.key < $1.key }) where index < response.results.count {
+                listed.alternateUuid = response.results[index].uuid.uuidString
+                report.alternates.append(listed)
+            }
             for (result, sample) in zip(response.results, samples) {
                 count(result)
                 for member in result.objects { count(member) }
@@ -830,7 +844,9 @@ final class ImportRun {
                 // and counted as they were when saved, so every run counts the same samples.
                 if result.objects.isEmpty { for _ in 0..<Self.memberCount(sample) { count(result) } }
             }
-            for (index, workoutRoutes) in (routes[source] ?? [:]).sorted(by: { $0.key < $1.key }) where index < response.results.count {
+            // An alternate's routes are not saved: the kept workout has its own.
+            for (index, workoutRoutes) in (routes[source] ?? [:]).sorted(by: { $0.key < $1.key })
+            where index < response.results.count && alternates[index] == nil {
                 attach(workoutRoutes, to: response.results[index].uuid)
             }
         }
@@ -866,6 +882,25 @@ final class ImportRun {
             $0.elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             $0.done = finished
         }
+    }
+
+    /// `samples` (read for `source`) with each workout that is the same workout as one stored
+    /// from another source (`WorkoutDuplicates`) made its alternate, in its place; and those
+    /// alternates as the report lists them, by position.
+    static func keepingAlternates(
+        _ samples: [Sample], source: SourceRevision, store: SampleStore
+    ) async throws -> (samples: [Sample], alternates: [Int: Salus_V1_ImportedWorkout]) {
+        let duplicates = WorkoutDuplicates(store: store)
+        var samples = samples
+        var alternates: [Int: Salus_V1_ImportedWorkout] = [:]
+        for index in samples.indices where samples[index].type == WorkoutRecording.workoutType {
+            guard let kept = try await duplicates.stored(sameAs: samples[index], source: source) else { continue }
+            var listed = WorkoutDuplicates.listed(samples[index], source: source.appID)
+            WorkoutDuplicates.markAlternate(&listed, of: kept)
+            alternates[index] = listed
+            samples[index] = WorkoutDuplicates.alternate(samples[index], of: kept)
+        }
+        return (samples, alternates)
     }
 
     /// `samples` (read for `appID`), each of which a sample stored under the identity imports

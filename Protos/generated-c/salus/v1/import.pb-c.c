@@ -1112,7 +1112,7 @@ const ProtobufCMessageDescriptor salus__v1__imported_workout__statistics_entry__
   (ProtobufCMessageInit) salus__v1__imported_workout__statistics_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descriptors[10] =
+static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descriptors[12] =
 {
   {
     "uuid",
@@ -1234,15 +1234,41 @@ static const ProtobufCFieldDescriptor salus__v1__imported_workout__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "source",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, source),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "alternate_uuid",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__ImportedWorkout, alternate_uuid),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__imported_workout__field_indices_by_name[] = {
   1,   /* field[1] = activity_type */
   8,   /* field[8] = alternate_of */
+  11,   /* field[11] = alternate_uuid */
   4,   /* field[4] = distance */
   3,   /* field[3] = end_date */
   7,   /* field[7] = kept_existing */
   6,   /* field[6] = legs */
   5,   /* field[5] = route_locations */
+  10,   /* field[10] = source */
   2,   /* field[2] = start_date */
   9,   /* field[9] = statistics */
   0,   /* field[0] = uuid */
@@ -1250,7 +1276,7 @@ static const unsigned salus__v1__imported_workout__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__imported_workout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor =
 {
@@ -1260,7 +1286,7 @@ const ProtobufCMessageDescriptor salus__v1__imported_workout__descriptor =
   "Salus__V1__ImportedWorkout",
   "salus.v1",
   sizeof(Salus__V1__ImportedWorkout),
-  10,
+  12,
   salus__v1__imported_workout__field_descriptors,
   salus__v1__imported_workout__field_indices_by_name,
   1,  salus__v1__imported_workout__number_ranges,
@@ -1420,7 +1446,7 @@ const ProtobufCMessageDescriptor salus__v1__import_report__sources_entry__descri
   (ProtobufCMessageInit) salus__v1__import_report__sources_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptors[12] =
+static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptors[13] =
 {
   {
     "bytes_read",
@@ -1566,8 +1592,21 @@ static const ProtobufCFieldDescriptor salus__v1__import_report__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "alternates",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Salus__V1__ImportReport, n_alternates),
+    offsetof(Salus__V1__ImportReport, alternates),
+    &salus__v1__imported_workout__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__import_report__field_indices_by_name[] = {
+  12,   /* field[12] = alternates */
   0,   /* field[0] = bytes_read */
   8,   /* field[8] = characteristics_set */
   9,   /* field[9] = dry_run */
@@ -1584,7 +1623,7 @@ static const unsigned salus__v1__import_report__field_indices_by_name[] = {
 static const ProtobufCIntRange salus__v1__import_report__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
 {
@@ -1594,7 +1633,7 @@ const ProtobufCMessageDescriptor salus__v1__import_report__descriptor =
   "Salus__V1__ImportReport",
   "salus.v1",
   sizeof(Salus__V1__ImportReport),
-  12,
+  13,
   salus__v1__import_report__field_descriptors,
   salus__v1__import_report__field_indices_by_name,
   1,  salus__v1__import_report__number_ranges,

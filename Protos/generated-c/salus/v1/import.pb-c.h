@@ -310,10 +310,19 @@ struct  Salus__V1__ImportedWorkout
    */
   size_t n_statistics;
   Salus__V1__ImportedWorkout__StatisticsEntry **statistics;
+  /*
+   * The app id of the source it was read from (an Apple Health export has several).
+   */
+  char *source;
+  /*
+   * With alternate_of: the UUID of this source's workout kept as an alternate
+   * (org.salus.core.workoutAlternate) beside the stored one; empty in a dry run.
+   */
+  char *alternate_uuid;
 };
 #define SALUS__V1__IMPORTED_WORKOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__imported_workout__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Salus__V1__ImportReport__ElementsEntry
@@ -400,10 +409,16 @@ struct  Salus__V1__ImportReport
    */
   size_t n_files;
   Salus__V1__ImportedFile **files;
+  /*
+   * ImportAppleHealth: the export's workouts that are the same workout as one stored from
+   * another source, each kept as an alternate of it (alternate_of), not as a second workout.
+   */
+  size_t n_alternates;
+  Salus__V1__ImportedWorkout **alternates;
 };
 #define SALUS__V1__IMPORT_REPORT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__import_report__descriptor) \
-    , 0, 0,NULL, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL }
+    , 0, 0,NULL, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0,NULL }
 
 
 /* Salus__V1__ImportChunk methods */

@@ -111,7 +111,7 @@ class ImportedFile(_message.Message):
     def __init__(self, path: _Optional[str] = ..., format: _Optional[str] = ..., workouts: _Optional[_Iterable[_Union[ImportedWorkout, _Mapping]]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., stopped: _Optional[bool] = ..., stopped_at: _Optional[int] = ..., stop_reason: _Optional[str] = ..., not_imported: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
 
 class ImportedWorkout(_message.Message):
-    __slots__ = ("uuid", "activity_type", "start_date", "end_date", "distance", "route_locations", "legs", "kept_existing", "alternate_of", "statistics")
+    __slots__ = ("uuid", "activity_type", "start_date", "end_date", "distance", "route_locations", "legs", "kept_existing", "alternate_of", "statistics", "source", "alternate_uuid")
     class StatisticsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -129,6 +129,8 @@ class ImportedWorkout(_message.Message):
     KEPT_EXISTING_FIELD_NUMBER: _ClassVar[int]
     ALTERNATE_OF_FIELD_NUMBER: _ClassVar[int]
     STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATE_UUID_FIELD_NUMBER: _ClassVar[int]
     uuid: str
     activity_type: int
     start_date: int
@@ -139,10 +141,12 @@ class ImportedWorkout(_message.Message):
     kept_existing: bool
     alternate_of: str
     statistics: _containers.ScalarMap[str, str]
-    def __init__(self, uuid: _Optional[str] = ..., activity_type: _Optional[int] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., distance: _Optional[float] = ..., route_locations: _Optional[int] = ..., legs: _Optional[_Iterable[int]] = ..., kept_existing: _Optional[bool] = ..., alternate_of: _Optional[str] = ..., statistics: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    source: str
+    alternate_uuid: str
+    def __init__(self, uuid: _Optional[str] = ..., activity_type: _Optional[int] = ..., start_date: _Optional[int] = ..., end_date: _Optional[int] = ..., distance: _Optional[float] = ..., route_locations: _Optional[int] = ..., legs: _Optional[_Iterable[int]] = ..., kept_existing: _Optional[bool] = ..., alternate_of: _Optional[str] = ..., statistics: _Optional[_Mapping[str, str]] = ..., source: _Optional[str] = ..., alternate_uuid: _Optional[str] = ...) -> None: ...
 
 class ImportReport(_message.Message):
-    __slots__ = ("bytes_read", "elements", "saved", "kept_existing", "skipped", "problems", "not_imported", "sources", "characteristics_set", "dry_run", "goals_set", "files")
+    __slots__ = ("bytes_read", "elements", "saved", "kept_existing", "skipped", "problems", "not_imported", "sources", "characteristics_set", "dry_run", "goals_set", "files", "alternates")
     class ElementsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +180,7 @@ class ImportReport(_message.Message):
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     GOALS_SET_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATES_FIELD_NUMBER: _ClassVar[int]
     bytes_read: int
     elements: _containers.ScalarMap[str, int]
     saved: int
@@ -188,4 +193,5 @@ class ImportReport(_message.Message):
     dry_run: bool
     goals_set: int
     files: _containers.RepeatedCompositeFieldContainer[ImportedFile]
-    def __init__(self, bytes_read: _Optional[int] = ..., elements: _Optional[_Mapping[str, int]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., skipped: _Optional[int] = ..., problems: _Optional[_Iterable[_Union[ImportProblem, _Mapping]]] = ..., not_imported: _Optional[_Mapping[str, int]] = ..., sources: _Optional[_Mapping[str, str]] = ..., characteristics_set: _Optional[_Iterable[str]] = ..., dry_run: _Optional[bool] = ..., goals_set: _Optional[int] = ..., files: _Optional[_Iterable[_Union[ImportedFile, _Mapping]]] = ...) -> None: ...
+    alternates: _containers.RepeatedCompositeFieldContainer[ImportedWorkout]
+    def __init__(self, bytes_read: _Optional[int] = ..., elements: _Optional[_Mapping[str, int]] = ..., saved: _Optional[int] = ..., kept_existing: _Optional[int] = ..., skipped: _Optional[int] = ..., problems: _Optional[_Iterable[_Union[ImportProblem, _Mapping]]] = ..., not_imported: _Optional[_Mapping[str, int]] = ..., sources: _Optional[_Mapping[str, str]] = ..., characteristics_set: _Optional[_Iterable[str]] = ..., dry_run: _Optional[bool] = ..., goals_set: _Optional[int] = ..., files: _Optional[_Iterable[_Union[ImportedFile, _Mapping]]] = ..., alternates: _Optional[_Iterable[_Union[ImportedWorkout, _Mapping]]] = ...) -> None: ...
