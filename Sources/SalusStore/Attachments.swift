@@ -212,7 +212,7 @@ extension SampleStore {
                 try database.transaction(immediate: true) {
                     guard
                         let sampleID = try database.scalarInt(
-                            "SELECT id FROM samples WHERE uuid = ?", [.uuid(objectUUID)])
+                            "SELECT id FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))", [.uuid(objectUUID)])
                     else {
                         throw StoreError(
                             code: .notFound, field: "objectUUID", value: objectUUID.uuidString,
@@ -254,8 +254,8 @@ extension SampleStore {
         try checkOpen()
         return try await readers.run { database in
             let statement = try database.prepare(
-                "SELECT \(Self.attachmentColumns) FROM attachments a JOIN samples s ON s.id = a.sample_id "
-                    + "WHERE s.uuid = ? ORDER BY a.id", cached: false)
+                "SELECT \(Self.attachmentColumns) FROM samples s CROSS JOIN attachments a ON a.sample_id = s.id "
+                    + "WHERE \(SampleUUIDs.match("s", "?1")) ORDER BY a.id", cached: false)
             try statement.bind([.uuid(objectUUID)])
             var records: [Attachment] = []
             while try statement.step() { records.append(Self.attachment(statement)) }

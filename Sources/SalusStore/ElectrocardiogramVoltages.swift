@@ -106,7 +106,7 @@ package struct ElectrocardiogramVoltagePages: AsyncSequence, Sendable {
             let bytes = try await readers.run { database -> [UInt8]? in
                 let statement = try database.prepare(
                     "SELECT v.measurements FROM electrocardiogram_voltages v "
-                        + "WHERE v.sample_id = (SELECT id FROM samples WHERE uuid = ?) AND v.block = ?")
+                        + "WHERE v.sample_id = (SELECT id FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))) AND v.block = ?2")
                 defer { statement.reset() }
                 try statement.bind([.uuid(uuid), .integer(block)])
                 return try statement.step() ? statement.blob(0) ?? [] : nil

@@ -97,8 +97,15 @@ package struct PredicateCompiler {
                     "\(path).uuids", value: "\(uuids.count) UUIDs",
                     expected: "at most \(SamplePredicate.maximumUUIDs) UUIDs in one node")
             }
+            let list = "(\(placeholders(uuids.count)))"
             arguments += uuids.map { SQLValue.uuid($0) }
-            return "(r.uuid IN (\(placeholders(uuids.count))))"
+            guard target == .samples else { return "(r.uuid IN \(list))" }
+            // Found as `SampleUUIDs.match` finds one: by the row id it carries, or in the index.
+            arguments += uuids.map { SQLValue.uuid($0) } + uuids.map { SQLValue.uuid($0) }
+            let rows = Array(repeating: "salus_uuid_row(?)", count: uuids.count).joined(separator: ", ")
+            let prefixes = Array(repeating: "substr(?, 1, 8)", count: uuids.count).joined(separator: ", ")
+            return "(r.uuid IN \(list) AND (r.id IN (\(rows)) OR (substr(r.uuid, 1, 8) IN (\(prefixes)) "
+                + "AND hex(substr(r.uuid, 11, 6)) <> printf('%012X', r.id))))"
         case .metadata(let key, .absent):
             let present = try metadata(key: key, test: .exists, path: "\(path).metadata", into: &arguments)
             return "(NOT \(present))"

@@ -108,11 +108,11 @@ package struct RouteLocationPages: AsyncSequence, Sendable {
     /// The first block whose last timestamp reaches a time (bound: the route's UUID, the time in
     /// microseconds): a seek on the (route, last_us) index, never a scan of the route.
     package static let firstBlockSQL =
-        "SELECT block FROM route_locations WHERE route_id = (SELECT id FROM samples WHERE uuid = ?) AND last_us >= ? "
+        "SELECT block FROM route_locations WHERE route_id = (SELECT id FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))) AND last_us >= ?2 "
         + "ORDER BY last_us, block LIMIT 1"
     /// One block by number (bound: the route's UUID, the block): a primary-key lookup.
     package static let blockSQL =
-        "SELECT first_us, locations FROM route_locations WHERE route_id = (SELECT id FROM samples WHERE uuid = ?) AND block = ?"
+        "SELECT first_us, locations FROM route_locations WHERE route_id = (SELECT id FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))) AND block = ?2"
 
     let readers: ReaderPool
     /// The route sample's UUID.

@@ -16,6 +16,8 @@ import SalusProtoCodec
 /// - `salus_metadata_rows(key, value_type, text_value, number_value, quantity_value)`: an
 ///   aggregate turning the rows of the schema-1 `metadata` table of one sample into its stored
 ///   metadata (NULL for none), for migration 14.
+/// - `salus_uuid_row(uuid)`: the row id an assigned UUID carries (`SampleUUIDs`), for lookups by
+///   UUID.
 ///
 /// Stored bytes the functions cannot read fail the statement with an error naming them; they
 /// never trap.
@@ -99,7 +101,8 @@ enum SQLFunctions {
             handle, "salus_metadata_rows", 5, flags, nil, nil,
             { context, _, values in SQLFunctions.metadataRowsStep(context, values) },
             { context in SQLFunctions.metadataRowsFinal(context) }, nil)
-        return result
+        guard result == SQLITE_OK else { return result }
+        return SampleUUIDs.register(handle)
     }
 
     private static func bytes(_ value: OpaquePointer?) -> UnsafeRawBufferPointer? {

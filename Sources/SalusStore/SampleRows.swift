@@ -5,16 +5,18 @@ import SalusModel
 enum SampleRows {
     /// The columns `SampleRowDecoder` reads, in order, over the alias `r` of `samples`.
     static let columns = """
-        r.id, r.uuid, t.identifier, r.kind, r.start_us, r.end_us, r.value_in_unit, r.unit, r.category, \
+        r.id, r.uuid, t.identifier, r.kind, r.start_us, r.end_us, coalesce(r.value_in_unit, r.value), \
+        coalesce(r.unit, t.unit), r.category, \
         r.payload, r.creation_us, r.id, src.app_id, src.name, src.version, src.product_type, src.os_version, \
         r.device_id, d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, \
         d.software_version, d.local_identifier, d.udi_device_identifier, r.metadata
         """
 
     /// The columns `WirePageEncoder.addSample` reads, in order, over `samples r` alone: the type,
-    /// source revision and device by row id, read once per page rather than joined to each row.
+    /// source revision and device by row id, read once per page rather than joined to each row
+    /// (a unit the row leaves out is its type's, `types.unit`, read with the type).
     static let wireColumns = """
-        r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, r.value_in_unit, r.unit, r.category, \
+        r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, coalesce(r.value_in_unit, r.value), r.unit, r.category, \
         r.payload, r.creation_us, r.id, r.source_id, r.device_id, r.metadata
         """
 

@@ -178,7 +178,7 @@ package final class SampleStore: Sendable {
         try checkOpen()
         return try await readers.run { database in
             let lookup = try database.prepare(
-                "SELECT t.identifier FROM samples s JOIN types t ON t.id = s.type_id WHERE s.uuid = ?")
+                "SELECT t.identifier FROM samples s CROSS JOIN types t ON t.id = s.type_id WHERE \(SampleUUIDs.match("s", "?1"))")
             var types = Set<TypeIdentifier>()
             for uuid in uuids {
                 try lookup.bind([.uuid(uuid)])
@@ -373,7 +373,7 @@ package final class SampleStore: Sendable {
         return try await readers.run { database in
             try database.transaction(immediate: false) {
                 let statement = try database.prepare(
-                    "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE r.uuid = ?", cached: false)
+                    "SELECT \(SampleRows.columns) \(SampleRows.from) WHERE \(SampleUUIDs.match("r", "?1"))", cached: false)
                 try statement.bind([.uuid(uuid)])
                 var decoder = SampleRowDecoder()
                 guard try statement.step() else { return nil }

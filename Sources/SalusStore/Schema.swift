@@ -582,13 +582,116 @@ package enum Schema {
         }
     }
 
+    /// Migration 16, store v2's lean row (docs/storage.md, "Bytes per sample"):
+    ///
+    /// - **The span, not the end.** A row stores `span_us`, its end minus its start (0 for an
+    ///   instant: no bytes at all in SQLite's record), and `end_us` is a virtual column computed
+    ///   from it, so every read and predicate keeps its name. A span past what an int64 holds (a
+    ///   sample from near the first representable microsecond to near the last) is stored as the
+    ///   end's decimal text instead, which `end_us` reads back exactly.
+    /// - **The unit once per type.** `types.unit` is the unit text a type's quantities leave
+    ///   out: a quantity saved in it, with its value as given equal to its canonical value, stores
+    ///   neither (`value_in_unit` and `unit` NULL), and reads take them from the type and
+    ///   `value`. The writer sets a type's unit to the catalogue's canonical unit the first time
+    ///   it saves a quantity of it; this migration takes the unit of the type's earliest quantity
+    ///   stored in it. Once set it never changes.
+    /// - **UUIDs found by their row.** The UUID index holds only rows whose UUID does not carry
+    ///   their row id (`SampleUUIDs`), on its first eight bytes; it is no longer unique (the
+    ///   writer checks kept and replica UUIDs, as it did).
+    /// - **No (app, type) index.** Deleting an app's samples and counting what an app wrote (the
+    ///   owner's `salusctl apps`) read the whole table instead (docs/storage.md says what it costs).
+    ///
+    /// The samples table is rebuilt as migration 15 rebuilds it: a new table filled in row-id order,
+    /// the old one dropped and the new one renamed, the indexes built after, in one transaction.
+    /// Row ids do not change, so nothing refers to a row anew and kept anchors stay valid.
+    static let migration16 = Migration(
+        version: 16, summary: "store v2: spans, units once per type, UUIDs found by their row, no (app, type) index",
+        sql: """
+            ALTER TABLE types ADD COLUMN unit TEXT;
+            CREATE TABLE samples_v16 (
+                id INTEGER PRIMARY KEY,
+                uuid BLOB NOT NULL,
+                type_id INTEGER NOT NULL REFERENCES types(id),
+                kind INTEGER NOT NULL,
+                start_us INTEGER NOT NULL,
+                span_us NOT NULL,
+                end_us INTEGER GENERATED ALWAYS AS (
+                    CASE WHEN typeof(span_us) = 'integer' THEN start_us + span_us ELSE CAST(span_us AS INTEGER) END
+                ) VIRTUAL,
+                value REAL,
+                value_in_unit REAL,
+                unit TEXT,
+                category INTEGER,
+                activity_type INTEGER,
+                payload BLOB,
+                app_ref INTEGER NOT NULL REFERENCES apps(id),
+                source_id INTEGER NOT NULL REFERENCES sources(id),
+                device_id INTEGER REFERENCES devices(id),
+                creation_us INTEGER NOT NULL,
+                sync_identifier TEXT,
+                sync_version REAL,
+                replica INTEGER,
+                metadata BLOB,
+                CHECK (span_us >= 0)
+            );
+            """,
+        spaceFactor: 2.0, foreignKeysOff: true
+    ) { database, progress in
+        // Each type's unit: that of its earliest quantity stored in it (the first row of the
+        // type's index that qualifies; a type none qualifies for keeps every row's unit).
+        try database.execute(
+            """
+            UPDATE types SET unit = (SELECT s.unit FROM samples s WHERE s.type_id = types.id AND s.kind = 0 \
+            AND s.unit IS NOT NULL AND s.value_in_unit = s.value ORDER BY s.start_us LIMIT 1) WHERE unit IS NULL;
+            """)
+        let total = Int(try database.scalarInt("SELECT count(*) FROM samples") ?? 0)
+        let last = try database.scalarInt("SELECT max(id) FROM samples") ?? -1
+        progress.begin("samples", total: total)
+        // A quantity in its type's unit, its value as given its canonical value: neither stored.
+        let plain = "s.kind = 0 AND s.unit IS t.unit AND s.value_in_unit IS s.value"
+        let copy = """
+            INSERT INTO samples_v16 (id, uuid, type_id, kind, start_us, span_us, value, value_in_unit, unit, category, \
+            activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, replica, \
+            metadata) SELECT s.id, s.uuid, s.type_id, s.kind, s.start_us, \
+            CASE WHEN typeof(s.end_us - s.start_us) = 'integer' THEN s.end_us - s.start_us ELSE CAST(s.end_us AS TEXT) END, \
+            s.value, CASE WHEN \(plain) THEN NULL ELSE s.value_in_unit END, \
+            CASE WHEN \(plain) THEN NULL ELSE s.unit END, s.category, s.activity_type, s.payload, s.app_ref, s.source_id, \
+            s.device_id, s.creation_us, s.sync_identifier, s.sync_version, s.replica, s.metadata \
+            FROM samples s CROSS JOIN types t WHERE t.id = s.type_id AND s.id >= ? AND s.id < ? ORDER BY s.id
+            """
+        let chunk: Int64 = 100_000
+        var low: Int64 = 0
+        while low <= last {
+            let copied = try database.run(copy, [.integer(low), .integer(low + chunk)])
+            progress.advance(copied, point: "chunk \(low / chunk)")
+            low += chunk
+        }
+        try database.execute("DROP TABLE samples; ALTER TABLE samples_v16 RENAME TO samples;")
+        progress.reach("renamed")
+        try database.execute(
+            """
+            CREATE INDEX samples_type_start ON samples(type_id, start_us);
+            \(SampleUUIDs.index)
+            CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
+                WHERE sync_identifier IS NOT NULL;
+            """)
+        progress.reach("indexed")
+        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
+        guard broken == 0 else {
+            throw StoreError(
+                code: .database,
+                message: "migrating \(database.path) to schema 16 left \(broken) rows referring to no row; "
+                    + "nothing was changed")
+        }
+    }
+
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
     /// every migration above the database's version — so a new migration takes a version above
     /// every released one (a lower one would never run on a database already past it).
     package static let migrations: [Migration] = [
         migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10, migration11,
-        migration12, migration13, migration14, migration15,
+        migration12, migration13, migration14, migration15, migration16,
     ]
 
     /// The schema version a database has after `migrate`.

@@ -4,13 +4,13 @@ import SalusModel
 
 /// Ids of deduplicated rows already looked up: committed ones, and those inserted by the open
 /// transaction, which are forgotten if it rolls back.
-private struct IDCache<Key: Hashable> {
-    private var committed: [Key: Int64] = [:]
-    private var pending: [Key: Int64] = [:]
+private struct IDCache<Key: Hashable, Value> {
+    private var committed: [Key: Value] = [:]
+    private var pending: [Key: Value] = [:]
 
-    subscript(key: Key) -> Int64? { committed[key] ?? pending[key] }
+    subscript(key: Key) -> Value? { committed[key] ?? pending[key] }
 
-    mutating func insert(_ key: Key, _ id: Int64) { pending[key] = id }
+    mutating func insert(_ key: Key, _ id: Value) { pending[key] = id }
     mutating func commit() {
         committed.merge(pending) { $1 }
         pending = [:]
@@ -36,10 +36,12 @@ final class StoreWriter: @unchecked Sendable {
     private var lastSequence: Int64 = 0
     private var sequence: Int64 = 0
     private var changedTypes: Set<TypeIdentifier> = []
-    private var typeIDs = IDCache<TypeIdentifier>()
-    private var appRefs = IDCache<String>()
-    private var sourceIDs = IDCache<SourceRevision>()
-    private var deviceIDs = IDCache<Device>()
+    private var typeIDs = IDCache<TypeIdentifier, Int64>()
+    private var appRefs = IDCache<String, Int64>()
+    private var sourceIDs = IDCache<SourceRevision, Int64>()
+    private var deviceIDs = IDCache<Device, Int64>()
+    /// `types.unit` of each type id (schema 16): the unit text its quantities leave out.
+    private var typeUnits = IDCache<Int64, String>()
 
     /// Called inside a transaction that finishes a workout builder, before it commits (see
     /// `SampleStore.Configuration.beforeFinishingWorkoutBuilderCommits`).
@@ -82,6 +84,7 @@ final class StoreWriter: @unchecked Sendable {
                 return value
             }
             typeIDs.commit()
+            typeUnits.commit()
             appRefs.commit()
             sourceIDs.commit()
             deviceIDs.commit()
@@ -98,6 +101,7 @@ final class StoreWriter: @unchecked Sendable {
             return (value, Anchor(sequence: lastSequence))
         } catch {
             typeIDs.rollback()
+            typeUnits.rollback()
             appRefs.rollback()
             sourceIDs.rollback()
             deviceIDs.rollback()
@@ -122,6 +126,25 @@ final class StoreWriter: @unchecked Sendable {
         }
         typeIDs.insert(type, id)
         return id
+    }
+
+    /// The unit text quantities of `type` (row `typeID`) leave out of their rows: `types.unit`,
+    /// set to the catalogue's canonical unit (as `text` renders it) the first time it is needed
+    /// and never changed after (schema 16); nil for a type without a canonical unit.
+    private func storedUnit(
+        _ database: Database, _ type: TypeIdentifier, _ typeID: Int64, text: (SalusUnit) -> String
+    ) throws -> String? {
+        if let unit = typeUnits[typeID] { return unit }
+        let read = try database.prepare("SELECT unit FROM types WHERE id = ?")
+        try read.bind([.integer(typeID)])
+        var unit = try read.step() ? read.text(0) : nil
+        read.reset()
+        if unit == nil, let canonical = catalog.rules(for: type)?.canonicalUnit {
+            unit = text(canonical)
+            try database.run("UPDATE types SET unit = ? WHERE id = ?", [.text(unit!), .integer(typeID)])
+        }
+        if let unit { typeUnits.insert(typeID, unit) }
+        return unit
     }
 
     private func appRef(_ database: Database, _ appID: String) throws -> Int64 {
@@ -288,7 +311,7 @@ final class StoreWriter: @unchecked Sendable {
 
     /// One `samples` row, its values ready to bind: the writer collects rows of plain samples
     /// and inserts them `SampleRowInsert.sizes[0]` at a time. Its `id` is its change-sequence
-    /// position (schema 15).
+    /// position (schema 15); it stores its span rather than its end (schema 16).
     private struct SampleRow {
         var id: Int64
         var uuid: UUID
@@ -314,7 +337,9 @@ final class StoreWriter: @unchecked Sendable {
             try insert.bind(integer: typeID, at: offset + 3)
             try insert.bind(integer: kind, at: offset + 4)
             try insert.bind(integer: start, at: offset + 5)
-            try insert.bind(integer: end, at: offset + 6)
+            // The span; past an int64, the end as text, which `end_us` reads back (migration 16).
+            let span = end.subtractingReportingOverflow(start)
+            try insert.bind(span.overflow ? .text(String(end)) : .integer(span.partialValue), at: offset + 6)
             try insert.bind(real: prepared.value, at: offset + 7)
             try insert.bind(real: prepared.valueInUnit, at: offset + 8)
             try insert.bind(text: prepared.unit, at: offset + 9)
@@ -451,22 +476,35 @@ final class StoreWriter: @unchecked Sendable {
             if !plain { try flush() }
             let (appRef, sourceID) = replica ? try refs(sample.sourceRevision) : (appRef, sourceID)
             var prepared = try prepare(sample, path: path, index: index)
-            if case .quantity(let quantity) = sample.value {
-                let text = unitTexts[quantity.unit] ?? quantity.unit.description
-                unitTexts[quantity.unit] = text
-                prepared.unit = text
-            }
             let typeID = try typeID(database, sample.type)
+            if case .quantity(let quantity) = sample.value {
+                func text(_ unit: SalusUnit) -> String {
+                    let text = unitTexts[unit] ?? unit.description
+                    unitTexts[unit] = text
+                    return text
+                }
+                let given = text(quantity.unit)
+                // In the type's unit and with the canonical value, the row stores neither (schema 16).
+                if given == (try storedUnit(database, sample.type, typeID, text: text)),
+                    prepared.valueInUnit?.bitPattern == prepared.value?.bitPattern
+                {
+                    prepared.valueInUnit = nil
+                } else {
+                    prepared.unit = given
+                }
+            }
 
-            let uuid: UUID
+            // An assigned UUID is made with the row id, below.
+            var kept: UUID?
             switch options.uuidPolicy {
             case .assign:
-                uuid = UUIDv7.make()
+                kept = nil
             case .keep:
-                uuid = sample.uuid
+                let uuid = sample.uuid
+                kept = uuid
                 let known =
                     try database.scalarInt(
-                        "SELECT 1 WHERE EXISTS (SELECT 1 FROM samples WHERE uuid = ?1) "
+                        "SELECT 1 WHERE EXISTS (SELECT 1 FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))) "
                             + "OR EXISTS (SELECT 1 FROM tombstones WHERE uuid = ?1)", [.uuid(uuid)]) != nil
                 if known || batchUUIDs.contains(uuid) {
                     throw StoreError.invalid(
@@ -479,8 +517,11 @@ final class StoreWriter: @unchecked Sendable {
                 // UUIDs, and a replica's repeat is found in the store above.
                 batchUUIDs.insert(uuid)
             case .replica:
-                uuid = sample.uuid
-                if let existing = try database.scalarInt("SELECT id FROM samples WHERE uuid = ?", [.uuid(uuid)]) {
+                let uuid = sample.uuid
+                kept = uuid
+                if let existing = try database.scalarInt(
+                    "SELECT id FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))", [.uuid(uuid)])
+                {
                     return (SaveResult(uuid: uuid, outcome: .present), existing)
                 }
                 if try database.scalarInt("SELECT 1 FROM tombstones WHERE uuid = ? LIMIT 1", [.uuid(uuid)]) != nil {
@@ -547,6 +588,7 @@ final class StoreWriter: @unchecked Sendable {
             // The row id is the change-sequence position (schema 15): above every row's, so a
             // row can wait to be inserted with others and its id still be known.
             let sampleID = nextSequence()
+            let uuid = kept ?? SampleUUIDs.make(row: sampleID)
             waiting.append(
                 SampleRow(
                     id: sampleID, uuid: uuid, typeID: typeID, kind: StoredCodes.kind(sample.kind), start: startMicroseconds,
@@ -640,7 +682,7 @@ final class StoreWriter: @unchecked Sendable {
     /// the services' check for what apps save (a workout never changes once saved, so reading it
     /// before the save is enough); an import keeps what Apple exported.
     private func workoutOfRoute(_ database: Database, _ route: WorkoutRouteValue, path: String, index: Int) throws -> Int64 {
-        let lookup = try database.prepare("SELECT id, kind FROM samples WHERE uuid = ?")
+        let lookup = try database.prepare("SELECT id, kind FROM samples s WHERE \(SampleUUIDs.match("s", "?1"))")
         try lookup.bind([.uuid(route.workoutUUID)])
         let row = try lookup.step() ? (lookup.int64(0), lookup.int64(1)) : nil
         lookup.reset()
@@ -669,8 +711,8 @@ final class StoreWriter: @unchecked Sendable {
                 var seen = Set<UUID>()
                 var targets: [(Int64, TypeIdentifier)] = []
                 let lookup = try database.prepare(
-                    "SELECT s.id, a.app_id, t.identifier FROM samples s JOIN apps a ON a.id = s.app_ref "
-                        + "JOIN types t ON t.id = s.type_id WHERE s.uuid = ?")
+                    "SELECT s.id, a.app_id, t.identifier FROM samples s CROSS JOIN apps a ON a.id = s.app_ref "
+                        + "CROSS JOIN types t ON t.id = s.type_id WHERE \(SampleUUIDs.match("s", "?1"))")
                 for (index, uuid) in uuids.enumerated() where seen.insert(uuid).inserted {
                     try lookup.bind([.uuid(uuid)])
                     let row = try lookup.step() ? (lookup.int64(0), lookup.text(1) ?? "", lookup.text(2) ?? "") : nil
@@ -704,7 +746,8 @@ final class StoreWriter: @unchecked Sendable {
             let (count, anchor) = try self.write(database, writer: agent) { () throws -> Int in
                 let now = StoredTime.microseconds(Date())
                 let lookup = try database.prepare(
-                    "SELECT s.id, t.identifier FROM samples s JOIN types t ON t.id = s.type_id WHERE s.uuid = ?")
+                    "SELECT s.id, t.identifier FROM samples s CROSS JOIN types t ON t.id = s.type_id "
+                        + "WHERE \(SampleUUIDs.match("s", "?1"))")
                 var deleted = 0
                 var seen = Set<UUID>()
                 for uuid in uuids where seen.insert(uuid).inserted {
@@ -800,7 +843,7 @@ enum SampleRowInsert {
     static func sql(rows: Int) -> String {
         let row = "(" + Array(repeating: "?", count: columnCount).joined(separator: ", ") + ")"
         return """
-            INSERT INTO samples (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category, \
+            INSERT INTO samples (id, uuid, type_id, kind, start_us, span_us, value, value_in_unit, unit, category, \
             activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, \
             replica, metadata) VALUES 
             """ + Array(repeating: row, count: rows).joined(separator: ", ")

@@ -98,6 +98,9 @@ struct WirePageEncoder: ~Copyable {
     /// The encoded type (field 2), source revision (field 10) and device (field 11) of the page's
     /// rows, each read and encoded once per page: a page's rows share a few of them.
     var types = ReferenceFields()
+    /// The unit field (2 of `salus.v1.Quantity`) of the types whose unit the page's rows leave
+    /// out (schema 16: `types.unit`).
+    var units = ReferenceFields()
     var sources = ReferenceFields()
     var devices = ReferenceFields()
 
@@ -113,6 +116,7 @@ struct WirePageEncoder: ~Copyable {
         deletions.removeAll()
         deletionRows.removeAll(keepingCapacity: true)
         types.reset()
+        units.reset()
         sources.reset()
         devices.reset()
     }
@@ -143,7 +147,8 @@ struct WirePageEncoder: ~Copyable {
             if let unit = statement.rawBytes(7) {
                 heads.bytes(2, unit)
             } else {
-                heads.string(2, "count")
+                let unit = try units.field(statement.int64(2)) { try Self.unitField($0, database, into: &$1) }
+                heads.append(units.bytes, unit)
             }
             heads.end(quantity)
         case 1:  // category
@@ -192,6 +197,18 @@ struct WirePageEncoder: ~Copyable {
         let statement = try reference(database, "SELECT identifier FROM types WHERE id = ?", id: id, table: "types")
         defer { statement.reset() }
         if let identifier = statement.rawBytes(0) { out.bytes(2, identifier) }
+    }
+
+    /// Field 2 of `salus.v1.Quantity`: the unit of `types` row `id`, which its quantities'
+    /// rows leave out when they are in it ("count" for a type without one, as before schema 16).
+    static func unitField(_ id: Int64, _ database: Database, into out: inout ProtoBytes) throws {
+        let statement = try reference(database, "SELECT unit FROM types WHERE id = ?", id: id, table: "types")
+        defer { statement.reset() }
+        if let unit = statement.rawBytes(0) {
+            out.bytes(2, unit)
+        } else {
+            out.string(2, "count")
+        }
     }
 
     /// Field 10 of `salus.v1.Sample`: the `salus.v1.SourceRevision` of `sources` row `id`.

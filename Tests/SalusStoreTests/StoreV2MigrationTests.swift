@@ -79,6 +79,42 @@ enum SchemaThirteen {
     }
 }
 
+/// Schema 15 as released: `samples` with `end_us` stored, each quantity's unit and value as given
+/// in its row, a unique index on the whole UUID and the (app, type) index; `types` without `unit`.
+enum SchemaFifteen {
+    /// The store at `path` (closed, at the current schema) turned back into a schema-15 store.
+    static func downgrade(_ path: String) throws {
+        let database = try Database(path: path)
+        defer { database.close() }
+        try database.execute("PRAGMA foreign_keys=OFF; BEGIN IMMEDIATE;")
+        try database.execute(Schema.migration15.sql.replacingOccurrences(of: "samples_v15", with: "samples_old"))
+        try database.execute(
+            """
+            INSERT INTO samples_old (id, uuid, type_id, kind, start_us, end_us, value, value_in_unit, unit, category,
+                activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version,
+                replica, metadata)
+            SELECT r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, r.value,
+                CASE WHEN r.kind = 0 THEN coalesce(r.value_in_unit, r.value) END,
+                CASE WHEN r.kind = 0 THEN coalesce(r.unit, t.unit) END, r.category, r.activity_type, r.payload, r.app_ref,
+                r.source_id, r.device_id, r.creation_us, r.sync_identifier, r.sync_version, r.replica, r.metadata
+            FROM samples r JOIN types t ON t.id = r.type_id ORDER BY r.id;
+            DROP TABLE samples;
+            ALTER TABLE samples_old RENAME TO samples;
+            ALTER TABLE types DROP COLUMN unit;
+            CREATE INDEX samples_type_start ON samples(type_id, start_us);
+            CREATE UNIQUE INDEX samples_uuid ON samples(uuid);
+            CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
+                WHERE sync_identifier IS NOT NULL;
+            CREATE INDEX samples_app_type ON samples(app_ref, type_id);
+            PRAGMA user_version = 15;
+            COMMIT;
+            PRAGMA foreign_keys=ON;
+            """)
+        #expect(try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
 /// Schema 14 as released: `samples` with its own `seq` column and unique index beside the row
 /// id, and the (type, end) index. Row ids are given again from 1 in row order, as the writer
 /// before schema 15 gave them (one past the largest), so they differ from the positions wherever
@@ -114,6 +150,7 @@ enum SchemaFourteen {
 
     /// The store at `path` (closed, at the current schema) turned back into a schema-14 store.
     static func downgrade(_ path: String) throws {
+        try SchemaFifteen.downgrade(path)
         let database = try Database(path: path)
         defer { database.close() }
         try database.execute("PRAGMA foreign_keys=OFF; BEGIN IMMEDIATE;")
@@ -299,9 +336,47 @@ struct StoreV2MigrationTests {
         await store.close()
         database = try Database(path: path)
         defer { database.close() }
-        #expect(try database.scalarText("PRAGMA user_version") == "15")
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
         #expect(try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'") == 0)
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'samples_type_end'") == 0)
+    }
+
+    @Test("a schema-15 store migrates to 16: the same answers and kept anchors, spans, units once per type, UUIDs found by their row")
+    func fifteenMigrates() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        var store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let (anchor, attached, route) = try await Self.populate(store)
+        // A quantity in a unit other than its type's keeps its unit and value as given.
+        let calories = try await store.save(
+            [Fixtures.quantity(Fixtures.dietaryEnergy, 8.368, "kJ", start: 5)], source: Fixtures.app
+        ).results[0].uuid
+        let expected = try await Self.answers(store, anchor: anchor, attached: attached, route: route)
+        let energy = try await store.all(Fixtures.dietaryEnergy)
+        await store.close()
+        try SchemaFifteen.downgrade(path)
+        var database = try Database(path: path)
+        #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE kind = 0 AND unit IS NULL") == 0)
+        database.close()
+
+        store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        #expect(try await Self.answers(store, anchor: anchor, attached: attached, route: route) == expected)
+        #expect(try await store.all(Fixtures.dietaryEnergy) == energy)
+        #expect(try await store.sample(uuid: calories) == energy.first)
+        #expect(try await store.integrityCheck() == "ok")
+        await store.close()
+        database = try Database(path: path)
+        defer { database.close() }
+        #expect(try database.scalarText("PRAGMA user_version") == "16")
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'samples_app_type'") == 0)
+        // Steps in count are stored without their unit; the kilojoules keep theirs.
+        #expect(try database.scalarText("SELECT unit FROM types WHERE identifier = '\(Fixtures.steps.rawValue)'") == "count")
+        #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE kind = 0 AND unit IS NOT NULL") == 1)
+        // Instants store a span of 0; the sleep sample its hour.
+        #expect(try database.scalarInt("SELECT max(span_us) FROM samples") ?? 0 >= 3_600_000_000)
+        // Every UUID made before the migration carries its row id (the store assigned them with it).
+        #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE \(SampleUUIDs.indexed)") == 0)
     }
 
     @Test("a backup of a schema-13 store restores, and the restored store migrates to the same answers")
@@ -348,16 +423,16 @@ struct StoreV2MigrationTests {
         #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
     }
 
-    @Test("SIGKILL at five points of the migration leaves the old store or the new one, and the next start finishes it")
+    @Test("SIGKILL at ten points of the migration leaves the old store or the new one, and the next start finishes it")
     func killedMidway() async throws {
         let directory = try TemporaryStore.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let template = directory.appendingPathComponent("template.sqlite").path
         let (expected, anchor, attached, route) = try await Self.makeThirteen(at: template)
-        // Migrations 14 and 15 run in one transaction; 15's copy folds the metadata.
+        // Migrations 14, 15 and 16 run in one transaction; 15's copy folds the metadata.
         let points = [
-            "14 fold deferred", "15 samples chunk 0", "15 references", "15 renamed", "15 indexed", "15 before commit",
-            "15 committed",
+            "14 fold deferred", "15 samples chunk 0", "15 references", "15 renamed", "15 indexed", "16 samples chunk 0",
+            "16 renamed", "16 indexed", "16 before commit", "16 committed",
         ]
         for point in points {
             let folder = directory.appendingPathComponent("kill-\(points.firstIndex(of: point)!)")
@@ -404,8 +479,9 @@ struct StoreV2MigrationTests {
             let sequenceColumns = try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'")
             let tables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'samples%'")
             #expect(tables == 1, "\(point)")
-            if point == "15 committed" {
-                #expect(version == "15" && metadataTables == 0 && sequenceColumns == 0, "\(point)")
+            if point == "16 committed" {
+                #expect(version == "16" && metadataTables == 0 && sequenceColumns == 0, "\(point)")
+                #expect(try database.scalarInt("SELECT count(*) FROM pragma_table_xinfo('samples') WHERE name = 'span_us'") == 1)
             } else {
                 #expect(sequenceColumns == 1, "\(point)")
                 #expect(version == "13" && metadataTables == 1, "\(point)")
@@ -759,7 +835,18 @@ struct StoreV2MigrationQueryPropertyTests {
 
     @Test("random changes before and after migrations 14 and 15: 200 random queries and every kept anchor answer alike")
     func randomChangesAndQueries() async throws {
-        var random = Generator(state: 0x5A1D_2015)
+        try await Self.randomChangesAndQueries(seed: 0x5A1D_2015, downgrade: SchemaThirteen.downgrade)
+    }
+
+    @Test("random changes before and after migration 16: 200 random queries and every kept anchor answer alike")
+    func randomChangesAndQueriesFromFifteen() async throws {
+        try await Self.randomChangesAndQueries(seed: 0x5A1D_2016, downgrade: SchemaFifteen.downgrade)
+    }
+
+    /// Random changes on a store turned back by `downgrade`, migrated, then more: queries and
+    /// kept anchors against a store always current and the model.
+    static func randomChangesAndQueries(seed: UInt64, downgrade: (String) throws -> Void) async throws {
+        var random = Generator(state: seed)
         var live: [UUID: Sample] = [:]
         var version = 0.0
         let before = Self.changes(40, &random, live: &live, version: &version)
@@ -780,7 +867,7 @@ struct StoreV2MigrationQueryPropertyTests {
         var migrated = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
         try await StoreV2MigrationPropertyTests.apply(before, to: migrated)
         await migrated.close()
-        try SchemaThirteen.downgrade(path)
+        try downgrade(path)
         migrated = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
         try await StoreV2MigrationPropertyTests.apply(after, to: migrated)
         #expect(try await migrated.currentAnchor() == anchors.last)
