@@ -216,7 +216,10 @@ package final class ExportXMLReader {
                     return
                 }
                 let value = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
-                pairs.append((String(cString: name), Self.decodeEntities(value)))
+                // Most values hold no entity: one memchr on libxml2's bytes tells, on the reader's
+                // task, which every element waits for.
+                let escaped = length > 0 && memchr(start, Int32(UInt8(ascii: "&")), length) != nil
+                pairs.append((String(cString: name), escaped ? Self.decodeEntities(value) : value))
             }
         }
         let element = ExportElement(name: elementName, attributes: pairs, children: [], line: currentLine)

@@ -66,7 +66,13 @@ package enum ImportIdentity {
     /// formatter at a seventh of an import's mapping time; the text is part of stored
     /// identifiers, so it must not change).
     static func number(_ value: Double) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
+        // A whole number below 10^12 is its digits in %.12g (72 → "72"): most figures of an
+        // export (steps, beats per minute, categories' metadata) take this path, not vsnprintf.
+        // Negative zero is left to vsnprintf ("-0").
+        if value == value.rounded(.towardZero), abs(value) < 1e12, !(value == 0 && value.sign == .minus) {
+            return String(Int64(value))
+        }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
             let written = withVaList([value]) { vsnprintf(buffer.baseAddress!, 40, "%.12g", $0) }
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(max(0, min(written, 39)))), as: UTF8.self)
         }

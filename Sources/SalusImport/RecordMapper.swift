@@ -242,9 +242,14 @@ package struct RecordMapper: Sendable {
     /// parsed once and then found in `DeviceCache` by what follows the object's address.
     static func device(_ text: String) -> Device? {
         guard text.hasPrefix("<<HKDevice") else { return nil }
-        var body = Substring(text)
-        if let close = body.firstIndex(of: ">") { body = body[body.index(after: close)...] }
-        if body.hasSuffix(">") { body = body.dropLast() }
+        // The body is cut by bytes: `>` is ASCII, and a search by Characters (grapheme breaking
+        // over some 150 bytes a record) took most of this function's time.
+        let bytes = text.utf8
+        var lower = bytes.startIndex
+        if let close = bytes.firstIndex(of: UInt8(ascii: ">")) { lower = bytes.index(after: close) }
+        var upper = bytes.endIndex
+        if upper > lower, bytes[bytes.index(before: upper)] == UInt8(ascii: ">") { upper = bytes.index(before: upper) }
+        let body = text[lower..<upper]
         let key = String(body)
         if let known = DeviceCache.shared.device(for: key) { return known }
         let device = parseDevice(body)

@@ -12,6 +12,8 @@ struct ImportIdentityTests {
         let figures: [Double] = [
             0, 1, 72, 0.1, 0.97, 97.00000000000001, 1.0 / 3, 123_456_789_012.5, 1_234_567_890_123_456, 1e-7, 5e-324, 1e300,
             .greatestFiniteMagnitude, 6.02214076e23, 98.6, 36.8, 0.000123456789012345,
+            // Whole numbers, around where %.12g turns to an exponent.
+            -0.0, -72, 4096, 99_999_999_999, 999_999_999_999, 1e12, -1e12, 1_000_000_000_001, 9_007_199_254_740_992, -5e-324,
         ]
         let mapper = RecordMapper(catalog: ExportReaderTests.catalog)
         for figure in figures {
