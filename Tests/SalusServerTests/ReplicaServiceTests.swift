@@ -206,6 +206,20 @@ struct ReplicaServiceTests {
         }
         #expect(undated?.detail?.field == "samples[0].creationDate")
 
+        // A deletion naming a malformed UUID, or none, is refused naming the entry.
+        var badDelete = Salus_V1_UUIDList()
+        badDelete.uuids = [Data(count: 16), Data(count: 15)]
+        let malformed = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_ReplicaDeleteResponse = try await server.launchedApp(Self.agentID).unary(SalusMethods.Replica.delete, request: badDelete)
+        }
+        #expect(malformed?.detail?.field == "uuids[1]")
+        #expect(malformed?.detail?.value == "15 bytes")
+        badDelete.uuids = []
+        let none = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_ReplicaDeleteResponse = try await server.launchedApp(Self.agentID).unary(SalusMethods.Replica.delete, request: badDelete)
+        }
+        #expect(none?.detail?.field == "uuids")
+
         // The agent deletes another app's sample only when it may write the type.
         let own = try await pedometer.save(.quantity(.stepCount, Quantity(value: 5, unit: .count), start: Self.start, end: Self.start.addingTimeInterval(60)))
         try await Authz.grant(owner, Self.agentID, Authz.steps, read: .granted, share: .denied)

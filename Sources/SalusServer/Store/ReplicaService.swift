@@ -113,16 +113,7 @@ package struct ReplicaService: Sendable {
 
     func delete(_ request: Salus_V1_UUIDList, caller: Caller) async throws -> Salus_V1_ReplicaDeleteResponse {
         try checkAgent(caller)
-        guard !request.uuids.isEmpty else {
-            throw RPCError.invalidArgument(field: "uuids", value: "0 UUIDs", expected: "at least one UUID")
-        }
-        var uuids: [UUID] = []
-        for (index, bytes) in request.uuids.enumerated() {
-            guard let uuid = WireUUID.uuid(bytes) else {
-                throw RPCError.invalidArgument(field: "uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
-            }
-            uuids.append(uuid)
-        }
+        let uuids = try request.checkedUUIDs()
         // Each deleted sample's type needs the agent's write permission; a UUID's type never
         // changes, so it is looked up before the deletion's transaction.
         let types = try await storeCall { try await store.types(of: uuids) }

@@ -191,16 +191,7 @@ package struct StoreService: Sendable {
         let response: DeleteResponse
         switch request.target {
         case .uuids(let list):
-            guard !list.uuids.isEmpty else {
-                throw RPCError.invalidArgument(field: "uuids", value: "0 UUIDs", expected: "at least one UUID")
-            }
-            var uuids: [UUID] = []
-            for (index, bytes) in list.uuids.enumerated() {
-                guard let uuid = WireUUID.uuid(bytes) else {
-                    throw RPCError.invalidArgument(field: "uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
-                }
-                uuids.append(uuid)
-            }
+            let uuids = try list.checkedUUIDs()
             var types: Set<TypeIdentifier> = []
             if requester != .owner {
                 try await authorizationCall { try await checkShareForDeletion(uuids, caller: caller) }
@@ -523,5 +514,21 @@ extension AnchoredQueryResult {
         var result = self
         result.added = authorization.narrowingCorrelations(added, for: caller)
         return result
+    }
+}
+
+extension Salus_V1_UUIDList {
+    /// The list's UUIDs, each 16 bytes; an empty list, or an entry of another length, is
+    /// INVALID_ARGUMENT naming `uuids` or `uuids[i]` (a deletion by UUID, an app's or a replica's).
+    func checkedUUIDs() throws -> [UUID] {
+        guard !uuids.isEmpty else {
+            throw RPCError.invalidArgument(field: "uuids", value: "0 UUIDs", expected: "at least one UUID")
+        }
+        return try uuids.enumerated().map { index, bytes in
+            guard let uuid = WireUUID.uuid(bytes) else {
+                throw RPCError.invalidArgument(field: "uuids[\(index)]", value: "\(bytes.count) bytes", expected: "16 bytes")
+            }
+            return uuid
+        }
     }
 }
