@@ -408,7 +408,10 @@ let package = Package(
 // `make fuzz` (SALUS_FUZZ=1): one libFuzzer executable per harness, `salus-fuzz-NAME`, whose
 // main comes from libFuzzer; built only then, with `--sanitize=fuzzer --sanitize=address`.
 if ProcessInfo.processInfo.environment["SALUS_FUZZ"] == "1" {
-    for name in ["frames", "predicates", "units", "manifests", "metadata", "importer", "cda", "authorization", "restore", "fit"] {
+    for name in [
+        "frames", "predicates", "units", "manifests", "metadata", "importer", "cda", "authorization", "restore", "fit", "gpxtcx",
+        "gadgetbridge",
+    ] {
         package.targets.append(.executableTarget(
             name: "salus-fuzz-\(name)",
             dependencies: ["SalusFuzzing"],

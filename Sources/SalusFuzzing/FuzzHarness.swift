@@ -33,6 +33,11 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     /// A FIT file (a watch's or bike computer's activity): the decoder, and what it returns
     /// holding together.
     case fit
+    /// A GPX or TCX file (Strava's, Garmin Connect's exports): libxml2's reader under the
+    /// import's limits and the mapping to workouts, routes and samples.
+    case gpxtcx
+    /// A Gadgetbridge export database: SQLite read-only from the bytes, every known table read.
+    case gadgetbridge
 
     /// Runs the harness on one input.
     package func run(_ bytes: UnsafeRawBufferPointer) {
@@ -47,6 +52,8 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .authorization: AuthorizationHarness.run(bytes)
         case .restore: RestoreHarness.run(bytes)
         case .fit: FITHarness.run(bytes)
+        case .gpxtcx: GPXTCXHarness.run(bytes)
+        case .gadgetbridge: GadgetbridgeHarness.run(bytes)
         }
     }
 
