@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 // Salus: a health-data platform for Linux. SalusModel (the domain) and SalusProto (generated from
 // Protos/) depend on no target here; SalusWire converts between them; salusd runs SalusServer, apps
-// link SalusKit. Every target with its dependencies: docs/architecture.md (scripts/check-architecture).
+// link SalusKit, salusctl calls SalusAdmin (and SalusExport for exports). Every target with its
+// dependencies: docs/architecture.md (scripts/check-architecture).
 import Foundation
 import PackageDescription
 
@@ -184,6 +185,18 @@ let package = Package(
             ]
         ),
 
+        // The owner's exports in open formats (JSON lines, CSV, an Apple Health zip, FHIR), written
+        // by the admin client: `AdminClient.export`, what `salusctl export` calls. Apart from
+        // SalusAdmin because it writes files with the importer's and the store's code.
+        .target(
+            name: "SalusExport",
+            dependencies: [
+                "SalusAdmin", "SalusKit", "SalusModel", "SalusImport", "SalusFHIR", "SalusStore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+
         // An example app: a sleep diary that saves, queries and follows sleep stages.
         .executableTarget(
             name: "SleepDiary",
@@ -230,7 +243,7 @@ let package = Package(
         .executableTarget(
             name: "salusctl",
             dependencies: [
-                "SalusAdmin", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport", "SalusFHIR",
+                "SalusAdmin", "SalusExport", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusImport",
                 "SalusStore", "SalusReport", "SalusSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -373,7 +386,7 @@ let package = Package(
             dependencies: [
                 "SalusServer", "SalusKit", "SalusRPC", "SalusProto", "SalusModel", "SalusWire", "SalusStore",
                 "SalusPluginHost", "SalusTestSupport", "SalusImport", "SalusFHIR", "SalusSpawn", "SalusNotify", "SalusAdmin",
-                "SalusReport",
+                "SalusReport", "SalusExport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

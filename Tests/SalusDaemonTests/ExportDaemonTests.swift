@@ -1,207 +1,103 @@
 import Foundation
-import SalusKit
-import SalusModel
 import SalusProto
-import SalusRPC
 import Testing
 
-/// `salusctl export` in the formats other tools read, against running daemons: what the zip holds
-/// and its way back in go through the command line and the files, as a person would use them.
+/// `salusctl export` as a process: its exit codes, the lines it prints, and the mode of the files
+/// it writes under its own umask. What each format's files hold and their way back in are
+/// checked in process on `AdminClient.export` (SalusServerTests' `AdminClientExportTests`).
 @Suite("salusctl export on a running daemon")
 struct ExportDaemonTests {
-    @Test("--format apple-health writes apple_health_export/export.xml in a zip that salusctl import reads back, once")
-    func appleHealthZip() async throws {
-        let source = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let fixture = ImportDaemonTests.fixtures.appendingPathComponent("alxdrcirilo-apple-health-parser/export.zip")
-        let imported = try await StatisticsDaemonTests.salusctl(source, ["import", fixture.path])
-        try #require(imported.status == 0, "\(imported.output)")
-        let types = Array(try ImportDaemonTests.recordCounts(
-            ImportDaemonTests.fixtures.appendingPathComponent("alxdrcirilo-apple-health-parser/export.xml")).keys)
-        let expected = try await ImportResumeTests.counts(source, types: types)
-
-        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
-        let zip = directory.appendingPathComponent("export.zip")
-        let exported = try await StatisticsDaemonTests.salusctl(source, ["export", "--format", "apple-health", "--output", zip.path])
-        #expect(exported.status == 0 && exported.output.contains("exported \(expected.values.reduce(0, +)) samples"), "\(exported.output)")
-        let listing = try String(contentsOf: zip, encoding: .isoLatin1)
-        #expect(listing.contains("apple_health_export/export.xml"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["export.zip"], "the staged export.xml is removed")
-
-        let target = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let first = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
-        #expect(first.status == 0 && first.output.contains("\(expected.values.reduce(0, +)) samples saved"), "\(first.output)")
-        #expect(try await ImportResumeTests.counts(target, types: types) == expected)
-        let again = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
-        #expect(again.status == 0 && again.output.contains("0 samples saved"), "\(again.output)")
-        _ = try await target.stop()
-        _ = try await source.stop()
+    static func mode(_ path: String) -> Int {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return -1 }
+        return Int(status.st_mode & 0o777)
     }
 
-    @Test("JSON lines and CSV hold each of thousands of samples once, in start order, across the chunks formatted in parallel")
-    func linesInOrder() async throws {
+    /// A daemon holding five step counts of org.example.steps.
+    static func daemonWithSteps() async throws -> DaemonHarness {
         let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
         let app = try await DaemonClients.app(daemon, "org.example.steps")
-        // 7,000 steps saved out of order (the export sorts by start), each count its minute + 1.
-        let minutes = (0..<7_000).map { ($0 * 4_099) % 7_000 }
-        for batch in stride(from: 0, to: minutes.count, by: 1_000) {
-            let samples = minutes[batch..<batch + 1_000].map {
-                DaemonClients.stepSample(Double($0 + 1), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000)
-            }
-            let _: Salus_V1_SaveResponse = try await app.unary(DaemonClients.save, request: DaemonClients.saveRequest(samples))
-        }
+        let samples = (0..<5).map { DaemonClients.stepSample(Double($0 + 1), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000) }
+        let _: Salus_V1_SaveResponse = try await app.unary(DaemonClients.save, request: DaemonClients.saveRequest(samples))
         await app.close()
-        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
-        let jsonl = directory.appendingPathComponent("steps.jsonl")
-        let exported = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "jsonl", "--output", jsonl.path])
-        #expect(exported.status == 0 && exported.output.contains("exported 7000 samples"), "\(exported.output)")
-        let values = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n").map { line -> Double in
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            return ((object?["quantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue ?? -1
-        }
-        let expected: [Double] = (1...7_000).map(Double.init)
-        #expect(values == expected)
+        return daemon
+    }
 
-        let folder = directory.appendingPathComponent("csv")
-        let csv = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "csv", "--output", folder.path])
-        #expect(csv.status == 0, "\(csv.output)")
-        let rows = try String(contentsOf: folder.appendingPathComponent("stepCount.csv"), encoding: .utf8).split(separator: "\n")
-        #expect(rows.first == "start,end,value,unit,source,source_version,device")
-        let csvValues: [Double] = rows.dropFirst().map { row in Double(row.split(separator: ",")[2]) ?? -1 }
-        #expect(csvValues == expected)
+    @Test("each format says what it wrote on standard error (JSON lines to standard output without --output); a missing --output, an unwritable one and an unknown type fail with a message naming them")
+    func terminalOutput() async throws {
+        let daemon = try await Self.daemonWithSteps()
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let zip = directory.appendingPathComponent("export.zip").path
+
+        let lines = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--types", "stepCount"])
+        #expect(lines.status == 0, "\(lines.output)")
+        let printed = lines.output.split(separator: "\n")
+        #expect(printed.count == 6 && printed.prefix(5).allSatisfy { $0.hasPrefix(#"{"uuid":""#) }, "\(lines.output)")
+        #expect(printed.last == "exported 5 samples of 1 types", "\(lines.output)")
+
+        let csv = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "csv", "--output", directory.appendingPathComponent("csv").path])
+        #expect(csv.status == 0 && csv.output.hasPrefix("exported 5 samples of "), "\(csv.output)")
+
+        let apple = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "apple-health", "--output", zip, "--types", "stepCount", "workout"])
+        #expect(apple.status == 0 && apple.output == "exported 5 samples of 2 types to \(zip)\n", "\(apple.output)")
+        let everything = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "apple-health", "--output", zip])
+        #expect(everything.status == 0, "\(everything.output)")
+        #expect(everything.output.firstMatch(of: /^exported 5 samples of \d+ types to .*export\.zip; \d+ types have no place in Apple's format and were left out\n$/) != nil, "\(everything.output)")
+
+        let fhir = try await StatisticsDaemonTests.salusctl(
+            daemon, ["export", "--format", "fhir", "--output", directory.appendingPathComponent("steps.json").path, "--types", "stepCount", "workout"])
+        #expect(fhir.status == 0, "\(fhir.output)")
+        #expect(fhir.output == "exported 5 samples of 1 types as FHIR Observations; 1 types have no Observation form and were left out\n", "\(fhir.output)")
+
+        let missing = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "csv"])
+        #expect(missing.status == 64 && missing.output.contains("--output: missing; expected a folder for the CSV files (one per type)"), "\(missing.output)")
+        let unwritable = try await StatisticsDaemonTests.salusctl(
+            daemon, ["export", "--format", "apple-health", "--output", directory.appendingPathComponent("none/export.zip").path])
+        #expect(unwritable.status == 1 && unwritable.output.contains("--output: ") && unwritable.output.contains("none"), "\(unwritable.output)")
+        let unknown = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--types", "noSuchType"])
+        #expect(unknown.status == 1 && unknown.output.contains("noSuchType"), "\(unknown.output)")
         _ = try await daemon.stop()
     }
 
-    @Test("CSV writes each quantity in the unit it was saved in (bpm, mi, km, kJ) unless the owner chose one; the device is named once")
-    func csvUnitsAndDevice() async throws {
-        let daemon = try await DaemonHarness.start(arguments: ["--dev", "--authorization", "open"], bundledPlugins: true)
-        let store = try await DaemonClients.store(daemon, "org.example.units")
-        let watch = Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,7")
-        let start = Date(timeIntervalSince1970: 1_795_250_000)
-        let bpm = SalusUnit.count.divided(by: .minute)
-        let stored = try await store.save([
-            .quantity(.heartRate, Quantity(value: 52, unit: bpm), start: start, device: watch),
-            .quantity(.distanceWalkingRunning, Quantity(value: 3, unit: .mile), start: start, end: start.addingTimeInterval(1800)),
-            .quantity(.distanceWalkingRunning, Quantity(value: 5, unit: .kilometer), start: start.addingTimeInterval(3600),
-                      end: start.addingTimeInterval(5400)),
-            .quantity(.activeEnergyBurned, Quantity(value: 418.4, unit: .kilojoule), start: start, end: start.addingTimeInterval(600)),
-        ])
-        #expect(stored.count == 4)
-        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export")
-        /// The value and unit columns, and the device, of each row of `name`.csv.
-        func rows(_ folder: String, _ name: String) throws -> [(value: Double, unit: String, device: String)] {
-            let text = try String(contentsOf: directory.appendingPathComponent("\(folder)/\(name).csv"), encoding: .utf8)
-            return text.split(separator: "\n").dropFirst().map { line in
-                let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                return (Double(fields[2]) ?? -1, fields[3], fields.last ?? "")
-            }
-        }
-        let saved = try await StatisticsDaemonTests.salusctl(daemon, ["export", "--format", "csv", "--output", directory.appendingPathComponent("saved").path])
-        #expect(saved.status == 0, "\(saved.output)")
-        let heart = try rows("saved", "heartRate")
-        #expect(heart.map(\.value) == [52] && heart.map(\.unit) == ["count/min"], "\(heart)")
-        #expect(heart.map(\.device) == ["Apple Watch"], "\(heart)")
-        let distance = try rows("saved", "distanceWalkingRunning")
-        #expect(distance.map(\.value) == [3, 5] && distance.map(\.unit) == ["mi", "km"], "\(distance)")
-        let energy = try rows("saved", "activeEnergyBurned")
-        #expect(energy.map(\.value) == [418.4] && energy.map(\.unit) == ["kJ"], "\(energy)")
+    @Test("under umask 022 every export format writes files of mode 0600 (folders 0700), also over an existing file, and never through a link planted at the staging name")
+    func exportsArePrivate() async throws {
+        let daemon = try await Self.daemonWithSteps()
+        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "private-export")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let previous = umask(0o022)
+        defer { umask(previous) }
 
-        // A unit the owner chose is used for every row of its type.
-        #expect(try await StatisticsDaemonTests.salusctl(daemon, ["units", "set", "distanceWalkingRunning", "km"]).status == 0)
-        let chosen = try await StatisticsDaemonTests.salusctl(
-            daemon, ["export", "--format", "csv", "--output", directory.appendingPathComponent("chosen").path, "--types", "distanceWalkingRunning"])
-        #expect(chosen.status == 0, "\(chosen.output)")
-        let converted = try rows("chosen", "distanceWalkingRunning")
-        #expect(converted.map(\.unit) == ["km", "km"] && abs(converted[0].value - 4.828032) < 1e-9 && converted[1].value == 5, "\(converted)")
+        let jsonl = directory.appendingPathComponent("steps.jsonl").path
+        // An existing file that others may read is replaced by a private one.
+        try Data("old".utf8).write(to: URL(fileURLWithPath: jsonl))
+        chmod(jsonl, 0o644)
+        let fhir = directory.appendingPathComponent("steps.json").path
+        let csv = directory.appendingPathComponent("csv").path
+        let zip = directory.appendingPathComponent("export.zip").path
+        // The name the Apple Health export once staged export.xml at, beside the zip: a link there
+        // must not be written through.
+        let victim = directory.appendingPathComponent("victim").path
+        try Data("the victim's".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(".export.zip.export.xml").path, withDestinationPath: victim)
+        for arguments in [
+            ["export", "--format", "jsonl", "--output", jsonl],
+            ["export", "--format", "fhir", "--output", fhir],
+            ["export", "--format", "csv", "--output", csv],
+            ["export", "--format", "apple-health", "--output", zip],
+        ] {
+            let result = try await StatisticsDaemonTests.salusctl(daemon, arguments)
+            #expect(result.status == 0, "\(arguments): \(result.output)")
+        }
+        #expect(Self.mode(jsonl) == 0o600)
+        #expect(try String(contentsOfFile: jsonl, encoding: .utf8).contains("HKQuantityTypeIdentifierStepCount"))
+        #expect(Self.mode(fhir) == 0o600)
+        #expect(Self.mode(csv) == 0o700)
+        #expect(Self.mode(csv + "/stepCount.csv") == 0o600)
+        #expect(Self.mode(zip) == 0o600)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "the victim's")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(left == [".export.zip.export.xml", "csv", "export.zip", "steps.json", "steps.jsonl", "victim"], "\(left)")
         _ = try await daemon.stop()
-    }
-
-    @Test("clinical records go out with their FHIR files and electrocardiograms as CSV files, and come back equal")
-    func appleHealthSideFiles() async throws {
-        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export-side")
-        let folder = directory.appendingPathComponent("in/apple_health_export")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("clinical-records"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ClinicalRecord type="HKClinicalTypeIdentifierImmunizationRecord" identifier="imm-1" sourceName="Mercy Clinic" sourceURL="https://fhir.example.org/r4" fhirVersion="4.0.1" receivedDate="2026-02-02 10:00:00 -0500" resourceFilePath="/clinical-records/Immunization-1.json"/>
-            </HealthData>
-            """
-        try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
-        let fhir = Data(#"{"resourceType":"Immunization","id":"1","status":"completed","vaccineCode":{"text":"Influenza"}}"#.utf8)
-        try fhir.write(to: folder.appendingPathComponent("clinical-records/Immunization-1.json"))
-        let ecg = (["Name,Test", "Recorded Date,2026-02-10 07:15:00 -0500", "Classification,Atrial Fibrillation", "Symptoms,None",
-                    "Software Version,1.90", "Device,\"Watch6,7\"", "Sample Rate,512 hertz", "Lead,Lead I", "Unit,µV", ""]
-            + (0..<2048).map { String(format: "%.3f", Double($0 % 97) * 1.5 - 40) }).joined(separator: "\n")
-        try Data(ecg.utf8).write(to: folder.appendingPathComponent("electrocardiograms/ecg_2026-02-10.csv"))
-
-        let source = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let imported = try await StatisticsDaemonTests.salusctl(source, ["import", folder.path])
-        try #require(imported.status == 0 && imported.output.contains("2 samples saved") && !imported.output.contains("problems"), "\(imported.output)")
-        let zip = directory.appendingPathComponent("export.zip")
-        let exported = try await StatisticsDaemonTests.salusctl(source, ["export", "--format", "apple-health", "--output", zip.path])
-        #expect(exported.status == 0, "\(exported.output)")
-        let listing = try String(contentsOf: zip, encoding: .isoLatin1)
-        #expect(listing.contains("apple_health_export/clinical-records/Immunization-1.json") && listing.contains("apple_health_export/electrocardiograms/ecg_2026-02-10_"))
-
-        let target = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let back = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
-        #expect(back.status == 0 && back.output.contains("2 samples saved") && !back.output.contains("problems"), "\(back.output)")
-        func read(_ daemon: DaemonHarness) async throws -> (record: ClinicalRecord?, ecg: Sample?, voltages: [ElectrocardiogramVoltage]) {
-            let owner = HealthStore(client: try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath))
-            defer { Task { await owner.close() } }
-            let records = try await SampleQueryDescriptor(type: SampleType("HKClinicalTypeIdentifierImmunizationRecord")).result(for: owner)
-            let ecgs = try await SampleQueryDescriptor(type: .electrocardiogram).result(for: owner)
-            guard case .clinicalRecord(let record)? = records.first?.value, let ecg = ecgs.first else { return (nil, nil, []) }
-            return (record, ecg, try await ElectrocardiogramQueryDescriptor(ecg).result(for: owner))
-        }
-        let (a, b) = (try await read(source), try await read(target))
-        #expect(a.record != nil && a.record?.fhirData == b.record?.fhirData && a.record?.sourceURL == b.record?.sourceURL)
-        #expect(a.record?.receivedDate == b.record?.receivedDate && a.record?.resourceType == "Immunization")
-        #expect(a.ecg?.startDate == b.ecg?.startDate && a.ecg?.endDate == b.ecg?.endDate && a.ecg?.device?.name == b.ecg?.device?.name)
-        #expect(a.voltages.count == 2048 && a.voltages.map(\.microvolts) == b.voltages.map(\.microvolts))
-        if case .electrocardiogram(let x)? = a.ecg?.value, case .electrocardiogram(let y)? = b.ecg?.value {
-            #expect(x.classification == .atrialFibrillation && x.classification == y.classification && x.symptomsStatus == y.symptomsStatus)
-        } else {
-            Issue.record("no electrocardiogram: \(String(describing: a.ecg)) \(String(describing: b.ecg))")
-        }
-        _ = try await target.stop()
-        _ = try await source.stop()
-    }
-
-    @Test("a workout's route goes out as workout-routes/*.gpx named by its Workout, and comes back with the same locations")
-    func appleHealthRoutes() async throws {
-        let source = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let folder = ImportDaemonTests.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents")
-        let imported = try await StatisticsDaemonTests.salusctl(source, ["import", folder.path])
-        try #require(imported.status == 0, "\(imported.output)")
-        let directory = try DaemonHarness.makeTemporaryDirectory(prefix: "export-routes")
-        let zip = directory.appendingPathComponent("export.zip")
-        let exported = try await StatisticsDaemonTests.salusctl(source, ["export", "--format", "apple-health", "--output", zip.path])
-        #expect(exported.status == 0 && exported.output.contains("with 1 routes"), "\(exported.output)")
-        #expect(try String(contentsOf: zip, encoding: .isoLatin1).contains("apple_health_export/workout-routes/route_"))
-
-        let target = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let back = try await StatisticsDaemonTests.salusctl(target, ["import", zip.path])
-        #expect(back.status == 0 && !back.output.contains("problems"), "\(back.output)")
-        func locations(_ daemon: DaemonHarness) async throws -> [RouteLocation] {
-            let owner = HealthStore(client: try await RPCClient.connect(unixSocketPath: daemon.adminSocketPath))
-            defer { Task { await owner.close() } }
-            let routes = try await SampleQueryDescriptor(type: .workoutRoute).result(for: owner)
-            try #require(routes.count == 1)
-            return try await owner.routeLocations(of: routes[0].uuid).collect()
-        }
-        let original = try await locations(source)
-        let returned = try await locations(target)
-        #expect(original.count == 3 && returned.count == original.count)
-        for index in original.indices where index < returned.count {
-            let (a, b) = (original[index], returned[index])
-            #expect(a.timestamp == b.timestamp)
-            #expect(a.latitude == b.latitude && a.longitude == b.longitude)
-            #expect(a.altitude == b.altitude && a.speed == b.speed)
-            #expect(a.course == b.course && a.horizontalAccuracy == b.horizontalAccuracy)
-        }
-        _ = try await target.stop()
-        _ = try await source.stop()
     }
 }

@@ -1,37 +1,35 @@
 import Foundation
+import SalusAdmin
 import SalusImport
 import SalusKit
 import SalusModel
-import SalusAdmin
-import SalusWire
 import ZIPFoundation
 
-extension Export {
+extension SampleExport {
     /// `--format apple-health`: a zip in Apple's layout, `apple_health_export/export.xml`, that
-    /// `salusctl import` reads back to the same samples.
+    /// `salusctl import` reads back to the same samples: clinical records' FHIR resources in
+    /// `clinical-records/`, electrocardiograms as CSV files in `electrocardiograms/`, the exported
+    /// workouts' routes as GPX files in `workout-routes/`, the characteristics in `Me`, and with
+    /// `activitySummaries` the activity goals as `ActivitySummary` elements.
     ///
-    /// export.xml is written element by element to a file beside the zip while the samples are
-    /// read page by page, then deflated into the zip as a stream and removed: memory does not grow
-    /// with the history.
-    func exportAppleHealth(
-        admin: AdminClient, store: HealthStore, listing: TypeListing, types: [RegisteredType],
-        predicate: SamplePredicate?, settings: ActivitySettings
-    ) async throws {
-        let zipURL = URL(fileURLWithPath: output!)
+    /// export.xml is written element by element to a private folder beside the zip while the
+    /// samples are read page by page, then deflated into the zip as a stream and removed: memory
+    /// does not grow with the history, and nothing is left beside the zip.
+    func appleHealth(zip path: String, admin: AdminClient, settings: ActivitySettings, activitySummaries: Bool) async throws -> ExportSummary {
+        let zipURL = URL(fileURLWithPath: path)
         // export.xml and the side files are staged in a private folder beside the zip, named by
         // mkdtemp: a name nobody can guess and claim first, readable by no one else.
-        let work = URL(fileURLWithPath: try PrivateOutput.temporaryFolder(beside: zipURL.path), isDirectory: true)
+        let work = URL(fileURLWithPath: try ExportFiles.temporaryFolder(beside: zipURL.path), isDirectory: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let staging = work.appendingPathComponent("export.xml")
         // Clinical records' resources and electrocardiograms, staged as files.
         let sideFolder = work.appendingPathComponent("files", isDirectory: true)
         var sideFiles: [String] = []
-        let timeZone = TimeZone(identifier: settings.timeZone) ?? .current
         let writer: AppleHealthWriter
         do {
-            writer = try AppleHealthWriter(path: staging.path, names: Self.exportNames(listing), timeZone: timeZone)
+            writer = try AppleHealthWriter(path: staging.path, names: ExportNames(listing), timeZone: timeZone)
         } catch {
-            throw CommandFailure("--output: \(error)")
+            throw ExportError("\(error)")
         }
         let characteristics = try await admin.characteristics().filter { characteristic in
             if case .date(let day)? = characteristic.value { return day.isValid }
@@ -40,39 +38,33 @@ extension Export {
         try writer.begin(exportDate: Date(), locale: Locale.current.identifier, characteristics: characteristics)
 
         // The routes of the exported workouts: named in each Workout, written as GPX files.
-        let routeFiles = try await Self.routeFiles(store: store, listing: listing, types: types, predicate: predicate, writer: writer)
+        let routeFiles = try await routeFiles(writer: writer)
         let ordered = types.compactMap { type in
             type.kind.flatMap(AppleHealthWriter.rank(of:)).map { (rank: $0, type: type) }
         }.sorted { ($0.rank, $0.type.identifier) < ($1.rank, $1.type.identifier) }
         var written = 0
         for (_, type) in ordered {
-            let query = SampleQueryDescriptor(type: SampleType(type.identifier), predicate: predicate, sortDescriptors: [.startDate()])
-            do {
-                for try await sample in query.samples(for: store) {
-                    switch sample.value {
-                    case .clinicalRecord(let record):
-                        // The element in export.xml, the FHIR resource in clinical-records/.
-                        let path = AppleHealthWriter.clinicalRecordPath(of: sample)
-                        try writer.clinicalRecord(sample, path: path)
-                        try Self.stage(record.fhirData, at: path, in: sideFolder)
-                        sideFiles.append(path)
-                    case .electrocardiogram:
-                        // No element: a CSV of its own in electrocardiograms/.
-                        let voltages = try await ElectrocardiogramQueryDescriptor(sample).result(for: store)
-                        let path = writer.electrocardiogramPath(of: sample)
-                        try Self.stage(writer.electrocardiogramCSV(sample, voltages: voltages), at: path, in: sideFolder)
-                        sideFiles.append(path)
-                    default:
-                        guard try writer.write(sample) else { continue }
-                    }
-                    written += 1
-                    if written % 100_000 == 0 { FileHandle.standardError.write(Data("exported \(written) samples\n".utf8)) }
+            for try await sample in samples(of: type.identifier) {
+                switch sample.value {
+                case .clinicalRecord(let record):
+                    // The element in export.xml, the FHIR resource in clinical-records/.
+                    let path = AppleHealthWriter.clinicalRecordPath(of: sample)
+                    try writer.clinicalRecord(sample, path: path)
+                    try Self.stage(record.fhirData, at: path, in: sideFolder)
+                    sideFiles.append(path)
+                case .electrocardiogram:
+                    // No element: a CSV of its own in electrocardiograms/.
+                    let voltages = try await ElectrocardiogramQueryDescriptor(sample).result(for: store)
+                    let path = writer.electrocardiogramPath(of: sample)
+                    try Self.stage(writer.electrocardiogramCSV(sample, voltages: voltages), at: path, in: sideFolder)
+                    sideFiles.append(path)
+                default:
+                    guard try writer.write(sample) else { continue }
                 }
-            } catch let error as SalusError {
-                throw CommandFailure(error.message)
+                counted(&written)
             }
         }
-        if self.types.isEmpty {
+        if activitySummaries {
             // An entry without a day (none the daemon keeps) is left out.
             try writer.activitySummaries(settings.goals.filter { $0.from != CalendarDate(year: 0, month: 0, day: 0) })
         }
@@ -80,7 +72,7 @@ extension Export {
 
         try? FileManager.default.removeItem(at: zipURL)
         do {
-            let archive = try PrivateOutput.zip(zipURL.path)
+            let archive = try ExportFiles.zip(zipURL.path)
             try archive.addEntry(with: "apple_health_export/export.xml", fileURL: staging, compressionMethod: .deflate)
             for path in sideFiles {
                 try archive.addEntry(
@@ -88,7 +80,7 @@ extension Export {
             }
             // Each route's GPX, one route in memory at a time.
             for file in routeFiles {
-                let gpx = try await Self.gpx(of: file.route, store: store)
+                let gpx = try await gpx(of: file.route)
                 try archive.addEntry(
                     with: "apple_health_export/" + file.path, type: .file, uncompressedSize: Int64(gpx.count),
                     compressionMethod: .deflate
@@ -96,34 +88,23 @@ extension Export {
                     gpx.subdata(in: Int(position)..<Int(position) + size)
                 }
             }
-        } catch let failure as CommandFailure {
-            throw failure
+        } catch let error as SalusError {
+            throw error
         } catch {
-            throw CommandFailure("--output: \(zipURL.path) cannot be written (\(error))")
+            throw ExportError("\(zipURL.path) cannot be written (\(error))")
         }
-        let skipped = types.count - ordered.count
-        let note = skipped > 0 ? "; \(skipped) types have no place in Apple's format and were left out" : ""
-        let routeNote = routeFiles.isEmpty ? "" : " with \(routeFiles.count) routes"
-        FileHandle.standardError.write(Data("exported \(written) samples of \(ordered.count) types\(routeNote) to \(zipURL.path)\(note)\n".utf8))
+        return ExportSummary(samples: written, types: ordered.count, typesLeftOut: types.count - ordered.count, routes: routeFiles.count)
     }
 
     /// The routes of the exported workouts (when workouts are exported), each with the path of
     /// its GPX file; the writer is told which workout names which.
-    static func routeFiles(
-        store: HealthStore, listing: TypeListing, types: [RegisteredType], predicate: SamplePredicate?,
-        writer: AppleHealthWriter
-    ) async throws -> [(route: Sample, path: String)] {
+    func routeFiles(writer: AppleHealthWriter) async throws -> [(route: Sample, path: String)] {
         let routeType = SampleType.workoutRoute.identifier.rawValue
         guard types.contains(where: { $0.identifier == SampleType.workout.identifier.rawValue }),
             listing.types.contains(where: { $0.identifier == routeType })
         else { return [] }
-        let routes: [Sample]
-        do {
-            routes = try await SampleQueryDescriptor(type: .workoutRoute, predicate: predicate, sortDescriptors: [.startDate()])
-                .result(for: store)
-        } catch {
-            throw CommandFailure(error.message)
-        }
+        let routes = try await SampleQueryDescriptor(type: .workoutRoute, predicate: predicate, sortDescriptors: [.startDate()])
+            .result(for: store)
         var files: [(route: Sample, path: String)] = []
         for route in routes {
             guard case .workoutRoute(let value) = route.value else { continue }
@@ -142,17 +123,15 @@ extension Export {
     }
 
     /// The GPX 1.1 of `route`, its locations read from the daemon.
-    static func gpx(of route: Sample, store: HealthStore) async throws -> Data {
-        do {
-            let locations = try await store.routeLocations(of: route.uuid).collect()
-            return GPX.write(locations, name: "Route " + route.startDate.formatted(.iso8601), creator: "Salus")
-        } catch {
-            throw CommandFailure(error.message)
-        }
+    func gpx(of route: Sample) async throws -> Data {
+        let locations = try await store.routeLocations(of: route.uuid).collect()
+        return GPX.write(locations, name: "Route " + route.startDate.formatted(.iso8601), creator: "Salus")
     }
+}
 
+extension ExportNames {
     /// The case and workout activity names of the daemon's catalogue, for the export's value names.
-    static func exportNames(_ listing: TypeListing) -> ExportNames {
+    init(_ listing: TypeListing) {
         var cases: [String: [Int64: String]] = [:]
         var cumulative: Set<String> = []
         for type in listing.types {
@@ -161,7 +140,7 @@ extension Export {
             }
             if type.aggregation == .cumulative { cumulative.insert(type.identifier) }
         }
-        return ExportNames(
+        self.init(
             cases: cases, cumulative: cumulative,
             activityTypes: Dictionary(listing.workoutActivityTypes.map { ($0.rawValue, $0.name) }) { first, _ in first })
     }
