@@ -170,6 +170,15 @@ package struct RecordMapper: Sendable {
     /// watchOS 10 and later write `HKAverageMETs` in `kcal/hr-kg`, a `-` between two unit names
     /// for the same product (`kcal/(hr*kg)`). A `-` not between letters (`m^-1`) is left alone.
     static func unit(_ text: String) throws(UnitError) -> SalusUnit {
+        // An export writes a handful of unit strings over millions of records: each is parsed
+        // once (Foundation's string search and the unit grammar took 4.5% of a dry run).
+        if let known = UnitCache.shared.unit(for: text) { return known }
+        let unit = try parsedUnit(text)
+        UnitCache.shared.store(unit, for: text)
+        return unit
+    }
+
+    private static func parsedUnit(_ text: String) throws(UnitError) -> SalusUnit {
         var normalized = text
         if normalized.contains("-") {
             var scalars = Array(normalized.unicodeScalars)
@@ -289,6 +298,24 @@ package struct RecordMapper: Sendable {
 package enum RecordMapperDates {
     /// `2024-01-01 01:01:36 +0200` or `20140108164300-0800`; nil when neither.
     package static func parse(_ text: String) -> Date? { RecordMapper.date(text) }
+}
+
+/// The units of the unit strings parsed so far, shared by every import (at most 1,024; a string
+/// that does not parse is not kept, so its error is made again each time).
+final class UnitCache: @unchecked Sendable {
+    static let shared = UnitCache()
+    private let lock = NSLock()
+    private var units: [String: SalusUnit] = [:]
+
+    func unit(for text: String) -> SalusUnit? {
+        lock.withLock { units[text] }
+    }
+
+    func store(_ unit: SalusUnit, for text: String) {
+        lock.withLock {
+            if units.count < 1024 { units[text] = unit }
+        }
+    }
 }
 
 /// The devices of the descriptions parsed so far, shared by every import (at most 4,096: a
