@@ -359,7 +359,7 @@ if wants("rpc") || wants("store") {
         results.merge(accessLog.results) { _, new in new }
         table += accessLog.table
         let migrationSamples = quick ? 200_000 : 1_000_000
-        print("Migration: a schema-13 store of \(migrationSamples) heart rates with 2.25 metadata keys each, migrated to the current schema (migrations 14 and 15 in one transaction), \(trials) trials")
+        print("Migration: a schema-13 store of \(migrationSamples) heart rates with 2.25 metadata keys each, migrated to the current schema (migrations 14, 15 and 16 in one transaction), \(trials) trials")
         let migration = try MigrationBenchmark.run(samples: migrationSamples, trials: trials, directory: directory)
         results["migration_rows_per_s"] = migration.median
         results["migration_rows_per_s_min"] = migration.min
