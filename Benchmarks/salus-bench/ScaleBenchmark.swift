@@ -101,7 +101,9 @@ enum ScaleBenchmark {
         defer { database.close() }
         let day: Int64 = 86_400_000_000
         let select = try database.prepare(
-            "SELECT id, uuid, type_id, kind, start_us, end_us, value_in_unit, unit, category, payload, creation_us, id, "
+            // Since schema 16 a heart rate's row leaves out its unit and value as given (the type's).
+            "SELECT id, uuid, type_id, kind, start_us, end_us, coalesce(value_in_unit, value), unit, category, payload, "
+                + "creation_us, id, "
                 + "source_id, device_id FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?) "
                 + "AND start_us >= ? AND start_us < ? ORDER BY start_us, id",
             cached: false)
