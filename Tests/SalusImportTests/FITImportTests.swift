@@ -203,6 +203,26 @@ struct FITImportTests {
         #expect(named(last) == named(first))
     }
 
+    @Test("a long ride's record samples are made a batch at a time while they are saved: each batch about the size asked, together the samples of the whole file in file order, a copy starting where its original stood")
+    func recordSamplesInBatches() throws {
+        let imported = try FITImport.read(FITOracle.bytes("dtcooper-python-fitparse/2019-02-17-062644-ELEMNT-297E-195-0.fit"), catalog: Self.catalog)
+        let workout = try #require(imported.workouts.first)
+        var more = try #require(workout.moreSamples, "the records' samples made all at once")
+        let all = workout.samples
+        #expect(all.count > 60_000)
+        var batches: [[Sample]] = []
+        let untouched = more
+        while case let batch = more.next(1000), !batch.isEmpty { batches.append(batch) }
+        // A record makes at most five samples: a batch stops at the record that reaches the size.
+        #expect(batches.dropLast().allSatisfy { (1000...1004).contains($0.count) })
+        #expect((workout.readySamples + batches.flatMap { $0 }).map { "\($0.type.rawValue) \($0.syncIdentifier ?? "")" }
+            == all.map { "\($0.type.rawValue) \($0.syncIdentifier ?? "")" })
+        var copy = untouched
+        let again = copy.next(10)
+        #expect((10...14).contains(again.count))
+        #expect(again.map(\.syncIdentifier) == batches[0].prefix(again.count).map(\.syncIdentifier))
+    }
+
     @Test("broken files: the Strava file stops at byte 7,471 (a record of local message 11, never defined), nick.fit at its cut-off last message; what came before is imported")
     func brokenFiles() throws {
         let strava = try FITImport.read(FITOracle.bytes("dtcooper-python-fitparse/strava-android-app-201.10-b1218918.fit"), catalog: Self.catalog)
