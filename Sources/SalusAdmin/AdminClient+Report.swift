@@ -94,9 +94,12 @@ private struct ReportReader {
     let activityNames: [UInt32: String]
     /// The cumulative types: a workout's saved total of one is a sum (`WorkoutFigureText.all`).
     let cumulative: Set<TypeIdentifier>
+    /// The daemon's types, for the workouts' alternates.
+    let listing: TypeListing
 
     init(admin: AdminClient, from: Date, to: Date, timeZone: TimeZone, listing: TypeListing) {
         self.admin = admin
+        self.listing = listing
         self.from = from
         self.to = to
         self.timeZone = timeZone
@@ -167,8 +170,7 @@ private struct ReportReader {
     /// their first route of two locations or more.
     func workouts() async throws -> [WorkoutEntry] {
         var entries: [WorkoutEntry] = []
-        let alternates = try await admin.workoutAlternates(
-            .date(start: from, end: to), cumulative: cumulative)
+        let alternates = try await admin.workoutAlternates(.date(start: from, end: to), listing: listing)
         for sample in try await samples(SampleType.workout.description) {
             guard case .workout(let workout) = sample.value else { continue }
             var routePoints: [[Double]] = []

@@ -86,8 +86,8 @@ extension AdminClient {
         guard let sample = try await samples(SampleQueryDescriptor(type: .workout, predicate: .uuids([uuid]))).first,
             case .workout(let workout) = sample.value
         else { return nil }
-        let cumulative: Set<TypeIdentifier>
-        if let listing { cumulative = listing.cumulativeTypes } else { cumulative = try await types().cumulativeTypes }
+        let listing = try await Self.listing(listing, from: self)
+        let cumulative = listing.cumulativeTypes
         let activities = workout.activities.map { activity in
             let end = activity.endDate ?? sample.endDate
             return WorkoutDetail.Activity(
@@ -101,21 +101,28 @@ extension AdminClient {
             sample: sample, workout: workout, duration: workout.duration(from: sample.startDate, to: sample.endDate),
             figures: WorkoutFigureText.all(workout.allStatistics, saved: workout.statistics, cumulative: cumulative),
             activities: activities, routes: routes,
-            alternates: try await workoutAlternates(.metadata(key: WorkoutAlternate.alternateOf, test: .allowedValues([.string(uuid.uuidString)])),
-                cumulative: cumulative)[uuid] ?? [])
+            alternates: try await workoutAlternates(
+                .metadata(key: WorkoutAlternate.alternateOf, test: .allowedValues([.string(uuid.uuidString)])), listing: listing)[uuid] ?? [])
     }
 
     /// The workouts' alternates by the UUID of the workout each is an alternate of, oldest first:
     /// those ending at or after `since` (the same window as ``workouts(endingAtOrAfter:activityType:)``).
     /// `listing` as in ``workout(_:listing:)``.
     package func workoutAlternates(endingAtOrAfter since: Date? = nil, listing: TypeListing? = nil) async throws -> [UUID: [WorkoutAlternateDetail]] {
-        let cumulative: Set<TypeIdentifier>
-        if let listing { cumulative = listing.cumulativeTypes } else { cumulative = try await types().cumulativeTypes }
-        return try await workoutAlternates(since.map { .date(start: $0, end: nil) }, cumulative: cumulative)
+        try await workoutAlternates(since.map { .date(start: $0, end: nil) }, listing: Self.listing(listing, from: self))
     }
 
-    /// The alternates `predicate` selects, by the workout each is an alternate of.
-    func workoutAlternates(_ predicate: SamplePredicate?, cumulative: Set<TypeIdentifier>) async throws -> [UUID: [WorkoutAlternateDetail]] {
+    /// `listing`, else the daemon's (``types()``).
+    static func listing(_ listing: TypeListing?, from admin: AdminClient) async throws -> TypeListing {
+        if let listing { return listing }
+        return try await admin.types()
+    }
+
+    /// The alternates `predicate` selects, by the workout each is an alternate of; none when no
+    /// plugin registers their type (a daemon without the Core plugin).
+    func workoutAlternates(_ predicate: SamplePredicate?, listing: TypeListing) async throws -> [UUID: [WorkoutAlternateDetail]] {
+        guard listing.types.contains(where: { $0.identifier == WorkoutAlternate.type.rawValue }) else { return [:] }
+        let cumulative = listing.cumulativeTypes
         var found: [UUID: [WorkoutAlternateDetail]] = [:]
         let query = SampleQueryDescriptor(type: SampleType(WorkoutAlternate.type), predicate: predicate, sortDescriptors: [.startDate()])
         for sample in try await samples(query) {
