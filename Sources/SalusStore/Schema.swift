@@ -519,6 +519,20 @@ package enum Schema {
             """,
         spaceFactor: 2.0, foreignKeysOff: true
     ) { database, progress in
+        // Migration 16, in the same transaction, copies every row again into its own layout: it
+        // copies straight from this one's source (each row's position as its id, the metadata
+        // folded), so each row is written once. Only the references take their new ids here,
+        // while the old table still maps ids to positions.
+        if progress.pending.contains(16) {
+            try database.execute("DROP TABLE samples_v15;")
+            progress.reach("copy deferred")
+            // A database some tests roll back to an earlier version has its ids at schema 15's.
+            if try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'") == 1 {
+                try renumberReferences(database)
+            }
+            progress.reach("references")
+            return
+        }
         let total = Int(try database.scalarInt("SELECT count(*) FROM samples") ?? 0)
         let last = try database.scalarInt("SELECT max(id) FROM samples") ?? -1
         progress.begin("samples", total: total)
@@ -548,18 +562,7 @@ package enum Schema {
             progress.advance(copied, point: "chunk \(low / chunk)")
             low += chunk
         }
-        // Rows that refer to samples take the new ids. Through negative values, so that no
-        // rewritten key meets one not yet rewritten (ids and positions are both positive).
-        for (table, columns) in sampleReferences where position == "seq" {
-            try database.execute(
-                "DELETE FROM \(table) WHERE "
-                    + columns.map { "\($0) NOT IN (SELECT id FROM samples)" }.joined(separator: " OR "))
-            try database.execute(
-                "UPDATE \(table) SET "
-                    + columns.map { "\($0) = -(SELECT seq FROM samples WHERE id = \(table).\($0))" }.joined(separator: ", "))
-            try database.execute(
-                "UPDATE \(table) SET " + columns.map { "\($0) = -\($0)" }.joined(separator: ", "))
-        }
+        if position == "seq" { try renumberReferences(database) }
         progress.reach("references")
         if folding { try database.execute("DROP TABLE metadata;") }
         try database.execute("DROP TABLE samples; ALTER TABLE samples_v15 RENAME TO samples;")
@@ -579,6 +582,22 @@ package enum Schema {
                 code: .database,
                 message: "migrating \(database.path) to schema 15 left \(broken) rows referring to no row; "
                     + "nothing was changed")
+        }
+    }
+
+    /// Rows that refer to samples take their samples' positions (`seq`) as ids, as migration 15
+    /// gives them. Through negative values, so that no rewritten key meets one not yet rewritten
+    /// (ids and positions are both positive); rows referring to no sample are deleted.
+    static func renumberReferences(_ database: Database) throws {
+        for (table, columns) in sampleReferences {
+            try database.execute(
+                "DELETE FROM \(table) WHERE "
+                    + columns.map { "\($0) NOT IN (SELECT id FROM samples)" }.joined(separator: " OR "))
+            try database.execute(
+                "UPDATE \(table) SET "
+                    + columns.map { "\($0) = -(SELECT seq FROM samples WHERE id = \(table).\($0))" }.joined(separator: ", "))
+            try database.execute(
+                "UPDATE \(table) SET " + columns.map { "\($0) = -\($0)" }.joined(separator: ", "))
         }
     }
 
@@ -649,14 +668,25 @@ package enum Schema {
         progress.begin("samples", total: total)
         // A quantity in its type's unit, its value as given its canonical value: neither stored.
         let plain = "s.kind = 0 AND s.unit IS t.unit AND s.value_in_unit IS s.value"
+        // From a store older than 15, this copy does 15's too (15 left it here, having given the
+        // references their new ids): each row's position (`seq`) is its id, and its metadata is
+        // folded from the `metadata` table as 14 folds it (14 left its fold to the copy).
+        let position = try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'") == 1
+            ? "s.seq" : "s.id"
+        let folding = try database.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1
+        let metadata = folding
+            ? "coalesce(s.metadata, (SELECT salus_metadata_rows(m.key, m.value_type, m.text_value, m.number_value, "
+                + "m.quantity_value) FROM metadata m WHERE m.sample_id = s.id))"
+            : "s.metadata"
         let copy = """
             INSERT INTO samples_v16 (id, uuid, type_id, kind, start_us, span_us, value, value_in_unit, unit, category, \
             activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, replica, \
-            metadata) SELECT s.id, s.uuid, s.type_id, s.kind, s.start_us, \
+            metadata) SELECT \(position), s.uuid, s.type_id, s.kind, s.start_us, \
             CASE WHEN typeof(s.end_us - s.start_us) = 'integer' THEN s.end_us - s.start_us ELSE CAST(s.end_us AS TEXT) END, \
             s.value, CASE WHEN \(plain) THEN NULL ELSE s.value_in_unit END, \
             CASE WHEN \(plain) THEN NULL ELSE s.unit END, s.category, s.activity_type, s.payload, s.app_ref, s.source_id, \
-            s.device_id, s.creation_us, s.sync_identifier, s.sync_version, s.replica, s.metadata \
+            s.device_id, s.creation_us, s.sync_identifier, s.sync_version, s.replica, \(metadata) \
             FROM samples s CROSS JOIN types t WHERE t.id = s.type_id AND s.id >= ? AND s.id < ? ORDER BY s.id
             """
         let chunk: Int64 = 100_000
@@ -666,6 +696,7 @@ package enum Schema {
             progress.advance(copied, point: "chunk \(low / chunk)")
             low += chunk
         }
+        if folding { try database.execute("DROP TABLE metadata;") }
         try database.execute("DROP TABLE samples; ALTER TABLE samples_v16 RENAME TO samples;")
         progress.reach("renamed")
         try database.execute(
