@@ -1,20 +1,18 @@
 import Foundation
 import SalusAdmin
+import SalusKit
 import SalusModel
 
 /// What the authorization commands share: parsing durations and UUIDs, and the owner's view of
 /// a policy, a decision and a request.
 enum ConsentCalls {
-    /// "2s", "500ms", "1m", "1h" or plain seconds, in milliseconds.
+    /// "2s", "500ms", "1m", "1h" or plain seconds, in milliseconds (``ConsentPolicy/milliseconds(_:field:)``).
     static func milliseconds(_ text: String, flag: String) throws -> Int64 {
-        let units: [(String, Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            if let value = Double(text.dropLast(suffix.count)), value >= 0, let milliseconds = Int64(rounding: value * scale, .down) {
-                return milliseconds
-            }
+        do {
+            return try ConsentPolicy.milliseconds(text, field: flag)
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
-        if let value = Double(text), value >= 0, let milliseconds = Int64(rounding: value * 1_000, .down) { return milliseconds }
-        throw CommandFailure("\(flag): '\(text)' is not a duration; expected a number with ms, s, m or h (500ms, 2s, 1m)")
     }
 
     static func uuid(_ text: String, flag: String) throws -> UUID {
@@ -24,14 +22,13 @@ enum ConsentCalls {
         return uuid
     }
 
-    /// The policy a command-line word names ("grant-all"); `field` names where it came from.
+    /// The policy a command-line word names ("grant-all"); `field` names where it came from
+    /// (``ConsentPolicy/Kind/init(word:field:)``).
     static func policyKind(_ word: String, field: String) throws -> ConsentPolicy.Kind {
-        switch word {
-        case "ask": .ask
-        case "grant-all": .grantAll
-        case "deny-all": .denyAll
-        case "grant": .grantListed
-        default: throw CommandFailure("\(field): '\(word)' is not a policy; expected ask, grant-all, deny-all or grant")
+        do {
+            return try ConsentPolicy.Kind(word: word, field: field)
+        } catch let error as SalusError {
+            throw CommandFailure(error.message)
         }
     }
 

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
-/// The example scenarios of Examples/scenarios, run by `salusctl scenario run` against a daemon
-/// without development mode (apps act through their launcher sockets).
+/// `salusctl scenario run` as a process against a daemon without development mode (apps act
+/// through their launcher sockets): what it prints and its exit code. Every example scenario's
+/// steps, and the steps' checks, are run in process on `AdminClient.run` (SalusServerTests'
+/// `AdminClientScenarioTests`).
 @Suite("salusctl scenario run: the example scenarios")
 struct ScenarioTests {
     static let salusctl = DaemonHarness.binary("salusctl")
@@ -12,13 +14,15 @@ struct ScenarioTests {
             .appendingPathComponent("Examples/scenarios/\(name)").path
     }
 
-    @Test("each example scenario passes every step", arguments: ["sleep-denied-read.json", "reproductive-write-only.json", "vision-per-object.json"])
-    func example(_ name: String) async throws {
+    @Test("an example scenario prints its name, PASS per step and PASS: all, and exits 0")
+    func example() async throws {
         let daemon = try await DaemonHarness.start(bundledPlugins: true)
         let result = try await DaemonHarness.run(
-            Self.salusctl, ["scenario", "run", "--admin-socket", daemon.adminSocketPath, Self.example(name)], timeout: .seconds(120))
+            Self.salusctl, ["scenario", "run", "--admin-socket", daemon.adminSocketPath, Self.example("sleep-denied-read.json")], timeout: .seconds(120))
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("PASS: all"), "\(result.output)")
+        #expect(result.output.hasPrefix("scenario: A sleep app may write sleep but is denied reading it"), "\(result.output)")
+        #expect(result.output.contains("PASS step 1: saving before asking is not determined"), "\(result.output)")
+        #expect(result.output.hasSuffix("PASS: all 11 steps\n"), "\(result.output)")
         #expect(!result.output.contains("FAIL"), "\(result.output)")
         #expect(try await daemon.stop() == 0)
     }
