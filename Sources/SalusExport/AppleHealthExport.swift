@@ -39,8 +39,12 @@ extension SampleExport {
 
         // The routes of the exported workouts: named in each Workout, written as GPX files.
         let routeFiles = try await routeFiles(writer: writer)
+        // Of the workout kind, only HealthKit's workouts: Salus's own types of that kind (a
+        // workout's alternates from other sources) would read as second workouts in the export.
+        let workoutType = SampleType.workout.identifier.rawValue
         let ordered = types.compactMap { type in
-            type.kind.flatMap(AppleHealthWriter.rank(of:)).map { (rank: $0, type: type) }
+            type.kind == .workout && type.identifier != workoutType
+                ? nil : type.kind.flatMap(AppleHealthWriter.rank(of:)).map { (rank: $0, type: type) }
         }.sorted { ($0.rank, $0.type.identifier) < ($1.rank, $1.type.identifier) }
         var written = 0
         for (_, type) in ordered {

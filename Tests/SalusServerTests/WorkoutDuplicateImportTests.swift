@@ -1,5 +1,6 @@
 import Foundation
 import SalusAdmin
+import SalusExport
 import SalusKit
 import SalusModel
 import SalusTestSupport
@@ -102,6 +103,16 @@ struct WorkoutDuplicateImportTests {
         #expect(again.files[1].workouts.first?.alternateUUID == alternate.alternateUUID)
         #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
         #expect(try await admin.workout(workouts[0].uuid)?.alternates.count == 1)
+
+        // An Apple Health export holds the run once: the alternate is Salus's record of the other
+        // source, not a second workout for a tool that reads the export.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alternates-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let zip = folder.appendingPathComponent("export.zip")
+        _ = try await admin.export(ExportRequest(format: .appleHealth, output: zip.path))
+        let xml = String(decoding: try AdminClientExportTests.unzip(zip).xml, as: UTF8.self)
+        #expect(xml.components(separatedBy: "<Workout ").count - 1 == 1, "workouts in export.xml")
     }
 
     static func exportReport(_ admin: AdminClient, _ xml: String) async throws -> ImportReport {
