@@ -208,10 +208,11 @@ struct CatalogueTests {
             }
         }
 
-        // The other way: every registered bundled type is a catalogue row.
+        // The other way: every registered bundled type is a catalogue row, but Salus's own types,
+        // which HealthKit has no identifier for (docs/import.md: a workout's alternates).
         let catalogued = Set(Self.catalogue.map(\.rawString))
         let extra = listed.filter { $0.value.pluginID.hasPrefix("org.salus.") && !catalogued.contains($0.key) }
-        #expect(extra.keys.sorted() == [], "registered by the bundled plugins but not in the HealthKit catalogue")
+        #expect(extra.keys.sorted() == ["org.salus.core.workoutAlternate"], "registered by the bundled plugins but not in the HealthKit catalogue")
         // The list of kinds not yet registered names catalogue rows only.
         let unknown = Self.kindsNotYetRegistered.subtracting(Self.catalogue.map(\.identifier))
         #expect(unknown.sorted() == [], "kindsNotYetRegistered names rows the catalogue does not have")
