@@ -31,7 +31,7 @@ public struct ExportRequest: Sendable, Hashable {
     public var types: [String]
     /// Only samples that end at or after this moment.
     public var since: Date?
-    /// Only samples that start at or before this moment.
+    /// Only samples that start before this moment (the date predicate's end is exclusive).
     public var until: Date?
     /// Only what this app wrote (its id), of the types it wrote.
     public var app: String?

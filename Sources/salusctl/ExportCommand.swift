@@ -34,7 +34,7 @@ struct Export: OwnerCommand {
     @Option(name: .long, help: ArgumentHelp("Only samples that end at or after this date.", valueName: "date"))
     var since: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only samples that start at or before this date.", valueName: "date"))
+    @Option(name: .long, help: ArgumentHelp("Only samples that start before this date (a bare day: before its end).", valueName: "date"))
     var until: String?
 
     @Option(name: .long, help: ArgumentHelp("Only what this app wrote (its id).", valueName: "app-id"))
