@@ -2,6 +2,7 @@ import Foundation
 import SalusModel
 import SalusProto
 import SalusStore
+import SalusWire
 
 /// The one rule by which an imported workout is the same workout as one the store holds from
 /// another source, for every import (activity files and Apple Health exports alike), and what
@@ -74,8 +75,8 @@ struct WorkoutDuplicates: Sendable {
     /// app id it was read for.
     static func listed(_ workout: Sample, source: String) -> Salus_V1_ImportedWorkout {
         var listed = Salus_V1_ImportedWorkout()
-        listed.startDate = micros(workout.startDate)
-        listed.endDate = micros(workout.endDate)
+        listed.startDate = WireDate.microseconds(workout.startDate)
+        listed.endDate = WireDate.microseconds(workout.endDate)
         listed.source = source
         if case .workout(let value) = workout.value {
             listed.activityType = UInt32(value.activityType)
@@ -89,10 +90,5 @@ struct WorkoutDuplicates: Sendable {
     static func markAlternate(_ listed: inout Salus_V1_ImportedWorkout, of kept: Sample) {
         listed.uuid = kept.uuid.uuidString
         listed.alternateOf = "\(kept.sourceRevision.appID) \(kept.uuid.uuidString)"
-    }
-
-    /// Microseconds since 1970.
-    static func micros(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
     }
 }
