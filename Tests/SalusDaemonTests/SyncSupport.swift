@@ -116,7 +116,7 @@ enum SyncSupport {
     /// Waits (polling every 50 ms, at most `timeout`) until `condition` holds; throws naming
     /// `what` with the last value (or error: the schema may not exist yet) seen otherwise.
     static func waitUntil(
-        _ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> (Bool, String)
+        _ what: String, timeout: Duration = .seconds(180), _ condition: () async throws -> (Bool, String)
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         var last = ""
