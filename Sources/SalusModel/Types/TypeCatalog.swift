@@ -52,7 +52,8 @@ package struct TypeCatalog: Sendable {
     /// The value type a metadata key must have on samples of `type`: the type's own declaration
     /// first, then the key's registration; nil when neither says.
     package func metadataValueType(_ key: String, on type: TypeRules) -> MetadataValueType? {
-        (type.requiredMetadataKeys + type.optionalMetadataKeys).first { $0.key == key }?.valueType
+        // Searched in place: joining the two lists made an array per key of every sample checked.
+        (type.requiredMetadataKeys.first { $0.key == key } ?? type.optionalMetadataKeys.first { $0.key == key })?.valueType
             ?? metadataKeys[key]?.valueType
     }
 }

@@ -244,14 +244,18 @@ extension TypeCatalog {
                 reason: .missingMetadata, field: "\(path()).\(required.key)", value: "nil",
                 expected: "a \(required.valueType.rawValue) value: \(rules.identifier) requires it"))
         }
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+        // The keys are checked in the dictionary's order and the errors given in the keys' order
+        // (each key's in the order found): sorting every sample's keys first was 1-3% of salusd's
+        // time in a FIT import.
+        var found: [(key: String, error: ValidationError)] = []
+        for (key, value) in metadata {
             func field() -> String { "\(path()).\(key)" }
             if let expected = metadataValueType(key, on: rules), expected != value.type {
                 // HealthKit stores booleans as numbers 0/1; accept those for bool keys.
                 if expected == .bool, case .number(let number) = value, number == 0 || number == 1 { continue }
-                errors.append(ValidationError(
+                found.append((key, ValidationError(
                     reason: .invalidMetadataValue, field: field(), value: "\(value) (\(value.type.rawValue))",
-                    expected: "a \(expected.rawValue) value"))
+                    expected: "a \(expected.rawValue) value")))
                 continue
             }
             guard let definition = metadataKeys[key] else { continue }
@@ -259,15 +263,19 @@ extension TypeCatalog {
                 !definition.allowedValues.contains(where: { Double($0.rawValue) == number })
             {
                 let allowed = definition.allowedValues.map { "\($0.name) \($0.rawValue)" }.joined(separator: ", ")
-                errors.append(ValidationError(
-                    reason: .invalidMetadataValue, field: field(), value: "\(value)", expected: "one of \(allowed)"))
+                found.append((key, ValidationError(
+                    reason: .invalidMetadataValue, field: field(), value: "\(value)", expected: "one of \(allowed)")))
             }
             if let unit = definition.unit, case .quantity(let quantity) = value, !quantity.unit.isCompatible(with: unit) {
-                errors.append(ValidationError(
+                found.append((key, ValidationError(
                     reason: .invalidUnit, field: field(), value: "\(quantity)",
-                    expected: "a unit of \(unit.dimension), like \(unit), not one of \(quantity.unit.dimension)"))
+                    expected: "a unit of \(unit.dimension), like \(unit), not one of \(quantity.unit.dimension)")))
             }
         }
-        return errors
+        if found.count > 1 {
+            // By key, and within a key in the order found.
+            found = found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+        }
+        return errors + found.map(\.error)
     }
 }
