@@ -15,7 +15,11 @@ final class ClientConnection: FrameConnection {
         var flowControl: (send: Int, receive: Int)?
         /// Whether the server honours Cancel frames ("cancel" confirmed in Hello).
         var cancel = false
-        var goAway: (lastStreamID: UInt32, reason: String)?
+        /// The server's GoAway: the last stream it serves, and what later calls fail with.
+        var goAway: (lastStreamID: UInt32, error: RPCError)?
+        /// The refusal a GoAway carried (a connection cap): every call on the connection that
+        /// the server did not answer fails with it, also one made after the close.
+        var refusal: RPCError?
         var closedError: RPCError?
         /// Request frames queued for the event loop and not yet written.
         var queuedOpens = 0
@@ -62,10 +66,7 @@ final class ClientConnection: FrameConnection {
         }
         let onLoop = channel.eventLoop.inEventLoop
         let (stream, inline): (ClientStream, Frame?) = try state.withLock { state in
-            if let error = state.closedError { throw error }
-            if let goAway = state.goAway {
-                throw RPCError(code: .unavailable, message: "the server is going away: \(goAway.reason)", reason: .unavailable)
-            }
+            if let error = state.refusal ?? state.closedError ?? state.goAway?.error { throw error }
             guard state.nextStreamID < UInt32.max - 2 else {
                 throw RPCError(code: .unavailable, message: "stream ids of this connection are used up; reconnect", reason: .unavailable)
             }
@@ -110,13 +111,14 @@ final class ClientConnection: FrameConnection {
         }
         if frame.type == .goAway {
             let goAway = (try? decodeMessage(Salus_V1_GoAway.self, from: frame.payload)) ?? Salus_V1_GoAway()
+            let refusal = goAway.hasStatus && goAway.status.code != 0 ? RPCError(status: goAway.status) : nil
+            let error = refusal ?? RPCError(code: .unavailable, message: "the server is going away: \(goAway.reason)", reason: .unavailable)
             let later: [ClientStream] = state.withLock { state in
-                state.goAway = (goAway.lastStreamID, goAway.reason)
+                state.goAway = (goAway.lastStreamID, error)
+                if state.refusal == nil { state.refusal = refusal }
                 return state.streams.filter { $0.key > goAway.lastStreamID }.map(\.value)
             }
-            for stream in later {
-                stream.finish(.failure(RPCError(code: .unavailable, message: "the server is going away: \(goAway.reason)", reason: .unavailable)))
-            }
+            for stream in later { stream.finish(.failure(error)) }
             return
         }
         if let stream = stream(frame.streamID), stream.receive(frame) {
@@ -149,9 +151,9 @@ final class ClientConnection: FrameConnection {
     }
 
     func closed(error: RPCError) {
-        let streams: [ClientStream] = state.withLock { state in
+        let (streams, error): ([ClientStream], RPCError) = state.withLock { state in
             if state.closedError == nil { state.closedError = error }
-            return Array(state.streams.values)
+            return (Array(state.streams.values), state.refusal ?? error)
         }
         writability.close()
         for stream in streams { stream.finish(.failure(error)) }

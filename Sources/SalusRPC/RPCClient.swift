@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import SalusProto
 import SwiftProtobuf
+import Synchronization
 
 /// A connection to a Salus server with typed calls.
 ///
@@ -42,13 +43,14 @@ package final class RPCClient: Sendable {
         configuration: Configuration = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> RPCClient {
+        let made = MadeConnection()
         let channel: any Channel
         do {
-            channel = try await bootstrap(group: group, configuration: configuration).connect(unixDomainSocketPath: path).get()
+            channel = try await bootstrap(group: group, configuration: configuration, made: made).connect(unixDomainSocketPath: path).get()
         } catch {
             throw RPCError(code: .unavailable, message: "cannot connect to \(path): \(describeConnectFailure(error))", reason: .unavailable)
         }
-        return try await start(channel: channel, configuration: configuration)
+        return try await start(channel: channel, made: made, configuration: configuration)
     }
 
     /// Why a connect failed, in words a person acts on: the system's reason and what it usually
@@ -71,29 +73,43 @@ package final class RPCClient: Sendable {
         configuration: Configuration = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> RPCClient {
-        let channel = try await bootstrap(group: group, configuration: configuration).withConnectedSocket(descriptor).get()
-        return try await start(channel: channel, configuration: configuration)
+        let made = MadeConnection()
+        let channel = try await bootstrap(group: group, configuration: configuration, made: made).withConnectedSocket(descriptor).get()
+        return try await start(channel: channel, made: made, configuration: configuration)
     }
 
-    private static func bootstrap(group: any EventLoopGroup, configuration: Configuration) -> ClientBootstrap {
+    /// The connection a bootstrap's initializer made, kept apart from the channel's pipeline: a
+    /// server may close the channel (and the pipeline drop its handlers) before the client has
+    /// started, and the connection still holds what the server said before closing (a refusal).
+    private final class MadeConnection: Sendable {
+        let connection = Mutex<ClientConnection?>(nil)
+    }
+
+    private static func bootstrap(group: any EventLoopGroup, configuration: Configuration, made: MadeConnection) -> ClientBootstrap {
         let budget = (bytes: configuration.streamWindowBytes, credits: configuration.maximumStreamCredits)
         return ClientBootstrap(group: group).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try ClientConnection(channel: channel, streamWindow: budget).installHandlers()
+                let connection = ClientConnection(channel: channel, streamWindow: budget)
+                try connection.installHandlers()
+                made.connection.withLock { $0 = connection }
             }
         }
     }
 
-    private static func start(channel: any Channel, configuration: Configuration) async throws -> RPCClient {
+    private static func start(channel: any Channel, made: MadeConnection, configuration: Configuration) async throws -> RPCClient {
         let connection: ClientConnection
         do {
             connection = try await channel.eventLoop.submit {
                 try channel.pipeline.syncOperations.handler(type: FrameConnectionHandler<ClientConnection>.self).connection
             }.get()
         } catch {
-            // The server closed the connection before it was set up here (a refused
-            // connection, closed at once): its handlers are gone with it.
-            throw RPCError(code: .unavailable, message: "the server closed the connection as it was made: \(error)", reason: .unavailable)
+            // The server closed the connection before it was set up here (a refused connection
+            // closed after its linger): its handlers are gone with it, but the connection they
+            // fed kept what the server said before closing, which its calls then fail with.
+            guard let made = made.connection.withLock({ $0 }) else {
+                throw RPCError(code: .unavailable, message: "the server closed the connection as it was made: \(error)", reason: .unavailable)
+            }
+            connection = made
         }
         guard configuration.hello else { return RPCClient(connection: connection, serverHello: nil) }
         let plain = RPCClient(connection: connection, serverHello: nil)

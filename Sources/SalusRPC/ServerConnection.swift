@@ -108,10 +108,28 @@ final class ServerConnection: FrameConnection {
         guard let payload = try? encodeMessage(response) else { return }
         let frame = Frame(streamID: streamID, type: .response, payload: payload)
         if thenClose {
-            let channel = self.channel
-            channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
+            channel.write(frame, promise: nil)
+            closeRefused(error, lastStreamID: streamID)
         } else {
             write(frame)
+        }
+    }
+
+    /// Closes a connection refused by a cap once GoAway carrying the refusal (`status`) has
+    /// left: a call the client makes after the close, or had queued behind the refused one,
+    /// then fails with the refusal instead of a bare "connection closed". Event loop only.
+    private func closeRefused(_ refusal: RPCError, lastStreamID: UInt32) {
+        var goAway = Salus_V1_GoAway()
+        goAway.lastStreamID = lastStreamID
+        goAway.reason = refusal.message
+        goAway.status = refusal.status
+        let channel = self.channel
+        guard let payload = try? encodeMessage(goAway) else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.writeAndFlush(Frame(streamID: 0, type: .goAway, payload: payload)).whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 
@@ -155,12 +173,12 @@ final class ServerConnection: FrameConnection {
                 return false
             }
             if releaseNow { ledger.releaseConnection(decided) }
-            if refusal != nil {
-                logger.notice("connection refused: \(refusal!.message)")
-                // A refused connection that never calls is closed after a while too.
-                let channel = self.channel
+            if let refusal {
+                logger.notice("connection refused: \(refusal.message)")
+                // A refused connection that never calls is closed after a while too, telling
+                // its client why (a client starved past the linger calls after the close).
                 channel.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(configuration.refusedConnectionLinger))) {
-                    channel.close(promise: nil)
+                    self.closeRefused(refusal, lastStreamID: self.state.withLock { $0.lastStreamID })
                 }
             }
         }

@@ -259,6 +259,34 @@ struct RobustnessTests {
         await server.stop()
     }
 
+    @Test("a connection over the cap whose call comes after the server closed it still reads why: RESOURCE_EXHAUSTED naming connections")
+    func refusedAfterLinger() async throws {
+        // A client starved past the refused connection's linger (5 s in salusd; a loaded test
+        // suite starves tasks that long) calls on a connection the server has already closed.
+        var configuration = RPCServer.Configuration()
+        configuration.maxConnections = 1
+        configuration.refusedConnectionLinger = .milliseconds(50)
+        let server = try await TestServer.start(configuration: configuration)
+        let inside = try await server.connect()
+        let over = try await server.connect(hello: false)
+        // The server says why and closes (the client sees GoAway); only then does the client call.
+        #expect(await eventually { over.isGoingAway && server.server.connectionCount == 1 }, "the refused connection was not closed")
+        for attempt in 0..<2 {
+            let error = await #expect(throws: RPCError.self) {
+                let _: Salus_V1_EchoResponse = try await over.unary(SalusMethods.Diagnostics.echo, request: echoRequest("late \(attempt)"))
+            }
+            #expect(error?.code == .resourceExhausted && error?.detail?.field == "connections", "\(String(describing: error))")
+        }
+        // Hello, too, says why; the connection within the cap is served throughout.
+        let helloError = await #expect(throws: RPCError.self) { _ = try await server.connect() }
+        #expect(helloError?.code == .resourceExhausted && helloError?.detail?.field == "connections", "\(String(describing: helloError))")
+        let echo: Salus_V1_EchoResponse = try await inside.unary(SalusMethods.Diagnostics.echo, request: echoRequest("inside"))
+        #expect(echo.text == "inside")
+        await over.close()
+        await inside.close()
+        await server.stop()
+    }
+
     @Test("a call over the per-connection stream cap gets RESOURCE_EXHAUSTED naming streams; the open ones go on, and a place freed serves again")
     func streamCap() async throws {
         var configuration = RPCServer.Configuration()

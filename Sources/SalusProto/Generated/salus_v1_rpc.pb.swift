@@ -210,8 +210,9 @@ package nonisolated struct Salus_V1_WindowUpdate: Sendable {
   package init() {}
 }
 
-/// Payload of a GoAway frame (type 0x06, stream id 0): the server is shutting down. Calls on
-/// streams up to last_stream_id finish normally; later ones fail with UNAVAILABLE.
+/// Payload of a GoAway frame (type 0x06, stream id 0): the server is shutting down, or is
+/// closing a connection it refused. Calls on streams up to last_stream_id finish normally; later
+/// ones fail with UNAVAILABLE, or with `status` when it is set.
 package nonisolated struct Salus_V1_GoAway: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -221,9 +222,22 @@ package nonisolated struct Salus_V1_GoAway: Sendable {
 
   package var reason: String = String()
 
+  /// Set when the server closes a connection it refused (a connection cap): the refusal every
+  /// call on the connection gets, so a client whose call comes after the close still reads why.
+  package var status: Google_Rpc_Status {
+    get {_status ?? Google_Rpc_Status()}
+    set {_status = newValue}
+  }
+  /// Returns true if `status` has been explicitly set.
+  package var hasStatus: Bool {self._status != nil}
+  /// Clears the value of `status`. Subsequent reads from it will return its default value.
+  package mutating func clearStatus() {self._status = nil}
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
+
+  fileprivate var _status: Google_Rpc_Status? = nil
 }
 
 /// The structured detail of an error: what went wrong, in which field, with which value.
@@ -415,7 +429,7 @@ nonisolated extension Salus_V1_WindowUpdate: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Salus_V1_GoAway: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".GoAway"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}last_stream_id\0\u{1}reason\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}last_stream_id\0\u{1}reason\0\u{1}status\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -425,24 +439,33 @@ nonisolated extension Salus_V1_GoAway: SwiftProtobuf.Message, SwiftProtobuf._Mes
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.lastStreamID) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._status) }()
       default: break
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.lastStreamID != 0 {
       try visitor.visitSingularUInt32Field(value: self.lastStreamID, fieldNumber: 1)
     }
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
     }
+    try { if let v = self._status {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Salus_V1_GoAway, rhs: Salus_V1_GoAway) -> Bool {
     if lhs.lastStreamID != rhs.lastStreamID {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs._status != rhs._status {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -507,7 +507,7 @@ const ProtobufCMessageDescriptor salus__v1__window_update__descriptor =
   (ProtobufCMessageInit) salus__v1__window_update__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor salus__v1__go_away__field_descriptors[2] =
+static const ProtobufCFieldDescriptor salus__v1__go_away__field_descriptors[3] =
 {
   {
     "last_stream_id",
@@ -533,15 +533,28 @@ static const ProtobufCFieldDescriptor salus__v1__go_away__field_descriptors[2] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "status",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Salus__V1__GoAway, status),
+    &google__rpc__status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned salus__v1__go_away__field_indices_by_name[] = {
   0,   /* field[0] = last_stream_id */
   1,   /* field[1] = reason */
+  2,   /* field[2] = status */
 };
 static const ProtobufCIntRange salus__v1__go_away__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor salus__v1__go_away__descriptor =
 {
@@ -551,7 +564,7 @@ const ProtobufCMessageDescriptor salus__v1__go_away__descriptor =
   "Salus__V1__GoAway",
   "salus.v1",
   sizeof(Salus__V1__GoAway),
-  2,
+  3,
   salus__v1__go_away__field_descriptors,
   salus__v1__go_away__field_indices_by_name,
   1,  salus__v1__go_away__number_ranges,

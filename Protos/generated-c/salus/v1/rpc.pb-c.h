@@ -124,18 +124,24 @@ struct  Salus__V1__WindowUpdate
 
 
 /*
- * Payload of a GoAway frame (type 0x06, stream id 0): the server is shutting down. Calls on
- * streams up to last_stream_id finish normally; later ones fail with UNAVAILABLE.
+ * Payload of a GoAway frame (type 0x06, stream id 0): the server is shutting down, or is
+ * closing a connection it refused. Calls on streams up to last_stream_id finish normally; later
+ * ones fail with UNAVAILABLE, or with `status` when it is set.
  */
 struct  Salus__V1__GoAway
 {
   ProtobufCMessage base;
   uint32_t last_stream_id;
   char *reason;
+  /*
+   * Set when the server closes a connection it refused (a connection cap): the refusal every
+   * call on the connection gets, so a client whose call comes after the close still reads why.
+   */
+  Google__Rpc__Status *status;
 };
 #define SALUS__V1__GO_AWAY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&salus__v1__go_away__descriptor) \
-    , 0, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, NULL }
 
 
 /*

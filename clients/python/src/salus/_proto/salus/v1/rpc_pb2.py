@@ -26,15 +26,15 @@ _sym_db = _symbol_database.Default()
 from salus._proto.google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 
 
-DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x12salus/v1/rpc.proto\x12\x08salus.v1\x1a\x17google/rpc/status.proto\"w\n\x07Request\x12\x0f\n\x07service\x18\x01 \x01(\t\x12\x0e\n\x06method\x18\x02 \x01(\t\x12\x0f\n\x07payload\x18\x03 \x01(\x0c\x12\x14\n\x0ctimeout_nano\x18\x04 \x01(\x03\x12$\n\x08metadata\x18\x05 \x03(\x0b\x32\x12.salus.v1.KeyValue\"?\n\x08Response\x12\"\n\x06status\x18\x01 \x01(\x0b\x32\x12.google.rpc.Status\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"&\n\x08KeyValue\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\"\x1f\n\x0cWindowUpdate\x12\x0f\n\x07\x63redits\x18\x01 \x01(\r\"0\n\x06GoAway\x12\x16\n\x0elast_stream_id\x18\x01 \x01(\r\x12\x0e\n\x06reason\x18\x02 \x01(\t\"t\n\x0b\x45rrorDetail\x12%\n\x06reason\x18\x01 \x01(\x0e\x32\x15.salus.v1.ErrorReason\x12\r\n\x05\x66ield\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\t\x12\x10\n\x08\x65xpected\x18\x04 \x01(\t\x12\x0e\n\x06\x64omain\x18\x05 \x01(\t*\x91\x05\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12!\n\x1d\x45RROR_REASON_INVALID_ARGUMENT\x10\x01\x12%\n!ERROR_REASON_AUTHORIZATION_DENIED\x10\x02\x12-\n)ERROR_REASON_AUTHORIZATION_NOT_DETERMINED\x10\x03\x12\x1f\n\x1b\x45RROR_REASON_ANCHOR_EXPIRED\x10\x04\x12\x1a\n\x16\x45RROR_REASON_NOT_FOUND\x10\x05\x12\x1f\n\x1b\x45RROR_REASON_ALREADY_EXISTS\x10\x06\x12#\n\x1f\x45RROR_REASON_RESOURCE_EXHAUSTED\x10\x07\x12 \n\x1c\x45RROR_REASON_UNAUTHENTICATED\x10\x08\x12\"\n\x1e\x45RROR_REASON_PERMISSION_DENIED\x10\t\x12\x1e\n\x1a\x45RROR_REASON_UNIMPLEMENTED\x10\n\x12\"\n\x1e\x45RROR_REASON_MALFORMED_MESSAGE\x10\x0b\x12\"\n\x1e\x45RROR_REASON_DEADLINE_EXCEEDED\x10\x0c\x12\x1a\n\x16\x45RROR_REASON_CANCELLED\x10\r\x12\x1c\n\x18\x45RROR_REASON_UNAVAILABLE\x10\x0e\x12#\n\x1f\x45RROR_REASON_PROTOCOL_VIOLATION\x10\x0f\x12&\n\"ERROR_REASON_DATABASE_INACCESSIBLE\x10\x10\x12\x18\n\x14\x45RROR_REASON_NO_DATA\x10\x11\x12\x19\n\x15\x45RROR_REASON_INTERNAL\x10\x12\x62\x06proto3')
+DESCRIPTOR = _POOL.AddSerializedFile(b'\n\x12salus/v1/rpc.proto\x12\x08salus.v1\x1a\x17google/rpc/status.proto\"w\n\x07Request\x12\x0f\n\x07service\x18\x01 \x01(\t\x12\x0e\n\x06method\x18\x02 \x01(\t\x12\x0f\n\x07payload\x18\x03 \x01(\x0c\x12\x14\n\x0ctimeout_nano\x18\x04 \x01(\x03\x12$\n\x08metadata\x18\x05 \x03(\x0b\x32\x12.salus.v1.KeyValue\"?\n\x08Response\x12\"\n\x06status\x18\x01 \x01(\x0b\x32\x12.google.rpc.Status\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"&\n\x08KeyValue\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\"\x1f\n\x0cWindowUpdate\x12\x0f\n\x07\x63redits\x18\x01 \x01(\r\"T\n\x06GoAway\x12\x16\n\x0elast_stream_id\x18\x01 \x01(\r\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\"\n\x06status\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"t\n\x0b\x45rrorDetail\x12%\n\x06reason\x18\x01 \x01(\x0e\x32\x15.salus.v1.ErrorReason\x12\r\n\x05\x66ield\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\t\x12\x10\n\x08\x65xpected\x18\x04 \x01(\t\x12\x0e\n\x06\x64omain\x18\x05 \x01(\t*\x91\x05\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12!\n\x1d\x45RROR_REASON_INVALID_ARGUMENT\x10\x01\x12%\n!ERROR_REASON_AUTHORIZATION_DENIED\x10\x02\x12-\n)ERROR_REASON_AUTHORIZATION_NOT_DETERMINED\x10\x03\x12\x1f\n\x1b\x45RROR_REASON_ANCHOR_EXPIRED\x10\x04\x12\x1a\n\x16\x45RROR_REASON_NOT_FOUND\x10\x05\x12\x1f\n\x1b\x45RROR_REASON_ALREADY_EXISTS\x10\x06\x12#\n\x1f\x45RROR_REASON_RESOURCE_EXHAUSTED\x10\x07\x12 \n\x1c\x45RROR_REASON_UNAUTHENTICATED\x10\x08\x12\"\n\x1e\x45RROR_REASON_PERMISSION_DENIED\x10\t\x12\x1e\n\x1a\x45RROR_REASON_UNIMPLEMENTED\x10\n\x12\"\n\x1e\x45RROR_REASON_MALFORMED_MESSAGE\x10\x0b\x12\"\n\x1e\x45RROR_REASON_DEADLINE_EXCEEDED\x10\x0c\x12\x1a\n\x16\x45RROR_REASON_CANCELLED\x10\r\x12\x1c\n\x18\x45RROR_REASON_UNAVAILABLE\x10\x0e\x12#\n\x1f\x45RROR_REASON_PROTOCOL_VIOLATION\x10\x0f\x12&\n\"ERROR_REASON_DATABASE_INACCESSIBLE\x10\x10\x12\x18\n\x14\x45RROR_REASON_NO_DATA\x10\x11\x12\x19\n\x15\x45RROR_REASON_INTERNAL\x10\x12\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'salus._proto.salus.v1.rpc_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ERRORREASON']._serialized_start=485
-  _globals['_ERRORREASON']._serialized_end=1142
+  _globals['_ERRORREASON']._serialized_start=521
+  _globals['_ERRORREASON']._serialized_end=1178
   _globals['_REQUEST']._serialized_start=57
   _globals['_REQUEST']._serialized_end=176
   _globals['_RESPONSE']._serialized_start=178
@@ -44,7 +44,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WINDOWUPDATE']._serialized_start=283
   _globals['_WINDOWUPDATE']._serialized_end=314
   _globals['_GOAWAY']._serialized_start=316
-  _globals['_GOAWAY']._serialized_end=364
-  _globals['_ERRORDETAIL']._serialized_start=366
-  _globals['_ERRORDETAIL']._serialized_end=482
+  _globals['_GOAWAY']._serialized_end=400
+  _globals['_ERRORDETAIL']._serialized_start=402
+  _globals['_ERRORDETAIL']._serialized_end=518
 # @@protoc_insertion_point(module_scope)

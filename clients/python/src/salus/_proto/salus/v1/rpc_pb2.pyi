@@ -86,12 +86,14 @@ class WindowUpdate(_message.Message):
     def __init__(self, credits: _Optional[int] = ...) -> None: ...
 
 class GoAway(_message.Message):
-    __slots__ = ("last_stream_id", "reason")
+    __slots__ = ("last_stream_id", "reason", "status")
     LAST_STREAM_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
     last_stream_id: int
     reason: str
-    def __init__(self, last_stream_id: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+    status: _status_pb2.Status
+    def __init__(self, last_stream_id: _Optional[int] = ..., reason: _Optional[str] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
 
 class ErrorDetail(_message.Message):
     __slots__ = ("reason", "field", "value", "expected", "domain")
