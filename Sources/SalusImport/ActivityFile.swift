@@ -97,8 +97,21 @@ package struct ActivityTrack: Sendable {
     package var continuesPrevious: [Bool]
     /// TCX laps.
     package var laps: [ActivityLap]
+    /// The legs of a TCX `MultiSportSession`, in document order; empty for any other track. The
+    /// session's own segments and laps are then its legs' and transitions', in that order.
+    package var legs: [ActivityLeg] = []
     /// Points the file holds in this track, with or without a position.
     package var points: [ActivityPoint] { segments.flatMap { $0 } }
+}
+
+/// One leg of a TCX `MultiSportSession`: the `Activity` of a `FirstSport` or `NextSport`, and
+/// the `Transition` lap before it (a `NextSport`'s), its points as a track's.
+package struct ActivityLeg: Sendable {
+    /// The leg's element, for errors: `MultiSportSession.FirstSport`, `MultiSportSession.NextSport[0]`.
+    package var element: String
+    package var activity: ActivityTrack
+    /// The transition before the leg, its lap in `laps[0]`; nil when the file gives none.
+    package var transition: ActivityTrack?
 }
 
 /// A track or activity of a GPX or TCX file as the values the Apple Health importer makes: a
@@ -141,7 +154,13 @@ package enum ActivityFile {
             throw ActivityFileError(line: 0, element: "root", message: "neither GPX (<gpx>) nor TCX (<TrainingCenterDatabase>)")
         }
         var activities: [ImportedActivity] = []
-        for track in tracks { activities.append(try activity(track, catalog: catalog)) }
+        for track in tracks {
+            if track.legs.isEmpty {
+                activities.append(try activity(track, catalog: catalog))
+            } else {
+                activities += try multisport(track, catalog: catalog)
+            }
+        }
         return activities
     }
 
@@ -262,20 +281,20 @@ package enum ActivityFile {
     package static func activity(_ track: ActivityTrack, catalog: TypeCatalog) throws(ActivityFileError) -> ImportedActivity {
         let element = track.format == "GPX" ? "trk" : "Activity"
         let points = track.points
-        guard let first = points.first, let last = points.last else {
+        // A multisport leg may hold laps only (a swim without points): they place it in time.
+        guard let first = points.first?.time ?? track.laps.first?.start, let last = points.last?.time ?? track.laps.last?.start else {
             throw ActivityFileError(line: track.line, element: element, message: "no track points; a workout needs the points it recorded")
         }
         guard let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else {
             throw ActivityFileError(line: track.line, element: element, message: "the workout type is not registered by a loaded plugin")
         }
-        let word = (track.sport ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let name = word.isEmpty ? "other" : (sports[word.lowercased()] ?? "other")
+        let name = sportName(track.sport)
         guard let activityType = catalog.workoutActivityType(named: name) else {
             throw ActivityFileError(line: track.line, element: element, message: "the activity type \(name) is not registered by a loaded plugin")
         }
         // The workout spans its points and its laps (an excerpt's lap may start before them).
-        var start = points.map(\.time).min() ?? first.time
-        var end = points.map(\.time).max() ?? last.time
+        var start = points.map(\.time).min() ?? first
+        var end = points.map(\.time).max() ?? last
         for lap in track.laps {
             start = min(start, lap.start)
             if let total = lap.totalTime { end = max(end, lap.start.addingTimeInterval(total)) }
@@ -348,11 +367,7 @@ package enum ActivityFile {
                 timestamp: point.time, latitude: point.latitude!, longitude: point.longitude!, altitude: point.elevation,
                 course: point.course, speed: point.speed)
         }
-        func describe(_ point: ActivityPoint?) -> String {
-            guard let point else { return "" }
-            return "\(ImportIdentity.micros(point.time)),\(point.latitude!),\(point.longitude!)"
-        }
-        let routeIdentifier = "\(identityPrefix)route|\(located.count)|\(describe(located.first))|\(describe(located.last))"
+        let routeIdentifier = routeSyncIdentifier(located)
 
         // Samples: heart rate always; cadence, power and speed where the sport has a type.
         var samples: [Sample] = []
@@ -378,6 +393,156 @@ package enum ActivityFile {
         }
         return ImportedActivity(
             track: track, workout: workoutSample, route: route, routeSyncIdentifier: routeIdentifier, samples: samples, routeDistance: routeDistance)
+    }
+
+    /// The HealthKit activity name of a GPX `type` or TCX `Sport` (`other` for anything else).
+    static func sportName(_ sport: String?) -> String {
+        let word = (sport ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return word.isEmpty ? "other" : (sports[word.lowercased()] ?? "other")
+    }
+
+    /// The sync identifier of the route through `located` (points with a position): its count
+    /// and its first and last locations.
+    static func routeSyncIdentifier(_ located: [ActivityPoint]) -> String {
+        func describe(_ point: ActivityPoint?) -> String {
+            guard let point else { return "" }
+            return "\(ImportIdentity.micros(point.time)),\(point.latitude!),\(point.longitude!)"
+        }
+        return "\(identityPrefix)route|\(located.count)|\(describe(located.first))|\(describe(located.last))"
+    }
+
+    /// A TCX `MultiSportSession` (`session.legs`), as FIT's multisport sessions are read: when
+    /// every leg's sport is one a swimBikeRun holds (running, cycling, swimming), **one
+    /// swimBikeRun workout** with an activity per leg and a transition (83) activity per
+    /// `Transition`, in time order, each ending where the next begins; each leg's figures are
+    /// its own (its laps' distance of its sport's type and energy, its points' heart rate), a
+    /// transition's its lap's energy and its points' heart rate; the workout's are the sums of
+    /// the distances and energy, the heart rate of every point, the laps' and transitions' times
+    /// as its recorded duration; one route through every leg and transition; the legs' samples
+    /// as each leg gives them (power and cadence by its sport) and the transitions' heart rates.
+    /// A session holding a leg of another sport (TCX's `Other`) cannot be a swimBikeRun, whose
+    /// activities are those sports only, nor another workout, whose activities are of its own
+    /// type: each leg is then a workout of its own, as FIT's sessions of other sports are, and
+    /// the transitions are left out.
+    static func multisport(_ session: ActivityTrack, catalog: TypeCatalog) throws(ActivityFileError) -> [ImportedActivity] {
+        // Every leg under the session's creator: the first leg's Creator names the device.
+        var legs = session.legs
+        for index in legs.indices {
+            legs[index].activity.creator = session.creator
+            legs[index].activity.device = session.device
+        }
+        let swimBikeRun = legs.allSatisfy { leg in
+            catalog.workoutActivityType(named: sportName(leg.activity.sport)).map {
+                WorkoutActivityType.multisportLegs.contains(UInt($0.rawValue)) && UInt($0.rawValue) != WorkoutActivityType.transition
+            } ?? false
+        }
+        var read: [ImportedActivity] = []
+        for leg in legs { read.append(try activity(leg.activity, catalog: catalog)) }
+        guard swimBikeRun, let rules = catalog.rules(for: "HKWorkoutTypeIdentifier") else { return read }
+
+        /// One activity of the workout before it is made: its type, interval, figures, points.
+        struct Part {
+            var type: UInt
+            var start: Date
+            var end: Date
+            var statistics: [TypeIdentifier: Quantity]
+            var allStatistics: [TypeIdentifier: WorkoutStatistics]
+            var points: [ActivityPoint]
+        }
+        let heartRateType = TypeIdentifier("HKQuantityTypeIdentifierHeartRate")
+        let perMinute = SalusUnit.countPerMinute
+        let source = SourceRevision(appID: appID(format: session.format, creator: session.creator), name: session.creator ?? session.format, version: nil)
+        var parts: [Part] = []
+        var samples: [Sample] = []
+        var events: [WorkoutEvent] = []
+        var recorded: [Double] = []
+        for (leg, imported) in zip(legs, read) {
+            if let transition = leg.transition, let lap = transition.laps.first {
+                let points = transition.points
+                let pointsEnd = points.map(\.time).max() ?? lap.start
+                let end = lap.totalTime.map { lap.start.addingTimeInterval($0) } ?? max(pointsEnd, lap.start)
+                var all: [TypeIdentifier: WorkoutStatistics] = [:]
+                if let calories = lap.calories, catalog.rules(for: RecordMapper.energyType.rawValue)?.kind == .quantity {
+                    all[RecordMapper.energyType] = WorkoutStatistics(sum: Quantity(value: calories, unit: .kilocalorie))
+                }
+                let rates = points.compactMap(\.heartRate)
+                if !rates.isEmpty {
+                    all[heartRateType] = WorkoutStatistics(
+                        average: Quantity(value: rates.reduce(0, +) / Double(rates.count), unit: perMinute),
+                        minimum: Quantity(value: rates.min()!, unit: perMinute), maximum: Quantity(value: rates.max()!, unit: perMinute))
+                }
+                if let total = lap.totalTime { recorded.append(total) }
+                parts.append(Part(
+                    type: WorkoutActivityType.transition, start: min(lap.start, points.map(\.time).min() ?? lap.start), end: end,
+                    statistics: all.compactMapValues(\.main), allStatistics: all, points: points))
+                if catalog.rules(for: heartRateType.rawValue)?.kind == .quantity {
+                    for point in points {
+                        guard let rate = point.heartRate else { continue }
+                        samples.append(identified(Sample(
+                            type: heartRateType, startDate: point.time, endDate: point.time,
+                            value: .quantity(Quantity(value: rate, unit: perMinute)), sourceRevision: source, device: session.device,
+                            creationDate: end)))
+                    }
+                }
+            }
+            guard case .workout(let workout) = imported.workout.value else { continue }
+            parts.append(Part(
+                type: workout.activityType, start: imported.start, end: imported.end, statistics: workout.statistics,
+                allStatistics: workout.allStatistics, points: leg.activity.points))
+            events += workout.events
+            recorded += leg.activity.laps.compactMap(\.totalTime)
+            samples += imported.samples
+        }
+        // In time order (a stable sort: document order among equal starts); each part ends
+        // where the next begins, so activities never overlap.
+        parts = parts.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        guard let start = parts.map(\.start).min(), let latest = parts.map(\.end).max() else { return read }
+        let end = max(start, latest)
+        let located = parts.flatMap(\.points).filter { $0.latitude != nil && $0.longitude != nil }
+        let routeIdentifier = routeSyncIdentifier(located)
+        var activities: [WorkoutActivity] = []
+        for (index, part) in parts.enumerated() {
+            let next = index + 1 < parts.count ? parts[index + 1].start : end
+            var activity = WorkoutActivity(
+                uuid: FITImport.uuid("\(routeIdentifier)|activity \(ImportIdentity.micros(part.start)) \(part.type)"),
+                activityType: part.type, startDate: part.start, endDate: max(part.start, min(part.end, next)), statistics: part.statistics)
+            activity.allStatistics = part.allStatistics
+            activities.append(activity)
+        }
+        // The workout's figures: sums added (distance of each sport's type, energy), heart rate
+        // over every point.
+        var all: [TypeIdentifier: WorkoutStatistics] = [:]
+        for part in parts {
+            for (type, figures) in part.allStatistics {
+                guard let sum = figures.sum else { continue }
+                all[type] = WorkoutStatistics(sum: Quantity(value: (all[type]?.sum?.value ?? 0) + sum.value, unit: sum.unit))
+            }
+        }
+        let rates = parts.flatMap(\.points).compactMap(\.heartRate)
+        if !rates.isEmpty {
+            all[heartRateType] = WorkoutStatistics(
+                average: Quantity(value: rates.reduce(0, +) / Double(rates.count), unit: perMinute),
+                minimum: Quantity(value: rates.min()!, unit: perMinute), maximum: Quantity(value: rates.max()!, unit: perMinute))
+        }
+        var workout = Workout(
+            activityType: WorkoutActivityType.swimBikeRun, events: events.sorted { ($0.startDate, $0.type) < ($1.startDate, $1.type) },
+            activities: activities, statistics: all.compactMapValues(\.main))
+        workout.allStatistics = all
+        if !recorded.isEmpty {
+            let total = recorded.reduce(0, +)
+            if total >= 0, total <= end.timeIntervalSince(start) + Workout.recordedDurationSlack { workout.recordedDuration = total }
+        }
+        let workoutSample = identified(Sample(
+            type: TypeIdentifier(rules.identifier), startDate: start, endDate: end, value: .workout(workout), sourceRevision: source,
+            device: session.device, metadata: [:], creationDate: end))
+        let route = located.map { point in
+            RouteLocation(
+                timestamp: point.time, latitude: point.latitude!, longitude: point.longitude!, altitude: point.elevation,
+                course: point.course, speed: point.speed)
+        }
+        return [ImportedActivity(
+            track: session, workout: workoutSample, route: route, routeSyncIdentifier: routeIdentifier, samples: samples,
+            routeDistance: length(of: session.segments))]
     }
 
     /// The app id a file's samples are saved under: `gpx.` or `tcx.` and the creator as
@@ -527,7 +692,9 @@ extension ActivityFile {
         for activity in activities {
             var distance: Double?
             if case .workout(let workout) = activity.workout.value {
-                distance = workout.statistics.first { $0.key.rawValue.hasPrefix("HKQuantityTypeIdentifierDistance") }?.value.value
+                // A multisport's legs each give the distance of their sport's type: their sum.
+                let distances = workout.statistics.filter { $0.key.rawValue.hasPrefix("HKQuantityTypeIdentifierDistance") }.map(\.value.value)
+                distance = distances.isEmpty ? nil : distances.reduce(0, +)
             }
             result.workouts.append(
                 FileWorkout(

@@ -3,7 +3,9 @@ import SalusModel
 
 /// Garmin's Training Center XML (TCX v2: Garmin Connect, Fitbit, MapMyRide, Forerunners) as
 /// tracks: each `Activity` is a workout of its `Sport`, each `Lap` a lap event, each `Track` a
-/// stretch (a second `Track` inside one lap follows a pause), each `Trackpoint` a point.
+/// stretch (a second `Track` inside one lap follows a pause), each `Trackpoint` a point. A
+/// `MultiSportSession` is one track holding its legs (`ActivityTrack.legs`): the `Activity` of
+/// its `FirstSport` and of each `NextSport`, in order, each with the `Transition` lap before it.
 ///
 /// **Rules.**
 /// - TCX's elements are matched in its namespace
@@ -15,6 +17,10 @@ import SalusModel
 ///   position (kept for its heart rate, left out of the route), and may hold only a time.
 /// - A figure that is not a number refuses the file naming the element and its line; nothing
 ///   of a refused file is kept.
+/// - A `MultiSportSession` needs legs (a `FirstSport`), each `FirstSport` and `NextSport` its
+///   `Activity`, each leg's activity a `Lap` or `Trackpoint` to place it in time, and each
+///   `Transition` its `StartTime`: else the file is refused naming the element
+///   (`MultiSportSession.NextSport[1].Activity`, the next sports counted from 0) and its line.
 enum TCXImport {
     static let namespaces: Set<String> = ["", "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"]
     static let activityExtension = "http://www.garmin.com/xmlschemas/ActivityExtension/"
@@ -33,6 +39,11 @@ enum TCXImport {
         var pointCount = 0
         var rootSeen = false
         var creator: (name: String?, major: String?, minor: String?) = (nil, nil, nil)
+        /// The `MultiSportSession` being read: where it starts, its legs so far, its next sports.
+        var session: (line: Int, legs: [ActivityLeg], nextSports: Int)?
+        /// The `FirstSport` or `NextSport` being read: its name for errors, its line, the
+        /// `Transition` before its leg and its leg's `Activity`.
+        var sport: (element: String, line: Int, transition: ActivityTrack?, activity: ActivityTrack?)?
 
         /// The names of the TCX elements from `from` levels up to the current one ("HeartRateBpm/Value").
         func tail(_ count: Int) -> String {
@@ -126,10 +137,13 @@ enum TCXImport {
             }
             guard namespaces.contains(namespace) else { return }
             if var current = lap {
-                switch tail(2) {
-                case "Lap/TotalTimeSeconds": current.totalTime = try figure("Lap.TotalTimeSeconds", line: line)
-                case "Lap/DistanceMeters": current.distance = try figure("Lap.DistanceMeters", line: line)
-                case "Lap/Calories": current.calories = try figure("Lap.Calories", line: line)
+                // A Transition is a lap between two legs (ActivityLap_t, as a Lap).
+                let parent = path.count >= 2 ? path[path.count - 2].name : ""
+                let owner = parent == "Transition" ? "\(sport?.element ?? "NextSport").Transition" : "Lap"
+                switch (parent == "Lap" || parent == "Transition") ? name : tail(2) {
+                case "TotalTimeSeconds": current.totalTime = try figure("\(owner).TotalTimeSeconds", line: line)
+                case "DistanceMeters": current.distance = try figure("\(owner).DistanceMeters", line: line)
+                case "Calories": current.calories = try figure("\(owner).Calories", line: line)
                 case "AverageHeartRateBpm/Value": current.averageHeartRate = try figure("Lap.AverageHeartRateBpm.Value", line: line)
                 case "MaximumHeartRateBpm/Value": current.maximumHeartRate = try figure("Lap.MaximumHeartRateBpm.Value", line: line)
                 default: break
@@ -137,9 +151,47 @@ enum TCXImport {
                 if name == "Lap" {
                     track?.laps.append(current)
                     lap = nil
+                } else if name == "Transition" {
+                    track?.laps.append(current)
+                    sport?.transition = track
+                    track = nil
+                    lap = nil
                 } else {
                     lap = current
                 }
+                return
+            }
+            if track == nil, let reading = sport, name == "FirstSport" || name == "NextSport" {
+                guard let activity = reading.activity else {
+                    throw ActivityFileError(
+                        line: reading.line, element: "\(reading.element).Activity",
+                        message: "missing; every \(name) holds the Activity of its leg")
+                }
+                session?.legs.append(ActivityLeg(element: reading.element, activity: activity, transition: reading.transition))
+                sport = nil
+                return
+            }
+            if track == nil, name == "MultiSportSession", let read = session {
+                session = nil
+                guard !read.legs.isEmpty else {
+                    throw ActivityFileError(
+                        line: read.line, element: "MultiSportSession",
+                        message: "no leg; expected a FirstSport holding the first leg's Activity and a NextSport for each leg after it")
+                }
+                var combined = ActivityTrack(format: "TCX", line: read.line, sport: nil, segments: [], continuesPrevious: [], laps: [])
+                for leg in read.legs {
+                    for part in [leg.transition, leg.activity].compactMap({ $0 }) {
+                        combined.segments += part.segments
+                        // Every leg and transition starts a stretch of its own.
+                        combined.continuesPrevious += part.continuesPrevious.indices.map { $0 == 0 ? true : part.continuesPrevious[$0] }
+                    }
+                    combined.laps += leg.activity.laps
+                }
+                let named = read.legs.first { $0.activity.creator != nil }?.activity
+                combined.creator = named?.creator
+                combined.device = named?.device
+                combined.legs = read.legs
+                tracks.append(combined)
                 return
             }
             guard track != nil else { return }
@@ -155,8 +207,23 @@ enum TCXImport {
                     let version = creator.major.map { major in creator.minor.map { "\(major).\($0)" } ?? major }
                     current.device = Device(name: name, softwareVersion: version)
                 }
-                if !current.points.isEmpty { tracks.append(current) }
                 track = nil
+                if var leg = sport {
+                    // A leg of a multisport session: placed in time by its laps or points.
+                    guard current.points.isEmpty == false || current.laps.isEmpty == false else {
+                        throw ActivityFileError(
+                            line: current.line, element: "\(leg.element).Activity",
+                            message: "no Lap or Trackpoint with a time; every leg of a MultiSportSession needs the times it was recorded")
+                    }
+                    guard leg.activity == nil else {
+                        throw ActivityFileError(
+                            line: current.line, element: "\(leg.element).Activity", message: "a second Activity; each leg holds one")
+                    }
+                    leg.activity = current
+                    sport = leg
+                } else if !current.points.isEmpty {
+                    tracks.append(current)
+                }
             }
         }
 
@@ -179,6 +246,20 @@ enum TCXImport {
                         creator = (nil, nil, nil)
                     case "Lap" where track != nil:
                         lap = ActivityLap(line: line, start: try time("Lap.StartTime", attributes["StartTime"] ?? "", line: line))
+                        firstTrackOfLap = true
+                    case "MultiSportSession" where track == nil:
+                        session = (line, [], 0)
+                    case "FirstSport" where session != nil && track == nil, "NextSport" where session != nil && track == nil:
+                        var element = "MultiSportSession.\(name)"
+                        if name == "NextSport" {
+                            element += "[\(session!.nextSports)]"
+                            session!.nextSports += 1
+                        }
+                        sport = (element, line, nil, nil)
+                    case "Transition" where sport != nil && track == nil:
+                        let element = sport!.element
+                        track = ActivityTrack(format: "TCX", line: line, sport: nil, segments: [], continuesPrevious: [], laps: [])
+                        lap = ActivityLap(line: line, start: try time("\(element).Transition.StartTime", attributes["StartTime"] ?? "", line: line))
                         firstTrackOfLap = true
                     case "Track" where lap != nil:
                         track?.segments.append([])

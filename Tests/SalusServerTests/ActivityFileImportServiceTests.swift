@@ -89,4 +89,36 @@ struct ActivityFileImportServiceTests {
         #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 12)
         #expect(try await admin.samples(SampleQueryDescriptor(type: SampleType("HKQuantityTypeIdentifierHeartRate"))).count == heartRates.count)
     }
+
+    @Test("a TCX multisport session through the daemon: one swimBikeRun workout named in the report with its legs and distance, its one route and every point's heart rate saved; imported again, nothing is added")
+    func multisportTCX() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        // Tests/Fixtures/tcx/duathlon.tcx: run, transition, bike, transition, run, as the schema writes them.
+        let duathlon = try Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/tcx/duathlon.tcx"))
+        let files = [("duathlon.tcx", duathlon)]
+        let report = try await FileImportServiceTests.report(admin, files)
+        let entry = try #require(report.files.first)
+        #expect(entry.format == "tcx" && entry.source == "tcx.forerunner-935" && entry.notImported.isEmpty, "\(entry)")
+        try #require(entry.workouts.count == 1)
+        let listed = entry.workouts[0]
+        #expect(listed.activityType == 82 && listed.legs == [37, 83, 13, 83, 37])
+        #expect(listed.routeLocations == 10 && listed.distance == 20_000)
+        #expect(report.skipped == 0, "\(report.problems)")
+
+        let workouts = try await admin.samples(SampleQueryDescriptor(type: .workout))
+        try #require(workouts.count == 1)
+        guard case .workout(let workout) = workouts[0].value else { return }
+        #expect(workout.activities.map(\.activityType) == [37, 83, 13, 83, 37])
+        let routes = try await admin.routes(of: workouts[0].uuid)
+        #expect(routes.count == 1 && routes[0].locations.count == 10)
+        let heartRates = try await admin.samples(SampleQueryDescriptor(type: SampleType("HKQuantityTypeIdentifierHeartRate")))
+        #expect(heartRates.count == 10)
+
+        let again = try await FileImportServiceTests.report(admin, files)
+        #expect(again.saved == 0 && again.files.first?.workouts.map(\.uuid) == [listed.uuid])
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
+        #expect(try await admin.routes(of: workouts[0].uuid).count == 1)
+    }
 }
