@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import SalusStore
 
-/// The in-place migration to store v2 (migrations 14, 15 and 16, one transaction): a schema-13 store of `samples` heart
+/// The migration to store v2 (migrations 14, 15 and 16, the store written anew beside itself and renamed over it,
+/// `Schema.rebuild`): a schema-13 store of `samples` heart
 /// rates from one watch, each with the metadata a Watch sample carries (2.25 keys on average:
 /// a time zone, a motion context, and on one sample in four a "was user entered"), written by
 /// SQL as the released schema-13 writer laid it out, then migrated; rows/s of the migration,

@@ -191,7 +191,18 @@ package final class Database: @unchecked Sendable {
     /// Closes the connection; later use fails.
     package func close() {
         statements.removeAll()
+        recentStatements.removeAll()
         sqlite3_close_v2(handle)
         handle = nil
+    }
+
+    /// Opens `path` again (read-write, as `init` does) on this connection after `close()`: the
+    /// migration from schema 13–15 writes a new file and renames it over `path`, and the
+    /// connection its caller holds must then read the new file, not the old one's unlinked inode.
+    package func reopen() throws(DatabaseError) {
+        if handle != nil { close() }
+        let opened = try Database(path: path, create: false)
+        handle = opened.handle
+        opened.handle = nil
     }
 }

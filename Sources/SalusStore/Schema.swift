@@ -625,8 +625,40 @@ package enum Schema {
     /// Row ids do not change, so nothing refers to a row anew and kept anchors stay valid.
     static let migration16 = Migration(
         version: 16, summary: "store v2: spans, units once per type, UUIDs found by their row, no (app, type) index",
-        sql: """
-            ALTER TABLE types ADD COLUMN unit TEXT;
+        sql: "ALTER TABLE types ADD COLUMN unit TEXT;\n" + samplesSixteen,
+        spaceFactor: 2.0, foreignKeysOff: true
+    ) { database, progress in
+        try database.execute(sixteenUnits(source: "main"))
+        let total = Int(try database.scalarInt("SELECT count(*) FROM samples") ?? 0)
+        let last = try database.scalarInt("SELECT max(id) FROM samples") ?? -1
+        progress.begin("samples", total: total)
+        let copy = try sixteenCopy(database, into: "samples_v16", from: "main")
+        let chunk: Int64 = 100_000
+        var low: Int64 = 0
+        while low <= last {
+            let copied = try database.run(copy, [.integer(low), .integer(low + chunk)])
+            progress.advance(copied, point: "chunk \(low / chunk)")
+            low += chunk
+        }
+        if try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1 {
+            try database.execute("DROP TABLE metadata;")
+        }
+        try database.execute("DROP TABLE samples; ALTER TABLE samples_v16 RENAME TO samples;")
+        progress.reach("renamed")
+        try database.execute(sixteenIndexes)
+        progress.reach("indexed")
+        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
+        guard broken == 0 else {
+            throw StoreError(
+                code: .database,
+                message: "migrating \(database.path) to schema 16 left \(broken) rows referring to no row; "
+                    + "nothing was changed")
+        }
+    }
+
+    /// Schema 16's `samples` table, as migration 16 creates it (named `samples_v16` until the old
+    /// table is gone).
+    static let samplesSixteen = """
             CREATE TABLE samples_v16 (
                 id INTEGER PRIMARY KEY,
                 uuid BLOB NOT NULL,
@@ -653,68 +685,63 @@ package enum Schema {
                 metadata BLOB,
                 CHECK (span_us >= 0)
             );
-            """,
-        spaceFactor: 2.0, foreignKeysOff: true
-    ) { database, progress in
-        // Each type's unit: that of its earliest quantity stored in it (the first row of the
-        // type's index that qualifies; a type none qualifies for keeps every row's unit).
-        try database.execute(
             """
-            UPDATE types SET unit = (SELECT s.unit FROM samples s WHERE s.type_id = types.id AND s.kind = 0 \
-            AND s.unit IS NOT NULL AND s.value_in_unit = s.value ORDER BY s.start_us LIMIT 1) WHERE unit IS NULL;
-            """)
-        let total = Int(try database.scalarInt("SELECT count(*) FROM samples") ?? 0)
-        let last = try database.scalarInt("SELECT max(id) FROM samples") ?? -1
-        progress.begin("samples", total: total)
+
+    /// Sets each type's unit (`types.unit`, migration 16): that of its earliest quantity stored in
+    /// it (the first row of the type's index in `source`'s `samples` that qualifies; a type none
+    /// qualifies for keeps every row's unit).
+    static func sixteenUnits(source: String) -> String {
+        """
+        UPDATE types SET unit = (SELECT s.unit FROM \(source).samples s WHERE s.type_id = types.id AND s.kind = 0 \
+        AND s.unit IS NOT NULL AND s.value_in_unit = s.value ORDER BY s.start_us LIMIT 1) WHERE unit IS NULL;
+        """
+    }
+
+    /// Migration 16's copy of the rows of `source`'s `samples` with ids in [?1, ?2) into `table`
+    /// (schema 16's layout), in row-id order: each row with its span and, where it is in its
+    /// type's unit, without its unit and value as given. From a store older than 15, this copy
+    /// does 15's too: each row's position (`seq`) is its id, and its metadata is folded from the
+    /// `metadata` table as 14 folds it (14 and 15 leave their copy and fold to it).
+    /// `fold`, when given, is the SQL of a row's folded metadata (`MetadataFold`'s function)
+    /// in place of the aggregate's correlated subquery.
+    static func sixteenCopy(_ database: Database, into table: String, from source: String, fold walk: String? = nil) throws -> String {
+        func has(_ column: String) throws -> Bool {
+            try database.scalarInt(
+                "SELECT count(*) FROM pragma_table_info('samples', '\(source)') WHERE name = '\(column)'") == 1
+        }
         // A quantity in its type's unit, its value as given its canonical value: neither stored.
         let plain = "s.kind = 0 AND s.unit IS t.unit AND s.value_in_unit IS s.value"
-        // From a store older than 15, this copy does 15's too (15 left it here, having given the
-        // references their new ids): each row's position (`seq`) is its id, and its metadata is
-        // folded from the `metadata` table as 14 folds it (14 left its fold to the copy).
-        let position = try database.scalarInt("SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'seq'") == 1
-            ? "s.seq" : "s.id"
+        let position = try has("seq") ? "s.seq" : "s.id"
         let folding = try database.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1
-        let metadata = folding
-            ? "coalesce(s.metadata, (SELECT salus_metadata_rows(m.key, m.value_type, m.text_value, m.number_value, "
-                + "m.quantity_value) FROM metadata m WHERE m.sample_id = s.id))"
-            : "s.metadata"
-        let copy = """
-            INSERT INTO samples_v16 (id, uuid, type_id, kind, start_us, span_us, value, value_in_unit, unit, category, \
+            "SELECT count(*) FROM \(source).sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1
+        let fold = walk ?? "(SELECT salus_metadata_rows(m.key, m.value_type, m.text_value, m.number_value, m.quantity_value) "
+            + "FROM \(source).metadata m WHERE m.sample_id = s.id)"
+        let metadata: String
+        switch (try has("metadata"), folding) {
+        case (true, true): metadata = "coalesce(s.metadata, \(fold))"
+        case (true, false): metadata = "s.metadata"
+        case (false, true): metadata = fold
+        case (false, false): metadata = "NULL"
+        }
+        return """
+            INSERT INTO \(table) (id, uuid, type_id, kind, start_us, span_us, value, value_in_unit, unit, category, \
             activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, replica, \
             metadata) SELECT \(position), s.uuid, s.type_id, s.kind, s.start_us, \
             CASE WHEN typeof(s.end_us - s.start_us) = 'integer' THEN s.end_us - s.start_us ELSE CAST(s.end_us AS TEXT) END, \
             s.value, CASE WHEN \(plain) THEN NULL ELSE s.value_in_unit END, \
             CASE WHEN \(plain) THEN NULL ELSE s.unit END, s.category, s.activity_type, s.payload, s.app_ref, s.source_id, \
             s.device_id, s.creation_us, s.sync_identifier, s.sync_version, s.replica, \(metadata) \
-            FROM samples s CROSS JOIN types t WHERE t.id = s.type_id AND s.id >= ? AND s.id < ? ORDER BY s.id
+            FROM \(source).samples s CROSS JOIN main.types t WHERE t.id = s.type_id AND s.id >= ? AND s.id < ? ORDER BY s.id
             """
-        let chunk: Int64 = 100_000
-        var low: Int64 = 0
-        while low <= last {
-            let copied = try database.run(copy, [.integer(low), .integer(low + chunk)])
-            progress.advance(copied, point: "chunk \(low / chunk)")
-            low += chunk
-        }
-        if folding { try database.execute("DROP TABLE metadata;") }
-        try database.execute("DROP TABLE samples; ALTER TABLE samples_v16 RENAME TO samples;")
-        progress.reach("renamed")
-        try database.execute(
-            """
-            CREATE INDEX samples_type_start ON samples(type_id, start_us);
-            \(SampleUUIDs.index)
-            CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
-                WHERE sync_identifier IS NOT NULL;
-            """)
-        progress.reach("indexed")
-        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
-        guard broken == 0 else {
-            throw StoreError(
-                code: .database,
-                message: "migrating \(database.path) to schema 16 left \(broken) rows referring to no row; "
-                    + "nothing was changed")
-        }
     }
+
+    /// Schema 16's indexes on `samples`, each built in one sorted pass after the rows.
+    static let sixteenIndexes = """
+        CREATE INDEX samples_type_start ON samples(type_id, start_us);
+        \(SampleUUIDs.index)
+        CREATE UNIQUE INDEX samples_sync ON samples(app_ref, type_id, sync_identifier)
+            WHERE sync_identifier IS NOT NULL;
+        """
 
     /// Every migration, in order of version; the last one's version is the current schema
     /// version. Versions increase but need not be contiguous: `migrate` runs, in this order,
@@ -748,20 +775,35 @@ package enum Schema {
                 message: "\(database.path) has schema version \(found); this build knows versions up to "
                     + "\(currentVersion); open it with a newer salusd")
         }
-        let pending = migrations.filter { $0.version > found }
+        var pending = migrations.filter { $0.version > found }
         // A new store (version 0) has nothing to rewrite.
         if found > 0, let factor = pending.map(\.spaceFactor).max(), factor > 0 {
             try checkSpace(database, factor: factor, freeBytes: freeBytes)
         }
         guard let last = pending.last else { return found }
+        var progress = MigrationProgress(logger: logger, version: last.version, observe: observe)
+        progress.show = show
+        // From schema 13, 14 or 15, migrations 14 to 16 write the store anew in a file of its
+        // own, renamed over the old one.
+        if (13..<16).contains(found), canRebuild(database) {
+            progress.version = 16
+            progress.pending = pending.map(\.version).filter { $0 > 16 }
+            guard try rebuild(database, found: found, progress: &progress) else {
+                // Another process migrated the store first: this connection now reads its file.
+                return try migrate(database, logger: logger, observe: observe, freeBytes: freeBytes, show: show)
+            }
+            pending = pending.filter { $0.version > 16 }
+            if pending.isEmpty {
+                logger.info("store schema", metadata: ["from": "\(found)", "to": "16", "migrations": "3"])
+                return found
+            }
+        }
         // Every pending migration in one transaction: a kill leaves the store as it was found or
         // at the current schema, and a rewrite may leave work to a later one in the same
         // transaction (migration 14's metadata fold, done by 15's copy of the table).
         let foreignKeysOff = pending.contains(where: \.foreignKeysOff)
         if foreignKeysOff { try database.execute("PRAGMA foreign_keys=OFF") }
         defer { if foreignKeysOff { try? database.execute("PRAGMA foreign_keys=ON") } }
-        var progress = MigrationProgress(logger: logger, version: last.version, observe: observe)
-        progress.show = show
         try database.transaction(immediate: true) {
             for migration in pending {
                 progress.version = migration.version
@@ -784,6 +826,182 @@ package enum Schema {
         // at debug level.
         logger.info("store schema", metadata: ["from": "\(found)", "to": "\(last.version)", "migrations": "\(pending.count)"])
         return found
+    }
+
+    /// The name, beside the store's, of the file a migration from schema 13, 14 or 15 writes
+    /// (`rebuild`); one found there is what a killed migration left, and is removed.
+    package static let rebuildSuffix = "-migrating"
+
+    /// Whether `database` is a file that `rebuild` can write anew beside (not in memory).
+    static func canRebuild(_ database: Database) -> Bool {
+        !database.path.isEmpty && database.path != ":memory:" && !database.path.hasPrefix("file:")
+    }
+
+    /// Removes the file a migration writes anew (`rebuild`) and any journal of it.
+    static func removeRebuilt(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// Migrations 14, 15 and 16 from a schema-13, 14 or 15 store, written into a new file
+    /// (`rebuildSuffix` beside the store) that is then renamed over the old one. Returns false,
+    /// having reopened `database` on the store's file, when another process migrated the store
+    /// first.
+    ///
+    /// Why a new file: the rows are written once, straight into the file, with no journal (the
+    /// file is not the store until its rename, so a kill leaves a file the next start removes),
+    /// and the old tables' pages go with the old file. Rewriting in place wrote every new page
+    /// to the WAL and again into the file, and dropping the old tables wrote every one of their
+    /// pages again: the system SQLite zeroes freed pages (`secure_delete`), which keeps deleted
+    /// samples out of the file's free pages; here the old file holds them and is unlinked whole.
+    ///
+    /// Steps: the old store is locked for writing (`BEGIN IMMEDIATE`, held until its connection
+    /// closes), so no change lands in it meanwhile and a second migrating process waits; the new
+    /// file (mode 0600) gets every table but `samples` and `metadata` as it is, with its rows
+    /// (those referring to samples by row id taking their samples' positions from a schema-13 or
+    /// 14 store, as migration 15 gives them), then `samples` in schema 16's layout by
+    /// migration 16's copy (which folds 14's metadata and gives 15's ids), then the indexes; it
+    /// is switched to WAL, closed and synced; the old connection closes (the last one: its WAL
+    /// goes into the old file and is removed, or the migration is refused while another
+    /// process has the store open); the new file is renamed over the old one and the folder
+    /// synced; `database` reopens the store. A kill before the rename leaves the old store,
+    /// after it the new one.
+    static func rebuild(_ database: Database, found: Int, progress: inout MigrationProgress) throws -> Bool {
+        let path = database.path
+        let target = path + rebuildSuffix
+        try database.execute("BEGIN IMMEDIATE")
+        var locked = true
+        defer { if locked { try? database.execute("ROLLBACK") } }
+        // A file left by a migration killed before its rename: never the store. Removed under
+        // the lock, so never the file of a migration still running.
+        removeRebuilt(target)
+        do {
+            let descriptor = try PrivateFiles.createFile(target)
+            close(descriptor)
+        } catch {
+            throw StoreError(code: .database, message: "migrating \(path): \(error)")
+        }
+        var written = false
+        defer { if !written { removeRebuilt(target) } }
+        let fresh = try Database(path: target)
+        defer { fresh.close() }
+        // Nothing of the new file matters until its rename: no journal, no syncs before the end.
+        try fresh.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF;")
+        try fresh.run("ATTACH DATABASE ? AS old", [.text(path)])
+        // The store this connection found, not one another process renamed there since.
+        guard try fresh.scalarInt("PRAGMA old.user_version") == Int64(found) else {
+            fresh.close()
+            locked = false
+            database.close()
+            try database.reopen()
+            return false
+        }
+        progress.reach("begun")
+        try fresh.execute("BEGIN")
+        let positions = try fresh.scalarInt(
+            "SELECT count(*) FROM pragma_table_info('samples', 'old') WHERE name = 'seq'") == 1
+        var objects: [(type: String, name: String, sql: String)] = []
+        let listing = try fresh.prepare(
+            "SELECT type, name, sql FROM old.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+                + "AND tbl_name NOT IN ('samples', 'metadata') ORDER BY rowid", cached: false)
+        while try listing.step() {
+            objects.append((listing.text(0) ?? "", listing.text(1) ?? "", listing.text(2) ?? ""))
+        }
+        listing.reset()
+        for object in objects where object.type == "table" {
+            try fresh.execute(object.sql)
+            var columns: [String] = []
+            let info = try fresh.prepare("SELECT name FROM pragma_table_info(?, 'main') ORDER BY cid", cached: false)
+            try info.bind([.text(object.name)])
+            while try info.step() { columns.append("\"" + (info.text(0) ?? "") + "\"") }
+            info.reset()
+            var values = columns
+            var keep = "1"
+            if positions, let references = sampleReferences.first(where: { $0.table == object.name })?.columns {
+                for column in references {
+                    values[columns.firstIndex(of: "\"\(column)\"")!] =
+                        "(SELECT seq FROM old.samples WHERE id = o.\(column))"
+                    keep += " AND o.\(column) IN (SELECT id FROM old.samples)"
+                }
+            }
+            try fresh.execute(
+                "INSERT INTO main.\"\(object.name)\" (\(columns.joined(separator: ", "))) SELECT "
+                    + values.map { $0.hasPrefix("(") ? $0 : "o." + $0 }.joined(separator: ", ")
+                    + " FROM old.\"\(object.name)\" o WHERE \(keep)")
+        }
+        if try fresh.scalarInt("SELECT count(*) FROM pragma_table_info('types', 'main') WHERE name = 'unit'") == 0 {
+            try fresh.execute("ALTER TABLE types ADD COLUMN unit TEXT;")
+        }
+        try fresh.execute(sixteenUnits(source: "old"))
+        progress.reach("tables copied")
+        try fresh.execute(samplesSixteen.replacingOccurrences(of: "samples_v16", with: "samples"))
+        let total = Int(try fresh.scalarInt("SELECT count(*) FROM old.samples") ?? 0)
+        let last = try fresh.scalarInt("SELECT max(id) FROM old.samples") ?? -1
+        progress.begin("samples", total: total)
+        // A schema-13 store's metadata rows are folded by one walk beside the copy's.
+        var fold: MetadataFold?
+        if try fresh.scalarInt("SELECT count(*) FROM old.sqlite_master WHERE type = 'table' AND name = 'metadata'") == 1 {
+            let walk = try MetadataFold(fresh, schema: "old")
+            try MetadataFold.register(walk, on: fresh)
+            fold = walk
+        }
+        defer { fold?.finish() }
+        let copy = try sixteenCopy(
+            fresh, into: "main.samples", from: "old", fold: fold.map { _ in "salus_metadata_fold(s.id)" })
+        let chunk: Int64 = 100_000
+        var low: Int64 = 0
+        while low <= last {
+            let copied = try fresh.run(copy, [.integer(low), .integer(low + chunk)])
+            progress.advance(copied, point: "chunk \(low / chunk)")
+            low += chunk
+        }
+        fold?.finish()
+        try fresh.execute(sixteenIndexes)
+        for object in objects where object.type != "table" { try fresh.execute(object.sql) }
+        progress.reach("indexed")
+        let broken = try fresh.scalarInt("SELECT count(*) FROM pragma_foreign_key_check(NULL, 'main')") ?? 0
+        guard broken == 0 else {
+            throw StoreError(
+                code: .database,
+                message: "migrating \(path) to schema 16 left \(broken) rows referring to no row; nothing was changed")
+        }
+        try fresh.execute("PRAGMA main.user_version = 16; COMMIT; DETACH DATABASE old; PRAGMA journal_mode=WAL;")
+        fresh.close()
+        try sync(target, what: "the migrated store")
+        progress.reach("written")
+        // Closing the last connection to the old store moves its WAL into it and removes it;
+        // a WAL still there means another process has the store open, and its changes would
+        // be lost with the old file.
+        locked = false
+        database.close()
+        if FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm") {
+            try database.reopen()
+            throw StoreError(
+                code: .database,
+                message: "migrating \(path): another process has the store open; stop it and start again: nothing was changed")
+        }
+        progress.reach("closed")
+        guard rename(target, path) == 0 else {
+            let error = String(cString: strerror(errno))
+            try database.reopen()
+            throw StoreError(code: .database, message: "migrating \(path): renaming \(target) over it: \(error); nothing was changed")
+        }
+        written = true
+        try sync(URL(fileURLWithPath: path).deletingLastPathComponent().path, what: "the store's folder")
+        progress.reach("renamed")
+        try database.reopen()
+        progress.reach("committed")
+        return true
+    }
+
+    /// `fsync` of the file or folder at `path`.
+    static func sync(_ path: String, what: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            let error = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw StoreError(code: .database, message: "migrating the store: syncing \(what) (\(path)): \(error)")
+        }
+        close(descriptor)
     }
 
     /// Refuses to start a migration that rewrites rows unless the database's folder has
