@@ -364,11 +364,13 @@ final class StoreWriter: @unchecked Sendable {
     /// `TypeCatalog.check`, before the store sees it; the store decides only what needs the
     /// database (unique UUIDs, the sync-identifier rule). A sample it cannot store (an unknown
     /// type, a unit of another dimension) is a caller's bug and fails the batch.
-    private func prepare(_ sample: Sample, path: SamplePath, index: Int) throws -> Prepared {
+    /// `canonicalUnit` is the catalogue's canonical unit of the sample's type, nil for a type the
+    /// catalogue does not know or that has none.
+    private func prepare(_ sample: Sample, canonicalUnit: SalusUnit?, path: SamplePath, index: Int) throws -> Prepared {
         var prepared = Prepared()
         switch sample.value {
         case .quantity(let quantity):
-            guard let unit = catalog.rules(for: sample.type)?.canonicalUnit,
+            guard let unit = canonicalUnit,
                 let canonical = try? quantity.doubleValue(for: unit)
             else {
                 throw StoreError.invalid(
@@ -442,7 +444,22 @@ final class StoreWriter: @unchecked Sendable {
             "INSERT OR IGNORE INTO correlation_members (correlation_id, member_id) VALUES (?, ?)")
         let correlationsOfMember = try database.prepare(
             "SELECT correlation_id FROM correlation_members WHERE member_id = ?")
-        var unitTexts: [SalusUnit: String] = [:]
+        // What rows of one type need, found once for a run of samples of that type (a batch is
+        // mostly runs of one type): comparing the type with the one before costs less than
+        // hashing it into the catalogue and the id and unit caches for every sample, which was
+        // about a tenth of the writer's time on an import. Set only inside this transaction.
+        struct TypeFacts {
+            var type: TypeIdentifier
+            var canonicalUnit: SalusUnit?
+            var id: Int64?
+            /// `types.unit` once read; `.some(nil)` for a type without one.
+            var storedUnit: String??
+        }
+        var recentType: TypeFacts?
+        // The device of the sample before and its row id: samples of a run share their device.
+        var recentDevice: (device: Device, id: Int64)?
+        // The type last added to `changedTypes`, which keeps it for the transaction.
+        var recentChanged: TypeIdentifier?
         // The longest span saved per type id, raised in `type_spans` before the commit.
         var longest: [Int64: Int64] = [:]
         // Rows replaced by sync identifier in this batch, by row id: the row that replaced each.
@@ -475,17 +492,29 @@ final class StoreWriter: @unchecked Sendable {
             }
             if !plain { try flush() }
             let (appRef, sourceID) = replica ? try refs(sample.sourceRevision) : (appRef, sourceID)
-            var prepared = try prepare(sample, path: path, index: index)
-            let typeID = try typeID(database, sample.type)
+            if recentType?.type != sample.type {
+                recentType = TypeFacts(type: sample.type, canonicalUnit: catalog.rules(for: sample.type)?.canonicalUnit)
+            }
+            var prepared = try prepare(sample, canonicalUnit: recentType!.canonicalUnit, path: path, index: index)
+            let typeID: Int64
+            if let known = recentType!.id {
+                typeID = known
+            } else {
+                typeID = try self.typeID(database, sample.type)
+                recentType!.id = typeID
+            }
             if case .quantity(let quantity) = sample.value {
-                func text(_ unit: SalusUnit) -> String {
-                    let text = unitTexts[unit] ?? unit.description
-                    unitTexts[unit] = text
-                    return text
+                // A unit's text is its canonical description, made once per unit value.
+                let given = quantity.unit.description
+                let stored: String?
+                if let known = recentType!.storedUnit {
+                    stored = known
+                } else {
+                    stored = try storedUnit(database, sample.type, typeID, text: { $0.description })
+                    recentType!.storedUnit = .some(stored)
                 }
-                let given = text(quantity.unit)
                 // In the type's unit and with the canonical value, the row stores neither (schema 16).
-                if given == (try storedUnit(database, sample.type, typeID, text: text)),
+                if given == stored,
                     prepared.valueInUnit?.bitPattern == prepared.value?.bitPattern
                 {
                     prepared.valueInUnit = nil
@@ -533,14 +562,20 @@ final class StoreWriter: @unchecked Sendable {
             // The correlations that held the sample this one replaces: it takes its place in them.
             var joins: [Int64] = []
             var replacedRow: Int64?
-            if let syncIdentifier = sample.syncIdentifier, let syncVersion = sample.syncVersion {
+            // Read once: each read looks the key up in the sample's metadata.
+            let syncIdentifier = sample.syncIdentifier
+            let syncVersion = sample.syncVersion
+            if let syncIdentifier, let syncVersion {
                 let key = WaitingIdentifier(typeID: typeID, identifier: syncIdentifier)
                 if !waitingIdentifiers.insert(key).inserted {
                     try flush()
                     waitingIdentifiers.insert(key)
                 }
                 let lookup = syncLookup
-                try lookup.bind([.integer(appRef), .integer(typeID), .text(syncIdentifier)])
+                // Bound one by one: an array of `SQLValue`s per sample cost an allocation each.
+                try lookup.bind(integer: appRef, at: 1)
+                try lookup.bind(integer: typeID, at: 2)
+                try lookup.bind(text: syncIdentifier, at: 3)
                 let existing = try lookup.step() ? (lookup.int64(0), lookup.uuid(1)!, lookup.double(2)) : nil
                 lookup.reset()
                 if let (existingID, existingUUID, existingVersion) = existing {
@@ -576,7 +611,12 @@ final class StoreWriter: @unchecked Sendable {
                 }
             }
 
-            let deviceID = try sample.device.map { try self.deviceID(database, $0) }
+            let deviceID: Int64? = try sample.device.map { device in
+                if let recentDevice, recentDevice.device == device { return recentDevice.id }
+                let id = try self.deviceID(database, device)
+                recentDevice = (device, id)
+                return id
+            }
             let startMicroseconds = StoredTime.microseconds(sample.startDate)
             let endMicroseconds = StoredTime.microseconds(sample.endDate)
             // A span wider than an int64 holds (a sample from near the store's first microsecond
@@ -594,9 +634,12 @@ final class StoreWriter: @unchecked Sendable {
                     id: sampleID, uuid: uuid, typeID: typeID, kind: StoredCodes.kind(sample.kind), start: startMicroseconds,
                     end: endMicroseconds, prepared: prepared, appRef: appRef, sourceID: sourceID, deviceID: deviceID,
                     creation: replica ? StoredTime.microseconds(sample.creationDate) : now,
-                    syncIdentifier: sample.syncIdentifier, syncVersion: sample.syncVersion, replica: replica,
+                    syncIdentifier: syncIdentifier, syncVersion: syncVersion, replica: replica,
                     metadata: MetadataBlob.encode(sample.metadata)))
-            changedTypes.insert(sample.type)
+            if recentChanged != sample.type {
+                changedTypes.insert(sample.type)
+                recentChanged = sample.type
+            }
             // A correlation's members were saved above and may be waiting.
             if !plain || replacedRow != nil || waiting.count == SampleRowInsert.sizes[0] { try flush() }
 
