@@ -90,6 +90,33 @@ struct FileImportServiceTests {
         #expect(try await admin.routes(of: stored.uuid).count == 1)
     }
 
+    @Test("files read ahead while the one before saves keep their order: a file whose last chunk is not marked ends at the next path's chunk, which may be a whole file")
+    func unmarkedEndsInOrder() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        let (_, run) = try Self.file("dtcooper-python-fitparse/garmin-fenix-5-run.fit")
+        let (_, triathlon) = try Self.file("dtcooper-python-fitparse/sample_mulitple_header.fit")
+        let chunks = AsyncThrowingStream<ImportChunk, any Error> { continuation in
+            continuation.yield(.sideFile("run.fit", run, endOfFile: false))
+            continuation.yield(.sideFile("triathlon.fit", triathlon, endOfFile: true))
+            continuation.yield(.sideFile("notes.fit", Data("not a FIT file".utf8), endOfFile: false))
+            continuation.finish()
+        }
+        var files: [UInt64] = []
+        var last: ImportReport?
+        for try await event in admin.importFiles(chunks) {
+            switch event {
+            case .progress(let progress): files.append(progress.sideFilesProcessed)
+            case .report(let report): last = report
+            }
+        }
+        let report = try #require(last)
+        #expect(report.files.map(\.path) == ["run.fit", "triathlon.fit", "notes.fit"])
+        #expect(report.files.map { $0.workouts.first?.activityType } == [37, 82, nil])
+        #expect(report.files[2].notImported.contains("not a FIT"))
+        #expect(files == [1, 2, 3, 3], "a progress event after each file, in order, and the last")
+    }
+
     @Test("broken and foreign files: Strava's stops at byte 7,471 and keeps its workout, a truncated copy says where it stopped, bytes of no known format are named, not imported")
     func brokenAndForeign() async throws {
         let server = try await ServerHarness.start()

@@ -47,63 +47,44 @@ package struct FileImportService: Sendable {
     /// The most problems a report lists (all are counted).
     static let listedProblems = 100
 
-    /// Imports the files the chunks carry, one after another; `progress` is called after each
-    /// file with the files done.
+    /// Imports the files the chunks carry, in their order; `progress` is called after each file
+    /// with the files done.
+    ///
+    /// Two steps overlap: while one file's samples are checked and saved, the next file is
+    /// received and read (decoded and mapped, `FileImporters.read`) on another core. The look-ahead
+    /// is one file: the next file after that is not received until the one being saved is done, so
+    /// at most two files are held at once (one saving, one read). Files are saved, and reported,
+    /// in the order they came, exactly as one after another would.
     package func importFiles<Chunks: AsyncSequence>(
         _ chunks: Chunks, progress: ((Salus_V1_ImportProgress) async throws -> Void)? = nil
     ) async throws -> Salus_V1_ImportReport where Chunks.Element == Salus_V1_ImportChunk {
         var report = Salus_V1_ImportReport()
-        var options = Salus_V1_ImportOptions()
-        var first = true
-        var file: (path: String, data: [UInt8], tooLarge: Bool)?
         let started = ContinuousClock.now
-        func finish(_ done: (path: String, data: [UInt8], tooLarge: Bool)) async throws {
-            if done.tooLarge {
-                var entry = Salus_V1_ImportedFile()
-                entry.path = done.path
-                entry.notImported = "more than \(limits.maximumSideFileBytes) bytes"
-                report.files.append(entry)
-                report.skipped += 1
-            } else {
-                try await importFile(
-                    path: done.path, bytes: done.data, dryRun: options.dryRun, keepDuplicates: options.keepDuplicates, into: &report)
-            }
-            try await progress?(Salus_V1_ImportProgress.with {
-                $0.sideFilesProcessed = UInt64(report.files.count)
-                $0.sideFilesTotal = max(options.sideFiles, UInt64(report.files.count))
-                $0.saved = report.saved
-                $0.keptExisting = report.keptExisting
-                $0.skipped = report.skipped
-                $0.elapsedSeconds = Double((ContinuousClock.now - started).components.seconds)
-            })
-        }
-        for try await chunk in chunks {
-            if first {
-                options = chunk.options
+        let reader = FileReader(chunks.makeAsyncIterator(), limit: limits.maximumSideFileBytes, catalog: store.catalog)
+        var next = Task { try await reader.next() }
+        do {
+            while let file = try await next.value {
+                // The next file is received and read while this one saves.
+                next = Task { try await reader.next() }
+                let options = reader.options
                 report.dryRun = options.dryRun
-                first = false
+                try await importRead(file, dryRun: options.dryRun, keepDuplicates: options.keepDuplicates, into: &report)
+                try await progress?(Salus_V1_ImportProgress.with {
+                    $0.sideFilesProcessed = UInt64(report.files.count)
+                    $0.sideFilesTotal = max(options.sideFiles, UInt64(report.files.count))
+                    $0.saved = report.saved
+                    $0.keptExisting = report.keptExisting
+                    $0.skipped = report.skipped
+                    $0.elapsedSeconds = Double((ContinuousClock.now - started).components.seconds)
+                })
             }
-            guard !chunk.path.isEmpty else {
-                if chunk.data.isEmpty { continue }
-                throw RPCError.invalidArgument(field: "path", value: "\"\" with \(chunk.data.count) bytes", expected: "each chunk of a file carrying the file's path")
-            }
-            if let current = file, current.path != chunk.path {
-                try await finish(current)
-                file = nil
-            }
-            if file == nil { file = (chunk.path, [], false) }
-            if file!.data.count + chunk.data.count > limits.maximumSideFileBytes {
-                file!.tooLarge = true
-                file!.data = []
-            } else if !file!.tooLarge {
-                file!.data.append(contentsOf: chunk.data)
-            }
-            if chunk.endOfFile, let done = file {
-                try await finish(done)
-                file = nil
-            }
+        } catch {
+            // Nothing is read after the import has stopped.
+            next.cancel()
+            _ = try? await next.value
+            throw error
         }
-        if let done = file { try await finish(done) }
+        report.dryRun = reader.options.dryRun
         try await progress?(Salus_V1_ImportProgress.with {
             $0.sideFilesProcessed = UInt64(report.files.count)
             $0.sideFilesTotal = UInt64(report.files.count)
@@ -115,6 +96,112 @@ package struct FileImportService: Sendable {
         return report
     }
 
+    /// One file received whole and read, ready to save: its path, its size, and what its reader
+    /// made of it.
+    package struct ReadFile: Sendable {
+        package enum Outcome: Sendable {
+            /// Larger than the side-file limit: not kept, not read.
+            case tooLarge
+            /// No known format; the text says what it starts with.
+            case unknownFormat(String)
+            /// Its reader refused it whole.
+            case refused(SourceFormat, FileProblem)
+            case read(SourceFormat, FileImport)
+        }
+        package var path: String
+        package var byteCount: Int
+        package var outcome: Outcome
+
+        /// Tells `bytes`' format by their content and reads them with its reader.
+        package init(path: String, bytes: [UInt8], catalog: TypeCatalog) {
+            self.path = path
+            byteCount = bytes.count
+            guard let format = SourceFormat.detect(bytes.prefix(SourceFormat.prefixLength)) else {
+                outcome = .unknownFormat(
+                    "not a FIT, GPX or TCX file nor a Gadgetbridge database (it starts with \(FileImportService.describe(bytes.prefix(16))))")
+                return
+            }
+            do throws(FileProblem) {
+                outcome = .read(format, try FileImporters.read(bytes, format: format, catalog: catalog))
+            } catch {
+                outcome = .refused(format, error)
+            }
+        }
+
+        init(tooLarge path: String) {
+            self.path = path
+            byteCount = 0
+            outcome = .tooLarge
+        }
+    }
+
+    /// Gathers each file's chunks and reads the file when its last chunk is in. Used by one task
+    /// at a time: each `next()` starts after the one before has returned.
+    final class FileReader<Chunks: AsyncIteratorProtocol>: @unchecked Sendable where Chunks.Element == Salus_V1_ImportChunk {
+        private var chunks: Chunks
+        private let limit: Int
+        private let catalog: TypeCatalog
+        private var first = true
+        private var ended = false
+        /// Files received whole, not read yet (at most two: one ended by the next one's chunk,
+        /// which may itself be a whole file).
+        private var ready: [(path: String, data: [UInt8], tooLarge: Bool)] = []
+        /// The file whose chunks are coming in.
+        private var current: (path: String, data: [UInt8], tooLarge: Bool)?
+        /// The options of the first chunk; read by the saving task after a `next()` has returned.
+        private(set) var options = Salus_V1_ImportOptions()
+
+        init(_ chunks: Chunks, limit: Int, catalog: TypeCatalog) {
+            self.chunks = chunks
+            self.limit = limit
+            self.catalog = catalog
+        }
+
+        /// The next file, received whole and read; nil after the last.
+        func next() async throws -> ReadFile? {
+            while ready.isEmpty && !ended {
+                try Task.checkCancellation()
+                guard let chunk = try await chunks.next() else {
+                    ended = true
+                    if let file = current { ready.append(file) }
+                    current = nil
+                    break
+                }
+                if first {
+                    options = chunk.options
+                    first = false
+                }
+                guard !chunk.path.isEmpty else {
+                    if chunk.data.isEmpty { continue }
+                    throw RPCError.invalidArgument(
+                        field: "path", value: "\"\" with \(chunk.data.count) bytes", expected: "each chunk of a file carrying the file's path")
+                }
+                // A chunk of another path ends the file before it, even without its last chunk marked.
+                if let file = current, file.path != chunk.path {
+                    ready.append(file)
+                    current = nil
+                }
+                if current == nil { current = (chunk.path, [], false) }
+                if current!.data.count + chunk.data.count > limit {
+                    current!.tooLarge = true
+                    current!.data = []
+                } else if !current!.tooLarge {
+                    current!.data.append(contentsOf: chunk.data)
+                }
+                if chunk.endOfFile, let file = current {
+                    ready.append(file)
+                    current = nil
+                }
+            }
+            guard !ready.isEmpty else { return nil }
+            return read(ready.removeFirst())
+        }
+
+        private func read(_ file: (path: String, data: [UInt8], tooLarge: Bool)) -> ReadFile {
+            file.tooLarge ? ReadFile(tooLarge: file.path) : ReadFile(path: file.path, bytes: file.data, catalog: catalog)
+        }
+    }
+
     /// Imports one file, adding what became of it to `report` (its entry in `files`, the counts,
     /// its problems).
     /// `keepDuplicates`: save each workout even when the same workout from another source is
@@ -122,6 +209,13 @@ package struct FileImportService: Sendable {
     package func importFile(
         path: String, bytes: [UInt8], dryRun: Bool, keepDuplicates: Bool = false, into report: inout Salus_V1_ImportReport
     ) async throws {
+        try await importRead(ReadFile(path: path, bytes: bytes, catalog: store.catalog), dryRun: dryRun, keepDuplicates: keepDuplicates, into: &report)
+    }
+
+    /// Saves a file its reader has read (`importFile`'s second half), adding what became of it to
+    /// `report`.
+    package func importRead(_ file: ReadFile, dryRun: Bool, keepDuplicates: Bool = false, into report: inout Salus_V1_ImportReport) async throws {
+        let path = file.path
         var entry = Salus_V1_ImportedFile()
         entry.path = path
         func problem(_ problem: FileProblem) {
@@ -137,20 +231,27 @@ package struct FileImportService: Sendable {
             })
         }
         defer { report.files.append(entry) }
-        guard let format = SourceFormat.detect(bytes.prefix(SourceFormat.prefixLength)) else {
-            entry.notImported = "not a FIT, GPX or TCX file nor a Gadgetbridge database (it starts with \(Self.describe(bytes.prefix(16))))"
+        let format: SourceFormat
+        let read: FileImport
+        switch file.outcome {
+        case .tooLarge:
+            entry.notImported = "more than \(limits.maximumSideFileBytes) bytes"
             report.skipped += 1
             return
-        }
-        entry.format = format.rawValue
-        let read: FileImport
-        do throws(FileProblem) {
-            read = try FileImporters.read(bytes, format: format, catalog: store.catalog)
-        } catch {
+        case .unknownFormat(let description):
+            entry.notImported = description
+            report.skipped += 1
+            return
+        case .refused(let refusedFormat, let error):
+            entry.format = refusedFormat.rawValue
             entry.notImported = error.description
             problem(error)
             return
+        case .read(let readFormat, let fileImport):
+            format = readFormat
+            read = fileImport
         }
+        entry.format = format.rawValue
         entry.source = read.source.appID
         report.sources[read.source.name] = read.source.appID
         report.elements[format.displayName, default: 0] += 1
@@ -280,7 +381,7 @@ package struct FileImportService: Sendable {
         entry.keptExisting = counts.kept
         report.saved += counts.saved
         report.keptExisting += counts.kept
-        report.bytesRead += UInt64(bytes.count)
+        report.bytesRead += UInt64(file.byteCount)
     }
 
     /// The first bytes of a file, readable: text when they are printable, else hexadecimal.
