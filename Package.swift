@@ -247,6 +247,21 @@ let package = Package(
                 "SalusStore", "SalusReport", "SalusSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            // The Swift runtime and Foundation linked in, only the code salusctl uses: linked as
+            // shared libraries they were most of salusctl's memory before it read a byte (29 MiB
+            // resident at start, 26 of them the libraries' and its own pages; docs/import.md,
+            // "Speed and memory"). salusctl loads no plugin, so no second runtime can come in.
+            // The modules are compiled for the shared libraries, so the static libraries their
+            // autolinking does not name are named here, and lld takes them in any order. The
+            // toolchain's static arguments export every symbol (`-export-dynamic`), whose table
+            // salusctl would read at start (4.5 MiB resident); a fully static Swift executable
+            // exports none, so none is exported here either.
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib", "-use-ld=lld", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
+                    "-lCoreFoundation", "-lswiftSynchronization", "-Xlinker", "--no-export-dynamic",
+                ])
             ]
         ),
 
