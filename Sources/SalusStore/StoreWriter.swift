@@ -212,6 +212,12 @@ final class StoreWriter: @unchecked Sendable {
     /// that anchored queries of the route type report. The workout's activities and events are
     /// parts of the workout's value, not samples: the workout's tombstone stands for them.
     ///
+    /// **Rule: a workout goes with its alternates** (`WorkoutAlternate`: the same workout as
+    /// another source recorded it, kept by an import): they are the workout's other figures and
+    /// are shown only beside it, so deleting or replacing the workout deletes them in the same
+    /// transaction, each with its tombstone. They are not counted in what is returned: an app
+    /// deleting its own workout learns nothing of another source's (docs/workouts.md).
+    ///
     /// **Rule: a correlation goes with its members.** They were saved as one object and are
     /// deleted as one, in the same transaction, so no reader ever sees a correlation without
     /// the members it was saved with, or its members left behind as if saved alone. A member
@@ -235,10 +241,14 @@ final class StoreWriter: @unchecked Sendable {
         try routes.bind([.integer(id)])
         while try routes.step() { found.append((routes.int64(0), TypeIdentifier(routes.text(1) ?? ""))) }
         routes.reset()
+        let alternates = type == WorkoutRecording.workoutType ? try alternateRows(database, ofWorkout: id) : []
         guard try tombstoneRow(database, sampleID: id, type: type, now: now, replica: replica) else { return 0 }
         var made = 1
         for (memberID, memberType) in found {
             if try tombstoneRow(database, sampleID: memberID, type: memberType, now: now, replica: replica) { made += 1 }
+        }
+        for alternate in alternates {
+            _ = try tombstoneRow(database, sampleID: alternate, type: WorkoutAlternate.type, now: now, replica: replica)
         }
         return made
     }
@@ -271,6 +281,27 @@ final class StoreWriter: @unchecked Sendable {
         try await connection.run { database in
             // Replicas were written elsewhere: no app of this store wrote them.
             let writer = options.uuidPolicy == .replica ? nil : source.appID
+            // **Rule: a save's statement journals stay in memory.** A multi-row insert of
+            // `samples` always has one (the table's generated `end_us` and the partial UUID
+            // index call SQL functions, and SQLite journals any multi-row statement that calls
+            // one, whatever its conflict clause), and past 64 KiB SQLite writes it to a new
+            // temporary file, page by page: 58 MiB in 25,916 writes for a QUICK Apple Health
+            // import. Kept in memory it is bounded by what one statement of a save touches (at
+            // most `SampleRowInsert.sizes[0]` rows, each a leaf of the table and of its three
+            // indexes: a few MiB at worst, 150 KiB on average on that import) and freed at the
+            // statement's end. Only for the save's transaction: `temp_store` is read when a
+            // transaction begins, and a statement of any other transaction (a migration's
+            // UPDATE of every row, a builder's deletion of its samples) may touch a whole table,
+            // so it keeps SQLite's file. A builder's finish deletes its samples: it keeps it too.
+            let journalInMemory = options.finishingWorkoutBuilder == nil
+            if journalInMemory { try database.execute("PRAGMA temp_store=MEMORY") }
+            defer {
+                if journalInMemory {
+                    do { try database.execute("PRAGMA temp_store=DEFAULT") } catch {
+                        self.logger.warning("statement journals stay in memory", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
             let (results, anchor) = try self.write(database, writer: writer) { () throws -> [SaveResult] in
                 let results = try self.saveInTransaction(database, samples, source: source, options: options)
                 if let builder = options.finishingWorkoutBuilder {

@@ -1,4 +1,5 @@
 import Foundation
+import SalusModel
 import Testing
 
 @testable import SalusStore
@@ -31,5 +32,39 @@ struct LargeStatementTests {
             """)
         #expect(try database.scalarInt("SELECT count(*) FROM s") == 100_000)
         #expect(try database.scalarInt("SELECT count(*) FROM s WHERE length(b) = 40") == 100_000)
+    }
+
+    @Test("a save's statement journals stay in memory for its transaction only: after a save and after a refused one, the writer's connection is back to SQLite's temporary files")
+    func saveJournalsInMemoryOnlyDuringTheSave() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        func tempStore() async throws -> Int64? {
+            try await store.writer.connection.run { try $0.scalarInt("PRAGMA temp_store") }
+        }
+        #expect(try await tempStore() == 0)
+        // Two types taking turns, each sample with a sync identifier: every multi-row insert
+        // changes pages that were there before it (the table's last leaf, both indexes), so each
+        // has a statement journal.
+        for batch in 0..<3 {
+            let samples = (0..<1_000).map { index in
+                let position = batch * 1_000 + index
+                let type = position.isMultiple(of: 2) ? Fixtures.steps : Fixtures.distance
+                return Fixtures.quantity(
+                    type, Double(position), type == Fixtures.steps ? "count" : "m", start: Double(position),
+                    metadata: [
+                        MetadataKey.syncIdentifier: .string("import|\(position)|" + String(repeating: "x", count: 60)),
+                        MetadataKey.syncVersion: .number(1),
+                    ])
+            }
+            _ = try await store.save(samples, source: Fixtures.app)
+            #expect(try await tempStore() == 0)
+        }
+        var repeated = Fixtures.quantity(1, start: 5_000)
+        repeated.uuid = UUID()
+        await #expect(throws: StoreError.self) {
+            try await store.save([repeated, repeated], source: Fixtures.app, options: SaveOptions(uuidPolicy: .keep))
+        }
+        #expect(try await tempStore() == 0)
+        #expect(try await store.writer.connection.run { try $0.scalarInt("SELECT count(*) FROM samples") } == 3_000)
     }
 }
