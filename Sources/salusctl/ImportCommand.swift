@@ -149,7 +149,9 @@ struct Import: OwnerCommand {
             for workout in report.alternates {
                 // "<app id> <uuid>" of the workout that stays.
                 let kept = workout.alternateOf.split(separator: " ", maxSplits: 1).map(String.init)
-                var line = "  \(workout.source) \(workout.start.formatted(Date.ISO8601FormatStyle())): an alternate of the workout from \(kept.first ?? "")"
+                var line = "  \(workout.source) \(workout.start.formatted(Date.ISO8601FormatStyle()))"
+                if workout.distance > 0 { line += String(format: ", %.2f km", workout.distance / 1000) }
+                line += ": an alternate of the workout from \(kept.first ?? "")"
                 if kept.count > 1 { line += " \(kept[1].lowercased())" }
                 print(line)
                 if !workout.statistics.isEmpty {

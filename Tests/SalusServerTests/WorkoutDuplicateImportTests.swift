@@ -170,6 +170,8 @@ struct WorkoutDuplicateImportTests {
         #expect(report.alternates.count == 1)
         #expect(alternate.alternateOf == "\(fitSource) \(stored.uuid)" && alternate.activityType == 37)
         #expect(alternate.source == report.sources["Anna’s Apple Watch"] && alternate.statistics["HKQuantityTypeIdentifierActiveEnergyBurned"] == "312 kcal")
+        // Its distance, as a file's workout gives it: the export's 5.1 km in metres.
+        #expect(abs(alternate.distance - 5100) < 1e-6, "\(alternate)")
         let heartRates = try await admin.samples(SampleQueryDescriptor(type: SampleType("HKQuantityTypeIdentifierHeartRate")))
         #expect(heartRates.contains { $0.sourceRevision.appID == alternate.source })
         let kept = try #require(try await admin.workout(workouts[0].uuid)?.alternates.first)
@@ -230,5 +232,86 @@ struct WorkoutDuplicateImportTests {
         let workouts = try await admin.samples(SampleQueryDescriptor(type: .workout))
         #expect(workouts.count == 2)
         for workout in workouts { #expect(try await admin.routes(of: workout.uuid).count == 1) }
+    }
+
+    static let alternates = SampleType(WorkoutAlternate.type.rawValue)
+
+    @Test("the kept workout deleted: its alternate goes with it in the same transaction, leaving a tombstone; the files imported again bring the workout and its alternate back once")
+    func keptWorkoutDeleted() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        let (fit, stored, gpx) = try await Self.fitAndGPX(admin)
+        let strava = gpx("running", 0)
+        _ = try await Self.report(admin, [strava])
+        let alternate = try #require(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).first)
+        let start = try await AnchoredObjectQueryDescriptor(predicates: [.samples(Self.alternates)]).result(for: admin.store)
+
+        // The workout and its route are the samples deleted; the alternate follows them.
+        let deleted = try await admin.store.delete(uuids: [try #require(UUID(uuidString: stored.uuid))])
+        #expect(deleted == 2)
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).isEmpty)
+        #expect(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).isEmpty)
+        #expect(try await admin.workoutAlternates().isEmpty)
+        // Its tombstone is what a replica and an anchored reader of alternates see.
+        let changes = try await AnchoredObjectQueryDescriptor(predicates: [.samples(Self.alternates)], anchor: start.newAnchor).result(for: admin.store)
+        #expect(changes.deletedObjects.map(\.uuid) == [alternate.uuid] && changes.addedSamples.isEmpty)
+        // The GPX's heart rates are samples of their source, as the FIT's are: they stay.
+        let heartRates = try await admin.samples(SampleQueryDescriptor(type: SampleType("HKQuantityTypeIdentifierHeartRate")))
+        #expect(heartRates.contains { $0.sourceRevision.appID == alternate.sourceRevision.appID })
+
+        // Imported again: the workout once, with its route, and the GPX its alternate once.
+        let again = try await Self.report(admin, [fit, strava])
+        let workouts = try await admin.samples(SampleQueryDescriptor(type: .workout))
+        try #require(workouts.count == 1)
+        #expect(again.files[0].workouts.first?.uuid == workouts[0].uuid.uuidString && again.files[0].workouts.first?.keptExisting == false)
+        #expect(again.files[1].workouts.first?.alternateOf.hasSuffix(workouts[0].uuid.uuidString) == true, "\(again.files[1])")
+        #expect(try await admin.routes(of: workouts[0].uuid).count == 1)
+        #expect(try await admin.workout(workouts[0].uuid)?.alternates.count == 1)
+        let third = try await Self.report(admin, [fit, strava])
+        #expect(third.saved == 0, "\(third)")
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
+        #expect(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).count == 1)
+    }
+
+    @Test("an app's workout kept with a file's as its alternate: the app deletes its workout and learns nothing of the alternate (its count is its own samples'), which goes with it; the file imported again is the workout, once")
+    func appWorkoutDeleted() async throws {
+        let server = try await ServerHarness.start()
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        let owner = try await Authz.owner(server)
+        // The FIT run read for its times, then deleted: the app's recording of the run comes first.
+        let (fit, stored, _) = try await Self.fitAndGPX(admin)
+        let fitWorkout = try #require(try await admin.samples(SampleQueryDescriptor(type: .workout)).first)
+        _ = try await admin.store.delete(uuids: [try #require(UUID(uuidString: stored.uuid))])
+        try await Authz.register(owner, "org.example.runner")
+        try await Authz.grant(owner, "org.example.runner", "HKWorkoutTypeIdentifier", read: .granted, share: .granted)
+        let runner = try await server.healthStore("org.example.runner")
+        let saved = try await runner.save(Sample(
+            type: "HKWorkoutTypeIdentifier", startDate: fitWorkout.startDate, endDate: fitWorkout.endDate,
+            value: .workout(Workout(activityType: WorkoutActivityType.running)), sourceRevision: Sample.unsavedSource))
+        let file = try #require(try await Self.report(admin, [fit]).files.first?.workouts.first)
+        #expect(file.alternateOf == "org.example.runner \(saved.uuid.uuidString)", "\(file)")
+        #expect(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).count == 1)
+        let start = try await AnchoredObjectQueryDescriptor(predicates: [.samples(.workout)]).result(for: runner)
+
+        // The app deletes its workout: one sample deleted, as for any workout of its own.
+        #expect(try await runner.delete(uuids: [saved.uuid]) == 1)
+        let changes = try await AnchoredObjectQueryDescriptor(predicates: [.samples(.workout)], anchor: start.newAnchor).result(for: runner)
+        #expect(changes.deletedObjects.map(\.uuid) == [saved.uuid] && changes.addedSamples.isEmpty)
+        // Alternates stay read-only and unreadable for it.
+        await #expect(throws: SalusError.self) {
+            _ = try await runner.save(Sample(
+                type: TypeIdentifier(WorkoutAlternate.type.rawValue), startDate: fitWorkout.startDate, endDate: fitWorkout.endDate,
+                value: .workout(Workout(activityType: WorkoutActivityType.running)), sourceRevision: Sample.unsavedSource,
+                metadata: [WorkoutAlternate.alternateOf: .string(saved.uuid.uuidString)]))
+        }
+        #expect(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).isEmpty)
+
+        // The FIT file again: now the workout, with its route, once however often.
+        let again = try #require(try await Self.report(admin, [fit]).files.first?.workouts.first)
+        #expect(again.alternateOf == "" && !again.keptExisting && again.routeLocations > 0, "\(again)")
+        let workouts = try await admin.samples(SampleQueryDescriptor(type: .workout))
+        #expect(workouts.map(\.uuid.uuidString) == [again.uuid])
+        #expect(try await Self.report(admin, [fit]).saved == 0)
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
     }
 }

@@ -71,8 +71,8 @@ struct WorkoutDuplicates: Sendable {
         return alternate
     }
 
-    /// How a report lists an imported workout: its type, dates, legs and statistics; `source` the
-    /// app id it was read for.
+    /// How a report lists an imported workout: its type, dates, legs, statistics and distance;
+    /// `source` the app id it was read for.
     static func listed(_ workout: Sample, source: String) -> Salus_V1_ImportedWorkout {
         var listed = Salus_V1_ImportedWorkout()
         listed.startDate = WireDate.microseconds(workout.startDate)
@@ -82,6 +82,13 @@ struct WorkoutDuplicates: Sendable {
             listed.activityType = UInt32(value.activityType)
             listed.legs = value.activities.map { UInt32($0.activityType) }
             for (type, quantity) in value.statistics { listed.statistics[type.rawValue] = quantity.description }
+            // The distance in metres, as a file's workout gives it: the sum of its distance
+            // statistics (a multisport has one per sport's type). An export's workout has no
+            // other (its alternate's line in the report showed none).
+            listed.distance = value.statistics
+                .filter { $0.key.rawValue.hasPrefix("HKQuantityTypeIdentifierDistance") }
+                .compactMap { try? $0.value.converted(to: .meter).value }
+                .reduce(0, +)
         }
         return listed
     }
