@@ -230,6 +230,10 @@ package struct SampleWirePages: AsyncSequence, Sendable {
     let pageSize: Int
     let encoder: SampleWireEncoder
 
+    /// A page ends at this many bytes of samples even before `pageSize` of them: a page is one
+    /// frame, which must stay under the 4 MiB limit whatever its samples hold.
+    static let pageBytes = 1 << 20
+
     /// The iterator.
     package struct AsyncIterator: AsyncIteratorProtocol {
         let readers: ReaderPool
@@ -250,20 +254,28 @@ package struct SampleWirePages: AsyncSequence, Sendable {
                 return nil
             }
             let (plan, cursor, builder) = (self.plan, self.cursor, self.builder)
-            let (page, last) = try await readers.run { database in
-                try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?) in
+            let (page, last, full) = try await readers.run { database in
+                try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?, Bool) in
                     try builder.page { page in
                         let statement = try SamplePages.pageStatement(
                             database, plan: plan, after: cursor, size: size, wire: true)
                         defer { statement.reset() }
-                        while try statement.step() { try page.addSample(statement, database) }
+                        var full = false
+                        while try statement.step() {
+                            try page.addSample(statement, database)
+                            // Large samples (documents with their data) end a page early.
+                            if page.sampleBytes >= SampleWirePages.pageBytes {
+                                full = true
+                                break
+                            }
+                        }
                         let last = page.rows.last.map { SamplePages.cursor(plan, id: $0.id, start: $0.start, end: $0.end) }
-                        return (WirePage(bytes: page.encoded(samples: page.rows.indices), count: page.rows.count), last)
+                        return (WirePage(bytes: page.encoded(samples: page.rows.indices), count: page.rows.count), last, full)
                     }
                 }
             }
             delivered += page.count
-            if page.count < size { finished = true }
+            if page.count < size && !full { finished = true }
             self.cursor = last
             return page.count == 0 ? nil : page
         }

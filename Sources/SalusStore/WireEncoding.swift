@@ -108,6 +108,9 @@ struct WirePageEncoder: ~Copyable {
         self.encoder = encoder
     }
 
+    /// Bytes the page's samples take so far (their heads, value tails and metadata).
+    var sampleBytes: Int { heads.count + tails.count + metadata.count }
+
     mutating func reset() {
         heads.removeAll()
         tails.removeAll()

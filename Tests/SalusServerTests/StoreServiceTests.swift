@@ -79,6 +79,35 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    @Test("a sample query whose samples together pass the 4 MiB frame limit arrives whole and in order, in pages under it")
+    func largePages() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.large")
+        // 300 samples of about 16 KB (a long note each): 4.8 MB, fewer samples than one page
+        // holds by count; saved 100 at a time, each request under the limit itself.
+        let note = String(repeating: "n", count: 16_000)
+        let base: Int64 = 1_700_000_000_000_000
+        for first in stride(from: 0, to: 300, by: 100) {
+            let batch = (first..<first + 100).map {
+                Self.stepSample(Double($0), start: base + Int64($0) * 60_000_000, metadata: ["org.example.note": Self.string(note)])
+            }
+            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
+        }
+        var request = Salus_V1_SampleQueryRequest()
+        request.type = Self.steps
+        var values: [Double] = []
+        var pages = 0
+        for try await batch in try client.serverStreaming(Self.querySamples, request: request) {
+            pages += 1
+            values += batch.samples.map(\.quantity.value)
+            #expect(batch.samples.allSatisfy { $0.metadata["org.example.note"]?.stringValue == note })
+        }
+        #expect(values == (0..<300).map(Double.init))
+        #expect(pages > 1)
+        await client.close()
+        await server.stop()
+    }
+
     @Test("bad samples are refused naming the sample, the field and the value; a bad batch saves nothing")
     func validation() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
