@@ -1,3 +1,4 @@
+import NIOCore
 import SalusModel
 import SalusProto
 import SalusRPC
@@ -99,13 +100,14 @@ public struct SampleQuerySamples: AsyncSequence, Sendable {
         AsyncIterator(pages: ByteResponseReader(store: store, method: SalusMethods.Store.querySamples, request: request))
     }
 
-    /// Reads pages from the daemon as the samples are consumed, each straight from its bytes
-    /// (``SamplePageDecoder``).
+    /// Reads pages from the daemon as the samples are consumed, each sample straight from the
+    /// page's bytes when it is asked for (``SamplePageDecoder``).
     public struct AsyncIterator: AsyncIteratorProtocol {
         var pages: ByteResponseReader
         var decoder = SamplePageDecoder()
-        var page: [Sample] = []
-        var position = 0
+        /// The page being read, and where its next sample starts.
+        var page: ByteBuffer?
+        var offset = 0
         var received = 0
 
         init(pages: ByteResponseReader) {
@@ -114,16 +116,18 @@ public struct SampleQuerySamples: AsyncSequence, Sendable {
 
         /// The next sample, or nil at the end; throws ``SalusError``.
         public mutating func next() async throws -> Sample? {
-            while position == page.count {
+            while true {
+                if let bytes = page,
+                    let sample = try decoder.nextSample(field: 1, of: bytes, offset: &offset, path: "samples", index: received)
+                {
+                    received += 1
+                    return sample
+                }
+                page = nil
                 guard let bytes = try await pages.next() else { return nil }
-                page = try decoder.samples(field: 1, of: bytes, path: "samples", first: received)
-                position = 0
+                page = bytes
+                offset = 0
             }
-            defer {
-                position += 1
-                received += 1
-            }
-            return page[position]
         }
     }
 }

@@ -17,8 +17,31 @@ struct SamplePageDecoderTests {
         return try batch.serializedBytes()
     }
 
+    /// The page's samples, read both ways SalusKit reads them: all at once, and one by one as a
+    /// query's iterator does (``SamplePageDecoder/nextSample(field:of:offset:path:index:)``), from
+    /// decoders in the same state. The two must give the same samples, or the same error.
     static func decode(_ bytes: [UInt8], decoder: inout SamplePageDecoder) throws -> [Sample] {
-        try decoder.samples(field: 1, of: ByteBuffer(bytes: bytes), path: "samples")
+        let buffer = ByteBuffer(bytes: bytes)
+        var single = decoder
+        var oneByOne: [Sample] = []
+        var singleError: SalusError?
+        var offset = 0
+        do {
+            while let sample = try single.nextSample(field: 1, of: buffer, offset: &offset, path: "samples", index: oneByOne.count) {
+                oneByOne.append(sample)
+            }
+        } catch {
+            singleError = error
+        }
+        do {
+            let all = try decoder.samples(field: 1, of: buffer, path: "samples")
+            #expect(singleError == nil && oneByOne == all, "one by one: \(String(describing: singleError))")
+            return all
+        } catch {
+            #expect(singleError?.code == error.code && singleError?.field == error.field, "one by one: \(String(describing: singleError))")
+            #expect(singleError?.message == error.message && singleError?.value == error.value && singleError?.expected == error.expected)
+            throw error
+        }
     }
 
     @Test("every kind, metadata value type and device form decodes to what the generated code gives, page after page")

@@ -22,6 +22,10 @@ package struct StoreService: Sendable {
 
     /// Samples per streamed page.
     static let pageSize = 500
+    /// Samples per page of a sample query written straight to wire bytes (at most 1 MiB of
+    /// them, `SampleWirePages`): each page costs a hop to a reader, a read transaction, a seek
+    /// and a frame, which 2,000 rows share four times better than 500.
+    static let wirePageSize = 2_000
 
     /// Writes rows straight to wire bytes (docs/storage.md, "Reading rows straight to wire
     /// bytes"); payload kinds' values through the wire layer's conversion.
@@ -268,7 +272,7 @@ package struct StoreService: Sendable {
         logAccess(caller, types: [type] + memberPredicates.map(\.type), kind: .sampleQuery)
         if servesLean(type, includeData: request.includeData) {
             try await storeCall {
-                for try await page in try store.samples(query, pageSize: Self.pageSize).wire(Self.wireEncoder) {
+                for try await page in try store.samples(query, pageSize: Self.wirePageSize).wire(Self.wireEncoder) {
                     try await writer.writeSerialized(page.bytes)
                 }
             }
