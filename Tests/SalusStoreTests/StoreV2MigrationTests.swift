@@ -423,6 +423,27 @@ struct StoreV2MigrationTests {
         #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
     }
 
+    @Test("a migration is refused while another connection has the store open, and changes nothing")
+    func refusedWhileOpenElsewhere() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        _ = try await Self.makeThirteen(at: path)
+        // Its changes would be lost with the old file if the new one were renamed over it.
+        let other = try Database(path: path, create: false, readOnly: true)
+        defer { other.close() }
+        #expect(try other.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
+        let database = try Database(path: path)
+        defer { database.close() }
+        let error = try #require(throws: StoreError.self) { try Schema.migrate(database, logger: Fixtures.quietLogger) }
+        #expect(error.message.contains("another process has the store open"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: path + Schema.rebuildSuffix))
+        // The caller's connection reads the store again, as it was.
+        #expect(try database.scalarText("PRAGMA user_version") == "13")
+        #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
+        #expect(try other.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
+    }
+
     @Test("SIGKILL at nine points of the migration leaves the old store or the new one, and the next start finishes it")
     func killedMidway() async throws {
         let directory = try TemporaryStore.temporaryDirectory()
