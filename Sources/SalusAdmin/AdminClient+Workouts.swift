@@ -75,7 +75,9 @@ extension AdminClient {
     package func workouts(endingAtOrAfter since: Date? = nil, activityType: UInt? = nil) async throws -> [Sample] {
         var predicates: [SamplePredicate] = []
         if let since { predicates.append(.date(start: since, end: nil)) }
-        if let activityType { predicates.append(.workoutActivity(activityType)) }
+        // The workout's own type or one of its activities': a triathlon's own type (swimBikeRun)
+        // is none of its legs'.
+        if let activityType { predicates.append(.or([.workoutActivityType(activityType), .workoutActivity(activityType)])) }
         return try await samples(SampleQueryDescriptor(
             type: .workout, predicate: predicates.isEmpty ? nil : .and(predicates), sortDescriptors: [.startDate()]))
     }

@@ -33,7 +33,7 @@ struct AdminClientWorkoutsTests {
         return (value * 1000).rounded() / 1000
     }
 
-    @Test("a type finds the workouts of that type or with a leg of it (a triathlon is running, not walking); a triathlon's legs have the heart rate of their own samples; its duration excludes the pause; an unknown UUID is none")
+    @Test("a type finds the workouts of that type or with a leg of it (a triathlon is swimBikeRun and running, not walking); a triathlon's legs have the heart rate of their own samples; its duration excludes the pause; an unknown UUID is none")
     func triathlon() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let store = try await server.healthStore(Self.app)
@@ -43,6 +43,8 @@ struct AdminClientWorkoutsTests {
 
         let running = try await admin.workouts(activityType: WorkoutActivityType.running)
         #expect(running.map(\.uuid) == [saved[0].uuid])
+        // The workout's own type finds it too: a triathlon is a swimBikeRun, though no leg is one.
+        #expect(try await admin.workouts(activityType: WorkoutActivityType.swimBikeRun).map(\.uuid) == [saved[0].uuid])
         #expect(listing.workoutActivityTypes.first { UInt($0.rawValue) == WorkoutActivityType.swimBikeRun }?.name == "swimBikeRun")
         let walking = try #require(listing.workoutActivityTypes.first { $0.name == "walking" })
         #expect(try await admin.workouts(activityType: UInt(walking.rawValue)).isEmpty)
