@@ -69,8 +69,9 @@ enum FITImportBenchmark {
                 trial += 1
                 let (seconds, imported, rss) = try await importOnce(folder: folder, root: root + "/trial-\(trial)", binDirectory: binDirectory, pluginDirectory: pluginDirectory)
                 workouts = imported
-                peak = max(peak, rss)
-                print("  trial \(trial): salusctl import: \(Int(imported)) workouts in \(format(seconds)) s (\(format(megabytes / seconds)) MiB/s), peak RSS \(format(rss)) MiB")
+                peak = max(peak, rss.salusctl + rss.salusd)
+                print("  trial \(trial): salusctl import: \(Int(imported)) workouts in \(format(seconds)) s (\(format(megabytes / seconds)) MiB/s), "
+                    + "peak RSS \(format(rss.salusctl + rss.salusd)) MiB (salusctl \(format(rss.salusctl)) + salusd \(format(rss.salusd)))")
                 return megabytes / seconds
             },
             baseline: {
@@ -88,10 +89,10 @@ enum FITImportBenchmark {
     }
 
     /// One import of the folder into a fresh daemon: its seconds, the workouts saved and the peak
-    /// RSS of salusctl and salusd together.
+    /// RSS of salusctl and of salusd.
     private static func importOnce(
         folder: String, root: String, binDirectory: URL, pluginDirectory: String
-    ) async throws -> (Double, Double, Double) {
+    ) async throws -> (Double, Double, (salusctl: Double, salusd: Double)) {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let admin = root + "/admin.sock"
@@ -119,7 +120,7 @@ enum FITImportBenchmark {
         let event = try JSONSerialization.jsonObject(with: Data(reportLine.utf8)) as? [String: Any] ?? [:]
         let files = (event["report"] as? [String: Any])?["files"] as? [[String: Any]] ?? []
         let workouts = Double(files.reduce(0) { $0 + (($1["workouts"] as? [Any])?.count ?? 0) })
-        return (seconds, workouts, salusctlPeak + daemonPeak)
+        return (seconds, workouts, (salusctlPeak, daemonPeak))
     }
 
     private static func hasFitdecode(_ venv: String) -> Bool {
