@@ -314,4 +314,21 @@ struct WorkoutDuplicateImportTests {
         #expect(try await Self.report(admin, [fit]).saved == 0)
         #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).count == 1)
     }
+
+    @Test("the kept workout deleted by the sync agent (another device deleted it): its alternate goes with it here too")
+    func keptWorkoutDeletedByReplica() async throws {
+        let server = try await ServerHarness.start(developmentMode: false)
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        let owner = try await server.owner()
+        try await Authz.register(owner, ReplicaServiceTests.agentID, type: "HKWorkoutTypeIdentifier", read: .granted, share: .granted)
+        try await ReplicaServiceTests.setAgent(owner, ReplicaServiceTests.agentID, true)
+        let sync = HealthStore(client: try await server.launchedApp(ReplicaServiceTests.agentID))
+        let (_, stored, gpx) = try await Self.fitAndGPX(admin)
+        _ = try await Self.report(admin, [gpx("running", 0)])
+        #expect(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).count == 1)
+        #expect(try await sync.deleteReplicas(uuids: [try #require(UUID(uuidString: stored.uuid))]) == 2)
+        #expect(try await admin.samples(SampleQueryDescriptor(type: .workout)).isEmpty)
+        #expect(try await admin.samples(SampleQueryDescriptor(type: Self.alternates)).isEmpty)
+        await sync.close()
+    }
 }
