@@ -129,16 +129,27 @@ package enum StoreReads {
         }
         return try builder.page { page in
             var previous = from
+            // A page is one frame: large samples (long metadata, documents with their data) end
+            // it at `SampleWirePages.pageBytes`, before the frame limit, and the changes after
+            // the last sample read wait for the next page, deletions included. A read with no
+            // limit asked for every change in one page and gets it.
+            var through = last
+            var full = false
             while try sampleStatement.step() {
                 try page.addSample(sampleStatement, database)
                 let sequence = page.rows[page.rows.count - 1].sequence
                 if sequence <= previous { throw RowOrderBroken() }
                 previous = sequence
+                if limit != nil && page.sampleBytes >= SampleWirePages.pageBytes {
+                    (through, full) = (sequence, true)
+                    break
+                }
             }
             while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
-            let cut = Cut(
-                rows: page.rows.lazy.map(\.sequence), deletions: page.deletionRows.lazy.map(\.sequence),
-                from: from, last: last, limit: limit)
+            let deletions = Array(page.deletionRows.lazy.map(\.sequence).prefix { $0 <= through })
+            var cut = Cut(
+                rows: page.rows.lazy.map(\.sequence), deletions: deletions, from: from, last: through, limit: limit)
+            if full { cut.hasMore = true }
             let bytes = page.encoded(samples: 0..<cut.rows, deletions: 0..<cut.deletions, trailer: WireAnchoredPage.trailerRoom)
             return WireAnchoredPage(
                 changes: WirePage(bytes: bytes, count: cut.rows + cut.deletions), added: cut.rows,

@@ -108,6 +108,72 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    @Test("an anchored read whose changes together pass the 4 MiB frame limit arrives whole and in change order, in batches under it; with a limit, a batch cut by size says more changes follow and the rest comes from its anchor")
+    func largeAnchoredBatches() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.large")
+        let note = String(repeating: "n", count: 16_000)
+        let base: Int64 = 1_700_000_000_000_000
+        var uuids: [Data] = []
+        for first in stride(from: 0, to: 300, by: 100) {
+            let batch = (first..<first + 100).map {
+                Self.stepSample(Double($0), start: base + Int64($0) * 60_000_000, metadata: ["org.example.note": Self.string(note)])
+            }
+            let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
+            uuids += saved.results.map(\.uuid)
+        }
+        // Deletions between the saves' changes: the first ten samples go.
+        var delete = Salus_V1_DeleteRequest()
+        delete.uuids.uuids = Array(uuids[0..<10])
+        let _: Salus_V1_DeleteResponse = try await client.unary(Self.delete, request: delete)
+
+        func descriptor() -> Salus_V1_TypedPredicate {
+            var descriptor = Salus_V1_TypedPredicate()
+            descriptor.type = Self.steps
+            return descriptor
+        }
+        // The whole feed, no limit.
+        var request = Salus_V1_AnchoredQueryRequest()
+        request.descriptors = [descriptor()]
+        var added: [Double] = []
+        var deleted: [Data] = []
+        var batches = 0
+        var complete = false
+        for try await batch in try client.serverStreaming(Self.queryAnchored, request: request) {
+            batches += 1
+            added += batch.added.map(\.quantity.value)
+            deleted += batch.deleted.map(\.uuid)
+            complete = complete || batch.initialResultsComplete
+        }
+        #expect(added == (10..<300).map(Double.init))
+        #expect(deleted == Array(uuids[0..<10]), "the deletions come once, after the changes they follow")
+        #expect(batches > 1 && complete)
+
+        // With a limit the pages are asked one by one, each from the last one's anchor.
+        var anchor: UInt64? = nil
+        var limited: [Double] = []
+        var asks = 0
+        while asks < 50 {
+            asks += 1
+            var page = Salus_V1_AnchoredQueryRequest()
+            page.descriptors = [descriptor()]
+            page.limit = 1_000
+            if let anchor { page.anchor = anchor }
+            var last: Salus_V1_AnchoredBatch?
+            for try await batch in try client.serverStreaming(Self.queryAnchored, request: page) {
+                limited += batch.added.map(\.quantity.value)
+                last = batch
+            }
+            let batch = try #require(last)
+            anchor = batch.anchor
+            if !batch.moreChanges { break }
+        }
+        #expect(limited == (10..<300).map(Double.init))
+        #expect(asks > 1)
+        await client.close()
+        await server.stop()
+    }
+
     @Test("bad samples are refused naming the sample, the field and the value; a bad batch saves nothing")
     func validation() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
