@@ -100,7 +100,7 @@ enum TCXImport {
                         current.value.heartRate = try figure("Trackpoint.HeartRateBpm.Value", line: line)
                     case "Trackpoint/Cadence":
                         current.value.cadence = try figure("Trackpoint.Cadence", line: line)
-                    case "Position":
+                    case "Trackpoint/Position":
                         if (current.value.latitude == nil) != (current.value.longitude == nil) {
                             throw ActivityFileError(
                                 line: opened, element: "Trackpoint.Position", message: "a latitude without a longitude, or the reverse")

@@ -159,6 +159,33 @@ struct ActivityFileBadInputTests {
         #expect(error.element == "Trackpoint.Extensions.TPX.Watts" && error.value == "lots" && error.line == 5)
     }
 
+    @Test("a TCX Trackpoint's position off the Earth (latitude past ±90, longitude past ±180) or half given is refused naming Trackpoint.Position, the value and its line")
+    func tcxPositions() throws {
+        func tcx(_ position: String) -> Data {
+            Data(
+                """
+                <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+                <Activities><Activity Sport="Running"><Id>2024-05-01T10:00:00Z</Id>
+                <Lap StartTime="2024-05-01T10:00:00Z"><TotalTimeSeconds>10</TotalTimeSeconds><Track>
+                <Trackpoint><Time>2024-05-01T10:00:00Z</Time><Position><LatitudeDegrees>47.5</LatitudeDegrees><LongitudeDegrees>8.5</LongitudeDegrees></Position></Trackpoint>
+                <Trackpoint><Time>2024-05-01T10:00:05Z</Time>
+                <Position>\(position)</Position></Trackpoint>
+                </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+                """.utf8)
+        }
+        for (position, value) in [
+            ("<LatitudeDegrees>92.6</LatitudeDegrees><LongitudeDegrees>8.5</LongitudeDegrees>", "92.6, 8.5"),
+            ("<LatitudeDegrees>-90.5</LatitudeDegrees><LongitudeDegrees>8.5</LongitudeDegrees>", "-90.5, 8.5"),
+            ("<LatitudeDegrees>47.5</LatitudeDegrees><LongitudeDegrees>180.25</LongitudeDegrees>", "47.5, 180.25"),
+        ] {
+            let error = try #require(Self.error(tcx(position)), "\(value) was read")
+            #expect(error.element == "Trackpoint.Position" && error.value == value && error.line == 6)
+        }
+        let half = try #require(Self.error(tcx("<LatitudeDegrees>47.5</LatitudeDegrees>")))
+        #expect(half.element == "Trackpoint.Position" && half.line == 6)
+        #expect(Self.error(tcx("<LatitudeDegrees>-90</LatitudeDegrees><LongitudeDegrees>180</LongitudeDegrees>")) == nil)
+    }
+
     @Test("XML that is not well-formed is refused with libxml2's message, its line and column; a DOCTYPE is never read")
     func notWellFormed() throws {
         let good = String(decoding: Self.gpx([Self.point(0), Self.point(5)]), as: UTF8.self)
