@@ -138,8 +138,9 @@ enum SyncSupport {
         throw HarnessError("timed out after \(timeout) waiting for \(what); last seen: \(last)")
     }
 
-    /// Waits until the server's rows of `p1` are exactly the store's samples of `types`.
-    static func waitForMirror(_ daemon: DaemonHarness, _ server: SyncPostgresServer, types: [SampleType] = [steps], timeout: Duration = .seconds(60)) async throws {
+    /// Waits until the server's rows of `p1` are exactly the store's samples of `types`; 180 s by
+    /// default, as `waitUntil`: the agent runs in the test process, starved under the whole suite.
+    static func waitForMirror(_ daemon: DaemonHarness, _ server: SyncPostgresServer, types: [SampleType] = [steps], timeout: Duration = .seconds(180)) async throws {
         try await waitUntil("the server's rows to equal the store's samples", timeout: timeout) {
             let store = try await storeUUIDs(daemon, types: types)
             let rows = try await server.sampleUUIDs()
