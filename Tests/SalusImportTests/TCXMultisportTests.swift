@@ -82,21 +82,9 @@ struct TCXMultisportTests {
 
     static func date(_ time: String) -> Date { ActivityFile.date(Substring("2024-06-02T\(time)Z"))! }
 
-    /// The error reading `data`, or nil when it reads.
-    static func error(_ data: Data) -> ActivityFileError? {
-        do {
-            _ = try ActivityFile.read(data, catalog: catalog)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    /// The line of `data` holding `text` (1-based).
-    static func line(of text: String, in data: Data) -> Int {
-        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
-        return (lines.firstIndex { $0.contains(text) } ?? -1) + 1
-    }
+    /// The error reading `data` and the line holding a text: the bad-input suite's.
+    static func error(_ data: Data) -> ActivityFileError? { ActivityFileBadInputTests.error(data) }
+    static func line(of text: String, in data: Data) -> Int { ActivityFileBadInputTests.line(of: text, in: data) }
 
     @Test("a MultiSportSession is one swimBikeRun workout: a leg per Activity in order with a transition activity per Transition, each leg's figures, the session's totals, one route and every point's samples")
     func duathlon() throws {

@@ -216,14 +216,18 @@ final class RawConnection: @unchecked Sendable {
         return try? FrameCoding.decode(header + payload)?.frame
     }
 
-    /// True when the server closed the connection (EOF) within the receive timeout.
+    /// True when the server closed the connection (EOF) within the receive timeout. False when
+    /// it is still sending after 10 s: random bytes can ask for a stream without end (Generate
+    /// with no count) and grant it a window to match, which the server rightly serves.
     private func isClosedByPeerBlocking() -> Bool {
-        var byte: UInt8 = 0
-        while true {
-            let n = recv(fd, &byte, 1, 0)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n == 0 { return true }
             if n < 0 { return errno == ECONNRESET }
         }
+        return false
     }
 }
 
