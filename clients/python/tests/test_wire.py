@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 import salus
-from salus._proto.salus.v1 import diagnostics_pb2
+from salus._connection import FRAME_GO_AWAY, FRAME_RESPONSE, Connection, encode_frame
+from salus._proto.google.rpc import status_pb2
+from salus._proto.salus.v1 import any_pb2, diagnostics_pb2, rpc_pb2, session_pb2
 
 from conftest import REPOSITORY, Daemon
+from test_protocol_vectors import MemoryWriter
 
 DIAGNOSTICS = "salus.v1.Diagnostics"
 
@@ -132,3 +135,121 @@ def test_the_generated_modules_are_current(tmp_path: Path) -> None:
 
     comparison = filecmp.dircmp(tmp_path, committed, ignore=["__pycache__"])
     assert differences(comparison) == [], "run scripts/generate-protos: the committed Python modules differ from Protos/"
+
+
+# A connection refused by a cap (docs/protocol.md, section 9): the GoAway carries the refusal.
+
+def _refusal() -> rpc_pb2.GoAway:
+    detail = rpc_pb2.ErrorDetail(
+        reason=rpc_pb2.ERROR_REASON_RESOURCE_EXHAUSTED, field="connections", value="1", expected="at most 1 open connection",
+        domain="salus",
+    )
+    status = status_pb2.Status(
+        code=8, message="connections: 1 open; expected at most 1",
+        details=[any_pb2.AnyMessage(type_url="type.googleapis.com/salus.v1.ErrorDetail", value=detail.SerializeToString())],
+    )
+    return rpc_pb2.GoAway(last_stream_id=1, reason=status.message, status=status)
+
+
+def _frame(stream_id: int, frame_type: int, message) -> bytes:  # type: ignore[no-untyped-def]
+    return encode_frame(stream_id, frame_type, 0, message.SerializeToString())
+
+
+def _echo(connection: Connection, text: str = ""):  # type: ignore[no-untyped-def]
+    return connection.unary(DIAGNOSTICS, "Echo", diagnostics_pb2.EchoRequest(text=text), diagnostics_pb2.EchoResponse)
+
+
+async def test_a_call_made_after_a_refused_connection_closed_reads_the_refusal() -> None:
+    # A client starved past the linger: the daemon sent GoAway with the refusal and closed before
+    # the first call (here Hello) was read.
+    reader, writer = asyncio.StreamReader(), MemoryWriter()
+    connection = Connection(reader, writer, "memory")  # type: ignore[arg-type]
+    refusal = _refusal()
+    refusal.last_stream_id = 0
+    hello = asyncio.ensure_future(connection.unary(
+        "salus.v1.Session", "Hello", session_pb2.HelloRequest(protocol_version=1), session_pb2.HelloResponse
+    ))
+    await asyncio.sleep(0)
+    reader.feed_data(_frame(0, FRAME_GO_AWAY, refusal))
+    reader.feed_eof()
+    for call in (hello, _echo(connection, "later"), _echo(connection, "later again")):
+        with pytest.raises(salus.ResourceExhaustedError) as refused:
+            await asyncio.wait_for(call, 5)
+        assert (refused.value.code, refused.value.field, refused.value.expected) == (8, "connections", "at most 1 open connection")
+        assert refused.value.message == "connections: 1 open; expected at most 1"
+    await connection.close()
+
+
+async def test_calls_after_the_refused_one_fail_with_the_refusal_at_once() -> None:
+    # Calls sent behind the refused first one (streams 3 and 5) get no Response: the GoAway after
+    # stream 1 ends them with the refusal, without waiting for the close.
+    reader, writer = asyncio.StreamReader(), MemoryWriter()
+    connection = Connection(reader, writer, "memory")  # type: ignore[arg-type]
+    calls = [asyncio.ensure_future(_echo(connection, str(i))) for i in range(3)]
+    await asyncio.sleep(0)
+    refusal = _refusal()
+    reader.feed_data(_frame(1, FRAME_RESPONSE, rpc_pb2.Response(status=refusal.status)))
+    reader.feed_data(_frame(0, FRAME_GO_AWAY, refusal))
+    for call in calls:
+        with pytest.raises(salus.ResourceExhaustedError) as refused:
+            await asyncio.wait_for(call, 5)
+        assert refused.value.field == "connections"
+    assert connection.going_away
+    await connection.close()
+
+
+async def test_a_shutdown_go_away_fails_later_calls_as_unavailable() -> None:
+    reader, writer = asyncio.StreamReader(), MemoryWriter()
+    connection = Connection(reader, writer, "memory")  # type: ignore[arg-type]
+    running = asyncio.ensure_future(_echo(connection, "on 1"))
+    above = asyncio.ensure_future(_echo(connection, "on 3"))
+    await asyncio.sleep(0)
+    reader.feed_data(_frame(0, FRAME_GO_AWAY, rpc_pb2.GoAway(last_stream_id=1, reason="server shutting down")))
+    with pytest.raises(salus.UnavailableError) as unavailable:
+        await asyncio.wait_for(above, 5)
+    assert unavailable.value.code == 14 and "server shutting down" in unavailable.value.message
+    with pytest.raises(salus.UnavailableError):
+        await _echo(connection, "later")
+    answer = rpc_pb2.Response(status={}, payload=diagnostics_pb2.EchoResponse(text="on 1").SerializeToString())
+    reader.feed_data(_frame(1, FRAME_RESPONSE, answer))
+    assert (await asyncio.wait_for(running, 5)).text == "on 1"
+    await connection.close()
+
+
+async def test_a_real_daemon_over_its_connection_cap_says_why_on_every_call(app: str) -> None:
+    daemon = Daemon(("--max-connections", "1"))
+    try:
+        path = daemon.register(app)
+        inside = None
+        for _ in range(100):  # salusctl's own connections may not have been closed yet
+            try:
+                inside = await salus.connect(path)
+                break
+            except salus.ResourceExhaustedError:
+                await asyncio.sleep(0.05)
+        assert inside is not None
+        try:
+            with pytest.raises(salus.ResourceExhaustedError) as hello:
+                await salus.connect(str(daemon.socket))
+            assert hello.value.field == "connections"
+            # Without Hello: the first call is refused, then GoAway with the refusal, then the close.
+            reader, writer = await asyncio.open_unix_connection(str(daemon.socket))
+            over = Connection(reader, writer, str(daemon.socket))
+            with pytest.raises(salus.ResourceExhaustedError) as first:
+                await _echo(over, "first")
+            assert first.value.field == "connections"
+            await wait_until(lambda: over.going_away, "GoAway")
+            await wait_until(lambda: over._closed is not None, "the daemon closing the connection")
+            assert over.refusal is not None and over.refusal.field == "connections"
+            for attempt in range(2):
+                with pytest.raises(salus.ResourceExhaustedError) as later:
+                    await _echo(over, f"late {attempt}")
+                assert (later.value.code, later.value.field) == (8, "connections")
+            await over.close()
+            echo = await _echo(inside.connection, "inside")
+            assert echo.text == "inside"
+        finally:
+            await inside.close()
+    finally:
+        daemon.stop()
+        daemon.remove()

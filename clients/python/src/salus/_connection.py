@@ -43,6 +43,9 @@ PROTOCOL_VERSION = 1
 # How long past a call's deadline this side waits for the daemon's DEADLINE_EXCEEDED before it
 # gives up on its own (the transfer time, section 10).
 _DEADLINE_GRACE = 1.0
+# What the reader task queues for a call that ends without a Response (negative: no frame type).
+_ENDED_BY_CLOSE = -1
+_ENDED_BY_GO_AWAY = -2
 
 
 def encode_frame(stream_id: int, frame_type: int, flags: int, payload: bytes) -> bytes:
@@ -95,6 +98,11 @@ class Connection:
         self._calls: dict[int, _Call] = {}
         self._closed: Optional[errors.SalusError] = None
         self._go_away_last: Optional[int] = None
+        # What calls after the GoAway's last stream fail with: UNAVAILABLE for a shutdown, or the
+        # refusal the GoAway carried (a connection cap, docs/protocol.md section 9).
+        self._go_away_error: Optional[errors.SalusError] = None
+        # The refusal: every call the daemon did not answer fails with it, also after the close.
+        self._refusal: Optional[errors.SalusError] = None
         self.features: tuple[str, ...] = ()
         self.limits: Optional[Limits] = None
         self.server_version = ""
@@ -161,8 +169,15 @@ class Connection:
 
     @property
     def going_away(self) -> bool:
-        """True once the daemon sent GoAway: new calls fail with UnavailableError."""
+        """True once the daemon sent GoAway: new calls fail with UnavailableError, or with the
+        refusal the GoAway carried when the daemon refused the connection (:attr:`refusal`)."""
         return self._go_away_last is not None
+
+    @property
+    def refusal(self) -> Optional[errors.SalusError]:
+        """Why the daemon refused this connection (over a connection cap), from its GoAway's
+        ``status``; every call it did not answer, and every later one, raises it. None otherwise."""
+        return self._refusal
 
     async def close(self) -> None:
         """Closes the connection; calls still open fail with :class:`UnavailableError`."""
@@ -276,13 +291,12 @@ class Connection:
         timeout: Optional[float],
         metadata: Optional[Mapping[str, str]] = None,
     ) -> _Call:
-        if self._closed is not None:
-            raise type(self._closed)(self._closed.message, code=self._closed.code)
+        failure = self._refusal or self._closed
         stream_id = self._next_stream_id
-        if self._go_away_last is not None and stream_id > self._go_away_last:
-            raise errors.UnavailableError(
-                "the daemon is shutting down (GoAway): connect again for new calls", code=14
-            )
+        if failure is None and self._go_away_last is not None and stream_id > self._go_away_last:
+            failure = self._go_away_error
+        if failure is not None:
+            raise _copy(failure)
         self._next_stream_id += 2
         timeout_nano = 0
         if timeout is not None:
@@ -334,10 +348,10 @@ class Connection:
                 ) from None
         frame_type, payload = item
         if frame_type < 0:
-            closed = self._closed or errors.UnavailableError("the connection closed", code=14)
-            raise type(closed)(
-                closed.message, code=closed.code, field=closed.field, value=closed.value, expected=closed.expected
-            )
+            call.ended = True
+            if frame_type == _ENDED_BY_GO_AWAY and self._go_away_error is not None:
+                raise _copy(self._refusal or self._go_away_error)
+            raise _copy(self._refusal or self._closed or errors.UnavailableError("the connection closed", code=14))
         if frame_type == FRAME_RESPONSE:
             call.ended = True
             self._calls.pop(call.stream_id, None)
@@ -356,8 +370,28 @@ class Connection:
         if self._closed is None:
             self._closed = error
         for call in list(self._calls.values()):
-            call.queue.put_nowait((-1, b""))
+            call.queue.put_nowait((_ENDED_BY_CLOSE, b""))
         self._calls.clear()
+
+    def _go_away(self, payload: bytes) -> None:
+        """GoAway (section 9): calls after ``last_stream_id`` fail now, and later ones at once,
+        with the refusal it carries (``status``), else with UNAVAILABLE."""
+        try:
+            go_away = rpc_pb2.GoAway.FromString(payload)
+        except DecodeError:
+            go_away = rpc_pb2.GoAway()
+        refused = go_away.HasField("status") and go_away.status.code != 0
+        error = errors.from_status(go_away.status) if refused else errors.UnavailableError(
+            f"the daemon is going away ({go_away.reason or 'GoAway'}): connect again for new calls", code=14
+        )
+        self._go_away_last = go_away.last_stream_id
+        self._go_away_error = error
+        if refused and self._refusal is None:
+            self._refusal = error
+        for stream_id, call in list(self._calls.items()):
+            if stream_id > go_away.last_stream_id:
+                call.queue.put_nowait((_ENDED_BY_GO_AWAY, b""))
+                self._calls.pop(stream_id, None)
 
     async def _read_frames(self) -> None:
         try:
@@ -374,11 +408,7 @@ class Connection:
                 length, stream_id, frame_type, _flags = _HEADER.unpack(header)
                 payload = await self._reader.readexactly(length) if length else b""
                 if frame_type == FRAME_GO_AWAY:
-                    try:
-                        go_away = rpc_pb2.GoAway.FromString(payload)
-                        self._go_away_last = go_away.last_stream_id
-                    except DecodeError:
-                        self._go_away_last = 0
+                    self._go_away(payload)
                     continue
                 if frame_type not in (FRAME_RESPONSE, FRAME_DATA):
                     continue  # WindowUpdate for client streams (none here) and unknown types.
@@ -434,6 +464,11 @@ def _receive(sock: socket.socket, count: int) -> bytes:
             raise ConnectionError(f"the daemon closed the socket after {len(data)} of {count} bytes")
         data += chunk
     return bytes(data)
+
+
+def _copy(error: errors.SalusError) -> errors.SalusError:
+    """A fresh exception like ``error``, for each call that fails with it."""
+    return type(error)(error.message, code=error.code, field=error.field, value=error.value, expected=error.expected)
 
 
 def _check_response(payload: bytes) -> bytes:
