@@ -192,3 +192,47 @@ async def test_a_live_statistics_collection_sends_the_changed_interval(store: sa
         else:
             break
     assert [(s.start, s.sum) for s in updates[-1]] == [(day + dt.timedelta(days=1), 250)]
+
+
+async def test_pages_ended_by_bytes_bring_every_sample_and_change(store: salus.Store, app: str) -> None:
+    # 300 samples of 16 KB of metadata (4.8 MB): sample query pages end at 1 MiB, and so do the
+    # pages of an anchored read, whose limit then returns fewer changes with more to follow.
+    await store.request_authorization(share=["stepCount"], read=["stepCount"])
+    note = "n" * 16_000
+    base = dt.datetime(2026, 9, 1, tzinfo=UTC)
+    uuids: list[uuid.UUID] = []
+    for first in range(0, 300, 100):
+        saved = await store.save([
+            salus.Sample.quantity("stepCount", i, "count", base + dt.timedelta(minutes=i), metadata={"org.example.note": note})
+            for i in range(first, first + 100)
+        ])
+        uuids += [r.uuid for r in saved]
+    assert await store.delete(uuids[:10]) == 10
+    mine = predicates.sources(app)
+
+    queried = await store.samples("stepCount", predicate=mine)
+    assert [s.value for s in queried] == list(range(10, 300))
+    assert all(s.metadata["org.example.note"] == note for s in queried)
+    assert [s.value async for s in store.samples("stepCount", predicate=mine, limit=250, descending=True)] == list(range(299, 49, -1))
+
+    # No limit: the initial results in several batches, the deletions after the changes they follow.
+    batches = await store.anchored("stepCount", predicate=mine)
+    assert len(batches) > 1 and batches[-1].initial_results_complete
+    assert [s.value for b in batches for s in b.added] == list(range(10, 300))
+    assert [d.uuid for b in batches for d in b.deleted] == uuids[:10]
+
+    # A limit of 1,000: each answer is one page, smaller than the limit while more follow.
+    anchor = None
+    pages: list[salus.AnchoredBatch] = []
+    while len(pages) < 50:
+        [page] = await store.anchored("stepCount", predicate=mine, limit=1_000, anchor=anchor)
+        pages.append(page)
+        anchor = page.anchor
+        if not page.more_changes:
+            break
+    assert len(pages) > 2 and not pages[-1].more_changes
+    assert all(len(p.added) + len(p.deleted) < 1_000 for p in pages)
+    assert [s.value for p in pages for s in p.added] == list(range(10, 300))
+    assert [d.uuid for p in pages for d in p.deleted] == uuids[:10]
+    [after] = await store.anchored("stepCount", predicate=mine, limit=1_000, anchor=anchor)
+    assert (after.added, after.deleted, after.more_changes) == ([], [], False)
