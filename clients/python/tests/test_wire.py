@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import filecmp
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import salus
-from salus._connection import FRAME_GO_AWAY, FRAME_RESPONSE, Connection, encode_frame
+from salus._connection import (
+    FLAG_NO_DATA, FRAME_CANCEL, FRAME_DATA, FRAME_GO_AWAY, FRAME_RESPONSE, Connection, encode_frame,
+)
 from salus._proto.google.rpc import status_pb2
 from salus._proto.salus.v1 import any_pb2, diagnostics_pb2, rpc_pb2, session_pb2
 
@@ -253,3 +256,67 @@ async def test_a_real_daemon_over_its_connection_cap_says_why_on_every_call(app:
     finally:
         daemon.stop()
         daemon.remove()
+
+
+# Frames the daemon may send that are not messages (docs/protocol.md, sections 1 to 3).
+
+async def test_a_data_frame_with_no_data_is_not_a_message() -> None:
+    # Flag 0x04: the frame carries only flags; its empty payload is not a message (section 2).
+    reader, writer = asyncio.StreamReader(), MemoryWriter()
+    connection = Connection(reader, writer, "memory")  # type: ignore[arg-type]
+    stream = connection.server_stream(
+        DIAGNOSTICS, "Generate", diagnostics_pb2.GenerateRequest(count=1), diagnostics_pb2.EchoResponse
+    )
+    first = asyncio.ensure_future(stream.__anext__())
+    await asyncio.sleep(0)
+    reader.feed_data(encode_frame(1, FRAME_DATA, FLAG_NO_DATA, b""))
+    reader.feed_data(_frame(1, FRAME_DATA, diagnostics_pb2.EchoResponse(text="the message", sequence=7)))
+    reader.feed_data(_frame(1, FRAME_RESPONSE, rpc_pb2.Response(status={})))
+    message = await asyncio.wait_for(first, 5)
+    assert (message.text, message.sequence) == ("the message", 7)
+    assert [m async for m in stream] == []
+    await connection.close()
+
+
+async def test_a_frame_over_4_mib_fails_its_call_and_the_others_go_on() -> None:
+    # Section 1: a length over 4 MiB (first byte 0) is skipped, its stream fails with
+    # RESOURCE_EXHAUSTED; the frame boundary is still known, so other calls are served.
+    reader, writer = asyncio.StreamReader(), MemoryWriter()
+    connection = Connection(reader, writer, "memory")  # type: ignore[arg-type]
+    connection.features = ("cancel",)
+    stream = connection.server_stream(
+        DIAGNOSTICS, "Generate", diagnostics_pb2.GenerateRequest(count=1), diagnostics_pb2.EchoResponse
+    )
+    first = asyncio.ensure_future(stream.__anext__())
+    other = asyncio.ensure_future(_echo(connection, "other"))
+    await asyncio.sleep(0)
+    large = diagnostics_pb2.EchoResponse(payload=bytes(4 * 1024 * 1024)).SerializeToString()
+    assert len(large) > 4 * 1024 * 1024
+    reader.feed_data(struct.pack(">IIBB", len(large), 1, FRAME_DATA, 0) + large)
+    answer = rpc_pb2.Response(status={}, payload=diagnostics_pb2.EchoResponse(text="other").SerializeToString())
+    reader.feed_data(_frame(3, FRAME_RESPONSE, answer))
+    with pytest.raises(salus.ResourceExhaustedError) as exhausted:
+        await asyncio.wait_for(first, 5)
+    assert exhausted.value.code == 8 and exhausted.value.value == str(len(large))
+    assert (await asyncio.wait_for(other, 5)).text == "other"
+    await stream.aclose()
+    # The failed stream is cancelled on the daemon.
+    assert writer.frames[-1] == encode_frame(1, FRAME_CANCEL, 0, b"")
+    await connection.close()
+
+
+async def test_a_connection_whose_stream_ids_are_used_up_refuses_new_calls() -> None:
+    # Section 3: ids are u32, odd and increasing, never reused.
+    reader, writer = asyncio.StreamReader(), MemoryWriter()
+    connection = Connection(reader, writer, "memory")  # type: ignore[arg-type]
+    connection._next_stream_id = 0xFFFF_FFFF
+    last = asyncio.ensure_future(_echo(connection, "last id"))
+    await asyncio.sleep(0)
+    assert writer.frames[-1][4:8] == b"\xff\xff\xff\xff"
+    with pytest.raises(salus.UnavailableError) as used_up:
+        await _echo(connection, "one too many")
+    assert used_up.value.field == "stream_id"
+    answer = rpc_pb2.Response(status={}, payload=diagnostics_pb2.EchoResponse(text="last id").SerializeToString())
+    reader.feed_data(_frame(0xFFFF_FFFF, FRAME_RESPONSE, answer))
+    assert (await asyncio.wait_for(last, 5)).text == "last id"
+    await connection.close()

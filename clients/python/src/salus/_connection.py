@@ -46,6 +46,9 @@ _DEADLINE_GRACE = 1.0
 # What the reader task queues for a call that ends without a Response (negative: no frame type).
 _ENDED_BY_CLOSE = -1
 _ENDED_BY_GO_AWAY = -2
+_OVERSIZED = -3
+# Stream ids are u32 (section 3): the last odd one a call can take.
+_LAST_STREAM_ID = 0xFFFF_FFFF
 
 
 def encode_frame(stream_id: int, frame_type: int, flags: int, payload: bytes) -> bytes:
@@ -297,6 +300,15 @@ class Connection:
             failure = self._go_away_error
         if failure is not None:
             raise _copy(failure)
+        if stream_id > _LAST_STREAM_ID:
+            raise errors.UnavailableError(
+                f"stream_id: the stream ids of this connection are used up (the next would be {stream_id}); "
+                "expected a new connection for new calls",
+                code=14,
+                field="stream_id",
+                value=str(stream_id),
+                expected=f"at most {_LAST_STREAM_ID}",
+            )
         self._next_stream_id += 2
         timeout_nano = 0
         if timeout is not None:
@@ -347,6 +359,16 @@ class Connection:
                     "the daemon did not answer within the call's timeout", code=4
                 ) from None
         frame_type, payload = item
+        if frame_type == _OVERSIZED:
+            # The call is not ended on the daemon's side: the caller's cleanup cancels it.
+            length = int(payload)
+            raise errors.ResourceExhaustedError(
+                f"the daemon sent a frame of {length} bytes; expected at most {MAX_FRAME_SIZE} (the frame limit)",
+                code=8,
+                field="length",
+                value=str(length),
+                expected=f"at most {MAX_FRAME_SIZE} bytes",
+            )
         if frame_type < 0:
             call.ended = True
             if frame_type == _ENDED_BY_GO_AWAY and self._go_away_error is not None:
@@ -393,6 +415,13 @@ class Connection:
                 call.queue.put_nowait((_ENDED_BY_GO_AWAY, b""))
                 self._calls.pop(stream_id, None)
 
+    async def _skip(self, length: int) -> None:
+        while length > 0:
+            chunk = await self._reader.read(min(length, 1 << 16))
+            if not chunk:
+                raise asyncio.IncompleteReadError(b"", length)
+            length -= len(chunk)
+
     async def _read_frames(self) -> None:
         try:
             while True:
@@ -405,13 +434,23 @@ class Connection:
                         value=header[:4].hex(),
                         expected="a first byte of 0",
                     )
-                length, stream_id, frame_type, _flags = _HEADER.unpack(header)
+                length, stream_id, frame_type, flags = _HEADER.unpack(header)
+                if length > MAX_FRAME_SIZE:
+                    # Section 1: the boundary is still known; the frame is skipped and only its
+                    # call fails.
+                    await self._skip(length)
+                    call = self._calls.pop(stream_id, None)
+                    if call is not None and not call.ended:
+                        call.queue.put_nowait((_OVERSIZED, str(length).encode()))
+                    continue
                 payload = await self._reader.readexactly(length) if length else b""
                 if frame_type == FRAME_GO_AWAY:
                     self._go_away(payload)
                     continue
                 if frame_type not in (FRAME_RESPONSE, FRAME_DATA):
                     continue  # WindowUpdate for client streams (none here) and unknown types.
+                if frame_type == FRAME_DATA and flags & FLAG_NO_DATA:
+                    continue  # flags only, not a message (section 2); the daemon closes with the Response
                 call = self._calls.get(stream_id)
                 if call is None or call.ended:
                     continue  # a dead or abandoned stream
