@@ -32,6 +32,21 @@ async def wait_until(condition, what: str) -> None:  # type: ignore[no-untyped-d
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def test_hello_gives_every_limit_the_daemon_announces(store: salus.Store) -> None:
+    # docs/protocol.md sections 6 and 12, with salusd's defaults.
+    assert store.limits == salus.Limits(
+        max_frame_size=4 * 1024 * 1024,
+        max_metadata_size=8192,
+        initial_window=store.limits.initial_window,
+        receive_window=4,
+        max_attachment_size=100 * 1024 * 1024,
+        max_connections=512,
+        max_streams_per_connection=256,
+        max_pending_requests_per_app=32,
+    )
+    assert store.limits.initial_window > 0
+
+
 async def test_a_slow_reader_gets_no_more_than_the_window(store: salus.Store) -> None:
     connection = store.connection
     assert connection.limits is not None and "window_update" in connection.features

@@ -75,6 +75,7 @@ class Limits:
     max_attachment_size: int
     max_connections: int
     max_streams_per_connection: int
+    max_pending_requests_per_app: int
 
 
 @dataclass
@@ -162,6 +163,7 @@ class Connection:
             max_attachment_size=limits.max_attachment_size,
             max_connections=limits.max_connections,
             max_streams_per_connection=limits.max_streams_per_connection,
+            max_pending_requests_per_app=limits.max_pending_requests_per_app,
         )
         connection.server_version = hello.server_version
         connection.services = {
