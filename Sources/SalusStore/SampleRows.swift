@@ -9,7 +9,7 @@ enum SampleRows {
         coalesce(r.unit, t.unit), r.category, \
         r.payload, r.creation_us, r.id, src.app_id, src.name, src.version, src.product_type, src.os_version, \
         r.device_id, d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, \
-        d.software_version, d.local_identifier, d.udi_device_identifier, r.metadata
+        d.software_version, d.local_identifier, d.udi_device_identifier, r.metadata, r.sync_identifier, r.sync_version
         """
 
     /// The columns `WirePageEncoder.addSample` reads, in order, over `samples r` alone: the type,
@@ -17,7 +17,7 @@ enum SampleRows {
     /// (a unit the row leaves out is its type's, `types.unit`, read with the type).
     static let wireColumns = """
         r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, coalesce(r.value_in_unit, r.value), r.unit, r.category, \
-        r.payload, r.creation_us, r.id, r.source_id, r.device_id, r.metadata
+        r.payload, r.creation_us, r.id, r.source_id, r.device_id, r.metadata, r.sync_identifier, r.sync_version
         """
 
     /// The joins the columns need.
@@ -40,7 +40,7 @@ enum SampleRows {
         var decoder = SampleRowDecoder()
         var result: [Int64: [DecodedRow]] = [:]
         while try statement.step() {
-            result[statement.int64(27), default: []].append(try decoder.decode(statement))
+            result[statement.int64(29), default: []].append(try decoder.decode(statement))
         }
         return result
     }
@@ -118,6 +118,9 @@ struct SampleRowDecoder {
                 throw StoreError(code: .database, message: "sample \(uuid) has damaged metadata: \(error)")
             }
         }
+        // The sync keys are the row's columns, not in its stored metadata (`MetadataBlob.encodeRow`).
+        MetadataBlob.addSyncKeys(
+            to: &metadata, identifier: statement.rawBytes(27), version: statement.isNull(28) ? nil : statement.double(28))
         let sample = Sample(
             uuid: uuid, type: TypeIdentifier(statement.text(2) ?? ""), startDate: StoredTime.date(start),
             endDate: StoredTime.date(end), value: value, sourceRevision: source, device: device, metadata: metadata,

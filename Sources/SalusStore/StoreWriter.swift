@@ -358,7 +358,8 @@ final class StoreWriter: @unchecked Sendable {
         var syncIdentifier: String?
         var syncVersion: Double?
         var replica: Bool
-        /// The sample's metadata as stored (`MetadataBlob`).
+        /// The sample's metadata as stored (`MetadataBlob.encodeRow`: without the sync keys the
+        /// row's columns hold).
         var metadata: [UInt8]?
 
         /// Binds the row to parameters `offset + 1` to `offset + SampleRowInsert.columnCount`.
@@ -666,7 +667,7 @@ final class StoreWriter: @unchecked Sendable {
                     end: endMicroseconds, prepared: prepared, appRef: appRef, sourceID: sourceID, deviceID: deviceID,
                     creation: replica ? StoredTime.microseconds(sample.creationDate) : now,
                     syncIdentifier: syncIdentifier, syncVersion: syncVersion, replica: replica,
-                    metadata: MetadataBlob.encode(sample.metadata)))
+                    metadata: MetadataBlob.encodeRow(sample.metadata)))
             if recentChanged != sample.type {
                 changedTypes.insert(sample.type)
                 recentChanged = sample.type

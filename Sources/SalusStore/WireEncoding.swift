@@ -184,10 +184,15 @@ struct WirePageEncoder: ~Copyable {
             let device = try devices.field(statement.int64(13)) { try Self.deviceField($0, database, into: &$1) }
             heads.append(devices.bytes, device)
         }
-        // The stored metadata is the map's wire bytes (`MetadataBlob`): copied as it is.
+        // The stored metadata is the map's wire bytes (`MetadataBlob`): copied as it is, with the
+        // sync keys the row keeps in its columns put back in key order.
         let metaStart = metadata.count
-        if let stored = statement.rawBytes(14), !stored.isEmpty {
-            metadata.write(stored.count) { $0.copy(stored) }
+        do {
+            try MetadataBlob.appendEntries(
+                stored: statement.rawBytes(14), identifier: statement.rawBytes(15),
+                version: statement.isNull(16) ? nil : statement.double(16), into: &metadata)
+        } catch {
+            throw StoreError(code: .database, message: "sample row \(id) has damaged metadata: \(error)")
         }
         rows.append(
             Row(
