@@ -576,13 +576,7 @@ package enum Schema {
             CREATE INDEX samples_app_type ON samples(app_ref, type_id);
             """)
         progress.reach("indexed")
-        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
-        guard broken == 0 else {
-            throw StoreError(
-                code: .database,
-                message: "migrating \(database.path) to schema 15 left \(broken) rows referring to no row; "
-                    + "nothing was changed")
-        }
+        try checkForeignKeys(database, migrating: database.path, to: 15)
     }
 
     /// Rows that refer to samples take their samples' positions (`seq`) as ids, as migration 15
@@ -647,13 +641,7 @@ package enum Schema {
         progress.reach("renamed")
         try database.execute(sixteenIndexes)
         progress.reach("indexed")
-        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
-        guard broken == 0 else {
-            throw StoreError(
-                code: .database,
-                message: "migrating \(database.path) to schema 16 left \(broken) rows referring to no row; "
-                    + "nothing was changed")
-        }
+        try checkForeignKeys(database, migrating: database.path, to: 16)
     }
 
     /// Schema 16's `samples` table, as migration 16 creates it (named `samples_v16` until the old
@@ -958,12 +946,7 @@ package enum Schema {
         try fresh.execute(sixteenIndexes)
         for object in objects where object.type != "table" { try fresh.execute(object.sql) }
         progress.reach("indexed")
-        let broken = try fresh.scalarInt("SELECT count(*) FROM pragma_foreign_key_check(NULL, 'main')") ?? 0
-        guard broken == 0 else {
-            throw StoreError(
-                code: .database,
-                message: "migrating \(path) to schema 16 left \(broken) rows referring to no row; nothing was changed")
-        }
+        try checkForeignKeys(fresh, migrating: path, to: 16)
         try fresh.execute("PRAGMA main.user_version = 16; COMMIT; DETACH DATABASE old; PRAGMA journal_mode=WAL;")
         fresh.close()
         try sync(target, what: "the migrated store")
@@ -991,6 +974,19 @@ package enum Schema {
         try database.reopen()
         progress.reach("committed")
         return true
+    }
+
+    /// Throws unless `PRAGMA foreign_key_check` finds every row of `database`'s main schema
+    /// referring to an existing row: the end of a migration that rebuilt tables with foreign keys
+    /// off, before its commit or rename. `path` is the store's (the file a rebuild writes is
+    /// another).
+    static func checkForeignKeys(_ database: Database, migrating path: String, to version: Int) throws {
+        let broken = try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check(NULL, 'main')") ?? 0
+        guard broken == 0 else {
+            throw StoreError(
+                code: .database,
+                message: "migrating \(path) to schema \(version) left \(broken) rows referring to no row; nothing was changed")
+        }
     }
 
     /// `fsync` of the file or folder at `path`.
