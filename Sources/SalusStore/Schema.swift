@@ -764,9 +764,14 @@ package enum Schema {
                     + "\(currentVersion); open it with a newer salusd")
         }
         var pending = migrations.filter { $0.version > found }
+        // From schema 13, 14 or 15, migrations 14 to 16 write a new file (`rebuild`); the others
+        // rewrite pages through the WAL.
+        let rebuilding = (13..<16).contains(found) && canRebuild(database)
+        let inPlace = pending.filter { !rebuilding || $0.version > 16 }
         // A new store (version 0) has nothing to rewrite.
-        if found > 0, let factor = pending.map(\.spaceFactor).max(), factor > 0 {
-            try checkSpace(database, factor: factor, freeBytes: freeBytes)
+        if found > 0, rebuilding || (inPlace.map(\.spaceFactor).max() ?? 0) > 0 {
+            try checkSpace(
+                database, rebuild: rebuilding, factor: inPlace.map(\.spaceFactor).max() ?? 0, freeBytes: freeBytes)
         }
         guard let last = pending.last else { return found }
         var progress = MigrationProgress(logger: logger, version: last.version, observe: observe)
@@ -1000,20 +1005,32 @@ package enum Schema {
         close(descriptor)
     }
 
-    /// Refuses to start a migration that rewrites rows unless the database's folder has
-    /// `factor` times the database's size free (plus 64 MiB): the rewritten pages go to the WAL
-    /// first, and a disk that fills mid-way would only roll the migration back at the end.
-    static func checkSpace(_ database: Database, factor: Double, freeBytes: (String) -> Int64?) throws {
+    /// Refuses to start a migration that rewrites rows unless the database's folder has room for
+    /// it, plus 64 MiB: with `rebuild` (`Schema.rebuild`), a new file of at most the store's size
+    /// (schema 16's rows and indexes are smaller than 13–15's; it has no free pages) and the
+    /// growth of the old file when its WAL moves into it as its connection closes (the pages
+    /// past the file's end); for migrations run in place, `factor` times the store's size, since
+    /// their rewritten pages go to the WAL first. A disk that fills mid-way would only fail the
+    /// migration at the end.
+    static func checkSpace(_ database: Database, rebuild: Bool, factor: Double, freeBytes: (String) -> Int64?) throws {
         let pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
         let pages = try database.scalarInt("PRAGMA page_count") ?? 0
-        let needed = Int64(Double(pageSize * pages) * factor) + 64 << 20
+        let size = pageSize * pages
+        var needed = Int64(Double(size) * factor) + 64 << 20
+        var what = factor > 0 ? "its rewritten pages through the WAL" : ""
+        if rebuild {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: database.path)
+            let onDisk = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+            needed += size + max(0, size - onDisk)
+            what = "a new file of at most its size and its WAL moved into it" + (what.isEmpty ? "" : ", " + what)
+        }
         let folder = URL(fileURLWithPath: database.path).deletingLastPathComponent().path
         let free = freeBytes(folder) ?? .max
         guard free >= needed else {
             throw StoreError(
                 code: .resourceExhausted, field: "disk", value: "\(free) bytes free in \(folder)",
-                expected: "at least \(needed) bytes free to migrate \(database.path) (\(pageSize * pages) bytes) "
-                    + "to schema \(currentVersion); free some space and start again: nothing was changed")
+                expected: "at least \(needed) bytes free to migrate \(database.path) (\(size) bytes) "
+                    + "to schema \(currentVersion) (\(what), and 64 MiB); free some space and start again: nothing was changed")
         }
     }
 

@@ -423,6 +423,27 @@ struct StoreV2MigrationTests {
         #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
     }
 
+    @Test("a migration from schema 13 asks for the room of its new file (the store's size, its WAL's growth, 64 MiB), not twice the store")
+    func spaceOfTheNewFile() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        _ = try await Self.makeThirteen(at: path)
+        let database = try Database(path: path)
+        defer { database.close() }
+        let size = (try database.scalarInt("PRAGMA page_size") ?? 0) * (try database.scalarInt("PRAGMA page_count") ?? 0)
+        let onDisk = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0)
+        let needed = size + max(0, size - onDisk) + 64 << 20
+        let error = try #require(throws: StoreError.self) {
+            try Schema.migrate(database, logger: Fixtures.quietLogger, freeBytes: { _ in needed - 1 })
+        }
+        #expect(error.code == .resourceExhausted && error.field == "disk")
+        #expect(error.expected?.hasPrefix("at least \(needed) bytes free to migrate \(path) (\(size) bytes)") == true, "\(error)")
+        #expect(try database.scalarText("PRAGMA user_version") == "13")
+        try Schema.migrate(database, logger: Fixtures.quietLogger, freeBytes: { _ in needed })
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
+    }
+
     @Test("a migration is refused while another connection has the store open, and changes nothing")
     func refusedWhileOpenElsewhere() async throws {
         let directory = try TemporaryStore.temporaryDirectory()
