@@ -13,11 +13,14 @@ struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Bring a stopped daemon's store to this build's schema, showing the progress.",
         discussion: """
-            Runs the migrations the store has not had yet, as salusd would when it starts, all in \
-            one transaction: killed at any moment, the store is left as it was, and running this \
-            again (or starting salusd) does the whole job. Checks the free disk first. Refuses \
-            while a process (salusd) has the store open, or while salusd answers on the admin \
-            socket.
+            Runs the migrations the store has not had yet, as salusd would when it starts. From \
+            schema 13, 14 or 15 the store is written into a new file beside it \
+            (salus.sqlite-migrating), synced, then renamed over it; an older store is migrated \
+            in one transaction. Killed at any moment, the store is left as it was or wholly \
+            migrated, never a mix, and running this again (or starting salusd) does the whole \
+            job. Checks the free disk first (a new file of at most the store's size, plus 64 \
+            MiB). Refuses while a process (salusd) has the store open, or while salusd answers \
+            on the admin socket.
             """)
 
     @OptionGroup var connection: ConnectionOptions
