@@ -250,7 +250,10 @@ extension TypeCatalog {
         var found: [(key: String, error: ValidationError)] = []
         for (key, value) in metadata {
             func field() -> String { "\(path()).\(key)" }
-            if let expected = metadataValueType(key, on: rules), expected != value.type {
+            // The key's registration, looked up once for both its rules (a lookup hashes the key).
+            let definition = metadataKeys[key]
+            let declared = (rules.requiredMetadataKeys.first { $0.key == key } ?? rules.optionalMetadataKeys.first { $0.key == key })?.valueType
+            if let expected = declared ?? definition?.valueType, expected != value.type {
                 // HealthKit stores booleans as numbers 0/1; accept those for bool keys.
                 if expected == .bool, case .number(let number) = value, number == 0 || number == 1 { continue }
                 found.append((key, ValidationError(
@@ -258,7 +261,7 @@ extension TypeCatalog {
                     expected: "a \(expected.rawValue) value")))
                 continue
             }
-            guard let definition = metadataKeys[key] else { continue }
+            guard let definition else { continue }
             if case .number(let number) = value, !definition.allowedValues.isEmpty,
                 !definition.allowedValues.contains(where: { Double($0.rawValue) == number })
             {

@@ -99,6 +99,9 @@ enum Validation {
     static func metadata(_ metadata: [String: MetadataValue], at path: @autoclosure () -> String) -> [ValidationError] {
         var errors: [ValidationError] = []
         if metadata.isEmpty { return errors }
+        // Most samples' metadata breaks no rule: the keys are sorted (the errors come in their
+        // order) only when one does, and each value is read where it lies, not looked up again.
+        guard metadata.contains(where: { key, value in key.isEmpty || !isFinite(value) }) else { return errors }
         for key in metadata.keys.sorted() {
             func field() -> String { "\(path()).\(key)" }
             if key.isEmpty {
@@ -123,10 +126,36 @@ enum Validation {
         return errors
     }
 
+    /// Whether a metadata value's number, quantity or date is finite (other values are).
+    static func isFinite(_ value: MetadataValue) -> Bool {
+        switch value {
+        case .number(let number): number.isFinite
+        case .quantity(let quantity): quantity.value.isFinite
+        case .date(let date): date.timeIntervalSinceReferenceDate.isFinite
+        default: true
+        }
+    }
+
+    /// The most keys read one by one rather than looked up: comparing a few keys costs less than
+    /// hashing the two sync keys (an import's samples carry those two and little else).
+    static let scannedMetadataKeys = 8
+
     static func syncKeys(_ metadata: [String: MetadataValue], at path: @autoclosure () -> String) -> [ValidationError] {
         if metadata.isEmpty { return [] }
-        let identifier = metadata[MetadataKey.syncIdentifier]
-        let version = metadata[MetadataKey.syncVersion]
+        var identifier: MetadataValue?
+        var version: MetadataValue?
+        if metadata.count <= scannedMetadataKeys {
+            for (key, value) in metadata {
+                if key == MetadataKey.syncIdentifier {
+                    identifier = value
+                } else if key == MetadataKey.syncVersion {
+                    version = value
+                }
+            }
+        } else {
+            identifier = metadata[MetadataKey.syncIdentifier]
+            version = metadata[MetadataKey.syncVersion]
+        }
         func identifierField() -> String { "\(path()).\(MetadataKey.syncIdentifier)" }
         func versionField() -> String { "\(path()).\(MetadataKey.syncVersion)" }
         var errors: [ValidationError] = []

@@ -10,6 +10,8 @@ extension Sample {
     ///
     /// Applying it twice changes nothing; other samples are returned as they are.
     package func preparedForSaving() -> Sample {
+        // The batch check (`TypeCatalog.prepareForSaving(_:at:allowReadOnly:rejected:)`) prepares
+        // only these two kinds: a kind added here must be added there.
         switch value {
         case .workout(let workout):
             var sample = self
@@ -33,6 +35,42 @@ extension TypeCatalog {
         let prepared = samples.map { $0.preparedForSaving() }
         try check(prepared, at: path, allowReadOnly: allowReadOnly)
         return prepared
+    }
+
+    /// The save pipeline's first step for a batch of which each sample that breaks a rule is left
+    /// out rather than refusing the batch (an import, which reports it and goes on): the samples
+    /// prepared, those that pass the check, in their order; `rejected` is called with the index
+    /// and first error of each other one (its path `path`). The same samples and errors as
+    /// ``prepareForSaving(_:at:allowReadOnly:)-(Sample,_,_)`` one sample at a time; the batch is
+    /// not copied when every sample passes and none needs preparing (most imports' batches).
+    package func prepareForSaving(
+        _ samples: [Sample], at path: @autoclosure () -> String, allowReadOnly: Bool = false,
+        rejected: (Int, ValidationError) -> Void
+    ) -> [Sample] {
+        var prepared = samples
+        var rejectedIndices: [Int] = []
+        for index in prepared.indices {
+            switch prepared[index].value {
+            case .workout, .workoutRoute: prepared[index] = prepared[index].preparedForSaving()
+            default: break
+            }
+            if let error = validationErrors(of: prepared[index], at: path(), allowReadOnly: allowReadOnly).first {
+                rejected(index, error)
+                rejectedIndices.append(index)
+            }
+        }
+        guard !rejectedIndices.isEmpty else { return prepared }
+        var kept: [Sample] = []
+        kept.reserveCapacity(prepared.count - rejectedIndices.count)
+        var next = 0
+        for index in prepared.indices {
+            if next < rejectedIndices.count, rejectedIndices[next] == index {
+                next += 1
+            } else {
+                kept.append(prepared[index])
+            }
+        }
+        return kept
     }
 
     /// The save pipeline's first step for one sample: the sample prepared, with every rule it

@@ -271,13 +271,8 @@ package struct FileImportService: Sendable {
         }
         /// The samples that pass the one sample check; the others are problems.
         func checked(_ samples: [Sample], _ name: String) -> [Sample] {
-            samples.compactMap { sample in
-                let (prepared, errors) = store.catalog.prepareForSaving(sample, at: name, allowReadOnly: true)
-                if let error = errors.first {
-                    problem(FileProblem(offset: nil, field: error.field, value: error.value, expected: error.expected))
-                    return nil
-                }
-                return prepared
+            store.catalog.prepareForSaving(samples, at: name, allowReadOnly: true) { _, error in
+                problem(FileProblem(offset: nil, field: error.field, value: error.value, expected: error.expected))
             }
         }
         func save(_ samples: [Sample]) async throws -> [SaveResult] {
