@@ -488,56 +488,82 @@ extension FITImport {
     /// record): a file whose messages are written in another order (Garmin Connect's re-encoding
     /// with the summary first) names the same samples.
     struct RecordSamples: SampleBatches {
-        let activity: Activity
+        /// What the samples take of one record inside the workout: its time and figures (NaN
+        /// where the record has none). A file's messages are let go once it is read; these rows
+        /// (48 bytes a record, against about 350 for a record message of eight fields) are what stays until it is saved.
+        struct Row {
+            var time: UInt32
+            var heartRate: Double
+            var cadence: Double
+            var power: Double
+            var speed: Double
+            var distance: Double
+        }
+
+        let rows: [Row]
         let sessions: [Activity.Session]
-        let start: Date
-        let end: Date
         let key: String
-        /// The next message to read.
+        let source: SourceRevision
+        let device: Device
+        /// The next row to read.
         var index = 0
         /// The last record's distance: each distance sample is the way since it, within a session.
         var previousDistance: (time: Date, distance: Double, session: Int)?
 
         init(activity: Activity, sessions: [Activity.Session], start: Date, end: Date, key: String) {
-            self.activity = activity
+            var rows: [Row] = []
+            for record in activity.messages where record.globalNumber == FITProfile.Message.record {
+                guard let time = record.timestamp else { continue }
+                let at = FITImport.date(Double(time))
+                guard at >= start, at <= end else { continue }
+                rows.append(Row(
+                    time: time,
+                    // A heart rate of 0 is no strap (Zwift writes 0 throughout).
+                    heartRate: record.value(FITProfile.Record.heartRate).flatMap { $0 > 0 ? $0 : nil } ?? .nan,
+                    cadence: record.value(FITProfile.Record.cadence) ?? .nan,
+                    power: record.value(FITProfile.Record.power) ?? .nan,
+                    speed: record.value(FITProfile.Record.enhancedSpeed) ?? record.value(FITProfile.Record.speed) ?? .nan,
+                    distance: record.value(FITProfile.Record.distance) ?? .nan))
+            }
+            self.rows = rows
             self.sessions = sessions
-            self.start = start
-            self.end = end
             self.key = key
+            source = activity.identity.source
+            device = activity.identity.device
         }
 
         mutating func next(_ limit: Int) -> [Sample] {
             var samples: [Sample] = []
             samples.reserveCapacity(limit + 4)
-            let messages = activity.messages
-            let identity = activity.identity
-            while index < messages.count, samples.count < limit {
-                let record = messages[index]
+            // One clock reading for the batch, not two for each sample (its UUID and creation
+            // date): a batch is made within a millisecond or two.
+            let now = Date()
+            while index < rows.count, samples.count < limit {
+                let row = rows[index]
                 index += 1
-                guard record.globalNumber == FITProfile.Message.record, let time = record.timestamp else { continue }
-                let at = FITImport.date(Double(time))
-                guard at >= start, at <= end else { continue }
+                let at = FITImport.date(Double(row.time))
                 let session = sessions.lastIndex { $0.start <= at } ?? 0
                 let sport = sessions[session].sport
                 // The record's samples share one name (and one copy of its metadata).
                 var metadata: [String: MetadataValue]?
-                func add(_ type: String?, _ value: Double?, _ unit: SalusUnit, from: Date? = nil) {
-                    guard let type, let value, value.isFinite else { return }
+                func add(_ type: String?, _ value: Double, _ unit: SalusUnit, from: Date? = nil) {
+                    guard let type, value.isFinite else { return }
                     if metadata == nil {
-                        metadata = [MetadataKey.syncIdentifier: .string("\(key)|\(time)"), MetadataKey.syncVersion: .number(1)]
+                        metadata = [MetadataKey.syncIdentifier: .string("\(key)|\(row.time)"), MetadataKey.syncVersion: .number(1)]
                     }
                     samples.append(Sample(
-                        type: TypeIdentifier(type), startDate: from ?? at, endDate: at, value: .quantity(Quantity(value: value, unit: unit)),
-                        sourceRevision: identity.source, device: identity.device, metadata: metadata!))
+                        uuid: UUIDv7.make(at: now), type: TypeIdentifier(type), startDate: from ?? at, endDate: at,
+                        value: .quantity(Quantity(value: value, unit: unit)), sourceRevision: source, device: device, metadata: metadata!,
+                        creationDate: now))
                 }
-                // A heart rate of 0 is no strap (Zwift writes 0 throughout).
-                add("HKQuantityTypeIdentifierHeartRate", record.value(FITProfile.Record.heartRate).flatMap { $0 > 0 ? $0 : nil }, .countPerMinute)
-                add(sport.cadenceType, record.value(FITProfile.Record.cadence), .countPerMinute)
-                add(sport.powerType, record.value(FITProfile.Record.power), .watt)
-                add(sport.speedType, record.value(FITProfile.Record.enhancedSpeed) ?? record.value(FITProfile.Record.speed), FITImport.metersPerSecond)
-                if let distance = record.value(FITProfile.Record.distance) {
+                add("HKQuantityTypeIdentifierHeartRate", row.heartRate, .countPerMinute)
+                add(sport.cadenceType, row.cadence, .countPerMinute)
+                add(sport.powerType, row.power, .watt)
+                add(sport.speedType, row.speed, FITImport.metersPerSecond)
+                if !row.distance.isNaN {
                     // Distance is cumulative in the file: each sample is the way since the record
                     // before, within one session.
+                    let distance = row.distance
                     if let previous = previousDistance, previous.session == session, distance > previous.distance, at > previous.time {
                         add(sport.distanceType, distance - previous.distance, .meter, from: previous.time)
                     }

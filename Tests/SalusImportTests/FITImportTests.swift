@@ -18,6 +18,7 @@ struct FITOracle: Decodable {
         var lat: Double?
         var lon: Double?
         var distance: Double?
+        var heartRate: Double?
     }
     struct Records: Decodable, Sendable {
         var count: Int
@@ -167,6 +168,26 @@ struct FITImportTests {
             }
             #expect(workout.configuration.swimmingLocationType == .pool)
         }
+    }
+
+    @Test("each file: the first and last record's heart rate, where the workout holds the record, is a heart rate sample of its time", arguments: FITOracle.files)
+    func recordHeartRates(_ oracle: FITOracle.File) throws {
+        let imported = try FITImport.read(FITOracle.bytes(oracle.file), catalog: Self.catalog)
+        let workouts = imported.workouts
+        let heartRates = workouts.flatMap(\.samples).filter { $0.type.rawValue == "HKQuantityTypeIdentifierHeartRate" }
+        var checked = 0
+        for point in [oracle.records.first, oracle.records.last].compactMap({ $0 }) {
+            // A heart rate of 0 is no strap: no sample.
+            guard let rate = point.heartRate, rate > 0, let time = FITOracle.date(point.timestamp),
+                  workouts.contains(where: { $0.workout.startDate <= time && time <= $0.workout.endDate })
+            else { continue }
+            let at = heartRates.filter { $0.endDate == time }
+            #expect(at.count == 1, "\(oracle.file): \(at.count) heart rate samples at \(time)")
+            guard case .quantity(let quantity)? = at.first?.value else { continue }
+            #expect(quantity == Quantity(value: rate, unit: .countPerMinute))
+            checked += 1
+        }
+        if oracle.file.hasSuffix("developer-types-sample.fit") { #expect(checked == 2) }
     }
 
     @Test("the 920XT triathlon: one swimBikeRun workout, swim, transition, bike, transition, run, heart rate from the chained files")
