@@ -39,15 +39,18 @@ package enum MetadataBlob {
     /// keys (`SyncKeyColumnsTests`).
     package static func encodeRow(_ metadata: [String: MetadataValue]) -> [UInt8]? {
         guard !metadata.isEmpty else { return nil }
-        var entries: [(key: String, value: MetadataValue)] = []
-        entries.reserveCapacity(metadata.count)
-        for (key, value) in metadata {
+        func inColumn(_ key: String, _ value: MetadataValue) -> Bool {
             switch (key, value) {
-            case (MetadataKey.syncIdentifier, .string): continue
-            case (MetadataKey.syncVersion, .number(let version)) where columnKeeps(version: version): continue
-            default: entries.append((key, value))
+            case (MetadataKey.syncIdentifier, .string): true
+            case (MetadataKey.syncVersion, .number(let version)): columnKeeps(version: version)
+            default: false
             }
         }
+        // Most imported samples have the sync keys alone: no array for them.
+        if metadata.count <= 2, metadata.allSatisfy({ inColumn($0.key, $0.value) }) { return nil }
+        var entries: [(key: String, value: MetadataValue)] = []
+        entries.reserveCapacity(metadata.count)
+        for (key, value) in metadata where !inColumn(key, value) { entries.append((key, value)) }
         return entries.isEmpty ? nil : encode(entries)
     }
 
