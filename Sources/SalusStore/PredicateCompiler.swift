@@ -209,9 +209,22 @@ package struct PredicateCompiler {
             tests.append(sql)
             arguments.append(.integer(StoredTime.microseconds(date)))
         }
+        // `r.end_us >= ?`. On samples, a row starting at or after the bound ends after it too
+        // (no sample ends before it starts), so SQLite evaluates the virtual `end_us` only for the
+        // rows that start before the bound: for an instant type, none (a day's heart rate on the
+        // 20M store: a third fewer virtual-machine steps).
+        func endsAtOrAfter(_ start: Date) {
+            if target == .samples {
+                tests.append("(r.start_us >= ? OR r.end_us >= ?)")
+                arguments.append(.integer(StoredTime.microseconds(start)))
+                arguments.append(.integer(StoredTime.microseconds(start)))
+            } else {
+                add("r.end_us >= ?", start)
+            }
+        }
         if !window.strictStartDate && !window.strictEndDate {
             if let start = window.start {
-                add("r.end_us >= ?", start)
+                endsAtOrAfter(start)
                 if target == .samples {
                     // Implied by the test above (no sample is longer than its type's longest
                     // span); it bounds the (type, start) index scan from below.
@@ -229,7 +242,7 @@ package struct PredicateCompiler {
         }
         if window.strictEndDate {
             if let start = window.start {
-                add("r.end_us >= ?", start)
+                endsAtOrAfter(start)
                 if target == .samples {
                     // As above: schema 15 has no (type, end) index, so the window bounds the
                     // (type, start) scan: a sample ending at or after `start` starts at or after

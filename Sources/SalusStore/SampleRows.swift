@@ -14,9 +14,11 @@ enum SampleRows {
 
     /// The columns `WirePageEncoder.addSample` reads, in order, over `samples r` alone: the type,
     /// source revision and device by row id, read once per page rather than joined to each row
-    /// (a unit the row leaves out is its type's, `types.unit`, read with the type).
+    /// (a unit the row leaves out is its type's, `types.unit`, read with the type). The span, not
+    /// the virtual `end_us`: the encoder adds it to the start (`WirePageEncoder.end`), where SQLite
+    /// would evaluate the column's CASE for every row.
     static let wireColumns = """
-        r.id, r.uuid, r.type_id, r.kind, r.start_us, r.end_us, coalesce(r.value_in_unit, r.value), r.unit, r.category, \
+        r.id, r.uuid, r.type_id, r.kind, r.start_us, r.span_us, coalesce(r.value_in_unit, r.value), r.unit, r.category, \
         r.payload, r.creation_us, r.id, r.source_id, r.device_id, r.metadata, r.sync_identifier, r.sync_version
         """
 

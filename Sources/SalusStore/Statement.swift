@@ -157,6 +157,11 @@ package final class Statement {
         sqlite3_column_type(pointer, index) == SQLITE_NULL
     }
 
+    /// Whether column `index` of the current row holds an integer (its storage class).
+    package func isInteger(_ index: Int32) -> Bool {
+        sqlite3_column_type(pointer, index) == SQLITE_INTEGER
+    }
+
     /// Column `index` as an integer.
     package func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(pointer, index)

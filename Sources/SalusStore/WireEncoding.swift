@@ -134,7 +134,7 @@ struct WirePageEncoder: ~Copyable {
         }
         let kindCode = statement.int64(3)
         let start = statement.int64(4)
-        let end = statement.int64(5)
+        let end = try Self.end(statement, start: start, id: id)
         let headStart = heads.count
         let tailStart = tails.count
         heads.bytes(1, uuid)
@@ -198,6 +198,22 @@ struct WirePageEncoder: ~Copyable {
             Row(
                 id: id, sequence: statement.int64(11), start: start, end: end, creation: statement.int64(10),
                 head: headStart..<heads.count, tail: tailStart..<tails.count, meta: metaStart..<metadata.count))
+    }
+
+    /// The end of the current row (`SampleRows.wireColumns`): its start plus its span (column 5),
+    /// or, for a span past what an int64 holds, the end the row keeps as decimal text, as the
+    /// virtual `end_us` computes it (schema 16). A span that does not give an int64 end is
+    /// refused naming the row and the value.
+    @inline(__always) static func end(_ statement: Statement, start: Int64, id: Int64) throws -> Int64 {
+        if statement.isInteger(5) {
+            let (end, overflow) = start.addingReportingOverflow(statement.int64(5))
+            if !overflow { return end }
+        } else if let text = statement.rawBytes(5), let end = Int64(String(decoding: text, as: UTF8.self)) {
+            return end
+        }
+        let value = statement.rawBytes(5).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"
+        throw StoreError(
+            code: .database, message: "sample row \(id) has span_us \(value), which does not give an end after its start \(start)")
     }
 
     /// Field 2 of `salus.v1.Sample`: the identifier of `types` row `id`.

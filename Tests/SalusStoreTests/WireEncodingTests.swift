@@ -173,6 +173,47 @@ struct WireEncodingTests {
         }
     }
 
+    @Test("a sample spanning the store's whole range (its end kept as text), beside instants and a negative start: pages and catch-up are SwiftProtobuf's bytes, in either order and through date windows")
+    func widestSpans() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        // The widest span int64 microseconds hold: its length overflows an int64, so the row keeps
+        // its end as text; the encoder reads the span, not SQLite's virtual end.
+        var wide = Fixtures.quantity(5, start: 0)
+        wide.startDate = Date(timeIntervalSince1970: -9.2e12)
+        wide.endDate = Date(timeIntervalSince1970: 9.2e12)
+        var before1970 = Fixtures.quantity(6, start: 0)
+        before1970.startDate = Date(timeIntervalSince1970: -86_400.25)
+        before1970.endDate = Date(timeIntervalSince1970: -3_600)
+        _ = try await store.save([wide, before1970, Fixtures.quantity(7, start: 30), Fixtures.quantity(8, start: 90)], source: Fixtures.app)
+        let windows: [SamplePredicate?] = [
+            nil,
+            .date(start: Fixtures.base, end: Fixtures.base.addingTimeInterval(60)),
+            .date(start: Fixtures.base.addingTimeInterval(60), end: nil, options: .strictEndDate),
+            .date(start: Date(timeIntervalSince1970: -7_200), end: Date(timeIntervalSince1970: 0)),
+        ]
+        let counts = [4, 2, 2, 2]
+        for (window, count) in zip(windows, counts) {
+            for sort in [[SampleSortDescriptor(.startDate)], [SampleSortDescriptor(.endDate, ascending: false)]] {
+                let query = SampleQuery(type: Fixtures.steps, predicate: window, sort: sort)
+                let model = try await store.samples(query).collect()
+                #expect(model.count == count, "\(String(describing: window)) \(sort)")
+                #expect(model.contains { $0.startDate == wide.startDate && $0.endDate == wide.endDate }, "every window overlaps it")
+                try await Self.expectPages(of: query, in: store, sizes: [1, 3], equal: model)
+            }
+        }
+        let descriptors = [QueryDescriptor(type: Fixtures.steps)]
+        let model = try await store.anchoredQuery(descriptors, anchor: nil)
+        var lean = try await store.anchoredWire(descriptors, anchor: nil, limit: nil, encoder: Self.encoder)
+        var batch = Salus_V1_AnchoredBatch()
+        batch.added = model.added.map(\.wire)
+        batch.anchor = model.anchor.rawValue
+        batch.initialResultsComplete = true
+        let same = Array(lean.batch(initialResultsComplete: true, moreChanges: false).readableBytesView)
+            == (try batch.serializedBytes(options: Self.deterministic()))
+        #expect(same && model.added.count == 4)
+    }
+
     @Test("a page's metadata read by id range leaves out the metadata of other samples in that range")
     func metadataByIDRange() async throws {
         let temporary = try await TemporaryStore.make()
