@@ -37,6 +37,9 @@ package final class Database: @unchecked Sendable {
     package static let recentStatementLimit = 16
     /// The file this connection opened.
     package let path: String
+    /// The buffers wire pages read on this connection are encoded in, kept between pages
+    /// (`WirePageBuilder`).
+    let wirePages = WirePageBufferSlot()
 
     /// Opens (creating when `create`) the database at `path` and switches it to WAL.
     ///

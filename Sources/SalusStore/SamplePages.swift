@@ -256,7 +256,7 @@ package struct SampleWirePages: AsyncSequence, Sendable {
             let (plan, cursor, builder) = (self.plan, self.cursor, self.builder)
             let (page, last, full) = try await readers.run { database in
                 try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?, Bool) in
-                    try builder.page { page in
+                    try builder.page(on: database) { page in
                         let statement = try SamplePages.pageStatement(
                             database, plan: plan, after: cursor, size: size, wire: true)
                         defer { statement.reset() }

@@ -127,7 +127,7 @@ package enum StoreReads {
             sampleStatement.reset()
             tombstoneStatement.reset()
         }
-        return try builder.page { page in
+        return try builder.page(on: database) { page in
             var previous = from
             // A page is one frame: large samples (long metadata, documents with their data) end
             // it at `SampleWirePages.pageBytes`, before the frame limit, and the changes after

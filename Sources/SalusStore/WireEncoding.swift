@@ -39,34 +39,45 @@ package struct WirePage: Sendable {
     package var count: Int
 }
 
-/// Keeps a query's page buffers between pages, so that encoding a page allocates its output and
-/// nothing per row. Used by one page at a time.
-final class WirePageBuilder: @unchecked Sendable {
+/// Encodes a query's pages with `encoder` in the buffers of the connection that reads each page
+/// (`Database.wirePages`), so that a page allocates its output and nothing per row, and a query
+/// does not grow buffers of its own from empty: a day's query on the 20M store spent a tenth of
+/// salusd's CPU in page faults, most of them in buffers growing and in the first writes to them.
+final class WirePageBuilder: Sendable {
     private let encoder: SampleWireEncoder
-    /// The buffers between pages; nil while a page has them.
-    private var buffers: WirePageEncoder?
 
     init(encoder: SampleWireEncoder) {
         self.encoder = encoder
-        buffers = WirePageEncoder(encoder: encoder)
     }
 
-    /// Runs `body` on the buffers, emptied first. The buffers are moved out for the page and
-    /// back after it: the per-row work mutates a local value, with no exclusivity check per
-    /// access as a class's stored properties would need. (Pages of one query run one at a time;
-    /// another page meanwhile would get buffers of its own.)
-    func page<T>(_ body: (inout WirePageEncoder) throws -> T) rethrows -> T {
-        var local = buffers.take() ?? WirePageEncoder(encoder: encoder)
+    /// A connection keeps its buffers after a page that wrote at most this many bytes; after a
+    /// larger one (a page of documents with their data) they are freed, so an idle connection
+    /// holds about one ordinary page's worth.
+    static let keptBytes = 2 << 20
+
+    /// Runs `body` on `database`'s buffers, emptied first (new ones when it has none). The buffers
+    /// are moved out for the page and back after it: the per-row work mutates a local value, with
+    /// no exclusivity check per access as a class's stored properties would need. A connection
+    /// reads one page at a time (`ConnectionQueue`).
+    func page<T>(on database: Database, _ body: (inout WirePageEncoder) throws -> T) rethrows -> T {
+        let slot = database.wirePages
+        var local = slot.buffers.take() ?? WirePageEncoder(encoder: encoder)
+        local.encoder = encoder
         local.reset()
         do {
             let result = try body(&local)
-            buffers = consume local
+            if local.writtenBytes <= Self.keptBytes { slot.buffers = consume local }
             return result
         } catch {
-            buffers = consume local
+            if local.writtenBytes <= Self.keptBytes { slot.buffers = consume local }
             throw error
         }
     }
+}
+
+/// Where a connection keeps its page buffers between pages (`WirePageBuilder`).
+final class WirePageBufferSlot {
+    var buffers: WirePageEncoder?
 }
 
 /// Builds one page of rows and deleted objects into wire bytes.
@@ -84,7 +95,7 @@ struct WirePageEncoder: ~Copyable {
         var meta: Range<Int>
     }
 
-    let encoder: SampleWireEncoder
+    var encoder: SampleWireEncoder
     /// Fields 1–11 of every row, one after the other.
     var heads = ProtoBytes()
     /// Value fields 14–22 of rows that have them.
@@ -110,6 +121,11 @@ struct WirePageEncoder: ~Copyable {
 
     /// Bytes the page's samples take so far (their heads, value tails and metadata).
     var sampleBytes: Int { heads.count + tails.count + metadata.count }
+
+    /// Bytes the page wrote into its buffers, its deleted objects and reference fields included.
+    var writtenBytes: Int {
+        sampleBytes + deletions.count + types.bytes.count + units.bytes.count + sources.bytes.count + devices.bytes.count
+    }
 
     mutating func reset() {
         heads.removeAll()

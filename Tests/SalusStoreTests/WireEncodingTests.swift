@@ -214,6 +214,49 @@ struct WireEncodingTests {
         #expect(same && model.added.count == 4)
     }
 
+    @Test("wire queries taking turns page by page on the same connections, and an anchored read between them, each get exactly their own bytes")
+    func queriesTakeTurns() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await Self.populate(store)
+        _ = try await store.save(
+            [Fixtures.quantity(Fixtures.heartRate, 61, "count/min", start: 5, device: Self.fullDevice),
+             Fixtures.quantity(Fixtures.heartRate, 62, "count/min", start: 15, metadata: ["org.example.note": .string("rest")])],
+            source: Fixtures.otherApp)
+        let queries = [
+            SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)]),
+            SampleQuery(type: Fixtures.heartRate, sort: [SampleSortDescriptor(.endDate, ascending: false)]),
+            SampleQuery(type: Fixtures.sleep),
+        ]
+        var expected: [[UInt8]] = []
+        for query in queries {
+            let model = try await store.samples(query).collect()
+            #expect(model.count >= 2, "\(query.type)")
+            expected.append(try Self.bytes(model))
+        }
+        var iterators = try queries.map { try store.samples($0, pageSize: 1).wire(Self.encoder).makeAsyncIterator() }
+        var lean: [[UInt8]] = Array(repeating: [], count: queries.count)
+        var done = Array(repeating: false, count: queries.count)
+        let descriptors = Self.types.map { QueryDescriptor(type: $0) }
+        func anchoredBytes() async throws -> [UInt8] {
+            var page = try await store.anchoredWire(descriptors, anchor: nil, limit: nil, encoder: Self.encoder)
+            return Array(page.batch(initialResultsComplete: true, moreChanges: false).readableBytesView)
+        }
+        let anchored = try await anchoredBytes()
+        while done.contains(false) {
+            for index in queries.indices where !done[index] {
+                if let page = try await iterators[index].next() { lean[index] += page.bytes.readableBytesView } else { done[index] = true }
+            }
+            // Another read between the pages, on the same connections.
+            let again = try await anchoredBytes()
+            #expect(again == anchored)
+        }
+        for index in queries.indices {
+            let same = lean[index] == expected[index]
+            #expect(same, "\(queries[index].type): \(lean[index].count) bytes beside SwiftProtobuf's \(expected[index].count)")
+        }
+    }
+
     @Test("a page's metadata read by id range leaves out the metadata of other samples in that range")
     func metadataByIDRange() async throws {
         let temporary = try await TemporaryStore.make()
