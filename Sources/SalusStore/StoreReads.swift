@@ -68,8 +68,9 @@ package enum StoreReads {
             var deletions: [(Int64, DeletedObject)] = []
             while try tombstoneStatement.step() {
                 var metadata: [String: MetadataValue] = [:]
-                if let identifier = tombstoneStatement.text(3) {
-                    metadata[MetadataKey.syncIdentifier] = .string(identifier)
+                // Its bytes, not a C string: an identifier may hold a NUL.
+                if let identifier = tombstoneStatement.rawBytes(3) {
+                    metadata[MetadataKey.syncIdentifier] = .string(String(decoding: identifier, as: UTF8.self))
                 }
                 if !tombstoneStatement.isNull(4) {
                     metadata[MetadataKey.syncVersion] = .number(tombstoneStatement.double(4))

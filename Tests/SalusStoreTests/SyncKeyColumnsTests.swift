@@ -114,6 +114,22 @@ struct SyncKeyColumnsTests {
         #expect(try await temporary.store.sample(uuid: response.results[0].uuid)?.metadata == replacement.metadata)
     }
 
+    @Test("an identifier with a NUL and letters past ASCII reads back whole from its column, on every path")
+    func identifierBytes() async throws {
+        let temporary = try await TemporaryStore.make()
+        let identifier = "før\u{0}after – 心"
+        let sample = Fixtures.synced(identifier, version: 7)
+        let uuid = try #require(try await temporary.store.save([sample], source: Fixtures.app).results.first?.uuid)
+        #expect(try Self.storedBlobs(temporary.path) == [nil])
+        let query = SampleQuery(type: Fixtures.steps)
+        let model = try await temporary.store.samples(query).collect()
+        #expect(model.map(\.metadata) == [sample.metadata])
+        try await WireEncodingTests.expectPages(of: query, in: temporary.store, sizes: [1], equal: model)
+        _ = try await temporary.store.delete([uuid], requester: .owner)
+        let deleted = try await temporary.store.anchoredQuery([QueryDescriptor(type: Fixtures.steps)], anchor: nil).deleted
+        #expect(deleted.map(\.metadata) == [sample.metadata], "the deleted object keeps both keys")
+    }
+
     @Test("rows saved with the sync keys in their blob read each key once, on every path")
     func oldRowsReadOnce() async throws {
         let temporary = try await TemporaryStore.make()
