@@ -728,6 +728,16 @@ package enum Schema {
             """
     }
 
+    /// Migration 17 changes no table and rewrites no row: from schema 17 a row keeps its sync
+    /// identifier and version in its columns only, not again in its metadata blob
+    /// (`MetadataBlob.encodeRow`), and every read puts them back from the columns. A build that
+    /// knows schema 16 at most would read such rows without their sync keys (an app, the export
+    /// and the sync agent would lose them), so the version tells it to refuse the store, as for
+    /// any newer schema. Rows written before keep the keys in their blob and read each key once.
+    static let migration17 = Migration(
+        version: 17, summary: "sync identifier and version kept in their columns only, not again in the metadata blob",
+        sql: "")
+
     /// Schema 16's indexes on `samples`, each built in one sorted pass after the rows.
     static let sixteenIndexes = """
         CREATE INDEX samples_type_start ON samples(type_id, start_us);
@@ -742,7 +752,7 @@ package enum Schema {
     /// every released one (a lower one would never run on a database already past it).
     package static let migrations: [Migration] = [
         migration1, migration2, migration3, migration4, migration6, migration7, migration9, migration10, migration11,
-        migration12, migration13, migration14, migration15, migration16,
+        migration12, migration13, migration14, migration15, migration16, migration17,
     ]
 
     /// The schema version a database has after `migrate`.

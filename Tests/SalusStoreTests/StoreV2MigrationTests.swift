@@ -368,7 +368,7 @@ struct StoreV2MigrationTests {
         await store.close()
         database = try Database(path: path)
         defer { database.close() }
-        #expect(try database.scalarText("PRAGMA user_version") == "16")
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'samples_app_type'") == 0)
         // Steps in count are stored without their unit; the kilojoules keep theirs.
         #expect(try database.scalarText("SELECT unit FROM types WHERE identifier = '\(Fixtures.steps.rawValue)'") == "count")

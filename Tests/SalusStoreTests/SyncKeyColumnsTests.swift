@@ -149,4 +149,39 @@ struct SyncKeyColumnsTests {
         #expect(try blobs[0].map { try MetadataBlob.decode($0).count } == 5)
         try await Self.expectReadsAsSaved(temporary.store, uuids: uuids)
     }
+
+    /// Schema 17 is the version from which a row may leave its sync keys out of its blob: a build
+    /// that knows only 16 would read such rows without them, so it must refuse the store (as any
+    /// store of a newer schema). A store of schema 16 opens at 17 with nothing rewritten.
+    @Test("a store of schema 16, its blobs holding the sync keys, opens at 17 unchanged and reads each key once")
+    func schemaSeventeen() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        var store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let uuids = try await store.save(Self.samples(), source: Fixtures.app).results.map(\.uuid)
+        await store.close()
+        // As schema 16 wrote them: the whole map in the blob, and version 16.
+        let database = try Database(path: path, create: false)
+        #expect(try database.scalarText("PRAGMA user_version") == "17")
+        let ids = try database.prepare("SELECT id FROM samples ORDER BY id", cached: false)
+        var rows: [Int64] = []
+        while try ids.step() { rows.append(ids.int64(0)) }
+        ids.reset()
+        for (id, metadata) in zip(rows, Self.saved) {
+            try database.run(
+                "UPDATE samples SET metadata = ? WHERE id = ?", [MetadataBlob.encode(metadata).map { .blob($0) } ?? .null, .integer(id)])
+        }
+        try database.execute("PRAGMA user_version = 16")
+        database.close()
+        let before = try Self.storedBlobs(path)
+
+        store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        let reopened = try Database(path: path, create: false, readOnly: true)
+        #expect(try reopened.scalarText("PRAGMA user_version") == "17")
+        reopened.close()
+        #expect(try Self.storedBlobs(path) == before, "the migration rewrites no row")
+        try await Self.expectReadsAsSaved(store, uuids: uuids)
+        await store.close()
+    }
 }
