@@ -44,6 +44,21 @@ struct SyncKeyColumnsTests {
         return blobs
     }
 
+    /// Rewrites the steps' blobs as rows were written before schema 17: the whole map, sync keys
+    /// included.
+    static func writeBlobsAsBefore(_ path: String) throws {
+        let database = try Database(path: path, create: false)
+        defer { database.close() }
+        let ids = try database.prepare("SELECT id FROM samples ORDER BY id", cached: false)
+        var rows: [Int64] = []
+        while try ids.step() { rows.append(ids.int64(0)) }
+        ids.reset()
+        for (id, metadata) in zip(rows, saved) {
+            try database.run(
+                "UPDATE samples SET metadata = ? WHERE id = ?", [MetadataBlob.encode(metadata).map { .blob($0) } ?? .null, .integer(id)])
+        }
+    }
+
     /// Expects every read of the store to give each sample exactly the metadata it was saved with.
     static func expectReadsAsSaved(_ store: SampleStore, uuids: [UUID]) async throws {
         let query = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)])
@@ -134,17 +149,7 @@ struct SyncKeyColumnsTests {
     func oldRowsReadOnce() async throws {
         let temporary = try await TemporaryStore.make()
         let uuids = try await temporary.store.save(Self.samples(), source: Fixtures.app).results.map(\.uuid)
-        // As rows were written before: the whole map in the blob.
-        let database = try Database(path: temporary.path, create: false)
-        let ids = try database.prepare("SELECT id FROM samples ORDER BY id", cached: false)
-        var rows: [Int64] = []
-        while try ids.step() { rows.append(ids.int64(0)) }
-        ids.reset()
-        for (id, metadata) in zip(rows, Self.saved) {
-            try database.run(
-                "UPDATE samples SET metadata = ? WHERE id = ?", [MetadataBlob.encode(metadata).map { .blob($0) } ?? .null, .integer(id)])
-        }
-        database.close()
+        try Self.writeBlobsAsBefore(temporary.path)
         let blobs = try Self.storedBlobs(temporary.path)
         #expect(try blobs[0].map { try MetadataBlob.decode($0).count } == 5)
         try await Self.expectReadsAsSaved(temporary.store, uuids: uuids)
@@ -162,16 +167,9 @@ struct SyncKeyColumnsTests {
         let uuids = try await store.save(Self.samples(), source: Fixtures.app).results.map(\.uuid)
         await store.close()
         // As schema 16 wrote them: the whole map in the blob, and version 16.
+        try Self.writeBlobsAsBefore(path)
         let database = try Database(path: path, create: false)
         #expect(try database.scalarText("PRAGMA user_version") == "17")
-        let ids = try database.prepare("SELECT id FROM samples ORDER BY id", cached: false)
-        var rows: [Int64] = []
-        while try ids.step() { rows.append(ids.int64(0)) }
-        ids.reset()
-        for (id, metadata) in zip(rows, Self.saved) {
-            try database.run(
-                "UPDATE samples SET metadata = ? WHERE id = ?", [MetadataBlob.encode(metadata).map { .blob($0) } ?? .null, .integer(id)])
-        }
         try database.execute("PRAGMA user_version = 16")
         database.close()
         let before = try Self.storedBlobs(path)
