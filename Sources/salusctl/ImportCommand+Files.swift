@@ -192,7 +192,7 @@ extension Import {
                 if current == nil {
                     guard !files.isEmpty else { return nil }
                     let file = files.removeFirst()
-                    current = (file.path, ExportSource.stream(file.produce).makeAsyncIterator(), nil)
+                    current = (file.path, ChunkReader.stream(file.produce).makeAsyncIterator(), nil)
                 }
                 let path = current!.path
                 if let chunk = try await current!.chunks.next() {

@@ -114,7 +114,7 @@ struct Import: OwnerCommand {
                 if current == nil {
                     guard !sideFiles.isEmpty else { return nil }
                     let file = sideFiles.removeFirst()
-                    current = (file.path, ExportSource.stream(file.produce).makeAsyncIterator(), nil)
+                    current = (file.path, ChunkReader.stream(file.produce).makeAsyncIterator(), nil)
                 }
                 let path = current!.path
                 if let chunk = try await current!.chunks.next() {
@@ -257,7 +257,7 @@ struct ExportSource: CustomStringConvertible {
     }
 
     /// Reads a file in chunks, passing each to its argument (which may throw to stop it).
-    typealias Producer = @Sendable (_ consume: @escaping (Data) throws -> Void) throws -> Void
+    typealias Producer = ChunkReader.Producer
 
     /// The chunk size of every file read.
     static let chunkSize = 256 * 1024
@@ -331,55 +331,8 @@ struct ExportSource: CustomStringConvertible {
     /// The bytes in chunks of 256 KiB, read as they are sent.
     func chunks() -> AsyncThrowingStream<Data, any Error> {
         switch kind {
-        case .file(let url): Self.stream(Self.fileChunks(url))
-        case .zipEntry(let url, let path): Self.stream(Self.entryChunks(url, path))
-        }
-    }
-
-    /// `produce`'s chunks, read on a thread of its own at most four chunks ahead of the sender
-    /// (a zip entry is inflated there), so memory holds four chunks whatever the file's size.
-    static func stream(_ produce: @escaping Producer) -> AsyncThrowingStream<Data, any Error> {
-        let slots = DispatchSemaphore(value: 4)
-        let cancelled = CancelFlag()
-        return AsyncThrowingStream { continuation in
-            continuation.onTermination = { _ in
-                cancelled.set()
-                slots.signal()
-            }
-            let thread = Thread {
-                do {
-                    try produce { data in
-                        slots.wait()
-                        if cancelled.isSet { throw CancellationError() }
-                        continuation.yield(data)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            thread.start()
-        }
-        .releasing(slots)
-    }
-}
-
-/// A flag set once, read from any thread.
-final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-}
-
-extension AsyncThrowingStream where Element == Data, Failure == any Error {
-    /// This stream, giving a slot back to `slots` for every element taken.
-    func releasing(_ slots: DispatchSemaphore) -> AsyncThrowingStream<Data, any Error> {
-        var iterator = makeAsyncIterator()
-        return AsyncThrowingStream {
-            let next = try await iterator.next()
-            if next != nil { slots.signal() }
-            return next
+        case .file(let url): ChunkReader.stream(Self.fileChunks(url))
+        case .zipEntry(let url, let path): ChunkReader.stream(Self.entryChunks(url, path))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SalusAdmin
 import SalusKit
+import SalusStore
 import SalusTestSupport
 import Testing
 
@@ -87,5 +88,68 @@ struct AdminClientImportTests {
             #expect(error.code == .invalidArgument, "\(error)")
         }
         await admin.close()
+    }
+
+    /// Iterates a ``ChunkReader`` stream for the import and lets go of it when the import ends.
+    final class ReaderFeed: @unchecked Sendable {
+        var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator?
+        init(_ produce: @escaping ChunkReader.Producer) { chunks = ChunkReader.stream(produce).makeAsyncIterator() }
+        func next() async throws -> ImportChunk? {
+            guard let data = try await chunks?.next() else { return nil }
+            return .export(data)
+        }
+    }
+
+    /// A flag the reading thread sets when its producer returns.
+    final class Ended: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+
+    /// The import the daemon's save refuses while `salusctl import`'s reader is chunks ahead of
+    /// what was sent: the import ends with the daemon's error, the reader stops and lets go of
+    /// its thread, and nothing traps. (The reader's DispatchSemaphore, released by its thread with
+    /// read-ahead chunks never taken, was libdispatch's "semaphore deallocated while in use": SIGILL.)
+    static func importRefused(_ server: ServerHarness, _ data: Data, ended: Ended) async throws -> (any Error)? {
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        defer { Task { await admin.close() } }
+        let feed = ReaderFeed { consume in
+            defer { ended.set() }
+            var offset = 0
+            while offset < data.count {
+                let end = min(offset + 8192, data.count)
+                try consume(data.subdata(in: offset..<end))
+                offset = end
+            }
+        }
+        let options = ImportOptions(exportBytes: UInt64(data.count))
+        do {
+            for try await _ in admin.importAppleHealth(AsyncThrowingStream(unfolding: { try await feed.next() }), options: options) {}
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    @Test("a save the daemon refuses mid-import ends it with the daemon's error while the reader is chunks ahead; the reader stops without a trap")
+    func saveRefusedMidImport() async throws {
+        let server = try await ServerHarness.start()
+        let store = try Database(path: server.dataDirectory.appendingPathComponent("salus.sqlite").path)
+        try store.execute(
+            "CREATE TRIGGER refuse_samples BEFORE INSERT ON samples BEGIN "
+                + "SELECT RAISE(ABORT, 'UNIQUE constraint failed: samples.app_ref, samples.type_id, samples.sync_identifier'); END")
+        let ended = Ended()
+        let error = try await Self.importRefused(server, ImportProgressTests.export(heartRates: 20_000), ended: ended)
+        let failure = try #require(error as? SalusError, "the import ended with \(error as Any), not the daemon's error")
+        #expect("\(failure)".contains("UNIQUE constraint failed: samples.app_ref, samples.type_id, samples.sync_identifier"), "\(failure)")
+        // The reader stops at its next chunk, far before the export's end; its thread then lets
+        // go of what it holds (where the trap was).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !ended.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ended.isSet, "the reading thread did not stop")
+        try await Task.sleep(for: .milliseconds(100))
+        await server.stop()
     }
 }
