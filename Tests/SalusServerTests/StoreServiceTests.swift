@@ -79,20 +79,31 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    /// The note each of `saveLargeSteps`' samples carries: about 16 KB.
+    static let largeNote = String(repeating: "n", count: 16_000)
+
+    /// Saves 300 steps of about 16 KB each (a long note): 4.8 MB, fewer samples than one page
+    /// holds by count; 100 at a time, each request under the frame limit itself. Returns their
+    /// UUIDs in order.
+    static func saveLargeSteps(_ client: RPCClient) async throws -> [Data] {
+        let base: Int64 = 1_700_000_000_000_000
+        var uuids: [Data] = []
+        for first in stride(from: 0, to: 300, by: 100) {
+            let batch = (first..<first + 100).map {
+                stepSample(Double($0), start: base + Int64($0) * 60_000_000, metadata: ["org.example.note": string(largeNote)])
+            }
+            let saved: Salus_V1_SaveResponse = try await client.unary(save, request: saveRequest(batch))
+            uuids += saved.results.map(\.uuid)
+        }
+        return uuids
+    }
+
     @Test("a sample query whose samples together pass the 4 MiB frame limit arrives whole and in order, in pages under it")
     func largePages() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let client = try await Self.app(server, "org.example.large")
-        // 300 samples of about 16 KB (a long note each): 4.8 MB, fewer samples than one page
-        // holds by count; saved 100 at a time, each request under the limit itself.
-        let note = String(repeating: "n", count: 16_000)
-        let base: Int64 = 1_700_000_000_000_000
-        for first in stride(from: 0, to: 300, by: 100) {
-            let batch = (first..<first + 100).map {
-                Self.stepSample(Double($0), start: base + Int64($0) * 60_000_000, metadata: ["org.example.note": Self.string(note)])
-            }
-            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
-        }
+        let note = Self.largeNote
+        _ = try await Self.saveLargeSteps(client)
         var request = Salus_V1_SampleQueryRequest()
         request.type = Self.steps
         var values: [Double] = []
@@ -112,16 +123,8 @@ struct StoreServiceTests {
     func largeAnchoredBatches() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
         let client = try await Self.app(server, "org.example.large")
-        let note = String(repeating: "n", count: 16_000)
-        let base: Int64 = 1_700_000_000_000_000
-        var uuids: [Data] = []
-        for first in stride(from: 0, to: 300, by: 100) {
-            let batch = (first..<first + 100).map {
-                Self.stepSample(Double($0), start: base + Int64($0) * 60_000_000, metadata: ["org.example.note": Self.string(note)])
-            }
-            let saved: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
-            uuids += saved.results.map(\.uuid)
-        }
+        let note = Self.largeNote
+        let uuids = try await Self.saveLargeSteps(client)
         // Deletions between the saves' changes: the first ten samples go.
         var delete = Salus_V1_DeleteRequest()
         delete.uuids.uuids = Array(uuids[0..<10])
