@@ -418,7 +418,7 @@ let package = Package(
             ]
         ),
         // Replays every committed crash input under Fuzz/regressions/ through its harness.
-        .testTarget(name: "SalusFuzzingTests", dependencies: ["SalusFuzzing", "SalusModel", "SalusPluginHost"]),
+        .testTarget(name: "SalusFuzzingTests", dependencies: ["SalusFuzzing", "SalusModel", "SalusPluginHost", "SalusDocuments"]),
         .testTarget(
             name: "SalusDaemonTests",
             dependencies: [

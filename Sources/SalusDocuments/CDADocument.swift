@@ -180,6 +180,32 @@ package struct CDADocument: Hashable, Sendable {
     }
 }
 
+extension CDADocument {
+    /// The names of the entities `data` declares in its internal subset, as libxml2 reads them
+    /// when nothing stops the parse at the first declaration (nothing is loaded or expanded):
+    /// empty for a document with no DTD or a DTD without entities, and for bytes that are not
+    /// well-formed XML. ``parse(_:field:)`` refuses every document for which this is not empty;
+    /// the fuzzing harness checks that with a parse that does not share its callback.
+    package static func entityDeclarations(in data: Data) -> [String] {
+        guard !data.isEmpty, data.count < Int(Int32.max) else { return [] }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let parsed = data.withUnsafeBytes { buffer in
+            xmlReadMemory(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count), "document.xml", nil, options)
+        }
+        guard let document = parsed else { return [] }
+        defer { xmlFreeDoc(document) }
+        var names: [String] = []
+        var child = document.pointee.intSubset?.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_ENTITY_DECL {
+                names.append(node.pointee.name.map { String(cString: $0) } ?? "")
+            }
+            child = node.pointee.next
+        }
+        return names
+    }
+}
+
 /// The first entity a document declares, noted by the parser's callback.
 final class EntityDeclaration {
     var name: String?
@@ -232,13 +258,19 @@ struct XPathQuery {
 
 /// HL7 v3 TS time stamps: `YYYY[MM[DD[HH[MM[SS[.S+]]]]]][±ZZZZ]`.
 enum HL7Time {
+    /// An ASCII digit. (`Character.isNumber` also holds for "²", "½" and other scripts' digits,
+    /// which `Int(_:)` does not read.)
+    static func isDigit(_ character: Character) -> Bool {
+        character.isASCII && character.isWholeNumber
+    }
+
     /// The instant `text` names (the start of the period it leaves out), nil when malformed.
     static func date(_ text: String) -> Date? {
         var digits = Substring(text)
         var offsetSeconds = 0
         if let sign = digits.lastIndex(where: { $0 == "+" || $0 == "-" }) {
             let zone = digits[digits.index(after: sign)...]
-            guard zone.count == 4, zone.allSatisfy(\.isNumber), let hours = Int(zone.prefix(2)), let minutes = Int(zone.suffix(2)),
+            guard zone.count == 4, zone.allSatisfy(isDigit), let hours = Int(zone.prefix(2)), let minutes = Int(zone.suffix(2)),
                   hours <= 14, minutes < 60
             else { return nil }
             offsetSeconds = (hours * 3600 + minutes * 60) * (digits[sign] == "-" ? -1 : 1)
@@ -247,15 +279,16 @@ enum HL7Time {
         var fraction = 0.0
         if let dot = digits.firstIndex(of: ".") {
             let tail = digits[digits.index(after: dot)...]
-            guard !tail.isEmpty, tail.allSatisfy(\.isNumber), let value = Double("0." + tail) else { return nil }
+            guard !tail.isEmpty, tail.allSatisfy(isDigit), let value = Double("0." + tail) else { return nil }
             fraction = value
             digits = digits[..<dot]
         }
-        guard [4, 6, 8, 10, 12, 14].contains(digits.count), digits.allSatisfy(\.isNumber) else { return nil }
+        guard [4, 6, 8, 10, 12, 14].contains(digits.count), digits.allSatisfy(isDigit) else { return nil }
+        // Only ASCII digits pass the check above, so each field reads as an Int.
         func field(_ start: Int, _ length: Int, default value: Int) -> Int {
             guard digits.count >= start + length else { return value }
             let from = digits.index(digits.startIndex, offsetBy: start)
-            return Int(digits[from..<digits.index(from, offsetBy: length)])!
+            return Int(digits[from..<digits.index(from, offsetBy: length)]) ?? value
         }
         let parts = DateComponents(
             year: field(0, 4, default: 1), month: field(4, 2, default: 1), day: field(6, 2, default: 1),

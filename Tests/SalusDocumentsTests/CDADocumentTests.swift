@@ -89,6 +89,10 @@ struct CDADocumentTests {
             ("20050329171504-0500", "2005-03-29T22:15:04Z"), ("201308151030-0800", "2013-08-15T18:30:00Z"),
             ("20140101", "2014-01-01T00:00:00Z"), ("2014", "2014-01-01T00:00:00Z"), ("20140230", nil),
             ("20141301", nil), ("2014010125", nil), ("20140101+2", nil), ("hello", nil),
+            // Characters Swift counts as numbers that are no ASCII digits: a superscript two,
+            // full-width digits, Arabic-Indic digits in the offset and the fraction, a vulgar half.
+            ("2014\u{B2}101", nil), ("\u{FF12}\u{FF10}\u{FF11}\u{FF14}0101", nil),
+            ("20140101103000-\u{0660}\u{0665}00", nil), ("20140101103000.\u{0665}", nil), ("2014\u{BD}", nil),
         ]
         for (text, expected) in cases {
             var xml = try String(decoding: Self.data("valid-hl7-examples", "Progress_Note.xml"), as: UTF8.self)

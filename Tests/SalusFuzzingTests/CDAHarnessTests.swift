@@ -1,4 +1,5 @@
 import Foundation
+import SalusDocuments
 import SalusFuzzing
 import Testing
 
@@ -24,6 +25,20 @@ struct CDAHarnessTests {
         // Character references are the document's own text.
         let referenced = Data(String(decoding: valid, as: UTF8.self).replacingOccurrences(of: "<title>Summary of care</title>", with: "<title>&#83;ummary &amp; care</title>").utf8)
         #expect(CDAHarness.expansion(in: ["Summary & care", "Ada Lovelace", "Dr Snow", "Good Health Clinic"], of: referenced) == nil)
+    }
+
+    @Test("\"<!ENTITY\" inside a processing instruction is the document's own text, not a declaration whose text is taken out")
+    func entityTextOutsideADeclaration() throws {
+        let valid = String(decoding: try Self.seed("valid"), as: UTF8.self)
+        // An unclosed quote after it, as a fuzzer wrote: read as a declaration, it would take
+        // the rest of the document, "Summary of care" too.
+        let hidden = Data(valid.replacingOccurrences(of: "<ClinicalDocument", with: "<?note <!ENTITY % p 'open?>\n<ClinicalDocument").utf8)
+        #expect(CDADocument.entityDeclarations(in: hidden).isEmpty)
+        #expect(CDAHarness.expansion(in: ["Summary of care", "Ada Lovelace", "Dr Snow", "Good Health Clinic"], of: hidden) == nil)
+        // A declaration libxml2 reads is still taken out, and the document's entities are named.
+        let declared = try Self.seed("entity-internal")
+        #expect(!CDADocument.entityDeclarations(in: declared).isEmpty)
+        #expect(CDADocument.entityDeclarations(in: Data(valid.utf8)).isEmpty)
     }
 
     @Test("every cda seed, hostile ones included, runs through the harness within its bounds")
