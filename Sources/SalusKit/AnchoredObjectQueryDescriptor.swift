@@ -25,7 +25,8 @@ public struct AnchoredObjectQueryDescriptor: Hashable, Sendable {
     /// still retained.
     public var anchor: QueryAnchor?
     /// At most this many changes (added plus deleted) in ``result(for:)``; nil means no limit.
-    /// ``AnchoredObjectQueryResult/hasMore`` says whether more are there.
+    /// ``AnchoredObjectQueryResult/hasMore`` says whether more are there. ``results(for:)`` (the
+    /// live updates) is not limited: its first element holds every change after ``anchor``.
     public var limit: Int?
     /// Leave out the changes that came from the person's other stores
     /// (``HealthStore/saveReplicas(_:)``): what a sync agent reads to send, so that it never

@@ -326,7 +326,8 @@ package nonisolated struct Salus_V1_AnchoredQueryRequest: Sendable {
     set {optionalAnchor = .anchor(newValue)}
   }
 
-  /// 0: no limit.
+  /// 0: no limit. Not applied with live: a live feed sends the initial results and every later
+  /// change whole, and more_changes stays false.
   package var limit: UInt64 = 0
 
   /// After the initial results, stream every later matching change until cancelled.

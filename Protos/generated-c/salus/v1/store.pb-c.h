@@ -237,7 +237,8 @@ struct  Salus__V1__AnchoredQueryRequest
   size_t n_descriptors;
   Salus__V1__TypedPredicate **descriptors;
   /*
-   * 0: no limit.
+   * 0: no limit. Not applied with live: a live feed sends the initial results and every later
+   * change whole, and more_changes stays false.
    */
   uint64_t limit;
   /*
