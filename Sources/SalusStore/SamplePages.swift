@@ -212,8 +212,14 @@ package struct SamplePages: AsyncSequence, Sendable {
     /// The same query, read as the bytes of `salus.v1.SampleBatch` pages by `encoder` with no
     /// model sample in between; see `SampleWirePages`. Not for correlation types, which need the
     /// model (reading one fails).
-    package func wire(_ encoder: SampleWireEncoder) -> SampleWirePages {
-        SampleWirePages(readers: readers, plan: plan, pageSize: pageSize, encoder: encoder)
+    ///
+    /// With `firstPageSize`, the first page holds at most that many samples and each next page
+    /// twice the one before, up to `pageSize`: a client can start reading a result while the
+    /// daemon reads the rest, and the last page it waits for is small (see `SampleWirePages`).
+    package func wire(_ encoder: SampleWireEncoder, firstPageSize: Int? = nil) -> SampleWirePages {
+        SampleWirePages(
+            readers: readers, plan: plan, pageSize: pageSize,
+            firstPageSize: firstPageSize.map { Swift.max(1, Swift.min($0, pageSize)) } ?? pageSize, encoder: encoder)
     }
 }
 
@@ -228,6 +234,14 @@ package struct SampleWirePages: AsyncSequence, Sendable {
     let readers: ReaderPool
     let plan: SamplePages.Plan
     let pageSize: Int
+    /// The most samples in the first page; each next page may hold twice the one before, up to
+    /// `pageSize`. A page is read whole before it is sent, so the client waits for the first
+    /// page's rows before it reads any, and decodes the last page after the daemon has read
+    /// everything: with pages of 2,000 a day's heart rate (4,110 rows) was two full pages read
+    /// one after the other, then 2,110 rows decoded while nothing else ran. Growing from a small
+    /// page, the client decodes each page while the daemon reads the next, and a large result
+    /// still goes in pages of `pageSize`.
+    let firstPageSize: Int
     let encoder: SampleWireEncoder
 
     /// A page ends at this many bytes of samples even before `pageSize` of them: a page is one
@@ -240,6 +254,8 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         let plan: SamplePages.Plan
         let pageSize: Int
         let builder: WirePageBuilder
+        /// The most samples the next page holds (before the limit).
+        var nextPageSize: Int
         var cursor: [Int64]?
         var delivered = 0
         var finished = false
@@ -248,11 +264,12 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         package mutating func next() async throws -> WirePage? {
             guard !finished else { return nil }
             try Task.checkCancellation()
-            let size = plan.limit.map { Swift.min(pageSize, $0 - delivered) } ?? pageSize
+            let size = plan.limit.map { Swift.min(nextPageSize, $0 - delivered) } ?? nextPageSize
             guard size > 0 else {
                 finished = true
                 return nil
             }
+            nextPageSize = Swift.min(pageSize, nextPageSize * 2)
             let (plan, cursor, builder) = (self.plan, self.cursor, self.builder)
             let (page, last, full) = try await readers.run { database in
                 try database.transaction(immediate: false) { () throws -> (WirePage, [Int64]?, Bool) in
@@ -283,6 +300,8 @@ package struct SampleWirePages: AsyncSequence, Sendable {
 
     /// Makes an iterator that starts at the first sample.
     package func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(readers: readers, plan: plan, pageSize: pageSize, builder: WirePageBuilder(encoder: encoder))
+        AsyncIterator(
+            readers: readers, plan: plan, pageSize: pageSize, builder: WirePageBuilder(encoder: encoder),
+            nextPageSize: firstPageSize)
     }
 }

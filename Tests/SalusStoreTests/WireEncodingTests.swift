@@ -162,6 +162,37 @@ struct WireEncodingTests {
         try await Self.expectPages(of: query, in: store, sizes: [6, 4], equal: model)
     }
 
+    @Test("a sample query's wire pages grow from the first page's size, doubling up to the page size, and are the same bytes; a limit still cuts them")
+    func growingPages() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await store.save((0..<21).map { Fixtures.quantity(Double($0), start: Double($0) * 10) }, source: Fixtures.app)
+        let query = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)])
+        let expected = try Self.bytes(try await store.samples(query).collect())
+        var counts: [Int] = []
+        var lean: [UInt8] = []
+        for try await page in try store.samples(query, pageSize: 8).wire(Self.encoder, firstPageSize: 2) {
+            counts.append(page.count)
+            lean += page.bytes.readableBytesView
+        }
+        #expect(counts == [2, 4, 8, 7])
+        #expect(lean == expected)
+        // Without a first page size, every page is the page size, as before.
+        counts = []
+        for try await page in try store.samples(query, pageSize: 8).wire(Self.encoder) { counts.append(page.count) }
+        #expect(counts == [8, 8, 5])
+        // A limit of 5: 2, then 3 of the 4 the second page could hold.
+        let limited = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)], limit: 5)
+        counts = []
+        lean = []
+        for try await page in try store.samples(limited, pageSize: 8).wire(Self.encoder, firstPageSize: 2) {
+            counts.append(page.count)
+            lean += page.bytes.readableBytesView
+        }
+        #expect(counts == [2, 3])
+        #expect(lean == (try Self.bytes(try await store.samples(limited).collect())))
+    }
+
     /// Expects the wire pages of `query`, at each page size, to be SwiftProtobuf's bytes for `model`.
     static func expectPages(of query: SampleQuery, in store: SampleStore, sizes: [Int], equal model: [Sample]) async throws {
         let expected = try bytes(model)

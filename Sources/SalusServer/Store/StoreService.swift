@@ -26,6 +26,10 @@ package struct StoreService: Sendable {
     /// them, `SampleWirePages`): each page costs a hop to a reader, a read transaction, a seek
     /// and a frame, which 2,000 rows share four times better than 500.
     static let wirePageSize = 2_000
+    /// The first such page's samples; each next page holds twice the one before, up to
+    /// `wirePageSize` (`SampleWirePages.firstPageSize`): the client decodes a page while salusd
+    /// reads the next, and waits at the end for a small page, not one of 2,000.
+    static let wireFirstPageSize = 256
 
     /// Writes rows straight to wire bytes (docs/storage.md, "Reading rows straight to wire
     /// bytes"); payload kinds' values through the wire layer's conversion.
@@ -272,7 +276,9 @@ package struct StoreService: Sendable {
         logAccess(caller, types: [type] + memberPredicates.map(\.type), kind: .sampleQuery)
         if servesLean(type, includeData: request.includeData) {
             try await storeCall {
-                for try await page in try store.samples(query, pageSize: Self.wirePageSize).wire(Self.wireEncoder) {
+                for try await page in try store.samples(query, pageSize: Self.wirePageSize).wire(
+                    Self.wireEncoder, firstPageSize: Self.wireFirstPageSize)
+                {
                     try await writer.writeSerialized(page.bytes)
                 }
             }
