@@ -64,9 +64,15 @@ package struct SamplePageDecoder {
     package mutating func nextSample(field: Int, of bytes: ByteBuffer, offset: inout Int, path: String, index: Int)
         throws(SalusError) -> Sample?
     {
+        // The sample is made straight into `found` and returned from there: carried out of the
+        // closure in a `Result` with the next offset, each sample was copied and the copy
+        // destroyed (a retain and a release of each of its references, and a memmove of its
+        // 120 bytes), about a fifth of a day query's decoding.
+        var found: Sample?
+        var failure: SalusError?
         let start = offset
-        let outcome: Result<(Sample?, Int), SalusError> = bytes.withUnsafeReadableBytes { whole in
-            guard start < whole.count else { return .success((nil, start)) }
+        let next: Int = bytes.withUnsafeReadableBytes { whole in
+            guard start < whole.count else { return start }
             let raw = UnsafeRawBufferPointer(rebasing: whole[start...])
             do {
                 // Errors count bytes from the page's start, as ``samples(field:of:path:first:)``'s do.
@@ -77,22 +83,20 @@ package struct SamplePageDecoder {
                         continue
                     }
                     let range = try reader.lengthDelimited()
-                    return .success((try sample(raw, range, path: "\(path)[\(index)]"), start + range.upperBound))
+                    found = try sample(raw, range, path: "\(path)[\(index)]")
+                    return start + range.upperBound
                 }
-                return .success((nil, whole.count))
+                return whole.count
             } catch let error as SalusError {
-                return .failure(error)
+                failure = error
             } catch {
-                return .failure(SalusError(code: .malformedMessage, message: "the daemon's page does not decode: \(error)"))
+                failure = SalusError(code: .malformedMessage, message: "the daemon's page does not decode: \(error)")
             }
+            return start
         }
-        switch outcome {
-        case .success(let (sample, next)):
-            offset = next
-            return sample
-        case .failure(let error):
-            throw error
-        }
+        if let failure { throw failure }
+        offset = next
+        return found
     }
 
     /// An `AnchoredBatch`: its added samples (field 1) read as ``samples(field:of:path:first:)``
@@ -246,15 +250,19 @@ package struct SamplePageDecoder {
         } catch {
             return nil
         }
-        guard let uuid, let value else { return nil }
+        // The value is moved out (`take`), not copied, and the sample is built where it is
+        // returned: bound with `guard let` and built in a temporary, both were copied and the
+        // originals destroyed, a retain and a release of every reference a sample holds.
+        guard let uuid, let value = value.take() else { return nil }
         if !sourceSeen {
             lastSource = nil
             source = SourceRevision(appID: "", name: "")
         }
-        return Sample(
-            uuid: uuid, type: type, startDate: WireDate.date(startDate), endDate: WireDate.date(endDate), value: value,
-            sourceRevision: source, device: deviceSeen ? device : nil, metadata: metadata,
-            creationDate: WireDate.date(creationDate))
+        return .some(
+            Sample(
+                uuid: uuid, type: type, startDate: WireDate.date(startDate), endDate: WireDate.date(endDate), value: consume value,
+                sourceRevision: source, device: deviceSeen ? device : nil, metadata: consume metadata,
+                creationDate: WireDate.date(creationDate)))
     }
 
     /// Whether `bytes` are `known`'s: one `memcmp`, where the generic `elementsEqual` compared
