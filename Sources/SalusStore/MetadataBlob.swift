@@ -81,11 +81,13 @@ package enum MetadataBlob {
     /// entries are what `encode` makes of the whole map (and SwiftProtobuf's deterministic
     /// encoding of it). A key the stored bytes have already (rows saved before the sync keys
     /// left the blob) is not written twice. With no sync key the stored bytes are copied as
-    /// they are, unread.
+    /// they are, once `check` has read them: an app would read other bytes as fields of the
+    /// sample, or refuse the page.
     static func appendEntries(
         stored: UnsafeRawBufferPointer?, identifier: UnsafeRawBufferPointer?, version: Double?,
         into out: inout ProtoBytes
     ) throws {
+        if let stored { try check(stored) }
         guard identifier != nil || version != nil else {
             if let stored, !stored.isEmpty { out.write(stored.count) { $0.copy(stored) } }
             return
@@ -136,6 +138,71 @@ package enum MetadataBlob {
             }
         }
         writePending(before: nil)
+    }
+
+    /// What a damaged blob was expected to be, with what `error` found wrong in it.
+    static func expected(_ error: any Error) -> String {
+        "metadata map entries (field 12 of salus.v1.Sample), each a UTF-8 key and a string, number, bool, date "
+            + "or quantity value (\(error))"
+    }
+
+    /// A fault in stored bytes that the protobuf reader does not see: a field that is not a map
+    /// entry, text that is not UTF-8, a unit that does not parse.
+    struct Fault: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Checks that `bytes` are what `encode` writes and what an app's protobuf decoder reads as a
+    /// sample's metadata: map entries (field 12) only, each a UTF-8 key (field 1) and a value
+    /// (field 2) whose known fields have their wire types, its text UTF-8 and a quantity's unit
+    /// one the store parses. The wire path copies stored bytes into the sample it serves: any
+    /// other field would be read by the app as a field of the sample (its type, its UUID), and
+    /// bytes that are not protobuf would make the app refuse the whole page.
+    static func check(_ bytes: UnsafeRawBufferPointer) throws {
+        func text(_ text: UnsafeRawBufferPointer, _ what: String) throws {
+            guard StoredRowChecks.isUTF8(text) else { throw Fault(description: "\(what) is not UTF-8") }
+        }
+        var reader = ProtoReader(bytes)
+        while let (number, wireType) = try reader.tag() {
+            guard number == 12, wireType == .lengthDelimited else {
+                throw Fault(description: "field \(number) (wire type \(wireType)) at byte \(reader.offset) is not a map entry")
+            }
+            var entry = try reader.message()
+            while let (field, type) = try entry.tag() {
+                switch (field, type) {
+                case (1, .lengthDelimited): try text(try entry.bytes(), "a key")
+                case (2, .lengthDelimited):
+                    var value = try entry.message()
+                    while let (valueField, valueType) = try value.tag() {
+                        switch (valueField, valueType) {
+                        case (1, .lengthDelimited): try text(try value.bytes(), "a string value")
+                        case (2, .fixed64), (3, .varint), (4, .varint): try value.skip(valueType)
+                        case (5, .lengthDelimited):
+                            var quantity = try value.message()
+                            while let (quantityField, quantityType) = try quantity.tag() {
+                                switch (quantityField, quantityType) {
+                                case (1, .fixed64): try quantity.skip(quantityType)
+                                case (2, .lengthDelimited):
+                                    let unit = try quantity.bytes()
+                                    try text(unit, "a quantity's unit")
+                                    do {
+                                        _ = try SalusUnit(parsing: String(decoding: unit, as: UTF8.self))
+                                    } catch {
+                                        throw Fault(description: "a quantity's unit does not parse: \(error)")
+                                    }
+                                case (1...2, _): throw Fault(description: "quantity field \(quantityField) has wire type \(quantityType)")
+                                default: try quantity.skip(quantityType)
+                                }
+                            }
+                        case (1...5, _): throw Fault(description: "value field \(valueField) has wire type \(valueType)")
+                        default: try value.skip(valueType)
+                        }
+                    }
+                case (1...2, _): throw Fault(description: "entry field \(field) has wire type \(type)")
+                default: try entry.skip(type)
+                }
+            }
+        }
     }
 
     /// −1, 0 or 1 as `key` comes before, equals or follows `other` in UTF-8 byte order.

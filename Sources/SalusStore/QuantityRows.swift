@@ -52,7 +52,7 @@ extension SampleStore {
                     while try apps.step() { appIDs[apps.int64(0)] = apps.text(1) ?? "" }
                     apps.reset()
                     let statement = try database.prepare(
-                        "SELECT r.start_us, r.end_us, r.value, r.app_ref, r.creation_us FROM samples r "
+                        "SELECT r.start_us, r.span_us, r.value, r.app_ref, r.creation_us, r.id FROM samples r "
                             + "WHERE r.type_id = (SELECT id FROM types WHERE identifier = ?) AND r.value IS NOT NULL "
                             + "AND \(filter.sql) ORDER BY r.start_us", cached: false)
                     try statement.bind([.text(type.rawValue)] + filter.arguments)
@@ -61,10 +61,13 @@ extension SampleStore {
                     while try statement.step() {
                         count &+= 1
                         if count & 0xFFFF == 0, cancelled.isSet { throw CancellationError() }
+                        // The span, not the virtual end, which reads a damaged span as some end.
+                        let start = statement.int64(0)
+                        let end = try StoredRowChecks.end(statement, column: 1, start: start, row: "row \(statement.int64(5))")
                         try body(
                             &state,
                             QuantityRow(
-                                startMicroseconds: statement.int64(0), endMicroseconds: statement.int64(1),
+                                startMicroseconds: start, endMicroseconds: end,
                                 value: statement.double(2), appRef: statement.int64(3),
                                 creationMicroseconds: statement.int64(4)),
                             appIDs)

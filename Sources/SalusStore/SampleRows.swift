@@ -3,9 +3,12 @@ import SalusModel
 
 /// Reading samples and deleted objects back from rows.
 enum SampleRows {
-    /// The columns `SampleRowDecoder` reads, in order, over the alias `r` of `samples`.
+    /// The columns `SampleRowDecoder` reads, in order, over the alias `r` of `samples`. The span,
+    /// not the virtual `end_us`, which reads a damaged span (negative, text, past an int64) as
+    /// some end: the decoder adds it to the start and refuses one that gives no end
+    /// (`StoredRowChecks.end`), as the wire path does.
     static let columns = """
-        r.id, r.uuid, t.identifier, r.kind, r.start_us, r.end_us, coalesce(r.value_in_unit, r.value), \
+        r.id, r.uuid, t.identifier, r.kind, r.start_us, r.span_us, coalesce(r.value_in_unit, r.value), \
         coalesce(r.unit, t.unit), r.category, \
         r.payload, r.creation_us, r.id, src.app_id, src.name, src.version, src.product_type, src.os_version, \
         r.device_id, d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, \
@@ -15,7 +18,7 @@ enum SampleRows {
     /// The columns `WirePageEncoder.addSample` reads, in order, over `samples r` alone: the type,
     /// source revision and device by row id, read once per page rather than joined to each row
     /// (a unit the row leaves out is its type's, `types.unit`, read with the type). The span, not
-    /// the virtual `end_us`: the encoder adds it to the start (`WirePageEncoder.end`), where SQLite
+    /// the virtual `end_us`: the encoder adds it to the start (`StoredRowChecks.end`), where SQLite
     /// would evaluate the column's CASE for every row.
     static let wireColumns = """
         r.id, r.uuid, r.type_id, r.kind, r.start_us, r.span_us, coalesce(r.value_in_unit, r.value), r.unit, r.category, \
@@ -80,16 +83,16 @@ struct SampleRowDecoder {
         guard let uuid = statement.uuid(1) else {
             throw StoreError(code: .database, message: "sample row \(statement.int64(0)) has no 16-byte UUID")
         }
+        let id = statement.int64(0)
+        let row = "row \(id) (\(uuid))"
         let kindCode = statement.int64(3)
         guard let kind = StoredCodes.kind(code: kindCode) else {
-            throw StoreError(code: .database, message: "sample \(uuid) has unknown kind \(kindCode)")
+            throw StoredRowChecks.damaged(row, "kind", value: "\(kindCode)", expected: "the code of an object kind")
         }
         let value: SampleValue
         switch kind {
         case .quantity:
-            let text = statement.text(7) ?? "count"
-            let unit = try units[text] ?? SalusUnit(parsing: text)
-            units[text] = unit
+            let unit = try StoredRowChecks.unit(statement.text(7) ?? "count", units: &units, column: "unit", row: row)
             value = .quantity(Quantity(value: statement.double(6), unit: unit))
         case .category:
             value = .category(Int(statement.int64(8)))
@@ -111,24 +114,121 @@ struct SampleRowDecoder {
                 udiDeviceIdentifier: statement.text(25))
         }
         let start = statement.int64(4)
-        let end = statement.int64(5)
+        let end = try StoredRowChecks.end(statement, column: 5, start: start, row: row)
         var metadata: [String: MetadataValue] = [:]
         if let stored = statement.rawBytes(26) {
             do {
+                try MetadataBlob.check(stored)
                 metadata = try MetadataBlob.decode(stored, units: &units)
             } catch {
-                throw StoreError(code: .database, message: "sample \(uuid) has damaged metadata: \(error)")
+                throw StoredRowChecks.damaged(
+                    row, "metadata", value: StoredRowChecks.render(stored), expected: MetadataBlob.expected(error))
             }
         }
         // The sync keys are the row's columns, not in its stored metadata (`MetadataBlob.encodeRow`).
         MetadataBlob.addSyncKeys(
-            to: &metadata, identifier: statement.rawBytes(27), version: statement.isNull(28) ? nil : statement.double(28))
+            to: &metadata, identifier: try StoredRowChecks.identifier(statement, column: 27, row: row),
+            version: try StoredRowChecks.version(statement, column: 28, row: row))
         let sample = Sample(
             uuid: uuid, type: TypeIdentifier(statement.text(2) ?? ""), startDate: StoredTime.date(start),
             endDate: StoredTime.date(end), value: value, sourceRevision: source, device: device, metadata: metadata,
             creationDate: StoredTime.date(statement.int64(10)))
         return DecodedRow(
-            id: statement.int64(0), sequence: statement.int64(11), startMicroseconds: start, endMicroseconds: end,
+            id: id, sequence: statement.int64(11), startMicroseconds: start, endMicroseconds: end,
             sample: sample)
     }
+}
+
+/// The checks every read of a `samples` row makes of the columns a damaged file (edited by hand,
+/// bits flipped on disk) can hold wrong, on the model path (`SampleRowDecoder`), the wire path
+/// (`WirePageEncoder`) and the statistics' lean read alike: a row is answered as it is stored or
+/// the read is refused with an error naming the row, the column, the value and what was expected
+/// (docs/storage.md, "Damaged rows").
+enum StoredRowChecks {
+    /// The error about a damaged `column` of the sample `row` ("row 12" or "row 12 (UUID)").
+    static func damaged(_ row: String, _ column: String, value: String, expected: String) -> StoreError {
+        StoreError(
+            code: .database, message: "sample \(row) has a damaged \(column): got \(value); expected \(expected)",
+            field: "samples.\(column)", value: value, expected: expected)
+    }
+
+    /// `bytes` for an error: as text when UTF-8, else in hex; at most 64 bytes of it.
+    static func render(_ bytes: UnsafeRawBufferPointer?) -> String {
+        guard let bytes else { return "NULL" }
+        let shown = UnsafeRawBufferPointer(rebasing: bytes.prefix(64))
+        let more = bytes.count > 64 ? "… (\(bytes.count) bytes)" : ""
+        if isUTF8(shown) { return "\"\(String(decoding: shown, as: UTF8.self))\"\(more)" }
+        return "X'" + shown.map { String($0, radix: 16, uppercase: true).leftPadded() }.joined() + "'\(more)"
+    }
+
+    /// Whether `bytes` are UTF-8: what an app's protobuf decoder requires of a string field.
+    @inline(__always) static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte >= 0x80 {
+            return String(validating: bytes, as: UTF8.self) != nil
+        }
+        return true
+    }
+
+    /// The end of the current row: its start plus its span (`column`), or, for a span past what
+    /// an int64 holds, the end the row keeps as decimal text, as the virtual `end_us` computes it
+    /// (schema 16). A span that does not give an int64 end at or after the start is refused.
+    @inline(__always) static func end(
+        _ statement: Statement, column: Int32, start: Int64, row: @autoclosure () -> String
+    ) throws -> Int64 {
+        if statement.isInteger(column) {
+            let span = statement.int64(column)
+            let (end, overflow) = start.addingReportingOverflow(span)
+            if !overflow, span >= 0 { return end }
+        } else if let text = statement.rawBytes(column), let end = Int64(String(decoding: text, as: UTF8.self)),
+            end >= start
+        {
+            return end
+        }
+        throw damaged(
+            row(), "span_us", value: statement.isInteger(column) ? "\(statement.int64(column))" : render(statement.rawBytes(column)),
+            expected: "a span of at least 0 that gives an end an int64 holds after the start \(start), "
+                + "or such an end as decimal text")
+    }
+
+    /// The sync version of the current row (`column`): nil when NULL; a number else.
+    @inline(__always) static func version(_ statement: Statement, column: Int32, row: @autoclosure () -> String) throws
+        -> Double?
+    {
+        switch statement.type(column) {
+        case .null: return nil
+        case .real, .integer: return statement.double(column)
+        default:
+            throw damaged(row(), "sync_version", value: render(statement.rawBytes(column)), expected: "NULL or a number")
+        }
+    }
+
+    /// The sync identifier of the current row (`column`): nil when NULL; its bytes when UTF-8.
+    @inline(__always) static func identifier(_ statement: Statement, column: Int32, row: @autoclosure () -> String) throws
+        -> UnsafeRawBufferPointer?
+    {
+        guard let bytes = statement.rawBytes(column) else { return nil }
+        guard isUTF8(bytes) else {
+            throw damaged(row(), "sync_identifier", value: render(bytes), expected: "NULL or UTF-8 text")
+        }
+        return bytes
+    }
+
+    /// The unit of `text`, parsed once per `units`, or an error naming the row's `column`.
+    static func unit(_ text: String, units: inout [String: SalusUnit], column: String, row: @autoclosure () -> String) throws
+        -> SalusUnit
+    {
+        if let unit = units[text] { return unit }
+        do {
+            let unit = try SalusUnit(parsing: text)
+            units[text] = unit
+            return unit
+        } catch {
+            throw damaged(row(), column, value: "\"\(text)\"", expected: "a unit the store can parse (\(error))")
+        }
+    }
+}
+
+extension String {
+    /// Two hex digits.
+    fileprivate func leftPadded() -> String { count < 2 ? "0" + self : self }
 }

@@ -162,6 +162,22 @@ package final class Statement {
         sqlite3_column_type(pointer, index) == SQLITE_INTEGER
     }
 
+    /// The storage class of a column's value.
+    package enum ColumnType: Sendable {
+        case integer, real, text, blob, null
+    }
+
+    /// The storage class of column `index` of the current row.
+    package func type(_ index: Int32) -> ColumnType {
+        switch sqlite3_column_type(pointer, index) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
     /// Column `index` as an integer.
     package func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(pointer, index)

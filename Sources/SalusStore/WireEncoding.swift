@@ -114,6 +114,9 @@ struct WirePageEncoder: ~Copyable {
     var units = ReferenceFields()
     var sources = ReferenceFields()
     var devices = ReferenceFields()
+    /// The units of rows that keep their own (not their type's) found to parse, kept for the
+    /// connection's pages: a few at most.
+    var checkedUnits: [[UInt8]] = []
 
     init(encoder: SampleWireEncoder) {
         self.encoder = encoder
@@ -150,7 +153,7 @@ struct WirePageEncoder: ~Copyable {
         }
         let kindCode = statement.int64(3)
         let start = statement.int64(4)
-        let end = try Self.end(statement, start: start, id: id)
+        let end = try StoredRowChecks.end(statement, column: 5, start: start, row: "row \(id)")
         let headStart = heads.count
         let tailStart = tails.count
         heads.bytes(1, uuid)
@@ -164,6 +167,17 @@ struct WirePageEncoder: ~Copyable {
             let quantity = heads.begin(5)
             heads.double(1, statement.double(6))
             if let unit = statement.rawBytes(7) {
+                // Rows in their type's unit leave it out (schema 16): one that has its own is
+                // checked before it is served, as the model path parses it.
+                if !checkedUnits.contains(where: { $0.elementsEqual(unit) }) {
+                    var parsed: [String: SalusUnit] = [:]
+                    guard StoredRowChecks.isUTF8(unit) else {
+                        throw StoredRowChecks.damaged(
+                            "row \(id)", "unit", value: StoredRowChecks.render(unit), expected: "a unit in UTF-8 text")
+                    }
+                    _ = try StoredRowChecks.unit(String(decoding: unit, as: UTF8.self), units: &parsed, column: "unit", row: "row \(id)")
+                    if checkedUnits.count < 64 { checkedUnits.append(Array(unit)) }
+                }
                 heads.bytes(2, unit)
             } else {
                 let unit = try units.field(statement.int64(2)) { try Self.unitField($0, database, into: &$1) }
@@ -175,7 +189,10 @@ struct WirePageEncoder: ~Copyable {
             heads.int64(1, statement.int64(8))
             heads.end(category)
         default:
-            guard let kind = StoredCodes.kind(code: kindCode), kind != .correlation else {
+            guard let kind = StoredCodes.kind(code: kindCode) else {
+                throw StoredRowChecks.damaged("row \(id)", "kind", value: "\(kindCode)", expected: "the code of an object kind")
+            }
+            guard kind != .correlation else {
                 throw StoreError(
                     code: .database,
                     message: "sample row \(id) has kind \(kindCode), which the lean encoder does not write (correlations need the model)")
@@ -203,33 +220,18 @@ struct WirePageEncoder: ~Copyable {
         // The stored metadata is the map's wire bytes (`MetadataBlob`): copied as it is, with the
         // sync keys the row keeps in its columns put back in key order.
         let metaStart = metadata.count
+        let identifier = try StoredRowChecks.identifier(statement, column: 15, row: "row \(id)")
+        let version = try StoredRowChecks.version(statement, column: 16, row: "row \(id)")
         do {
-            try MetadataBlob.appendEntries(
-                stored: statement.rawBytes(14), identifier: statement.rawBytes(15),
-                version: statement.isNull(16) ? nil : statement.double(16), into: &metadata)
+            try MetadataBlob.appendEntries(stored: statement.rawBytes(14), identifier: identifier, version: version, into: &metadata)
         } catch {
-            throw StoreError(code: .database, message: "sample row \(id) has damaged metadata: \(error)")
+            throw StoredRowChecks.damaged(
+                "row \(id)", "metadata", value: StoredRowChecks.render(statement.rawBytes(14)), expected: MetadataBlob.expected(error))
         }
         rows.append(
             Row(
                 id: id, sequence: statement.int64(11), start: start, end: end, creation: statement.int64(10),
                 head: headStart..<heads.count, tail: tailStart..<tails.count, meta: metaStart..<metadata.count))
-    }
-
-    /// The end of the current row (`SampleRows.wireColumns`): its start plus its span (column 5),
-    /// or, for a span past what an int64 holds, the end the row keeps as decimal text, as the
-    /// virtual `end_us` computes it (schema 16). A span that does not give an int64 end is
-    /// refused naming the row and the value.
-    @inline(__always) static func end(_ statement: Statement, start: Int64, id: Int64) throws -> Int64 {
-        if statement.isInteger(5) {
-            let (end, overflow) = start.addingReportingOverflow(statement.int64(5))
-            if !overflow { return end }
-        } else if let text = statement.rawBytes(5), let end = Int64(String(decoding: text, as: UTF8.self)) {
-            return end
-        }
-        let value = statement.rawBytes(5).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"
-        throw StoreError(
-            code: .database, message: "sample row \(id) has span_us \(value), which does not give an end after its start \(start)")
     }
 
     /// Field 2 of `salus.v1.Sample`: the identifier of `types` row `id`.
@@ -245,6 +247,10 @@ struct WirePageEncoder: ~Copyable {
         let statement = try reference(database, "SELECT unit FROM types WHERE id = ?", id: id, table: "types")
         defer { statement.reset() }
         if let unit = statement.rawBytes(0) {
+            var parsed: [String: SalusUnit] = [:]
+            _ = try StoredRowChecks.unit(
+                String(decoding: unit, as: UTF8.self), units: &parsed, column: "unit of its type (types.unit)",
+                row: "of types row \(id)")
             out.bytes(2, unit)
         } else {
             out.string(2, "count")

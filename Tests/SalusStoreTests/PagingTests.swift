@@ -80,7 +80,8 @@ struct PagingTests {
             while try statement.step() {
                 rows += 1
                 values.append(statement.double(6))
-                last = (statement.int64(0), statement.int64(4), statement.int64(5))
+                // Column 5 is the span (`SampleRows.columns`); these rows' ends are start + span.
+                last = (statement.int64(0), statement.int64(4), statement.int64(4) + statement.int64(5))
             }
             work.append(statement.instructionsRun - before)
             statement.reset()
