@@ -15,6 +15,13 @@ struct UnitParsingTests {
         ("m^", .invalidExponent, 2),
         ("m^x", .invalidExponent, 2),
         ("m^12345", .invalidExponent, 2),
+        // Powers of groups multiply: the second would give m^99980001, and more of them once
+        // overflowed Int and trapped the process that parsed a client's unit.
+        ("((m^9999)^9999)", .invalidExponent, 10),
+        ("(((((m^9999)^9999)^9999)^9999)^9999)", .invalidExponent, 13),
+        ("(m^-5000)^2", .invalidExponent, 10),
+        // Equal factors add up: m^10098 has no canonical text that parses.
+        ("ks*m^99*m^9999", .invalidExponent, 0),
         ("m /s", .unexpectedCharacter, 1),
         (" m", .unexpectedCharacter, 0),
         ("m/s/s", .multipleDivisions, 3),
@@ -53,6 +60,8 @@ struct UnitParsingTests {
         ("m^2/m", "m"),
         ("dL/dL", "count"),
         ("(m/s)^2", "m^2/s^2"),
+        ("(m^99)^99", "m^9801"),
+        ("m^9999*m^-9999*s", "s"),
         ("s^-1", "s^-1"),
         ("kg.m^-1.s^-2", "kg/m·s^2"),
         ("kg/m.s^2", "kg/m·s^2"),

@@ -3,7 +3,9 @@
 /// ```
 /// unit    := product ( "/" product )?          one "/" per parenthesised group
 /// product := power ( ("*" | "·" | ".") power )*
-/// power   := primary ( "^" integer )?          integer: optional sign, 1-4 digits
+/// power   := primary ( "^" integer )?          integer: optional sign, 1-4 digits; a factor's
+///                                               exponent stays within ±9999 once powers of
+///                                               groups multiply and equal factors add
 /// primary := symbol | "(" unit ")"
 /// symbol  := prefix? name ( "<" number ">" )?  "<molar mass>" only after mol
 /// ```
@@ -14,6 +16,9 @@
 struct UnitParser {
     /// The deepest nesting of parentheses accepted.
     static let maxNesting = 16
+    /// The largest exponent of a factor, written (four digits) or reached by powers of groups
+    /// and equal factors.
+    static let maxExponent = 9_999
 
     private let text: String
     private let scalars: [Unicode.Scalar]
@@ -40,6 +45,14 @@ struct UnitParser {
                     "unbalanced ')' at position \(index) in \"\(text)\"; no '(' is open")
             }
             throw unexpected(expected: "'*', '·', '.', '/', '^' or the end of the unit")
+        }
+        // Equal factors add up (m^99*m^9999 is m^10098): the unit's canonical text must parse.
+        for factor in UnitFactor.normalize(factors) where abs(factor.exponent) > Self.maxExponent {
+            throw UnitError(
+                code: .invalidExponent,
+                message: "the exponents of \(factor.name) in \"\(text)\" add up to \(factor.exponent); "
+                    + "expected each factor's exponent at most \(Self.maxExponent) in magnitude",
+                text: text, position: 0)
         }
         return factors
     }
@@ -80,11 +93,20 @@ struct UnitParser {
         var factors = try parsePrimary()
         if current == "^" {
             index += 1
+            let start = index
             let power = try parseInteger()
-            factors = factors.map { factor in
-                var raised = factor
-                raised.exponent = factor.exponent * power
-                return raised
+            // Every factor's exponent is within ±maxExponent before (as written, or checked
+            // here), so the product cannot overflow; a power of a group must keep it there.
+            for index in factors.indices {
+                let raised = factors[index].exponent * power
+                guard abs(raised) <= Self.maxExponent else {
+                    throw UnitError(
+                        code: .invalidExponent,
+                        message: "exponent \(power) at position \(start) in \"\(text)\" raises \(factors[index].name) to the "
+                            + "power \(raised); expected each factor's exponent at most \(Self.maxExponent) in magnitude",
+                        text: text, position: start)
+                }
+                factors[index].exponent = raised
             }
         }
         return factors
