@@ -206,7 +206,7 @@ enum StoredRowChecks {
     @inline(__always) static func identifier(_ statement: Statement, column: Int32, row: @autoclosure () -> String) throws
         -> UnsafeRawBufferPointer?
     {
-        guard let bytes = statement.rawBytes(column) else { return nil }
+        guard let bytes = statement.rawBytesUnlessNull(column) else { return nil }
         guard isUTF8(bytes) else {
             throw damaged(row(), "sync_identifier", value: render(bytes), expected: "NULL or UTF-8 text")
         }
