@@ -171,6 +171,22 @@ struct DamagedRowTests {
             && text.contains("expected")
     }
 
+    @Test("the UTF-8 test of stored text: a byte past ASCII at any place of a word or the tail is validated")
+    func utf8() {
+        for length in [0, 1, 7, 8, 9, 16, 100] {
+            let ascii = [UInt8](repeating: 0x61, count: length)
+            #expect(ascii.withUnsafeBytes(StoredRowChecks.isUTF8), "\(length)")
+            for place in 0..<length {
+                var bad = ascii
+                bad[place] = 0xFF
+                #expect(!bad.withUnsafeBytes(StoredRowChecks.isUTF8), "\(length) \(place)")
+                var good = ascii
+                good.replaceSubrange(place..<place + 1, with: Array("ø".utf8))
+                #expect(good.withUnsafeBytes(StoredRowChecks.isUTF8), "\(length) \(place)")
+            }
+        }
+    }
+
     @Test("a damaged row is answered as stored or refused naming the row, the column and what was expected, on every read", arguments: damages)
     func damagedRow(_ damage: Damage) async throws {
         let temporary = try await TemporaryStore.make()
