@@ -122,7 +122,7 @@ struct SampleRowDecoder {
                 metadata = try MetadataBlob.decode(stored, units: &units)
             } catch {
                 throw StoredRowChecks.damaged(
-                    row, "metadata", value: StoredRowChecks.render(stored), expected: MetadataBlob.expected(error))
+                    row, "metadata", value: StoredRowChecks.fault(stored, error), expected: MetadataBlob.expected(error))
             }
         }
         // The sync keys are the row's columns, not in its stored metadata (`MetadataBlob.encodeRow`).
@@ -150,6 +150,14 @@ enum StoredRowChecks {
         StoreError(
             code: .database, message: "sample \(row) has a damaged \(column): got \(value); expected \(expected)",
             field: "samples.\(column)", value: value, expected: expected)
+    }
+
+    /// A damaged blob or text for an error: its size and what is wrong in it, never its bytes.
+    /// The error reaches the app whose read met the row (RPC `internal`, its message): the
+    /// bytes around a fault are the sample's other metadata, which a read by UUID, refused
+    /// only after the row is read, would show an app that may not read it.
+    static func fault(_ bytes: UnsafeRawBufferPointer?, _ error: any Error) -> String {
+        "\(bytes?.count ?? 0) bytes (\(error))"
     }
 
     /// `bytes` for an error: as text when UTF-8, else in hex; at most 64 bytes of it.
@@ -217,7 +225,7 @@ enum StoredRowChecks {
     {
         guard let bytes = statement.rawBytesUnlessNull(column) else { return nil }
         guard isUTF8(bytes) else {
-            throw damaged(row(), "sync_identifier", value: render(bytes), expected: "NULL or UTF-8 text")
+            throw damaged(row(), "sync_identifier", value: "\(bytes.count) bytes that are not UTF-8", expected: "NULL or UTF-8 text")
         }
         return bytes
     }

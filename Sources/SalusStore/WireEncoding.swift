@@ -232,7 +232,8 @@ struct WirePageEncoder: ~Copyable {
                 stored: statement.rawBytesUnlessNull(14), identifier: identifier, version: version, into: &metadata)
         } catch {
             throw StoredRowChecks.damaged(
-                "row \(id)", "metadata", value: StoredRowChecks.render(statement.rawBytes(14)), expected: MetadataBlob.expected(error))
+                "row \(id)", "metadata", value: StoredRowChecks.fault(statement.rawBytes(14), error),
+                expected: MetadataBlob.expected(error))
         }
         rows.append(
             Row(
