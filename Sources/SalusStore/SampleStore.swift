@@ -364,6 +364,24 @@ package final class SampleStore: Sendable {
         }
     }
 
+    /// The type and the saving app of sample `uuid`, or nil when the store has none: what a
+    /// caller's read permission is decided on, read from the row's type and source alone, so
+    /// that a read by UUID is refused to an app that may not read the sample before the row's
+    /// other columns are read. A damaged row is refused naming the row and the column
+    /// (`StoredRowChecks`), and that error must reach only an app that may read the row.
+    package func readKey(uuid: UUID) async throws -> (type: TypeIdentifier, appID: String)? {
+        try checkOpen()
+        return try await readers.run { database in
+            let statement = try database.prepare(
+                "SELECT t.identifier, src.app_id FROM samples r JOIN types t ON t.id = r.type_id "
+                    + "JOIN sources src ON src.id = r.source_id WHERE \(SampleUUIDs.match("r", "?1"))", cached: false)
+            defer { statement.reset() }
+            try statement.bind([.uuid(uuid)])
+            guard try statement.step() else { return nil }
+            return (TypeIdentifier(statement.text(0) ?? ""), statement.text(1) ?? "")
+        }
+    }
+
     /// The sample with this UUID, of any type, or nil when there is none; it carries no
     /// electrocardiogram voltages (see `electrocardiogramVoltages(of:)`).
     ///

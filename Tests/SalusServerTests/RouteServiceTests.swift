@@ -3,6 +3,7 @@ import SalusKit
 import SalusModel
 import SalusProto
 import SalusRPC
+import SalusStore
 import SalusTestSupport
 import SalusWire
 import Testing
@@ -158,6 +159,51 @@ struct RouteServiceTests {
             #expect(error.value == unknown.uuidString)
         }
         #expect(try await Self.routes(store).isEmpty)
+    }
+
+    @Test("A workout whose row is damaged on disk is not found by an app that may not read it, and refused naming the row to one that may")
+    func damagedWorkout() async throws {
+        let server = try await ServerHarness.start()
+        defer { Task { await server.stop() } }
+        let owner = try await Authz.owner(server)
+        let workoutType = SampleType.workout.description
+        for app in ["org.example.watch", "org.example.maps"] { _ = try await Authz.register(owner, app) }
+        try await Authz.grant(owner, "org.example.watch", workoutType, read: nil, share: .granted)
+        try await Authz.grant(owner, "org.example.maps", SampleType.workoutRoute.description, read: nil, share: .granted)
+        let watch = HealthStore(client: try await Authz.app(server, "org.example.watch"))
+        let maps = HealthStore(client: try await Authz.app(server, "org.example.maps"))
+        let workout = try await watch.save(
+            Sample(
+                type: SampleType.workout.identifier, startDate: Self.start, endDate: Self.at(600),
+                value: .workout(Workout(activityType: WorkoutActivityType.running)), sourceRevision: Sample.unsavedSource,
+                metadata: ["org.example.note": .string("secret")]))
+        // The workout's metadata cut short, as an edit of the file or a flipped bit leaves it.
+        try Self.damageWorkouts(server.dataDirectory.appendingPathComponent("salus.sqlite").path)
+        let builder = WorkoutRouteBuilder(healthStore: maps)
+        builder.insertRouteData(Self.locations(10))
+        do {
+            try await builder.finishRoute(with: workout.uuid)
+            Issue.record("attached a route to a damaged workout the app may not read")
+        } catch {
+            #expect(error.code == .notFound && error.value == workout.uuid.uuidString, "\(error)")
+            #expect(!error.message.contains("metadata") && !error.message.contains("secret"), "\(error)")
+        }
+        try await Authz.grant(owner, "org.example.maps", workoutType, read: .granted, share: nil)
+        builder.insertRouteData(Self.locations(10))
+        do {
+            try await builder.finishRoute(with: workout.uuid)
+            Issue.record("attached a route to a damaged workout")
+        } catch {
+            #expect(error.code == .databaseInaccessible && error.message.contains("metadata") && !error.message.contains("secret"), "\(error)")
+        }
+    }
+
+    /// Cuts the metadata of every workout row of the store at `path` short.
+    static func damageWorkouts(_ path: String) throws {
+        let database = try Database(path: path, create: false)
+        defer { database.close() }
+        try database.execute("UPDATE samples SET metadata = metadata || X'62' WHERE kind = 2")
+        #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE kind = 2 AND metadata IS NOT NULL") == 1)
     }
 
     @Test("Attaching to another app's workout needs read permission for workouts; without it the workout is not found")

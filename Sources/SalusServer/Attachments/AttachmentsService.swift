@@ -78,8 +78,7 @@ package struct AttachmentsService: Sendable {
 
     /// The object `uuid` if the caller may read it (rule 1), else NOT_FOUND naming `field`.
     func readableObject(_ uuid: UUID, field: String, caller: Caller) async throws -> Sample {
-        let sample = try await storeCall { try await store.sample(uuid: uuid) }
-        guard let sample, authorization.readAccess(caller, type: sample.type.rawValue).admits(sample) else {
+        guard let sample = try await authorization.readable(uuid, in: store, caller: caller) else {
             throw RPCError(
                 code: .notFound, message: "\(field): \(uuid.uuidString) is not an object this app may read",
                 reason: .notFound, field: field, value: uuid.uuidString, expected: "the UUID of an object this app may read")

@@ -70,9 +70,8 @@ package struct RoutesService: Sendable {
     ) async throws {
         for (index, sample) in samples.enumerated() {
             guard case .workoutRoute(let route) = sample.value else { continue }
-            let workout = try await storeCall { try await store.sample(uuid: route.workoutUUID) }
-            let readable = workout.map { authorization.readAccess(caller, type: $0.type.rawValue).admits($0) } ?? false
-            guard readable else {
+            let workout = try await authorization.readable(route.workoutUUID, in: store, caller: caller)
+            guard workout != nil else {
                 throw RPCError(
                     code: .notFound, message: "\(field(index)): \(route.workoutUUID.uuidString) is not a workout this app may read",
                     reason: .notFound, field: field(index), value: route.workoutUUID.uuidString,
