@@ -177,6 +177,30 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    @Test("a catch-up over the wire comes in batches of up to 2,000 changes, as a sample query's pages do")
+    func catchUpBatchSize() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.catchup")
+        for first in stride(from: 0, to: 2_500, by: 500) {
+            let samples = (first..<first + 500).map { Self.stepSample(Double($0), start: Int64($0) * 60_000_000) }
+            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(samples))
+        }
+        var request = Salus_V1_AnchoredQueryRequest()
+        var descriptor = Salus_V1_TypedPredicate()
+        descriptor.type = Self.steps
+        request.descriptors = [descriptor]
+        var sizes: [Int] = []
+        var added: [Double] = []
+        for try await batch in try client.serverStreaming(Self.queryAnchored, request: request) {
+            sizes.append(batch.added.count)
+            added += batch.added.map(\.quantity.value)
+        }
+        #expect(sizes == [2_000, 500])
+        #expect(added == (0..<2_500).map(Double.init))
+        await client.close()
+        await server.stop()
+    }
+
     @Test("bad samples are refused naming the sample, the field and the value; a bad batch saves nothing")
     func validation() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)

@@ -361,8 +361,10 @@ package struct StoreService: Sendable {
             // revocation), the rest goes through the model path, which filters each sample.
             let access = descriptors.map { authorization.readAccess(caller, type: $0.type.rawValue) }
             let done = try await storeCall { () async throws -> Bool in
+                // Pages of `wirePageSize`, as a sample query's: a page of 500 paid its hop, read
+                // transaction, statements and frame for a quarter of the rows.
                 let changes = try store.anchoredWireChanges(
-                    descriptors, from: anchor, pageSize: Self.pageSize, encoder: Self.wireEncoder)
+                    descriptors, from: anchor, pageSize: Self.wirePageSize, encoder: Self.wireEncoder)
                 // Asked for, the whole history of one type with nothing held back from the
                 // caller: its size, so the reader can size its buffer once.
                 var hint = 0
