@@ -69,11 +69,12 @@ package enum StoreReads {
             while try tombstoneStatement.step() {
                 var metadata: [String: MetadataValue] = [:]
                 // Its bytes, not a C string: an identifier may hold a NUL.
-                if let identifier = tombstoneStatement.rawBytes(3) {
+                let row = "tombstone \(tombstoneStatement.int64(0))"
+                if let identifier = try StoredRowChecks.identifier(tombstoneStatement, column: 3, row: row) {
                     metadata[MetadataKey.syncIdentifier] = .string(String(decoding: identifier, as: UTF8.self))
                 }
-                if !tombstoneStatement.isNull(4) {
-                    metadata[MetadataKey.syncVersion] = .number(tombstoneStatement.double(4))
+                if let version = try StoredRowChecks.version(tombstoneStatement, column: 4, row: row) {
+                    metadata[MetadataKey.syncVersion] = .number(version)
                 }
                 deletions.append(
                     (

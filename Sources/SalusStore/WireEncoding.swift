@@ -313,8 +313,11 @@ struct WirePageEncoder: ~Copyable {
         let start = deletions.count
         deletions.bytes(1, uuid)
         if let type = statement.rawBytes(2) { deletions.bytes(2, type) }
-        // Map entries sorted by key: the sync identifier before the sync version.
-        if let identifier = statement.rawBytes(3) {
+        // Map entries sorted by key: the sync identifier before the sync version, each checked
+        // as a sample row's are (`StoredRowChecks`).
+        let row = "tombstone \(statement.int64(0))"
+        let version = try StoredRowChecks.version(statement, column: 4, row: row)
+        if let identifier = try StoredRowChecks.identifier(statement, column: 3, row: row) {
             let entry = deletions.begin(3)
             deletions.string(1, MetadataKey.syncIdentifier, always: true)
             let value = deletions.begin(2)
@@ -322,11 +325,11 @@ struct WirePageEncoder: ~Copyable {
             deletions.end(value)
             deletions.end(entry)
         }
-        if !statement.isNull(4) {
+        if let version {
             let entry = deletions.begin(3)
             deletions.string(1, MetadataKey.syncVersion, always: true)
             let value = deletions.begin(2)
-            deletions.double(2, statement.double(4), always: true)
+            deletions.double(2, version, always: true)
             deletions.end(value)
             deletions.end(entry)
         }

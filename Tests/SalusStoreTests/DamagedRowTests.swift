@@ -264,3 +264,37 @@ struct DamagedRowTests {
         #expect(try await store.all(Fixtures.heartRate).map(\.uuid) == [other])
     }
 }
+
+extension DamagedRowTests {
+    @Test("a deleted object's damaged sync keys (an identifier not UTF-8, a version of text) are refused naming the tombstone on both anchored paths", arguments: [
+        ("sync_identifier", "UPDATE tombstones SET sync_identifier = X'6964FF'"),
+        ("sync_version", "UPDATE tombstones SET sync_version = 'three'"),
+    ])
+    func damagedTombstone(_ column: String, _ sql: String) async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let uuids = try await store.save(Self.saved(), source: Fixtures.app).results.map(\.uuid)
+        _ = try await store.delete([uuids[1]], requester: .owner)
+        let database = try Database(path: temporary.path, create: false)
+        try database.execute(sql)
+        database.close()
+        func refused(_ error: any Error) -> Bool {
+            guard let error = error as? StoreError else { return false }
+            return error.message.contains("tombstone") && error.message.contains(column) && error.message.contains("expected")
+        }
+        do {
+            let result = try await store.anchoredQuery([QueryDescriptor(type: Fixtures.steps)], anchor: nil)
+            Issue.record("anchored: answered \(result.deleted.map(\.metadata))")
+        } catch {
+            #expect(refused(error), "anchored: \(error)")
+        }
+        do {
+            var page = try await store.anchoredWire([QueryDescriptor(type: Fixtures.steps)], anchor: nil, encoder: WireEncodingTests.encoder)
+            let bytes = Array(page.batch(initialResultsComplete: true, moreChanges: false).readableBytesView)
+            let decoded = try? Salus_V1_AnchoredBatch(serializedBytes: bytes)
+            Issue.record("anchored wire: served \(bytes.count) bytes, \(decoded == nil ? "which an app cannot decode" : "decoded")")
+        } catch {
+            #expect(refused(error), "anchored wire: \(error)")
+        }
+    }
+}
