@@ -178,10 +178,11 @@ struct InitialAddedHintTests {
         try await S.register(owner, "org.example.writer", read: .denied, share: .granted)
         let reader = try await server.launchedApp("org.example.reader")
         let writer = try await server.launchedApp("org.example.writer")
-        // More than one page of steps (500 changes a page), and samples of another type.
-        let steps = (0..<1_203).map { S.sample(value: Double($0), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000) }
-        let first = try await S.save(reader, Array(steps[..<700]))
-        _ = try await S.save(writer, Array(steps[700...]))
+        // More than one page of steps (2,000 changes a page over the wire), and samples of
+        // another type.
+        let steps = (0..<2_203).map { S.sample(value: Double($0), start: 1_700_000_000_000_000 + Int64($0) * 60_000_000) }
+        let first = try await S.save(reader, Array(steps[..<1_700]))
+        _ = try await S.save(writer, Array(steps[1_700...]))
         _ = try await S.save(reader, [S.sample(S.heartRate, value: 61, start: 1_700_000_000_000_000)])
 
         var whole = Salus_V1_AnchoredQueryRequest()
@@ -191,9 +192,9 @@ struct InitialAddedHintTests {
         whole.countInitialAdded = true
         let batches = try await Self.batches(reader, whole)
         #expect(batches.count > 1)
-        #expect(batches.first?.initialAddedHint == 1_203)
+        #expect(batches.first?.initialAddedHint == 2_203)
         #expect(batches.dropFirst().allSatisfy { $0.initialAddedHint == 0 })
-        #expect(batches.reduce(0) { $0 + $1.added.count } == 1_203)
+        #expect(batches.reduce(0) { $0 + $1.added.count } == 2_203)
 
         var resumed = whole
         resumed.anchor = first.anchor
@@ -201,7 +202,7 @@ struct InitialAddedHintTests {
 
         var conditioned = whole
         conditioned.descriptors[0].predicate.quantity.operator = .greaterThan
-        conditioned.descriptors[0].predicate.quantity.quantity.value = 1_000
+        conditioned.descriptors[0].predicate.quantity.quantity.value = 2_000
         conditioned.descriptors[0].predicate.quantity.quantity.unit = "count"
         let some = try await Self.batches(reader, conditioned)
         #expect(some.allSatisfy { $0.initialAddedHint == 0 })
