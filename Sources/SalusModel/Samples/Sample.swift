@@ -19,34 +19,17 @@ public struct Sample: Hashable, Sendable, Identifiable {
     /// The app that saved it.
     public var sourceRevision: SourceRevision
     /// The device that measured it, if known.
-    public var device: Device?
+    public var device: Device? {
+        get { measuringDevice }
+        set { measuringDevice = newValue }
+    }
+    /// `device`, stored under another name so that the initializer below can build the sample
+    /// with the memberwise initializer this gives the file (see there).
+    private var measuringDevice: Device?
     /// Metadata by key; see `MetadataKey` for HealthKit's keys.
     public var metadata: [String: MetadataValue]
     /// When it was saved.
     public var creationDate: Date
-
-    /// Creates a sample.
-    public init(
-        uuid: UUID = UUIDv7.make(),
-        type: TypeIdentifier,
-        startDate: Date,
-        endDate: Date,
-        value: SampleValue,
-        sourceRevision: SourceRevision,
-        device: Device? = nil,
-        metadata: [String: MetadataValue] = [:],
-        creationDate: Date = Date()
-    ) {
-        self.uuid = uuid
-        self.type = type
-        self.startDate = startDate
-        self.endDate = endDate
-        self.value = value
-        self.sourceRevision = sourceRevision
-        self.device = device
-        self.metadata = metadata
-        self.creationDate = creationDate
-    }
 
     /// The sample's identifier (`uuid`).
     public var id: UUID { uuid }
@@ -59,4 +42,29 @@ public struct Sample: Hashable, Sendable, Identifiable {
 
     /// The sync version, if the metadata holds a number for `MetadataKey.syncVersion`.
     public var syncVersion: Double? { metadata[MetadataKey.syncVersion]?.numberValue }
+}
+
+extension Sample {
+    /// Creates a sample.
+    ///
+    /// It hands its arguments to the memberwise initializer, which builds the sample as one
+    /// value. Assigned one by one to `self`, as an initializer in the struct's body does, they
+    /// went through a temporary the optimizer does not take apart for a type this large: the
+    /// sample was copied out of it and the temporary destroyed, a retain and a release of every
+    /// reference it holds (`SampleVWOc`, `SampleVWOh`), on every sample SalusKit decodes.
+    public init(
+        uuid: UUID = UUIDv7.make(),
+        type: TypeIdentifier,
+        startDate: Date,
+        endDate: Date,
+        value: SampleValue,
+        sourceRevision: SourceRevision,
+        device: Device? = nil,
+        metadata: [String: MetadataValue] = [:],
+        creationDate: Date = Date()
+    ) {
+        self.init(
+            uuid: uuid, type: type, startDate: startDate, endDate: endDate, value: value, sourceRevision: sourceRevision,
+            measuringDevice: device, metadata: metadata, creationDate: creationDate)
+    }
 }
