@@ -6,8 +6,9 @@ extension Sample {
     /// order; empty when the sample is valid.
     ///
     /// Checked: a non-empty type; finite dates in the years 1 to 9999 (UTC) with start ≤ end; a finite quantity value;
-    /// non-empty metadata keys with finite numbers and quantities; the sync identifier (a string)
-    /// and sync version (a number) present together; a workout with at least one activity, events
+    /// non-empty metadata keys with finite numbers and quantities, at most
+    /// `Validation.maximumMetadataBytes` of them; the sync identifier (a string of at most
+    /// `Validation.maximumSyncIdentifierBytes`) and sync version (a number) present together; a workout with at least one activity, events
     /// of a known type and activities that have ended, each with end ≥ start inside the workout,
     /// activities that do not overlap, of the workout's type (swimming, cycling, running or
     /// transition in a swimBikeRun workout), and a positive lap length; a prescription that does
@@ -96,9 +97,60 @@ enum Validation {
         return errors
     }
 
+    /// The most bytes one metadata dictionary (a sample's, a workout event's or activity's) may
+    /// hold, its keys and values together (`bytes(_:_:)`). Why: what the store accepts must come
+    /// back, and a sample comes back in one frame of at most 4 MiB. A sample query's page ends
+    /// once it holds 1 MiB of samples, so it holds at most 1 MiB plus its last sample, and an
+    /// anchored page adds up to 2,000 deleted objects, each with a sync identifier of at most
+    /// `maximumSyncIdentifierBytes` (about 2.4 MB); 1 MiB + 256 KiB + 2.4 MB leaves room under
+    /// 4 MiB for the rest of the sample. Apple's metadata values are a few hundred bytes.
+    package static let maximumMetadataBytes = 256 << 10
+
+    /// The most bytes (UTF-8) of a sync identifier (`HKMetadataKeySyncIdentifier`). It is
+    /// stored in its own indexed column and kept by the sample's deleted object, and an
+    /// anchored page carries up to 2,000 deleted objects in one frame (see
+    /// `maximumMetadataBytes`); an import's identifiers are about 100 bytes.
+    package static let maximumSyncIdentifierBytes = 1_024
+
+    /// The bytes a metadata entry counts for against `maximumMetadataBytes`: its key's UTF-8
+    /// bytes and its value's (a string's UTF-8 bytes, 8 for a number or a date, 1 for a
+    /// boolean, 8 and its unit's text for a quantity).
+    package static func bytes(_ key: String, _ value: MetadataValue) -> Int {
+        let valueBytes =
+            switch value {
+            case .string(let text): text.utf8.count
+            case .number, .date: 8
+            case .bool: 1
+            case .quantity(let quantity): 8 + quantity.unit.description.utf8.count
+            }
+        return key.utf8.count + valueBytes
+    }
+
     static func metadata(_ metadata: [String: MetadataValue], at path: @autoclosure () -> String) -> [ValidationError] {
         var errors: [ValidationError] = []
         if metadata.isEmpty { return errors }
+        var total = 0
+        var largest: (key: String, bytes: Int) = ("", 0)
+        for (key, value) in metadata {
+            let size = bytes(key, value)
+            total += size
+            if size > largest.bytes { largest = (key, size) }
+        }
+        if total > maximumMetadataBytes {
+            let expected = "at most \(maximumMetadataBytes) bytes of metadata, keys and values together, so that the sample "
+                + "can be read back in one frame"
+            if largest.bytes > maximumMetadataBytes {
+                errors.append(
+                    ValidationError(
+                        reason: .valueOutOfRange, field: "\(path()).\(largest.key)", value: "\(largest.bytes) bytes",
+                        expected: expected))
+            } else {
+                errors.append(
+                    ValidationError(
+                        reason: .valueOutOfRange, field: path(), value: "\(total) bytes in \(metadata.count) entries",
+                        expected: expected))
+            }
+        }
         // Most samples' metadata breaks no rule: the keys are sorted (the errors come in their
         // order) only when one does, and each value is read where it lies, not looked up again.
         guard metadata.contains(where: { key, value in key.isEmpty || !isFinite(value) }) else { return errors }
@@ -164,6 +216,11 @@ enum Validation {
                 ValidationError(
                     reason: .invalidMetadataValue, field: identifierField(), value: "\(identifier) (\(identifier.type))",
                     expected: "a string"))
+        } else if case .string(let text)? = identifier, text.utf8.count > maximumSyncIdentifierBytes {
+            errors.append(
+                ValidationError(
+                    reason: .valueOutOfRange, field: identifierField(), value: "\(text.utf8.count) bytes",
+                    expected: "at most \(maximumSyncIdentifierBytes) bytes (UTF-8)"))
         }
         if let version, version.type != .number {
             errors.append(
