@@ -83,9 +83,11 @@ package typealias AnchoredBatch = LiveAnchoredBatch<AnchoredQueryResult>
 ///
 /// It follows the rule `CommitEvents` states: it subscribes to commits when it is created, then
 /// queries from its anchor, so no commit can fall between the initial results and the live
-/// updates. Each `next()` reads at most `pageSize` changes, and reads only when called: a
-/// consumer that stops pulling (a client without credit) leaves the changes in the database,
-/// not in memory. Live batches are never empty; the initial results end with one batch marked
+/// updates. Each read takes at most `pageSize` changes, and a page is read only when the consumer
+/// asks for it or, while the initial results or a backlog go on, as the page before it is
+/// returned (`readAhead`): a consumer that stops pulling (a client without credit) leaves the
+/// changes in the database and at most one page in memory. Live batches are never empty; the
+/// initial results end with one batch marked
 /// `initialResultsComplete`, empty if there was nothing.
 ///
 /// Pages are model results (`AnchoredChanges`) or wire bytes (`WireAnchoredChanges`); the
@@ -104,6 +106,20 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
     let read: Read
     let events: CommitEvents
 
+    /// The read of the page after the one last returned, started when that page said there
+    /// was more; cancelled when the iterator goes.
+    final class ReadAhead: Sendable {
+        let anchor: Anchor?
+        let task: Task<Page, any Error>
+
+        init(anchor: Anchor?, task: Task<Page, any Error>) {
+            self.anchor = anchor
+            self.task = task
+        }
+
+        deinit { task.cancel() }
+    }
+
     /// The iterator.
     package struct AsyncIterator: AsyncIteratorProtocol {
         let types: Set<TypeIdentifier>
@@ -113,14 +129,19 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
         var initialDone = false
         var hasMore = false
         var finished = false
+        var ahead: ReadAhead?
+
+        /// Whether the next page's read has been started (tests).
+        package var isReadingAhead: Bool { ahead != nil }
 
         /// The next batch, or nil when the store closed or the task was cancelled.
         package mutating func next() async throws -> LiveAnchoredBatch<Page>? {
             while !finished {
                 if !initialDone {
-                    let result = try await read(anchor)
+                    let result = try await page()
                     anchor = result.anchor
                     initialDone = !result.hasMore
+                    readAhead(if: result.hasMore)
                     return LiveAnchoredBatch(result: result, initialResultsComplete: initialDone)
                 }
                 if !hasMore {
@@ -133,14 +154,39 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
                     }
                 }
                 try Task.checkCancellation()
-                let result = try await read(anchor)
+                let result = try await page()
                 anchor = result.anchor
                 hasMore = result.hasMore
+                readAhead(if: result.hasMore)
                 if !result.isEmpty {
                     return LiveAnchoredBatch(result: result, initialResultsComplete: false)
                 }
             }
             return nil
+        }
+
+        /// The page after `anchor`: the one read ahead, or a read now.
+        mutating func page() async throws -> Page {
+            guard let ahead, ahead.anchor == anchor else {
+                ahead = nil
+                return try await read(anchor)
+            }
+            self.ahead = nil
+            return try await withTaskCancellationHandler {
+                try await ahead.task.value
+            } onCancel: {
+                ahead.task.cancel()
+            }
+        }
+
+        /// **Rule: a page that says there is more has the next one read while the caller sends
+        /// it** (as `SampleWirePages`): the reader goes from page to page of a catch-up without
+        /// waiting for the hops out to the connection and back between them. At most one page
+        /// is read ahead, so a consumer that stops pulling holds one page in memory, not more.
+        mutating func readAhead(if more: Bool) {
+            guard more else { return }
+            let (read, anchor) = (self.read, self.anchor)
+            ahead = ReadAhead(anchor: anchor, task: Task { try await read(anchor) })
         }
     }
 

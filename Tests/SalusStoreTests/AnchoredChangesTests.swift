@@ -42,6 +42,38 @@ struct AnchoredChangesTests {
         #expect(try await iterator.next() == nil)
     }
 
+    @Test("a catch-up reads its next page while the caller holds the one returned, and stops reading ahead at its end; every change comes once, in order")
+    func readAhead() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let saved = try await store.save((0..<5).map { Fixtures.quantity(Double($0), start: Double($0)) }, source: Fixtures.app)
+        var iterator = try store.anchoredChanges([QueryDescriptor(type: Fixtures.steps)], from: nil, pageSize: 2)
+            .makeAsyncIterator()
+        #expect(!iterator.isReadingAhead)
+        var seen: [(count: Int, complete: Bool, ahead: Bool)] = []
+        var added: [UUID] = []
+        while let batch = try await iterator.next() {
+            seen.append((batch.result.added.count, batch.initialResultsComplete, iterator.isReadingAhead))
+            added += batch.result.added.map(\.uuid)
+            if batch.initialResultsComplete { break }
+        }
+        #expect(seen.map(\.count) == [2, 2, 1])
+        #expect(seen.map(\.complete) == [false, false, true])
+        // Nothing is read past the initial results: live changes wait for a commit.
+        #expect(seen.map(\.ahead) == [true, true, false])
+        #expect(added == saved.results.map(\.uuid))
+        // A change committed while a page read ahead is held still comes, once.
+        let more = try await store.save((5..<9).map { Fixtures.quantity(Double($0), start: Double($0)) }, source: Fixtures.app)
+        let first = try #require(try await iterator.next())
+        #expect(first.result.added.count == 2)
+        #expect(iterator.isReadingAhead)
+        let late = try await store.save([Fixtures.quantity(9, start: 9)], source: Fixtures.app)
+        var live = first.result.added.map(\.uuid)
+        while live.count < 5, let batch = try await iterator.next() { live += batch.result.added.map(\.uuid) }
+        #expect(live == (more.results + late.results).map(\.uuid))
+        await store.close()
+    }
+
     @Test("an expired anchor fails the first batch")
     func expired() async throws {
         let temporary = try await TemporaryStore.make()

@@ -193,6 +193,34 @@ struct WireEncodingTests {
         #expect(lean == (try Self.bytes(try await store.samples(limited).collect())))
     }
 
+    @Test("the next wire page is read while the caller holds the one returned, and none is read after the last page or past the limit")
+    func readAhead() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await store.save((0..<21).map { Fixtures.quantity(Double($0), start: Double($0) * 10) }, source: Fixtures.app)
+        let query = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)])
+        var pages = try store.samples(query, pageSize: 8).wire(Self.encoder, firstPageSize: 2).makeAsyncIterator()
+        #expect(!pages.isReadingAhead)
+        var seen: [(count: Int, ahead: Bool)] = []
+        while let page = try await pages.next() { seen.append((page.count, pages.isReadingAhead)) }
+        // After the 7 of a page that could hold 8, there is nothing left to read.
+        #expect(seen.map(\.count) == [2, 4, 8, 7])
+        #expect(seen.map(\.ahead) == [true, true, true, false])
+        #expect(try await pages.next() == nil)
+        // A limit of 6 ends with the second page: nothing is read past it.
+        let limited = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)], limit: 6)
+        pages = try store.samples(limited, pageSize: 8).wire(Self.encoder, firstPageSize: 2).makeAsyncIterator()
+        seen = []
+        while let page = try await pages.next() { seen.append((page.count, pages.isReadingAhead)) }
+        #expect(seen.map(\.count) == [2, 4])
+        #expect(seen.map(\.ahead) == [true, false])
+        // Exactly a page's worth: the read after the full page finds nothing and ends the query.
+        let exact = SampleQuery(type: Fixtures.steps, sort: [SampleSortDescriptor(.startDate)], limit: nil)
+        var counts: [Int] = []
+        for try await page in try store.samples(exact, pageSize: 21).wire(Self.encoder) { counts.append(page.count) }
+        #expect(counts == [21])
+    }
+
     /// Expects the wire pages of `query`, at each page size, to be SwiftProtobuf's bytes for `model`.
     static func expectPages(of query: SampleQuery, in store: SampleStore, sizes: [Int], equal model: [Sample]) async throws {
         let expected = try bytes(model)
