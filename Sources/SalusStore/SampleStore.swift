@@ -364,6 +364,28 @@ package final class SampleStore: Sendable {
         }
     }
 
+    /// The type and the saving app (the app a deletion's ownership is decided on) of each of
+    /// `uuids` the store holds, read in one transaction; a UUID the store does not hold is
+    /// left out.
+    package func deletionKeys(uuids: [UUID]) async throws -> [UUID: (type: TypeIdentifier, appID: String)] {
+        try checkOpen()
+        return try await readers.run { database in
+            try database.transaction(immediate: false) {
+                let lookup = try database.prepare(
+                    "SELECT t.identifier, a.app_id FROM samples s CROSS JOIN apps a ON a.id = s.app_ref "
+                        + "CROSS JOIN types t ON t.id = s.type_id WHERE \(SampleUUIDs.match("s", "?1"))", cached: false)
+                defer { lookup.reset() }
+                var keys: [UUID: (type: TypeIdentifier, appID: String)] = [:]
+                for uuid in uuids where keys[uuid] == nil {
+                    try lookup.bind([.uuid(uuid)])
+                    if try lookup.step() { keys[uuid] = (TypeIdentifier(lookup.text(0) ?? ""), lookup.text(1) ?? "") }
+                    lookup.reset()
+                }
+                return keys
+            }
+        }
+    }
+
     /// The type and the saving app of sample `uuid`, or nil when the store has none: what a
     /// caller's read permission is decided on, read from the row's type and source alone, so
     /// that a read by UUID is refused to an app that may not read the sample before the row's

@@ -203,6 +203,7 @@ package struct StoreService: Sendable {
             var types: Set<TypeIdentifier> = []
             if requester != .owner {
                 try await authorizationCall { try await checkShareForDeletion(uuids, caller: caller) }
+                try await checkDeclaredTypes(uuids, caller: caller)
                 if accessLog != nil { types = try await storeCall { try await store.types(of: uuids) } }
             }
             response = try await storeCall { try await store.delete(uuids, requester: requester) }
@@ -226,6 +227,26 @@ package struct StoreService: Sendable {
         reply.deleted = UInt64(response.deleted)
         reply.anchor = response.anchor.rawValue
         return reply
+    }
+
+    /// Refuses a deletion by UUID of the app's own sample whose type no loaded plugin declares
+    /// (a store written with a plugin that is gone) as a UUID not in the store is refused: the
+    /// same NOT_FOUND, naming the first UUID the store would refuse. No app holds share
+    /// permission for such a type, and the share check (`checkShareForDeletion`) finds a
+    /// UUID's type only among the types the app has decisions for, so the sample was deleted
+    /// and the app told it exists. The owner may delete it.
+    func checkDeclaredTypes(_ uuids: [UUID], caller: Caller) async throws {
+        let keys = try await storeCall { try await store.deletionKeys(uuids: uuids) }
+        guard keys.values.contains(where: { registry.type($0.type.rawValue) == nil }) else { return }
+        var seen = Set<UUID>()
+        for (index, uuid) in uuids.enumerated() where seen.insert(uuid).inserted {
+            guard let key = keys[uuid], key.appID == caller.appID, registry.type(key.type.rawValue) != nil else {
+                throw RPCError.from(
+                    StoreError(
+                        code: .notFound, field: "uuids[\(index)]", value: uuid.uuidString,
+                        expected: "the UUID of a sample in the store"))
+            }
+        }
     }
 
     // MARK: Reading
