@@ -126,6 +126,11 @@ extension AdminClient {
     /// A streamed import (Apple Health or activity files): `chunks` sent in order with `options`
     /// on the first (alone when there are none), the daemon's progress and report given back, a
     /// refusal as ``SalusError``; ending the iteration early cancels the call.
+    ///
+    /// The chunks are sent by a task of the call's own, which the call awaits before it ends
+    /// whatever ended it, so nothing is still reading `chunks` once the sequence has finished.
+    /// An error of `chunks` (a file that cannot be read further) cancels the call, since the
+    /// daemon would wait for the rest, and ends the sequence with that error.
     func importStream(
         _ method: BidirectionalMethod<Salus_V1_ImportChunk, Salus_V1_ImportEvent>,
         _ chunks: AsyncThrowingStream<ImportChunk, any Error>, options: ImportOptions
@@ -135,33 +140,54 @@ extension AdminClient {
             let task = Task {
                 do {
                     try await rpc.bidirectionalStreaming(method) { writer, events in
-                        let sender = Task {
-                            var first = true
-                            for try await chunk in chunks {
-                                var message = Salus_V1_ImportChunk()
-                                if first { message.options = options.proto }
-                                first = false
-                                message.path = chunk.path ?? ""
-                                message.data = chunk.data
-                                message.endOfFile = chunk.endOfFile
-                                try await writer.write(message)
-                            }
-                            if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options.proto }) }
-                            writer.finish()
-                        }
-                        do {
-                            for try await event in events {
-                                switch event.event {
-                                case .progress(let progress)?: continuation.yield(.progress(ImportProgress(progress)))
-                                case .report(let report)?: continuation.yield(.report(ImportReport(report)))
-                                case nil: break
+                        let sourceFailure = SourceFailure()
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                var first = true
+                                var iterator = chunks.makeAsyncIterator()
+                                while true {
+                                    let next: ImportChunk?
+                                    do {
+                                        next = try await iterator.next()
+                                    } catch {
+                                        // The daemon waits for the rest: the call ends here.
+                                        sourceFailure.set(error)
+                                        events.cancel()
+                                        throw error
+                                    }
+                                    guard let chunk = next else { break }
+                                    var message = Salus_V1_ImportChunk()
+                                    if first { message.options = options.proto }
+                                    first = false
+                                    message.path = chunk.path ?? ""
+                                    message.data = chunk.data
+                                    message.endOfFile = chunk.endOfFile
+                                    try await writer.write(message)
                                 }
+                                if first { try await writer.write(Salus_V1_ImportChunk.with { $0.options = options.proto }) }
+                                writer.finish()
                             }
-                        } catch {
-                            sender.cancel()
-                            throw error
+                            do {
+                                for try await event in events {
+                                    switch event.event {
+                                    case .progress(let progress)?: continuation.yield(.progress(ImportProgress(progress)))
+                                    case .report(let report)?: continuation.yield(.report(ImportReport(report)))
+                                    case nil: break
+                                    }
+                                }
+                            } catch {
+                                group.cancelAll()
+                                // Awaited, not left running; the source's own error, when it
+                                // ended the call, is the one to give.
+                                while (try? await group.next()) != nil {}
+                                throw sourceFailure.error ?? error
+                            }
+                            // The daemon has ended the call (it answers once it has read the
+                            // last chunk): nothing the sender has left would be read.
+                            group.cancelAll()
+                            while (try? await group.next()) != nil {}
+                            if let failure = sourceFailure.error { throw failure }
                         }
-                        try await sender.value
                     }
                     continuation.finish()
                 } catch let error as RPCError {
@@ -173,6 +199,16 @@ extension AdminClient {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+}
+
+/// The error the source of an import's chunks threw, set by the sending task and read by the
+/// call once that task has ended.
+private final class SourceFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (any Error)?
+
+    func set(_ error: any Error) { lock.withLock { stored = error } }
+    var error: (any Error)? { lock.withLock { stored } }
 }
 
 extension ImportOptions {

@@ -152,4 +152,35 @@ struct AdminClientImportTests {
         try await Task.sleep(for: .milliseconds(100))
         await server.stop()
     }
+
+    /// The error a source of chunks throws (a file that cannot be read further).
+    struct ReadFailed: Error, Equatable {}
+
+    @Test("a source of chunks that throws part way ends the import with its error, at once: the daemon, still waiting for chunks, is not left to hang the call")
+    func sourceFails() async throws {
+        let server = try await ServerHarness.start()
+        defer { Task { await server.stop() } }
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        defer { Task { await admin.close() } }
+        let data = ImportProgressTests.export(heartRates: 200)
+        let chunks = AsyncThrowingStream<ImportChunk, any Error> { continuation in
+            continuation.yield(.export(data.prefix(data.count / 2)))
+            continuation.finish(throwing: ReadFailed())
+        }
+        let work = Task {
+            for try await _ in admin.importAppleHealth(chunks, options: ImportOptions(exportBytes: UInt64(data.count))) {}
+        }
+        // Without an answer in 10 s, the iteration is ended here, and the test fails.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(10))
+            work.cancel()
+        }
+        let result = await work.result
+        watchdog.cancel()
+        switch result {
+        case .success: Issue.record("the import ended without an error")
+        case .failure(let error): #expect(error is ReadFailed, "the import ended with \(error), not the source's error")
+        }
+        #expect(!work.isCancelled, "no answer in 10 s: the import was cancelled")
+    }
 }
