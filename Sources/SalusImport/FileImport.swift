@@ -84,12 +84,18 @@ package struct FileProblem: Error, Sendable, Hashable, CustomStringConvertible {
     package var field: String
     package var value: String
     package var expected: String
+    /// How many of the file's records a note in `FileImport.problems` leaves out (rows of no
+    /// known device, of a kind not mapped): what the import's report counts as skipped. 0 for a
+    /// note that leaves no record out (no schema version, a table not read, a FIT problem after
+    /// which the rest is read).
+    package var recordsLeftOut: Int
 
-    package init(offset: Int?, field: String, value: String, expected: String) {
+    package init(offset: Int?, field: String, value: String, expected: String, recordsLeftOut: Int = 0) {
         self.offset = offset
         self.field = field
         self.value = value
         self.expected = expected
+        self.recordsLeftOut = recordsLeftOut
     }
 
     package var description: String {

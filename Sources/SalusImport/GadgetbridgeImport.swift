@@ -199,17 +199,17 @@ package enum GadgetbridgeImport {
             if unmappedKinds > 0 {
                 result.problems.append(FileProblem(
                     offset: nil, field: "\(table).RAW_KIND", value: "\(unmappedKinds) rows",
-                    expected: "Gadgetbridge's activity kind codes; this device's raw kinds are its own and are not mapped, left out"))
+                    expected: "Gadgetbridge's activity kind codes; this device's raw kinds are its own and are not mapped, left out", recordsLeftOut: unmappedKinds))
             }
             if cumulative > 0 {
                 result.problems.append(FileProblem(
                     offset: nil, field: "\(table).STEPS", value: "\(cumulative) rows",
-                    expected: "steps per row; these are cumulated over the day and are left out"))
+                    expected: "steps per row; these are cumulated over the day and are left out", recordsLeftOut: cumulative))
             }
             if orphans > 0 {
                 result.problems.append(FileProblem(
                     offset: nil, field: "\(table).DEVICE_ID", value: "\(orphans) rows",
-                    expected: "a device of the DEVICE table; rows of no listed device are left out"))
+                    expected: "a device of the DEVICE table; rows of no listed device are left out", recordsLeftOut: orphans))
             }
         }
 
@@ -241,7 +241,7 @@ package enum GadgetbridgeImport {
             if unknownStages > 0 {
                 result.problems.append(FileProblem(
                     offset: nil, field: "GARMIN_SLEEP_STAGE_SAMPLE.STAGE", value: "\(unknownStages) rows",
-                    expected: "a FIT sleep level: awake 1, light 2, deep 3, REM 4; unmeasurable (0) and others left out"))
+                    expected: "a FIT sleep level: awake 1, light 2, deep 3, REM 4; unmeasurable (0) and others left out", recordsLeftOut: unknownStages))
             }
         }
 

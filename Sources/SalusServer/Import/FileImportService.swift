@@ -218,8 +218,11 @@ package struct FileImportService: Sendable {
         let path = file.path
         var entry = Salus_V1_ImportedFile()
         entry.path = path
-        func problem(_ problem: FileProblem) {
-            report.skipped += 1
+        /// Lists `problem` and counts the records it skips: one for a refusal (a record the check
+        /// refused, the file refused or cut short), what it says it left out for a note of the
+        /// reader (`FileProblem.recordsLeftOut`: 0 for one that leaves nothing out).
+        func problem(_ problem: FileProblem, skipped: Int = 1) {
+            report.skipped += UInt64(skipped)
             guard report.problems.count < Self.listedProblems else { return }
             report.problems.append(Salus_V1_ImportProblem.with {
                 $0.file = path
@@ -261,7 +264,7 @@ package struct FileImportService: Sendable {
             entry.stopReason = "\(stop.field): \(stop.value)"
             problem(stop)
         }
-        for note in read.problems { problem(note) }
+        for note in read.problems { problem(note, skipped: note.recordsLeftOut) }
         var counts = (saved: UInt64(0), kept: UInt64(0))
         func count(_ outcome: SaveOutcome) {
             switch outcome {
