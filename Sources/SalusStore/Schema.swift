@@ -1028,6 +1028,17 @@ package enum Schema {
     /// past the file's end); for migrations run in place, `factor` times the store's size, since
     /// their rewritten pages go to the WAL first. A disk that fills mid-way would only fail the
     /// migration at the end.
+    ///
+    /// And room for the sorts of the indexes it builds: every migration that rewrites rows
+    /// builds the indexes of `samples` after the rows (`sixteenIndexes` in the rebuild, and
+    /// migrations 15 and 16 in place), and `CREATE INDEX` on a table larger than SQLite's cache
+    /// sorts its entries through temporary files in SQLite's temporary folder
+    /// (`sqliteTemporaryFolder`), not the store's. The indexes are built one after the other and
+    /// each sort's files are removed when its index is written; one index's entries are some of
+    /// the columns of the rows the store holds, with their row ids, so a sort writes at most
+    /// about the store's size (a merge of more than 16 sorted runs adds only buffers of half a
+    /// run). So the store's size is needed there too: added to the store folder's need when the
+    /// two folders are on one file system, checked there on its own otherwise.
     static func checkSpace(_ database: Database, rebuild: Bool, factor: Double, freeBytes: (String) -> Int64?) throws {
         let pageSize = try database.scalarInt("PRAGMA page_size") ?? 4096
         let pages = try database.scalarInt("PRAGMA page_count") ?? 0
@@ -1041,6 +1052,13 @@ package enum Schema {
             what = "a new file of at most its size and its WAL moved into it" + (what.isEmpty ? "" : ", " + what)
         }
         let folder = URL(fileURLWithPath: database.path).deletingLastPathComponent().path
+        let sorts = Int64(size)
+        let temporary = sqliteTemporaryFolder()
+        let apart = temporary.map { !onOneFileSystem($0, folder) } ?? false
+        if !apart {
+            needed += sorts
+            what += ", the temporary files of its index sorts (\(sorts) bytes\(temporary.map { ", in \($0)" } ?? ""))"
+        }
         let free = freeBytes(folder) ?? .max
         guard free >= needed else {
             throw StoreError(
@@ -1048,6 +1066,43 @@ package enum Schema {
                 expected: "at least \(needed) bytes free to migrate \(database.path) (\(size) bytes) "
                     + "to schema \(currentVersion) (\(what), and 64 MiB); free some space and start again: nothing was changed")
         }
+        if apart, let temporary {
+            let freeThere = freeBytes(temporary) ?? .max
+            guard freeThere >= sorts else {
+                throw StoreError(
+                    code: .resourceExhausted, field: "disk", value: "\(freeThere) bytes free in \(temporary)",
+                    expected: "at least \(sorts) bytes free in SQLite's temporary folder \(temporary) for the temporary files "
+                        + "of the index sorts of the migration of \(database.path) (\(size) bytes) to schema \(currentVersion) "
+                        + "(SQLITE_TMPDIR or TMPDIR chooses another); free some space and start again: nothing was changed")
+            }
+        }
+    }
+
+    /// The folder SQLite's unix VFS writes its temporary files in (sorts, temporary tables), as
+    /// it chooses it (`unixTempFileDir`): `$SQLITE_TMPDIR`, `$TMPDIR`, `/var/tmp`, `/usr/tmp`,
+    /// `/tmp`, then `.`, the first that is a folder this process may write in; nil when none is.
+    /// (The store never sets `sqlite3_temp_directory`, which would come first.)
+    package static func sqliteTemporaryFolder() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates = [environment["SQLITE_TMPDIR"], environment["TMPDIR"], "/var/tmp", "/usr/tmp", "/tmp", "."]
+        for case let folder? in candidates where !folder.isEmpty {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                access(folder, W_OK | X_OK) == 0
+            {
+                return folder
+            }
+        }
+        return nil
+    }
+
+    /// Whether the two paths are on one file system (the same device); true when either cannot
+    /// be read, so that the room they need is counted together.
+    package static func onOneFileSystem(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return true }
+        return a.st_dev == b.st_dev
     }
 
     /// The process id of another process that has the WAL database at `path` open, or nil when

@@ -423,7 +423,7 @@ struct StoreV2MigrationTests {
         #expect(try database.scalarInt("SELECT count(*) FROM metadata") ?? 0 >= 12)
     }
 
-    @Test("a migration from schema 13 asks for the room of its new file (the store's size, its WAL's growth, 64 MiB), not twice the store")
+    @Test("a migration from schema 13 asks for the room of its new file (the store's size, its WAL's growth, 64 MiB) and, on its file system, its index sorts; not twice the store")
     func spaceOfTheNewFile() async throws {
         let directory = try TemporaryStore.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -433,7 +433,10 @@ struct StoreV2MigrationTests {
         defer { database.close() }
         let size = (try database.scalarInt("PRAGMA page_size") ?? 0) * (try database.scalarInt("PRAGMA page_count") ?? 0)
         let onDisk = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0)
-        let needed = size + max(0, size - onDisk) + 64 << 20
+        // The index sorts' temporary files count here when SQLite's temporary folder is on the
+        // store's file system (`spaceOfTheIndexSorts`).
+        let together = Schema.sqliteTemporaryFolder().map { Schema.onOneFileSystem($0, directory.path) } ?? true
+        let needed = size + max(0, size - onDisk) + 64 << 20 + (together ? size : 0)
         let error = try #require(throws: StoreError.self) {
             try Schema.migrate(database, logger: Fixtures.quietLogger, freeBytes: { _ in needed - 1 })
         }
@@ -441,6 +444,35 @@ struct StoreV2MigrationTests {
         #expect(error.expected?.hasPrefix("at least \(needed) bytes free to migrate \(path) (\(size) bytes)") == true, "\(error)")
         #expect(try database.scalarText("PRAGMA user_version") == "13")
         try Schema.migrate(database, logger: Fixtures.quietLogger, freeBytes: { _ in needed })
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
+    }
+
+    @Test("a migration asks for the room its index sorts write in SQLite's temporary folder (the store's size), beside the new file; short of it, refused naming the bytes, and nothing changed")
+    func spaceOfTheIndexSorts() async throws {
+        let directory = try TemporaryStore.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("salus.sqlite").path
+        _ = try await Self.makeThirteen(at: path)
+        let database = try Database(path: path)
+        defer { database.close() }
+        let size = (try database.scalarInt("PRAGMA page_size") ?? 0) * (try database.scalarInt("PRAGMA page_count") ?? 0)
+        let onDisk = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0)
+        let newFile = size + max(0, size - onDisk) + 64 << 20
+        // The store's folder has room for the new file alone; any other folder (SQLite's
+        // temporary one, when it is on another file system) a byte less than the sorts need.
+        let error = try #require(throws: StoreError.self) {
+            try Schema.migrate(
+                database, logger: Fixtures.quietLogger, freeBytes: { $0 == directory.path ? newFile : size - 1 })
+        }
+        #expect(error.code == .resourceExhausted && error.field == "disk", "\(error)")
+        // Needed: the new file and the sorts together on one file system, or the sorts alone in the temporary folder.
+        let expected = error.expected ?? ""
+        #expect(expected.contains("sort"), "\(error)")
+        #expect(
+            expected.hasPrefix("at least \(newFile + size) bytes free") || expected.hasPrefix("at least \(size) bytes free"), "\(error)")
+        #expect(try database.scalarText("PRAGMA user_version") == "13")
+        try Schema.migrate(
+            database, logger: Fixtures.quietLogger, freeBytes: { $0 == directory.path ? newFile + size : size })
         #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
     }
 
