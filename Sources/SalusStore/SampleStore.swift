@@ -301,10 +301,24 @@ package final class SampleStore: Sendable {
         let sort = query.sort.isEmpty ? [SampleSortDescriptor(.startDate)] : query.sort
         var keys = sort.map { (column: $0.column, descending: $0.descending) }
         keys.append((column: "r.id", descending: sort.last!.descending))
-        return SamplePages(
-            readers: readers,
-            plan: SamplePages.Plan(type: query.type, filter: filter, keys: keys, limit: query.limit),
-            pageSize: size)
+        var plan = SamplePages.Plan(type: query.type, filter: filter, keys: keys, limit: query.limit)
+        if query.limit == nil, keys.first?.column == "r.start_us", let window = Self.dateWindow(of: query.predicate),
+            let start = window.start, let end = window.end, end > start
+        {
+            let (first, last) = (StoredTime.microseconds(start), StoredTime.microseconds(end))
+            plan.split = first / 2 + last / 2
+        }
+        return SamplePages(readers: readers, plan: plan, pageSize: size)
+    }
+
+    /// The date window a predicate bounds its samples to: its own, or one of a conjunction's
+    /// (`SamplePages.Plan.split`).
+    static func dateWindow(of predicate: SamplePredicate?) -> DateWindow? {
+        switch predicate {
+        case .dateWindow(let window): window
+        case .and(let parts): parts.lazy.compactMap { dateWindow(of: $0) }.first
+        default: nil
+        }
     }
 
     /// The changes after `anchor` (nil: from the start, including the deletions still retained)

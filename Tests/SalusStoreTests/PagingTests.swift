@@ -97,6 +97,54 @@ struct PagingTests {
         #expect(work[29] < work[1] * 3 / 2, "instructions per page: \(work)")
     }
 
+    @Test("a date window read in two halves: neither half's pages step over the other half's rows", arguments: [true, false])
+    func halvesCostTheirOwnRows(ascending: Bool) async throws {
+        let temporary = try await TemporaryStore.make()
+        let samples = (0..<3_400).map { (index: Int) -> Sample in
+            Fixtures.quantity(Double(index), start: Double(index * 20), end: Double(index * 20 + 10))
+        }
+        _ = try await temporary.store.save(samples, source: Fixtures.app)
+        let window = DateWindow(start: Fixtures.at(4_000), end: Fixtures.at(64_000))
+        let plan = try temporary.store.samples(
+            SampleQuery(type: Fixtures.steps, predicate: .dateWindow(window), sort: [SampleSortDescriptor(.startDate, ascending: ascending)]),
+            pageSize: 100
+        ).plan
+        #expect(plan.split != nil)
+        let database = try Database(path: temporary.path, create: false, readOnly: true)
+        defer { database.close() }
+        var values: [Double] = []
+        var work: [[Int]] = []
+        for part in [plan.part(0), plan.part(1)] {
+            var cursor: [Int64]?
+            var pages: [Int] = []
+            while true {
+                let statement = try SamplePages.pageStatement(database, plan: part, after: cursor, size: 100)
+                let before = statement.instructionsRun
+                var last: (id: Int64, start: Int64)?
+                var rows = 0
+                while try statement.step() {
+                    rows += 1
+                    values.append(statement.double(6))
+                    last = (statement.int64(0), statement.int64(4))
+                }
+                pages.append(statement.instructionsRun - before)
+                statement.reset()
+                guard let last, rows == 100 else { break }
+                cursor = SamplePages.cursor(part, id: last.id, start: last.start, end: 0)
+            }
+            work.append(pages)
+        }
+        let expected = (200..<3_200).map(Double.init)
+        #expect(values == (ascending ? expected : expected.reversed()))
+        // Each half holds 1,500 rows: 15 full pages and an empty one. A first page that stepped
+        // over the other half's rows, or a last page that did, costs as much as ten pages.
+        #expect(work.map(\.count) == [16, 16])
+        let page = work[0][1]
+        #expect(work[1][0] < page * 3 / 2, "the second half's first page: \(work)")
+        #expect(work[0][15] < page / 2, "the first half's last page: \(work)")
+        #expect(work[1][15] < page / 2, "the second half's last page: \(work)")
+    }
+
     @Test("an anchored catch-up walks the table by row id: its pages are the change index's, and rows out of change order are read along that index")
     func anchoredWalk() async throws {
         let temporary = try await TemporaryStore.make()

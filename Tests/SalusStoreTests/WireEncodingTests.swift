@@ -221,6 +221,65 @@ struct WireEncodingTests {
         #expect(counts == [21])
     }
 
+    @Test("a date-window query is read in two halves at once, and its pages are the same samples in the same order as one read, for either order and every window kind")
+    func halves() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        // Every 5 s over the window [0, 100], three more at its middle (50) saved last so their
+        // row ids are out of start order, some spanning the window's ends, some outside it.
+        var samples = (0...20).reversed().map { Fixtures.quantity(Double($0), start: Double($0) * 5) }
+        samples += [Fixtures.quantity(100, start: -10, end: 10), Fixtures.quantity(101, start: 95, end: 130)]
+        samples += [Fixtures.quantity(102, start: -50), Fixtures.quantity(103, start: 150)]
+        _ = try await store.save(samples, source: Fixtures.app)
+        _ = try await store.save((0..<3).map { Fixtures.quantity(200 + Double($0), start: 50) }, source: Fixtures.otherApp)
+        for window in [
+            DateWindow(start: Fixtures.at(0), end: Fixtures.at(100)),
+            DateWindow(start: Fixtures.at(0), end: Fixtures.at(100), strictStartDate: true),
+            DateWindow(start: Fixtures.at(0), end: Fixtures.at(100), strictEndDate: true),
+        ] {
+            for descending in [false, true] {
+                let query = SampleQuery(
+                    type: Fixtures.steps, predicate: .and([.dateWindow(window), .sources([Fixtures.app.appID, Fixtures.otherApp.appID])]),
+                    sort: [SampleSortDescriptor(.startDate, ascending: !descending)])
+                let model = try await store.samples(query).collect()
+                #expect(model.count >= 22)
+                var pages = try store.samples(query, pageSize: 4).wire(Self.encoder, firstPageSize: 2).makeAsyncIterator()
+                #expect(pages.partCount == 2)
+                var lean: [UInt8] = []
+                var secondEarly = false
+                while let page = try await pages.next() {
+                    lean += page.bytes.readableBytesView
+                    secondEarly = secondEarly || pages.isReadingSecondPart
+                }
+                #expect(secondEarly, "the second half is read while the first goes on")
+                let same = lean == (try Self.bytes(model))
+                #expect(same, "window \(window), descending \(descending): \(lean.count) bytes")
+            }
+        }
+        // A window with less than a first page, and one whose first half is empty: the same
+        // samples as one read.
+        let few = SampleQuery(
+            type: Fixtures.steps, predicate: .dateWindow(DateWindow(start: Fixtures.at(40), end: Fixtures.at(60))),
+            sort: [SampleSortDescriptor(.startDate)])
+        let late = SampleQuery(
+            type: Fixtures.steps, predicate: .dateWindow(DateWindow(start: Fixtures.at(-300), end: Fixtures.at(110))),
+            sort: [SampleSortDescriptor(.startDate)])
+        for query in [few, late] {
+            var pages = try store.samples(query, pageSize: 100).wire(Self.encoder, firstPageSize: 50).makeAsyncIterator()
+            var lean: [UInt8] = []
+            while let page = try await pages.next() { lean += page.bytes.readableBytesView }
+            #expect(lean == (try Self.bytes(try await store.samples(query).collect())))
+        }
+        // A limit, another order, or no window: one part.
+        for query in [
+            SampleQuery(type: Fixtures.steps, predicate: few.predicate, sort: few.sort, limit: 3),
+            SampleQuery(type: Fixtures.steps, predicate: few.predicate, sort: [SampleSortDescriptor(.endDate)]),
+            SampleQuery(type: Fixtures.steps, predicate: .sources([Fixtures.app.appID])),
+        ] {
+            #expect(try store.samples(query, pageSize: 4).wire(Self.encoder).makeAsyncIterator().partCount == 1)
+        }
+    }
+
     /// Expects the wire pages of `query`, at each page size, to be SwiftProtobuf's bytes for `model`.
     static func expectPages(of query: SampleQuery, in store: SampleStore, sizes: [Int], equal model: [Sample]) async throws {
         let expected = try bytes(model)
