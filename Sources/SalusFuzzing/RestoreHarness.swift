@@ -1,4 +1,5 @@
 import Foundation
+import SalusModel
 import SalusStore
 
 /// Backup archives: the bytes as the archive that `salusctl restore --force` restores into a data

@@ -115,9 +115,11 @@ package enum GadgetbridgeImport {
             var made = Sample(
                 type: TypeIdentifier(type), startDate: start, endDate: end, value: value, sourceRevision: source, device: device,
                 creationDate: end)
-            let identity = ImportIdentity.identifier(of: made).dropFirst(ImportIdentity.prefix.count)
+            let identity = ImportIdentity.text(of: made).dropFirst(ImportIdentity.prefix.count)
             // Two watches may record the same minute with the same figure: the device is part of it.
-            made.metadata[MetadataKey.syncIdentifier] = .string("gadgetbridge:v1|\(device?.localIdentifier ?? "")|\(identity)")
+            // A device identifier that makes it pass the sync identifier's limit: its digest.
+            made.metadata[MetadataKey.syncIdentifier] = .string(ImportIdentity.bounded(
+                "gadgetbridge:v1|\(device?.localIdentifier ?? "")|\(identity)", family: "gadgetbridge:v1|"))
             made.metadata[MetadataKey.syncVersion] = .number(1)
             return made
         }

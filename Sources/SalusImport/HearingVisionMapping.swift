@@ -170,11 +170,13 @@ extension RecordMapper {
     }
 
     /// `metadata` with a sync identifier naming the element by `parts` of its content (unless
-    /// it carries its own), so a re-import saves it once.
+    /// it carries its own), so a re-import saves it once. A content past the sync identifier's
+    /// limit (an audiogram of many points, a long brand) is named by its digest,
+    /// `applehealth:sha256:…` (`ImportIdentity.bounded`).
     static func withContentIdentifier(_ metadata: [String: MetadataValue], parts: [String]) -> [String: MetadataValue] {
         guard metadata[MetadataKey.syncIdentifier] == nil, metadata[MetadataKey.syncVersion] == nil else { return metadata }
         var result = metadata
-        result[MetadataKey.syncIdentifier] = .string("applehealth:" + parts.joined(separator: "|"))
+        result[MetadataKey.syncIdentifier] = .string(ImportIdentity.bounded("applehealth:" + parts.joined(separator: "|"), family: "applehealth:"))
         result[MetadataKey.syncVersion] = .number(1)
         return result
     }

@@ -18,12 +18,38 @@ import SalusModel
 /// be computed again from a stored sample: that is how samples imported before it existed (whose
 /// identifiers held the date text, `legacy`) are recognised (docs/import.md, "Once, however
 /// often").
+///
+/// A sync identifier is at most `Validation.maximumSyncIdentifierBytes` (1,024 bytes, UTF-8), and
+/// the metadata in the text can make it longer: such a text is named by its SHA-256 instead,
+/// `applehealth:v2|sha256:` and 64 lowercase hexadecimal digits (`bounded`). A text at or under
+/// the limit is the identifier as it always was, so stores already imported into keep matching.
 package enum ImportIdentity {
     /// The start of every identifier this function makes.
     package static let prefix = "applehealth:v2|"
 
-    /// The identifier of `sample`.
+    /// The identifier of `sample`: its identity text (`text(of:)`), or the digest of that text
+    /// when it passes the sync identifier's limit.
     package static func identifier(of sample: Sample) -> String {
+        bounded(text(of: sample), family: prefix)
+    }
+
+    /// `text` if it is at most `Validation.maximumSyncIdentifierBytes` bytes (UTF-8); else
+    /// `family`, `sha256:` and the SHA-256 of all of `text` (UTF-8) in 64 lowercase hexadecimal
+    /// digits. `family` is the start of the importer's identifiers (`applehealth:v2|`,
+    /// `applehealth:` for audiograms and prescriptions, `gadgetbridge:v1|`), so a digest is never
+    /// taken for another importer's identifier; it must be short enough for the result to stay
+    /// within the limit. A readable text never has this form: its family is followed by a number,
+    /// a date or a device and then more fields.
+    package static func bounded(_ text: String, family: String) -> String {
+        guard text.utf8.count > Validation.maximumSyncIdentifierBytes else { return text }
+        var digest = SHA256Digest()
+        digest.update(text.utf8)
+        return family + "sha256:" + digest.hexDigest()
+    }
+
+    /// The full identity text of `sample` (`applehealth:v2|start|end|value|key=value…`),
+    /// however long its metadata makes it.
+    package static func text(of sample: Sample) -> String {
         var text = prefix
         text += "\(micros(sample.startDate))|\(micros(sample.endDate))|"
         text += value(sample.value)

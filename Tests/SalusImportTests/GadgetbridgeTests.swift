@@ -132,6 +132,37 @@ struct GadgetbridgeTests {
         #expect(once.allSatisfy { $0?.hasPrefix("gadgetbridge:v1|00:00:00:00:00:00|") == true })
     }
 
+    @Test("a device whose identifier makes a sample's identity pass 1,024 bytes: named by the SHA-256 of it, within the limit, the same read again and one per device")
+    func longDeviceIdentifier() throws {
+        func database(_ identifier: String) throws -> [UInt8] {
+            try Self.made(
+                """
+                PRAGMA user_version = 92;
+                CREATE TABLE "DEVICE" ("_id" INTEGER PRIMARY KEY ,"NAME" TEXT NOT NULL ,"MANUFACTURER" TEXT NOT NULL ,"IDENTIFIER" TEXT NOT NULL UNIQUE ,"TYPE" INTEGER NOT NULL ,"TYPE_NAME" TEXT NOT NULL ,"MODEL" TEXT,"ALIAS" TEXT,"PARENT_FOLDER" TEXT);
+                INSERT INTO DEVICE VALUES (3, 'Watch', 'Maker', '\(identifier)', 0, 'GARMIN_FORERUNNER_255', NULL, NULL, NULL);
+                INSERT INTO DEVICE VALUES (4, 'Watch', 'Maker', 'AA:BB:CC:DD:EE:FF', 0, 'GARMIN_FORERUNNER_255', NULL, NULL, NULL);
+                CREATE TABLE "GARMIN_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER  NOT NULL ,"DEVICE_ID" INTEGER  NOT NULL ,"USER_ID" INTEGER NOT NULL ,"RAW_INTENSITY" INTEGER NOT NULL ,"STEPS" INTEGER NOT NULL ,"RAW_KIND" INTEGER NOT NULL ,"HEART_RATE" INTEGER NOT NULL ,PRIMARY KEY ("TIMESTAMP" ,"DEVICE_ID" ) ON CONFLICT REPLACE) WITHOUT ROWID;
+                INSERT INTO GARMIN_ACTIVITY_SAMPLE VALUES (1725753600, 3, 1, 0, 0, 1, 55);
+                INSERT INTO GARMIN_ACTIVITY_SAMPLE VALUES (1725753600, 4, 1, 0, 0, 1, 55);
+                """)
+        }
+        let long = String(repeating: "A", count: 2_000)
+        let rates = { (bytes: [UInt8]) throws -> [String?] in
+            try GadgetbridgeImport.read(bytes, catalog: Self.catalog).samples
+                .filter { $0.type.rawValue == "HKQuantityTypeIdentifierHeartRate" }.map(Self.identifier)
+        }
+        let once = try rates(try database(long))
+        let again = try rates(try database(long))
+        let other = try rates(try database(String(long.dropLast()) + "B"))
+        #expect(once.count == 2 && once == again, "\(once)")
+        let named = once[0] ?? ""
+        #expect(named.hasPrefix("gadgetbridge:v1|sha256:") && named.utf8.count == "gadgetbridge:v1|sha256:".utf8.count + 64, "\(named.prefix(80))")
+        #expect(other[0] != named && other[0]?.hasPrefix("gadgetbridge:v1|sha256:") == true)
+        // A short identity reads as it did: the device and the instants.
+        #expect(once[1] == "gadgetbridge:v1|AA:BB:CC:DD:EE:FF|1725753600000000|1725753600000000|55 count/min", "\(once[1] ?? "nil")")
+        #expect(other[1] == once[1])
+    }
+
     @Test("a schema newer than this version knows is refused naming its version; a known one is read")
     func schemaVersion() throws {
         var bytes = Array(try Data(contentsOf: Self.database))

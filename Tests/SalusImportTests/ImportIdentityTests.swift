@@ -28,4 +28,45 @@ struct ImportIdentityTests {
             #expect(fields[3].split(separator: " ").first.map(String.init) == expected, "\(figure): \(identifier)")
         }
     }
+
+    /// A body mass record of `value` kg on 2020-01-01 with the metadata entry `Note` = `note`.
+    static func record(note: String, value: Double = 70) throws -> Sample {
+        let xml = "<HealthData><Record type=\"HKQuantityTypeIdentifierBodyMass\" sourceName=\"P\" unit=\"kg\" "
+            + "startDate=\"2020-01-01 10:00:00 +0100\" endDate=\"2020-01-01 10:00:00 +0100\" value=\"\(value)\">"
+            + "<MetadataEntry key=\"Note\" value=\"\(note)\"/></Record></HealthData>"
+        let element = try #require(try ExportReaderTests.read(Data(xml.utf8)).elements.first)
+        return try RecordMapper(catalog: ExportReaderTests.catalog).record(element).sample
+    }
+
+    @Test("an identity past 1,024 bytes (UTF-8) is named by the SHA-256 of its full text; one at or under it is kept as it reads")
+    func longIdentityByDigest() throws {
+        let empty = ImportIdentity.identifier(of: try Self.record(note: ""))
+        #expect(empty == "applehealth:v2|1577869200000000|1577869200000000|70 kg|Note=")
+        // Exactly at the limit: kept readable. One byte more (a two-byte character for a one-byte
+        // one): a digest.
+        let atLimit = String(repeating: "a", count: 1_024 - empty.utf8.count)
+        let kept = ImportIdentity.identifier(of: try Self.record(note: atLimit))
+        #expect(kept == empty + atLimit && kept.utf8.count == 1_024)
+        let past = String(atLimit.dropLast()) + "é"
+        let long = ImportIdentity.identifier(of: try Self.record(note: past))
+        #expect(long.hasPrefix("applehealth:v2|sha256:") && long.utf8.count == "applehealth:v2|sha256:".utf8.count + 64, "\(long)")
+
+        // Same record, same name; a long value one character apart, or another figure: another.
+        let note = String(repeating: "x", count: 2_000)
+        let first = ImportIdentity.identifier(of: try Self.record(note: note))
+        let same = ImportIdentity.identifier(of: try Self.record(note: note))
+        let other = ImportIdentity.identifier(of: try Self.record(note: String(note.dropLast()) + "y"))
+        let otherValue = ImportIdentity.identifier(of: try Self.record(note: note, value: 71))
+        #expect(first == same)
+        #expect(first != other && first != otherValue && other != otherValue)
+        // The digest is SHA-256 of the full text (UTF-8).
+        var digest = SHA256Digest()
+        digest.update((empty + note).utf8)
+        #expect(first == "applehealth:v2|sha256:" + digest.hexDigest())
+        // identified() stores the same name, with sync version 1.
+        let identified = ImportIdentity.identified(try Self.record(note: note))
+        #expect(identified.syncIdentifier == first)
+        #expect(identified.metadata[MetadataKey.syncVersion] == .number(1))
+        #expect(identified.validationErrors().isEmpty, "\(identified.validationErrors())")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SalusAdmin
+import SalusModel
 import SalusProto
 import SalusRPC
 import SalusStore

@@ -68,4 +68,43 @@ struct ImportHearingVisionTests {
         await owner.close()
         await server.stop()
     }
+
+    @Test("an audiogram of many points, whose content identity passes 1,024 bytes, is named by its digest: saved, and once however often imported")
+    func longAudiogramIdentity() async throws {
+        let server = try await ServerHarness.start()
+        defer { Task { await server.stop() } }
+        let owner = try await server.owner()
+        // Sixteen frequencies, each ear masked and clamped: some 150 bytes of content a point.
+        let points = (1...16).map { index in
+            "<SensitivityPoint frequencyValue=\"\(index * 500)\" frequencyUnit=\"Hz\" leftEarValue=\"\(index + 10)\" leftEarUnit=\"dBHL\" "
+                + "leftEarMasked=\"true\" leftEarClampingRangeUpperBound=\"90\" rightEarValue=\"\(index + 15)\" rightEarUnit=\"dBHL\" "
+                + "rightEarMasked=\"false\" rightEarClampingRangeUpperBound=\"90\"/>"
+        }
+        let export = Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_GB">
+             <ExportDate value="2025-03-01 10:00:00 +0000"/>
+             <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Mimi" startDate="2025-01-10 09:20:00 +0100" endDate="2025-01-10 09:30:00 +0100">
+              \(points.joined(separator: "\n  "))
+             </Audiogram>
+             <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Mimi" startDate="2025-01-11 09:20:00 +0100" endDate="2025-01-11 09:30:00 +0100">
+              \(points[0])
+             </Audiogram>
+            </HealthData>
+            """.utf8)
+        let report = try await ImportServiceTests.importExport(owner, export)
+        #expect(report.saved == 2 && report.skipped == 0, "\(report)")
+        let audiograms = try await ImportServiceTests.samples(owner, "HKDataTypeIdentifierAudiogram")
+            .sorted { $0.audiogram.sensitivityPoints.count > $1.audiogram.sensitivityPoints.count }
+        #expect(audiograms.map(\.audiogram.sensitivityPoints.count) == [16, 1])
+        let long = audiograms.first?.metadata["HKMetadataKeySyncIdentifier"]?.stringValue ?? ""
+        #expect(long.hasPrefix("applehealth:sha256:") && long.utf8.count == "applehealth:sha256:".utf8.count + 64, "\(long.prefix(80))")
+        // A short one keeps its readable form: the dates as the export wrote them, then the points.
+        let short = audiograms.last?.metadata["HKMetadataKeySyncIdentifier"]?.stringValue ?? ""
+        #expect(short.hasPrefix("applehealth:2025-01-11 09:20:00 +0100|2025-01-11 09:30:00 +0100|frequencyUnit=Hz,"), "\(short)")
+
+        let again = try await ImportServiceTests.importExport(owner, export)
+        #expect(again.saved == 0 && again.keptExisting == 2, "\(again)")
+    }
 }

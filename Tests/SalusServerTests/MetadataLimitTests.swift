@@ -131,8 +131,49 @@ struct MetadataLimitTests {
         let problem = report.problems.first
         #expect(problem?.field.contains("metadata") == true, "\(problem as Any)")
         #expect(problem?.expected.contains("at most \(Self.metadataLimit) bytes") == true, "\(problem as Any)")
+        // The metadata's size is the only refusal: the identity that repeats it is named by its
+        // digest, within the sync identifier's limit (longIdentityNamedByDigest).
+        #expect(report.problems.count == 1 && problem?.field.contains(Self.syncIdentifier) == false, "\(report.problems)")
         // Everything the import saved reads back.
         let samples = try await ImportServiceTests.samples(owner, Self.steps)
         #expect(samples.map(\.quantity.value) == [20])
+    }
+
+    @Test("an imported record without a sync identifier of its own whose identity would pass 1,024 bytes is named by a digest of it: saved once, however often imported; a shorter identity keeps its readable form")
+    func longIdentityNamedByDigest() async throws {
+        let server = try await ServerHarness.start()
+        defer { Task { await server.stop() } }
+        let owner = try await server.owner()
+        // About 2,000 bytes of metadata, far under the metadata limit: the identity repeats it.
+        let note = String(repeating: "n", count: 2_000)
+        let export = Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2026-03-01 10:00:00 -0500"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" value="10" startDate="2026-02-01 10:00:00 -0500" endDate="2026-02-01 10:01:00 -0500">
+              <MetadataEntry key="org.example.note" value="\(note)"/>
+             </Record>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" value="20" startDate="2026-02-01 10:01:00 -0500" endDate="2026-02-01 10:02:00 -0500">
+              <MetadataEntry key="org.example.note" value="short"/>
+             </Record>
+            </HealthData>
+            """.utf8)
+        let report = try await ImportServiceTests.importExport(owner, export)
+        #expect(report.saved == 2 && report.skipped == 0 && report.keptExisting == 0, "\(report)")
+        let samples = try await ImportServiceTests.samples(owner, Self.steps).sorted { $0.quantity.value < $1.quantity.value }
+        #expect(samples.map(\.quantity.value) == [10, 20])
+        let long = samples.first?.metadata[Self.syncIdentifier]?.stringValue ?? ""
+        #expect(long.hasPrefix("applehealth:v2|sha256:"), "\(long.prefix(80))")
+        #expect(long.utf8.count <= Self.identifierLimit && long.utf8.count == "applehealth:v2|sha256:".utf8.count + 64, "\(long.utf8.count) bytes")
+        #expect(long.dropFirst("applehealth:v2|sha256:".count).allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(samples.first?.metadata["org.example.note"]?.stringValue == note)
+        // 2026-02-01 15:00Z to 15:01Z and 15:01Z to 15:02Z, in microseconds.
+        let short = samples.last?.metadata[Self.syncIdentifier]?.stringValue ?? ""
+        #expect(short == "applehealth:v2|1769958060000000|1769958120000000|20 count|org.example.note=short", "\(short)")
+
+        let again = try await ImportServiceTests.importExport(owner, export)
+        #expect(again.saved == 0 && again.keptExisting == 2 && again.skipped == 0, "\(again)")
+        #expect(try await ImportServiceTests.samples(owner, Self.steps).count == 2)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SalusModel
 import Testing
 
 @testable import SalusStore

@@ -54,7 +54,7 @@ extension Sample {
 }
 
 /// The individual rules, shared by samples, events and activities.
-enum Validation {
+package enum Validation {
     static func render(_ date: Date) -> String {
         guard date.timeIntervalSinceReferenceDate.isFinite else { return "\(date.timeIntervalSinceReferenceDate)" }
         return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))

@@ -1,9 +1,12 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4) of files and bytes, for the backup manifest's checksums.
+/// SHA-256 (FIPS 180-4) of bytes: the backup manifest's checksums (SalusStore reads files into
+/// it, `SHA256Digest.file`) and the names of imported records whose identity is too long to be
+/// a sync identifier (`ImportIdentity`).
 ///
 /// The toolchain's Foundation has no digest on Linux and the project adds no packages, so the
-/// store carries this one; it is checked against the standard's test vectors.
+/// model carries this one (plain values, no I/O); it is checked against the standard's test
+/// vectors (`SHA256DigestTests`).
 package struct SHA256Digest: Sendable {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
@@ -62,17 +65,6 @@ package struct SHA256Digest: Sendable {
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
-    }
-
-    /// The digest of the file at `path`, read in 1 MiB pieces.
-    package static func file(_ path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
-        }
-        defer { try? handle.close() }
-        var digest = SHA256Digest()
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { digest.update(data) }
-        return digest.hexDigest()
     }
 
     /// Mixes one 64-byte block into the state.
