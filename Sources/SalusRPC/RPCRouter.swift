@@ -130,6 +130,36 @@ package struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
         try await stream.send(buffer)
     }
 
+    /// Sends `elements` as the repeated message field `field` of `Message`, in order, in as many
+    /// messages as it takes for each to hold at most `frameBytes` of elements (one element
+    /// past it goes alone). For a `Message` whose only field set is that one (`SampleBatch`), the
+    /// bytes are SwiftProtobuf's: each element serialized once, with its tag and length.
+    package func writeRepeated<Element: SwiftProtobuf.Message>(
+        _ elements: [Element], field: Int, frameBytes: Int
+    ) async throws {
+        var frame = ByteBuffer()
+        let tag = UInt64(field) << 3 | 2  // length-delimited
+        func varint(_ value: UInt64) {
+            var value = value
+            while value >= 0x80 {
+                frame.writeInteger(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            frame.writeInteger(UInt8(value))
+        }
+        for element in elements {
+            let bytes: [UInt8] = try element.serializedBytes()
+            if frame.readableBytes > 0 && frame.readableBytes + bytes.count > frameBytes {
+                try await stream.send(frame)
+                frame = ByteBuffer()
+            }
+            varint(tag)
+            varint(UInt64(bytes.count))
+            frame.writeBytes(bytes)
+        }
+        if frame.readableBytes > 0 { try await stream.send(frame) }
+    }
+
     /// Waits until the stream may send one more message (a credit, room in the outbound buffer)
     /// and keeps that credit for the next write. A handler calls it before reading what it will
     /// send, so that a reader that grants nothing holds back the database, not memory

@@ -32,6 +32,28 @@ struct WorkoutServiceTests {
         }
     }
 
+    @Test("Workouts whose metadata together pass the 4 MiB frame limit come back whole and in order, in frames under it")
+    func largeWorkouts() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let store = try await server.healthStore("org.example.journal", name: "Journal")
+        // 300 workouts with a 16 KB note each: 4.8 MB, fewer than one page of 500 samples. Saved
+        // 100 at a time, each request under the frame limit.
+        let note = String(repeating: "n", count: 16_000)
+        for first in stride(from: 0, to: 300, by: 100) {
+            _ = try await store.save((first..<first + 100).map { index -> Sample in
+                var workout = Self.workout(Workout(activityType: WorkoutActivityType.running), duration: 60)
+                workout.startDate = Self.at(Double(index) * 120)
+                workout.endDate = Self.at(Double(index) * 120 + 60)
+                workout.metadata = ["org.example.note": .string(note), "org.example.index": .number(Double(index))]
+                return workout
+            })
+        }
+        let read = try await SampleQueryDescriptor(type: .workout).result(for: store)
+        #expect(read.map { $0.metadata["org.example.index"] } == (0..<300).map { MetadataValue.number(Double($0)) })
+        #expect(read.allSatisfy { $0.metadata["org.example.note"] == .string(note) })
+        await server.stop()
+    }
+
     @Test("A run saved without activities gets one; its statistics follow its samples")
     func defaultActivityAndLiveStatistics() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)

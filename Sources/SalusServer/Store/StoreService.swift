@@ -318,13 +318,23 @@ package struct StoreService: Sendable {
                 }
                 if !samples.isEmpty {
                     samples = try await completingWorkouts(samples, for: caller)
-                    var batch = Salus_V1_SampleBatch()
-                    batch.samples = samples.map(\.wire)
-                    try await writer.write(batch)
+                    try await Self.writeBatches(samples.map(\.wire), to: writer)
                 }
                 if remaining == 0 { return }
             }
         }
+    }
+
+    /// A model page's frame ends at this many bytes of samples, as a wire page does
+    /// (`SampleWirePages.pageBytes`).
+    static let batchBytes = 1 << 20
+
+    /// Sends `samples` as `SampleBatch` frames in order: one, or several when together they pass
+    /// `batchBytes` (`RPCWriter.writeRepeated`). A model page is 500 samples whatever their size,
+    /// and 300 workouts with a 16 KB note each made one frame of 4.8 MB, past the 4 MiB limit: the
+    /// query failed for every reader of the type.
+    static func writeBatches(_ samples: [Salus_V1_Sample], to writer: RPCWriter<Salus_V1_SampleBatch>) async throws {
+        try await writer.writeRepeated(samples, field: 1, frameBytes: batchBytes)
     }
 
     /// A correlation query's member predicates (HKCorrelationQuery's samplePredicates), each
