@@ -208,11 +208,12 @@ extension SampleStore {
     ///
     /// The commit subscription starts here, before any query runs. Throws `invalidArgument`
     /// at once for an invalid predicate or a non-positive page size.
-    package func anchoredChanges(_ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500) throws
-        -> AnchoredChanges
-    {
+    /// With `maxBytes`, a page also ends once its samples' stored bytes reach it (`anchoredQuery`).
+    package func anchoredChanges(
+        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500, maxBytes: Int? = nil
+    ) throws -> AnchoredChanges {
         try liveChanges(descriptors, from: anchor, pageSize: pageSize) { store, anchor in
-            try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize)
+            try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize, maxBytes: maxBytes)
         }
     }
 

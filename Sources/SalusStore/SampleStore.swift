@@ -330,8 +330,12 @@ package final class SampleStore: Sendable {
     /// catch-ups this way to bound memory. Throws `anchorExpired` when `anchor` is below the
     /// tombstone horizon, and `invalidArgument` for an anchor after the latest change, a
     /// non-positive limit, or an invalid predicate (naming `descriptors[i].predicate…`).
-    package func anchoredQuery(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil) async throws
-        -> AnchoredQueryResult
+    ///
+    /// With `maxBytes`, the page also ends (`hasMore`, its anchor after the last change it holds)
+    /// once its samples' stored values, metadata and sync identifiers reach that many bytes:
+    /// what a server sends as one frame (`StoreReads.anchored`).
+    package func anchoredQuery(_ descriptors: [QueryDescriptor], anchor: Anchor?, limit: Int? = nil, maxBytes: Int? = nil)
+        async throws -> AnchoredQueryResult
     {
         try checkOpen()
         if let limit, limit <= 0 {
@@ -339,7 +343,7 @@ package final class SampleStore: Sendable {
         }
         let compiled = try StoreReads.compile(descriptors, catalog: catalog)
         return try await readers.run { database in
-            try StoreReads.anchored(database, descriptors: compiled, anchor: anchor, limit: limit)
+            try StoreReads.anchored(database, descriptors: compiled, anchor: anchor, limit: limit, maxBytes: maxBytes)
         }
     }
 

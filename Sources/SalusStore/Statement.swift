@@ -202,6 +202,11 @@ package final class Statement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
+    /// How many bytes column `index` holds as text or blob (0 for NULL).
+    package func byteCount(_ index: Int32) -> Int {
+        Int(sqlite3_column_bytes(pointer, index))
+    }
+
     /// Column `index`'s bytes (a text's UTF-8 or a blob's bytes) in SQLite's own buffer: no copy,
     /// valid until the statement steps or resets. Nil when NULL.
     package func rawBytes(_ index: Int32) -> UnsafeRawBufferPointer? {

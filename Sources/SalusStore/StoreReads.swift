@@ -51,8 +51,18 @@ package enum StoreReads {
         return (from, last)
     }
 
+    /// A stored sample's bytes that its wire form grows with: its value (payload) and its
+    /// metadata and sync identifier, columns 9, 26 and 27 of `SampleRows.columns`, plus the
+    /// fields every sample has (`maxBytes` of `anchored`).
+    static func storedBytes(_ statement: Statement) -> Int {
+        160 + statement.byteCount(9) + statement.byteCount(26) + statement.byteCount(27)
+    }
+
+    /// With `maxBytes`, the page also ends, with more to come, after the sample that brings its
+    /// samples' stored bytes (`storedBytes`) to `maxBytes`: a page that a server sends as one
+    /// frame stays under the frame limit however large its samples are.
     static func anchored(
-        _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?
+        _ database: Database, descriptors: [CompiledDescriptor], anchor: Anchor?, limit: Int?, maxBytes: Int? = nil
     ) throws -> AnchoredQueryResult {
         try database.transaction(immediate: false) {
             let (from, last) = try range(database, after: anchor)
@@ -64,7 +74,11 @@ package enum StoreReads {
             }
             var decoder = SampleRowDecoder()
             var rows: [DecodedRow] = []
-            while try sampleStatement.step() { rows.append(try decoder.decode(sampleStatement)) }
+            var weights: [Int] = []
+            while try sampleStatement.step() {
+                rows.append(try decoder.decode(sampleStatement))
+                if maxBytes != nil { weights.append(storedBytes(sampleStatement)) }
+            }
             var deletions: [(Int64, DeletedObject)] = []
             while try tombstoneStatement.step() {
                 var metadata: [String: MetadataValue] = [:]
@@ -85,7 +99,8 @@ package enum StoreReads {
                     ))
             }
             let cut = Cut(
-                rows: rows.lazy.map(\.sequence), deletions: deletions.lazy.map(\.0), from: from, last: last, limit: limit)
+                rows: rows.lazy.map(\.sequence), deletions: deletions.lazy.map(\.0), from: from, last: last, limit: limit,
+                weights: maxBytes == nil ? nil : weights, maxBytes: maxBytes)
             let samples = try SampleRows.samples(database, rows: Array(rows.prefix(cut.rows)))
             return AnchoredQueryResult(
                 added: samples, deleted: deletions.prefix(cut.deletions).map(\.1), anchor: Anchor(sequence: cut.anchor),
@@ -214,12 +229,22 @@ package enum StoreReads {
         var anchor: Int64
         var hasMore = false
 
-        init<R: Collection, D: Collection>(rows: R, deletions: D, from: Int64, last: Int64, limit: Int?)
+        /// With `weights` (one per row) and `maxBytes`, the cut also comes, with more to come,
+        /// once the rows taken weigh `maxBytes` or more.
+        init<R: Collection, D: Collection>(
+            rows: R, deletions: D, from: Int64, last: Int64, limit: Int?, weights: [Int]? = nil, maxBytes: Int? = nil
+        )
         where R.Element == Int64, D.Element == Int64, R.Index == Int, D.Index == Int {
             var lastTaken = from
+            var weight = 0
             anchor = last
             while self.rows < rows.count || self.deletions < deletions.count {
                 if let limit, self.rows + self.deletions == limit {
+                    hasMore = true
+                    anchor = lastTaken
+                    return
+                }
+                if let maxBytes, weight >= maxBytes {
                     hasMore = true
                     anchor = lastTaken
                     return
@@ -228,6 +253,7 @@ package enum StoreReads {
                 let deletionSequence = self.deletions < deletions.count ? deletions[self.deletions] : .max
                 if rowSequence < deletionSequence {
                     lastTaken = rowSequence
+                    if let weights { weight += weights[self.rows] }
                     self.rows += 1
                 } else {
                     lastTaken = deletionSequence

@@ -177,6 +177,67 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    @Test("an anchored read of workouts whose changes together pass the 4 MiB frame limit arrives whole and in change order, in batches under it; with a limit, a batch cut by size says more changes follow")
+    func largeAnchoredWorkouts() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.journal")
+        let workout = "HKWorkoutTypeIdentifier"
+        // 300 workouts with a 16 KB note each: 4.8 MB, fewer changes than one model page of 500.
+        for first in stride(from: 0, to: 300, by: 100) {
+            let batch = (first..<first + 100).map { index -> Salus_V1_Sample in
+                var sample = Salus_V1_Sample()
+                sample.type = workout
+                sample.startDate = 1_700_000_000_000_000 + Int64(index) * 3_600_000_000
+                sample.endDate = sample.startDate + 1_800_000_000
+                sample.workout.activityType = 37
+                sample.metadata = ["org.example.note": Self.string(Self.largeNote), "org.example.index": Self.string("\(index)")]
+                return sample
+            }
+            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
+        }
+        func descriptor() -> Salus_V1_TypedPredicate {
+            var descriptor = Salus_V1_TypedPredicate()
+            descriptor.type = workout
+            return descriptor
+        }
+        var request = Salus_V1_AnchoredQueryRequest()
+        request.descriptors = [descriptor()]
+        var indexes: [String] = []
+        var batches = 0
+        var complete = false
+        for try await batch in try client.serverStreaming(Self.queryAnchored, request: request) {
+            batches += 1
+            indexes += batch.added.map { $0.metadata["org.example.index"]?.stringValue ?? "" }
+            #expect(batch.added.allSatisfy { $0.metadata["org.example.note"]?.stringValue == Self.largeNote })
+            complete = complete || batch.initialResultsComplete
+        }
+        #expect(indexes == (0..<300).map { "\($0)" })
+        #expect(batches > 1 && complete)
+
+        var anchor: UInt64?
+        var limited: [String] = []
+        var asks = 0
+        while asks < 50 {
+            asks += 1
+            var page = Salus_V1_AnchoredQueryRequest()
+            page.descriptors = [descriptor()]
+            page.limit = 1_000
+            if let anchor { page.anchor = anchor }
+            var last: Salus_V1_AnchoredBatch?
+            for try await batch in try client.serverStreaming(Self.queryAnchored, request: page) {
+                limited += batch.added.map { $0.metadata["org.example.index"]?.stringValue ?? "" }
+                last = batch
+            }
+            let batch = try #require(last)
+            anchor = batch.anchor
+            if !batch.moreChanges { break }
+        }
+        #expect(limited == (0..<300).map { "\($0)" })
+        #expect(asks > 1)
+        await client.close()
+        await server.stop()
+    }
+
     @Test("a catch-up over the wire comes in batches of up to 2,000 changes, as a sample query's pages do")
     func catchUpBatchSize() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)

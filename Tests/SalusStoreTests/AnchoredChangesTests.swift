@@ -74,6 +74,32 @@ struct AnchoredChangesTests {
         await store.close()
     }
 
+    @Test("an anchored page with a byte budget ends after the sample that reaches it, says more follow, and the next page goes on from its anchor")
+    func byteBudget() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let note = MetadataValue.string(String(repeating: "n", count: 10_000))
+        let saved = try await store.save(
+            (0..<10).map { Fixtures.quantity(Double($0), start: Double($0), metadata: ["org.example.note": note]) }, source: Fixtures.app)
+        let steps = [QueryDescriptor(type: Fixtures.steps)]
+        // Each sample weighs its metadata's bytes and a little more: 25,000 bytes is three of them.
+        let first = try await store.anchoredQuery(steps, anchor: nil, limit: 500, maxBytes: 25_000)
+        #expect(first.added.map(\.uuid) == Array(saved.results.prefix(3).map(\.uuid)))
+        #expect(first.hasMore)
+        var all = first.added.map(\.uuid)
+        var anchor = first.anchor
+        while true {
+            let page = try await store.anchoredQuery(steps, anchor: anchor, limit: 500, maxBytes: 25_000)
+            all += page.added.map(\.uuid)
+            anchor = page.anchor
+            if !page.hasMore { break }
+        }
+        #expect(all == saved.results.map(\.uuid))
+        // Without a budget, one page holds them all.
+        let whole = try await store.anchoredQuery(steps, anchor: nil, limit: 500)
+        #expect(whole.added.count == 10 && !whole.hasMore)
+    }
+
     @Test("an expired anchor fails the first batch")
     func expired() async throws {
         let temporary = try await TemporaryStore.make()

@@ -422,7 +422,8 @@ package struct StoreService: Sendable {
         }
         if request.limit > 0 && !request.live {
             let result = try await storeCall {
-                try await store.anchoredQuery(descriptors, anchor: anchor, limit: Int(clamping: request.limit))
+                try await store.anchoredQuery(
+                    descriptors, anchor: anchor, limit: Int(clamping: request.limit), maxBytes: Self.batchBytes)
             }
             var narrowed = result.narrowed(authorization, for: caller)
             narrowed.added = try await completingWorkouts(narrowed.added, for: caller)
@@ -436,7 +437,9 @@ package struct StoreService: Sendable {
             // After the lean path above, the initial results may be done already: later batches
             // are live updates.
             let resumedLive = initialDone
-            for try await change in try store.anchoredChanges(descriptors, from: resume, pageSize: Self.pageSize) {
+            for try await change in try store.anchoredChanges(
+                descriptors, from: resume, pageSize: Self.pageSize, maxBytes: Self.batchBytes)
+            {
                 // Access is checked again at each delivery, so a revocation stops the type at once,
                 // and a live update left empty by it is not sent (its anchor would tell of a write).
                 var (result, filtered) = authorization.filter(change.result, for: caller)
