@@ -5,9 +5,13 @@ import SalusStore
 
 extension StoreService {
     /// Deleting by UUID needs share permission for the type of every sample the app is
-    /// deleting. The app's own samples can only be of types it holds a share decision for (a
-    /// reset or a removal clears them all), so those are the only types looked at; UUIDs found in
-    /// none of them are left to the store, which refuses others' and missing ones alike.
+    /// deleting. The types are read from the rows of the app's own samples among `uuids`
+    /// (`SampleStore.deletionKeys`, one read): the app may hold no share decision for such a type
+    /// at all, once the owner took its share permission back to not determined (`SetGrants`)
+    /// after it saved them, and looking only at the types it holds decisions for let it delete
+    /// those (`DeletionShareTests`). A type no loaded plugin declares is left to
+    /// `checkDeclaredTypes`, and UUIDs of other apps' samples or none to the store, which refuses
+    /// others' and missing ones alike.
     func checkShareForDeletion(_ uuids: [UUID], caller: Caller) async throws {
         let candidates = authorization.typesWithShareDecisions(caller).sorted()
         guard !candidates.isEmpty else {
@@ -19,20 +23,10 @@ extension StoreService {
         if !candidates.contains(where: { authorization.sharingStatus(caller, type: $0) == .authorized }) {
             try authorization.checkShare(caller, types: candidates)
         }
-        let wanted = Set(uuids)
-        for type in candidates {
-            let query = SampleQuery(
-                type: TypeIdentifier(rawValue: type),
-                predicate: .and([.uuids(wanted), .sources([caller.appID])]),
-                limit: 1
-            )
-            let found = try await storeCall {
-                for try await page in try store.samples(query) where !page.isEmpty { return true }
-                return false
-            }
-            if found {
-                try authorization.checkShare(caller, types: [type])
-            }
+        let keys = try await storeCall { try await store.deletionKeys(uuids: uuids) }
+        let types = Set(keys.values.lazy.filter { $0.appID == caller.appID }.map(\.type.rawValue))
+        for type in types.sorted() where registry.type(type) != nil {
+            try authorization.checkShare(caller, types: [type])
         }
     }
 }
