@@ -106,20 +106,6 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
     let read: Read
     let events: CommitEvents
 
-    /// The read of the page after the one last returned, started when that page said there
-    /// was more; cancelled when the iterator goes.
-    final class ReadAhead: Sendable {
-        let anchor: Anchor?
-        let task: Task<Page, any Error>
-
-        init(anchor: Anchor?, task: Task<Page, any Error>) {
-            self.anchor = anchor
-            self.task = task
-        }
-
-        deinit { task.cancel() }
-    }
-
     /// The iterator.
     package struct AsyncIterator: AsyncIteratorProtocol {
         let types: Set<TypeIdentifier>
@@ -129,7 +115,9 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
         var initialDone = false
         var hasMore = false
         var finished = false
-        var ahead: ReadAhead?
+        /// The read of the page after `aheadFrom`, started when the page before said there was more.
+        var ahead: ReadAhead<Page>?
+        var aheadFrom: Anchor?
 
         /// Whether the next page's read has been started (tests).
         package var isReadingAhead: Bool { ahead != nil }
@@ -167,16 +155,12 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
 
         /// The page after `anchor`: the one read ahead, or a read now.
         mutating func page() async throws -> Page {
-            guard let ahead, ahead.anchor == anchor else {
+            guard let ahead, aheadFrom == anchor else {
                 ahead = nil
                 return try await read(anchor)
             }
             self.ahead = nil
-            return try await withTaskCancellationHandler {
-                try await ahead.task.value
-            } onCancel: {
-                ahead.task.cancel()
-            }
+            return try await ahead.value()
         }
 
         /// **Rule: a page that says there is more has the next one read while the caller sends
@@ -186,7 +170,8 @@ package struct LiveAnchoredChanges<Page: AnchoredPage>: AsyncSequence, Sendable 
         mutating func readAhead(if more: Bool) {
             guard more else { return }
             let (read, anchor) = (self.read, self.anchor)
-            ahead = ReadAhead(anchor: anchor, task: Task { try await read(anchor) })
+            aheadFrom = anchor
+            ahead = ReadAhead { try await read(anchor) }
         }
     }
 

@@ -280,19 +280,6 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         var size: Int
     }
 
-    /// The read of the page after the one last returned, started as that one was returned;
-    /// cancelled when the iterator goes (a client that stops reading leaves at most this one
-    /// page read behind it).
-    final class ReadAhead: Sendable {
-        let task: Task<Read, any Error>
-
-        init(_ task: Task<Read, any Error>) {
-            self.task = task
-        }
-
-        deinit { task.cancel() }
-    }
-
     /// One part's reading: its plan, where it is, and its page read ahead.
     struct Part {
         let plan: SamplePages.Plan
@@ -301,7 +288,7 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         var cursor: [Int64]?
         var delivered = 0
         var finished = false
-        var ahead: ReadAhead?
+        var ahead: ReadAhead<Read>?
         var started = false
 
         /// The size of the next page to read (within the limit), and the one after it grows to;
@@ -318,9 +305,9 @@ package struct SampleWirePages: AsyncSequence, Sendable {
             guard !finished, ahead == nil, let size = takeNextSize(pageSize: pageSize) else { return }
             started = true
             let (plan, cursor) = (self.plan, self.cursor)
-            ahead = ReadAhead(Task {
+            ahead = ReadAhead {
                 try await AsyncIterator.read(readers: readers, plan: plan, after: cursor, size: size, builder: builder)
-            })
+            }
         }
 
         /// The part's next page, or nil after its last one.
@@ -331,11 +318,7 @@ package struct SampleWirePages: AsyncSequence, Sendable {
             let read: Read
             if let ahead {
                 self.ahead = nil
-                read = try await withTaskCancellationHandler {
-                    try await ahead.task.value
-                } onCancel: {
-                    ahead.task.cancel()
-                }
+                read = try await ahead.value()
             } else {
                 guard let size = takeNextSize(pageSize: pageSize) else {
                     finished = true

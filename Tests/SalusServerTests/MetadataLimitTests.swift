@@ -16,17 +16,6 @@ struct MetadataLimitTests {
     static let metadataLimit = 256 << 10
     static let identifierLimit = 1_024
 
-    static func error(_ body: () async throws -> Void) async -> RPCError? {
-        do {
-            try await body()
-            return nil
-        } catch let error as RPCError {
-            return error
-        } catch {
-            Issue.record("not an RPCError: \(error)")
-            return nil
-        }
-    }
 
     @Test("a sync identifier or metadata over its limit is refused naming the field, its size and the limit; nothing is saved")
     func refused() async throws {
@@ -41,7 +30,7 @@ struct MetadataLimitTests {
                 Self.syncVersion: StoreServiceTests.number(1),
             ])
         let identifierError = try #require(
-            await Self.error {
+            await Authz.error {
                 let _: Salus_V1_SaveResponse = try await client.unary(
                     StoreServiceTests.save, request: StoreServiceTests.saveRequest([longIdentifier]))
             })
@@ -55,7 +44,7 @@ struct MetadataLimitTests {
         let oneNote = StoreServiceTests.stepSample(
             2, start: start, metadata: [key: StoreServiceTests.string(String(repeating: "n", count: Self.metadataLimit))])
         let noteError = try #require(
-            await Self.error {
+            await Authz.error {
                 let _: Salus_V1_SaveResponse = try await client.unary(
                     StoreServiceTests.save, request: StoreServiceTests.saveRequest([oneNote]))
             })
@@ -66,7 +55,7 @@ struct MetadataLimitTests {
         for index in 0..<4 { notes["org.example.note\(index)"] = StoreServiceTests.string(String(repeating: "n", count: 70_000)) }
         let manyNotes = StoreServiceTests.stepSample(3, start: start, metadata: notes)
         let notesError = try #require(
-            await Self.error {
+            await Authz.error {
                 let _: Salus_V1_SaveResponse = try await client.unary(
                     StoreServiceTests.save, request: StoreServiceTests.saveRequest([manyNotes]))
             })

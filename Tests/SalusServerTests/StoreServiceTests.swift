@@ -98,6 +98,33 @@ struct StoreServiceTests {
         return uuids
     }
 
+    /// An anchored read of `descriptor` with a limit of 1,000, asked again from each answer's
+    /// anchor while it says more changes follow (at most 50 times): what `values` takes from
+    /// every batch, and how many reads it took.
+    static func limitedPages<Value>(
+        _ client: RPCClient, _ descriptor: Salus_V1_TypedPredicate, _ values: (Salus_V1_AnchoredBatch) -> [Value]
+    ) async throws -> ([Value], asks: Int) {
+        var anchor: UInt64?
+        var collected: [Value] = []
+        var asks = 0
+        while asks < 50 {
+            asks += 1
+            var page = Salus_V1_AnchoredQueryRequest()
+            page.descriptors = [descriptor]
+            page.limit = 1_000
+            if let anchor { page.anchor = anchor }
+            var last: Salus_V1_AnchoredBatch?
+            for try await batch in try client.serverStreaming(queryAnchored, request: page) {
+                collected += values(batch)
+                last = batch
+            }
+            let batch = try #require(last)
+            anchor = batch.anchor
+            if !batch.moreChanges { break }
+        }
+        return (collected, asks)
+    }
+
     @Test("a sample query whose samples together pass the 4 MiB frame limit arrives whole and in order, in pages under it")
     func largePages() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
@@ -153,24 +180,7 @@ struct StoreServiceTests {
         #expect(batches > 1 && complete)
 
         // With a limit the pages are asked one by one, each from the last one's anchor.
-        var anchor: UInt64? = nil
-        var limited: [Double] = []
-        var asks = 0
-        while asks < 50 {
-            asks += 1
-            var page = Salus_V1_AnchoredQueryRequest()
-            page.descriptors = [descriptor()]
-            page.limit = 1_000
-            if let anchor { page.anchor = anchor }
-            var last: Salus_V1_AnchoredBatch?
-            for try await batch in try client.serverStreaming(Self.queryAnchored, request: page) {
-                limited += batch.added.map(\.quantity.value)
-                last = batch
-            }
-            let batch = try #require(last)
-            anchor = batch.anchor
-            if !batch.moreChanges { break }
-        }
+        let (limited, asks) = try await Self.limitedPages(client, descriptor()) { $0.added.map(\.quantity.value) }
         #expect(limited == (10..<300).map(Double.init))
         #expect(asks > 1)
         await client.close()
@@ -214,23 +224,8 @@ struct StoreServiceTests {
         #expect(indexes == (0..<300).map { "\($0)" })
         #expect(batches > 1 && complete)
 
-        var anchor: UInt64?
-        var limited: [String] = []
-        var asks = 0
-        while asks < 50 {
-            asks += 1
-            var page = Salus_V1_AnchoredQueryRequest()
-            page.descriptors = [descriptor()]
-            page.limit = 1_000
-            if let anchor { page.anchor = anchor }
-            var last: Salus_V1_AnchoredBatch?
-            for try await batch in try client.serverStreaming(Self.queryAnchored, request: page) {
-                limited += batch.added.map { $0.metadata["org.example.index"]?.stringValue ?? "" }
-                last = batch
-            }
-            let batch = try #require(last)
-            anchor = batch.anchor
-            if !batch.moreChanges { break }
+        let (limited, asks) = try await Self.limitedPages(client, descriptor()) {
+            $0.added.map { $0.metadata["org.example.index"]?.stringValue ?? "" }
         }
         #expect(limited == (0..<300).map { "\($0)" })
         #expect(asks > 1)
