@@ -280,6 +280,26 @@ struct WireEncodingTests {
         }
     }
 
+    @Test("windows at the ends of time, of no length or not finite: read in halves they give one read's samples, or the same refusal")
+    func extremeHalves() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        _ = try await store.save((0..<9).map { Fixtures.quantity(Double($0), start: Double($0) * 10) }, source: Fixtures.app)
+        for (start, end) in [
+            (Date(timeIntervalSince1970: -1e300), Date(timeIntervalSince1970: 1e300)),
+            (Date.distantPast, Fixtures.at(40)), (Fixtures.at(40), Date.distantFuture), (Fixtures.at(40), Fixtures.at(40)),
+        ] {
+            let query = SampleQuery(
+                type: Fixtures.steps, predicate: .dateWindow(DateWindow(start: start, end: end)), sort: [SampleSortDescriptor(.startDate)])
+            var lean: [UInt8] = []
+            for try await page in try store.samples(query, pageSize: 2).wire(Self.encoder, firstPageSize: 1) { lean += page.bytes.readableBytesView }
+            #expect(lean == (try Self.bytes(try await store.samples(query).collect())), "\(start) to \(end)")
+        }
+        let notFinite = SampleQuery(
+            type: Fixtures.steps, predicate: .dateWindow(DateWindow(start: Date(timeIntervalSince1970: .nan), end: Fixtures.at(40))))
+        #expect(throws: StoreError.self) { _ = try store.samples(notFinite, pageSize: 2).wire(Self.encoder) }
+    }
+
     /// Expects the wire pages of `query`, at each page size, to be SwiftProtobuf's bytes for `model`.
     static func expectPages(of query: SampleQuery, in store: SampleStore, sizes: [Int], equal model: [Sample]) async throws {
         let expected = try bytes(model)
