@@ -29,8 +29,9 @@ extension Sample {
     /// correlation type holds, is the registry's check; a clinical record whose FHIR data is a JSON
     /// object with a resourceType its type holds, a FHIR version, a source name and a finite
     /// received date; a workout route with 1 to `WorkoutRouteValue.maximumLocationCount`
-    /// locations, as many as it says, each valid (`WorkoutRoute.validationErrors(at:)`).
-    /// `path` prefixes every field path.
+    /// locations, as many as it says, each valid (`WorkoutRoute.validationErrors(at:)`); and the
+    /// whole sample at most `Validation.maximumSampleBytes` as it is read back (`SampleSize`),
+    /// named by its largest part. `path` prefixes every field path.
     package func validationErrors(at path: @autoclosure () -> String = "sample") -> [ValidationError] {
         var errors: [ValidationError] = []
         if type.rawValue.isEmpty {
@@ -49,6 +50,9 @@ extension Sample {
         }
         errors += Validation.metadata(metadata, at: "\(path()).metadata")
         errors += Validation.syncKeys(metadata, at: "\(path()).metadata")
+        if let error = SampleSize.error(of: self, at: path()) {
+            errors.append(error)
+        }
         return errors
     }
 }
@@ -105,6 +109,25 @@ package enum Validation {
     /// `maximumSyncIdentifierBytes` (about 2.4 MB); 1 MiB + 256 KiB + 2.4 MB leaves room under
     /// 4 MiB for the rest of the sample. Apple's metadata values are a few hundred bytes.
     package static let maximumMetadataBytes = 256 << 10
+
+    /// The most bytes one sample may take as it is read back (`Sample.readBytes`, counted by
+    /// `SampleSize`: every field of its `salus.v1.Sample`, a correlation's members and a
+    /// workout's events and activities included, a document's and a clinical record's data
+    /// too; not an electrocardiogram's voltages nor a route's locations, which are read by calls
+    /// of their own): 512 KiB. Why: what the store accepts must come back, and every read
+    /// answer is one frame of at most 4 MiB (`WireLimits.maxFramePayload`). The fullest frame
+    /// is an anchored page read with a limit (a catch-up, a live feed): its samples end the
+    /// page once they hold 1 MiB (`SampleWirePages.pageBytes`), so it carries up to 1 MiB less
+    /// a byte of other samples, then this one, then the deleted objects of the page's change
+    /// range, up to 2,000 changes in all (`StoreService.wirePageSize`), each up to about 1,170
+    /// bytes with a sync identifier of `maximumSyncIdentifierBytes` (2.34 MB). 4 MiB less those
+    /// leaves about 780 KB for the sample; 512 KiB keeps about 250 KB of that for what a read
+    /// adds beyond what is counted (a workout's statistics computed from its samples).
+    /// `SampleSizeLimitTests` reads such a page back: a frame of 3,833,233 bytes. A sample
+    /// query's page (1 MiB and the last sample) and the model path's frames (1 MiB, or one
+    /// sample alone) leave more. A CDA document or a FHIR resource
+    /// of 512 KiB is about three times HL7's largest C-CDA example here (CCD_1.xml, 176 KB).
+    package static let maximumSampleBytes = 512 << 10
 
     /// The most bytes (UTF-8) of a sync identifier (`HKMetadataKeySyncIdentifier`). It is
     /// stored in its own indexed column and kept by the sample's deleted object, and an

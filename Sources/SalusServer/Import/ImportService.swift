@@ -41,7 +41,8 @@ import SalusStore
 /// - export.xml is held to ``ImportLimits`` (depth, attribute and markup sizes) as it streams,
 ///   and each electrocardiogram to its voltage count.
 /// - `Audiogram` and `VisionPrescription` elements become samples of their kinds; a
-///   `ClinicalRecord` waits for its FHIR file (`resourceFilePath`), and each
+///   `ClinicalRecord` waits for its FHIR file (`resourceFilePath`; a file larger than one sample
+///   may be, `Validation.maximumSampleBytes`, is a problem naming it, never parsed), and each
 ///   `electrocardiograms/*.csv` file is an electrocardiogram of its own.
 /// - Element kinds not imported (`export_cda.xml`, attachments the export names but does not
 ///   carry) are counted in the report, never silently dropped.
@@ -694,6 +695,17 @@ final class ImportRun {
                     ImportRefusal(
                         line: element.line, field: "resourceFilePath", value: "\(path): more than \(limits.maximumSideFileBytes) bytes",
                         expected: "a file of at most \(limits.maximumSideFileBytes) bytes"),
+                    element: element.name)
+                return
+            }
+            // A resource larger than a sample may be is not parsed: the record could not be
+            // read back (the one sample check would refuse it after the parse).
+            guard data.count <= Validation.maximumSampleBytes else {
+                problem(
+                    ImportRefusal(
+                        line: element.line, field: "resourceFilePath", value: "\(path): \(data.count) bytes",
+                        expected: "a FHIR resource of at most \(Validation.maximumSampleBytes) bytes: a clinical record is read "
+                            + "back whole, in one frame"),
                     element: element.name)
                 return
             }

@@ -9,8 +9,10 @@ import SalusModel
 /// sample's XML is checked with ``CDADocument/parse(_:field:)`` and its title, patient, author,
 /// custodian and effective time replace whatever the client sent, so an app cannot make a
 /// document appear to be about someone it is not. As in HealthKit, the sample's start and end
-/// become the document's effective time. A document of another document type keeps its bytes
-/// and loses any extracted fields the client sent: no one has read them from the bytes.
+/// become the document's effective time. With those fields the document is held again to
+/// `Validation.maximumSampleBytes`, as it will be read back. A document of another document type
+/// keeps its bytes and loses any extracted fields the client sent: no one has read them from the
+/// bytes.
 ///
 /// **Out** (``withoutData(_:)``): a sample query returns a document's bytes only when it asks for
 /// them (HKDocumentQuery's includeDocumentData), so listing a person's documents does not send
@@ -38,6 +40,9 @@ enum ClinicalDocumentIntake {
             read[index].value = .document(document)
             read[index].startDate = parsed.effectiveTime
             read[index].endDate = parsed.effectiveTime
+            // The fields read from the bytes are sent with them: the document as it will be read
+            // back is held to the bound the check held the document as sent to.
+            if let error = SampleSize.error(of: read[index], at: "\(path)[\(index)]") { throw error }
         }
         return read
     }
