@@ -50,6 +50,25 @@ enum SampleRows {
         return result
     }
 
+    /// The stored bytes (`StoreReads.storedBytes`) of the members of the correlations with these
+    /// row ids, summed by correlation row id: one query for a whole page, none without
+    /// correlations.
+    static func memberBytes<IDs: Sequence<Int64>>(_ database: Database, correlations ids: IDs) throws -> [Int64: Int] {
+        let list = ids.map(String.init)
+        guard !list.isEmpty else { return [:] }
+        let statement = try database.prepare(
+            "SELECT m.correlation_id, sum(\(StoreReads.storedBytesSQL)) FROM correlation_members m "
+                + "JOIN samples r ON r.id = m.member_id "
+                + "WHERE m.correlation_id IN (SELECT value FROM json_each(?)) GROUP BY m.correlation_id")
+        defer { statement.reset() }
+        try statement.bind(.text("[" + list.joined(separator: ",") + "]"), at: 1)
+        var result: [Int64: Int] = [:]
+        while try statement.step() {
+            result[statement.int64(0)] = Int(clamping: statement.int64(1))
+        }
+        return result
+    }
+
     /// Attaches correlations' members to decoded rows and returns the samples: one more query
     /// for a page with correlations, none otherwise (metadata is a column of the row).
     static func samples(_ database: Database, rows: [DecodedRow]) throws -> [Sample] {

@@ -58,6 +58,11 @@ package enum StoreReads {
         160 + statement.byteCount(9) + statement.byteCount(26) + statement.byteCount(27)
     }
 
+    /// `storedBytes` in SQL, over the alias `r` of `samples` (`length` of a BLOB counts bytes,
+    /// where a TEXT's counts characters).
+    static let storedBytesSQL = "160 + coalesce(length(CAST(r.payload AS BLOB)), 0) + "
+        + "coalesce(length(CAST(r.metadata AS BLOB)), 0) + coalesce(length(CAST(r.sync_identifier AS BLOB)), 0)"
+
     /// With `maxBytes`, the page also ends, with more to come, after the sample that brings its
     /// samples' stored bytes (`storedBytes`) to `maxBytes`: a page that a server sends as one
     /// frame stays under the frame limit however large its samples are.
@@ -97,6 +102,14 @@ package enum StoreReads {
                             uuid: tombstoneStatement.uuid(1)!, type: TypeIdentifier(tombstoneStatement.text(2) ?? ""),
                             metadata: metadata)
                     ))
+            }
+            // A correlation's members go in its frame: they weigh in its size.
+            if maxBytes != nil {
+                let members = try SampleRows.memberBytes(
+                    database, correlations: rows.lazy.filter { $0.sample.kind == .correlation }.map(\.id))
+                if !members.isEmpty {
+                    for index in rows.indices { weights[index] += members[rows[index].id] ?? 0 }
+                }
             }
             let cut = Cut(
                 rows: rows.lazy.map(\.sequence), deletions: deletions.lazy.map(\.0), from: from, last: last, limit: limit,

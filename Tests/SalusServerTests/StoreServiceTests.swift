@@ -233,6 +233,78 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    @Test("correlations whose members together pass the 4 MiB frame limit arrive whole and in order from a sample query and an anchored read, with a limit too: the members weigh in the batch's size")
+    func largeCorrelationMembers() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.cuff")
+        let correlation = "HKCorrelationTypeIdentifierBloodPressure"
+        // 40 blood pressures, each member with a 64 KB note: 5.1 MB of members under rows that
+        // are small themselves; 10 at a time, each request under the frame limit.
+        let note = String(repeating: "m", count: 64_000)
+        func member(_ type: String, _ value: Double, start: Int64) -> Salus_V1_Sample {
+            var sample = Salus_V1_Sample()
+            sample.type = type
+            sample.startDate = start
+            sample.endDate = start
+            sample.quantity.value = value
+            sample.quantity.unit = "mmHg"
+            sample.metadata = ["org.example.note": Self.string(note)]
+            return sample
+        }
+        for first in stride(from: 0, to: 40, by: 10) {
+            let batch = (first..<first + 10).map { index -> Salus_V1_Sample in
+                let start = 1_700_000_000_000_000 + Int64(index) * 3_600_000_000
+                var sample = Salus_V1_Sample()
+                sample.type = correlation
+                sample.startDate = start
+                sample.endDate = start
+                sample.correlation.objects = [
+                    member("HKQuantityTypeIdentifierBloodPressureSystolic", 100 + Double(index), start: start),
+                    member("HKQuantityTypeIdentifierBloodPressureDiastolic", 60, start: start),
+                ]
+                sample.metadata = ["org.example.index": Self.string("\(index)")]
+                return sample
+            }
+            let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
+        }
+        func descriptor() -> Salus_V1_TypedPredicate {
+            var descriptor = Salus_V1_TypedPredicate()
+            descriptor.type = correlation
+            return descriptor
+        }
+        func index(_ sample: Salus_V1_Sample) -> String {
+            let whole = sample.correlation.objects.count == 2
+                && sample.correlation.objects.allSatisfy { $0.metadata["org.example.note"]?.stringValue == note }
+            return whole ? sample.metadata["org.example.index"]?.stringValue ?? "" : "members missing"
+        }
+        let expected = (0..<40).map { "\($0)" }
+
+        var query = Salus_V1_SampleQueryRequest()
+        query.type = correlation
+        var queried: [String] = []
+        for try await batch in try client.serverStreaming(Self.querySamples, request: query) {
+            queried += batch.samples.map(index)
+        }
+        #expect(queried == expected)
+
+        var request = Salus_V1_AnchoredQueryRequest()
+        request.descriptors = [descriptor()]
+        var indexes: [String] = []
+        var batches = 0
+        for try await batch in try client.serverStreaming(Self.queryAnchored, request: request) {
+            batches += 1
+            indexes += batch.added.map(index)
+        }
+        #expect(indexes == expected)
+        #expect(batches > 1)
+
+        let (limited, asks) = try await Self.limitedPages(client, descriptor()) { $0.added.map(index) }
+        #expect(limited == expected)
+        #expect(asks > 1)
+        await client.close()
+        await server.stop()
+    }
+
     @Test("a catch-up over the wire comes in batches of up to 2,000 changes, as a sample query's pages do")
     func catchUpBatchSize() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
