@@ -740,11 +740,20 @@ package final class SyncEngine: Sendable {
         }
     }
 
-    /// Applies pulled changes in order, each run of samples as one replica save and each run of
-    /// deletions as one replica deletion; returns how many changed the store.
+    /// The most bytes of samples (their `payload`s) one replica save carries before the next
+    /// begins: a save is one request frame of at most 4 MiB, and a pull of `batchSize` samples
+    /// of up to `Validation.maximumSampleBytes` each is far more. Ten samples of 440 KB in one
+    /// pull were one request of 4.4 MB, refused by the connection at every retry, and the
+    /// other machine never got them.
+    static let replicaSaveBytes = 1 << 20
+
+    /// Applies pulled changes in order, each run of samples as replica saves of up to
+    /// `replicaSaveBytes` (a sample larger alone), each run of deletions as one replica
+    /// deletion; returns how many changed the store.
     func apply(_ changes: [PostgresMirror.PulledChange], to store: HealthStore) async throws -> Int {
         var applied = 0
         var samples: [Sample] = []
+        var sampleBytes = 0
         var deletions: [UUID] = []
         func flush() async throws {
             if !samples.isEmpty {
@@ -755,6 +764,7 @@ package final class SyncEngine: Sendable {
                     }
                 }.count
                 samples = []
+                sampleBytes = 0
             }
             if !deletions.isEmpty {
                 applied += try await store.deleteReplicas(uuids: deletions)
@@ -764,9 +774,12 @@ package final class SyncEngine: Sendable {
         for change in changes {
             switch change {
             case .sample(let uuid, let payload):
-                if !deletions.isEmpty { try await flush() }
+                if !deletions.isEmpty || (!samples.isEmpty && sampleBytes + payload.count > Self.replicaSaveBytes) {
+                    try await flush()
+                }
                 do {
                     samples.append(try SampleRow.sample(payload: payload))
+                    sampleBytes += payload.count
                 } catch {
                     // A row this build cannot read stays on the server; the others go on.
                     logger.error("a sample on the server cannot be read; skipped", metadata: ["uuid": "\(uuid)", "error": "\(error)"])

@@ -263,6 +263,35 @@ struct SyncConvergenceTests {
         await scale.close()
     }
 
+    @Test("samples that together pass the 4 MiB frame reach the other machine: a pull's run of samples is saved in several replica saves")
+    func largeSamples() async throws {
+        let (server, laptop, desktop) = try await Machine.startTwo()
+        let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
+        // Ten steps of about 440 KB each (a 240,000-byte note, a 200,000-byte device name), each
+        // under the sample bound: 4.4 MB together, one pull's batch.
+        let samples = S.steps(
+            10, device: Device(name: String(repeating: "d", count: 200_000)),
+            metadata: ["org.example.note": .string(String(repeating: "n", count: 240_000))])
+        _ = try await onLaptop.save(Array(samples.prefix(5)))
+        _ = try await onLaptop.save(Array(samples.suffix(5)))
+        let (_, laptopTask) = laptop.sync(server, types: [S.steps])
+        defer { laptopTask.cancel() }
+        // All ten on the server before the desktop's first pull, which takes them at once.
+        try await S.waitUntil("the laptop's samples on the server", timeout: .seconds(30)) {
+            let rows = try await server.sampleUUIDs().count
+            return (rows == 10, "\(rows) rows")
+        }
+        let (desktopEngine, desktopTask) = desktop.sync(server, types: [S.steps])
+        defer { desktopTask.cancel() }
+        do {
+            try await Self.waitForConvergence(laptop, desktop, server, types: [S.steps], count: 10)
+        } catch {
+            Issue.record("the desktop's last error: \(desktopEngine.currentStatus.lastError ?? "none")")
+            throw error
+        }
+        await onLaptop.close()
+    }
+
     @Test("a change reaches the other machine when the server announces it, long before the next poll")
     func announcedChanges() async throws {
         let (server, laptop, desktop) = try await Machine.startTwo()
