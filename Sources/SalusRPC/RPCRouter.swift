@@ -123,11 +123,31 @@ package struct RPCWriter<Message: SwiftProtobuf.Message>: Sendable {
         try await stream.send(try encodeMessage(message))
     }
 
+    /// Sends one message read while `held` bytes of the call's were counted for it
+    /// (``reserveHeld(_:)``): they are released as the message's own bytes are counted, once it
+    /// may be sent, so what waits for the client stays counted throughout, and once.
+    package func write(_ message: Message, releasing held: Int) async throws {
+        try await stream.send(try encodeMessage(message), releasing: held)
+    }
+
+    /// Counts `bytes` that the handler holds for this call before it sends them (a page read
+    /// ahead of the client) against the app's buffered-bytes cap, until a write releases them
+    /// (``writeSerialized(_:releasing:)``) or the handler returns. Throws RESOURCE_EXHAUSTED
+    /// naming `bufferedBytesPerApp` when the app would pass it.
+    package func reserveHeld(_ bytes: Int) throws(RPCError) {
+        try stream.budget.reserve(bytes, what: "pages read for the client before it takes them")
+    }
+
+    /// Releases `bytes` reserved with ``reserveHeld(_:)`` for something the handler will not send.
+    package func releaseHeld(_ bytes: Int) {
+        stream.budget.release(bytes)
+    }
+
     /// Sends one message already serialized (the bytes of a `Message`, written by a lean
     /// encoder that the caller has checked against SwiftProtobuf's form); same flow control as
     /// `write(_:)`. `buffer` becomes the Data frame's payload, not copied.
-    package func writeSerialized(_ buffer: ByteBuffer) async throws {
-        try await stream.send(buffer)
+    package func writeSerialized(_ buffer: ByteBuffer, releasing held: Int = 0) async throws {
+        try await stream.send(buffer, releasing: held)
     }
 
     /// Sends `elements` as the repeated message field `field` of `Message`, in order, in as many

@@ -193,7 +193,9 @@ final class ServerStream: Sendable {
 
     /// Sends one Data frame, waiting for credit (unless ``reserveCredit()`` holds one) and for
     /// room in the outbound buffer.
-    func send(_ payload: ByteBuffer) async throws {
+    /// `heldBytes`: bytes the handler reserved for this payload (`RPCWriter.reserveHeld`), released as
+    /// the payload's own are counted.
+    func send(_ payload: ByteBuffer, releasing heldBytes: Int = 0) async throws {
         if isFinished { throw CancellationError() }
         if payload.readableBytes > WireLimits.maxFramePayload {
             throw RPCError.oversizedMessage(bytes: payload.readableBytes, what: "stream message")
@@ -210,6 +212,7 @@ final class ServerStream: Sendable {
         let bytes = payload.readableBytes
         let ledger = budget.ledger
         let tenant = budget.tenant
+        if heldBytes > 0 { budget.release(heldBytes) }
         if let error = ledger.reserve(bytes, for: tenant, what: "responses the client has not read") { throw error }
         connection.writeData(Frame(streamID: id, type: .data, payload: payload)) {
             ledger.release(bytes, for: tenant)

@@ -193,22 +193,30 @@ extension SampleStore {
     ///
     /// The commit subscription starts here, before any query runs. Throws `invalidArgument`
     /// at once for an invalid predicate or a non-positive page size.
-    /// With `maxBytes`, a page also ends once its samples' stored bytes reach it (`anchoredQuery`).
+    /// With `maxBytes`, a page also ends once its samples' stored bytes reach it (`anchoredQuery`),
+    /// and `hold` counts those bytes as each page is read, ahead or not (`PageHold`).
     package func anchoredChanges(
-        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500, maxBytes: Int? = nil
+        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500, maxBytes: Int? = nil,
+        hold: PageHold = .none
     ) throws -> AnchoredChanges {
         try liveChanges(descriptors, from: anchor, pageSize: pageSize) { store, anchor in
-            try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize, maxBytes: maxBytes)
+            let page = try await store.anchoredQuery(descriptors, anchor: anchor, limit: pageSize, maxBytes: maxBytes)
+            try hold.reserve(page.storedBytes)
+            return page
         }
     }
 
-    /// The same live query, each page written as wire bytes by `encoder` (`anchoredWire`).
+    /// The same live query, each page written as wire bytes by `encoder` (`anchoredWire`) and
+    /// counted by `hold` as it is read.
     package func anchoredWireChanges(
-        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500, encoder: SampleWireEncoder
+        _ descriptors: [QueryDescriptor], from anchor: Anchor?, pageSize: Int = 500, encoder: SampleWireEncoder,
+        hold: PageHold = .none
     ) throws -> WireAnchoredChanges {
         let builder = WirePageBuilder(encoder: encoder)
         return try liveChanges(descriptors, from: anchor, pageSize: pageSize) { store, anchor in
-            try await store.anchoredWire(descriptors, anchor: anchor, limit: pageSize, builder: builder)
+            let page = try await store.anchoredWire(descriptors, anchor: anchor, limit: pageSize, builder: builder)
+            try hold.reserve(page.changes.bytes.readableBytes)
+            return page
         }
     }
 

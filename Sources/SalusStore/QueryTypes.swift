@@ -63,6 +63,9 @@ package struct AnchoredQueryResult: Hashable, Sendable {
     package var anchor: Anchor
     /// Whether the limit cut the changes short: call again from `anchor` for the rest.
     package var hasMore: Bool
+    /// The added samples' stored bytes (`StoreReads.storedBytes`, members included), when the
+    /// read had a byte budget; 0 otherwise.
+    package var storedBytes = 0
 
     /// Creates a result.
     package init(added: [Sample], deleted: [DeletedObject], anchor: Anchor, hasMore: Bool) {

@@ -20,3 +20,18 @@ final class ReadAhead<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// Counts a page against a budget as it is read, before its consumer sends it: salusd counts
+/// the pages a query holds for a client (the one waiting to be sent and the ones read ahead)
+/// against the app's buffered bytes, as it counts what the socket has not taken, and the write
+/// that sends a page releases what was counted for it. A page that does not fit ends the read
+/// with the budget's error. `none` counts nothing (reads in process).
+package struct PageHold: Sendable {
+    let reserve: @Sendable (Int) throws -> Void
+
+    package init(reserve: @escaping @Sendable (Int) throws -> Void) {
+        self.reserve = reserve
+    }
+
+    package static let none = PageHold { _ in }
+}

@@ -239,10 +239,12 @@ package struct SamplePages: AsyncSequence, Sendable {
     /// With `firstPageSize`, the first page holds at most that many samples and each next page
     /// twice the one before, up to `pageSize`: a client can start reading a result while the
     /// daemon reads the rest, and the last page it waits for is small (see `SampleWirePages`).
-    package func wire(_ encoder: SampleWireEncoder, firstPageSize: Int? = nil) -> SampleWirePages {
+    /// Each page is counted by `hold` as it is read (`PageHold`).
+    package func wire(_ encoder: SampleWireEncoder, firstPageSize: Int? = nil, hold: PageHold = .none) -> SampleWirePages {
         SampleWirePages(
             readers: readers, plan: plan, pageSize: pageSize,
-            firstPageSize: firstPageSize.map { Swift.max(1, Swift.min($0, pageSize)) } ?? pageSize, encoder: encoder)
+            firstPageSize: firstPageSize.map { Swift.max(1, Swift.min($0, pageSize)) } ?? pageSize, encoder: encoder,
+            hold: hold)
     }
 }
 
@@ -266,6 +268,8 @@ package struct SampleWirePages: AsyncSequence, Sendable {
     /// still goes in pages of `pageSize`.
     let firstPageSize: Int
     let encoder: SampleWireEncoder
+    /// Counts each page as it is read, ahead or not (`PageHold`).
+    let hold: PageHold
 
     /// A page ends at this many bytes of samples even before `pageSize` of them: a page is one
     /// frame, which must stay under the 4 MiB limit whatever its samples hold.
@@ -301,17 +305,17 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         }
 
         /// Starts the read of the part's next page on a reader.
-        mutating func readAhead(readers: ReaderPool, pageSize: Int, builder: WirePageBuilder) {
+        mutating func readAhead(readers: ReaderPool, pageSize: Int, builder: WirePageBuilder, hold: PageHold) {
             guard !finished, ahead == nil, let size = takeNextSize(pageSize: pageSize) else { return }
             started = true
             let (plan, cursor) = (self.plan, self.cursor)
             ahead = ReadAhead {
-                try await AsyncIterator.read(readers: readers, plan: plan, after: cursor, size: size, builder: builder)
+                try await AsyncIterator.read(readers: readers, plan: plan, after: cursor, size: size, builder: builder, hold: hold)
             }
         }
 
         /// The part's next page, or nil after its last one.
-        mutating func next(readers: ReaderPool, pageSize: Int, builder: WirePageBuilder) async throws -> WirePage? {
+        mutating func next(readers: ReaderPool, pageSize: Int, builder: WirePageBuilder, hold: PageHold) async throws -> WirePage? {
             guard !finished else { return nil }
             try Task.checkCancellation()
             started = true
@@ -324,7 +328,7 @@ package struct SampleWirePages: AsyncSequence, Sendable {
                     finished = true
                     return nil
                 }
-                read = try await AsyncIterator.read(readers: readers, plan: plan, after: cursor, size: size, builder: builder)
+                read = try await AsyncIterator.read(readers: readers, plan: plan, after: cursor, size: size, builder: builder, hold: hold)
             }
             delivered += read.page.count
             if read.page.count < read.size && !read.full { finished = true }
@@ -333,7 +337,7 @@ package struct SampleWirePages: AsyncSequence, Sendable {
                 finished = true
                 return nil
             }
-            readAhead(readers: readers, pageSize: pageSize, builder: builder)
+            readAhead(readers: readers, pageSize: pageSize, builder: builder, hold: hold)
             return read.page
         }
     }
@@ -361,6 +365,7 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         let pageSize: Int
         let firstPageSize: Int
         let builder: WirePageBuilder
+        let hold: PageHold
         var parts: [Part]
         var current = 0
 
@@ -374,10 +379,10 @@ package struct SampleWirePages: AsyncSequence, Sendable {
         /// The next page, or nil after the last one.
         package mutating func next() async throws -> WirePage? {
             if current == 0 && parts.count == 2 && !parts[1].started {
-                parts[1].readAhead(readers: readers, pageSize: pageSize, builder: builder)
+                parts[1].readAhead(readers: readers, pageSize: pageSize, builder: builder, hold: hold)
             }
             while current < parts.count {
-                if let page = try await parts[current].next(readers: readers, pageSize: pageSize, builder: builder) {
+                if let page = try await parts[current].next(readers: readers, pageSize: pageSize, builder: builder, hold: hold) {
                     return page
                 }
                 current += 1
@@ -387,10 +392,11 @@ package struct SampleWirePages: AsyncSequence, Sendable {
 
         /// Reads one page of at most `size` samples after `cursor`, in a read transaction of its own.
         static func read(
-            readers: ReaderPool, plan: SamplePages.Plan, after cursor: [Int64]?, size: Int, builder: WirePageBuilder
+            readers: ReaderPool, plan: SamplePages.Plan, after cursor: [Int64]?, size: Int, builder: WirePageBuilder,
+            hold: PageHold
         ) async throws -> Read {
             try Task.checkCancellation()
-            return try await readers.run { database in
+            let read = try await readers.run { database in
                 try database.transaction(immediate: false) { () throws -> Read in
                     try builder.page(on: database) { page in
                         let statement = try SamplePages.pageStatement(
@@ -412,6 +418,8 @@ package struct SampleWirePages: AsyncSequence, Sendable {
                     }
                 }
             }
+            try hold.reserve(read.page.bytes.readableBytes)
+            return read
         }
     }
 
@@ -423,6 +431,6 @@ package struct SampleWirePages: AsyncSequence, Sendable {
             : [Part(plan: plan.part(0), nextPageSize: firstPageSize), Part(plan: plan.part(1), nextPageSize: pageSize)]
         return AsyncIterator(
             readers: readers, pageSize: pageSize, firstPageSize: firstPageSize, builder: WirePageBuilder(encoder: encoder),
-            parts: parts)
+            hold: hold, parts: parts)
     }
 }

@@ -115,9 +115,11 @@ package enum StoreReads {
                 rows: rows.lazy.map(\.sequence), deletions: deletions.lazy.map(\.0), from: from, last: last, limit: limit,
                 weights: maxBytes == nil ? nil : weights, maxBytes: maxBytes)
             let samples = try SampleRows.samples(database, rows: Array(rows.prefix(cut.rows)))
-            return AnchoredQueryResult(
+            var result = AnchoredQueryResult(
                 added: samples, deleted: deletions.prefix(cut.deletions).map(\.1), anchor: Anchor(sequence: cut.anchor),
                 hasMore: cut.hasMore)
+            if maxBytes != nil { result.storedBytes = weights.prefix(cut.rows).reduce(0, +) }
+            return result
         }
     }
 

@@ -305,6 +305,53 @@ struct StoreServiceTests {
         await server.stop()
     }
 
+    @Test("the pages a query reads for a client count against its app's buffered bytes until they are sent: after live feeds' catch-ups of large samples, wire and model, and a query, nothing stays counted while the feeds are open")
+    func heldPagesReleased() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let app = "org.example.large"
+        let client = try await Self.app(server, app)
+        _ = try await Self.saveLargeSteps(client)
+        let workouts = (0..<20).map { index -> Salus_V1_Sample in
+            var sample = Salus_V1_Sample()
+            sample.type = "HKWorkoutTypeIdentifier"
+            sample.startDate = 1_700_000_000_000_000 + Int64(index) * 3_600_000_000
+            sample.endDate = sample.startDate + 1_800_000_000
+            sample.workout.activityType = 37
+            sample.metadata = ["org.example.note": Self.string(String(repeating: "w", count: 64_000))]
+            return sample
+        }
+        let _: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(workouts))
+        var iterators: [RPCResponseStream<Salus_V1_AnchoredBatch>.AsyncIterator] = []
+        for (type, expected) in [(Self.steps, 300), ("HKWorkoutTypeIdentifier", 20)] {
+            var request = Salus_V1_AnchoredQueryRequest()
+            var descriptor = Salus_V1_TypedPredicate()
+            descriptor.type = type
+            request.descriptors = [descriptor]
+            request.live = true
+            var iterator = try client.serverStreaming(Self.queryAnchored, request: request).makeAsyncIterator()
+            var added = 0
+            var batches = 0
+            while let batch = try await iterator.next() {
+                added += batch.added.count
+                batches += 1
+                if batch.initialResultsComplete { break }
+            }
+            #expect(added == expected && batches > 1, "\(type)")
+            iterators.append(iterator)
+        }
+        var query = Salus_V1_SampleQueryRequest()
+        query.type = Self.steps
+        var queried = 0
+        for try await batch in try client.serverStreaming(Self.querySamples, request: query) { queried += batch.samples.count }
+        #expect(queried == 300)
+        try await waitUntil("every page sent is released while the live feeds stay open") {
+            server.services.server.bufferedBytes(ofApp: app) == 0
+        }
+        #expect(iterators.count == 2)
+        await client.close()
+        await server.stop()
+    }
+
     @Test("a catch-up over the wire comes in batches of up to 2,000 changes, as a sample query's pages do")
     func catchUpBatchSize() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)

@@ -297,10 +297,12 @@ package struct StoreService: Sendable {
         logAccess(caller, types: [type] + memberPredicates.map(\.type), kind: .sampleQuery)
         if servesLean(type, includeData: request.includeData) {
             try await storeCall {
+                // The pages read and not yet sent (the next one, and a date window's second half)
+                // count against the app's buffered bytes, as what its socket has not taken does.
                 for try await page in try store.samples(query, pageSize: Self.wirePageSize).wire(
-                    Self.wireEncoder, firstPageSize: Self.wireFirstPageSize)
+                    Self.wireEncoder, firstPageSize: Self.wireFirstPageSize, hold: Self.hold(writer))
                 {
-                    try await writer.writeSerialized(page.bytes)
+                    try await writer.writeSerialized(page.bytes, releasing: page.bytes.readableBytes)
                 }
             }
             return
@@ -323,6 +325,12 @@ package struct StoreService: Sendable {
                 if remaining == 0 { return }
             }
         }
+    }
+
+    /// Counts the pages a query reads for `writer`'s call against the app's buffered bytes
+    /// until the write that sends each releases it (`PageHold`, `RPCWriter.reserveHeld`).
+    static func hold<Message>(_ writer: RPCWriter<Message>) -> PageHold {
+        PageHold { try writer.reserveHeld($0) }
     }
 
     /// A model page's frame ends at this many bytes of samples, as a wire page does
@@ -395,7 +403,7 @@ package struct StoreService: Sendable {
                 // Pages of `wirePageSize`, as a sample query's: a page of 500 paid its hop, read
                 // transaction, statements and frame for a quarter of the rows.
                 let changes = try store.anchoredWireChanges(
-                    descriptors, from: anchor, pageSize: Self.wirePageSize, encoder: Self.wireEncoder)
+                    descriptors, from: anchor, pageSize: Self.wirePageSize, encoder: Self.wireEncoder, hold: Self.hold(writer))
                 // Asked for, the whole history of one type with nothing held back from the
                 // caller: its size, so the reader can size its buffer once.
                 var hint = 0
@@ -405,12 +413,15 @@ package struct StoreService: Sendable {
                     hint = try await store.sampleCount(of: descriptors[0].type)
                 }
                 for try await var change in changes {
+                    let held = change.result.changes.bytes.readableBytes
                     guard descriptors.map({ authorization.readAccess(caller, type: $0.type.rawValue) }) == access else {
+                        writer.releaseHeld(held)
                         return false
                     }
                     try await writer.writeSerialized(
                         change.result.batch(
-                            initialResultsComplete: change.initialResultsComplete, moreChanges: false, initialAddedHint: hint))
+                            initialResultsComplete: change.initialResultsComplete, moreChanges: false, initialAddedHint: hint),
+                        releasing: held)
                     hint = 0
                     resume = change.result.anchor
                     initialDone = initialDone || change.initialResultsComplete
@@ -438,18 +449,22 @@ package struct StoreService: Sendable {
             // are live updates.
             let resumedLive = initialDone
             for try await change in try store.anchoredChanges(
-                descriptors, from: resume, pageSize: Self.pageSize, maxBytes: Self.batchBytes)
+                descriptors, from: resume, pageSize: Self.pageSize, maxBytes: Self.batchBytes, hold: Self.hold(writer))
             {
+                let held = change.result.storedBytes
                 // Access is checked again at each delivery, so a revocation stops the type at once,
                 // and a live update left empty by it is not sent (its anchor would tell of a write).
                 var (result, filtered) = authorization.filter(change.result, for: caller)
-                if (filtered || resumedLive) && initialDone && result.added.isEmpty && result.deleted.isEmpty { continue }
+                if (filtered || resumedLive) && initialDone && result.added.isEmpty && result.deleted.isEmpty {
+                    writer.releaseHeld(held)
+                    continue
+                }
                 result.added = try await completingWorkouts(result.added, for: caller)
                 let initialComplete = change.initialResultsComplete && !resumedLive
                 initialDone = initialDone || change.initialResultsComplete
                 var batch = Self.batch(result)
                 batch.initialResultsComplete = initialComplete
-                try await writer.write(batch)
+                try await writer.write(batch, releasing: held)
                 if change.initialResultsComplete && !request.live { return }
             }
         }
