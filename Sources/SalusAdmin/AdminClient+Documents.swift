@@ -14,8 +14,16 @@ extension AdminClient {
     ///
     /// Every reader must be registered: an unknown one is ``SalusError/Code/notFound`` and
     /// nothing is saved. A document the daemon's check refuses is
-    /// ``SalusError/Code/invalidArgument`` naming `samples[0].document.data` and the reason.
+    /// ``SalusError/Code/invalidArgument`` naming `samples[0].document.data` and the reason; so
+    /// is one larger than a sample may be (`Validation.maximumSampleBytes`), before it is sent:
+    /// one larger than a request frame would otherwise fail as a frame, not as a document.
     public func addDocument(_ data: Data, readers: [String] = []) async throws -> Sample {
+        guard data.count <= Validation.maximumSampleBytes else {
+            let expected = "a document of at most \(Validation.maximumSampleBytes) bytes: a sample is read back whole, in one frame"
+            throw SalusError(
+                code: .invalidArgument, message: "samples[0].document.data: \(data.count) bytes; expected \(expected)",
+                field: "samples[0].document.data", value: "\(data.count) bytes", expected: expected)
+        }
         for reader in readers { _ = try await app(reader) }
         let uuid = try await store.save(.cdaDocument(data)).uuid
         try await shareDocument(uuid, with: readers)

@@ -18,6 +18,27 @@ struct AdminClientDocumentsTests {
         return nil
     }
 
+    @Test("addDocument refuses a document larger than one sample may be, one that a request frame could not carry included, naming document.data, its size and the limit; nothing is saved")
+    func largeDocument() async throws {
+        let server = try await ServerHarness.start()
+        defer { Task { await server.stop() } }
+        let admin = AdminClient(rpc: try await server.owner(clientName: "salusctl"))
+        var ccd = try Data(contentsOf: Self.fixtures.appendingPathComponent("valid-hl7-examples/CCD_1.xml"))
+        let end = try #require(ccd.range(of: Data("</ClinicalDocument>".utf8), options: .backwards)).lowerBound
+        // 5 MB: more than a request frame (4 MiB).
+        ccd.replaceSubrange(end..<end, with: Data(("<!--" + String(repeating: "p", count: 5_000_000) + "-->").utf8))
+        do {
+            _ = try await admin.addDocument(ccd)
+            Issue.record("a 5 MB document was saved")
+        } catch let error as SalusError {
+            #expect(error.code == .invalidArgument && error.field == "samples[0].document.data", "\(error)")
+            #expect(error.value == "\(ccd.count) bytes", "\(error)")
+            #expect(error.expected?.contains("at most \(Validation.maximumSampleBytes) bytes") == true, "\(error)")
+        }
+        #expect(try await admin.documents().isEmpty)
+        await admin.close()
+    }
+
     @Test("addDocument refuses an HTML page naming the field and an unknown reader before saving; documents() lists oldest first without XML; document(_:includeData:) gives the bytes saved; a shared document is the one the app reads")
     func documents() async throws {
         let server = try await ServerHarness.start()
