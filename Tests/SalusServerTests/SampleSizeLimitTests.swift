@@ -136,7 +136,7 @@ struct SampleSizeLimitTests {
         models.append(
             Sample(
                 type: "HKDataTypeIdentifierHeartbeatSeries", startDate: date, endDate: date + 60,
-                value: .heartbeatSeries(HeartbeatSeries(beats: (0..<100).map { Heartbeat(timeSinceSeriesStart: Double($0) / 2, precededByGap: $0 == 50) })),
+                value: .heartbeatSeries(HeartbeatSeries(beats: (0..<100).map { Heartbeat(timeSinceSeriesStart: Double($0) / 2 + 0.25, precededByGap: true) })),
                 sourceRevision: source))
         for model in models {
             // With the tag and length of the list that holds it.

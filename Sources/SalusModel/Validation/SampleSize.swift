@@ -130,7 +130,10 @@ package enum SampleSize {
             }
             parts.add("audiogram.sensitivityPoints", field(points), naming: naming)
         case .heartbeatSeries(let series):
-            parts.add("heartbeatSeries.beats", field(series.beats.count * field(number + bool)), naming: naming)
+            // A beat exactly: its tag and length (2), a double (9) and a boolean (2). A series
+            // is the one value of many small messages: 22 bytes a beat would refuse half of
+            // what fits.
+            parts.add("heartbeatSeries.beats", field(series.beats.count * 13), naming: naming)
         case .stateOfMind(let state):
             parts.add(
                 "stateOfMind", field(3 * number + field(number * state.labels.count) + field(number * state.associations.count)),
