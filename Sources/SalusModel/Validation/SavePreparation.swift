@@ -32,7 +32,15 @@ extension TypeCatalog {
     package func prepareForSaving(
         _ samples: [Sample], at path: String = "samples", allowReadOnly: Bool = false
     ) throws(ValidationError) -> [Sample] {
-        let prepared = samples.map { $0.preparedForSaving() }
+        // Only workouts and routes change (`Sample.preparedForSaving`): the batch is not copied
+        // for the others, which most batches hold alone.
+        var prepared = samples
+        for index in prepared.indices {
+            switch prepared[index].value {
+            case .workout, .workoutRoute: prepared[index] = prepared[index].preparedForSaving()
+            default: break
+            }
+        }
         try check(prepared, at: path, allowReadOnly: allowReadOnly)
         return prepared
     }

@@ -133,8 +133,9 @@ package struct StoreService: Sendable {
             field: { "samples[\($0)].workoutRoute.workoutUuid" }, route: { "samples[\($0)].workoutRoute" })
         // A correlation needs share permission for its own type and every member's (HealthKit asks
         // for the members' only; Salus asks for both, so the owner sees "blood pressure" too).
+        let written = Self.typesWritten(by: samples)
         if caller.appIDSource != .owner {
-            try await authorizationCall { try authorization.checkShare(caller, types: Self.typesWritten(by: samples)) }
+            try await authorizationCall { try authorization.checkShare(caller, types: written) }
         }
         // Documents are parsed only once the caller may save them: an app without permission
         // cannot make the daemon parse anything.
@@ -146,7 +147,7 @@ package struct StoreService: Sendable {
         let response = try await storeCall {
             try await store.save(samples, source: source, options: SaveOptions(uuidPolicy: .assign))
         }
-        logAccess(caller, types: Self.typesWritten(by: samples).map(TypeIdentifier.init(rawValue:)), kind: .write)
+        logAccess(caller, types: written.map(TypeIdentifier.init(rawValue:)), kind: .write)
         var reply = Salus_V1_SaveResponse()
         reply.anchor = response.anchor.rawValue
         reply.results = response.results.map(Self.wire)
@@ -168,12 +169,25 @@ package struct StoreService: Sendable {
         }
     }
 
-    /// The types a save writes: each sample's, and each correlation member's.
+    /// The types a save writes: each sample's, and each correlation member's, once each, in the
+    /// order they first come. A batch is mostly runs of one type: a type equal to the one before
+    /// is passed over without hashing it (the list had an array per sample, built twice a save).
     static func typesWritten(by samples: [Sample]) -> [String] {
-        samples.flatMap { sample -> [String] in
-            guard case .correlation(let correlation) = sample.value else { return [sample.type.rawValue] }
-            return [sample.type.rawValue] + correlation.objects.map(\.type.rawValue)
+        var types: [String] = []
+        var seen = Set<String>()
+        var last: String?
+        func add(_ type: String) {
+            guard type != last else { return }
+            last = type
+            if seen.insert(type).inserted { types.append(type) }
         }
+        for sample in samples {
+            add(sample.type.rawValue)
+            if case .correlation(let correlation) = sample.value {
+                for member in correlation.objects { add(member.type.rawValue) }
+            }
+        }
+        return types
     }
 
     /// The wire form of one save result, a correlation's members' results included.
