@@ -58,6 +58,12 @@ package enum StoreReads {
         160 + statement.byteCount(9) + statement.byteCount(26) + statement.byteCount(27)
     }
 
+    /// A tombstone's bytes in a deleted object (columns 2 and 3 of the tombstone statement: its
+    /// type and sync identifier), plus the fields every one has.
+    static func deletedBytes(_ statement: Statement) -> Int {
+        64 + statement.byteCount(2) + statement.byteCount(3)
+    }
+
     /// `storedBytes` in SQL, over the alias `r` of `samples` (`length` of a BLOB counts bytes,
     /// where a TEXT's counts characters).
     static let storedBytesSQL = "160 + coalesce(length(CAST(r.payload AS BLOB)), 0) + "
@@ -85,7 +91,9 @@ package enum StoreReads {
                 if maxBytes != nil { weights.append(storedBytes(sampleStatement)) }
             }
             var deletions: [(Int64, DeletedObject)] = []
+            var deletionWeights: [Int] = []
             while try tombstoneStatement.step() {
+                if maxBytes != nil { deletionWeights.append(deletedBytes(tombstoneStatement)) }
                 var metadata: [String: MetadataValue] = [:]
                 // Its bytes, not a C string: an identifier may hold a NUL.
                 let row = "tombstone \(tombstoneStatement.int64(0))"
@@ -113,7 +121,8 @@ package enum StoreReads {
             }
             let cut = Cut(
                 rows: rows.lazy.map(\.sequence), deletions: deletions.lazy.map(\.0), from: from, last: last, limit: limit,
-                weights: maxBytes == nil ? nil : weights, maxBytes: maxBytes)
+                weights: maxBytes == nil ? nil : weights, deletionWeights: maxBytes == nil ? nil : deletionWeights,
+                maxBytes: maxBytes)
             let samples = try SampleRows.samples(database, rows: Array(rows.prefix(cut.rows)))
             var result = AnchoredQueryResult(
                 added: samples, deleted: deletions.prefix(cut.deletions).map(\.1), anchor: Anchor(sequence: cut.anchor),
@@ -179,8 +188,14 @@ package enum StoreReads {
             }
             while try tombstoneStatement.step() { try page.addDeletion(tombstoneStatement) }
             let deletions = Array(page.deletionRows.lazy.map(\.sequence).prefix { $0 <= through })
+            // With a limit, deletions weigh in too: a limit past a page's 2,000 changes over
+            // tombstones with long sync identifiers made a frame past the limit.
+            let weighed = limit != nil
             var cut = Cut(
-                rows: page.rows.lazy.map(\.sequence), deletions: deletions, from: from, last: through, limit: limit)
+                rows: page.rows.lazy.map(\.sequence), deletions: deletions, from: from, last: through, limit: limit,
+                weights: weighed ? page.rows.map { $0.head.count + $0.tail.count + $0.meta.count } : nil,
+                deletionWeights: weighed ? page.deletionRows.prefix(deletions.count).map { $0.range.count + 4 } : nil,
+                maxBytes: weighed ? SampleWirePages.pageBytes : nil)
             if full { cut.hasMore = true }
             let bytes = page.encoded(samples: 0..<cut.rows, deletions: 0..<cut.deletions, trailer: WireAnchoredPage.trailerRoom)
             return WireAnchoredPage(
@@ -244,10 +259,11 @@ package enum StoreReads {
         var anchor: Int64
         var hasMore = false
 
-        /// With `weights` (one per row) and `maxBytes`, the cut also comes, with more to come,
-        /// once the rows taken weigh `maxBytes` or more.
+        /// With `weights` (one per row), `deletionWeights` (one per deletion) and `maxBytes`, the
+        /// cut also comes, with more to come, once the changes taken weigh `maxBytes` or more.
         init<R: Collection, D: Collection>(
-            rows: R, deletions: D, from: Int64, last: Int64, limit: Int?, weights: [Int]? = nil, maxBytes: Int? = nil
+            rows: R, deletions: D, from: Int64, last: Int64, limit: Int?, weights: [Int]? = nil,
+            deletionWeights: [Int]? = nil, maxBytes: Int? = nil
         )
         where R.Element == Int64, D.Element == Int64, R.Index == Int, D.Index == Int {
             var lastTaken = from
@@ -272,6 +288,7 @@ package enum StoreReads {
                     self.rows += 1
                 } else {
                     lastTaken = deletionSequence
+                    if let deletionWeights { weight += deletionWeights[self.deletions] }
                     self.deletions += 1
                 }
             }

@@ -102,7 +102,8 @@ struct StoreServiceTests {
     /// anchor while it says more changes follow (at most 50 times): what `values` takes from
     /// every batch, and how many reads it took.
     static func limitedPages<Value>(
-        _ client: RPCClient, _ descriptor: Salus_V1_TypedPredicate, _ values: (Salus_V1_AnchoredBatch) -> [Value]
+        _ client: RPCClient, _ descriptor: Salus_V1_TypedPredicate, limit: UInt64 = 1_000,
+        _ values: (Salus_V1_AnchoredBatch) -> [Value]
     ) async throws -> ([Value], asks: Int) {
         var anchor: UInt64?
         var collected: [Value] = []
@@ -111,7 +112,7 @@ struct StoreServiceTests {
             asks += 1
             var page = Salus_V1_AnchoredQueryRequest()
             page.descriptors = [descriptor]
-            page.limit = 1_000
+            page.limit = limit
             if let anchor { page.anchor = anchor }
             var last: Salus_V1_AnchoredBatch?
             for try await batch in try client.serverStreaming(queryAnchored, request: page) {
@@ -300,6 +301,54 @@ struct StoreServiceTests {
 
         let (limited, asks) = try await Self.limitedPages(client, descriptor()) { $0.added.map(index) }
         #expect(limited == expected)
+        #expect(asks > 1)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("an anchored read with a limit above a page's 2,000 changes, over deletions with 1 KiB sync identifiers, comes in batches under the frame limit: deletions weigh in a batch's size")
+    func largeDeletionPages() async throws {
+        let server = try await ServerHarness.start(openAuthorization: true)
+        let client = try await Self.app(server, "org.example.sync")
+        let identifier = String(repeating: "i", count: 1_000)
+        var uuids: [Data] = []
+        for first in stride(from: 0, to: 4_000, by: 2_000) {
+            let batch = (first..<first + 2_000).map { index in
+                Self.stepSample(1, start: 1_700_000_000_000_000 + Int64(index) * 60_000_000, metadata: [
+                    "HKMetadataKeySyncIdentifier": Self.string("\(identifier)\(index)"),
+                    "HKMetadataKeySyncVersion": { var value = Salus_V1_MetadataValue(); value.numberValue = 1; return value }(),
+                ])
+            }
+            let response: Salus_V1_SaveResponse = try await client.unary(Self.save, request: Self.saveRequest(batch))
+            uuids += response.results.map(\.uuid)
+        }
+        var delete = Salus_V1_DeleteRequest()
+        delete.uuids.uuids = uuids
+        let _: Salus_V1_DeleteResponse = try await client.unary(Self.delete, request: delete)
+
+        var anchor: UInt64?
+        var deleted: [Data] = []
+        var asks = 0
+        while asks < 20 {
+            asks += 1
+            var request = Salus_V1_AnchoredQueryRequest()
+            var descriptor = Salus_V1_TypedPredicate()
+            descriptor.type = Self.steps
+            request.descriptors = [descriptor]
+            request.limit = 10_000
+            if let anchor { request.anchor = anchor }
+            var last: Salus_V1_AnchoredBatch?
+            for try await batch in try client.serverStreaming(Self.queryAnchored, request: request) {
+                #expect(batch.added.isEmpty)
+                deleted += batch.deleted.map(\.uuid)
+                #expect(batch.deleted.allSatisfy { $0.metadata["HKMetadataKeySyncIdentifier"]?.stringValue.hasPrefix(identifier) == true })
+                last = batch
+            }
+            let batch = try #require(last)
+            anchor = batch.anchor
+            if !batch.moreChanges { break }
+        }
+        #expect(deleted == uuids)
         #expect(asks > 1)
         await client.close()
         await server.stop()
