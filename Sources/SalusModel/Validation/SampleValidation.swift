@@ -115,18 +115,16 @@ package enum Validation {
     /// workout's events and activities included, a document's and a clinical record's data
     /// too; not an electrocardiogram's voltages nor a route's locations, which are read by calls
     /// of their own): 512 KiB. Why: what the store accepts must come back, and every read
-    /// answer is one frame of at most 4 MiB (`WireLimits.maxFramePayload`). The fullest frame
-    /// is an anchored page read with a limit (a catch-up, a live feed): its samples end the
-    /// page once they hold 1 MiB (`SampleWirePages.pageBytes`), so it carries up to 1 MiB less
-    /// a byte of other samples, then this one, then the deleted objects of the page's change
-    /// range, up to 2,000 changes in all (`StoreService.wirePageSize`), each up to about 1,170
-    /// bytes with a sync identifier of `maximumSyncIdentifierBytes` (2.34 MB). 4 MiB less those
-    /// leaves about 780 KB for the sample; 512 KiB keeps about 250 KB of that for what a read
-    /// adds beyond what is counted (a workout's statistics computed from its samples).
-    /// `SampleSizeLimitTests` reads such a page back: a frame of 3,833,233 bytes. A sample
-    /// query's page (1 MiB and the last sample) and the model path's frames (1 MiB, or one
-    /// sample alone) leave more. A CDA document or a FHIR resource
-    /// of 512 KiB is about three times HL7's largest C-CDA example here (CCD_1.xml, 176 KB).
+    /// answer is one frame of at most 4 MiB (`WireLimits.maxFramePayload`). A page of a read
+    /// ends once its changes, samples and deleted objects alike, hold 1 MiB
+    /// (`SampleWirePages.pageBytes`; `StoreReads.Cut` for anchored pages), so a frame carries at
+    /// most 1 MiB less a byte and the change that reached it: this sample, with room left under
+    /// 4 MiB for what a read adds beyond what is counted (a workout's statistics computed from
+    /// its samples). Before deleted objects were weighed, an anchored page read with a limit
+    /// could add up to 2,000 of them (about 1,170 bytes each with a sync identifier of
+    /// `maximumSyncIdentifierBytes`, 2.34 MB) after the samples, which is what 512 KiB was
+    /// chosen for. A CDA document or a FHIR resource of 512 KiB is about three times HL7's
+    /// largest C-CDA example here (CCD_1.xml, 176 KB).
     package static let maximumSampleBytes = 512 << 10
 
     /// The most bytes (UTF-8) of a sync identifier (`HKMetadataKeySyncIdentifier`). It is
