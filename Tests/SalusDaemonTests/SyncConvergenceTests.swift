@@ -274,12 +274,18 @@ struct SyncConvergenceTests {
             metadata: ["org.example.note": .string(String(repeating: "n", count: 240_000))])
         _ = try await onLaptop.save(Array(samples.prefix(5)))
         _ = try await onLaptop.save(Array(samples.suffix(5)))
-        let (_, laptopTask) = laptop.sync(server, types: [S.steps])
+        let (laptopEngine, laptopTask) = laptop.sync(server, types: [S.steps])
         defer { laptopTask.cancel() }
-        // All ten on the server before the desktop's first pull, which takes them at once.
-        try await S.waitUntil("the laptop's samples on the server", timeout: .seconds(30)) {
-            let rows = try await server.sampleUUIDs().count
-            return (rows == 10, "\(rows) rows")
+        // All ten on the server before the desktop's first pull, which takes them at once. The
+        // whole suite's load can make the first push slow: the laptop's last error is named.
+        do {
+            try await S.waitUntil("the laptop's samples on the server", timeout: .seconds(90)) {
+                let rows = try await server.sampleUUIDs().count
+                return (rows == 10, "\(rows) rows")
+            }
+        } catch {
+            Issue.record("the laptop's last error: \(laptopEngine.currentStatus.lastError ?? "none")")
+            throw error
         }
         let (desktopEngine, desktopTask) = desktop.sync(server, types: [S.steps])
         defer { desktopTask.cancel() }
