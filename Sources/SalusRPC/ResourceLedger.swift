@@ -178,38 +178,57 @@ final class ResourceLedger: Sendable {
 
 /// The bytes one call holds against its app's buffered-bytes cap, released together when the
 /// call's handler returns.
+///
+/// **Rule: after the handler returned, nothing more is counted.** Work the call started may end
+/// later (a page read ahead for it finishing after the call was cancelled): its reservation is
+/// refused, or the app would hold those bytes for good, its cap a little smaller with each such
+/// call. The budget's lock is taken before the ledger's, never the other way round.
 package final class CallBudget: Sendable {
     let ledger: ResourceLedger
     let tenant: Tenant
-    private let held = Mutex(0)
+    private struct State {
+        var held = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
 
     init(ledger: ResourceLedger, tenant: Tenant) {
         self.ledger = ledger
         self.tenant = tenant
     }
 
-    /// Counts `bytes` more, or throws RESOURCE_EXHAUSTED naming `bufferedBytesPerApp`.
+    /// Counts `bytes` more, or throws RESOURCE_EXHAUSTED naming `bufferedBytesPerApp`; after the
+    /// handler returned, throws CANCELLED and counts nothing.
     func reserve(_ bytes: Int, what: String) throws(RPCError) {
-        if let error = ledger.reserve(bytes, for: tenant, what: what) { throw error }
-        held.withLock { $0 += bytes }
+        let (ledger, tenant) = (self.ledger, self.tenant)
+        let error = state.withLock { state -> RPCError? in
+            if state.closed {
+                return RPCError(code: .cancelled, message: "the call has ended: \(what) is not kept", reason: .cancelled)
+            }
+            if let error = ledger.reserve(bytes, for: tenant, what: what) { return error }
+            state.held += bytes
+            return nil
+        }
+        if let error { throw error }
     }
 
     /// Releases `bytes` of what was reserved.
     func release(_ bytes: Int) {
-        let released = held.withLock { held -> Int in
-            let amount = min(bytes, held)
-            held -= amount
-            return amount
+        let (ledger, tenant) = (self.ledger, self.tenant)
+        state.withLock { state in
+            let amount = min(bytes, state.held)
+            state.held -= amount
+            ledger.release(amount, for: tenant)
         }
-        ledger.release(released, for: tenant)
     }
 
-    /// Releases everything still held.
+    /// Releases everything still held, and refuses what comes after.
     func releaseAll() {
-        let released = held.withLock { held -> Int in
-            defer { held = 0 }
-            return held
+        let (ledger, tenant) = (self.ledger, self.tenant)
+        state.withLock { state in
+            ledger.release(state.held, for: tenant)
+            state.held = 0
+            state.closed = true
         }
-        ledger.release(released, for: tenant)
     }
 }
