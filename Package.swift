@@ -337,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "SalusRPCTests",
             dependencies: [
-                "SalusRPC", "SalusProto", "SalusServer",
+                "SalusRPC", "SalusProto", "SalusServer", "SalusTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -372,7 +372,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SalusStatisticsTests",
-            dependencies: ["SalusStatistics", "SalusStore", "SalusModel", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SalusStatistics", "SalusStore", "SalusModel", "SalusTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
         .testTarget(name: "SalusReportTests", dependencies: ["SalusReport", "SalusModel"]),

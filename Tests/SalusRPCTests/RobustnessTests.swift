@@ -3,6 +3,7 @@ import NIOCore
 import SalusProto
 import SalusRPC
 import SalusServer
+import SalusTestSupport
 import Testing
 
 @Suite("Bad input never breaks the server")
@@ -316,18 +317,6 @@ struct RobustnessTests {
         second.cancel()
         await client.close()
         await server.stop()
-    }
-
-    /// SplitMix64: the fuzz test's inputs follow from one seed, so a failing run can be repeated.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     @Test("1,000 random byte sequences and mutated frames, then the server still answers Hello (a new seed each run, named on failure; SALUS_FUZZ_SEED repeats one)")

@@ -2,22 +2,14 @@ import Foundation
 import SalusModel
 import SalusStatistics
 import SalusStore
+import SalusTestSupport
 import Testing
 
 /// The sweep against a brute-force merge on random overlapping samples, and the store's lean
 /// read against samples read whole.
 @Suite("Merged sums on random fixtures")
 struct RandomMergeTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SeededGenerator
 
     struct Item {
         var source: Int

@@ -1,6 +1,7 @@
 import Foundation
 import SalusModel
 @testable import SalusStore
+import SalusTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -579,14 +580,9 @@ struct StoreV2MigrationTests {
 @Suite("Store v2 migration: random changes and predicates")
 struct StoreV2MigrationPropertyTests {
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var source: SeededGenerator
+        init(state: UInt64) { source = SeededGenerator(state: state) }
+        mutating func next() -> UInt64 { source.next() }
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
         mutating func flag() -> Bool { below(2) == 0 }
         mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
