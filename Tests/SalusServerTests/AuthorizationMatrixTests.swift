@@ -109,7 +109,7 @@ struct AuthorizationMatrixTests {
         await server.stop()
     }
 
-    @Test("a live anchored query stops delivering other apps' samples the moment read is revoked; the app's own still arrive")
+    @Test("a live anchored query stops delivering other apps' samples the moment read is revoked; the app's own still arrive, and what was read for it unsent is not kept counted")
     func liveRevocation() async throws {
         let server = try await ServerHarness.start()
         let owner = try await Authz.owner(server)
@@ -142,6 +142,12 @@ struct AuthorizationMatrixTests {
         // The writer's second sample never arrives; the follower's own does.
         #expect(next?.added.map(\.quantity.value) == [3])
         #expect(next?.added.map(\.sourceRevision.appID) == ["org.example.follower"])
+        // The pages read for the feed and left unsent by the revocation (the wire page it found,
+        // the writer's changes filtered to nothing) are not kept counted while the feed stays open.
+        _ = try await Authz.save(writer, [Authz.sample(value: 4, start: 1_700_000_180_000_000)])
+        try await waitUntil("the revoked feed's unsent pages released while it stays open") {
+            server.services.server.bufferedBytes(ofApp: "org.example.follower") == 0
+        }
         stream.cancel()
         await writer.close()
         await follower.close()
