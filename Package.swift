@@ -152,7 +152,7 @@ let package = Package(
             name: "SalusServer",
             dependencies: [
                 "SalusModel", "SalusProto", "SalusWire", "SalusRPC", "SalusStore", "SalusPluginHost",
-                "SalusStatistics", "SalusImport", "SalusDocuments", "CSalusMalloc", "CSalusPeer",
+                "SalusStatistics", "SalusImport", "SalusDocuments", "SalusProtoCodec", "CSalusMalloc", "CSalusPeer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

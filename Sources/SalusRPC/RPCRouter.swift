@@ -51,6 +51,20 @@ package struct RPCRouter: Sendable {
         })
     }
 
+    /// Registers a method that takes one request, handed to `handler` as its encoded payload,
+    /// and returns one response: for a handler that reads part of a large request before, or
+    /// instead of, decoding it whole. It decodes with ``decodeMessage(_:from:)`` to answer
+    /// as any other method would.
+    package mutating func registerUnary<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        onEventLoop: Bool = true,
+        payload handler: @escaping @Sendable (ByteBuffer, ServerContext) async throws -> Response
+    ) {
+        add(method.descriptor, Entry(kind: .unary, onEventLoop: onEventLoop) { call in
+            try encodeMessage(try await handler(call.requestPayload, call.context))
+        })
+    }
+
     /// Registers a method that takes one request and streams responses.
     package mutating func registerServerStreaming<Request, Response>(
         _ method: ServerStreamingMethod<Request, Response>,

@@ -148,6 +148,26 @@ package final class SampleStore: Sendable {
         return try await writer.save(samples, source: source, options: options)
     }
 
+    /// Saves, as ``save(_:source:options:)`` with UUIDs assigned, the samples `feed` hands over
+    /// in parts while its producer converts and checks the parts after: one transaction, in the
+    /// feed's order, rolled back whole when the producer fails (the save then throws its error).
+    /// The producer must end the feed (``SampleFeed/finish()`` or ``SampleFeed/fail(_:)``).
+    package func save(feed: SampleFeed, source: SourceRevision) async throws -> SaveResponse {
+        do {
+            try checkOpen()
+        } catch {
+            feed.abandon()
+            throw error
+        }
+        do {
+            return try await writer.save(feed: feed, source: source, options: SaveOptions(uuidPolicy: .assign))
+        } catch {
+            // The writer's connection reports what its closure threw as a database error.
+            if let failure = feed.failure { throw failure }
+            throw error
+        }
+    }
+
     /// Saves samples from the person's other stores in one transaction, each with the UUID,
     /// source revision and creation date it has there (`SaveOptions.UUIDPolicy.replica`), marking
     /// the changes as replicas so that an anchored query for local changes only leaves them out.

@@ -278,7 +278,42 @@ final class StoreWriter: @unchecked Sendable {
     // MARK: Save
 
     func save(_ samples: [Sample], source: SourceRevision, options: SaveOptions) async throws -> SaveResponse {
-        try await connection.run { database in
+        var given = Optional(samples)
+        return try await save(
+            parts: {
+                defer { given = nil }
+                return given
+            }, source: source, options: options)
+    }
+
+    /// Saves the samples of `feed`, in its order, in one transaction, taking each part as the
+    /// producer hands it over: a failure of the producer rolls the whole save back.
+    func save(feed: SampleFeed, source: SourceRevision, options: SaveOptions) async throws -> SaveResponse {
+        try await save(
+            parts: {
+                do {
+                    guard let part = try feed.next() else {
+                        feed.abandon()
+                        return nil
+                    }
+                    return part
+                } catch {
+                    feed.abandon()
+                    throw error
+                }
+            }, source: source, options: options, abandon: feed.abandon)
+    }
+
+    /// Saves the samples `parts` gives, one part after another until it returns nil, in one
+    /// transaction. `abandon` is called when the save stops before taking every part.
+    private func save(
+        parts: @escaping () throws -> [Sample]?, source: SourceRevision, options: SaveOptions,
+        abandon: @escaping @Sendable () -> Void = {}
+    ) async throws -> SaveResponse {
+        nonisolated(unsafe) let parts = parts
+        return try await connection.run { database in
+            // The writer may fail before it asks for a part, or between parts.
+            defer { abandon() }
             // Replicas were written elsewhere: no app of this store wrote them.
             let writer = options.uuidPolicy == .replica ? nil : source.appID
             // **Rule: a save's statement journals stay in memory.** A multi-row insert of
@@ -303,7 +338,7 @@ final class StoreWriter: @unchecked Sendable {
                 }
             }
             let (results, anchor) = try self.write(database, writer: writer) { () throws -> [SaveResult] in
-                let results = try self.saveInTransaction(database, samples, source: source, options: options)
+                let results = try self.saveInTransaction(database, parts, source: source, options: options)
                 if let builder = options.finishingWorkoutBuilder {
                     try database.run("DELETE FROM workout_builder_samples WHERE builder_id = ?", [.uuid(builder)])
                     guard try database.run("DELETE FROM workout_builders WHERE id = ?", [.uuid(builder)]) == 1 else {
@@ -424,9 +459,9 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     private func saveInTransaction(
-        _ database: Database, _ samples: [Sample], source: SourceRevision, options: SaveOptions
+        _ database: Database, _ parts: () throws -> [Sample]?, source: SourceRevision, options: SaveOptions
     ) throws -> [SaveResult] {
-        guard !samples.isEmpty else { return [] }
+        guard var part = try parts(), !part.isEmpty else { return [] }
         let now = StoredTime.microseconds(Date())
         let replica = options.uuidPolicy == .replica
         let appRef = try appRef(database, source.appID)
@@ -441,7 +476,7 @@ final class StoreWriter: @unchecked Sendable {
             return found
         }
         var results: [SaveResult] = []
-        results.reserveCapacity(samples.count)
+        results.reserveCapacity(part.count)
         var batchUUIDs = Set<UUID>()
         // Rows of plain samples not yet inserted: `flush()` inserts them, in statements of
         // `SampleRowInsert.sizes` rows, before anything that may read them or refer to them.
@@ -737,8 +772,15 @@ final class StoreWriter: @unchecked Sendable {
             return (SaveResult(uuid: uuid, outcome: outcome, objects: memberResults), sampleID)
         }
 
-        for (index, sample) in samples.enumerated() {
-            results.append(try saveSample(sample, path: SamplePath(index: index), index: index).0)
+        // A batch comes in one part, a fed save's in several: indices count across parts.
+        var index = 0
+        while true {
+            for sample in part {
+                results.append(try saveSample(sample, path: SamplePath(index: index), index: index).0)
+                index += 1
+            }
+            guard let more = try parts() else { break }
+            part = more
         }
         try flush()
         for (typeID, span) in longest {

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import NIOCore
 import SalusModel
 import SalusPluginHost
 import SalusProto
+import SalusProtoCodec
 import SalusRPC
 import SalusStatistics
 import SalusStore
@@ -83,8 +85,12 @@ package struct StoreService: Sendable {
 
     /// Adds the service's methods to `router`; `owner` for the admin socket.
     package func register(into router: inout RPCRouter, owner: Bool) {
-        router.registerUnary(SalusMethods.Store.save, onEventLoop: false) { (request: Salus_V1_SaveRequest, context) in
-            try await self.save(request, caller: try Caller.resolve(context))
+        router.registerUnary(SalusMethods.Store.save, onEventLoop: false) { (payload: ByteBuffer, context) in
+            if let caller = try? Caller.resolve(context), let reply = await self.savedInParts(payload, caller: caller) {
+                return reply
+            }
+            let request = try decodeMessage(Salus_V1_SaveRequest.self, from: payload)
+            return try await self.save(request, caller: try Caller.resolve(context))
         }
         router.registerUnary(SalusMethods.Store.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
             try await self.delete(request, caller: try Caller.resolve(context))
@@ -152,6 +158,114 @@ package struct StoreService: Sendable {
         reply.anchor = response.anchor.rawValue
         reply.results = response.results.map(Self.wire)
         return reply
+    }
+
+    /// The samples of a batch decoded, converted and checked as one part while the writer saves
+    /// the part before (`savedInParts`).
+    static let feedPart = 1_000
+
+    /// Why a save in parts stopped for the whole-batch path to answer.
+    struct NotInParts: Error {}
+
+    /// A large batch of quantities and categories (most of what apps save: a day of steps, an
+    /// hour of heart rates) saved in parts: its samples are decoded from the request, converted
+    /// and checked a part at a time while the store's writer saves the parts before, in the
+    /// save's one transaction, so on two cores the two overlap rather than follow each other.
+    ///
+    /// Nil, with nothing saved, for any other request (under two parts, another kind of sample,
+    /// the owner's) and for any that fails (a sample that does not decode or breaks a rule, a
+    /// type the app may not write, the store's error): the writer rolls back, and `save(_:caller:)`
+    /// decodes the whole request and answers as for any batch, with the same checks in the same
+    /// order. A request that fails is so worked on twice, at most.
+    func savedInParts(_ payload: ByteBuffer, caller: Caller) async -> Salus_V1_SaveResponse? {
+        guard caller.appIDSource != .owner, let samples = Self.sampleRanges(payload), samples.count >= 2 * Self.feedPart else {
+            return nil
+        }
+        let source = caller.sourceRevision
+        let now = Date()
+        let catalog = registry.catalog
+        let authorization = authorization
+        let feed = SampleFeed()
+        let producer = Task { () -> [String]? in
+            var written: [String] = []
+            var seen = Set<String>()
+            var first = 0
+            while first < samples.count {
+                let end = min(samples.count, first + Self.feedPart)
+                let part: [Sample]
+                do {
+                    part = try payload.withUnsafeReadableBytes { bytes in
+                        var part: [Sample] = []
+                        part.reserveCapacity(end - first)
+                        var last: String?
+                        var added: [String] = []
+                        for index in first..<end {
+                            let wire = try Salus_V1_Sample(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[samples[index]]).bytes)
+                            switch wire.value {
+                            case .quantity, .category: break
+                            default: throw NotInParts()
+                            }
+                            let sample = try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now)
+                            // `TypeCatalog.prepareForSaving`'s check: quantities and categories need no preparing.
+                            if !catalog.validationErrors(of: sample, at: "samples[\(index)]").isEmpty { throw NotInParts() }
+                            if wire.type != last, seen.insert(wire.type).inserted { added.append(wire.type) }
+                            last = wire.type
+                            part.append(sample)
+                        }
+                        // The part's new types, checked before the writer sees any of its samples.
+                        if !added.isEmpty {
+                            try authorization.checkShare(caller, types: added)
+                            written += added
+                        }
+                        return part
+                    }
+                } catch {
+                    feed.fail(NotInParts())
+                    return nil
+                }
+                guard feed.put(part) else { return nil }
+                first = end
+            }
+            feed.finish()
+            return written
+        }
+        let response: SaveResponse
+        do {
+            response = try await store.save(feed: feed, source: source)
+        } catch {
+            feed.abandon()
+            _ = await producer.value
+            return nil
+        }
+        guard let written = await producer.value else { return nil }
+        logAccess(caller, types: written.map(TypeIdentifier.init(rawValue:)), kind: .write)
+        var reply = Salus_V1_SaveResponse()
+        reply.anchor = response.anchor.rawValue
+        reply.results = response.results.map(Self.wire)
+        return reply
+    }
+
+    /// Where each sample of an encoded `SaveRequest` lies in `payload`, in order; nil when the
+    /// request does not read as one (the whole-batch decoding then says why). Other fields are
+    /// passed over, as decoding the request passes over fields it does not know.
+    static func sampleRanges(_ payload: ByteBuffer) -> [Range<Int>]? {
+        payload.withUnsafeReadableBytes { bytes in
+            var reader = ProtoReader(bytes)
+            var ranges: [Range<Int>] = []
+            do {
+                while let (number, wireType) = try reader.tag() {
+                    if number == 1 {
+                        guard wireType == .lengthDelimited else { return nil }
+                        ranges.append(try reader.lengthDelimited())
+                    } else {
+                        try reader.skip(wireType)
+                    }
+                }
+            } catch {
+                return nil
+            }
+            return ranges
+        }
     }
 
     /// The kinds the owner saves on the admin socket: documents and records from a clinic.
