@@ -107,7 +107,7 @@ let package = Package(
         // Saves numbered batches and prints each after its commit, for the crash-safety test.
         .executableTarget(
             name: "salus-store-crashtest",
-            dependencies: ["SalusStore", "SalusModel", "SalusSoak", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SalusStore", "SalusModel", "SalusSoak", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The plugin ABI: salus_plugin.h, plain C, shared by the host, Swift plugins and C plugins.

@@ -19,6 +19,12 @@
 // Opens the store at DATABASE, migrating its schema; at each named point of a migration
 // (`SampleStore.Configuration.migrationPoints`) prints "point NAME" and waits for a line on
 // standard input before going on, so a test can kill it there. Prints "opened" at the end.
+//
+// Usage: salus-store-crashtest memory DATABASE
+// Opens a new store at DATABASE, saves 1,000 step samples and prints "sqlite memory N": the
+// bytes SQLite counts as allocated (0 when it does not count them), in a process where the
+// store opened SQLite's first connection.
+import CSQLite
 import Foundation
 import Logging
 import SalusModel
@@ -38,6 +44,31 @@ if arguments.count == 3, arguments[1] == "migrate" {
             path: arguments[2], catalog: TypeCatalog(types: []), configuration: configuration, logger: quiet)
         await store.close()
         FileHandle.standardOutput.write(Data("opened\n".utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("salus-store-crashtest: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.count == 3, arguments[1] == "memory" {
+    var quiet = Logger(label: "salus.crashtest")
+    quiet.logLevel = .warning
+    let steps: TypeIdentifier = "HKQuantityTypeIdentifierStepCount"
+    let catalog = TypeCatalog(types: [
+        TypeRules(identifier: steps.rawValue, kind: .quantity, canonicalUnit: .count, aggregationStyle: .cumulative)
+    ])
+    do {
+        let store = try await SampleStore.open(path: arguments[2], catalog: catalog, logger: quiet)
+        let source = SourceRevision(appID: "org.salus.crashtest", name: "Crash test")
+        let samples = (0..<1_000).map { index in
+            let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
+            return Sample(
+                type: steps, startDate: start, endDate: start + 60, value: .quantity(Quantity(value: Double(index), unit: .count)),
+                sourceRevision: source)
+        }
+        _ = try await store.save(samples, source: source)
+        FileHandle.standardOutput.write(Data("sqlite memory \(sqlite3_memory_used())\n".utf8))
+        await store.close()
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("salus-store-crashtest: \(error)\n".utf8))
