@@ -747,6 +747,12 @@ package final class SyncEngine: Sendable {
     /// other machine never got them.
     static let replicaSaveBytes = 1 << 20
 
+    /// The index of the sample an error names ("samples[3].metadata" is 3), if it names one.
+    static func sampleIndex(_ field: String?) -> Int? {
+        guard let field, field.hasPrefix("samples["), let close = field.firstIndex(of: "]") else { return nil }
+        return Int(field[field.index(field.startIndex, offsetBy: 8)..<close])
+    }
+
     /// Applies pulled changes in order, each run of samples as replica saves of up to
     /// `replicaSaveBytes` (a sample larger alone), each run of deletions as one replica
     /// deletion; returns how many changed the store.
@@ -756,8 +762,30 @@ package final class SyncEngine: Sendable {
         var sampleBytes = 0
         var deletions: [UUID] = []
         func flush() async throws {
-            if !samples.isEmpty {
-                applied += try await store.saveReplicas(samples).filter { outcome in
+            while !samples.isEmpty {
+                let outcomes: [ReplicaOutcome]
+                do {
+                    outcomes = try await store.saveReplicas(samples)
+                } catch {
+                    // A sample this store refuses (one over the sample bound, sent by an earlier
+                    // version; a type no plugin here declares) stays on the server, as a row this
+                    // build cannot read does; the others go on. Refused, the whole save changed
+                    // nothing: it is made again without it. Before, it was refused at every retry
+                    // and nothing after it in the pull ever arrived.
+                    guard error.code == .invalidArgument, let index = Self.sampleIndex(error.field), samples.indices.contains(index)
+                    else { throw error }
+                    let refused = samples.remove(at: index)
+                    logger.error(
+                        "a sample on the server is refused by the store; skipped",
+                        metadata: ["uuid": "\(refused.uuid)", "error": "\(error)"])
+                    update {
+                        $0.lastError = "salus.samples row \(refused.uuid): the store refuses it (\(error.message))"
+                        $0.lastErrorCode = SyncError.Code.server.rawValue
+                        $0.lastErrorAt = Date()
+                    }
+                    continue
+                }
+                applied += outcomes.filter { outcome in
                     switch outcome {
                     case .saved, .replaced: true
                     case .present, .deletedHere, .keptLocal: false

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 import SalusKit
 import SalusModel
@@ -296,6 +297,41 @@ struct SyncConvergenceTests {
             throw error
         }
         await onLaptop.close()
+    }
+
+    @Test("a sample on the server that the store refuses (past the sample bound, sent by an earlier version) is skipped and named in the status; the samples after it in the same pull arrive")
+    func refusedSampleSkipped() async throws {
+        let (server, laptop, desktop) = try await Machine.startTwo()
+        let onLaptop = try await DaemonClients.store(laptop.daemon, "org.example.pedometer")
+        _ = try await onLaptop.save(S.steps(6))
+        await onLaptop.close()
+        let saved = try await S.storeUUIDs(laptop.daemon)
+        let (_, laptopTask) = laptop.sync(server, types: [S.steps])
+        try await S.waitForMirror(laptop.daemon, server, timeout: .seconds(90))
+        laptopTask.cancel()
+        // The second sample pushed grows a 600,000-byte note on the server: past what a store
+        // takes (`Validation.maximumSampleBytes`), as a row an earlier version sent may be.
+        var note = Salus_V1_Sample()
+        var text = Salus_V1_MetadataValue()
+        text.stringValue = String(repeating: "n", count: 600_000)
+        note.metadata["org.example.note"] = text
+        let grown = ByteBuffer(bytes: try note.serializedBytes() as [UInt8])
+        let refused = try #require(
+            try await S.scalar(server, "SELECT uuid FROM salus.samples WHERE person_id = 'p1' ORDER BY seq LIMIT 1 OFFSET 1", as: UUID.self))
+        try await server.withConnection { connection in
+            _ = try await connection.query(
+                "UPDATE salus.samples SET payload = payload || \(grown) WHERE person_id = 'p1' AND uuid = \(refused)", logger: S.logger)
+        }
+
+        let (desktopEngine, desktopTask) = desktop.sync(server, types: [S.steps])
+        defer { desktopTask.cancel() }
+        try await S.waitUntil("the five other samples on the desktop", timeout: .seconds(60)) {
+            let held = try await S.storeUUIDs(desktop.daemon)
+            return (held == saved.subtracting([refused]), "\(held.count) held; last error: \(desktopEngine.currentStatus.lastError ?? "none")")
+        }
+        let status = desktopEngine.currentStatus
+        #expect(status.lastError?.contains(refused.uuidString) == true, "\(status.lastError ?? "none")")
+        #expect(status.lastError?.contains("samples[1].metadata") == true, "\(status.lastError ?? "none")")
     }
 
     @Test("a change reaches the other machine when the server announces it, long before the next poll")
