@@ -82,6 +82,10 @@ final class WirePageBufferSlot {
 
 /// Builds one page of rows and deleted objects into wire bytes.
 struct WirePageEncoder: ~Copyable {
+    /// The most bytes one sample may take as sent: a response frame's 4 MiB less 64 KiB for its
+    /// page's fields and framing. A save takes at most `Validation.maximumSampleBytes`.
+    static let largestSample = 4 << 20 - 64 << 10
+
     /// One encoded row: where its parts are in `heads`, `tails` and its keys.
     struct Row {
         var id: Int64
@@ -234,6 +238,22 @@ struct WirePageEncoder: ~Copyable {
             throw StoredRowChecks.damaged(
                 "row \(id)", "metadata", value: StoredRowChecks.fault(statement.rawBytes(14), error),
                 expected: MetadataBlob.expected(error))
+        }
+        // **A sample larger than a frame fails the read naming it.** An earlier version took
+        // samples of any size up to what its frames and files allowed (clinical records from an
+        // Apple Health export up to 64 MiB); one larger than a response frame can never be sent,
+        // and the read failed only at the socket, naming no sample.
+        let sent = (heads.count - headStart) + (tails.count - tailStart) + (metadata.count - metaStart)
+        if sent > Self.largestSample {
+            let metadataBytes = metadata.count - metaStart
+            let column =
+                (identifier?.count ?? 0) * 2 > sent
+                ? "sync_identifier" : metadataBytes * 2 > sent ? "metadata" : kindCode <= 1 ? "device" : "payload"
+            throw StoredRowChecks.damaged(
+                "row \(id) (\(UUID(uuid: uuid.loadUnaligned(as: uuid_t.self))))", column,
+                value: "a sample of \(sent) bytes as sent",
+                expected: "at most \(Self.largestSample) bytes, what one response frame carries beside its page; "
+                    + "an earlier version saved it, which took larger samples: delete it to read the others of its type")
         }
         rows.append(
             Row(
