@@ -105,7 +105,7 @@ package struct PredicateCompiler {
             let rows = Array(repeating: "salus_uuid_row(?)", count: uuids.count).joined(separator: ", ")
             let prefixes = Array(repeating: "substr(?, 1, 8)", count: uuids.count).joined(separator: ", ")
             return "(r.uuid IN \(list) AND (r.id IN (\(rows)) OR (substr(r.uuid, 1, 8) IN (\(prefixes)) "
-                + "AND hex(substr(r.uuid, 11, 6)) <> printf('%012X', r.id))))"
+                + "AND r.uuid_own IS NOT NULL)))"
         case .metadata(let key, .absent):
             let present = try metadata(key: key, test: .exists, path: "\(path).metadata", into: &arguments)
             return "(NOT \(present))"

@@ -396,6 +396,9 @@ final class StoreWriter: @unchecked Sendable {
         /// The sample's metadata as stored (`MetadataBlob.encodeRow`: without the sync keys the
         /// row's columns hold).
         var metadata: [UInt8]?
+        /// Whether its UUID does not carry its id (a kept or replica UUID): the partial UUID
+        /// index holds it (`uuid_own`, schema 18).
+        var uuidOwn: Bool
 
         /// Binds the row to parameters `offset + 1` to `offset + SampleRowInsert.columnCount`.
         func bind(to insert: Statement, offset: Int32) throws {
@@ -421,6 +424,7 @@ final class StoreWriter: @unchecked Sendable {
             try insert.bind(real: syncVersion, at: offset + 18)
             try insert.bind(integer: replica ? 1 : nil, at: offset + 19)
             try insert.bind(metadata.map { .blob($0) } ?? .null, at: offset + 20)
+            try insert.bind(integer: uuidOwn ? 1 : nil, at: offset + 21)
         }
     }
 
@@ -702,7 +706,8 @@ final class StoreWriter: @unchecked Sendable {
                     end: endMicroseconds, prepared: prepared, appRef: appRef, sourceID: sourceID, deviceID: deviceID,
                     creation: replica ? StoredTime.microseconds(sample.creationDate) : now,
                     syncIdentifier: syncIdentifier, syncVersion: syncVersion, replica: replica,
-                    metadata: MetadataBlob.encodeRow(sample.metadata)))
+                    metadata: MetadataBlob.encodeRow(sample.metadata),
+                    uuidOwn: !SampleUUIDs.carries(uuid, row: sampleID)))
             if recentChanged != sample.type {
                 changedTypes.insert(sample.type)
                 recentChanged = sample.type
@@ -954,7 +959,7 @@ enum SampleRowInsert {
     /// Rows per statement, largest first, ending at 1.
     static let sizes = [256, 64, 16, 4, 1]
     /// Bound parameters per row.
-    static let columnCount = 20
+    static let columnCount = 21
 
     /// The insert of `rows` rows, each with an explicit row id: its change-sequence position.
     static func sql(rows: Int) -> String {
@@ -962,7 +967,7 @@ enum SampleRowInsert {
         return """
             INSERT INTO samples (id, uuid, type_id, kind, start_us, span_us, value, value_in_unit, unit, category, \
             activity_type, payload, app_ref, source_id, device_id, creation_us, sync_identifier, sync_version, \
-            replica, metadata) VALUES 
+            replica, metadata, uuid_own) VALUES 
             """ + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 }

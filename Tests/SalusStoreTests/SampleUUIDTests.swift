@@ -18,6 +18,37 @@ struct SampleUUIDTests {
         return UUID(uuid: bytes)
     }
 
+    @Test("a store of schema 17 opens at 18 with the rows whose UUID carries no row id marked and indexed, and every sample still found by UUID")
+    func migrationEighteen() async throws {
+        let temporary = try await TemporaryStore.make()
+        let store = temporary.store
+        let assigned = try await store.save([Fixtures.quantity(1, start: 0), Fixtures.quantity(2, start: 60)], source: Fixtures.app)
+            .results.map(\.uuid)
+        var kept = Fixtures.quantity(3, start: 120)
+        kept.uuid = UUID()
+        _ = try await store.save([kept], source: Fixtures.app, options: SaveOptions(uuidPolicy: .keep))
+        await store.close()
+        // As schema 17 left it: no mark, the index on the UUID's hex.
+        var database = try Database(path: temporary.path, create: false)
+        try database.execute(
+            "DROP INDEX samples_uuid; ALTER TABLE samples DROP COLUMN uuid_own; \(SampleUUIDs.indexSixteen) PRAGMA user_version = 17;")
+        database.close()
+
+        let reopened = try await SampleStore.open(path: temporary.path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
+        database = try Database(path: temporary.path, create: false, readOnly: true)
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
+        #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE \(SampleUUIDs.indexed)") == 1)
+        #expect(try database.scalarInt(
+            "SELECT count(*) FROM samples INDEXED BY samples_uuid WHERE substr(uuid, 1, 8) IS NOT NULL AND \(SampleUUIDs.indexed)") == 1)
+        #expect(try database.scalarText("SELECT sql FROM sqlite_master WHERE name = 'samples_uuid'")?.contains("uuid_own") == true)
+        database.close()
+        for uuid in assigned + [kept.uuid] {
+            #expect(try await reopened.sample(uuid: uuid)?.uuid == uuid)
+        }
+        #expect(try await reopened.integrityCheck() == "ok")
+        await reopened.close()
+    }
+
     @Test("assigned, kept and replica UUIDs are all found, queried and deleted by UUID; only those not carrying their row are indexed")
     func everyUUIDFound() async throws {
         let temporary = try await TemporaryStore.make()
@@ -48,6 +79,10 @@ struct SampleUUIDTests {
         }
         #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE \(SampleUUIDs.indexed)") == 2)
         #expect(try database.scalarInt("SELECT count(*) FROM samples INDEXED BY samples_uuid WHERE substr(uuid, 1, 8) IS NOT NULL AND \(SampleUUIDs.indexed)") == 2)
+        // The writer's mark (schema 18) is the UUID's own test, row by row: the shaped kept UUID
+        // carries its row and is not marked.
+        #expect(try database.scalarInt(
+            "SELECT count(*) FROM samples WHERE (\(SampleUUIDs.indexed)) <> (\(SampleUUIDs.indexedSixteen))") == 0)
 
         for (index, uuid) in all.enumerated() {
             let sample = try await store.sample(uuid: uuid)

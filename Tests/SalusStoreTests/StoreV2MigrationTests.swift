@@ -378,6 +378,10 @@ struct StoreV2MigrationTests {
         #expect(try database.scalarInt("SELECT max(span_us) FROM samples") ?? 0 >= 3_600_000_000)
         // Every UUID made before the migration carries its row id (the store assigned them with it).
         #expect(try database.scalarInt("SELECT count(*) FROM samples WHERE \(SampleUUIDs.indexed)") == 0)
+        // The rows copied say so themselves (schema 18's mark), each as its UUID does.
+        #expect(try database.scalarInt(
+            "SELECT count(*) FROM samples WHERE (\(SampleUUIDs.indexed)) <> (\(SampleUUIDs.indexedSixteen))") == 0)
+        #expect(try database.scalarText("SELECT sql FROM sqlite_master WHERE name = 'samples_uuid'")?.contains("uuid_own") == true)
     }
 
     @Test("a backup of a schema-13 store restores, and the restored store migrates to the same answers")

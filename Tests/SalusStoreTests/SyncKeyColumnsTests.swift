@@ -169,14 +169,14 @@ struct SyncKeyColumnsTests {
         // As schema 16 wrote them: the whole map in the blob, and version 16.
         try Self.writeBlobsAsBefore(path)
         let database = try Database(path: path, create: false)
-        #expect(try database.scalarText("PRAGMA user_version") == "17")
+        #expect(try database.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
         try database.execute("PRAGMA user_version = 16")
         database.close()
         let before = try Self.storedBlobs(path)
 
         store = try await SampleStore.open(path: path, catalog: Fixtures.catalog, logger: Fixtures.quietLogger)
         let reopened = try Database(path: path, create: false, readOnly: true)
-        #expect(try reopened.scalarText("PRAGMA user_version") == "17")
+        #expect(try reopened.scalarText("PRAGMA user_version") == "\(Schema.currentVersion)")
         reopened.close()
         #expect(try Self.storedBlobs(path) == before, "the migration rewrites no row")
         try await Self.expectReadsAsSaved(store, uuids: uuids)
