@@ -56,12 +56,18 @@ struct SavedInPartsTests {
         let before = try await Self.changes(client, type: Self.steps).anchor
 
         var samples = Self.batch(5_000)
-        for (bad, field) in [(4_321, "quantity.unit"), (4_999, "endDate")] {
+        // A wrong unit, an end before the start, a NaN count, a type left empty, a sleep value
+        // no case has: each in a late part, after parts the writer has saved.
+        for (bad, field) in [
+            (4_321, "quantity.unit"), (4_999, "endDate"), (2_001, "quantity.value"), (3_500, "type"), (1_999, "category.value"),
+        ] {
             var broken = samples
-            if bad == 4_321 {
-                broken[bad].quantity.unit = "m"
-            } else {
-                broken[bad].endDate = broken[bad].startDate - 1
+            switch bad {
+            case 4_321: broken[bad].quantity.unit = "m"
+            case 4_999: broken[bad].endDate = broken[bad].startDate - 1
+            case 2_001: broken[bad].quantity.value = .nan
+            case 3_500: broken[bad].type = ""
+            default: broken[bad].category.value = 1_000_000
             }
             let error = await #expect(throws: RPCError.self) { _ = try await Self.save(client, broken) }
             #expect(error?.code == .invalidArgument)
