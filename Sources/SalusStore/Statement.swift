@@ -111,11 +111,14 @@ package final class Statement {
         try check(result, index)
     }
 
+    @inline(__always)
     private func check(_ result: Int32, _ index: Int32) throws(DatabaseError) {
-        guard result == SQLITE_OK else {
-            throw DatabaseError(
-                code: result, message: database.errorMessage, context: "binding parameter \(index) of \(sql.prefix(80))")
-        }
+        guard result == SQLITE_OK else { throw bindingError(result, index) }
+    }
+
+    @inline(never)
+    private func bindingError(_ result: Int32, _ index: Int32) -> DatabaseError {
+        DatabaseError(code: result, message: database.errorMessage, context: "binding parameter \(index) of \(sql.prefix(80))")
     }
 
     /// Binds UTF-8 `text` (copied by SQLite) to the parameter at `index` (1-based), without

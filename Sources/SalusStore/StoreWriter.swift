@@ -400,7 +400,10 @@ final class StoreWriter: @unchecked Sendable {
         /// index holds it (`uuid_own`, schema 18).
         var uuidOwn: Bool
 
-        /// Binds the row to parameters `offset + 1` to `offset + SampleRowInsert.columnCount`.
+        /// Binds the row to parameters `offset + 1` to `offset + SampleRowInsert.columnCount` of a
+        /// statement whose parameters are all NULL (prepared, or reset since it last ran, which
+        /// clears them): a column the row leaves NULL is not bound at all. Most of a plain
+        /// quantity's 21 columns are NULL, and binding each NULL again cost a call into SQLite.
         func bind(to insert: Statement, offset: Int32) throws {
             try insert.bind(integer: id, at: offset + 1)
             try insert.bind(uuid: uuid, at: offset + 2)
@@ -410,21 +413,21 @@ final class StoreWriter: @unchecked Sendable {
             // The span; past an int64, the end as text, which `end_us` reads back (migration 16).
             let span = end.subtractingReportingOverflow(start)
             try insert.bind(span.overflow ? .text(String(end)) : .integer(span.partialValue), at: offset + 6)
-            try insert.bind(real: prepared.value, at: offset + 7)
-            try insert.bind(real: prepared.valueInUnit, at: offset + 8)
-            try insert.bind(text: prepared.unit, at: offset + 9)
-            try insert.bind(integer: prepared.category, at: offset + 10)
-            try insert.bind(integer: prepared.activityType, at: offset + 11)
-            try insert.bind(prepared.payload.map { .blob($0) } ?? .null, at: offset + 12)
+            if let value = prepared.value { try insert.bind(real: value, at: offset + 7) }
+            if let valueInUnit = prepared.valueInUnit { try insert.bind(real: valueInUnit, at: offset + 8) }
+            if let unit = prepared.unit { try insert.bind(text: unit, at: offset + 9) }
+            if let category = prepared.category { try insert.bind(integer: category, at: offset + 10) }
+            if let activityType = prepared.activityType { try insert.bind(integer: activityType, at: offset + 11) }
+            if let payload = prepared.payload { try insert.bind(.blob(payload), at: offset + 12) }
             try insert.bind(integer: appRef, at: offset + 13)
             try insert.bind(integer: sourceID, at: offset + 14)
-            try insert.bind(integer: deviceID, at: offset + 15)
+            if let deviceID { try insert.bind(integer: deviceID, at: offset + 15) }
             try insert.bind(integer: creation, at: offset + 16)
-            try insert.bind(text: syncIdentifier, at: offset + 17)
-            try insert.bind(real: syncVersion, at: offset + 18)
-            try insert.bind(integer: replica ? 1 : nil, at: offset + 19)
-            try insert.bind(metadata.map { .blob($0) } ?? .null, at: offset + 20)
-            try insert.bind(integer: uuidOwn ? 1 : nil, at: offset + 21)
+            if let syncIdentifier { try insert.bind(text: syncIdentifier, at: offset + 17) }
+            if let syncVersion { try insert.bind(real: syncVersion, at: offset + 18) }
+            if replica { try insert.bind(integer: 1, at: offset + 19) }
+            if let metadata { try insert.bind(.blob(metadata), at: offset + 20) }
+            if uuidOwn { try insert.bind(integer: 1, at: offset + 21) }
         }
     }
 
@@ -487,6 +490,7 @@ final class StoreWriter: @unchecked Sendable {
         var waiting: [SampleRow] = []
         waiting.reserveCapacity(SampleRowInsert.sizes[0])
         let inserts = try SampleRowInsert.sizes.map { try database.prepare(SampleRowInsert.sql(rows: $0)) }
+        // `prepare` resets a statement it kept: its parameters are all NULL, as `SampleRow.bind` needs.
         /// The sync identifiers of the rows waiting (the app is the save's: replicas never wait).
         struct WaitingIdentifier: Hashable {
             var typeID: Int64
@@ -499,11 +503,13 @@ final class StoreWriter: @unchecked Sendable {
                 // The largest statement that the rows left fill (sizes end at 1).
                 let size = SampleRowInsert.sizes.firstIndex { $0 <= waiting.count - offset }!
                 let insert = inserts[size]
+                // Every run ends in a reset, which leaves the parameters NULL for the next
+                // (`SampleRow.bind` binds only what is not).
+                defer { insert.reset() }
                 for row in 0..<SampleRowInsert.sizes[size] {
                     try waiting[offset + row].bind(to: insert, offset: Int32(row * SampleRowInsert.columnCount))
                 }
                 while try insert.step() {}
-                insert.reset()
                 offset += SampleRowInsert.sizes[size]
             }
             waiting.removeAll(keepingCapacity: true)
@@ -780,8 +786,10 @@ final class StoreWriter: @unchecked Sendable {
         // A batch comes in one part, a fed save's in several: indices count across parts.
         var index = 0
         while true {
-            for sample in part {
-                results.append(try saveSample(sample, path: SamplePath(index: index), index: index).0)
+            // By index: each sample is read in place, not copied out of the part (a copy and a
+            // release of every field of every sample).
+            for position in part.indices {
+                results.append(try saveSample(part[position], path: SamplePath(index: index), index: index).0)
                 index += 1
             }
             guard let more = try parts() else { break }
