@@ -65,6 +65,19 @@ package struct RPCRouter: Sendable {
         })
     }
 
+    /// Registers a method like ``registerUnary(_:onEventLoop:payload:)`` whose handler returns
+    /// its response already encoded, the bytes of a `Response`: for a large response written
+    /// straight from the values it reports (a save's results), with no message built first.
+    package mutating func registerUnary<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        onEventLoop: Bool = true,
+        encoded handler: @escaping @Sendable (ByteBuffer, ServerContext) async throws -> ByteBuffer
+    ) {
+        add(method.descriptor, Entry(kind: .unary, onEventLoop: onEventLoop) { call in
+            try await handler(call.requestPayload, call.context)
+        })
+    }
+
     /// Registers a method that takes one request and streams responses.
     package mutating func registerServerStreaming<Request, Response>(
         _ method: ServerStreamingMethod<Request, Response>,
@@ -103,7 +116,7 @@ package struct RPCRouter: Sendable {
 }
 
 /// Encodes a message into a buffer.
-func encodeMessage(_ message: some SwiftProtobuf.Message) throws -> ByteBuffer {
+package func encodeMessage(_ message: some SwiftProtobuf.Message) throws -> ByteBuffer {
     let bytes: [UInt8] = try message.serializedBytes()
     return ByteBuffer(bytes: bytes)
 }

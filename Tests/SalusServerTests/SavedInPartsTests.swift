@@ -101,6 +101,21 @@ struct SavedInPartsTests {
         await server.stop()
     }
 
+    @Test("parts start small, for the writer to start early, and grow by half each up to 1,000: a 10,000-sample batch goes in 14 parts, every sample in one")
+    func partSizes() {
+        var sizes: [Int] = []
+        var covered = 0
+        while covered < 10_000 {
+            let size = StoreService.partSize(after: sizes.last)
+            sizes.append(size)
+            covered += size
+        }
+        #expect(sizes.first == 100)
+        #expect(sizes.max() == StoreService.feedPart)
+        #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $1 <= $0 + $0 / 2 && $1 >= $0 })
+        #expect(sizes.count == 14)
+    }
+
     @Test("which batches are saved in parts: quantities and categories of an app, at least two parts; any other batch, and one that fails, is left whole to the batch path with nothing saved")
     func whichBatches() async throws {
         let server = try await ServerHarness.start(openAuthorization: true)
@@ -135,7 +150,7 @@ struct SavedInPartsTests {
 
         let saved = try #require(await service.savedInParts(try payload(samples), caller: caller(.launcher)))
         #expect(saved.results.count == samples.count)
-        #expect(saved.anchor == anchor.rawValue + UInt64(samples.count))
+        #expect(saved.anchor.rawValue == anchor.rawValue + UInt64(samples.count))
         await server.stop()
     }
 
