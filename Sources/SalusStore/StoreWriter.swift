@@ -531,6 +531,8 @@ final class StoreWriter: @unchecked Sendable {
             var id: Int64?
             /// `types.unit` once read; `.some(nil)` for a type without one.
             var storedUnit: String??
+            /// The longest span of the run's samples so far (`longest` holds the batch's).
+            var longestSpan: Int64 = -1
         }
         var recentType: TypeFacts?
         // The device of the sample before and its row id: samples of a run share their device.
@@ -701,7 +703,11 @@ final class StoreWriter: @unchecked Sendable {
             // negative and left the sample out of every date window.
             let difference = endMicroseconds.subtractingReportingOverflow(startMicroseconds)
             let span = difference.overflow ? Int64.max : difference.partialValue
-            if span > longest[typeID, default: -1] { longest[typeID] = span }
+            // The run's own longest first: the dictionary is read only when a span beats it.
+            if span > recentType!.longestSpan {
+                recentType!.longestSpan = span
+                if span > longest[typeID, default: -1] { longest[typeID] = span }
+            }
             // The row id is the change-sequence position (schema 15): above every row's, so a
             // row can wait to be inserted with others and its id still be known.
             let sampleID = nextSequence()
@@ -786,10 +792,12 @@ final class StoreWriter: @unchecked Sendable {
         // A batch comes in one part, a fed save's in several: indices count across parts.
         var index = 0
         while true {
-            // By index: each sample is read in place, not copied out of the part (a copy and a
-            // release of every field of every sample).
-            for position in part.indices {
-                results.append(try saveSample(part[position], path: SamplePath(index: index), index: index).0)
+            // Each sample is moved out of the part, not copied (a retain of every field of every
+            // sample, then a release of each when the part was freed: about 8% of the writer's
+            // time in a batch save's profile, reading by index copied too).
+            part.reverse()
+            while let sample = part.popLast() {
+                results.append(try saveSample(sample, path: SamplePath(index: index), index: index).0)
                 index += 1
             }
             guard let more = try parts() else { break }
