@@ -20,18 +20,45 @@ package final class SampleFeed: @unchecked Sendable {
     private var ended = false
     private var producerError: (any Error)?
     private var abandoned = false
+    /// Parts the writer has saved, freed by the producer's next `put` on its own thread: freeing
+    /// a part's samples (a release of every field of each) was about 4% of the writer's time.
+    private var spent: [[Sample]] = []
 
     package init() {}
 
-    /// Hands over the next part; false when the writer has stopped taking parts.
+    /// Hands over the next part; false when the writer has stopped taking parts. Frees the parts
+    /// the writer has saved since the last call.
     @discardableResult
     package func put(_ part: [Sample]) -> Bool {
+        var saved: [[Sample]] = []
+        let taken: Bool
+        do {
+            condition.lock()
+            defer { condition.unlock() }
+            swap(&saved, &spent)
+            taken = !abandoned && !ended
+            if taken {
+                parts.append(part)
+                condition.signal()
+            }
+        }
+        // Freed here, outside the lock, on the producer's thread.
+        saved.removeAll()
+        return taken
+    }
+
+    /// Takes back a part the writer has saved, to be freed by the producer (`put`).
+    func retire(_ part: [Sample]) {
         condition.lock()
         defer { condition.unlock() }
-        guard !abandoned, !ended else { return false }
-        parts.append(part)
-        condition.signal()
-        return true
+        spent.append(part)
+    }
+
+    /// How many saved parts wait for the producer to free them.
+    var retiredCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return spent.count
     }
 
     /// Ends the feed: the writer saves what it was given and commits.

@@ -283,7 +283,7 @@ final class StoreWriter: @unchecked Sendable {
             parts: {
                 defer { given = nil }
                 return given
-            }, source: source, options: options)
+            }, retire: { _ in }, source: source, options: options)
     }
 
     /// Saves the samples of `feed`, in its order, in one transaction, taking each part as the
@@ -301,16 +301,18 @@ final class StoreWriter: @unchecked Sendable {
                     feed.abandon()
                     throw error
                 }
-            }, source: source, options: options, abandon: feed.abandon)
+            }, retire: feed.retire, source: source, options: options, abandon: feed.abandon)
     }
 
     /// Saves the samples `parts` gives, one part after another until it returns nil, in one
-    /// transaction. `abandon` is called when the save stops before taking every part.
+    /// transaction; each part saved is handed to `retire`, to be freed elsewhere than on the
+    /// writer's thread. `abandon` is called when the save stops before taking every part.
     private func save(
-        parts: @escaping () throws -> [Sample]?, source: SourceRevision, options: SaveOptions,
-        abandon: @escaping @Sendable () -> Void = {}
+        parts: @escaping () throws -> [Sample]?, retire: @escaping ([Sample]) -> Void, source: SourceRevision,
+        options: SaveOptions, abandon: @escaping @Sendable () -> Void = {}
     ) async throws -> SaveResponse {
         nonisolated(unsafe) let parts = parts
+        nonisolated(unsafe) let retire = retire
         return try await connection.run { database in
             // The writer may fail before it asks for a part, or between parts.
             defer { abandon() }
@@ -338,7 +340,7 @@ final class StoreWriter: @unchecked Sendable {
                 }
             }
             let (results, anchor) = try self.write(database, writer: writer) { () throws -> [SaveResult] in
-                let results = try self.saveInTransaction(database, parts, source: source, options: options)
+                let results = try self.saveInTransaction(database, parts, retire: retire, source: source, options: options)
                 if let builder = options.finishingWorkoutBuilder {
                     try database.run("DELETE FROM workout_builder_samples WHERE builder_id = ?", [.uuid(builder)])
                     guard try database.run("DELETE FROM workout_builders WHERE id = ?", [.uuid(builder)]) == 1 else {
@@ -466,7 +468,8 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     private func saveInTransaction(
-        _ database: Database, _ parts: () throws -> [Sample]?, source: SourceRevision, options: SaveOptions
+        _ database: Database, _ parts: () throws -> [Sample]?, retire: ([Sample]) -> Void, source: SourceRevision,
+        options: SaveOptions
     ) throws -> [SaveResult] {
         guard var part = try parts(), !part.isEmpty else { return [] }
         let now = StoredTime.microseconds(Date())
@@ -797,6 +800,7 @@ final class StoreWriter: @unchecked Sendable {
                 index += 1
             }
             guard let more = try parts() else { break }
+            retire(part)
             part = more
         }
         try flush()

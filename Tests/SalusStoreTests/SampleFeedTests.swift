@@ -1,6 +1,6 @@
 import Foundation
 import SalusModel
-import SalusStore
+@testable import SalusStore
 import Testing
 
 /// A save fed in parts by a producer (`SampleStore.save(feed:source:)`): one transaction, all or
@@ -58,5 +58,28 @@ struct SampleFeedTests {
         let feed = SampleFeed()
         await #expect(throws: StoreError.self) { _ = try await store.save(feed: feed, source: Fixtures.app) }
         #expect(feed.put(Self.steps(0..<10)) == false)
+    }
+
+    @Test("the parts the writer has saved are freed by the producer's next put, off the writer's thread, and still after the writer stopped; a save in parts hands back every part but its last")
+    func savedPartsFreedByProducer() async throws {
+        let feed = SampleFeed()
+        feed.retire(Self.steps(0..<10))
+        feed.retire(Self.steps(10..<20))
+        #expect(feed.retiredCount == 2)
+        #expect(feed.put(Self.steps(20..<30)))
+        #expect(feed.retiredCount == 0)
+        feed.retire(Self.steps(30..<40))
+        feed.abandon()
+        #expect(feed.put(Self.steps(40..<50)) == false)
+        #expect(feed.retiredCount == 0)
+
+        let temporary = try await TemporaryStore.make()
+        let fed = SampleFeed()
+        for first in stride(from: 0, to: 1_000, by: 250) { fed.put(Self.steps(first..<first + 250)) }
+        fed.finish()
+        let response = try await temporary.store.save(feed: fed, source: Fixtures.app)
+        #expect(response.results.count == 1_000)
+        #expect(fed.retiredCount == 3)
+        #expect(try await temporary.store.all(Fixtures.steps).count == 1_000)
     }
 }
