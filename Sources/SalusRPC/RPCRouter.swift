@@ -128,15 +128,21 @@ package func decodeMessage<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer
             try M(serializedBytes: Array(raw))
         }
     } catch {
-        throw RPCError(
-            code: .invalidArgument,
-            message: "\(M.protoMessageName) does not decode: \(error)",
-            reason: .malformedMessage,
-            field: "payload",
-            value: "\(buffer.readableBytes) bytes",
-            expected: "an encoded \(M.protoMessageName)"
-        )
+        throw decodingError(M.self, error, payloadBytes: buffer.readableBytes)
     }
+}
+
+/// The error of a `payloadBytes`-byte payload that does not decode as `M`, SwiftProtobuf having
+/// said `error`: what ``decodeMessage(_:from:)`` throws.
+package func decodingError<M: SwiftProtobuf.Message>(_ type: M.Type, _ error: any Error, payloadBytes: Int) -> RPCError {
+    RPCError(
+        code: .invalidArgument,
+        message: "\(M.protoMessageName) does not decode: \(error)",
+        reason: .malformedMessage,
+        field: "payload",
+        value: "\(payloadBytes) bytes",
+        expected: "an encoded \(M.protoMessageName)"
+    )
 }
 
 /// Sends the response messages of a streaming call. Each write waits for flow-control

@@ -89,8 +89,7 @@ package struct StoreService: Sendable {
             if let caller = try? Caller.resolve(context), let response = await self.savedInParts(payload, caller: caller) {
                 return SaveResponseEncoding.encoded(response)
             }
-            let request = try decodeMessage(Salus_V1_SaveRequest.self, from: payload)
-            return try encodeMessage(try await self.save(request, caller: try Caller.resolve(context)))
+            return try encodeMessage(try await self.save(payload: payload, caller: try Caller.resolve(context)))
         })
         router.registerUnary(SalusMethods.Store.delete, onEventLoop: false) { (request: Salus_V1_DeleteRequest, context) in
             try await self.delete(request, caller: try Caller.resolve(context))
@@ -127,6 +126,121 @@ package struct StoreService: Sendable {
             for (index, wire) in request.samples.enumerated() {
                 samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
             }
+        } catch {
+            throw RPCError.from(error)
+        }
+        return try await save(converted: samples, caller: caller)
+    }
+
+    /// Saves the samples of an encoded `SaveRequest`, each decoded and converted in turn
+    /// (`samples(of:source:now:)`), answering as `save(_:caller:)` does for the decoded request.
+    func save(payload: ByteBuffer, caller: Caller) async throws -> Salus_V1_SaveResponse {
+        let samples = try Self.samples(of: payload, source: caller.sourceRevision, now: Date())
+        return try await save(converted: samples, caller: caller)
+    }
+
+    /// The model samples of an encoded `SaveRequest`, each decoded from its bytes and converted
+    /// before the next is read, with the errors and their order of `decodeMessage` and
+    /// `save(_:caller:)`: a request that does not decode, wherever, then no sample, then the
+    /// first sample that does not convert.
+    ///
+    /// **A request is never decoded whole.** SwiftProtobuf's message of every sample cost about
+    /// 485 bytes each, however few bytes it was sent in: a 4 MB request of two million empty
+    /// samples, from an app with no permission at all, took salusd's peak memory up by 970 MiB
+    /// before the first was refused. Here a sample's message lives while it is converted, and
+    /// after the first that does not convert the rest are only checked to decode.
+    static func samples(of payload: ByteBuffer, source: SourceRevision, now: Date) throws(RPCError) -> [Sample] {
+        let result: Result<[Sample], RPCError> = payload.withUnsafeReadableBytes { bytes in
+            var reader = ProtoReader(bytes)
+            var samples: [Sample] = []
+            var invalid: RPCError?
+            var index = 0
+            while !reader.isAtEnd {
+                let fieldStart = reader.offset
+                var sample: Range<Int>?
+                do {
+                    sample = try Self.requestField(&reader)
+                } catch {
+                    return .failure(Self.requestDecodingError(bytes, from: fieldStart, reading: error))
+                }
+                guard let sample else { continue }
+                let wire: Salus_V1_Sample
+                do {
+                    wire = try Salus_V1_Sample(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[sample]).bytes)
+                } catch {
+                    return .failure(decodingError(Salus_V1_SaveRequest.self, error, payloadBytes: bytes.count))
+                }
+                if invalid == nil {
+                    do throws(ValidationError) {
+                        samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
+                    } catch {
+                        invalid = RPCError.from(error)
+                        samples = []
+                    }
+                }
+                index += 1
+            }
+            if index == 0 {
+                return .failure(RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample"))
+            }
+            if let invalid { return .failure(invalid) }
+            return .success(samples)
+        }
+        return try result.get()
+    }
+
+    /// Reads one field of a `SaveRequest`: the range of a sample (field 1, length-delimited), or
+    /// nil for any other field, passed over as SwiftProtobuf passes over a field it does not know
+    /// (field 1 of another wire type, a group too).
+    static func requestField(_ reader: inout ProtoReader) throws -> Range<Int>? {
+        let key = try reader.varint()
+        let (number, bits) = (key >> 3, UInt8(truncatingIfNeeded: key & 7))
+        guard number != 0, number <= 536_870_911 else { throw ProtoDecodingError(.fieldNumberZero, offset: reader.offset, field: 0) }
+        if number == 1 && bits == 2 { return try reader.lengthDelimited() }
+        try skip(bits, number: number, &reader)
+        return nil
+    }
+
+    /// Passes over the value of field `number` of wire type `bits`; a group up to its end.
+    private static func skip(_ bits: UInt8, number: UInt64, _ reader: inout ProtoReader, depth: Int = 0) throws {
+        if let wireType = WireType(bits: bits) {
+            try reader.skip(wireType)
+            return
+        }
+        // A group (3) to its end (4) with the same number, as deep as SwiftProtobuf's own limit.
+        guard bits == 3, depth < 100 else {
+            throw ProtoDecodingError(.unsupportedWireType(bits), offset: reader.offset, field: Int(truncatingIfNeeded: number))
+        }
+        while true {
+            let key = try reader.varint()
+            let (inner, innerBits) = (key >> 3, UInt8(truncatingIfNeeded: key & 7))
+            if innerBits == 4 {
+                guard inner == number else {
+                    throw ProtoDecodingError(.unsupportedWireType(4), offset: reader.offset, field: Int(truncatingIfNeeded: inner))
+                }
+                return
+            }
+            try skip(innerBits, number: inner, &reader, depth: depth + 1)
+        }
+    }
+
+    /// The error of a request whose field at `start` does not read: SwiftProtobuf's own, from
+    /// the request's bytes from that field on (the first thing it fails on, as it would reading
+    /// the whole request, where everything before read), or ours (`error`) where it reads them.
+    static func requestDecodingError(_ bytes: UnsafeRawBufferPointer, from start: Int, reading error: any Error) -> RPCError {
+        do {
+            _ = try Salus_V1_SaveRequest(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[start...]).bytes)
+        } catch {
+            return decodingError(Salus_V1_SaveRequest.self, error, payloadBytes: bytes.count)
+        }
+        return decodingError(Salus_V1_SaveRequest.self, error, payloadBytes: bytes.count)
+    }
+
+    /// Saves samples converted from a request: prepared, checked and saved as `save(_:caller:)`.
+    private func save(converted samples: [Sample], caller: Caller) async throws -> Salus_V1_SaveResponse {
+        var samples = samples
+        let source = caller.sourceRevision
+        do throws(ValidationError) {
             samples = try registry.catalog.prepareForSaving(samples)
         } catch {
             throw RPCError.from(error)
@@ -257,6 +371,11 @@ package struct StoreService: Sendable {
         return response
     }
 
+    /// The most samples a request saved in parts holds; a larger one (a 4 MB frame of empty
+    /// samples holds two million, whose ranges alone took 32 MB) goes to the whole-batch path,
+    /// which reads it a sample at a time.
+    static let mostSamplesInParts = 200_000
+
     /// Where each sample of an encoded `SaveRequest` lies in `payload`, in order; nil when the
     /// request does not read as one (the whole-batch decoding then says why). Other fields are
     /// passed over, as decoding the request passes over fields it does not know.
@@ -267,7 +386,7 @@ package struct StoreService: Sendable {
             do {
                 while let (number, wireType) = try reader.tag() {
                     if number == 1 {
-                        guard wireType == .lengthDelimited else { return nil }
+                        guard wireType == .lengthDelimited, ranges.count < mostSamplesInParts else { return nil }
                         ranges.append(try reader.lengthDelimited())
                     } else {
                         try reader.skip(wireType)
