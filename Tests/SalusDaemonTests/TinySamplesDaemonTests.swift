@@ -33,4 +33,25 @@ struct TinySamplesDaemonTests {
         await app.close()
         #expect(try await daemon.stop() == 0)
     }
+
+    @Test("two million empty samples added to a workout builder (one that does not exist) are refused naming samples[0].type, and salusd's peak memory grows by less than 16 MiB")
+    func millionsOfEmptyBuilderSamples() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"])
+        let app = try await DaemonClients.app(daemon, "org.example.tiny")
+        var request = Salus_V1_AddWorkoutSamplesRequest()
+        request.builderID = Data(count: 16)
+        request.samples = Array(repeating: Salus_V1_Sample(), count: 2_000_000)
+        let baseline = try AttachmentDaemonTests.peakMemory(daemon)
+        do {
+            let _: Salus_V1_WorkoutBuilderState = try await app.unary(SalusMethods.WorkoutBuilder.addSamples, request: request)
+            Issue.record("a request of empty samples was added")
+        } catch let error as RPCError {
+            #expect(error.code == .invalidArgument, "\(error)")
+            #expect(error.message.contains("samples[0].type"), "\(error)")
+        }
+        let growth = try AttachmentDaemonTests.peakMemory(daemon) - baseline
+        #expect(growth < 16 << 20, "salusd's peak memory grew by \(growth >> 20) MiB")
+        await app.close()
+        #expect(try await daemon.stop() == 0)
+    }
 }

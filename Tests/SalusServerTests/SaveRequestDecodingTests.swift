@@ -109,4 +109,61 @@ struct SaveRequestDecodingTests {
         #expect(StoreService.sampleRanges(empty(StoreService.mostSamplesInParts))?.count == StoreService.mostSamplesInParts)
         #expect(StoreService.sampleRanges(empty(StoreService.mostSamplesInParts + 1)) == nil)
     }
+
+    /// The answer of decoding a whole `AddWorkoutSamplesRequest`, as the builder did.
+    static func wholeBuilder(_ bytes: [UInt8]) -> Result<Data, RPCError> {
+        do {
+            let request = try decodeMessage(Salus_V1_AddWorkoutSamplesRequest.self, from: ByteBuffer(bytes: bytes))
+            guard !request.samples.isEmpty else {
+                return .failure(RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample"))
+            }
+            for (index, wire) in request.samples.enumerated() {
+                do throws(ValidationError) {
+                    let sample = try Sample(wire: wire, path: "samples[\(index)]", source: source)
+                    if sample.kind == .workout {
+                        return .failure(RPCError.from(ValidationError(
+                            reason: .wrongKind, field: "samples[\(index)].type", value: sample.type.rawValue,
+                            expected: "a sample recorded during the workout; the builder makes the workout itself")))
+                    }
+                } catch {
+                    return .failure(RPCError.from(error))
+                }
+            }
+            return .success(request.builderID)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("a workout builder's AddSamples read a sample at a time: 600 requests, whole or broken, give the same builder id and sample count, or the same error, as decoding the whole request")
+    func builderSamples() throws {
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<600 {
+            var request = Salus_V1_AddWorkoutSamplesRequest()
+            request.builderID = withUnsafeBytes(of: UUID().uuid) { Data($0) }
+            request.samples = Self.samples(Int.random(in: 0...8, using: &random), &random)
+            if round % 5 == 2, !request.samples.isEmpty { request.samples[0].quantity.unit = "furlongs of doubt" }
+            var bytes: [UInt8] = try request.serializedBytes()
+            switch round % 4 {
+            case 0: break
+            case 1: bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random)))
+            case 2 where !bytes.isEmpty: bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            default: bytes.insert(contentsOf: [0x33, 0x08, 0x01, 0x34, 0x08, 0x05], at: 0)
+            }
+            let inTurn: Result<(builderID: Data, samples: [Sample]), RPCError>
+            do throws(RPCError) {
+                inTurn = .success(try WorkoutBuilderService.samples(of: ByteBuffer(bytes: bytes), source: Self.source))
+            } catch {
+                inTurn = .failure(error)
+            }
+            switch (Self.wholeBuilder(bytes), inTurn) {
+            case (.success(let id), .success(let read)):
+                #expect(id == read.builderID, "round \(round)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a.code == b.code && a.message == b.message, "round \(round): \(a.message) | \(b.message)")
+            case (let a, let b):
+                Issue.record("round \(round): \(a) against \(b)")
+            }
+        }
+    }
 }

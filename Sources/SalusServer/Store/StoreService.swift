@@ -9,6 +9,7 @@ import SalusRPC
 import SalusStatistics
 import SalusStore
 import SalusWire
+import SwiftProtobuf
 
 /// salus.v1.Store: save, delete and query samples.
 ///
@@ -150,53 +151,86 @@ package struct StoreService: Sendable {
     /// before the first was refused. Here a sample's message lives while it is converted, and
     /// after the first that does not convert the rest are only checked to decode.
     static func samples(of payload: ByteBuffer, source: SourceRevision, now: Date) throws(RPCError) -> [Sample] {
-        let result: Result<[Sample], RPCError> = payload.withUnsafeReadableBytes { bytes in
-            var reader = ProtoReader(bytes)
-            var samples: [Sample] = []
-            var invalid: RPCError?
-            var index = 0
-            while !reader.isAtEnd {
-                let fieldStart = reader.offset
-                var sample: Range<Int>?
-                do {
-                    sample = try Self.requestField(&reader)
-                } catch {
-                    return .failure(Self.requestDecodingError(bytes, from: fieldStart, reading: error))
+        try payload.withUnsafeReadableBytes { bytes throws(RPCError) -> [Sample] in
+            var samples = SampleReading()
+            try readFields(Salus_V1_SaveRequest.self, bytes) { number, range throws(RPCError) in
+                guard number == 1 else { return }
+                try samples.add(bytes, range, of: Salus_V1_SaveRequest.self) { wire, index throws(ValidationError) in
+                    try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now)
                 }
-                guard let sample else { continue }
-                let wire: Salus_V1_Sample
-                do {
-                    wire = try Salus_V1_Sample(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[sample]).bytes)
-                } catch {
-                    return .failure(decodingError(Salus_V1_SaveRequest.self, error, payloadBytes: bytes.count))
-                }
-                if invalid == nil {
-                    do throws(ValidationError) {
-                        samples.append(try Sample(wire: wire, path: "samples[\(index)]", source: source, creationDate: now))
-                    } catch {
-                        invalid = RPCError.from(error)
-                        samples = []
-                    }
-                }
-                index += 1
             }
-            if index == 0 {
-                return .failure(RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample"))
-            }
-            if let invalid { return .failure(invalid) }
-            return .success(samples)
+            return try samples.result()
         }
-        return try result.get()
     }
 
-    /// Reads one field of a `SaveRequest`: the range of a sample (field 1, length-delimited), or
-    /// nil for any other field, passed over as SwiftProtobuf passes over a field it does not know
-    /// (field 1 of another wire type, a group too).
-    static func requestField(_ reader: inout ProtoReader) throws -> Range<Int>? {
+    /// The samples of a request read one at a time (`samples(of:source:now:)`): converted until
+    /// the first that does not convert, then only checked to decode.
+    struct SampleReading {
+        var samples: [Sample] = []
+        var invalid: RPCError?
+        var count = 0
+
+        /// Decodes the sample in `range` of `bytes` (a request of type `M`) and, while none has
+        /// failed, converts it with `convert` (its wire message and index).
+        mutating func add<M: SwiftProtobuf.Message>(
+            _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, of _: M.Type,
+            convert: (Salus_V1_Sample, Int) throws(ValidationError) -> Sample
+        ) throws(RPCError) {
+            let wire: Salus_V1_Sample
+            do {
+                wire = try Salus_V1_Sample(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[range]).bytes)
+            } catch {
+                throw decodingError(M.self, error, payloadBytes: bytes.count)
+            }
+            if invalid == nil {
+                do throws(ValidationError) {
+                    samples.append(try convert(wire, count))
+                } catch {
+                    invalid = RPCError.from(error)
+                    samples = []
+                }
+            }
+            count += 1
+        }
+
+        /// The samples, or the error: no sample, then the first that did not convert.
+        func result() throws(RPCError) -> [Sample] {
+            if count == 0 {
+                throw RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample")
+            }
+            if let invalid { throw invalid }
+            return samples
+        }
+    }
+
+    /// Reads an encoded `M` a field at a time, handing each length-delimited field's number and
+    /// range to `visit`, with the error of decoding the whole message when a field does not
+    /// read: SwiftProtobuf's own, from the bytes from that field on (the first thing it fails
+    /// on, as it would reading the whole message, where everything before read). Fields of
+    /// other wire types (groups too) are passed over, as SwiftProtobuf passes over a field it
+    /// does not know or whose wire type is not its own.
+    static func readFields<M: SwiftProtobuf.Message>(
+        _ type: M.Type, _ bytes: UnsafeRawBufferPointer, _ visit: (UInt64, Range<Int>) throws(RPCError) -> Void
+    ) throws(RPCError) {
+        var reader = ProtoReader(bytes)
+        while !reader.isAtEnd {
+            let fieldStart = reader.offset
+            let field: (UInt64, Range<Int>)?
+            do {
+                field = try Self.requestField(&reader)
+            } catch {
+                throw Self.requestDecodingError(M.self, bytes, from: fieldStart, reading: error)
+            }
+            if let (number, range) = field { try visit(number, range) }
+        }
+    }
+
+    /// Reads one field: its number and range when it is length-delimited, else nil, passed over.
+    static func requestField(_ reader: inout ProtoReader) throws -> (UInt64, Range<Int>)? {
         let key = try reader.varint()
         let (number, bits) = (key >> 3, UInt8(truncatingIfNeeded: key & 7))
         guard number != 0, number <= 536_870_911 else { throw ProtoDecodingError(.fieldNumberZero, offset: reader.offset, field: 0) }
-        if number == 1 && bits == 2 { return try reader.lengthDelimited() }
+        if bits == 2 { return (number, try reader.lengthDelimited()) }
         try skip(bits, number: number, &reader)
         return nil
     }
@@ -224,16 +258,18 @@ package struct StoreService: Sendable {
         }
     }
 
-    /// The error of a request whose field at `start` does not read: SwiftProtobuf's own, from
-    /// the request's bytes from that field on (the first thing it fails on, as it would reading
-    /// the whole request, where everything before read), or ours (`error`) where it reads them.
-    static func requestDecodingError(_ bytes: UnsafeRawBufferPointer, from start: Int, reading error: any Error) -> RPCError {
+    /// The error of a message `M` whose field at `start` does not read: SwiftProtobuf's own,
+    /// from the bytes from that field on (the first thing it fails on, as it would reading the
+    /// whole message, where everything before read), or ours (`error`) where it reads them.
+    static func requestDecodingError<M: SwiftProtobuf.Message>(
+        _ type: M.Type, _ bytes: UnsafeRawBufferPointer, from start: Int, reading error: any Error
+    ) -> RPCError {
         do {
-            _ = try Salus_V1_SaveRequest(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[start...]).bytes)
+            _ = try M(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[start...]).bytes)
         } catch {
-            return decodingError(Salus_V1_SaveRequest.self, error, payloadBytes: bytes.count)
+            return decodingError(M.self, error, payloadBytes: bytes.count)
         }
-        return decodingError(Salus_V1_SaveRequest.self, error, payloadBytes: bytes.count)
+        return decodingError(M.self, error, payloadBytes: bytes.count)
     }
 
     /// Saves samples converted from a request: prepared, checked and saved as `save(_:caller:)`.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import SalusModel
 import SalusPluginHost
 import SalusProto
@@ -64,8 +65,8 @@ package final class WorkoutBuilderService: Sendable {
         router.registerUnary(Methods.list, onEventLoop: false) { (_: Salus_V1_ListWorkoutBuildersRequest, context) in
             try await self.list(caller: try Caller.resolve(context))
         }
-        router.registerUnary(Methods.addSamples, onEventLoop: false) { (request: Salus_V1_AddWorkoutSamplesRequest, context) in
-            try await self.addSamples(request, caller: try Caller.resolve(context))
+        router.registerUnary(Methods.addSamples, onEventLoop: false) { (payload: ByteBuffer, context) in
+            try await self.addSamples(payload: payload, caller: try Caller.resolve(context))
         }
         router.registerUnary(Methods.addEvents, onEventLoop: false) { (request: Salus_V1_AddWorkoutEventsRequest, context) in
             let caller = try Caller.resolve(context)
@@ -167,27 +168,23 @@ package final class WorkoutBuilderService: Sendable {
     /// `AddSamples`: the samples checked, their types' share permission checked, then kept with
     /// the builder (rule 2).
     func addSamples(_ request: Salus_V1_AddWorkoutSamplesRequest, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
-        guard !request.samples.isEmpty else {
-            throw RPCError.invalidArgument(field: "samples", value: "0 samples", expected: "at least one sample")
-        }
+        try await addSamples(payload: ByteBuffer(bytes: try request.serializedBytes() as [UInt8]), caller: caller)
+    }
+
+    /// `AddSamples` from its encoded request, its samples decoded and converted one at a time
+    /// as a save's are (`StoreService.samples(of:source:now:)`): decoded whole, two million empty
+    /// samples took salusd's memory up by 969 MiB before the first was refused.
+    func addSamples(payload: ByteBuffer, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         let source = caller.sourceRevision
-        var samples: [Sample] = []
+        let (builderID, read) = try Self.samples(of: payload, source: source)
+        var samples = read
         try wireCall { () throws(ValidationError) in
-            for (index, wire) in request.samples.enumerated() {
-                let sample = try Sample(wire: wire, path: "samples[\(index)]", source: source)
-                if sample.kind == .workout {
-                    throw ValidationError(
-                        reason: .wrongKind, field: "samples[\(index)].type", value: sample.type.rawValue,
-                        expected: "a sample recorded during the workout; the builder makes the workout itself")
-                }
-                samples.append(sample)
-            }
             samples = try registry.catalog.prepareForSaving(samples)
         }
         try await authorizationCall { try authorization.checkShare(caller, types: StoreService.typesWritten(by: samples)) }
         let encoded = try samples.map { sample -> [UInt8] in try sample.wire.serializedBytes() }
         return try await lock.run {
-            let (_, recording) = try await load(request.builderID, caller: caller, includingSamples: false)
+            let (_, recording) = try await load(builderID, caller: caller, includingSamples: false)
             let earlier = try await addedSamples(recording.id, source: source)
             try wireCall { () throws(ValidationError) in try recording.requireCollecting("samples") }
             try await storeCall {
@@ -199,6 +196,33 @@ package final class WorkoutBuilderService: Sendable {
             let all = earlier.adding(samples, catalog: registry.catalog)
             added.withLock { $0[recording.id] = all }
             return try await state(of: recording, samples: all, source: source)
+        }
+    }
+
+    /// The builder id and the samples of an encoded `AddWorkoutSamplesRequest`, read as a
+    /// save's (`StoreService.samples(of:source:now:)`): each sample decoded and converted in
+    /// turn, with the errors, and their order, of decoding the whole request.
+    static func samples(of payload: ByteBuffer, source: SourceRevision) throws(RPCError) -> (builderID: Data, samples: [Sample]) {
+        try payload.withUnsafeReadableBytes { bytes throws(RPCError) -> (builderID: Data, samples: [Sample]) in
+            var builderID = Data()
+            var reading = StoreService.SampleReading()
+            try StoreService.readFields(Salus_V1_AddWorkoutSamplesRequest.self, bytes) { number, range throws(RPCError) in
+                switch number {
+                case 1: builderID = Data(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                case 2:
+                    try reading.add(bytes, range, of: Salus_V1_AddWorkoutSamplesRequest.self) { wire, index throws(ValidationError) in
+                        let sample = try Sample(wire: wire, path: "samples[\(index)]", source: source)
+                        if sample.kind == .workout {
+                            throw ValidationError(
+                                reason: .wrongKind, field: "samples[\(index)].type", value: sample.type.rawValue,
+                                expected: "a sample recorded during the workout; the builder makes the workout itself")
+                        }
+                        return sample
+                    }
+                default: break
+                }
+            }
+            return (builderID, try reading.result())
         }
     }
 
