@@ -229,7 +229,8 @@ package struct StoreService: Sendable {
     static func requestField(_ reader: inout ProtoReader) throws -> (UInt64, Range<Int>)? {
         let key = try reader.varint()
         let (number, bits) = (key >> 3, UInt8(truncatingIfNeeded: key & 7))
-        guard number != 0, number <= 536_870_911 else { throw ProtoDecodingError(.fieldNumberZero, offset: reader.offset, field: 0) }
+        guard number != 0 else { throw ProtoDecodingError(.fieldNumberZero, offset: reader.offset, field: 0) }
+        guard number <= 536_870_911 else { throw ProtoDecodingError(.fieldNumberTooLarge(number), offset: reader.offset, field: 0) }
         if bits == 2 { return (number, try reader.lengthDelimited()) }
         try skip(bits, number: number, &reader)
         return nil
@@ -266,8 +267,8 @@ package struct StoreService: Sendable {
     ) -> RPCError {
         do {
             _ = try M(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[start...]).bytes)
-        } catch {
-            return decodingError(M.self, error, payloadBytes: bytes.count)
+        } catch let swiftProtobufError {
+            return decodingError(M.self, swiftProtobufError, payloadBytes: bytes.count)
         }
         return decodingError(M.self, error, payloadBytes: bytes.count)
     }
@@ -420,13 +421,10 @@ package struct StoreService: Sendable {
             var reader = ProtoReader(bytes)
             var ranges: [Range<Int>] = []
             do {
-                while let (number, wireType) = try reader.tag() {
-                    if number == 1 {
-                        guard wireType == .lengthDelimited, ranges.count < mostSamplesInParts else { return nil }
-                        ranges.append(try reader.lengthDelimited())
-                    } else {
-                        try reader.skip(wireType)
-                    }
+                while !reader.isAtEnd {
+                    guard let (number, range) = try Self.requestField(&reader), number == 1 else { continue }
+                    guard ranges.count < mostSamplesInParts else { return nil }
+                    ranges.append(range)
                 }
             } catch {
                 return nil

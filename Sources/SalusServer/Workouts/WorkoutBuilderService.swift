@@ -166,13 +166,7 @@ package final class WorkoutBuilderService: Sendable {
     }
 
     /// `AddSamples`: the samples checked, their types' share permission checked, then kept with
-    /// the builder (rule 2).
-    func addSamples(_ request: Salus_V1_AddWorkoutSamplesRequest, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
-        try await addSamples(payload: ByteBuffer(bytes: try request.serializedBytes() as [UInt8]), caller: caller)
-    }
-
-    /// `AddSamples` from its encoded request, its samples decoded and converted one at a time
-    /// as a save's are (`StoreService.samples(of:source:now:)`): decoded whole, two million empty
+    /// the builder (rule 2). Its samples are decoded and converted one at a time, as a save's are (`StoreService.samples(of:source:now:)`): decoded whole, two million empty
     /// samples took salusd's memory up by 969 MiB before the first was refused.
     func addSamples(payload: ByteBuffer, caller: Caller) async throws -> Salus_V1_WorkoutBuilderState {
         let source = caller.sourceRevision
