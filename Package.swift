@@ -337,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "SalusRPCTests",
             dependencies: [
-                "SalusRPC", "SalusProto", "SalusServer", "SalusTestSupport",
+                "SalusRPC", "SalusProto", "SalusServer", "SalusTestSupport", "CSalusMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

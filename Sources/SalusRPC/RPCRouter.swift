@@ -132,6 +132,45 @@ package func decodeMessage<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer
     }
 }
 
+/// Decodes a request from a client, or fails: with RESOURCE_EXHAUSTED, before decoding any of it,
+/// when its bytes would take more than `limit` bytes of memory once decoded (by
+/// ``DecodingBudget``'s estimate: two bytes make an empty nested message, which decodes into
+/// tens or hundreds), and with INVALID_ARGUMENT when it does not decode.
+package func decodeRequest<M: SwiftProtobuf.Message>(
+    _ type: M.Type, from buffer: ByteBuffer, limit: Int = DecodingBudget.defaultLimit
+) throws(RPCError) -> M {
+    try checkDecodingBudget(type, of: buffer, limit: limit)
+    return try decodeMessage(type, from: buffer)
+}
+
+/// Fails with RESOURCE_EXHAUSTED when `buffer` would take more than `limit` bytes of memory once
+/// decoded as `M`, by ``DecodingBudget``'s estimate, naming the field where it went past.
+package func checkDecodingBudget<M: SwiftProtobuf.Message>(
+    _ type: M.Type, of buffer: ByteBuffer, limit: Int = DecodingBudget.defaultLimit
+) throws(RPCError) {
+    let estimate = buffer.withUnsafeReadableBytes { DecodingBudget.estimate(M.self, $0, limit: limit) }
+    if case .over(let bytes, let field) = estimate {
+        throw decodingBudgetError(M.self, payloadBytes: buffer.readableBytes, estimate: bytes, field: field, limit: limit)
+    }
+}
+
+/// The error of a `payloadBytes`-byte `M` whose estimate reached `estimate` bytes, past `limit`,
+/// at `field`.
+package func decodingBudgetError<M: SwiftProtobuf.Message>(
+    _ type: M.Type, payloadBytes: Int, estimate: Int, field: String, limit: Int
+) -> RPCError {
+    let path = field.isEmpty ? "" : " at \(field)"
+    return RPCError(
+        code: .resourceExhausted,
+        message: "\(M.protoMessageName) of \(payloadBytes) bytes would take more than \(limit >> 20) MiB of memory once decoded "
+            + "(its nested messages and lists reached an estimated \(estimate) bytes\(path)); send fewer or larger elements",
+        reason: .resourceExhausted,
+        field: field.isEmpty ? "payload" : field,
+        value: "\(payloadBytes) bytes, an estimated \(estimate) bytes decoded",
+        expected: "at most \(limit >> 20) MiB decoded"
+    )
+}
+
 /// The error of a `payloadBytes`-byte payload that does not decode as `M`, SwiftProtobuf having
 /// said `error`: what ``decodeMessage(_:from:)`` throws.
 package func decodingError<M: SwiftProtobuf.Message>(_ type: M.Type, _ error: any Error, payloadBytes: Int) -> RPCError {

@@ -273,7 +273,7 @@ final class ServerConnection: FrameConnection {
 
         let request: Salus_V1_Request
         do {
-            request = try decodeMessage(Salus_V1_Request.self, from: frame.payload)
+            request = try decodeRequest(Salus_V1_Request.self, from: frame.payload)
         } catch {
             respond(streamID: id, error: error)
             return
@@ -296,7 +296,7 @@ final class ServerConnection: FrameConnection {
         var hello: Salus_V1_HelloRequest?
         if isHello {
             do {
-                hello = try decodeMessage(Salus_V1_HelloRequest.self, from: ByteBuffer(bytes: request.payload))
+                hello = try decodeRequest(Salus_V1_HelloRequest.self, from: ByteBuffer(bytes: request.payload))
             } catch {
                 respond(streamID: id, error: error)
                 return

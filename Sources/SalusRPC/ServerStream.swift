@@ -17,7 +17,7 @@ final class ServerCall: Sendable {
     }
 
     func decode<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBuffer) throws(RPCError) -> M {
-        try decodeMessage(type, from: buffer)
+        try decodeRequest(type, from: buffer)
     }
 
     func nextInbound() async throws -> ByteBuffer? {

@@ -58,4 +58,56 @@ struct TinySamplesDaemonTests {
         await app.close()
         #expect(try await daemon.stop() == 0)
     }
+
+    /// Runs `call`, which must fail with RESOURCE_EXHAUSTED naming `field`, and checks salusd's
+    /// peak memory grew by less than 16 MiB meanwhile.
+    static func refusedBeforeDecoding(_ daemon: DaemonHarness, _ field: String, _ call: () async throws -> Void) async throws {
+        let baseline = try AttachmentDaemonTests.peakMemory(daemon)
+        do {
+            try await call()
+            Issue.record("\(field): the request was taken")
+        } catch let error as RPCError {
+            #expect(error.code == .resourceExhausted, "\(field): \(error)")
+            #expect(error.detail?.field == field, "\(field): \(error)")
+        }
+        let growth = try AttachmentDaemonTests.peakMemory(daemon) - baseline
+        #expect(growth < 16 << 20, "\(field): salusd's peak memory grew by \(growth >> 20) MiB")
+    }
+
+    @Test("a query whose predicate is an or of two million empty predicates, or with two million empty sort descriptors, statistics with four million options, a sample of two million empty voltages: each refused before it is decoded, naming its list, and salusd's peak memory grows by less than 16 MiB each time")
+    func millionsOfEmptyElements() async throws {
+        let daemon = try await DaemonHarness.start(arguments: ["--dev"])
+        let app = try await DaemonClients.app(daemon, "org.example.tiny")
+        func query(_ request: Salus_V1_SampleQueryRequest) async throws {
+            for try await _ in try app.serverStreaming(SalusMethods.Store.querySamples, request: request) {}
+        }
+        var predicates = Salus_V1_SampleQueryRequest()
+        predicates.type = "HKQuantityTypeIdentifierHeartRate"
+        predicates.predicate.or.predicates = Array(repeating: Salus_V1_Predicate(), count: 2_000_000)
+        try await Self.refusedBeforeDecoding(daemon, "predicate.or.predicates") { try await query(predicates) }
+        var sort = Salus_V1_SampleQueryRequest()
+        sort.type = "HKQuantityTypeIdentifierHeartRate"
+        sort.sort = Array(repeating: Salus_V1_SortDescriptor(), count: 2_000_000)
+        try await Self.refusedBeforeDecoding(daemon, "sort") { try await query(sort) }
+        var statistics = Salus_V1_StatisticsRequest()
+        statistics.type = "HKQuantityTypeIdentifierHeartRate"
+        statistics.options = Array(repeating: .discreteAverage, count: 4_000_000)
+        try await Self.refusedBeforeDecoding(daemon, "options") {
+            let _: Salus_V1_StatisticsResponse = try await app.unary(SalusMethods.Statistics.query, request: statistics)
+        }
+        var save = Salus_V1_SaveRequest()
+        var sample = Salus_V1_Sample()
+        sample.electrocardiogram.voltages = Array(repeating: Salus_V1_ElectrocardiogramVoltage(), count: 2_000_000)
+        save.samples = [sample]
+        try await Self.refusedBeforeDecoding(daemon, "samples[0].electrocardiogram.voltages") {
+            let _: Salus_V1_SaveResponse = try await app.unary(DaemonClients.save, request: save)
+        }
+        // Still answering, as before.
+        var echo = Salus_V1_EchoRequest()
+        echo.text = "still here"
+        let answer: Salus_V1_EchoResponse = try await app.unary(SalusMethods.Diagnostics.echo, request: echo)
+        #expect(answer.text == "still here")
+        await app.close()
+        #expect(try await daemon.stop() == 0)
+    }
 }

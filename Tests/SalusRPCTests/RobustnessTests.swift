@@ -387,3 +387,25 @@ struct RobustnessTests {
 }
 
 import Logging
+
+@Suite("A request's envelope within its decoding budget")
+struct EnvelopeBudgetTests {
+    @Test("a request envelope of two million empty metadata entries gets RESOURCE_EXHAUSTED naming metadata, before it is decoded; the connection serves on")
+    func millionsOfEmptyMetadataEntries() async throws {
+        let server = try await TestServer.start()
+        let raw = try RawConnection(path: server.socketPath)
+        var request = Salus_V1_Request()
+        request.service = SalusMethods.Diagnostics.name
+        request.method = SalusMethods.Diagnostics.echo.method
+        request.metadata = Array(repeating: Salus_V1_KeyValue(), count: 2_000_000)
+        let payload: [UInt8] = try request.serializedBytes()
+        #expect(payload.count <= WireLimits.maxFramePayload)
+        await raw.write(Frame(streamID: 1, type: .request, flags: [], payload: ByteBuffer(bytes: payload)))
+        let error = status(of: await raw.readFrame())
+        #expect(error?.code == .resourceExhausted, "\(String(describing: error))")
+        #expect(error?.detail?.field == "metadata", "\(String(describing: error))")
+        await raw.write(try requestFrame(streamID: 3, method: SalusMethods.Diagnostics.echo.descriptor, payload: []))
+        #expect(status(of: await raw.readFrame())?.code == .ok)
+        await server.stop()
+    }
+}

@@ -176,9 +176,15 @@ package struct StoreService: Sendable {
             _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, of _: M.Type,
             convert: (Salus_V1_Sample, Int) throws(ValidationError) -> Sample
         ) throws(RPCError) {
+            let sampleBytes = UnsafeRawBufferPointer(rebasing: bytes[range])
+            if case .over(let estimate, let field) = DecodingBudget.estimate(Salus_V1_Sample.self, sampleBytes) {
+                throw decodingBudgetError(
+                    M.self, payloadBytes: bytes.count, estimate: estimate,
+                    field: "samples[\(count)]" + (field.isEmpty ? "" : ".\(field)"), limit: DecodingBudget.defaultLimit)
+            }
             let wire: Salus_V1_Sample
             do {
-                wire = try Salus_V1_Sample(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[range]).bytes)
+                wire = try Salus_V1_Sample(serializedBytes: sampleBytes.bytes)
             } catch {
                 throw decodingError(M.self, error, payloadBytes: bytes.count)
             }
@@ -366,7 +372,10 @@ package struct StoreService: Sendable {
                         var last: String?
                         var added: [String] = []
                         for index in first..<end {
-                            let wire = try Salus_V1_Sample(serializedBytes: UnsafeRawBufferPointer(rebasing: bytes[samples[index]]).bytes)
+                            let sampleBytes = UnsafeRawBufferPointer(rebasing: bytes[samples[index]])
+                            // One that would take too much memory decoded is refused by the whole-batch path.
+                            guard case .within = DecodingBudget.estimate(Salus_V1_Sample.self, sampleBytes) else { throw NotInParts() }
+                            let wire = try Salus_V1_Sample(serializedBytes: sampleBytes.bytes)
                             switch wire.value {
                             case .quantity, .category: break
                             default: throw NotInParts()
