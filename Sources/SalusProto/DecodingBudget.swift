@@ -25,6 +25,24 @@ package struct MessageShape: Sendable {
     package let fields: [UInt32: Field]
     /// Those fields' names.
     package let fieldNames: [UInt32: String]
+    /// `fields` as a list indexed by field number, up to the largest.
+    let fieldsByNumber: [Field?]
+
+    package init(name: String, bytes: Int, fields: [UInt32: Field], fieldNames: [UInt32: String]) {
+        self.name = name
+        self.bytes = bytes
+        self.fields = fields
+        self.fieldNames = fieldNames
+        var byNumber = [Field?](repeating: nil, count: Int(fields.keys.max() ?? 0) + 1)
+        for (number, field) in fields { byNumber[Int(number)] = field }
+        fieldsByNumber = byNumber
+    }
+
+    /// The field numbered `number`, if it allocates.
+    @inline(__always)
+    func field(_ number: UInt32) -> Field? {
+        Int(number) < fieldsByNumber.count ? fieldsByNumber[Int(number)] : nil
+    }
 
     /// The index in ``all`` of each message, by full name.
     package static let indexByName: [String: Int] = Dictionary(
@@ -67,8 +85,14 @@ package enum DecodingBudget {
         of messageName: String, _ payload: UnsafeRawBufferPointer, limit: Int = defaultLimit
     ) -> Estimate {
         guard let root = MessageShape.indexByName[messageName] else { return .within(bytes: payload.count) }
+        return estimate(shape: root, payload, limit: limit)
+    }
+
+    /// The estimate for `payload` decoded as the message `MessageShape.all[shape]`: for a caller
+    /// that estimates many messages of one type (a save's samples), looking its shape up once.
+    package static func estimate(shape: Int, _ payload: UnsafeRawBufferPointer, limit: Int = defaultLimit) -> Estimate {
         var walker = Walker(bytes: payload, limit: limit)
-        return walker.walk(root: root)
+        return walker.walk(root: shape)
     }
 
     /// The estimate for `M`'s bytes.
@@ -101,11 +125,15 @@ package enum DecodingBudget {
 
         mutating func walk(root: Int) -> Estimate {
             let shapes = MessageShape.all
-            var levels = [Level(end: bytes.count, shape: root, field: 0)]
+            // The message being walked, and the ones it is nested in (no allocation until a
+            // nested message with allocating fields of its own is walked into).
+            var level = Level(end: bytes.count, shape: root, field: 0)
+            var outer: [Level] = []
             total = shapes[root].bytes
-            while let level = levels.last {
+            while true {
                 if position >= level.end {
-                    levels.removeLast()
+                    guard let parent = outer.popLast() else { break }
+                    level = parent
                     continue
                 }
                 guard let tag = varint(before: level.end), tag >> 3 != 0, tag >> 3 <= UInt64(UInt32.max >> 3) else {
@@ -113,7 +141,7 @@ package enum DecodingBudget {
                 }
                 let number = UInt32(tag >> 3)
                 let wireType = tag & 7
-                let field = shapes[level.shape].fields[number]
+                let field = shapes[level.shape].field(number)
                 var pushed = false
                 switch wireType {
                 case 0:
@@ -133,10 +161,17 @@ package enum DecodingBudget {
                     let end = start + Int(length)
                     switch field {
                     case .message(let nested):
-                        guard levels.count <= DecodingBudget.depthLimit else { return .within(bytes: total) }
                         total += shapes[nested].bytes
-                        levels.append(Level(end: end, shape: nested, field: number))
-                        pushed = true
+                        if shapes[nested].fields.isEmpty {
+                            // Nothing inside allocates: passed over (were its bytes not
+                            // protobuf, decoding would stop there, so this only counts more).
+                            position = end
+                        } else {
+                            guard outer.count < DecodingBudget.depthLimit else { return .within(bytes: total) }
+                            outer.append(level)
+                            level = Level(end: end, shape: nested, field: number)
+                            pushed = true
+                        }
                     case .strings:
                         total += 16 + (length > 14 ? Int(length) : 0)
                         position = end
@@ -160,7 +195,7 @@ package enum DecodingBudget {
                     return .within(bytes: total)
                 }
                 if total > limit {
-                    return .over(bytes: total, field: path(levels, last: pushed ? nil : number, shapes: shapes))
+                    return .over(bytes: total, field: path(outer + [level], last: pushed ? nil : number, shapes: shapes))
                 }
             }
             return .within(bytes: total)
@@ -174,7 +209,7 @@ package enum DecodingBudget {
             var shape = levels[0].shape
             for number in numbers {
                 names.append(shapes[shape].fieldNames[number] ?? "\(number)")
-                guard case .message(let nested) = shapes[shape].fields[number] else { break }
+                guard case .message(let nested) = shapes[shape].field(number) else { break }
                 shape = nested
             }
             return names.joined(separator: ".")

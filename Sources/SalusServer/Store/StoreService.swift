@@ -163,6 +163,9 @@ package struct StoreService: Sendable {
         }
     }
 
+    /// `salus.v1.Sample` in `MessageShape.all`, for each sample's decoding budget.
+    static let sampleShape = MessageShape.indexByName[Salus_V1_Sample.protoMessageName]!
+
     /// The samples of a request read one at a time (`samples(of:source:now:)`): converted until
     /// the first that does not convert, then only checked to decode.
     struct SampleReading {
@@ -177,7 +180,7 @@ package struct StoreService: Sendable {
             convert: (Salus_V1_Sample, Int) throws(ValidationError) -> Sample
         ) throws(RPCError) {
             let sampleBytes = UnsafeRawBufferPointer(rebasing: bytes[range])
-            if case .over(let estimate, let field) = DecodingBudget.estimate(Salus_V1_Sample.self, sampleBytes) {
+            if case .over(let estimate, let field) = DecodingBudget.estimate(shape: StoreService.sampleShape, sampleBytes) {
                 throw decodingBudgetError(
                     M.self, payloadBytes: bytes.count, estimate: estimate,
                     field: "samples[\(count)]" + (field.isEmpty ? "" : ".\(field)"), limit: DecodingBudget.defaultLimit)
@@ -374,7 +377,7 @@ package struct StoreService: Sendable {
                         for index in first..<end {
                             let sampleBytes = UnsafeRawBufferPointer(rebasing: bytes[samples[index]])
                             // One that would take too much memory decoded is refused by the whole-batch path.
-                            guard case .within = DecodingBudget.estimate(Salus_V1_Sample.self, sampleBytes) else { throw NotInParts() }
+                            guard case .within = DecodingBudget.estimate(shape: Self.sampleShape, sampleBytes) else { throw NotInParts() }
                             let wire = try Salus_V1_Sample(serializedBytes: sampleBytes.bytes)
                             switch wire.value {
                             case .quantity, .category: break
