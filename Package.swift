@@ -377,7 +377,7 @@ let package = Package(
         .testTarget(name: "SalusKitTests", dependencies: ["SalusKit", "SalusModel", "SalusProto", "SalusWire"]),
         .testTarget(name: "SalusReportTests", dependencies: ["SalusReport", "SalusModel"]),
         // salus-sync's parts that need neither a daemon nor a server (those tests are in SalusDaemonTests/Sync*).
-        .testTarget(name: "SalusSyncTests", dependencies: ["SalusSync", "SalusModel"]),
+        .testTarget(name: "SalusSyncTests", dependencies: ["SalusSync", "SalusModel", "SalusProto", "SalusWire"]),
         .testTarget(name: "SalusSpawnTests", dependencies: ["SalusSpawn"]),
         .testTarget(name: "SalusWireTests", dependencies: ["SalusWire", "SalusModel", "SalusProto"]),
         // Loads the bundled plugins (built as products) and C fixtures compiled at test time.

@@ -82,7 +82,17 @@ struct SampleRow: Encodable {
 extension SampleRow {
     /// The sample a row's `payload` holds, with the UUID, source revision and creation date it
     /// has in the store that sent it.
+    /// A payload that would take more than `DecodingBudget.defaultLimit` of memory once decoded
+    /// (a row written by something other than a store: two bytes make an empty nested message)
+    /// is refused before it is decoded, naming the list.
     static func sample(payload: [UInt8]) throws -> Sample {
+        let estimate = payload.withUnsafeBytes { DecodingBudget.estimate(Salus_V1_Sample.self, $0) }
+        if case .over(let bytes, let field) = estimate {
+            throw SyncError(
+                .server, "a payload of \(payload.count) bytes would take more than \(DecodingBudget.defaultLimit >> 20) MiB once decoded",
+                field: "payload.\(field)", value: "an estimated \(bytes) bytes",
+                expected: "at most \(DecodingBudget.defaultLimit >> 20) MiB decoded")
+        }
         let wire = try Salus_V1_Sample(serializedBytes: payload)
         return try Sample(
             wire: wire, path: "payload", source: SourceRevision(wire: wire.sourceRevision),
