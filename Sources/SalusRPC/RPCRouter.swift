@@ -46,7 +46,7 @@ package struct RPCRouter: Sendable {
         handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
     ) {
         add(method.descriptor, Entry(kind: .unary, onEventLoop: onEventLoop) { call in
-            let request = try call.decode(Request.self, from: call.requestPayload)
+            let request = try call.decodeRequest(Request.self)
             return try encodeMessage(try await handler(request, call.context))
         })
     }
@@ -85,7 +85,7 @@ package struct RPCRouter: Sendable {
         handler: @escaping @Sendable (Request, RPCWriter<Response>, ServerContext) async throws -> Void
     ) {
         add(method.descriptor, Entry(kind: .serverStreaming, onEventLoop: onEventLoop) { call in
-            let request = try call.decode(Request.self, from: call.requestPayload)
+            let request = try call.decodeRequest(Request.self)
             try await handler(request, RPCWriter(stream: call.stream), call.context)
             return nil
         })

@@ -17,7 +17,30 @@ final class ServerCall: Sendable {
     }
 
     func decode<M: SwiftProtobuf.Message>(_ type: M.Type, from buffer: ByteBuffer) throws(RPCError) -> M {
-        try decodeRequest(type, from: buffer)
+        try SalusRPC.decodeRequest(type, from: buffer)
+    }
+
+    /// A decoded request over this many bytes, by ``DecodingBudget``'s estimate, counts against
+    /// its app's buffered bytes while its call lasts: 64 KiB (the 256 calls an app may have
+    /// hold up to 16 MiB of smaller ones).
+    static let countedRequestBytes = 64 << 10
+
+    /// Decodes the call's request, which its handler holds until it returns: refused past the
+    /// decoding budget, and counted against the app's buffered bytes for the call's life when
+    /// over ``countedRequestBytes`` (RESOURCE_EXHAUSTED naming `bufferedBytesPerApp` past the
+    /// cap: an app holding many calls with large requests would otherwise hold memory no cap sees).
+    func decodeRequest<M: SwiftProtobuf.Message>(_ type: M.Type) throws(RPCError) -> M {
+        let estimate = requestPayload.withUnsafeReadableBytes { DecodingBudget.estimate(M.self, $0) }
+        switch estimate {
+        case .over(let bytes, let field):
+            throw decodingBudgetError(
+                M.self, payloadBytes: requestPayload.readableBytes, estimate: bytes, field: field, limit: DecodingBudget.defaultLimit)
+        case .within(let bytes):
+            if bytes > Self.countedRequestBytes {
+                try stream.budget.reserve(bytes, what: "a decoded \(M.protoMessageName)")
+            }
+        }
+        return try decodeMessage(M.self, from: requestPayload)
     }
 
     func nextInbound() async throws -> ByteBuffer? {

@@ -15,7 +15,10 @@ struct AppCapsTests {
     /// bytes as SaveRoute counts its locations, and answers with how many it gathered.
     static let gather = ClientStreamingMethod<Salus_V1_EchoRequest, Salus_V1_EchoResponse>(service: "test.Probe", method: "Gather")
 
-    /// A server with the test router of `TestServer` plus `Gather`, and a listener per caller:
+    /// Holds a query request until cancelled, as a handler holds its request for its call.
+    static let holdQuery = UnaryMethod<Salus_V1_SampleQueryRequest, Salus_V1_EchoResponse>(service: "test.Probe", method: "HoldQuery")
+
+    /// A server with the test router of `TestServer` plus `Gather` and `HoldQuery`, and a listener per caller:
     /// the owner's admin socket, app A's and app B's own sockets.
     struct Fixture {
         let server: RPCServer
@@ -40,6 +43,12 @@ struct AppCapsTests {
                 var response = Salus_V1_EchoResponse()
                 response.sequence = UInt64(gathered.count)
                 return response
+            }
+            let probe = self.probe.probe
+            router.registerUnary(AppCapsTests.holdQuery) { (request: Salus_V1_SampleQueryRequest, context) -> Salus_V1_EchoResponse in
+                probe.didStart(context.peer)
+                try await Task.sleep(for: .seconds(60))
+                return withExtendedLifetime(request) { Salus_V1_EchoResponse() }
             }
             self.router = router
         }
@@ -186,6 +195,40 @@ struct AppCapsTests {
         #expect(fits.sequence == 32)
         #expect(fixture.server.bufferedBytes(ofApp: "org.example.a") == 0)
         await client.close()
+        await fixture.stop()
+    }
+
+    @Test("requests their handlers hold count against the app's buffered bytes by what they take decoded: two queries of 10,000 predicates (about 3 MB each decoded, 20 KB sent) held, a third gets RESOURCE_EXHAUSTED naming bufferedBytesPerApp; another app is served; ended calls give their bytes back")
+    func decodedRequestsCounted() async throws {
+        let fixture = try await Fixture { $0.maxBufferedBytesPerApp = 8 << 20 }
+        let client = try await fixture.connect(Self.appA)
+        var query = Salus_V1_SampleQueryRequest()
+        query.predicate.or.predicates = Array(repeating: Salus_V1_Predicate(), count: 10_000)
+        let request = query
+        let held = (0..<2).map { _ in
+            Task { let _: Salus_V1_EchoResponse = try await client.unary(Self.holdQuery, request: request) }
+        }
+        #expect(await eventually { fixture.probe.probe.started == 2 })
+        let third = await #expect(throws: RPCError.self) {
+            let _: Salus_V1_EchoResponse = try await client.unary(Self.holdQuery, request: request)
+        }
+        #expect(third?.code == .resourceExhausted && third?.detail?.field == "bufferedBytesPerApp", "\(String(describing: third))")
+        #expect(fixture.probe.probe.started == 2)
+        // Another app's own budget.
+        let other = try await fixture.connect(Self.appB)
+        let otherCall = Task { let _: Salus_V1_EchoResponse = try await other.unary(Self.holdQuery, request: request) }
+        #expect(await eventually { fixture.probe.probe.started == 3 })
+        for task in held + [otherCall] { task.cancel() }
+        for task in held + [otherCall] { _ = await task.result }
+        // The ended calls' bytes are back: two more are held.
+        let again = (0..<2).map { _ in
+            Task { let _: Salus_V1_EchoResponse = try await client.unary(Self.holdQuery, request: request) }
+        }
+        #expect(await eventually { fixture.probe.probe.started == 5 })
+        for task in again { task.cancel() }
+        for task in again { _ = await task.result }
+        await client.close()
+        await other.close()
         await fixture.stop()
     }
 }
