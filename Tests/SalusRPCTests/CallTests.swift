@@ -46,21 +46,22 @@ struct CallTests {
     func noHeadOfLineBlocking() async throws {
         let server = try await TestServer.start()
         let client = try await server.connect()
-        var sleep = Salus_V1_SleepRequest()
-        sleep.milliseconds = 2_000
+        // The slow call waits until it is cancelled (`test.Probe/Block`), so the fast answer
+        // comes while it is in flight or not at all: an event, not a race against a sleep's
+        // length, which a busy machine lost (a 2 s sleep ended before the echo's answer came
+        // while the whole suite started at once).
         let slowDone = Mutex(false)
-        let slow = Task { () throws -> Salus_V1_SleepResponse in
+        let slow = Task { () throws -> Salus_V1_EchoResponse in
             defer { slowDone.withLock { $0 = true } }
-            return try await client.unary(SalusMethods.Diagnostics.sleep, request: sleep)
+            return try await client.unary(TestServer.block, request: echoRequest("slow"))
         }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { server.probe.started == 1 })
         let response: Salus_V1_EchoResponse = try await client.unary(SalusMethods.Diagnostics.echo, request: echoRequest("fast"))
         #expect(response.text == "fast")
-        // The fast answer came while the slow call was still in flight: no head-of-line blocking
-        // (an event, not a wall-clock bound, so a busy machine cannot fail it).
         #expect(slowDone.withLock { $0 } == false)
-        let slept = try await slow.value
-        #expect(slept.sleptMilliseconds == 2_000)
+        slow.cancel()
+        await #expect(throws: (any Error).self) { _ = try await slow.value }
+        #expect(await eventually { server.probe.cancelled == 1 })
         await client.close()
         await server.stop()
     }

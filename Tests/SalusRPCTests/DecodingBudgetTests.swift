@@ -128,11 +128,11 @@ struct DecodingBudgetTests {
                 off.append("\(small.label): not within")
                 continue
             }
-            // As many elements as estimate to 2 to 4 MB, a power of two: a list grows by
+            // As many elements as estimate to 1 to 2 MB, a power of two: a list grows by
             // doubling, so it holds no room to spare then. (With room to spare a list can take up
             // to twice its elements' bytes: the limit's margin.)
             var count = 1
-            while count * 2 * max(1, thousand / 1_000) <= 4 << 20 { count *= 2 }
+            while count * 2 * max(1, thousand / 1_000) <= 2 << 20 { count *= 2 }
             let list = lists(count: count)[index]
             let bytes = try list.bytes()
             guard let estimate = within(list.estimate(bytes, .max)) else {
@@ -147,7 +147,7 @@ struct DecodingBudgetTests {
         return off
     }
 
-    @Test("the estimate of each long list of empty elements (2 to 4 MB of them, a power of two) is at least half of what decoding it allocates, and at most four times (measured in a process of its own, where no other test allocates meanwhile)")
+    @Test("the estimate of each long list of empty elements (1 to 2 MB of them, a power of two) is at least half of what decoding it allocates, and at most four times (measured in a process of its own, where no other test allocates meanwhile)")
     func estimatesFollowAllocations() async throws {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let off = try DecodingBudgetTests.estimatesOffAllocations()
