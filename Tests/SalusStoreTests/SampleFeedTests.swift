@@ -1,6 +1,7 @@
 import Foundation
 import SalusModel
 @testable import SalusStore
+import Synchronization
 import Testing
 
 /// A save fed in parts by a producer (`SampleStore.save(feed:source:)`): one transaction, all or
@@ -81,5 +82,44 @@ struct SampleFeedTests {
         #expect(response.results.count == 1_000)
         #expect(fed.retiredCount == 3)
         #expect(try await temporary.store.all(Fixtures.steps).count == 1_000)
+    }
+
+    @Test("a producer converts at most two parts ahead of the writer, before it takes the save and while it saves; abandoning the feed lets a waiting producer go")
+    func producerWaitsForTheWriter() async throws {
+        let feed = SampleFeed()
+        for first in [0, 100] {
+            await feed.waitForRoom()
+            #expect(feed.put(Self.steps(first..<first + 100)))
+        }
+        let resumed = Mutex(false)
+        let waiting = Task {
+            await feed.waitForRoom()
+            resumed.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        // No writer has taken the save: a waiting save holds two parts, converts no more.
+        #expect(resumed.withLock { $0 } == false)
+
+        let temporary = try await TemporaryStore.make()
+        let saving = Task { try await temporary.store.save(feed: feed, source: Fixtures.app) }
+        await waiting.value
+        #expect(resumed.withLock { $0 })
+        for first in stride(from: 200, to: 3_000, by: 100) {
+            await feed.waitForRoom()
+            // The writer only takes parts meanwhile: fewer than two wait when the producer puts.
+            #expect(feed.queuedCount < SampleFeed.partsAhead)
+            #expect(feed.put(Self.steps(first..<first + 100)))
+        }
+        feed.finish()
+        let response = try await saving.value
+        #expect(response.results.count == 3_000)
+        #expect(try await temporary.store.all(Fixtures.steps).count == 3_000)
+
+        let abandoned = SampleFeed()
+        let stopped = Task { await abandoned.waitForRoom() }
+        try await Task.sleep(for: .milliseconds(20))
+        abandoned.abandon()
+        await stopped.value
+        #expect(abandoned.put(Self.steps(0..<10)) == false)
     }
 }

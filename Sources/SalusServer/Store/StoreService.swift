@@ -365,6 +365,10 @@ package struct StoreService: Sendable {
             var first = 0
             var size: Int?
             while first < samples.count {
+                // Nothing is converted before the store's writer takes this save, and at most
+                // two parts ahead of it: a save waiting behind others holds only its request.
+                await feed.waitForRoom()
+                if feed.isAbandoned { return nil }
                 size = Self.partSize(after: size)
                 let end = min(samples.count, first + size!)
                 let part: [Sample]
