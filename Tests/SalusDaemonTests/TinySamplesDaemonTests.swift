@@ -10,19 +10,27 @@ import Testing
 struct TinySamplesDaemonTests {
     static let emptySamples = Array(repeating: Salus_V1_Sample(), count: 2_000_000)
 
-    /// Runs `call`, which must fail with INVALID_ARGUMENT naming `samples[0].type`, and checks
-    /// salusd's peak memory grew by less than 16 MiB meanwhile.
-    static func refusedWithinBound(_ daemon: DaemonHarness, _ label: String, _ call: () async throws -> Void) async throws {
+    /// Runs `call`, which must fail with `code`, its error passing `names` (the field or
+    /// message it names), and checks salusd's peak memory grew by less than 16 MiB meanwhile.
+    static func refused(
+        _ daemon: DaemonHarness, _ label: String, _ code: RPCError.Code, names: (RPCError) -> Bool,
+        _ call: () async throws -> Void
+    ) async throws {
         let baseline = try AttachmentDaemonTests.peakMemory(daemon)
         do {
             try await call()
-            Issue.record("\(label): a request of empty samples was taken")
+            Issue.record("\(label): the request was taken")
         } catch let error as RPCError {
-            #expect(error.code == .invalidArgument, "\(label): \(error)")
-            #expect(error.message.contains("samples[0].type"), "\(label): \(error)")
+            #expect(error.code == code, "\(label): \(error)")
+            #expect(names(error), "\(label): \(error)")
         }
         let growth = try AttachmentDaemonTests.peakMemory(daemon) - baseline
         #expect(growth < 16 << 20, "\(label): salusd's peak memory grew by \(growth >> 20) MiB")
+    }
+
+    /// Refused with INVALID_ARGUMENT naming `samples[0].type`, within the memory bound.
+    static func refusedWithinBound(_ daemon: DaemonHarness, _ label: String, _ call: () async throws -> Void) async throws {
+        try await refused(daemon, label, .invalidArgument, names: { $0.message.contains("samples[0].type") }, call)
     }
 
     @Test("two million empty samples, in a save (also with a group after them, which decoding passes over) and added to a workout builder that does not exist, are refused naming samples[0].type, and salusd's peak memory grows by less than 16 MiB each time")
@@ -59,19 +67,9 @@ struct TinySamplesDaemonTests {
         #expect(try await daemon.stop() == 0)
     }
 
-    /// Runs `call`, which must fail with RESOURCE_EXHAUSTED naming `field`, and checks salusd's
-    /// peak memory grew by less than 16 MiB meanwhile.
+    /// Refused with RESOURCE_EXHAUSTED naming `field` before it is decoded, within the memory bound.
     static func refusedBeforeDecoding(_ daemon: DaemonHarness, _ field: String, _ call: () async throws -> Void) async throws {
-        let baseline = try AttachmentDaemonTests.peakMemory(daemon)
-        do {
-            try await call()
-            Issue.record("\(field): the request was taken")
-        } catch let error as RPCError {
-            #expect(error.code == .resourceExhausted, "\(field): \(error)")
-            #expect(error.detail?.field == field, "\(field): \(error)")
-        }
-        let growth = try AttachmentDaemonTests.peakMemory(daemon) - baseline
-        #expect(growth < 16 << 20, "\(field): salusd's peak memory grew by \(growth >> 20) MiB")
+        try await refused(daemon, field, .resourceExhausted, names: { $0.detail?.field == field }, call)
     }
 
     @Test("a query whose predicate is an or of two million empty predicates, or with two million empty sort descriptors, statistics with four million options, a sample of two million empty voltages: each refused before it is decoded, naming its list, and salusd's peak memory grows by less than 16 MiB each time")

@@ -14,15 +14,9 @@ struct WorkoutAlternatesDaemonTests {
     static let run = DaemonHarness.packageRoot
         .appendingPathComponent("../shared/data/fit/dtcooper-python-fitparse/garmin-fenix-5-run.fit").standardizedFileURL
 
-    static func ctl(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> CommandResult {
-        try await DaemonHarness.run(
-            DaemonHarness.binDirectory.appendingPathComponent("salusctl"), arguments + ["--admin-socket", daemon.adminSocketPath],
-            environment: ["TZ": "UTC"], timeout: .seconds(120))
-    }
-
     /// The workouts `salusctl workouts list --json` prints.
     static func listed(_ daemon: DaemonHarness) async throws -> [[String: Any]] {
-        let list = try await ctl(daemon, ["workouts", "list", "--json"])
+        let list = try await WorkoutsCommandTests.salusctl(daemon, ["workouts", "list", "--json"])
         #expect(list.status == 0, "\(list.output)")
         return (try? JSONSerialization.jsonObject(with: Data(list.output.utf8))) as? [[String: Any]] ?? []
     }
@@ -32,7 +26,7 @@ struct WorkoutAlternatesDaemonTests {
         .enabled(if: FileManager.default.fileExists(atPath: run.path), "needs ../shared/data beside the project"))
     func deletedWithItsAlternate() async throws {
         let daemon = try await DaemonHarness.start(arguments: ["--dev"], bundledPlugins: true)
-        let fit = try await Self.ctl(daemon, ["import", Self.run.path])
+        let fit = try await WorkoutsCommandTests.salusctl(daemon, ["import", Self.run.path])
         try #require(fit.status == 0, "\(fit.output)")
         let workouts = try await Self.listed(daemon)
         try #require(workouts.count == 1, "\(workouts)")
@@ -41,7 +35,7 @@ struct WorkoutAlternatesDaemonTests {
         // The GPX a service exporting the run would write: its route, as a run, from another app.
         let folder = daemon.dataDirectory.deletingLastPathComponent()
         let route = folder.appendingPathComponent("route.gpx")
-        let written = try await Self.ctl(daemon, ["workouts", "route", uuid, "--gpx", route.path])
+        let written = try await WorkoutsCommandTests.salusctl(daemon, ["workouts", "route", uuid, "--gpx", route.path])
         try #require(written.status == 0, "\(written.output)")
         var text = try String(contentsOf: route, encoding: .utf8)
         text = text.replacingOccurrences(of: "creator=\"Salus\"", with: "creator=\"StravaGPX\"")
@@ -49,7 +43,7 @@ struct WorkoutAlternatesDaemonTests {
         text.insert(contentsOf: "<type>running</type>", at: named.upperBound)
         let strava = folder.appendingPathComponent("Morning_Run.gpx")
         try Data(text.utf8).write(to: strava)
-        let gpx = try await Self.ctl(daemon, ["import", strava.path])
+        let gpx = try await WorkoutsCommandTests.salusctl(daemon, ["import", strava.path])
         try #require(gpx.status == 0, "\(gpx.output)")
 
         var listed = try await Self.listed(daemon)
@@ -75,7 +69,7 @@ struct WorkoutAlternatesDaemonTests {
 
         // Imported again, each file once more: the workout, with its route, and its alternate, once.
         for file in [Self.run, strava, Self.run, strava] {
-            let again = try await Self.ctl(restarted, ["import", file.path])
+            let again = try await WorkoutsCommandTests.salusctl(restarted, ["import", file.path])
             #expect(again.status == 0, "\(again.output)")
         }
         listed = try await Self.listed(restarted)

@@ -342,4 +342,36 @@ struct DecodingBudgetTests {
         let decoded = try decodeRequest(Salus_V1_SampleQueryRequest.self, from: buffer)
         #expect(decoded.sort.count == 1_000)
     }
+
+    /// A query whose predicate is `not` nested `depth` deep, then `sorts` empty sort descriptors.
+    static func nested(_ depth: Int, sorts: Int = 1_000) throws -> [UInt8] {
+        var predicate = Salus_V1_Predicate()
+        for _ in 0..<depth {
+            var outer = Salus_V1_Predicate()
+            outer.not = predicate
+            predicate = outer
+        }
+        var request = Salus_V1_SampleQueryRequest()
+        request.predicate = predicate
+        request.sort = Array(repeating: Salus_V1_SortDescriptor(), count: sorts)
+        return try request.serializedBytes()
+    }
+
+    @Test("a deep predicate does not hide a list after it: nested as deep as decoding allows, the sort descriptors after it still count; nested deeper, decoding refuses the request itself")
+    func depthHidesNothing() throws {
+        // The request, its predicate and 97 more levels: 99 of SwiftProtobuf's 100.
+        let deepest = try Self.nested(97)
+        #expect(throws: Never.self) { _ = try Salus_V1_SampleQueryRequest(serializedBytes: deepest) }
+        // A limit the predicate alone is within, by 5,000 bytes; the descriptors take 40,000.
+        let predicateAlone = try #require(Self.within(Self.estimate(Salus_V1_SampleQueryRequest.self, try Self.nested(97, sorts: 0))))
+        let limit = predicateAlone + 5_000
+        guard case .over(_, let field) = Self.estimate(Salus_V1_SampleQueryRequest.self, deepest, limit: limit) else {
+            Issue.record("the sort descriptors after a deep predicate were not counted")
+            return
+        }
+        #expect(field == "sort")
+        let tooDeep = try Self.nested(150)
+        #expect(throws: (any Error).self) { _ = try Salus_V1_SampleQueryRequest(serializedBytes: tooDeep) }
+        _ = Self.estimate(Salus_V1_SampleQueryRequest.self, tooDeep, limit: limit)
+    }
 }
